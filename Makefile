@@ -1,0 +1,113 @@
+# planner — build with pkg-config; see README.md for the two commands.
+#
+#   make            build build/planner
+#   make run        install missing packages (as root), build, run the tour
+#   make check      build and run every Check suite
+#   make asan       the whole suite under AddressSanitizer + UBSan
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make bench      benchmarks (figures, not pass/fail timing)
+
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+BUILD    ?= build
+PKGS     := libcurl libcjson sqlite3 yaml-0.1
+DEB_PKGS := build-essential pkg-config libcurl4-openssl-dev libcjson-dev \
+            libsqlite3-dev libyaml-dev check python3
+
+CC       ?= cc
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+SAN      ?=
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DPLANNER_VERSION='"$(VERSION)"' \
+             -I. -Iplanner -Iproviders $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS)
+LDLIBS   = $(PKG_LIBS) -lm
+
+LIB_SRC  := $(filter-out planner/main.c,$(wildcard planner/*.c providers/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libplanner.a
+BIN      := $(BUILD)/planner
+TEST_SRC := $(wildcard tests/check_*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/run.o $(BUILD)/tests/testutil.o
+TEST_BIN := $(BUILD)/tests/run
+# Compiled-in reference data and bundled snapshot (see planner/embed.c).
+EMBEDDED := $(wildcard schema/*.sql schema/*.json)
+
+.PHONY: all run check asan install uninstall clean bench deps format lint
+
+all: $(BIN)
+
+$(BUILD)/%.o: %.c $(wildcard planner/*.h providers/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/planner/embed.o: $(EMBEDDED)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/planner/main.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# One runner for every suite: tests/check_<name>.c defines <name>_suite().
+$(BUILD)/tests/suites.h: $(TEST_SRC)
+	@mkdir -p $(dir $@)
+	@for f in $(TEST_SRC); do n=$${f#tests/check_}; echo "SUITE($${n%.c})"; done > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/tests/run.o: tests/run.c $(BUILD)/tests/suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests $(CHECK_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+$(TEST_BIN): $(TEST_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) $(CHECK_LIBS)
+
+# Installs what is missing (as root), builds, and runs the tour.
+run: deps
+	$(MAKE) all
+	$(BIN) compare jobs/monthly.yaml --db $(BUILD)/tour.db
+
+deps:
+	@if pkg-config --exists $(PKGS) check 2>/dev/null && command -v cc >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS); \
+	else \
+		echo "missing build packages; run:"; \
+		echo "  sudo apt-get install -y $(DEB_PKGS)"; exit 1; \
+	fi
+
+check: $(BIN) $(TEST_BIN)
+	PLANNER_BIN=$(abspath $(BIN)) $(TEST_BIN)
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/planner
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/planner
+
+bench: $(BIN)
+	@for b in bench/*.sh; do [ -x "$$b" ] && PLANNER_BIN=$(abspath $(BIN)) "$$b" || true; done
+
+format:
+	clang-format -i planner/*.[ch] providers/*.[ch] tests/*.[ch]
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+		--inline-suppr -I planner -I providers planner providers
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,128 @@
+/* jobspec.h — the YAML job spec (DESIGN.md, "The job spec"), read with
+ * libyaml. Every value keeps the line and column it came from, so errors
+ * found later (an unknown model, an unplaceable job) can still name
+ * file:line:column. */
+#ifndef PLANNER_JOBSPEC_H
+#define PLANNER_JOBSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "refdata.h"
+
+struct refdata;
+
+enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETUNE_FULL };
+enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
+
+struct src_pos {
+	int line;   /* 1-based; 0 when not from the file */
+	int column; /* 1-based */
+};
+
+/* days_mask bits: 1 << 0 is Monday … 1 << 6 is Sunday. */
+#define DAYS_ALL 0x7f
+
+struct job_schedule {
+	int window_start;     /* minutes after local midnight, 0..1439 */
+	int window_end;       /* minutes, 1..1440; < start means it crosses midnight */
+	unsigned days_mask;   /* days a window may start on; DAYS_ALL by default */
+	int deadline;         /* day of month all hours are done by; 0 = end of month */
+	int priority;         /* breaks ties only; default 0 */
+	double min_run;       /* contiguous hours per run, at least; 0 = no minimum */
+	double max_run;       /* contiguous hours per run, at most; 0 = no maximum */
+};
+
+struct job {
+	char *name;
+	char *model_ref;          /* as written: reference id or config.json path */
+	struct model_spec model;  /* resolved architecture (owned deep copy) */
+	char *precision;          /* canonical lower-case precision, e.g. "q4_k_m" */
+	enum task task;
+	long context;             /* tokens per sequence; default 4096 */
+	int batch;                /* concurrent sequences; default 1 */
+	bool has_hours;
+	double hours_per_month;   /* GPU time the job needs */
+	bool has_tokens;
+	double input_tokens;      /* per month */
+	double output_tokens;     /* per month */
+	enum data_class data;     /* default public */
+	bool interruptible;       /* spot / preemptible allowed; default false */
+	bool any_accelerator;     /* accelerator: any (default nvidia only) */
+	char **api_models;        /* explicit API alternatives; NULL = model's own */
+	size_t n_api_models;
+	struct job_schedule sched;
+	char *run_command;        /* run.command, may be NULL */
+	char *run_image;          /* run.image, may be NULL */
+	struct src_pos pos;       /* where the job's mapping starts */
+	struct src_pos model_pos; /* where `model:` value is */
+};
+
+struct owned_gpu {
+	const struct gpu_spec *gpu; /* points into the refdata */
+	int count;
+	double watts;               /* per GPU; default the reference board power */
+	struct src_pos pos;
+};
+
+struct buy_option {
+	const struct gpu_spec *gpu;
+	double price;               /* per GPU, in the spec's currency */
+	double watts;               /* per GPU */
+	int max_count;              /* most GPUs one would buy; default 8 */
+	struct src_pos pos;
+};
+
+struct quote {
+	char *provider;
+	const struct gpu_spec *gpu;
+	int count;
+	double price_per_hour;      /* whole quote, in the spec's currency */
+	bool spot;
+	struct src_pos pos;
+};
+
+struct fx_rate {
+	char code[8];               /* ISO 4217, upper case */
+	double per_usd;             /* units of `code` per USD */
+};
+
+struct jobspec {
+	char *path;                 /* file as given */
+	int version;                /* 1 */
+	char currency[8];           /* output currency; default "USD" */
+	struct fx_rate *fx;
+	size_t n_fx;
+	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
+	char *timezone;             /* IANA name; default "UTC" */
+	double electricity_per_kwh; /* in `currency` */
+	double pue;                 /* default 1.0 */
+	double amortize_months;     /* default 36 */
+	char **providers;           /* rented offers only from these; NULL = all */
+	size_t n_providers;
+	struct owned_gpu *owned;
+	size_t n_owned;
+	bool has_buy;               /* `buy:` present (else every priced GPU) */
+	struct buy_option *buy;
+	size_t n_buy;
+	struct quote *quotes;
+	size_t n_quotes;
+	struct job *jobs;
+	size_t n_jobs;
+};
+
+/* Reads and validates the job spec at path. Models are resolved against
+ * ref (or read from a config.json path, relative to the spec's directory),
+ * GPUs through the alias table. On error returns PLANNER_EINPUT (or
+ * PLANNER_EUSAGE when the file cannot be opened) with *err set to a message
+ * of the form "FILE:LINE:COL: what is wrong; how to fix it". */
+int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **out, char **err);
+/* Same, from a buffer; `name` is used in messages. */
+int jobspec_parse(const char *name, const char *text, size_t len, const struct refdata *ref,
+		  struct jobspec **out, char **err);
+void jobspec_free(struct jobspec *spec);
+
+const char *task_name(enum task t);
+const char *data_class_name(enum data_class d);
+
+#endif

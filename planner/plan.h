@@ -1,0 +1,77 @@
+/* plan.h — the three cost routes for each job, the cheapest, and the
+ * break-even points (ESTIMATION.md, "Cost curves"). Pure computation over a
+ * job spec, the reference data and the offers/API prices in the store;
+ * printing is the CLI's job (cmd_compare.c). All money is in the spec's
+ * currency. */
+#ifndef PLANNER_PLAN_H
+#define PLANNER_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobspec.h"
+#include "refdata.h"
+#include "speed.h"
+#include "store.h"
+#include "vram.h"
+
+enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_COUNT };
+
+struct route_result {
+	enum route route;
+	bool feasible;
+	char why[256];           /* when infeasible: what to do about it */
+	char provider[64];       /* api, rented */
+	char offer[160];         /* api model / rented offer id / quote */
+	char region[64];         /* rented */
+	const struct gpu_spec *gpu; /* rented, owned */
+	int gpu_count;
+	bool spot;               /* rented at a spot price */
+	bool already_owned;      /* owned route uses GPUs on hand (capex sunk) */
+	double price_per_hour;   /* rented: instance-hour, currency */
+	double input_per_mtok;   /* api: currency per million input tokens */
+	double output_per_mtok;  /* api: currency per million output tokens */
+	double capex;            /* owned: purchase, currency (0 if on hand) */
+	double watts;            /* owned: per GPU */
+	double power_cost;       /* owned: electricity part of monthly_cost */
+	double gpu_hours;        /* hours of this configuration per month */
+	double tokens_per_second;/* output (or training) tokens/s of the config */
+	double monthly_cost;     /* currency per month */
+};
+
+/* NAN means the curves never cross ("never" in tables, null in JSON). */
+struct breakeven {
+	double owned_vs_rented_hours;  /* H* = (capex/months) / (price − kW·PUE·elec) */
+	double owned_payback_months;   /* capex / (rented − owned power) per month */
+	double api_vs_rented_tokens;   /* tokens/month where the API bill equals rented */
+};
+
+struct job_result {
+	const struct job *job;
+	struct vram_need need;         /* on one GPU */
+	double vram_gib;               /* need.total_gib */
+	double gpu_hours_per_month;    /* given, or of the best GPU route */
+	struct route_result routes[ROUTE_COUNT];
+	int best;                      /* index into routes; -1 when none feasible */
+	struct breakeven be;
+};
+
+struct plan {
+	char currency[8];
+	char prices_as_of[24];
+	bool snapshot_only;            /* no live refresh has ever run */
+	char **stale;                  /* providers whose last refresh failed */
+	size_t n_stale;
+	struct job_result *jobs;
+	size_t n_jobs;
+};
+
+/* Prices every job of spec on the three routes. Returns PLANNER_OK and a
+ * plan (free with plan_free), or an error code with *err set. */
+int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
+		 struct plan **out, char **err);
+void plan_free(struct plan *p);
+
+const char *route_name(enum route r);
+
+#endif

@@ -1,0 +1,30 @@
+/* speed.h — how many tokens a GPU configuration turns out (ESTIMATION.md,
+ * "Speed"): decode is memory-bound, prefill compute-bound, batching shares
+ * the weight read until compute becomes the limit. */
+#ifndef PLANNER_SPEED_H
+#define PLANNER_SPEED_H
+
+#include "jobspec.h"
+#include "refdata.h"
+#include "vram.h"
+
+struct speed_est {
+	double decode_tps;   /* output tokens/s, all `batch` streams together */
+	double stream_tps;   /* output tokens/s of one stream */
+	double prefill_tps;  /* input tokens/s */
+	double train_tps;    /* training tokens/s (fine-tuning tasks); 0 for inference */
+};
+
+/* Throughput of `n` GPUs of kind `gpu` running the job's model at the
+ * precision, task, context and batch. */
+void speed_estimate(const struct model_spec *m, const struct precision_info *p,
+		    const struct gpu_spec *gpu, int n, enum task task, long context, int batch,
+		    struct speed_est *out);
+
+/* GPU-hours this configuration needs for a month's tokens: input at the
+ * prefill rate plus output at the decode rate (inference), or all tokens at
+ * the training rate (fine-tuning). */
+double speed_hours_for_tokens(const struct speed_est *s, enum task task, double input_tokens,
+			      double output_tokens);
+
+#endif

@@ -1,0 +1,117 @@
+/* store.h — the one SQLite store. Every SQL statement of the program lives
+ * in store.c, prepared and bound. The schema (schema/schema.sql, compiled
+ * in) is versioned with PRAGMA user_version and migrated forward on open.
+ * A new database is seeded with the reference data and the bundled price
+ * snapshot, so the planner works before any `planner refresh`. */
+#ifndef PLANNER_STORE_H
+#define PLANNER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "refdata.h"
+
+/* The schema version this build writes (PRAGMA user_version). */
+#define STORE_SCHEMA_VERSION 1
+
+/* Provider name of rows that came from the bundled snapshot. */
+#define STORE_SNAPSHOT_SOURCE "snapshot"
+
+struct store;
+
+/* One rentable offer, normalised (DESIGN.md, "Adapters"). */
+struct offer {
+	char provider[32];     /* adapter name: "lambda", "vast", … */
+	char offer[128];       /* offer id / instance type */
+	char region[64];       /* provider's region name; "" when none */
+	char gpu[48];          /* canonical GPU name (refdata alias table) */
+	int gpu_count;         /* GPUs in the instance */
+	double vram_gib;       /* per GPU */
+	double vcpus;          /* 0 when unknown */
+	double ram_gib;        /* 0 when unknown */
+	double price_per_hour; /* USD per instance-hour */
+	bool spot;             /* interruptible / preemptible price */
+	bool available;        /* capacity reported available */
+	char fetched_at[24];   /* ISO 8601 UTC */
+	char source[160];      /* where the row came from (URL or feed, date) */
+};
+
+/* One per-token API price. */
+struct api_price {
+	char provider[32];       /* feed: "openrouter", "litellm", … */
+	char model[128];         /* "vendor/model", e.g. "openai/gpt-4o-mini" */
+	double input_per_token;  /* USD */
+	double output_per_token; /* USD */
+	long context;            /* context length, tokens; 0 when unknown */
+	char fetched_at[24];
+	char source[160];
+};
+
+/* Filters for store_offers; zero/NULL fields do not filter. */
+struct offer_filter {
+	const char *gpu;        /* canonical GPU name */
+	const char *provider;   /* one provider */
+	double min_vram_gib;    /* per GPU */
+	double max_price;       /* USD per hour */
+	int spot;               /* -1 any, 0 on-demand only, 1 spot only */
+	bool available_only;
+};
+
+/* Freshness of one provider's rows. */
+struct provider_state {
+	char name[32];
+	char kind[8];             /* "rented" or "api" */
+	char last_good[24];       /* ISO time of the last good refresh; "" never */
+	char last_attempt[24];    /* ISO time of the last attempt; "" never */
+	char last_status[16];     /* "ok", "failed", "skipped", "" */
+	char last_error[256];
+	long rows;                /* rows held now */
+	bool from_snapshot;       /* the rows are the bundled snapshot's */
+};
+
+/* Default database path: $PLANNER_DB, else $XDG_DATA_HOME/planner/prices.db,
+ * else ~/.local/share/planner/prices.db. Returns a malloc'd string. */
+char *store_default_path(void);
+
+/* Opens (creating the file and its directory if needed) and migrates the
+ * database; seeds reference data and the snapshot into a new one. Returns
+ * PLANNER_OK or PLANNER_EDB with *err set. */
+int store_open(const char *path, const struct refdata *ref, struct store **out, char **err);
+/* Opens without writing (no create, no migration); for read-only use. */
+void store_close(struct store *st);
+
+/* Offers matching f, cheapest first (ties: provider, offer). *out is a
+ * malloc'd array the caller frees. */
+int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
+		 char **err);
+
+/* API prices for `model` ("vendor/model"; NULL for all), cheapest blended
+ * first. *out is malloc'd. */
+int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
+		     char **err);
+
+/* The newest fetched_at over all price rows, into buf ("" when none). */
+int store_prices_as_of(struct store *st, char *buf, size_t len, char **err);
+
+/* Each known provider's freshness (snapshot rows included). *out malloc'd. */
+int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err);
+
+/* Replaces all of `provider`'s offers with rows in one transaction, adds a
+ * price_history row for each offer whose price is new or changed, and marks
+ * the provider fresh. On error nothing changes. */
+int store_replace_offers(struct store *st, const char *provider, const struct offer *rows,
+			 size_t n, char **err);
+/* Same for API prices. */
+int store_replace_api_prices(struct store *st, const char *provider,
+			     const struct api_price *rows, size_t n, char **err);
+
+/* Records one refresh attempt of a provider (refresh_runs). status is "ok",
+ * "failed" or "skipped"; http_status 0 when no response; error may be NULL. */
+int store_record_run(struct store *st, const char *provider, const char *kind,
+		     const char *started_at, const char *ended_at, const char *status, long rows,
+		     long http_status, const char *error, char **err);
+
+/* The underlying handle, for tests only. */
+struct sqlite3 *store_handle(struct store *st);
+
+#endif

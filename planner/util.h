@@ -1,0 +1,72 @@
+/* util.h — small helpers shared by the core: exit codes, error strings,
+ * string utilities, size parsing and nearest-name suggestions. */
+#ifndef PLANNER_UTIL_H
+#define PLANNER_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The one exit-code enum (DESIGN.md); library calls return these too. */
+enum planner_status {
+	PLANNER_OK = 0,      /* success */
+	PLANNER_EINPUT = 1,  /* a job or input problem the user must fix */
+	PLANNER_EUSAGE = 2,  /* bad command line */
+	PLANNER_ENET = 3,    /* network or provider failure */
+	PLANNER_EDB = 4,     /* database error */
+};
+
+/* Sets *err (when err is not NULL) to a malloc'd formatted message,
+ * replacing and freeing any earlier one. Returns code, so callers can write
+ * `return set_err(err, PLANNER_EINPUT, "...")`. */
+int set_err(char **err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* malloc'd printf; aborts never: returns NULL when out of memory. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* strdup that accepts NULL (returns NULL). */
+char *xstrdup(const char *s);
+
+/* Case-insensitive Levenshtein distance (ASCII). */
+size_t edit_distance(const char *a, const char *b);
+
+/* Of `n` candidates, the one nearest to `word` (case-insensitive edit
+ * distance, or a prefix/substring match), or NULL when none is close
+ * enough to be a useful suggestion. */
+const char *nearest_name(const char *word, const char *const *candidates, size_t n);
+
+/* Parses a count with an optional suffix: K (1e3), M (1e6), B or G (1e9),
+ * T (1e12), e.g. "200M", "1.5B", "3e6". Returns false on anything else or
+ * a negative number. */
+bool parse_count(const char *s, double *out);
+
+/* Parses hours: a number with an optional "h" suffix ("300h", "12.5"). */
+bool parse_hours(const char *s, double *out);
+
+/* Parses a duration "20h", "30m", "2d", "45s" into seconds. */
+bool parse_duration(const char *s, double *seconds);
+
+/* Lowercases ASCII in place; returns s. */
+char *str_lower(char *s);
+
+/* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" in buf (>= 21 bytes). */
+void iso_now(char *buf, size_t len);
+
+/* Seconds since the epoch of an ISO 8601 UTC stamp ("...Z"), or -1. */
+long long iso_to_epoch(const char *iso);
+
+/* Growable byte buffer. */
+struct buf {
+	char *data; /* NUL-terminated contents, owned */
+	size_t len; /* bytes used, excluding the NUL */
+	size_t cap; /* bytes allocated */
+};
+/* Appends; returns false when out of memory (buffer left unchanged). */
+bool buf_append(struct buf *b, const void *p, size_t n);
+bool buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer; NULL on error
+ * with errno set. */
+char *read_file(const char *path, size_t *len);
+
+#endif

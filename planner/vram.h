@@ -1,0 +1,53 @@
+/* vram.h — how much GPU memory a model needs (ESTIMATION.md, "Memory"),
+ * and whether it fits on N GPUs of a given kind. All sizes in GiB. */
+#ifndef PLANNER_VRAM_H
+#define PLANNER_VRAM_H
+
+#include <stdbool.h>
+
+#include "jobspec.h"
+#include "refdata.h"
+
+struct precision_info {
+	const char *name;        /* canonical lower-case name, "q4_k_m" */
+	double bits_per_weight;  /* real, not nominal (Q4_K_M is 4.89) */
+	bool fp8_compute;        /* runs on FP8 tensor cores where present */
+	bool int8_compute;       /* runs on INT8 tensor cores where present */
+};
+
+/* The precision named (case-insensitive, "Q4_K_M" == "q4_k_m"), or NULL. */
+const struct precision_info *precision_find(const char *name);
+/* Nearest known precision name for "did you mean"; may be NULL. */
+const char *precision_suggest(const char *name);
+/* All known precision names, NULL-terminated (for help text). */
+const char *const *precision_names(void);
+
+struct vram_need {
+	double weights_gib;    /* model weights at the precision (all experts) */
+	double kv_gib;         /* KV cache for context × batch */
+	double training_gib;   /* gradients, optimizer state, adapters (0 for inference) */
+	double activation_gib; /* activation peak */
+	double overhead_gib;   /* per-GPU runtime overhead (CUDA context, allocator) */
+	double total_gib;      /* on a single GPU: sum of the above */
+};
+
+/* Memory the job needs (model, precision, task, context, batch). */
+void vram_estimate(const struct model_spec *m, const struct precision_info *p, enum task task,
+		   long context, int batch, struct vram_need *out);
+
+/* Memory needed on each of n GPUs under tensor parallelism: weights, KV,
+ * training state and activations split n ways, overhead paid on each. */
+double vram_per_gpu(const struct vram_need *need, int n);
+
+/* Memory of a GPU that a model may use: the card's size times the usable
+ * fraction that serving engines pre-allocate. */
+double vram_usable(const struct gpu_spec *gpu);
+
+/* True when the job fits on n GPUs of this kind. */
+bool vram_fits(const struct vram_need *need, const struct gpu_spec *gpu, int n);
+
+/* Fewest GPUs of this kind (1, 2, 4 or 8: tensor-parallel sizes) that fit
+ * the job, or 0 when even 8 do not. */
+int vram_min_gpus(const struct vram_need *need, const struct gpu_spec *gpu);
+
+#endif
