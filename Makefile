@@ -28,11 +28,11 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DPLANNER_VERSION='"$(VERSION)"' \
 LDLIBS   = $(PKG_LIBS) -lm
 
 LIB_SRC  := $(filter-out planner/main.c,$(wildcard planner/*.c providers/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libplanner.a
 BIN      := $(BUILD)/planner
 TEST_SRC := $(wildcard tests/check_*.c)
-TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/run.o $(BUILD)/tests/testutil.o
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/run.o $(BUILD)/obj/tests/testutil.o
 TEST_BIN := $(BUILD)/tests/run
 # Compiled-in reference data and bundled snapshot (see planner/embed.c).
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
@@ -41,17 +41,17 @@ EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
 all: $(BIN)
 
-$(BUILD)/%.o: %.c $(wildcard planner/*.h providers/*.h tests/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard planner/*.h providers/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/planner/embed.o: $(EMBEDDED)
+$(BUILD)/obj/planner/embed.o: $(EMBEDDED)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/planner/main.o $(LIB)
+$(BIN): $(BUILD)/obj/planner/main.o $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # One runner for every suite: tests/check_<name>.c defines <name>_suite().
@@ -60,11 +60,11 @@ $(BUILD)/tests/suites.h: $(TEST_SRC)
 	@for f in $(TEST_SRC); do n=$${f#tests/check_}; echo "SUITE($${n%.c})"; done > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(BUILD)/tests/run.o: tests/run.c $(BUILD)/tests/suites.h
+$(BUILD)/obj/tests/run.o: tests/run.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests $(CHECK_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h)
+$(BUILD)/obj/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
 

@@ -15,6 +15,12 @@ struct refdata;
 enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETUNE_FULL };
 enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
 
+/* Electricity price when the spec gives none, USD per kWh: the US average
+ * retail price to residential customers in 2023, 16.00 cents/kWh (EIA,
+ * Electric Power Annual 2023, released October 2024). Converted to the
+ * spec's currency with its fx rate. */
+#define JOBSPEC_DEFAULT_ELECTRICITY_USD 0.16
+
 struct src_pos {
 	int line;   /* 1-based; 0 when not from the file */
 	int column; /* 1-based */
@@ -96,6 +102,7 @@ struct jobspec {
 	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
 	char *timezone;             /* IANA name; default "UTC" */
 	double electricity_per_kwh; /* in `currency` */
+	bool electricity_default;   /* not in the file: JOBSPEC_DEFAULT_ELECTRICITY_USD converted */
 	double pue;                 /* default 1.0 */
 	double amortize_months;     /* default 36 */
 	char **providers;           /* rented offers only from these; NULL = all */
@@ -113,11 +120,14 @@ struct jobspec {
 
 /* Reads and validates the job spec at path. Models are resolved against
  * ref (or read from a config.json path, relative to the spec's directory),
- * GPUs through the alias table. On error returns PLANNER_EINPUT (or
- * PLANNER_EUSAGE when the file cannot be opened) with *err set to a message
- * of the form "FILE:LINE:COL: what is wrong; how to fix it". */
+ * GPUs through the alias table. Returns PLANNER_OK and a new spec in *out
+ * (free with jobspec_free), or PLANNER_EINPUT with *out NULL and *err set
+ * to "FILE:LINE:COL: what is wrong; how to fix it" ("cannot open FILE: ..."
+ * when the file cannot be read). YAML aliases are rejected. */
 int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **out, char **err);
-/* Same, from a buffer; `name` is used in messages. */
+/* Same, from a buffer of len bytes (need not be NUL-terminated); `name` is
+ * used in messages, and config.json paths are relative to its directory
+ * (the current directory when name has no '/'). */
 int jobspec_parse(const char *name, const char *text, size_t len, const struct refdata *ref,
 		  struct jobspec **out, char **err);
 void jobspec_free(struct jobspec *spec);

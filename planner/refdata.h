@@ -41,6 +41,9 @@ struct model_spec {
 	bool tied_embeddings;/* tie_word_embeddings */
 	int experts;         /* routed experts per MoE layer; 0 for dense */
 	int experts_active;  /* experts used per token; 0 for dense */
+	int moe_intermediate;/* per-expert MLP width; 0 = intermediate */
+	int shared_experts;  /* always-on experts per MoE layer (DeepSeek) */
+	int first_dense;     /* leading dense layers before MoE (first_k_dense_replace) */
 	int kv_lora_rank;    /* multi-head latent attention latent size; 0 if none */
 	int rope_head_dim;   /* MLA decoupled RoPE key dim (qk_rope_head_dim) */
 	double params_total; /* all parameters (memory), count */

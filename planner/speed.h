@@ -23,7 +23,9 @@ void speed_estimate(const struct model_spec *m, const struct precision_info *p,
 
 /* GPU-hours this configuration needs for a month's tokens: input at the
  * prefill rate plus output at the decode rate (inference), or all tokens at
- * the training rate (fine-tuning). */
+ * the training rate (fine-tuning). Hours of the whole configuration (all n
+ * GPUs together), not multiplied by n. INFINITY when there are tokens and
+ * the matching rate is 0. */
 double speed_hours_for_tokens(const struct speed_est *s, enum task task, double input_tokens,
 			      double output_tokens);
 

@@ -31,7 +31,16 @@ struct vram_need {
 	double total_gib;      /* on a single GPU: sum of the above */
 };
 
-/* Memory the job needs (model, precision, task, context, batch). */
+/* Bytes of KV cache one token of one sequence holds (fp16 elements):
+ * 2 x layers x kv_heads x head_dim x 2, or for multi-head latent attention
+ * (kv_lora_rank > 0) layers x (kv_lora_rank + rope_head_dim) x 2. Also the
+ * bytes a decode step reads per token of context. Cannot fail. */
+double vram_kv_bytes_per_token(const struct model_spec *m);
+
+/* Memory the job needs (model, precision, task, context, batch). Full
+ * fine-tuning counts 16 bytes per parameter (see vram.c), LoRA the frozen
+ * weights at p plus adapter state, QLoRA NF4 weights plus adapter state,
+ * whatever p says. Cannot fail; m and p must not be NULL. */
 void vram_estimate(const struct model_spec *m, const struct precision_info *p, enum task task,
 		   long context, int batch, struct vram_need *out);
 

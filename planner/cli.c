@@ -1,0 +1,106 @@
+/* cli.c — what every command shares: common options, usage errors, the
+ * lazily opened store, CSV quoting and rounding for output. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_common_option(struct cli *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'D':
+		free(c->db_path);
+		c->db_path = strdup(arg);
+		return 0;
+	case 'F':
+		if (!strcmp(arg, "table"))
+			c->format = FORMAT_TABLE;
+		else if (!strcmp(arg, "json"))
+			c->format = FORMAT_JSON;
+		else if (!strcmp(arg, "csv"))
+			c->format = FORMAT_CSV;
+		else
+			return cli_usage(c, "unknown format '%s'; use table, json or csv", arg);
+		return 0;
+	case 'v':
+		c->verbose = true;
+		return 0;
+	case 'h':
+		printf("usage: %s %s %s\n\n%s", c->prog, c->cmd->name, c->cmd->args, c->cmd->help);
+		return CLI_HELP_SHOWN;
+	default:
+		return -1;
+	}
+}
+
+int cli_usage(struct cli *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	errorf("%s", msg);
+	fprintf(stderr, "usage: %s %s %s\n", c->prog, c->cmd->name, c->cmd->args);
+	fprintf(stderr, "try '%s %s --help' for more\n", c->prog, c->cmd->name);
+	return PLANNER_EUSAGE;
+}
+
+struct store *cli_store(struct cli *c, int *status)
+{
+	char *err = NULL;
+	if (c->store)
+		return c->store;
+	if (!c->db_path && !(c->db_path = store_default_path())) {
+		errorf("out of memory");
+		*status = PLANNER_EDB;
+		return NULL;
+	}
+	int rc = store_open(c->db_path, c->ref, &c->store, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot open database");
+		free(err);
+		*status = rc;
+		return NULL;
+	}
+	return c->store;
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	bool formula = s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@';
+	/* A plain number is data, not a formula, even with a sign. */
+	if (formula && (s[0] == '-' || s[0] == '+')) {
+		char *end;
+		strtod(s, &end);
+		if (end != s && *end == '\0')
+			formula = false;
+	}
+	bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+double round_to(double v, int places)
+{
+	if (!isfinite(v))
+		return v;
+	double k = pow(10, places);
+	double r = round(v * k) / k;
+	return r == 0 ? 0 : r; /* no "-0" */
+}

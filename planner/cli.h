@@ -1,0 +1,74 @@
+/* cli.h — the command-line layer: the command table entry each cmd_*.c
+ * ends with, the state every command receives, and the one place that
+ * writes messages to stderr (msg.c). Library code never prints. */
+#ifndef PLANNER_CLI_H
+#define PLANNER_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "refdata.h"
+#include "store.h"
+#include "util.h"
+
+enum out_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
+
+/* State shared by every command; one per process, passed by pointer. */
+struct cli {
+	const char *prog;        /* "planner" */
+	char *db_path;           /* --db, else the default path (owned) */
+	enum out_format format;  /* --format; table by default */
+	bool verbose;            /* --verbose */
+	bool quiet;              /* --quiet */
+	bool color;              /* stdout is a terminal and NO_COLOR is unset */
+	int term_width;          /* columns of the terminal; 0 when not a terminal */
+	struct refdata *ref;     /* reference data, loaded before the command runs */
+	struct store *store;     /* opened on first cli_store() */
+	const struct cmd_entry *cmd; /* the command running */
+};
+
+struct cmd_entry {
+	const char *name;    /* subcommand word */
+	const char *args;    /* synopsis after the name, "FILE [--format F]" */
+	const char *summary; /* one line for `planner --help` */
+	const char *help;    /* full --help text after the synopsis, with an example */
+	int (*exec)(struct cli *c, int argc, char **argv); /* returns the exit status */
+};
+
+/* Options every command accepts; add them to a command's long options. */
+#define CLI_COMMON_OPTIONS                                                                         \
+	{"db", required_argument, NULL, 'D'}, {"format", required_argument, NULL, 'F'},           \
+		{"help", no_argument, NULL, 'h'}, {"verbose", no_argument, NULL, 'v'}
+
+/* Handles a common option (opt is 'D', 'F', 'h' or 'v'). Returns -1 when
+ * opt is not a common option, 0 when handled, PLANNER_EUSAGE on a bad
+ * value, or a special value CLI_HELP_SHOWN after printing --help. */
+#define CLI_HELP_SHOWN 100
+int cli_common_option(struct cli *c, int opt, const char *arg);
+
+/* Prints "usage: planner NAME ARGS" and a hint to stderr; returns
+ * PLANNER_EUSAGE. */
+int cli_usage(struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Opens the database (once) and returns it, or NULL after printing the
+ * error; *status gets the exit code. */
+struct store *cli_store(struct cli *c, int *status);
+
+/* Messages (msg.c): "planner: ...", lowercase, what failed first. */
+void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ is prefixed with
+ * a quote mark so spreadsheets do not run it as a formula). */
+void csv_field(FILE *f, const char *s);
+
+/* Rounds to `places` decimals, for printed and JSON figures. */
+double round_to(double v, int places);
+
+extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_fit_entry;
+extern const struct cmd_entry cmd_offers_entry;
+
+#endif

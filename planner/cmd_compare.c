@@ -1,0 +1,347 @@
+/* cmd_compare.c — `planner compare FILE`: every job against the three
+ * routes, the cheapest, and where the curves cross. */
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan.h"
+
+/* JSON null for "never", else the rounded number. */
+static void add_num_or_null(cJSON *o, const char *k, double v, int places)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, round_to(v, places));
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *route_json(const struct route_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "route", route_name(r->route));
+	cJSON_AddBoolToObject(o, "feasible", r->feasible);
+	if (!r->feasible) {
+		cJSON_AddStringToObject(o, "why", r->why);
+		return o;
+	}
+	switch (r->route) {
+	case ROUTE_API:
+		cJSON_AddStringToObject(o, "provider", r->provider);
+		cJSON_AddStringToObject(o, "offer", r->offer);
+		cJSON_AddNumberToObject(o, "input_per_mtok", round_to(r->input_per_mtok, 4));
+		cJSON_AddNumberToObject(o, "output_per_mtok", round_to(r->output_per_mtok, 4));
+		break;
+	case ROUTE_RENTED:
+		cJSON_AddStringToObject(o, "provider", r->provider);
+		cJSON_AddStringToObject(o, "offer", r->offer);
+		cJSON_AddStringToObject(o, "region", r->region);
+		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
+		cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
+		cJSON_AddBoolToObject(o, "spot", r->spot);
+		cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
+		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
+		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+		break;
+	case ROUTE_OWNED:
+		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
+		cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
+		cJSON_AddBoolToObject(o, "already_owned", r->already_owned);
+		cJSON_AddNumberToObject(o, "capex", round_to(r->capex, 2));
+		cJSON_AddNumberToObject(o, "watts", round_to(r->watts, 1));
+		cJSON_AddNumberToObject(o, "power_cost", round_to(r->power_cost, 2));
+		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
+		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+		break;
+	default:
+		break;
+	}
+	cJSON_AddNumberToObject(o, "monthly_cost", round_to(r->monthly_cost, 2));
+	return o;
+}
+
+static int print_json(const struct jobspec *spec, const struct plan *p)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "currency", p->currency);
+	cJSON_AddStringToObject(root, "prices_as_of", p->prices_as_of);
+	cJSON_AddStringToObject(root, "prices_source", p->snapshot_only ? "snapshot" : "live");
+	cJSON *stale = cJSON_AddArrayToObject(root, "stale_providers");
+	for (size_t i = 0; i < p->n_stale; i++)
+		cJSON_AddItemToArray(stale, cJSON_CreateString(p->stale[i]));
+	cJSON_AddNumberToObject(root, "electricity_per_kwh", spec->electricity_per_kwh);
+	cJSON_AddNumberToObject(root, "pue", spec->pue);
+	cJSON_AddNumberToObject(root, "amortize_months", spec->amortize_months);
+	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *r = &p->jobs[i];
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "name", r->job->name);
+		cJSON_AddStringToObject(j, "model", r->job->model_ref);
+		cJSON_AddStringToObject(j, "precision", r->job->precision);
+		cJSON_AddStringToObject(j, "task", task_name(r->job->task));
+		cJSON_AddStringToObject(j, "data", data_class_name(r->job->data));
+		cJSON_AddNumberToObject(j, "vram_gib", round_to(r->vram_gib, 2));
+		cJSON_AddNumberToObject(j, "gpu_hours_per_month",
+					round_to(r->gpu_hours_per_month, 2));
+		if (r->job->has_tokens) {
+			cJSON *t = cJSON_AddObjectToObject(j, "tokens_per_month");
+			cJSON_AddNumberToObject(t, "input", r->job->input_tokens);
+			cJSON_AddNumberToObject(t, "output", r->job->output_tokens);
+		}
+		cJSON *routes = cJSON_AddArrayToObject(j, "routes");
+		for (int k = 0; k < ROUTE_COUNT; k++)
+			cJSON_AddItemToArray(routes, route_json(&r->routes[k]));
+		if (r->best >= 0) {
+			cJSON *b = cJSON_AddObjectToObject(j, "best");
+			cJSON_AddStringToObject(b, "route", route_name((enum route)r->best));
+			cJSON_AddNumberToObject(b, "monthly_cost",
+						round_to(r->routes[r->best].monthly_cost, 2));
+		} else {
+			cJSON_AddNullToObject(j, "best");
+		}
+		cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
+		add_num_or_null(be, "owned_vs_rented_hours_per_month", r->be.owned_vs_rented_hours, 1);
+		add_num_or_null(be, "owned_payback_months", r->be.owned_payback_months, 1);
+		add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
+		cJSON_AddItemToArray(jobs, j);
+	}
+	char *text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text) {
+		errorf("out of memory");
+		return PLANNER_EINPUT;
+	}
+	puts(text);
+	free(text);
+	return PLANNER_OK;
+}
+
+static void csv_num(FILE *f, double v, int places)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*f", places, round_to(v, places));
+}
+
+static int print_csv(const struct plan *p)
+{
+	FILE *f = stdout;
+	fputs("job,model,route,feasible,provider,offer,gpu,gpu_count,price_per_hour,gpu_hours,"
+	      "tokens_per_second,monthly_cost,best,why,currency,prices_as_of\r\n",
+	      f);
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *j = &p->jobs[i];
+		for (int k = 0; k < ROUTE_COUNT; k++) {
+			const struct route_result *r = &j->routes[k];
+			csv_field(f, j->job->name);
+			fputc(',', f);
+			csv_field(f, j->job->model_ref);
+			fprintf(f, ",%s,%s,", route_name(r->route), r->feasible ? "true" : "false");
+			csv_field(f, r->provider);
+			fputc(',', f);
+			csv_field(f, r->offer);
+			fputc(',', f);
+			csv_field(f, r->gpu ? r->gpu->name : "");
+			fputc(',', f);
+			if (r->gpu)
+				fprintf(f, "%d", r->gpu_count);
+			fputc(',', f);
+			if (r->route == ROUTE_RENTED && r->feasible)
+				csv_num(f, r->price_per_hour, 4);
+			fputc(',', f);
+			if (r->route != ROUTE_API && r->feasible)
+				csv_num(f, r->gpu_hours, 2);
+			fputc(',', f);
+			if (r->route != ROUTE_API && r->feasible)
+				csv_num(f, r->tokens_per_second, 1);
+			fputc(',', f);
+			if (r->feasible)
+				csv_num(f, r->monthly_cost, 2);
+			fprintf(f, ",%s,", j->best == k ? "true" : "false");
+			csv_field(f, r->feasible ? "" : r->why);
+			fprintf(f, ",%s,%s\r\n", p->currency, p->prices_as_of);
+		}
+	}
+	return PLANNER_OK;
+}
+
+/* "1.2e9" is hard to read at a terminal: 1.2G tokens. */
+static void human_count(char *buf, size_t len, double v)
+{
+	static const char *const units[] = {"", "K", "M", "G", "T"};
+	int u = 0;
+	while (fabs(v) >= 1000 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f%s", v < 10 && u ? 2 : 1, v, units[u]);
+}
+
+static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
+{
+	if (!r->feasible) {
+		snprintf(buf, len, "not possible: %s", r->why);
+		return;
+	}
+	switch (r->route) {
+	case ROUTE_API:
+		snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
+			 r->input_per_mtok, r->output_per_mtok);
+		break;
+	case ROUTE_RENTED:
+		snprintf(buf, len, "%s %s (%dx %s%s), %.4g %s/h x %.1f h, %.0f tok/s", r->provider,
+			 r->offer, r->gpu_count, r->gpu->name, r->spot ? ", spot" : "",
+			 r->price_per_hour, cur, r->gpu_hours, r->tokens_per_second);
+		break;
+	case ROUTE_OWNED:
+		if (r->already_owned)
+			snprintf(buf, len, "%dx %s on hand, power %.2f for %.1f h, %.0f tok/s",
+				 r->gpu_count, r->gpu->name, r->power_cost, r->gpu_hours,
+				 r->tokens_per_second);
+		else
+			snprintf(buf, len,
+				 "buy %dx %s for %.0f %s, amortised + power %.2f for %.1f h, "
+				 "%.0f tok/s",
+				 r->gpu_count, r->gpu->name, r->capex, cur, r->power_cost,
+				 r->gpu_hours, r->tokens_per_second);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)
+{
+	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
+	const char *green = c->color ? "\033[32m" : "";
+	printf("%-22s %-9s %12s %12s %12s\n", "job", "best", "api", "rented", "owned");
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *j = &p->jobs[i];
+		char cells[ROUTE_COUNT][32];
+		for (int k = 0; k < ROUTE_COUNT; k++) {
+			if (j->routes[k].feasible)
+				snprintf(cells[k], sizeof cells[k], "%.2f",
+					 j->routes[k].monthly_cost);
+			else
+				snprintf(cells[k], sizeof cells[k], "-");
+		}
+		printf("%-22.22s %s%-9s%s %12s %12s %12s\n", j->job->name, green,
+		       j->best >= 0 ? route_name((enum route)j->best) : "none", off, cells[0],
+		       cells[1], cells[2]);
+	}
+	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *j = &p->jobs[i];
+		printf("\n%s%s%s  %s %s, %s, needs %.1f GiB on one GPU, %.1f GPU-h/month\n", bold,
+		       j->job->name, off, j->job->model_ref, j->job->precision,
+		       task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
+		for (int k = 0; k < ROUTE_COUNT; k++) {
+			char detail[512];
+			route_detail(detail, sizeof detail, &j->routes[k], p->currency);
+			char cost[32] = "-";
+			if (j->routes[k].feasible)
+				snprintf(cost, sizeof cost, "%.2f", j->routes[k].monthly_cost);
+			printf("  %-6s %s %10s  %s\n", route_name((enum route)k),
+			       j->best == k ? "*" : " ", cost, detail);
+		}
+		char h[32] = "never", pb[32] = "never", t[32] = "never";
+		if (isfinite(j->be.owned_vs_rented_hours))
+			snprintf(h, sizeof h, "%.1f h/month", j->be.owned_vs_rented_hours);
+		if (isfinite(j->be.owned_payback_months))
+			snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
+		if (isfinite(j->be.api_vs_rented_tokens)) {
+			human_count(t, sizeof t, j->be.api_vs_rented_tokens);
+			strncat(t, " tokens/month", sizeof t - strlen(t) - 1);
+		}
+		printf("  break-even: owned vs rented %s; owned payback %s; api vs rented %s\n", h,
+		       pb, t);
+	}
+	printf("\nelectricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months\n",
+	       spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
+	return PLANNER_OK;
+}
+
+/* Says where the prices come from, on stderr so data output stays clean. */
+static void note_prices(const struct cli *c, const struct plan *p)
+{
+	if (c->quiet)
+		return;
+	if (p->snapshot_only)
+		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
+		      "prices",
+		      p->prices_as_of);
+	else
+		notef("prices as of %s", p->prices_as_of);
+	for (size_t i = 0; i < p->n_stale; i++)
+		warnf("prices from %s are stale: its last refresh failed (see 'planner "
+		      "providers')",
+		      p->stale[i]);
+}
+
+static int exec_compare(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"quiet", no_argument, NULL, 'q'},
+					     {0, 0, 0, 0}};
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+		if (opt == 'q') {
+			c->quiet = true;
+			continue;
+		}
+		rc = cli_common_option(c, opt, optarg);
+		if (rc == CLI_HELP_SHOWN || rc > 0)
+			return rc;
+		if (rc < 0)
+			return cli_usage(c, "unknown option");
+	}
+	if (optind != argc - 1)
+		return cli_usage(c, "give one job spec file");
+	const char *path = argv[optind];
+	struct jobspec *spec = NULL;
+	struct plan *plan = NULL;
+	char *err = NULL;
+	rc = jobspec_load(path, c->ref, &spec, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read job spec");
+		goto out;
+	}
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		goto out;
+	rc = plan_compare(spec, c->ref, st, &plan, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot price jobs");
+		goto out;
+	}
+	note_prices(c, plan);
+	if (c->format == FORMAT_JSON)
+		rc = print_json(spec, plan);
+	else if (c->format == FORMAT_CSV)
+		rc = print_csv(plan);
+	else
+		rc = print_table(c, spec, plan);
+out:
+	free(err);
+	plan_free(plan);
+	jobspec_free(spec);
+	return rc;
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.args = "FILE [--format table|json|csv] [--db PATH] [--quiet]",
+	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
+	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
+		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
+		"only) or buy (amortised purchase plus power). Prints the cheapest route,\n"
+		"the monthly cost of each, and the break-even points.\n\n"
+		"  --format F   table (default), json or csv\n"
+		"  --db PATH    price database (else $PLANNER_DB, else\n"
+		"               $XDG_DATA_HOME/planner/prices.db)\n"
+		"  --quiet      no note about where the prices come from\n\n"
+		"example:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n",
+	.exec = exec_compare,
+};

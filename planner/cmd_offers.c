@@ -1,0 +1,222 @@
+/* cmd_offers.c — `planner offers`: the rentable catalogue, cheapest first,
+ * or with --api the per-token API prices. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
+{
+	if (limit == 0 || limit > n)
+		limit = n;
+	if (c->format == FORMAT_JSON) {
+		cJSON *arr = cJSON_CreateArray();
+		for (size_t i = 0; i < limit; i++) {
+			cJSON *x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "provider", o[i].provider);
+			cJSON_AddStringToObject(x, "offer", o[i].offer);
+			cJSON_AddStringToObject(x, "gpu", o[i].gpu);
+			cJSON_AddNumberToObject(x, "gpu_count", o[i].gpu_count);
+			cJSON_AddNumberToObject(x, "vram_gib", round_to(o[i].vram_gib, 2));
+			cJSON_AddNumberToObject(x, "price_per_hour", o[i].price_per_hour);
+			cJSON_AddNumberToObject(x, "price_per_gpu_hour",
+						round_to(o[i].price_per_hour / o[i].gpu_count, 4));
+			cJSON_AddBoolToObject(x, "spot", o[i].spot);
+			cJSON_AddBoolToObject(x, "available", o[i].available);
+			cJSON_AddStringToObject(x, "region", o[i].region);
+			cJSON_AddNumberToObject(x, "vcpus", o[i].vcpus);
+			cJSON_AddNumberToObject(x, "ram_gib", o[i].ram_gib);
+			cJSON_AddStringToObject(x, "fetched_at", o[i].fetched_at);
+			cJSON_AddStringToObject(x, "source", o[i].source);
+			cJSON_AddItemToArray(arr, x);
+		}
+		char *text = cJSON_Print(arr);
+		cJSON_Delete(arr);
+		if (text)
+			puts(text);
+		free(text);
+		return;
+	}
+	if (c->format == FORMAT_CSV) {
+		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"
+		      "fetched_at\r\n",
+		      stdout);
+		for (size_t i = 0; i < limit; i++) {
+			csv_field(stdout, o[i].provider);
+			putchar(',');
+			csv_field(stdout, o[i].offer);
+			putchar(',');
+			csv_field(stdout, o[i].gpu);
+			printf(",%d,%.2f,%.4f,%s,", o[i].gpu_count, o[i].vram_gib,
+			       o[i].price_per_hour, o[i].spot ? "true" : "false");
+			csv_field(stdout, o[i].region);
+			printf(",%s\r\n", o[i].fetched_at);
+		}
+		return;
+	}
+	printf("%-10s %-28s %-12s %4s %7s %9s %9s %-4s %s\n", "provider", "offer", "gpu", "gpus",
+	       "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "region");
+	for (size_t i = 0; i < limit; i++)
+		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f %9.3f %-4s %s\n", o[i].provider,
+		       o[i].offer, o[i].gpu, o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
+		       o[i].price_per_hour / o[i].gpu_count, o[i].spot ? "yes" : "", o[i].region);
+	if (limit < n)
+		printf("(%zu more; --limit 0 shows all)\n", n - limit);
+}
+
+static void print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit)
+{
+	if (limit == 0 || limit > n)
+		limit = n;
+	if (c->format == FORMAT_JSON) {
+		cJSON *arr = cJSON_CreateArray();
+		for (size_t i = 0; i < limit; i++) {
+			cJSON *x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "provider", a[i].provider);
+			cJSON_AddStringToObject(x, "model", a[i].model);
+			cJSON_AddNumberToObject(x, "input_per_mtok",
+						round_to(a[i].input_per_token * 1e6, 6));
+			cJSON_AddNumberToObject(x, "output_per_mtok",
+						round_to(a[i].output_per_token * 1e6, 6));
+			cJSON_AddNumberToObject(x, "context", (double)a[i].context);
+			cJSON_AddStringToObject(x, "fetched_at", a[i].fetched_at);
+			cJSON_AddStringToObject(x, "source", a[i].source);
+			cJSON_AddItemToArray(arr, x);
+		}
+		char *text = cJSON_Print(arr);
+		cJSON_Delete(arr);
+		if (text)
+			puts(text);
+		free(text);
+		return;
+	}
+	if (c->format == FORMAT_CSV) {
+		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at\r\n", stdout);
+		for (size_t i = 0; i < limit; i++) {
+			csv_field(stdout, a[i].provider);
+			putchar(',');
+			csv_field(stdout, a[i].model);
+			printf(",%.6g,%.6g,%ld,%s\r\n", a[i].input_per_token * 1e6,
+			       a[i].output_per_token * 1e6, a[i].context, a[i].fetched_at);
+		}
+		return;
+	}
+	printf("%-11s %-44s %10s %10s %9s\n", "provider", "model", "in/Mtok", "out/Mtok",
+	       "context");
+	for (size_t i = 0; i < limit; i++)
+		printf("%-11.11s %-44.44s %10.3f %10.3f %9ld\n", a[i].provider, a[i].model,
+		       a[i].input_per_token * 1e6, a[i].output_per_token * 1e6, a[i].context);
+	if (limit < n)
+		printf("(%zu more; --limit 0 shows all)\n", n - limit);
+}
+
+static int exec_offers(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"gpu", required_argument, NULL, 'g'},
+					     {"min-vram", required_argument, NULL, 'm'},
+					     {"max-price", required_argument, NULL, 'x'},
+					     {"provider", required_argument, NULL, 'p'},
+					     {"spot", no_argument, NULL, 's'},
+					     {"api", no_argument, NULL, 'a'},
+					     {"model", required_argument, NULL, 'M'},
+					     {"limit", required_argument, NULL, 'l'},
+					     {0, 0, 0, 0}};
+	struct offer_filter f = {.spot = -1};
+	bool api = false;
+	const char *model = NULL;
+	double v, limit = 0;
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'g': {
+			const struct gpu_spec *g = refdata_gpu(c->ref, optarg);
+			if (!g) {
+				const char *near = refdata_gpu_suggest(c->ref, optarg);
+				return cli_usage(c, "unknown GPU '%s'%s%s%s", optarg,
+						 near ? "; did you mean '" : "", near ? near : "",
+						 near ? "'" : "");
+			}
+			f.gpu = g->name;
+			break;
+		}
+		case 'm':
+			if (!parse_count(optarg, &v))
+				return cli_usage(c, "--min-vram wants GiB per GPU, e.g. 48");
+			f.min_vram_gib = v;
+			break;
+		case 'x':
+			if (!parse_count(optarg, &v) || v <= 0)
+				return cli_usage(c, "--max-price wants USD per hour, e.g. 2.50");
+			f.max_price = v;
+			break;
+		case 'p':
+			f.provider = optarg;
+			break;
+		case 's':
+			f.spot = 1;
+			break;
+		case 'a':
+			api = true;
+			break;
+		case 'M':
+			model = optarg;
+			break;
+		case 'l':
+			if (!parse_count(optarg, &limit))
+				return cli_usage(c, "--limit wants a number of rows (0 for all)");
+			break;
+		default:
+			rc = cli_common_option(c, opt, optarg);
+			if (rc == CLI_HELP_SHOWN || rc > 0)
+				return rc;
+			if (rc < 0)
+				return cli_usage(c, "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	if (c->format == FORMAT_TABLE && limit == 0 && c->term_width > 0)
+		limit = 40; /* a terminal gets the cheapest screenful */
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		return rc;
+	char *err = NULL;
+	if (api) {
+		struct api_price *rows = NULL;
+		size_t n = 0;
+		if ((rc = store_api_prices(st, model, &rows, &n, &err)) == PLANNER_OK)
+			print_api(c, rows, n, (size_t)limit);
+		free(rows);
+	} else {
+		struct offer *rows = NULL;
+		size_t n = 0;
+		if ((rc = store_offers(st, &f, &rows, &n, &err)) == PLANNER_OK)
+			print_offers(c, rows, n, (size_t)limit);
+		free(rows);
+	}
+	if (rc != PLANNER_OK)
+		errorf("%s", err ? err : "cannot read the catalogue");
+	free(err);
+	return rc;
+}
+
+const struct cmd_entry cmd_offers_entry = {
+	.name = "offers",
+	.args = "[--gpu G] [--min-vram N] [--max-price P] [--provider X] [--spot] [--api "
+		"[--model M]] [--limit N] [--format F]",
+	.summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
+	.help = "Lists the offers in the price database, cheapest instance-hour first.\n\n"
+		"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"
+		"  --min-vram N     at least N GiB per GPU\n"
+		"  --max-price P    at most P USD per instance-hour\n"
+		"  --provider X     one provider (lambda, runpod, vast, aws, azure, gcp)\n"
+		"  --spot           spot / interruptible prices only\n"
+		"  --api            per-token API prices instead (--model vendor/model)\n"
+		"  --limit N        at most N rows (a terminal shows 40 unless asked)\n"
+		"  --format F       table (default), json or csv\n\n"
+		"example:\n  planner offers --gpu h100 --max-price 3 --format json\n",
+	.exec = exec_offers,
+};

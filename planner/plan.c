@@ -1,0 +1,436 @@
+/* plan.c — the three cost routes per job and their break-even points (see
+ * plan.h and ESTIMATION.md, "Cost curves"). */
+#include "plan.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Hours in the longest month: one GPU set cannot run more than this, so a
+ * break-even beyond it never happens. */
+#define HOURS_IN_LONGEST_MONTH 744.0
+
+/* Everything one job's pricing needs, gathered once. */
+struct job_ctx {
+	const struct jobspec *spec;
+	const struct refdata *ref;
+	const struct job *job;
+	const struct precision_info *prec;
+	struct job_result *res;
+};
+
+const char *route_name(enum route r)
+{
+	static const char *const names[] = {"api", "rented", "owned"};
+	return r < ROUTE_COUNT ? names[r] : "?";
+}
+
+static void why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void why(struct route_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof r->why, fmt, ap);
+	va_end(ap);
+	r->feasible = false;
+}
+
+/* Hours and output tokens/s of n GPUs of kind gpu for this job: the given
+ * hours, or the hours its tokens take at the estimated throughput. */
+static void config_hours(const struct job_ctx *c, const struct gpu_spec *gpu, int n,
+			 double *hours, double *tps)
+{
+	struct speed_est s;
+	const struct job *j = c->job;
+	speed_estimate(&j->model, c->prec, gpu, n, j->task, j->context, j->batch, &s);
+	*tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
+	if (j->has_hours)
+		*hours = j->hours_per_month;
+	else
+		*hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
+}
+
+static bool vendor_allowed(const struct job *j, const struct gpu_spec *g)
+{
+	return j->any_accelerator || !strcmp(g->vendor, "nvidia");
+}
+
+static bool provider_allowed(const struct jobspec *spec, const char *provider)
+{
+	if (!spec->providers)
+		return true;
+	for (size_t i = 0; i < spec->n_providers; i++)
+		if (!strcasecmp(spec->providers[i], provider))
+			return true;
+	return false;
+}
+
+static int price_api(const struct job_ctx *c, struct store *st, char **err)
+{
+	const struct job *j = c->job;
+	struct route_result *r = &c->res->routes[ROUTE_API];
+	r->route = ROUTE_API;
+	if (j->task != TASK_INFERENCE) {
+		why(r, "task: %s is fine-tuning; the api route prices inference tokens only",
+		    task_name(j->task));
+		return PLANNER_OK;
+	}
+	if (j->data != DATA_PUBLIC) {
+		why(r, "data: %s excludes third-party APIs", data_class_name(j->data));
+		return PLANNER_OK;
+	}
+	if (!j->has_tokens) {
+		why(r, "no tokens_per_month; give the job's token volume to price the api route");
+		return PLANNER_OK;
+	}
+	char *const *models = j->api_models ? j->api_models : j->model.api_models;
+	size_t n_models = j->api_models ? j->n_api_models : j->model.n_api_models;
+	if (n_models == 0) {
+		why(r, "no API serves %s that planner knows of; list alternatives in api_models",
+		    j->model.id);
+		return PLANNER_OK;
+	}
+	double best = INFINITY;
+	for (size_t m = 0; m < n_models; m++) {
+		struct api_price *rows = NULL;
+		size_t n = 0;
+		int rc = store_api_prices(st, models[m], &rows, &n, err);
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			double usd = j->input_tokens * rows[i].input_per_token +
+				     j->output_tokens * rows[i].output_per_token;
+			double cost = usd * c->spec->usd_to_currency;
+			if (cost < best) {
+				best = cost;
+				r->feasible = true;
+				r->monthly_cost = cost;
+				snprintf(r->provider, sizeof r->provider, "%s", rows[i].provider);
+				snprintf(r->offer, sizeof r->offer, "%s", rows[i].model);
+				r->input_per_mtok = rows[i].input_per_token * 1e6 * c->spec->usd_to_currency;
+				r->output_per_mtok =
+					rows[i].output_per_token * 1e6 * c->spec->usd_to_currency;
+			}
+		}
+		free(rows);
+	}
+	if (!r->feasible)
+		why(r, "no API price for %s%s in the database; run `planner refresh` or set "
+		       "api_models",
+		    models[0], n_models > 1 ? " or its alternatives" : "");
+	return PLANNER_OK;
+}
+
+/* Considers one rentable configuration; keeps it in r when it is cheaper. */
+static void consider_rental(const struct job_ctx *c, struct route_result *r,
+			    const struct gpu_spec *gpu, int count, double price, bool spot,
+			    const char *provider, const char *offer, const char *region)
+{
+	double hours, tps;
+	config_hours(c, gpu, count, &hours, &tps);
+	double cost = hours * price;
+	if (r->feasible && (cost > r->monthly_cost ||
+			    (cost == r->monthly_cost && price >= r->price_per_hour)))
+		return;
+	r->feasible = true;
+	r->gpu = gpu;
+	r->gpu_count = count;
+	r->spot = spot;
+	r->price_per_hour = price;
+	r->gpu_hours = hours;
+	r->tokens_per_second = tps;
+	r->monthly_cost = cost;
+	snprintf(r->provider, sizeof r->provider, "%s", provider);
+	snprintf(r->offer, sizeof r->offer, "%s", offer);
+	snprintf(r->region, sizeof r->region, "%s", region ? region : "");
+}
+
+static int price_rented(const struct job_ctx *c, struct store *st, char **err)
+{
+	const struct job *j = c->job;
+	const struct jobspec *spec = c->spec;
+	struct route_result *r = &c->res->routes[ROUTE_RENTED];
+	r->route = ROUTE_RENTED;
+	if (j->data == DATA_RESTRICTED) {
+		why(r, "data: restricted allows owned GPUs only");
+		return PLANNER_OK;
+	}
+	struct offer_filter f = {.spot = j->interruptible ? -1 : 0, .available_only = true};
+	struct offer *offers = NULL;
+	size_t n = 0;
+	int rc = store_offers(st, &f, &offers, &n, err);
+	if (rc)
+		return rc;
+	double max_vram = 0;
+	int max_count = 0;
+	size_t considered = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct offer *o = &offers[i];
+		const struct gpu_spec *ref_gpu = refdata_gpu(c->ref, o->gpu);
+		if (!ref_gpu || !vendor_allowed(j, ref_gpu) || !provider_allowed(spec, o->provider))
+			continue;
+		considered++;
+		/* The offer's own memory figure wins: a feed may sell a slice of
+		 * a card (Azure NV A10 v5) or a variant the table rounds. */
+		struct gpu_spec g = *ref_gpu;
+		if (o->vram_gib > 0)
+			g.vram_gib = o->vram_gib;
+		if (g.vram_gib > max_vram)
+			max_vram = g.vram_gib;
+		if (o->gpu_count > max_count)
+			max_count = o->gpu_count;
+		if (!vram_fits(&c->res->need, &g, o->gpu_count))
+			continue;
+		consider_rental(c, r, ref_gpu, o->gpu_count, o->price_per_hour * spec->usd_to_currency,
+				o->spot, o->provider, o->offer, o->region);
+	}
+	free(offers);
+	for (size_t i = 0; i < spec->n_quotes; i++) {
+		const struct quote *q = &spec->quotes[i];
+		if ((q->spot && !j->interruptible) || !vendor_allowed(j, q->gpu) ||
+		    !provider_allowed(spec, q->provider))
+			continue;
+		considered++;
+		if (q->gpu->vram_gib > max_vram)
+			max_vram = q->gpu->vram_gib;
+		if (q->count > max_count)
+			max_count = q->count;
+		if (!vram_fits(&c->res->need, q->gpu, q->count))
+			continue;
+		char offer[64];
+		snprintf(offer, sizeof offer, "quote %dx %s", q->count, q->gpu->name);
+		consider_rental(c, r, q->gpu, q->count, q->price_per_hour, q->spot, q->provider,
+				offer, "");
+	}
+	if (r->feasible)
+		return PLANNER_OK;
+	if (considered == 0)
+		why(r, "no rentable offer matches (%s%s%s); run `planner refresh`, widen providers "
+		       "or allow accelerator: any",
+		    j->interruptible ? "" : "on-demand only, ",
+		    j->any_accelerator ? "any accelerator" : "NVIDIA only",
+		    spec->providers ? ", listed providers only" : "");
+	else
+		why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
+		    c->res->need.total_gib, max_vram, max_count);
+	return PLANNER_OK;
+}
+
+/* Considers owning `sets` sets of n GPUs of kind g; keeps it when cheaper. */
+static void consider_owned(const struct job_ctx *c, struct route_result *r,
+			   const struct gpu_spec *g, int n, double capex_per_gpu, double watts,
+			   bool on_hand, int sets_available)
+{
+	const struct jobspec *spec = c->spec;
+	double hours, tps;
+	config_hours(c, g, n, &hours, &tps);
+	/* One set runs at most a month's hours; more work needs more sets. */
+	int sets = hours > HOURS_IN_LONGEST_MONTH ? (int)ceil(hours / HOURS_IN_LONGEST_MONTH) : 1;
+	if (sets_available > 0 && sets > sets_available)
+		return;
+	double capex = on_hand ? 0 : capex_per_gpu * n * sets;
+	double power = n * watts * spec->pue * hours / 1000.0 * spec->electricity_per_kwh;
+	double cost = capex / spec->amortize_months + power;
+	if (r->feasible &&
+	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand))))
+		return;
+	r->feasible = true;
+	r->gpu = g;
+	r->gpu_count = n * sets;
+	r->already_owned = on_hand;
+	r->capex = capex;
+	r->watts = watts;
+	r->power_cost = power;
+	r->gpu_hours = hours;
+	r->tokens_per_second = tps;
+	r->monthly_cost = cost;
+	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
+		 g->name);
+}
+
+static void price_owned(const struct job_ctx *c)
+{
+	const struct job *j = c->job;
+	const struct jobspec *spec = c->spec;
+	const struct refdata *ref = c->ref;
+	struct route_result *r = &c->res->routes[ROUTE_OWNED];
+	const struct vram_need *need = &c->res->need;
+	r->route = ROUTE_OWNED;
+	double max_vram = 0;
+	int considered = 0;
+	for (size_t i = 0; i < spec->n_owned; i++) {
+		const struct owned_gpu *o = &spec->owned[i];
+		if (!vendor_allowed(j, o->gpu))
+			continue;
+		considered++;
+		if (o->gpu->vram_gib > max_vram)
+			max_vram = o->gpu->vram_gib;
+		int n = vram_min_gpus(need, o->gpu);
+		if (n > 0 && n <= o->count)
+			consider_owned(c, r, o->gpu, n, 0, o->watts, true, o->count / n);
+	}
+	if (spec->has_buy) {
+		for (size_t i = 0; i < spec->n_buy; i++) {
+			const struct buy_option *b = &spec->buy[i];
+			if (!vendor_allowed(j, b->gpu))
+				continue;
+			considered++;
+			if (b->gpu->vram_gib > max_vram)
+				max_vram = b->gpu->vram_gib;
+			int n = vram_min_gpus(need, b->gpu);
+			if (n > 0 && n <= b->max_count)
+				consider_owned(c, r, b->gpu, n, b->price, b->watts, false, 0);
+		}
+	} else {
+		for (size_t i = 0; i < ref->n_gpus; i++) {
+			const struct gpu_spec *g = &ref->gpus[i];
+			if (g->price_usd <= 0 || g->watts <= 0 || !vendor_allowed(j, g))
+				continue;
+			considered++;
+			if (g->vram_gib > max_vram)
+				max_vram = g->vram_gib;
+			int n = vram_min_gpus(need, g);
+			if (n > 0)
+				consider_owned(c, r, g, n, g->price_usd * spec->usd_to_currency,
+					       g->watts, false, 0);
+		}
+	}
+	if (r->feasible)
+		return;
+	if (considered == 0)
+		why(r, "no GPU to own or buy%s; list one under owned: or buy:",
+		    j->any_accelerator ? "" : " (NVIDIA only)");
+	else
+		why(r, "needs %.1f GiB; the largest GPU on hand or to buy has %.0f GiB, and 8 of "
+		       "them are not enough",
+		    need->total_gib, max_vram);
+}
+
+static void breakevens(const struct job_ctx *c)
+{
+	const struct jobspec *spec = c->spec;
+	struct job_result *res = c->res;
+	const struct route_result *api = &res->routes[ROUTE_API];
+	const struct route_result *rent = &res->routes[ROUTE_RENTED];
+	const struct route_result *own = &res->routes[ROUTE_OWNED];
+	struct breakeven *be = &res->be;
+	be->owned_vs_rented_hours = NAN;
+	be->owned_payback_months = NAN;
+	be->api_vs_rented_tokens = NAN;
+	if (rent->feasible && own->feasible) {
+		double power_per_hour =
+			own->gpu_count * own->watts * spec->pue / 1000.0 * spec->electricity_per_kwh;
+		double margin = rent->price_per_hour - power_per_hour;
+		if (margin > 0) {
+			double h = own->capex / spec->amortize_months / margin;
+			if (h <= HOURS_IN_LONGEST_MONTH)
+				be->owned_vs_rented_hours = h;
+		}
+		/* GPUs on hand have nothing to pay back: they win at once when
+		 * their power costs less than the rental, and never otherwise. */
+		double saving = rent->monthly_cost - own->power_cost;
+		if (saving > 0)
+			be->owned_payback_months = own->capex / saving;
+	}
+	/* The API bill and a rented bill for fixed hours cross at the token
+	 * volume whose API cost equals the rental; when the hours themselves
+	 * come from the tokens both bills grow in step and never cross. */
+	const struct job *j = c->job;
+	if (api->feasible && rent->feasible && j->has_hours) {
+		double tokens = j->input_tokens + j->output_tokens;
+		double per_token = api->monthly_cost / tokens;
+		if (per_token > 0)
+			be->api_vs_rented_tokens = rent->monthly_cost / per_token;
+	}
+}
+
+static int price_job(const struct jobspec *spec, const struct refdata *ref, struct store *st,
+		     const struct job *j, struct job_result *res, char **err)
+{
+	struct job_ctx c = {.spec = spec, .ref = ref, .job = j, .res = res};
+	c.prec = precision_find(j->precision);
+	if (!c.prec)
+		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: unknown precision '%s'", spec->path,
+			       j->pos.line, j->pos.column, j->precision);
+	res->job = j;
+	vram_estimate(&j->model, c.prec, j->task, j->context, j->batch, &res->need);
+	res->vram_gib = res->need.total_gib;
+	int rc;
+	if ((rc = price_api(&c, st, err)) || (rc = price_rented(&c, st, err)))
+		return rc;
+	price_owned(&c);
+	res->best = -1;
+	/* Cheapest wins; on a tie the route with less outside dependence. */
+	static const enum route order[] = {ROUTE_OWNED, ROUTE_RENTED, ROUTE_API};
+	for (size_t i = 0; i < 3; i++) {
+		const struct route_result *r = &res->routes[order[i]];
+		if (r->feasible && (res->best < 0 || r->monthly_cost < res->routes[res->best].monthly_cost))
+			res->best = (int)order[i];
+	}
+	if (j->has_hours)
+		res->gpu_hours_per_month = j->hours_per_month;
+	else if (res->best == ROUTE_OWNED || res->best == ROUTE_RENTED)
+		res->gpu_hours_per_month = res->routes[res->best].gpu_hours;
+	else if (res->routes[ROUTE_RENTED].feasible)
+		res->gpu_hours_per_month = res->routes[ROUTE_RENTED].gpu_hours;
+	else
+		res->gpu_hours_per_month = res->routes[ROUTE_OWNED].gpu_hours;
+	breakevens(&c);
+	return PLANNER_OK;
+}
+
+int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
+		 struct plan **out, char **err)
+{
+	struct provider_state *provs = NULL;
+	size_t n_provs = 0;
+	int rc;
+	struct plan *p = calloc(1, sizeof *p);
+	if (!p || !(p->jobs = calloc(spec->n_jobs + 1, sizeof *p->jobs))) {
+		free(p);
+		return set_err(err, PLANNER_EINPUT, "out of memory");
+	}
+	snprintf(p->currency, sizeof p->currency, "%s", spec->currency);
+	if ((rc = store_prices_as_of(st, p->prices_as_of, sizeof p->prices_as_of, err)) ||
+	    (rc = store_providers(st, &provs, &n_provs, err)))
+		goto fail;
+	p->snapshot_only = true;
+	p->stale = calloc(n_provs + 1, sizeof *p->stale);
+	if (!p->stale) {
+		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < n_provs; i++) {
+		if (!provs[i].from_snapshot)
+			p->snapshot_only = false;
+		if (!strcmp(provs[i].last_status, "failed"))
+			p->stale[p->n_stale++] = strdup(provs[i].name);
+	}
+	for (size_t i = 0; i < spec->n_jobs; i++) {
+		if ((rc = price_job(spec, ref, st, &spec->jobs[i], &p->jobs[i], err)))
+			goto fail;
+		p->n_jobs++;
+	}
+	free(provs);
+	*out = p;
+	return PLANNER_OK;
+fail:
+	free(provs);
+	plan_free(p);
+	return rc;
+}
+
+void plan_free(struct plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_stale; i++)
+		free(p->stale[i]);
+	free(p->stale);
+	free(p->jobs);
+	free(p);
+}

@@ -1,0 +1,263 @@
+/* util.c — see util.h. */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static char *vxasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		return NULL;
+	return s;
+}
+
+int set_err(char **err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err)
+		return code;
+	va_start(ap, fmt);
+	char *s = vxasprintf(fmt, ap);
+	va_end(ap);
+	free(*err);
+	*err = s;
+	return code;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vxasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = malloc((lb + 1) * sizeof *row);
+	if (!row)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			size_t best = diag + (same ? 0 : 1);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *nearest_name(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+	size_t wl = strlen(word);
+	if (wl == 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!candidates[i])
+			continue;
+		size_t d = edit_distance(word, candidates[i]);
+		/* A word that is a prefix or part of a candidate ("llama-3.1")
+		 * is a near miss even when the edit distance is large. */
+		if (wl >= 3 && strcasestr(candidates[i], word))
+			d = d < 2 ? d : 2;
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	/* Suggest only what a person would recognise as the same word:
+	 * at most a third of its letters changed, and never more than 4. */
+	size_t limit = wl / 3 + 1;
+	if (limit > 4)
+		limit = 4;
+	return best_d <= limit ? best : NULL;
+}
+
+static bool parse_number_suffix(const char *s, double *out, const char *suffixes,
+				const double *scales)
+{
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end) {
+		const char *p = strchr(suffixes, toupper((unsigned char)*end));
+		if (!p)
+			return false;
+		v *= scales[p - suffixes];
+		end++;
+		while (isspace((unsigned char)*end))
+			end++;
+		if (*end)
+			return false;
+	}
+	if (!isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_count(const char *s, double *out)
+{
+	static const double scales[] = {1e3, 1e6, 1e9, 1e9, 1e12};
+	return parse_number_suffix(s, out, "KMBGT", scales);
+}
+
+bool parse_hours(const char *s, double *out)
+{
+	static const double scales[] = {1};
+	return parse_number_suffix(s, out, "H", scales);
+}
+
+bool parse_duration(const char *s, double *seconds)
+{
+	static const double scales[] = {1, 60, 3600, 86400};
+	/* A bare number is hours: "--if-older-than 20" reads as 20h. */
+	double v;
+	if (!parse_number_suffix(s, &v, "SMHD", scales))
+		return false;
+	const char *p = s + strlen(s);
+	while (p > s && isspace((unsigned char)p[-1]))
+		p--;
+	if (p > s && isdigit((unsigned char)p[-1]))
+		v *= 3600;
+	*seconds = v;
+	return true;
+}
+
+char *str_lower(char *s)
+{
+	for (char *p = s; p && *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return s;
+}
+
+void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+long long iso_to_epoch(const char *iso)
+{
+	struct tm tm = {0};
+	if (!iso)
+		return -1;
+	const char *end = strptime(iso, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end) {
+		memset(&tm, 0, sizeof tm);
+		end = strptime(iso, "%Y-%m-%d", &tm);
+		if (!end)
+			return -1;
+	}
+	return (long long)timegm(&tm);
+}
+
+bool buf_append(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			return false;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return true;
+}
+
+bool buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vxasprintf(fmt, ap);
+	va_end(ap);
+	if (!s)
+		return false;
+	bool ok = buf_append(b, s, strlen(s));
+	free(s);
+	return ok;
+}
+
+void buf_free(struct buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b = {0};
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (!buf_append(&b, chunk, n)) {
+			buf_free(&b);
+			fclose(f);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		buf_free(&b);
+		errno = EIO;
+		return NULL;
+	}
+	if (!b.data && !buf_append(&b, "", 0))
+		return NULL;
+	if (len)
+		*len = b.len;
+	return b.data;
+}

@@ -1,0 +1,97 @@
+-- planner's SQLite schema. Versioned with PRAGMA user_version; store.c
+-- applies this file to a new database and migrates older ones forward.
+-- Money is USD, memory GiB, times ISO 8601 UTC text.
+
+CREATE TABLE IF NOT EXISTS offers (
+	provider        TEXT NOT NULL,    -- adapter name
+	offer           TEXT NOT NULL,    -- offer id / instance type
+	region          TEXT NOT NULL DEFAULT '',
+	spot            INTEGER NOT NULL DEFAULT 0,
+	gpu             TEXT NOT NULL,    -- canonical GPU name
+	gpu_count       INTEGER NOT NULL CHECK (gpu_count > 0),
+	vram_gib        REAL NOT NULL,    -- per GPU
+	vcpus           REAL NOT NULL DEFAULT 0,
+	ram_gib         REAL NOT NULL DEFAULT 0,
+	price_per_hour  REAL NOT NULL CHECK (price_per_hour > 0), -- USD per instance-hour
+	available       INTEGER NOT NULL DEFAULT 1,
+	fetched_at      TEXT NOT NULL,
+	source          TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (provider, offer, region, spot)
+);
+CREATE INDEX IF NOT EXISTS offers_by_price ON offers (price_per_hour);
+CREATE INDEX IF NOT EXISTS offers_by_gpu ON offers (gpu, price_per_hour);
+
+CREATE TABLE IF NOT EXISTS api_prices (
+	provider         TEXT NOT NULL,   -- feed name
+	model            TEXT NOT NULL,   -- "vendor/model"
+	input_per_token  REAL NOT NULL CHECK (input_per_token >= 0),  -- USD
+	output_per_token REAL NOT NULL CHECK (output_per_token >= 0), -- USD
+	context          INTEGER NOT NULL DEFAULT 0,
+	fetched_at       TEXT NOT NULL,
+	source           TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (provider, model)
+);
+
+-- Reference data, copied from the compiled-in tables for SQL users.
+CREATE TABLE IF NOT EXISTS gpus (
+	name          TEXT PRIMARY KEY,
+	vendor        TEXT NOT NULL,
+	vram_gib      REAL NOT NULL,
+	bandwidth_gbs REAL NOT NULL,
+	fp16_tflops   REAL NOT NULL,
+	watts         REAL NOT NULL,
+	price_usd     REAL,
+	source        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS models (
+	id             TEXT PRIMARY KEY,
+	name           TEXT,
+	layers         INTEGER,
+	hidden         INTEGER,
+	heads          INTEGER,
+	kv_heads       INTEGER,
+	head_dim       INTEGER,
+	params_total   REAL,
+	params_active  REAL,
+	source         TEXT
+);
+
+-- One row per provider; the freshness `planner providers` shows.
+CREATE TABLE IF NOT EXISTS providers (
+	name          TEXT PRIMARY KEY,
+	kind          TEXT NOT NULL,      -- rented | api
+	last_good     TEXT,               -- last successful refresh
+	last_attempt  TEXT,
+	last_status   TEXT,               -- ok | failed | skipped
+	last_error    TEXT,
+	from_snapshot INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS refresh_runs (
+	id          INTEGER PRIMARY KEY,
+	provider    TEXT NOT NULL,
+	started_at  TEXT NOT NULL,
+	ended_at    TEXT,
+	status      TEXT NOT NULL,        -- ok | failed | skipped
+	rows        INTEGER NOT NULL DEFAULT 0,
+	http_status INTEGER NOT NULL DEFAULT 0,
+	error       TEXT
+);
+
+-- A row whenever an offer's price is new or changes.
+CREATE TABLE IF NOT EXISTS price_history (
+	provider       TEXT NOT NULL,
+	offer          TEXT NOT NULL,
+	region         TEXT NOT NULL DEFAULT '',
+	spot           INTEGER NOT NULL DEFAULT 0,
+	gpu            TEXT NOT NULL,
+	gpu_count      INTEGER NOT NULL,
+	price_per_hour REAL NOT NULL,
+	recorded_at    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS price_history_by_gpu ON price_history (gpu, recorded_at);
+
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);

@@ -1,0 +1,278 @@
+/* check_compare.c — end to end: the planner binary on jobs/monthly.yaml,
+ * its JSON parsed back and every number in it reproduced by hand from the
+ * numbers printed beside it; exit codes of the commands. */
+#include <check.h>
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "util.h"
+
+static char *db_arg(void)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/prices.db", dir);
+	free(dir);
+	return path;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	ck_assert_msg(cJSON_IsNumber(v), "missing number %s", k);
+	return v->valuedouble;
+}
+
+static const cJSON *route(const cJSON *job, const char *name)
+{
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+	{
+		if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, name))
+			return r;
+	}
+	ck_abort_msg("no route %s", name);
+	return NULL;
+}
+
+START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand)
+{
+	char *db = db_arg(), *out = NULL, *err = NULL;
+	const char *argv[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db, NULL};
+	int rc = test_run_planner(argv, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_ptr_nonnull(strstr(err, "bundled snapshot")); /* says where prices come from */
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_msg(root != NULL, "not JSON: %s", out);
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "currency")->valuestring, "EUR");
+	ck_assert(cJSON_IsString(cJSON_GetObjectItem(root, "prices_as_of")));
+	double elec = num(root, "electricity_per_kwh"), pue = num(root, "pue");
+	double months = num(root, "amortize_months");
+	const cJSON *jobs = cJSON_GetObjectItem(root, "jobs");
+	ck_assert_int_ge(cJSON_GetArraySize(jobs), 5);
+	bool won[3] = {false, false, false}, restricted = false, multi_gpu = false, on_hand = false;
+	const cJSON *job;
+	cJSON_ArrayForEach(job, jobs)
+	{
+		const char *name = cJSON_GetObjectItem(job, "name")->valuestring;
+		ck_assert(num(job, "vram_gib") > 0);
+		ck_assert(num(job, "gpu_hours_per_month") >= 0);
+		ck_assert(cJSON_IsString(cJSON_GetObjectItem(job, "model")));
+		double best_cost = INFINITY;
+		const char *best_route = NULL;
+		const cJSON *r;
+		cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+		{
+			const char *rn = cJSON_GetObjectItem(r, "route")->valuestring;
+			if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible"))) {
+				const cJSON *why = cJSON_GetObjectItem(r, "why");
+				ck_assert(cJSON_IsString(why) && strlen(why->valuestring) > 10);
+				continue;
+			}
+			double cost = num(r, "monthly_cost");
+			if (cost < best_cost) {
+				best_cost = cost;
+				best_route = rn;
+			}
+			if (!strcmp(rn, "rented")) {
+				double want = num(r, "price_per_hour") * num(r, "gpu_hours");
+				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-4,
+					      "%s rented %.2f != %.2f", name, cost, want);
+				ck_assert(num(r, "tokens_per_second") > 0);
+				ck_assert(cJSON_IsString(cJSON_GetObjectItem(r, "gpu")));
+				if (num(r, "gpu_count") > 1)
+					multi_gpu = true;
+			} else if (!strcmp(rn, "owned")) {
+				double power = num(r, "gpu_count") * num(r, "watts") * pue *
+					       num(r, "gpu_hours") / 1000 * elec;
+				double want = num(r, "capex") / months + power;
+				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-4,
+					      "%s owned %.2f != %.2f", name, cost, want);
+				if (cJSON_IsTrue(cJSON_GetObjectItem(r, "already_owned")))
+					on_hand = true;
+			} else {
+				const cJSON *t = cJSON_GetObjectItem(job, "tokens_per_month");
+				double want = (num(t, "input") * num(r, "input_per_mtok") +
+					       num(t, "output") * num(r, "output_per_mtok")) /
+					      1e6;
+				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-3,
+					      "%s api %.2f != %.2f", name, cost, want);
+			}
+		}
+		const cJSON *best = cJSON_GetObjectItem(job, "best");
+		ck_assert_ptr_nonnull(best_route);
+		ck_assert_str_eq(cJSON_GetObjectItem(best, "route")->valuestring, best_route);
+		ck_assert_double_eq_tol(num(best, "monthly_cost"), best_cost, 1e-9);
+		won[!strcmp(best_route, "api") ? 0 : !strcmp(best_route, "rented") ? 1 : 2] = true;
+		if (!strcmp(cJSON_GetObjectItem(job, "data")->valuestring, "restricted"))
+			restricted = true;
+		/* Break-even owned vs rented by hand from the printed numbers. */
+		const cJSON *be = cJSON_GetObjectItem(job, "breakeven");
+		const cJSON *h = cJSON_GetObjectItem(be, "owned_vs_rented_hours_per_month");
+		const cJSON *rent = route(job, "rented"), *own = route(job, "owned");
+		if (cJSON_IsNumber(h)) {
+			double margin = num(rent, "price_per_hour") -
+					num(own, "gpu_count") * num(own, "watts") * pue / 1000 * elec;
+			double want = num(own, "capex") / months / margin;
+			ck_assert_msg(fabs(h->valuedouble - want) <= 0.06 + want * 1e-3,
+				      "%s break-even %.2f != %.2f", name, h->valuedouble, want);
+		} else {
+			ck_assert(cJSON_IsNull(h));
+		}
+		ck_assert_ptr_nonnull(cJSON_GetObjectItem(be, "owned_payback_months"));
+		ck_assert_ptr_nonnull(cJSON_GetObjectItem(be, "api_vs_rented_tokens_per_month"));
+	}
+	ck_assert_msg(won[0] && won[1] && won[2], "each route should win one job of the tour");
+	ck_assert(restricted && multi_gpu && on_hand);
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(the_table_names_every_job_and_the_csv_has_three_rows_a_job)
+{
+	char *db = db_arg(), *out = NULL;
+	const char *argv[] = {"compare", "jobs/monthly.yaml", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "support-bot"));
+	ck_assert_ptr_nonnull(strstr(out, "break-even"));
+	ck_assert_ptr_null(strstr(out, "\033[")); /* no colour when not a terminal */
+	free(out);
+	const char *csv[] = {"compare", "jobs/monthly.yaml", "--format", "csv", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
+	int lines = 0;
+	for (char *p = out; *p; p++)
+		lines += *p == '\n';
+	ck_assert_int_eq(lines, 1 + 3 * 6);
+	free(out);
+	free(db);
+}
+END_TEST
+
+START_TEST(exit_codes_follow_the_documented_enum)
+{
+	char *db = db_arg(), *err = NULL;
+	const char *missing[] = {"compare", "no-such.yaml", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(missing, NULL, NULL, &err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "no-such.yaml"));
+	free(err);
+	const char *unknown[] = {"compair", NULL};
+	ck_assert_int_eq(test_run_planner(unknown, NULL, NULL, &err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "did you mean 'compare'"));
+	free(err);
+	const char *format[] = {"offers", "--format", "xml", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(format, NULL, NULL, NULL), 2);
+	const char *nodb[] = {"offers", "--db", "/proc/no/such/prices.db", NULL};
+	ck_assert_int_eq(test_run_planner(nodb, NULL, NULL, &err), 4);
+	ck_assert_ptr_nonnull(strstr(err, "/proc/no"));
+	free(err);
+	const char *help[] = {"fit", "--help", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(help, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "example:"));
+	free(out);
+	free(db);
+}
+END_TEST
+
+START_TEST(a_bad_job_spec_names_file_line_and_column_and_exits_1)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "bad.yaml",
+				"version: 1\njobs:\n  - name: a\n    model: llama-3.1-8b\n"
+				"    hours_per_mnth: 10\n");
+	char *db = db_arg(), *err = NULL;
+	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
+	char *want = xasprintf("%s:5:5:", spec);
+	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "hours_per_month"));
+	free(want);
+	free(err);
+	free(db);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
+START_TEST(fit_json_lists_gpus_with_the_fewest_that_hold_the_model)
+{
+	const char *argv[] = {"fit", "llama-3.1-70b", "--precision", "bf16", "--format", "json",
+			      NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	double total = num(cJSON_GetObjectItem(root, "need"), "total_gib");
+	ck_assert(total > 130 && total < 150); /* 70.6B x 2 bytes = 131.5 GiB + cache */
+	const cJSON *g;
+	bool h100 = false;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItem(root, "gpus"))
+	{
+		if (strcmp(cJSON_GetObjectItem(g, "gpu")->valuestring, "H100 SXM"))
+			continue;
+		h100 = true;
+		ck_assert_int_eq((int)num(g, "gpus_needed"), 2);
+	}
+	ck_assert(h100);
+	cJSON_Delete(root);
+	free(out);
+}
+END_TEST
+
+START_TEST(offers_json_carries_the_documented_keys_cheapest_first)
+{
+	char *db = db_arg(), *out = NULL;
+	const char *argv[] = {"offers", "--gpu", "h100", "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert(cJSON_IsArray(arr) && cJSON_GetArraySize(arr) > 0);
+	double last = 0;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, arr)
+	{
+		static const char *const keys[] = {"provider", "offer",  "gpu",    "gpu_count",
+						   "vram_gib", "price_per_hour", "spot", "region",
+						   "fetched_at"};
+		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+			ck_assert_msg(cJSON_GetObjectItem(o, keys[i]) != NULL, "no %s", keys[i]);
+		ck_assert_str_eq(cJSON_GetObjectItem(o, "gpu")->valuestring, "H100 SXM");
+		ck_assert(num(o, "price_per_hour") >= last);
+		last = num(o, "price_per_hour");
+	}
+	cJSON_Delete(arr);
+	free(out);
+	const char *api[] = {"offers", "--api", "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(api, NULL, &out, NULL), 0);
+	arr = cJSON_Parse(out);
+	ck_assert(cJSON_IsArray(arr) && cJSON_GetArraySize(arr) > 0);
+	cJSON_ArrayForEach(o, arr)
+	{
+		ck_assert(cJSON_IsString(cJSON_GetObjectItem(o, "model")));
+		ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(o, "input_per_mtok")));
+		ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(o, "output_per_mtok")));
+	}
+	cJSON_Delete(arr);
+	free(out);
+	free(db);
+}
+END_TEST
+
+Suite *compare_suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("end to end");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
+	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_three_rows_a_job);
+	tcase_add_test(tc, exit_codes_follow_the_documented_enum);
+	tcase_add_test(tc, a_bad_job_spec_names_file_line_and_column_and_exits_1);
+	tcase_add_test(tc, fit_json_lists_gpus_with_the_fewest_that_hold_the_model);
+	tcase_add_test(tc, offers_json_carries_the_documented_keys_cheapest_first);
+	suite_add_tcase(s, tc);
+	return s;
+}

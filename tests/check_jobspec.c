@@ -1,0 +1,650 @@
+/* check_jobspec.c — the YAML job spec (planner/jobspec.c): every key read,
+ * every default, and every mistake reported at its file:line:column with a
+ * fix. Fixtures live in tests/fixtures/jobs/. */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobspec.h"
+#include "testutil.h"
+#include "util.h"
+
+#define FIX "tests/fixtures/jobs/"
+
+/* The first lines of a spec with one job; a test appends that job's keys,
+ * which then start on line 4, column 5. */
+#define HEAD "jobs:\n  - name: bot\n    model: llama-3.1-8b\n"
+
+static struct jobspec *parse_ok(const char *text)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	int rc = jobspec_parse("t.yaml", text, strlen(text), test_ref(), &spec, &err);
+	ck_assert_msg(rc == PLANNER_OK, "unexpected error: %s", err ? err : "?");
+	ck_assert_ptr_nonnull(spec);
+	free(err);
+	return spec;
+}
+
+/* Asserts the message: the rc, where it points, each word, and the house
+ * style (lowercase start, "what; fix", no full stop). */
+static void check_message(int rc, struct jobspec *spec, char *err, const char *where, va_list ap)
+{
+	ck_assert_int_eq(rc, PLANNER_EINPUT);
+	ck_assert_ptr_null(spec);
+	ck_assert_ptr_nonnull(err);
+	size_t wl = strlen(where);
+	ck_assert_msg(strncmp(err, where, wl) == 0, "expected '%s' at the start of: %s", where,
+	              err);
+	const char *msg = err + wl;
+	ck_assert_msg(!(*msg >= 'A' && *msg <= 'Z'), "message starts lowercase: %s", err);
+	ck_assert_msg(strstr(msg, "; ") != NULL, "message has a fix after '; ': %s", err);
+	ck_assert_msg(err[strlen(err) - 1] != '.', "message ends without a full stop: %s", err);
+	for (const char *w; (w = va_arg(ap, const char *));)
+		ck_assert_msg(strstr(msg, w) != NULL, "expected '%s' in: %s", w, err);
+	free(err);
+}
+
+/* Parses text as "t.yaml"; expects an error starting "t.yaml:L:C: " (given
+ * as where) that contains each of the NULL-terminated words. */
+static void bad(const char *text, const char *where, ...)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	int rc = jobspec_parse("t.yaml", text, strlen(text), test_ref(), &spec, &err);
+	va_list ap;
+	va_start(ap, where);
+	check_message(rc, spec, err, where, ap);
+	va_end(ap);
+}
+
+static void bad_file(const char *path, const char *where, ...)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	int rc = jobspec_load(path, test_ref(), &spec, &err);
+	va_list ap;
+	va_start(ap, where);
+	check_message(rc, spec, err, where, ap);
+	va_end(ap);
+}
+
+/* ---- good specs ---------------------------------------------------- */
+
+START_TEST(a_spec_with_every_key_is_read_field_by_field)
+{
+	struct jobspec *s = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(jobspec_load(FIX "full.yaml", test_ref(), &s, &err), PLANNER_OK);
+	ck_assert_ptr_null(err);
+	ck_assert_str_eq(s->path, FIX "full.yaml");
+	ck_assert_int_eq(s->version, 1);
+	ck_assert_str_eq(s->currency, "EUR");
+	ck_assert_uint_eq(s->n_fx, 2);
+	ck_assert_str_eq(s->fx[0].code, "EUR");
+	ck_assert_double_eq_tol(s->fx[0].per_usd, 0.92, 1e-12);
+	ck_assert_str_eq(s->fx[1].code, "GBP");
+	ck_assert_double_eq_tol(s->usd_to_currency, 0.92, 1e-12);
+	ck_assert_str_eq(s->timezone, "Europe/Amsterdam");
+	ck_assert_double_eq_tol(s->electricity_per_kwh, 0.30, 1e-12);
+	ck_assert(!s->electricity_default);
+	ck_assert_double_eq_tol(s->pue, 1.2, 1e-12);
+	ck_assert_double_eq(s->amortize_months, 24);
+	ck_assert_uint_eq(s->n_providers, 3);
+	ck_assert_str_eq(s->providers[0], "lambda");
+	ck_assert_str_eq(s->providers[1], "runpod");
+	ck_assert_str_eq(s->providers[2], "acme");
+
+	ck_assert_uint_eq(s->n_owned, 2);
+	ck_assert_str_eq(s->owned[0].gpu->name, "RTX 4090");
+	ck_assert_int_eq(s->owned[0].count, 2);
+	ck_assert_double_eq(s->owned[0].watts, s->owned[0].gpu->watts);
+	ck_assert_int_eq(s->owned[0].pos.line, 12);
+	ck_assert_int_eq(s->owned[0].pos.column, 5);
+	ck_assert_str_eq(s->owned[1].gpu->name, "A100 80GB");
+	ck_assert_double_eq(s->owned[1].watts, 300);
+
+	ck_assert(s->has_buy);
+	ck_assert_uint_eq(s->n_buy, 2);
+	ck_assert_str_eq(s->buy[0].gpu->name, "RTX 5090");
+	ck_assert_double_eq(s->buy[0].price, 2400);
+	ck_assert_double_eq(s->buy[0].watts, 575);
+	ck_assert_int_eq(s->buy[0].max_count, 8);
+	ck_assert_str_eq(s->buy[1].gpu->name, "H100 SXM");
+	/* No price given: the reference price, converted to EUR. */
+	ck_assert_double_eq_tol(s->buy[1].price, s->buy[1].gpu->price_usd * 0.92, 1e-6);
+	ck_assert_int_eq(s->buy[1].max_count, 4);
+
+	ck_assert_uint_eq(s->n_quotes, 1);
+	ck_assert_str_eq(s->quotes[0].provider, "acme");
+	ck_assert_str_eq(s->quotes[0].gpu->name, "H100 SXM"); /* via the alias "H100 80GB" */
+	ck_assert_int_eq(s->quotes[0].count, 8);
+	ck_assert_double_eq(s->quotes[0].price_per_hour, 16);
+	ck_assert(s->quotes[0].spot);
+
+	ck_assert_uint_eq(s->n_jobs, 4);
+	const struct job *j = &s->jobs[0];
+	ck_assert_str_eq(j->name, "support-bot");
+	ck_assert_str_eq(j->model_ref, "llama-3.1-8b");
+	ck_assert_str_eq(j->model.id, "llama-3.1-8b");
+	ck_assert_int_eq(j->model.layers, 32);
+	ck_assert_str_eq(j->precision, "q4_k_m");
+	ck_assert_int_eq(j->task, TASK_INFERENCE);
+	ck_assert_int_eq(j->context, 8192);
+	ck_assert_int_eq(j->batch, 4);
+	ck_assert(j->has_hours);
+	ck_assert_double_eq(j->hours_per_month, 300);
+	ck_assert(j->has_tokens);
+	ck_assert_double_eq(j->input_tokens, 200e6);
+	ck_assert_double_eq(j->output_tokens, 1.5e9);
+	ck_assert_int_eq(j->data, DATA_CONFIDENTIAL);
+	ck_assert(j->interruptible);
+	ck_assert(j->any_accelerator);
+	ck_assert_uint_eq(j->n_api_models, 2);
+	ck_assert_str_eq(j->api_models[0], "openai/gpt-4o-mini");
+	ck_assert_str_eq(j->api_models[1], "anthropic/claude-3-5-haiku");
+	ck_assert_int_eq(j->sched.window_start, 22 * 60);
+	ck_assert_int_eq(j->sched.window_end, 6 * 60);
+	ck_assert_uint_eq(j->sched.days_mask, 0x1f);
+	ck_assert_int_eq(j->sched.deadline, 25);
+	ck_assert_int_eq(j->sched.priority, 10);
+	ck_assert_double_eq(j->sched.min_run, 2);
+	ck_assert_double_eq(j->sched.max_run, 6);
+	ck_assert_str_eq(j->run_command, "vllm serve meta-llama/Llama-3.1-8B-Instruct");
+	ck_assert_str_eq(j->run_image, "vllm/vllm-openai:latest");
+	ck_assert_int_eq(j->pos.line, 20);
+	ck_assert_int_eq(j->pos.column, 5);
+	ck_assert_int_eq(j->model_pos.line, 21);
+	ck_assert_int_eq(j->model_pos.column, 12);
+
+	j = &s->jobs[1];
+	ck_assert_str_eq(j->name, "tune-70b");
+	ck_assert_str_eq(j->model.id, "llama-3.1-70b");
+	ck_assert_int_eq(j->task, TASK_FINETUNE_QLORA);
+	ck_assert_str_eq(j->precision, "int4");
+	ck_assert_int_eq(j->data, DATA_RESTRICTED);
+	ck_assert_int_eq(j->sched.window_start, 0);
+	ck_assert_int_eq(j->sched.window_end, 1440);
+	ck_assert_uint_eq(j->sched.days_mask, 0x60);
+	ck_assert(!j->has_tokens);
+
+	j = &s->jobs[2];
+	ck_assert_str_eq(j->model.id, "mixtral-8x7b");
+	ck_assert(!j->has_hours);
+	ck_assert(j->has_tokens);
+	ck_assert_double_eq(j->input_tokens, 0);
+	ck_assert_double_eq(j->output_tokens, 3e9);
+
+	j = &s->jobs[3];
+	ck_assert_str_eq(j->model.id, "qwen2.5-72b");
+	ck_assert_str_eq(j->precision, "fp8");
+	ck_assert_int_eq(j->task, TASK_FINETUNE_LORA);
+	ck_assert_double_eq(j->hours_per_month, 744);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(omitted_keys_take_their_defaults)
+{
+	struct jobspec *s = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(jobspec_load(FIX "minimal.yaml", test_ref(), &s, &err), PLANNER_OK);
+	ck_assert_int_eq(s->version, 1);
+	ck_assert_str_eq(s->currency, "USD");
+	ck_assert_uint_eq(s->n_fx, 0);
+	ck_assert_double_eq(s->usd_to_currency, 1);
+	ck_assert_str_eq(s->timezone, "UTC");
+	ck_assert_double_eq(s->electricity_per_kwh, JOBSPEC_DEFAULT_ELECTRICITY_USD);
+	ck_assert(s->electricity_default);
+	ck_assert_double_eq(s->pue, 1.0);
+	ck_assert_double_eq(s->amortize_months, 36);
+	ck_assert_ptr_null(s->providers);
+	ck_assert_uint_eq(s->n_owned, 0);
+	ck_assert(!s->has_buy);
+	ck_assert_uint_eq(s->n_quotes, 0);
+	ck_assert_uint_eq(s->n_jobs, 1);
+	const struct job *j = &s->jobs[0];
+	ck_assert_str_eq(j->precision, "bf16");
+	ck_assert_int_eq(j->task, TASK_INFERENCE);
+	ck_assert_int_eq(j->context, 4096);
+	ck_assert_int_eq(j->batch, 1);
+	ck_assert(j->has_hours && !j->has_tokens);
+	ck_assert_int_eq(j->data, DATA_PUBLIC);
+	ck_assert(!j->interruptible);
+	ck_assert(!j->any_accelerator);
+	ck_assert_ptr_null(j->api_models);
+	ck_assert_int_eq(j->sched.window_start, 0);
+	ck_assert_int_eq(j->sched.window_end, 1440);
+	ck_assert_uint_eq(j->sched.days_mask, DAYS_ALL);
+	ck_assert_int_eq(j->sched.deadline, 0);
+	ck_assert_int_eq(j->sched.priority, 0);
+	ck_assert_double_eq(j->sched.min_run, 0);
+	ck_assert_double_eq(j->sched.max_run, 0);
+	ck_assert_ptr_null(j->run_command);
+	ck_assert_ptr_null(j->run_image);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(a_config_json_path_is_read_relative_to_the_spec)
+{
+	struct jobspec *s = NULL;
+	char *err = NULL;
+	int rc = jobspec_load(FIX "config-model.yaml", test_ref(), &s, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
+	const struct job *j = &s->jobs[0];
+	ck_assert_str_eq(j->model_ref, "qwen2.5-0.5b/config.json");
+	ck_assert_int_eq(j->model.layers, 24);
+	ck_assert_int_eq(j->model.hidden, 896);
+	ck_assert_int_eq(j->model.kv_heads, 2);
+	ck_assert_int_eq(j->model.max_context, 32768);
+	ck_assert_int_eq(j->context, 32768);
+	ck_assert_double_eq(j->input_tokens, 50e6);
+	/* Qwen2.5-0.5B has 0.49B parameters (Hugging Face model card). */
+	ck_assert_double_eq_tol(j->model.params_total, 0.494e9, 0.02e9);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(sizes_accept_suffixes)
+{
+	struct jobspec *s = parse_ok(HEAD "    tokens_per_month: {input: 2K, output: 1.5B}\n"
+	                                  "  - name: b\n    model: llama-3.1-8b\n"
+	                                  "    tokens_per_month: {input: 3e6, output: 2T}\n"
+	                                  "  - name: c\n    model: llama-3.1-8b\n"
+	                                  "    hours_per_month: \"12.5h\"\n");
+	ck_assert_double_eq(s->jobs[0].input_tokens, 2000);
+	ck_assert_double_eq(s->jobs[0].output_tokens, 1.5e9);
+	ck_assert_double_eq(s->jobs[1].input_tokens, 3e6);
+	ck_assert_double_eq(s->jobs[1].output_tokens, 2e12);
+	ck_assert_double_eq(s->jobs[2].hours_per_month, 12.5);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(day_words_and_windows_cover_the_week_and_midnight)
+{
+	struct jobspec *s = parse_ok(
+	    HEAD
+	    "    hours_per_month: 10\n    schedule: {window: \"22:00-00:00\", days: weekdays}\n"
+	    "  - {name: b, model: llama-3.1-8b, hours_per_month: 1, schedule: {days: [Saturday, "
+	    "sun, mon]}}\n"
+	    "  - {name: c, model: llama-3.1-8b, hours_per_month: 1, schedule: {days: all, "
+	    "window: \"9:30 - 17:00\"}}\n");
+	ck_assert_int_eq(s->jobs[0].sched.window_start, 22 * 60);
+	ck_assert_int_eq(s->jobs[0].sched.window_end, 1440);
+	ck_assert_uint_eq(s->jobs[0].sched.days_mask, 0x1f);
+	ck_assert_uint_eq(s->jobs[1].sched.days_mask, 0x61);
+	ck_assert_uint_eq(s->jobs[2].sched.days_mask, DAYS_ALL);
+	ck_assert_int_eq(s->jobs[2].sched.window_start, 9 * 60 + 30);
+	ck_assert_int_eq(s->jobs[2].sched.window_end, 17 * 60);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(a_foreign_currency_converts_the_default_electricity_price)
+{
+	struct jobspec *s =
+	    parse_ok("currency: gbp\nfx: {gbp: 0.79}\n" HEAD "    hours_per_month: 10\n");
+	ck_assert_str_eq(s->currency, "GBP");
+	ck_assert_double_eq_tol(s->usd_to_currency, 0.79, 1e-12);
+	ck_assert_double_eq_tol(s->electricity_per_kwh, JOBSPEC_DEFAULT_ELECTRICITY_USD * 0.79,
+	                        1e-12);
+	ck_assert(s->electricity_default);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(empty_sections_and_a_single_api_model_are_accepted)
+{
+	struct jobspec *s = parse_ok("owned:\nquotes: []\nbuy: []\n" HEAD
+	                             "    hours_per_month: 10\n    api_models: openai/gpt-4o\n");
+	ck_assert_uint_eq(s->n_owned, 0);
+	ck_assert(s->has_buy);
+	ck_assert_uint_eq(s->n_buy, 0);
+	ck_assert_uint_eq(s->jobs[0].n_api_models, 1);
+	ck_assert_str_eq(s->jobs[0].api_models[0], "openai/gpt-4o");
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(free_accepts_null_and_names_read_back)
+{
+	jobspec_free(NULL);
+	ck_assert_str_eq(task_name(TASK_FINETUNE_QLORA), "finetune-qlora");
+	ck_assert_str_eq(data_class_name(DATA_RESTRICTED), "restricted");
+}
+END_TEST
+
+/* ---- bad files ------------------------------------------------------- */
+
+START_TEST(a_missing_file_is_reported_with_the_reason)
+{
+	struct jobspec *s = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(jobspec_load(FIX "no-such.yaml", test_ref(), &s, &err), PLANNER_EINPUT);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(err, "cannot open " FIX
+	                      "no-such.yaml: No such file or directory; check the path");
+	free(err);
+}
+END_TEST
+
+START_TEST(an_empty_file_is_an_error)
+{
+	bad_file(FIX "empty.yaml", FIX "empty.yaml:1:1: ", "empty", "jobs", NULL);
+	bad("# only a comment\n", "t.yaml:1:1: ", "empty", NULL);
+}
+END_TEST
+
+START_TEST(a_yaml_syntax_error_names_the_place_and_the_problem)
+{
+	bad_file(FIX "bad-syntax.yaml", FIX "bad-syntax.yaml:5:4: ", "invalid YAML", NULL);
+	bad("jobs: [a, b\n", "t.yaml:2:1: ", "invalid YAML", "flow sequence", NULL);
+	bad("jobs:\n  - name: 'bot\n", "t.yaml:3:1: ", "quoted scalar from line 2, column 11",
+	    NULL);
+}
+END_TEST
+
+START_TEST(text_that_is_not_utf8_is_rejected)
+{
+	bad_file(FIX "bad-not-utf8.yaml", FIX "bad-not-utf8.yaml:3:15: ", "UTF-8", NULL);
+}
+END_TEST
+
+START_TEST(a_top_level_that_is_not_a_mapping_is_an_error)
+{
+	bad("- a\n- b\n", "t.yaml:1:1: ", "top level is a list", "version: 1", NULL);
+	bad("hello\n", "t.yaml:1:1: ", "top level is 'hello'", NULL);
+}
+END_TEST
+
+START_TEST(a_spec_without_jobs_is_an_error)
+{
+	bad("version: 1\n", "t.yaml:1:1: ", "no 'jobs'", NULL);
+	bad("jobs: []\n", "t.yaml:1:7: ", "'jobs' is empty", NULL);
+	bad("jobs: 3\n", "t.yaml:1:7: ", "'jobs' must be a list", NULL);
+}
+END_TEST
+
+START_TEST(unknown_keys_suggest_the_nearest_known_key)
+{
+	bad_file(
+	    FIX "bad-typo.yaml", FIX "bad-typo.yaml:5:5: ",
+	    "unknown key 'hours_per_mnth' in job 'support-bot'; did you mean 'hours_per_month'?",
+	    NULL);
+	bad("currancy: EUR\n" HEAD, "t.yaml:1:1: ", "unknown key 'currancy' at the top level",
+	    "did you mean 'currency'", NULL);
+	bad(HEAD "    hours_per_month: 1\n    schedule: {windw: \"1:00-2:00\"}\n",
+	    "t.yaml:5:16: ", "unknown key 'windw' in the schedule of job 'bot'", "'window'", NULL);
+	bad(HEAD "    tokens_per_month: {inptu: 5M}\n", "t.yaml:4:24: ", "unknown key 'inptu'",
+	    "'input'", NULL);
+	bad("owned: [{gpu: RTX 4090, cuont: 2}]\n" HEAD,
+	    "t.yaml:1:25: ", "unknown key 'cuont' in owned entry 1", "'count'", NULL);
+	bad(HEAD "    hours_per_month: 1\n    xyzzy: 1\n", "t.yaml:5:5: ", "unknown key 'xyzzy'",
+	    "one of: name, model", NULL);
+	bad(HEAD "    hours_per_month: 1\n    days: [mon]\n",
+	    "t.yaml:5:5: ", "key 'days' in job 'bot' belongs under 'schedule'",
+	    "schedule: {days: ...}", NULL);
+}
+END_TEST
+
+START_TEST(duplicate_keys_and_job_names_are_errors)
+{
+	bad(HEAD "    batch: 2\n    batch: 3\n    hours_per_month: 1\n",
+	    "t.yaml:5:5: ", "duplicate key 'batch' in job 'bot'", "line 4", NULL);
+	bad_file(FIX "bad-duplicate-job.yaml",
+	         FIX "bad-duplicate-job.yaml:6:11: ", "duplicate job name 'bot'", "line 3", NULL);
+	bad("fx: {EUR: 1, eur: 2}\n" HEAD "    hours_per_month: 1\n",
+	    "t.yaml:1:14: ", "duplicate key 'eur' in fx", NULL);
+}
+END_TEST
+
+START_TEST(values_of_the_wrong_type_are_errors)
+{
+	bad(HEAD "    batch: [1, 2]\n    hours_per_month: 1\n",
+	    "t.yaml:4:12: ", "'batch' in job 'bot' must be a number, got a list", "batch: 4", NULL);
+	bad(HEAD "    batch: abc\n    hours_per_month: 1\n",
+	    "t.yaml:4:12: ", "must be a number, got 'abc'", NULL);
+	bad(HEAD "    batch: 2.5\n    hours_per_month: 1\n", "t.yaml:4:12: ", "whole number", NULL);
+	bad(HEAD "    batch:\n    hours_per_month: 1\n", "t.yaml:4:11: ", "got nothing", NULL);
+	bad(HEAD "    context: {a: 1}\n    hours_per_month: 1\n", "t.yaml:4:14: ", "got a mapping",
+	    NULL);
+	bad(HEAD "    hours_per_month: lots\n", "t.yaml:4:22: ", "must be hours, got 'lots'", NULL);
+	bad(HEAD "    tokens_per_month: {input: many}\n",
+	    "t.yaml:4:31: ", "must be a token count, got 'many'", "200M", NULL);
+	bad(HEAD "    tokens_per_month: 5M\n",
+	    "t.yaml:4:23: ", "'tokens_per_month' in job 'bot' must be a mapping", NULL);
+	bad(HEAD "    hours_per_month: 1\n    interruptible: maybe\n",
+	    "t.yaml:5:20: ", "must be true or false", NULL);
+	bad("jobs:\n  - name: [a]\n    model: llama-3.1-8b\n",
+	    "t.yaml:2:11: ", "'name' in job 1 must be text, got a list", NULL);
+	bad("jobs:\n  - just-a-name\n", "t.yaml:2:5: ", "job 1 must be a mapping", NULL);
+	bad("owned: [RTX 4090]\n" HEAD, "t.yaml:1:9: ", "owned entry 1 must be a mapping", NULL);
+	bad(HEAD "    hours_per_month: 1\n    api_models: [[a]]\n",
+	    "t.yaml:5:18: ", "entry 1 of 'api_models'", NULL);
+}
+END_TEST
+
+START_TEST(negative_zero_and_absurd_numbers_are_errors)
+{
+	bad(HEAD "    batch: 0\n    hours_per_month: 1\n",
+	    "t.yaml:4:12: ", "'batch' in job 'bot' is zero", "1 to 4096", NULL);
+	bad(HEAD "    batch: 5000\n    hours_per_month: 1\n", "t.yaml:4:12: ", "too large", "4096",
+	    NULL);
+	bad(HEAD "    context: 0\n    hours_per_month: 1\n", "t.yaml:4:14: ", "'context'", "zero",
+	    NULL);
+	bad(HEAD "    tokens_per_month: {input: -5M}\n", "t.yaml:4:31: ", "negative", "input",
+	    NULL);
+	bad(HEAD "    tokens_per_month: {input: 0, output: 0}\n", "t.yaml:4:23: ", "no tokens",
+	    NULL);
+	bad(HEAD "    hours_per_month: -3\n", "t.yaml:4:22: ", "negative", NULL);
+	bad(HEAD "    hours_per_month: 0\n", "t.yaml:4:22: ", "zero", NULL);
+	bad(HEAD "    hours_per_month: 800h\n", "t.yaml:4:22: ", "too large", "744", NULL);
+	bad("owned: [{gpu: RTX 4090, count: 0}]\n" HEAD,
+	    "t.yaml:1:32: ", "'count' in owned entry 1", "zero", NULL);
+	bad("owned: [{gpu: RTX 4090, count: 65}]\n" HEAD, "t.yaml:1:32: ", "too large", "64", NULL);
+	bad("buy: [{gpu: RTX 5090, price: -1}]\n" HEAD, "t.yaml:1:30: ", "'price' in buy entry 1",
+	    "negative", NULL);
+	bad("quotes: [{provider: a, gpu: H100 SXM, price_per_hour: -2}]\n" HEAD,
+	    "t.yaml:1:55: ", "'price_per_hour' in quote 1", "negative", NULL);
+	bad("pue: 0.5\n" HEAD, "t.yaml:1:6: ", "'pue'", "1 to 3", NULL);
+	bad("amortize_months: 0\n" HEAD, "t.yaml:1:18: ", "'amortize_months'", "zero", NULL);
+	bad("electricity_per_kwh: -0.1\n" HEAD, "t.yaml:1:22: ", "negative", NULL);
+	bad(HEAD "    batch: 1e999\n    hours_per_month: 1\n",
+	    "t.yaml:4:12: ", "not a usable number", NULL);
+	bad(HEAD "    batch: nan\n    hours_per_month: 1\n", "t.yaml:4:12: ", "not a usable number",
+	    NULL);
+	bad(HEAD "    batch: .inf\n    hours_per_month: 1\n", "t.yaml:4:12: ", "must be a number",
+	    NULL);
+	bad(HEAD "    tokens_per_month: {output: 1e400}\n", "t.yaml:4:32: ", "token count", NULL);
+	bad(HEAD "    tokens_per_month: {output: 5000T}\n", "t.yaml:4:32: ", "too large", NULL);
+}
+END_TEST
+
+START_TEST(unknown_models_gpus_and_precisions_suggest_the_nearest)
+{
+	bad("jobs:\n  - name: bot\n    model: llama-3.1-8bb\n    hours_per_month: 1\n",
+	    "t.yaml:3:12: ", "unknown model 'llama-3.1-8bb' in job 'bot'",
+	    "did you mean 'llama-3.1-8b'", NULL);
+	bad("jobs:\n  - name: bot\n    model: zzzzzzzz\n    hours_per_month: 1\n",
+	    "t.yaml:3:12: ", "unknown model 'zzzzzzzz'", "config.json", NULL);
+	bad("owned: [{gpu: RTX 4091}]\n" HEAD,
+	    "t.yaml:1:15: ", "unknown GPU 'RTX 4091' in owned entry 1", "did you mean", NULL);
+	bad(HEAD "    precision: q4_k_n\n    hours_per_month: 1\n",
+	    "t.yaml:4:16: ", "unknown precision 'q4_k_n' in job 'bot'", "did you mean 'q4_k_m'",
+	    NULL);
+	bad(HEAD "    task: inferense\n    hours_per_month: 1\n",
+	    "t.yaml:4:11: ", "unknown task 'inferense'", "did you mean 'inference'", NULL);
+	bad(HEAD "    data: secret\n    hours_per_month: 1\n",
+	    "t.yaml:4:11: ", "unknown data 'secret'", "public, confidential, restricted", NULL);
+	bad(HEAD "    accelerator: amd\n    hours_per_month: 1\n",
+	    "t.yaml:4:18: ", "unknown accelerator 'amd'", NULL);
+	bad("jobs:\n  - name: bot\n    model: nowhere/config.json\n    hours_per_month: 1\n",
+	    "t.yaml:3:12: ", "cannot read model config 'nowhere/config.json'", NULL);
+}
+END_TEST
+
+START_TEST(a_job_needs_a_name_a_model_and_an_amount_of_work)
+{
+	bad("jobs:\n  - name: bot\n    model: llama-3.1-8b\n",
+	    "t.yaml:2:5: ", "job 'bot' has neither hours_per_month nor tokens_per_month", NULL);
+	bad("jobs:\n  - model: llama-3.1-8b\n    hours_per_month: 1\n",
+	    "t.yaml:2:5: ", "job 1 has no 'name'", NULL);
+	bad("jobs:\n  - name: bot\n    hours_per_month: 1\n",
+	    "t.yaml:2:5: ", "job 'bot' has no 'model'", NULL);
+	bad("jobs:\n  - name: \"\"\n    model: llama-3.1-8b\n    hours_per_month: 1\n",
+	    "t.yaml:2:11: ", "job name", "empty", NULL);
+	bad("jobs:\n  - name: \"a\\0b\"\n    model: llama-3.1-8b\n",
+	    "t.yaml:2:11: ", "must be text", NULL);
+}
+END_TEST
+
+START_TEST(a_context_longer_than_the_model_allows_is_an_error)
+{
+	bad("jobs:\n  - name: bot\n    model: mixtral-8x7b\n    context: 65536\n"
+	    "    hours_per_month: 1\n",
+	    "t.yaml:4:14: ", "longer than mixtral-8x7b's maximum", "at most 32768", NULL);
+}
+END_TEST
+
+START_TEST(top_level_settings_are_checked)
+{
+	bad("version: 2\n" HEAD, "t.yaml:1:10: ", "unsupported version '2'", NULL);
+	bad("currency: EUR\n" HEAD "    hours_per_month: 1\n",
+	    "t.yaml:1:11: ", "currency EUR has no exchange rate", "fx: {EUR: RATE}", NULL);
+	bad("currency: EURO\n" HEAD, "t.yaml:1:11: ", "not a 3-letter", NULL);
+	bad("fx: {EUR: 0}\n" HEAD, "t.yaml:1:11: ", "exchange rate 0 for EUR", NULL);
+	bad("fx: [EUR]\n" HEAD, "t.yaml:1:5: ", "'fx' must be a mapping", NULL);
+	bad("timezone: Europe/Amsterdm\n" HEAD,
+	    "t.yaml:1:11: ", "unknown timezone 'Europe/Amsterdm'",
+	    "did you mean 'Europe/Amsterdam'", NULL);
+	bad("timezone: ../../etc/passwd\n" HEAD, "t.yaml:1:11: ", "unknown timezone", NULL);
+	bad("providers: [lambda, [x]]\n" HEAD, "t.yaml:1:21: ", "entry 2 of 'providers'", NULL);
+	bad("buy: [{gpu: L40}]\n" HEAD, "t.yaml:1:7: ", "no 'price'", "L40", NULL);
+	bad("quotes: [{gpu: H100 SXM, price_per_hour: 2}]\n" HEAD,
+	    "t.yaml:1:10: ", "quote 1 has no 'provider'", NULL);
+}
+END_TEST
+
+START_TEST(schedule_values_are_checked)
+{
+#define SCHED(s) HEAD "    hours_per_month: 1\n    schedule: " s "\n"
+	bad(SCHED("{window: \"25:00-06:00\"}"), "t.yaml:5:24: ", "not a time range", "00:00-24:00",
+	    NULL);
+	bad(SCHED("{window: \"06:00-06:00\"}"), "t.yaml:5:24: ", "not a time range", NULL);
+	bad(SCHED("{window: \"24:00-06:00\"}"), "t.yaml:5:24: ", "not a time range", NULL);
+	bad(SCHED("{days: [mon, fry]}"), "t.yaml:5:28: ", "unknown day 'fry'", "did you mean 'fri'",
+	    NULL);
+	bad(SCHED("{days: []}"), "t.yaml:5:22: ", "'days'", "empty", NULL);
+	bad(SCHED("{deadline: 32}"), "t.yaml:5:26: ", "'deadline'", "1 to 31", NULL);
+	bad(SCHED("{min_run: 4, max_run: 2}"), "t.yaml:5:37: ", "shorter than min_run", NULL);
+	bad(SCHED("{window: \"01:00-03:00\", min_run: 4h}"),
+	    "t.yaml:5:48: ", "longer than the 2h window", NULL);
+	bad(SCHED("{priority: x}"), "t.yaml:5:26: ", "'priority'", "must be a number", NULL);
+	bad(SCHED("[mon]"), "t.yaml:5:15: ", "'schedule' in job 'bot' must be a mapping", NULL);
+	bad(HEAD "    hours_per_month: 1\n    run: {cmd: x}\n",
+	    "t.yaml:5:11: ", "unknown key 'cmd' in run of job 'bot'", "one of: command, image",
+	    NULL);
+#undef SCHED
+}
+END_TEST
+
+START_TEST(api_models_must_name_a_vendor)
+{
+	bad(HEAD "    hours_per_month: 1\n    api_models: [openai/gpt-4o, gpt-4o]\n",
+	    "t.yaml:5:33: ", "api model 'gpt-4o'", "vendor/model", NULL);
+	bad(HEAD "    hours_per_month: 1\n    api_models: [openai/]\n", "t.yaml:5:18: ", "openai/",
+	    "vendor/model", NULL);
+	bad(HEAD "    hours_per_month: 1\n    api_models: []\n", "t.yaml:5:17: ", "'api_models'",
+	    "empty", NULL);
+}
+END_TEST
+
+/* ---- hostile input --------------------------------------------------- */
+
+START_TEST(yaml_aliases_are_rejected_not_expanded)
+{
+	bad("x: &a 5\n" HEAD, "t.yaml:1:1: ", "unknown key 'x'", NULL);
+	bad("jobs:\n  - &j {name: a, model: llama-3.1-8b, hours_per_month: 1}\n  - *j\n",
+	    "t.yaml:2:3: ", "aliases", NULL);
+	bad(HEAD "    hours_per_month: &h 1\n    batch: *h\n", "t.yaml:5:5: ", "aliases", NULL);
+	/* An anchor that contains its own alias must not loop. */
+	bad("jobs: &l [*l]\n", "t.yaml:", NULL);
+	/* "billion laughs": expanding would take 10^9 nodes. */
+	struct buf b = {0};
+	buf_printf(&b, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+	for (int i = 1; i < 10; i++)
+		buf_printf(
+		    &b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n",
+		    i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+	bad(b.data, "t.yaml:1:1: ", "unknown key 'a0'", NULL);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(deep_nesting_and_a_second_document_do_not_crash)
+{
+	size_t depth = 100000;
+	char *deep = malloc(2 * depth + 16);
+	ck_assert_ptr_nonnull(deep);
+	strcpy(deep, "jobs: ");
+	memset(deep + 6, '[', depth);
+	memset(deep + 6 + depth, ']', depth);
+	strcpy(deep + 6 + 2 * depth, "\n");
+	bad(deep, "t.yaml:1:71: ", "nest more than 64 deep", NULL);
+	/* Block nesting costs libyaml linear time; it is read, then refused. */
+	deep[5] = '\n';
+	for (size_t i = 0; i < depth; i++)
+		memcpy(deep + 6 + 2 * i, "- ", 2);
+	strcpy(deep + 6 + 2 * depth, "x\n");
+	bad(deep, "t.yaml:2:3: ", "job 1 must be a mapping, got a list", NULL);
+	free(deep);
+	bad("version: 1\n" HEAD "    hours_per_month: 1\n---\nversion: 1\n",
+	    "t.yaml:7:1: ", "second YAML document", NULL);
+	bad("? [a, b]\n: 1\n", "t.yaml:1:3: ", "not a name", NULL);
+}
+END_TEST
+
+Suite *jobspec_suite(void)
+{
+	Suite *s = suite_create("jobspec");
+	TCase *good = tcase_create("good specs");
+	tcase_add_test(good, a_spec_with_every_key_is_read_field_by_field);
+	tcase_add_test(good, omitted_keys_take_their_defaults);
+	tcase_add_test(good, a_config_json_path_is_read_relative_to_the_spec);
+	tcase_add_test(good, sizes_accept_suffixes);
+	tcase_add_test(good, day_words_and_windows_cover_the_week_and_midnight);
+	tcase_add_test(good, a_foreign_currency_converts_the_default_electricity_price);
+	tcase_add_test(good, empty_sections_and_a_single_api_model_are_accepted);
+	tcase_add_test(good, free_accepts_null_and_names_read_back);
+	suite_add_tcase(s, good);
+
+	TCase *bads = tcase_create("mistakes");
+	tcase_add_test(bads, a_missing_file_is_reported_with_the_reason);
+	tcase_add_test(bads, an_empty_file_is_an_error);
+	tcase_add_test(bads, a_yaml_syntax_error_names_the_place_and_the_problem);
+	tcase_add_test(bads, text_that_is_not_utf8_is_rejected);
+	tcase_add_test(bads, a_top_level_that_is_not_a_mapping_is_an_error);
+	tcase_add_test(bads, a_spec_without_jobs_is_an_error);
+	tcase_add_test(bads, unknown_keys_suggest_the_nearest_known_key);
+	tcase_add_test(bads, duplicate_keys_and_job_names_are_errors);
+	tcase_add_test(bads, values_of_the_wrong_type_are_errors);
+	tcase_add_test(bads, negative_zero_and_absurd_numbers_are_errors);
+	tcase_add_test(bads, unknown_models_gpus_and_precisions_suggest_the_nearest);
+	tcase_add_test(bads, a_job_needs_a_name_a_model_and_an_amount_of_work);
+	tcase_add_test(bads, a_context_longer_than_the_model_allows_is_an_error);
+	tcase_add_test(bads, top_level_settings_are_checked);
+	tcase_add_test(bads, schedule_values_are_checked);
+	tcase_add_test(bads, api_models_must_name_a_vendor);
+	suite_add_tcase(s, bads);
+
+	TCase *hostile = tcase_create("hostile input");
+	tcase_set_timeout(hostile, 30);
+	tcase_add_test(hostile, yaml_aliases_are_rejected_not_expanded);
+	tcase_add_test(hostile, deep_nesting_and_a_second_document_do_not_crash);
+	suite_add_tcase(s, hostile);
+	return s;
+}

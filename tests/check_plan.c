@@ -1,0 +1,299 @@
+/* check_plan.c — the three cost routes and their break-even points against
+ * hand-computed cases, on a real database holding offers the test controls. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobspec.h"
+#include "plan.h"
+#include "testutil.h"
+#include "util.h"
+
+static struct store *st;
+static char *dir;
+
+static void add_offer(struct offer *o, const char *id, const char *gpu, int count, double price,
+		      bool spot)
+{
+	memset(o, 0, sizeof *o);
+	snprintf(o->offer, sizeof o->offer, "%s", id);
+	snprintf(o->gpu, sizeof o->gpu, "%s", gpu);
+	snprintf(o->fetched_at, sizeof o->fetched_at, "2026-12-01T00:00:00Z");
+	o->gpu_count = count;
+	o->vram_gib = refdata_gpu(test_ref(), gpu)->vram_gib;
+	o->price_per_hour = price;
+	o->spot = spot;
+	o->available = true;
+}
+
+/* A database whose provider "testco" has four offers the tests price by
+ * hand, and a feed "testfeed" with one API model. */
+static void setup(void)
+{
+	dir = test_tmpdir();
+	char *path = xasprintf("%s/plan.db", dir);
+	char *err = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct offer o[4];
+	add_offer(&o[0], "one-4090", "RTX 4090", 1, 0.40, false);
+	add_offer(&o[1], "one-4090-spot", "RTX 4090", 1, 0.20, true);
+	add_offer(&o[2], "one-h100", "H100 SXM", 1, 2.00, false);
+	add_offer(&o[3], "eight-mi300x", "MI300X", 8, 1.00, false);
+	ck_assert_int_eq(store_replace_offers(st, "testco", o, 4, &err), PLANNER_OK);
+	struct api_price a = {.input_per_token = 0.1e-6, .output_per_token = 0.4e-6};
+	snprintf(a.model, sizeof a.model, "test/model-a");
+	ck_assert_int_eq(store_replace_api_prices(st, "testfeed", &a, 1, &err), PLANNER_OK);
+	free(path);
+}
+
+static void teardown(void)
+{
+	store_close(st);
+	st = NULL;
+	free(dir);
+	dir = NULL;
+}
+
+#define SPEC_HEAD                                                                                  \
+	"version: 1\ncurrency: EUR\nfx: {EUR: 0.5}\nelectricity_per_kwh: 0.10\npue: 1.0\n"        \
+	"amortize_months: 24\nproviders: [testco]\n"
+
+static struct plan *plan_of(const char *yaml, struct jobspec **spec_out)
+{
+	struct jobspec *spec = NULL;
+	struct plan *p = NULL;
+	char *err = NULL;
+	int rc = jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err);
+	rc = plan_compare(spec, test_ref(), st, &p, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err);
+	*spec_out = spec;
+	return p;
+}
+
+START_TEST(rented_cost_is_hours_times_the_cheapest_fitting_on_demand_price_in_currency)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "buy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+					   "jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+					   "hours_per_month: 100}\n",
+				 &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert(r->feasible);
+	ck_assert_str_eq(r->offer, "one-4090"); /* not the spot one: not interruptible */
+	ck_assert_double_eq_tol(r->price_per_hour, 0.20, 1e-9); /* 0.40 USD x 0.5 EUR/USD */
+	ck_assert_double_eq_tol(r->gpu_hours, 100, 1e-9);
+	ck_assert_double_eq_tol(r->monthly_cost, 20.0, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(an_interruptible_job_takes_the_spot_price)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "jobs:\n - {name: a, model: llama-3.1-8b, precision: "
+					   "q4_k_m, hours_per_month: 100, interruptible: true}\n",
+				 &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert_str_eq(r->offer, "one-4090-spot");
+	ck_assert(r->spot);
+	ck_assert_double_eq_tol(r->monthly_cost, 10.0, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(buying_costs_amortised_capex_plus_power_and_the_breakevens_follow_by_hand)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "buy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+					   "jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+					   "hours_per_month: 100,\n    tokens_per_month: {input: 100M, "
+					   "output: 10M}, api_models: [test/model-a]}\n",
+				 &spec);
+	const struct job_result *j = &p->jobs[0];
+	const struct route_result *o = &j->routes[ROUTE_OWNED];
+	ck_assert(o->feasible);
+	ck_assert_str_eq(o->gpu->name, "RTX 5090");
+	ck_assert_int_eq(o->gpu_count, 1);
+	ck_assert_double_eq_tol(o->capex, 2400, 1e-9);
+	/* 2400/24 + 1 x 575 W x 100 h / 1000 x 0.10 = 100 + 5.75 */
+	ck_assert_double_eq_tol(o->power_cost, 5.75, 1e-9);
+	ck_assert_double_eq_tol(o->monthly_cost, 105.75, 1e-9);
+	/* api: (100M x 0.1 + 10M x 0.4) / 1e6 USD = 14 USD = 7 EUR */
+	const struct route_result *a = &j->routes[ROUTE_API];
+	ck_assert(a->feasible);
+	ck_assert_double_eq_tol(a->monthly_cost, 7.0, 1e-9);
+	ck_assert_int_eq(j->best, ROUTE_API);
+	/* H* = (2400/24) / (0.20 - 0.575 x 0.10) = 100 / 0.1425 */
+	ck_assert_double_eq_tol(j->be.owned_vs_rented_hours, 100 / 0.1425, 1e-6);
+	/* payback = 2400 / (20 - 5.75) */
+	ck_assert_double_eq_tol(j->be.owned_payback_months, 2400 / 14.25, 1e-6);
+	/* the API bill equals the 20 EUR rental at 20 / (7 / 110M) tokens */
+	ck_assert_double_eq_tol(j->be.api_vs_rented_tokens, 20.0 / (7.0 / 110e6), 1);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(a_breakeven_that_never_happens_is_nan)
+{
+	struct jobspec *spec;
+	/* Power alone (575 W at 1.0 EUR/kWh = 0.575 EUR/h) costs more than
+	 * renting (0.20 EUR/h): owning never catches up. */
+	struct plan *p =
+		plan_of("version: 1\ncurrency: EUR\nfx: {EUR: 0.5}\nelectricity_per_kwh: 1.0\n"
+			"providers: [testco]\nbuy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+			"jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+			"hours_per_month: 100}\n",
+			&spec);
+	ck_assert(isnan(p->jobs[0].be.owned_vs_rented_hours));
+	ck_assert(isnan(p->jobs[0].be.owned_payback_months));
+	ck_assert(isnan(p->jobs[0].be.api_vs_rented_tokens));
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(gpus_on_hand_cost_power_only)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "owned: [{gpu: RTX 4090, count: 2, watts: 400}]\n"
+					   "buy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+					   "jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+					   "hours_per_month: 100}\n",
+				 &spec);
+	const struct route_result *o = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert(o->already_owned);
+	ck_assert_int_eq(o->gpu_count, 1);
+	ck_assert_double_eq_tol(o->capex, 0, 1e-12);
+	/* 1 x 400 W x 100 h / 1000 x 0.10 EUR */
+	ck_assert_double_eq_tol(o->monthly_cost, 4.0, 1e-9);
+	ck_assert_int_eq(p->jobs[0].best, ROUTE_OWNED);
+	ck_assert_double_eq_tol(p->jobs[0].be.owned_vs_rented_hours, 0, 1e-12);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(restricted_data_rules_out_the_api_and_renting_with_reasons)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "jobs:\n - {name: a, model: llama-3.1-8b, "
+					   "hours_per_month: 10, data: restricted,\n"
+					   "    tokens_per_month: {input: 1M, output: 1M}}\n",
+				 &spec);
+	const struct job_result *j = &p->jobs[0];
+	ck_assert(!j->routes[ROUTE_API].feasible);
+	ck_assert_ptr_nonnull(strstr(j->routes[ROUTE_API].why, "restricted"));
+	ck_assert(!j->routes[ROUTE_RENTED].feasible);
+	ck_assert_ptr_nonnull(strstr(j->routes[ROUTE_RENTED].why, "owned GPUs only"));
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(confidential_data_may_rent_but_not_call_an_api)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "jobs:\n - {name: a, model: llama-3.1-8b, "
+					   "precision: q4_k_m, hours_per_month: 10, data: confidential,\n"
+					   "    tokens_per_month: {input: 1M, output: 1M}, api_models: "
+					   "[test/model-a]}\n",
+				 &spec);
+	ck_assert(!p->jobs[0].routes[ROUTE_API].feasible);
+	ck_assert(p->jobs[0].routes[ROUTE_RENTED].feasible);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(an_amd_offer_is_a_candidate_only_with_accelerator_any)
+{
+	struct jobspec *spec;
+	/* Llama-3.1-70B in bf16 fits none of testco's single NVIDIA GPUs but
+	 * fits eight MI300X. */
+	const char *base = SPEC_HEAD "jobs:\n - {name: a, model: llama-3.1-70b, precision: bf16, "
+				     "hours_per_month: 10%s}\n";
+	char yaml[512];
+	snprintf(yaml, sizeof yaml, base, "");
+	struct plan *p = plan_of(yaml, &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert(!r->feasible);
+	ck_assert_msg(strstr(r->why, "needs") && strstr(r->why, "GiB per GPU"), "%s", r->why);
+	plan_free(p);
+	jobspec_free(spec);
+	snprintf(yaml, sizeof yaml, base, ", accelerator: any");
+	p = plan_of(yaml, &spec);
+	r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert(r->feasible);
+	ck_assert_str_eq(r->gpu->name, "MI300X");
+	ck_assert_double_eq_tol(r->monthly_cost, 10 * 0.5, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(token_volumes_become_hours_through_the_throughput_estimate)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "jobs:\n - {name: a, model: llama-3.1-8b, precision: "
+					   "q4_k_m, batch: 4, tokens_per_month: {input: 50M, output: "
+					   "20M}}\n",
+				 &spec);
+	const struct job_result *j = &p->jobs[0];
+	const struct route_result *r = &j->routes[ROUTE_RENTED];
+	struct speed_est s;
+	speed_estimate(&spec->jobs[0].model, precision_find("q4_k_m"), r->gpu, r->gpu_count,
+		       TASK_INFERENCE, spec->jobs[0].context, 4, &s);
+	double hours = speed_hours_for_tokens(&s, TASK_INFERENCE, 50e6, 20e6);
+	ck_assert_double_eq_tol(r->gpu_hours, hours, 1e-9);
+	ck_assert_double_eq_tol(r->tokens_per_second, s.decode_tps, 1e-9);
+	ck_assert_double_eq_tol(r->monthly_cost, hours * r->price_per_hour, 1e-9);
+	/* The API (the snapshot's Llama 3.1 8B host) is cheapest here, so the
+	 * job's GPU-hours are the rented route's. */
+	ck_assert_int_eq(j->best, ROUTE_API);
+	ck_assert_double_eq_tol(j->gpu_hours_per_month, r->gpu_hours, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(a_quote_is_a_rentable_offer_priced_in_the_spec_currency)
+{
+	struct jobspec *spec;
+	struct plan *p =
+		plan_of(SPEC_HEAD "quotes: [{provider: testco, gpu: H100 SXM, count: 1, "
+				  "price_per_hour: 0.15}]\njobs:\n - {name: a, model: llama-3.1-8b, "
+				  "precision: q4_k_m, hours_per_month: 100}\n",
+			&spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert_str_eq(r->gpu->name, "H100 SXM");
+	ck_assert_double_eq_tol(r->monthly_cost, 15.0, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+Suite *plan_suite(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("routes");
+	tcase_set_timeout(tc, 30);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, rented_cost_is_hours_times_the_cheapest_fitting_on_demand_price_in_currency);
+	tcase_add_test(tc, an_interruptible_job_takes_the_spot_price);
+	tcase_add_test(tc, buying_costs_amortised_capex_plus_power_and_the_breakevens_follow_by_hand);
+	tcase_add_test(tc, a_breakeven_that_never_happens_is_nan);
+	tcase_add_test(tc, gpus_on_hand_cost_power_only);
+	tcase_add_test(tc, restricted_data_rules_out_the_api_and_renting_with_reasons);
+	tcase_add_test(tc, confidential_data_may_rent_but_not_call_an_api);
+	tcase_add_test(tc, an_amd_offer_is_a_candidate_only_with_accelerator_any);
+	tcase_add_test(tc, token_volumes_become_hours_through_the_throughput_estimate);
+	tcase_add_test(tc, a_quote_is_a_rentable_offer_priced_in_the_spec_currency);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,275 @@
+/* check_store.c — the SQLite store on a real file: creation and seeding,
+ * replacing a provider's rows in one transaction, price history, and
+ * migrating an older schema forward. */
+#include <check.h>
+#include <cJSON.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "testutil.h"
+#include "util.h"
+
+static long count_rows(struct store *st, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(store_handle(st), sql, -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	long n = (long)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+static struct store *open_new(char **dir_out, char **path_out)
+{
+	char *dir = test_tmpdir();
+	/* A directory that does not exist yet: the store creates it. */
+	char *path = xasprintf("%s/sub/dir/prices.db", dir);
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	*dir_out = dir;
+	*path_out = path;
+	return st;
+}
+
+START_TEST(a_new_database_is_created_versioned_and_seeded_with_the_snapshot)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	ck_assert_int_eq(count_rows(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	cJSON *snap = cJSON_Parse(planner_snapshot_json);
+	long offers = cJSON_GetArraySize(cJSON_GetObjectItem(snap, "offers"));
+	long apis = cJSON_GetArraySize(cJSON_GetObjectItem(snap, "api_prices"));
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), offers);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM api_prices"), apis);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM gpus"), (long)test_ref()->n_gpus);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE source = ''"), 0);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM providers WHERE from_snapshot = 0"),
+			 0);
+	char as_of[24];
+	ck_assert_int_eq(store_prices_as_of(st, as_of, sizeof as_of, NULL), PLANNER_OK);
+	ck_assert_str_eq(as_of, cJSON_GetObjectItem(snap, "as_of")->valuestring);
+	cJSON_Delete(snap);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(offers_come_back_cheapest_first_and_filters_apply)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	struct offer *rows = NULL;
+	size_t n = 0;
+	struct offer_filter f = {.spot = -1};
+	ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
+	ck_assert_uint_gt(n, 10);
+	for (size_t i = 1; i < n; i++)
+		ck_assert(rows[i - 1].price_per_hour <= rows[i].price_per_hour);
+	free(rows);
+	f = (struct offer_filter){.gpu = "H100 SXM", .spot = 0, .min_vram_gib = 70};
+	ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
+	ck_assert_uint_gt(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_str_eq(rows[i].gpu, "H100 SXM");
+		ck_assert(!rows[i].spot);
+	}
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(replacing_a_provider_changes_only_its_rows_and_records_price_changes)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	long others = count_rows(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'");
+	long hist0 = count_rows(st, "SELECT count(*) FROM price_history");
+	struct offer o[2] = {0};
+	for (int i = 0; i < 2; i++) {
+		snprintf(o[i].offer, sizeof o[i].offer, "gpu_%dx_h100_sxm5", i + 1);
+		snprintf(o[i].gpu, sizeof o[i].gpu, "H100 SXM");
+		snprintf(o[i].region, sizeof o[i].region, "us-east-1");
+		snprintf(o[i].fetched_at, sizeof o[i].fetched_at, "2026-12-01T03:00:00Z");
+		o[i].gpu_count = i + 1;
+		o[i].vram_gib = 79.6;
+		o[i].price_per_hour = 3.0 * (i + 1);
+		o[i].available = true;
+	}
+	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'lambda'"), 2);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'"),
+			 others);
+	long hist1 = count_rows(st, "SELECT count(*) FROM price_history");
+	ck_assert_int_ge(hist1, hist0 + 1);
+	/* The same prices again add no history; one changed price adds one row. */
+	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), hist1);
+	o[1].price_per_hour = 5.5;
+	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), hist1 + 1);
+	ck_assert_int_eq(
+		count_rows(st, "SELECT from_snapshot FROM providers WHERE name = 'lambda'"), 0);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(a_failed_replace_keeps_every_previous_row)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	long before = count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'");
+	ck_assert_int_gt(before, 0);
+	struct offer o[2] = {0};
+	snprintf(o[0].offer, sizeof o[0].offer, "good");
+	snprintf(o[0].gpu, sizeof o[0].gpu, "RTX 4090");
+	o[0].gpu_count = 1;
+	o[0].price_per_hour = 0.4;
+	/* The second row breaks the price > 0 constraint half-way through. */
+	o[1] = o[0];
+	snprintf(o[1].offer, sizeof o[1].offer, "bad");
+	o[1].price_per_hour = -1;
+	char *err = NULL;
+	ck_assert_int_eq(store_replace_offers(st, "runpod", o, 2, &err), PLANNER_EDB);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"),
+			 before);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE offer = 'good'"), 0);
+	free(err);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(a_version_1_database_migrates_forward_and_keeps_its_rows)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/old.db", dir);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	/* The version-1 layout: offers and api_prices had no source column. */
+	ck_assert_int_eq(
+		sqlite3_exec(db,
+			     "CREATE TABLE offers (provider TEXT NOT NULL, offer TEXT NOT NULL,"
+			     " region TEXT NOT NULL DEFAULT '', spot INTEGER NOT NULL DEFAULT 0,"
+			     " gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL, vram_gib REAL NOT NULL,"
+			     " vcpus REAL NOT NULL DEFAULT 0, ram_gib REAL NOT NULL DEFAULT 0,"
+			     " price_per_hour REAL NOT NULL, available INTEGER NOT NULL DEFAULT 1,"
+			     " fetched_at TEXT NOT NULL, PRIMARY KEY (provider, offer, region, spot));"
+			     "CREATE TABLE api_prices (provider TEXT NOT NULL, model TEXT NOT NULL,"
+			     " input_per_token REAL NOT NULL, output_per_token REAL NOT NULL,"
+			     " context INTEGER NOT NULL DEFAULT 0, fetched_at TEXT NOT NULL,"
+			     " PRIMARY KEY (provider, model));"
+			     "INSERT INTO offers VALUES ('lambda','gpu_1x_a10','us-west-1',0,'A10',1,"
+			     " 22.5,30,200,0.75,1,'2025-01-01T00:00:00Z');"
+			     "PRAGMA user_version = 1;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(db);
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(count_rows(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE source = ''"), 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM refresh_runs"), 0);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM gpus"), (long)test_ref()->n_gpus);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(a_database_from_a_newer_planner_is_refused_untouched)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/new.db", dir);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(store_open(path, test_ref(), &st, &err), PLANNER_EDB);
+	ck_assert_ptr_nonnull(strstr(err, "newer than this planner"));
+	free(err);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(refresh_runs_are_recorded_and_mark_the_provider)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	ck_assert_int_eq(store_record_run(st, "vast", "rented", "2026-12-01T03:00:00Z",
+					  "2026-12-01T03:00:05Z", "failed", 0, 500,
+					  "http 500 from console.vast.ai", NULL),
+			 PLANNER_OK);
+	struct provider_state *p = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(store_providers(st, &p, &n, NULL), PLANNER_OK);
+	bool found = false;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(p[i].name, "vast"))
+			continue;
+		found = true;
+		ck_assert_str_eq(p[i].last_status, "failed");
+		ck_assert_int_gt(p[i].rows, 0); /* the previous rows stay */
+	}
+	ck_assert(found);
+	free(p);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM refresh_runs WHERE http_status = 500"),
+			 1);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(the_default_path_follows_planner_db_then_xdg_data_home)
+{
+	setenv("PLANNER_DB", "/tmp/x.db", 1);
+	char *a = store_default_path();
+	ck_assert_str_eq(a, "/tmp/x.db");
+	unsetenv("PLANNER_DB");
+	setenv("XDG_DATA_HOME", "/data", 1);
+	char *b = store_default_path();
+	ck_assert_str_eq(b, "/data/planner/prices.db");
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "/home/u", 1);
+	char *c = store_default_path();
+	ck_assert_str_eq(c, "/home/u/.local/share/planner/prices.db");
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+Suite *store_suite(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("store");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, a_new_database_is_created_versioned_and_seeded_with_the_snapshot);
+	tcase_add_test(tc, offers_come_back_cheapest_first_and_filters_apply);
+	tcase_add_test(tc, replacing_a_provider_changes_only_its_rows_and_records_price_changes);
+	tcase_add_test(tc, a_failed_replace_keeps_every_previous_row);
+	tcase_add_test(tc, a_version_1_database_migrates_forward_and_keeps_its_rows);
+	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_untouched);
+	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
+	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,124 @@
+/* check_util.c — size suffixes, durations, nearest-name suggestions and
+ * CSV quoting. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+START_TEST(token_counts_accept_k_m_b_and_t_suffixes)
+{
+	double v;
+	ck_assert(parse_count("200M", &v));
+	ck_assert_double_eq(v, 200e6);
+	ck_assert(parse_count("1.5B", &v));
+	ck_assert_double_eq(v, 1.5e9);
+	ck_assert(parse_count("128k", &v));
+	ck_assert_double_eq(v, 128e3);
+	ck_assert(parse_count("2T", &v));
+	ck_assert_double_eq(v, 2e12);
+	ck_assert(parse_count("3e6", &v));
+	ck_assert_double_eq(v, 3e6);
+}
+END_TEST
+
+START_TEST(counts_reject_negatives_junk_and_unknown_suffixes)
+{
+	double v;
+	ck_assert(!parse_count("-5", &v));
+	ck_assert(!parse_count("abc", &v));
+	ck_assert(!parse_count("10X", &v));
+	ck_assert(!parse_count("10MM", &v));
+	ck_assert(!parse_count("", &v));
+	ck_assert(!parse_count("nan", &v));
+	ck_assert(!parse_count("1e400", &v));
+}
+END_TEST
+
+START_TEST(hours_and_durations_read_their_units)
+{
+	double v;
+	ck_assert(parse_hours("300h", &v));
+	ck_assert_double_eq(v, 300);
+	ck_assert(parse_duration("20h", &v));
+	ck_assert_double_eq(v, 72000);
+	ck_assert(parse_duration("30m", &v));
+	ck_assert_double_eq(v, 1800);
+	ck_assert(parse_duration("2d", &v));
+	ck_assert_double_eq(v, 172800);
+	ck_assert(parse_duration("5", &v)); /* bare number: hours */
+	ck_assert_double_eq(v, 18000);
+}
+END_TEST
+
+START_TEST(nearest_name_suggests_a_close_key_and_nothing_for_a_stranger)
+{
+	const char *keys[] = {"hours_per_month", "tokens_per_month", "precision"};
+	ck_assert_str_eq(nearest_name("hours_per_mnth", keys, 3), "hours_per_month");
+	ck_assert_str_eq(nearest_name("precison", keys, 3), "precision");
+	ck_assert_ptr_null(nearest_name("zebra", keys, 3));
+}
+END_TEST
+
+START_TEST(edit_distance_ignores_case)
+{
+	ck_assert_uint_eq(edit_distance("RTX", "rtx"), 0);
+	ck_assert_uint_eq(edit_distance("kitten", "sitting"), 3);
+}
+END_TEST
+
+static char *csv_of(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	csv_field(f, s);
+	fclose(f);
+	return out;
+}
+
+START_TEST(csv_fields_are_quoted_and_formulas_defused)
+{
+	char *a = csv_of("plain");
+	char *b = csv_of("a,b \"c\"");
+	char *c = csv_of("=HYPERLINK(\"x\")");
+	char *d = csv_of("-12.5");
+	char *e = csv_of("@SUM(A1)");
+	ck_assert_str_eq(a, "plain");
+	ck_assert_str_eq(b, "\"a,b \"\"c\"\"\"");
+	ck_assert_str_eq(c, "\"'=HYPERLINK(\"\"x\"\")\"");
+	ck_assert_str_eq(d, "-12.5");
+	ck_assert_str_eq(e, "\"'@SUM(A1)\"");
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	free(e);
+}
+END_TEST
+
+START_TEST(iso_stamps_round_trip_through_epoch_seconds)
+{
+	ck_assert_int_eq(iso_to_epoch("1970-01-02T00:00:00Z"), 86400);
+	ck_assert_int_eq(iso_to_epoch("2026-11-28"), iso_to_epoch("2026-11-28T00:00:00Z"));
+	ck_assert_int_eq(iso_to_epoch("yesterday"), -1);
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+	tcase_add_test(tc, token_counts_accept_k_m_b_and_t_suffixes);
+	tcase_add_test(tc, counts_reject_negatives_junk_and_unknown_suffixes);
+	tcase_add_test(tc, hours_and_durations_read_their_units);
+	tcase_add_test(tc, nearest_name_suggests_a_close_key_and_nothing_for_a_stranger);
+	tcase_add_test(tc, edit_distance_ignores_case);
+	tcase_add_test(tc, csv_fields_are_quoted_and_formulas_defused);
+	tcase_add_test(tc, iso_stamps_round_trip_through_epoch_seconds);
+	suite_add_tcase(s, tc);
+	return s;
+}

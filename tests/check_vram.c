@@ -1,0 +1,317 @@
+/* check_vram.c — planner/vram.c against published sizes and hand-computed
+ * memory. Models and GPUs are built here from their public configs, so the
+ * suite does not depend on schema/models.json or schema/gpus.json. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "vram.h"
+
+#define GIB 1073741824.0
+
+/* meta-llama/Llama-2-7b-hf config.json; llama-bench counts 6.74 B params. */
+static const struct model_spec llama2_7b = {
+	.id = "llama-2-7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 32,
+	.head_dim = 128, .intermediate = 11008, .vocab = 32000, .max_context = 4096,
+	.params_total = 6.74e9, .params_active = 6.74e9,
+};
+
+/* meta-llama/Llama-3.1-8B config.json (8.03 B parameters). */
+static const struct model_spec llama31_8b = {
+	.id = "llama-3.1-8b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
+	.head_dim = 128, .intermediate = 14336, .vocab = 128256, .max_context = 131072,
+	.params_total = 8.03e9, .params_active = 8.03e9,
+};
+
+/* meta-llama/Llama-3.1-70B config.json (70.6 B parameters). */
+static const struct model_spec llama31_70b = {
+	.id = "llama-3.1-70b", .layers = 80, .hidden = 8192, .heads = 64, .kv_heads = 8,
+	.head_dim = 128, .intermediate = 28672, .vocab = 128256, .max_context = 131072,
+	.params_total = 70.6e9, .params_active = 70.6e9,
+};
+
+/* google/gemma-2-9b config.json: head_dim 256 while hidden/heads = 224. */
+static const struct model_spec gemma2_9b = {
+	.id = "gemma-2-9b", .layers = 42, .hidden = 3584, .heads = 16, .kv_heads = 8,
+	.head_dim = 256, .intermediate = 14336, .vocab = 256000, .max_context = 8192,
+	.tied_embeddings = true, .params_total = 9.24e9, .params_active = 9.24e9,
+};
+
+/* mistralai/Mixtral-8x7B-v0.1: 46.7 B parameters, 12.9 B active per token
+ * (Mistral AI, "Mixtral of experts", 2023-12-11). */
+static const struct model_spec mixtral = {
+	.id = "mixtral-8x7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
+	.head_dim = 128, .intermediate = 14336, .vocab = 32000, .max_context = 32768,
+	.experts = 8, .experts_active = 2, .params_total = 46.7e9, .params_active = 12.9e9,
+};
+
+/* deepseek-ai/DeepSeek-V3 config.json: MLA with kv_lora_rank 512 and
+ * qk_rope_head_dim 64; 671 B parameters, 37 B active. */
+static const struct model_spec deepseek_v3 = {
+	.id = "deepseek-v3", .layers = 61, .hidden = 7168, .heads = 128, .kv_heads = 128,
+	.head_dim = 128, .intermediate = 18432, .vocab = 129280, .max_context = 163840,
+	.experts = 256, .experts_active = 8, .moe_intermediate = 2048, .shared_experts = 1,
+	.first_dense = 3, .kv_lora_rank = 512, .rope_head_dim = 64,
+	.params_total = 671e9, .params_active = 37e9,
+};
+
+/* H100 SXM 80GB: nvidia-smi reports 81559 MiB = 79.6 GiB. */
+static const struct gpu_spec h100 = {
+	.name = "H100 SXM", .vram_gib = 79.6, .bandwidth_gbs = 3350, .fp16_tflops = 989.4,
+	.fp8_tflops = 1978.9,
+};
+
+/* RTX 4090: 24 GB GDDR6X = 24564 MiB. */
+static const struct gpu_spec rtx4090 = {
+	.name = "RTX 4090", .vram_gib = 23.99, .bandwidth_gbs = 1008, .fp16_tflops = 165.2,
+	.fp8_tflops = 330.3,
+};
+
+static void assert_close(double got, double want, double rel, const char *what)
+{
+	ck_assert_msg(fabs(got - want) <= rel * want, "%s: got %.4f, want %.4f (+-%.0f%%)", what,
+		      got, want, rel * 100);
+}
+
+static double weights_gib(const struct model_spec *m, const char *precision)
+{
+	const struct precision_info *p = precision_find(precision);
+	ck_assert_ptr_nonnull(p);
+	struct vram_need need;
+	vram_estimate(m, p, TASK_INFERENCE, 1, 1, &need);
+	return need.weights_gib;
+}
+
+START_TEST(precision_names_are_case_insensitive_and_every_listed_name_resolves)
+{
+	ck_assert_ptr_eq(precision_find("Q4_K_M"), precision_find("q4_k_m"));
+	ck_assert_str_eq(precision_find("BF16")->name, "bf16");
+	ck_assert_str_eq(precision_find("bnb4")->name, "nf4");
+	ck_assert_ptr_null(precision_find("q4_k_x"));
+	ck_assert_ptr_null(precision_find(NULL));
+	for (const char *const *n = precision_names(); *n; n++)
+		ck_assert_msg(precision_find(*n) != NULL, "%s does not resolve", *n);
+	ck_assert_str_eq(precision_suggest("q4km"), "q4_k_m");
+}
+END_TEST
+
+START_TEST(four_bit_formats_are_not_four_bits)
+{
+	/* Q4_0 block: 16 bytes of codes + 2-byte scale per 32 weights. */
+	ck_assert_double_eq_tol(precision_find("q4_0")->bits_per_weight, 4.5, 1e-9);
+	/* group-128 AWQ/GPTQ: 4 + (16-bit scale + 16-bit zero) / 128. */
+	ck_assert_double_eq_tol(precision_find("awq")->bits_per_weight, 4.25, 1e-9);
+	ck_assert_double_eq_tol(precision_find("gptq")->bits_per_weight, 4.25, 1e-9);
+	ck_assert_double_eq_tol(precision_find("int4")->bits_per_weight, 4.25, 1e-9);
+	/* bitsandbytes NF4: 4 + fp32 absmax / 64. */
+	ck_assert_double_eq_tol(precision_find("nf4")->bits_per_weight, 4.5, 1e-9);
+	/* llama.cpp quantize README (Llama-3.1-8B): Q4_K_M 4.8944 bpw. */
+	ck_assert_double_eq_tol(precision_find("q4_k_m")->bits_per_weight, 4.89, 0.01);
+	ck_assert_double_eq_tol(precision_find("q6_k")->bits_per_weight, 6.5625, 0.01);
+}
+END_TEST
+
+START_TEST(only_fp8_and_int8_claim_their_tensor_cores)
+{
+	ck_assert(precision_find("fp8")->fp8_compute);
+	ck_assert(!precision_find("fp8")->int8_compute);
+	ck_assert(precision_find("int8")->int8_compute);
+	ck_assert(!precision_find("q8_0")->fp8_compute);
+	ck_assert(!precision_find("q8_0")->int8_compute);
+	ck_assert(!precision_find("bf16")->fp8_compute);
+}
+END_TEST
+
+START_TEST(llama_2_7b_weights_match_the_sizes_llama_bench_prints)
+{
+	/* llama-bench "size" column for codellama-7b (6.74 B params),
+	 * ggml-org/llama.cpp#3776 and #4766: F16 12.55 GiB, Q8_0 6.67 GiB,
+	 * Q4_0 3.56 GiB, Q4_K - Medium 3.80 GiB. The Q4 files keep the output
+	 * tensor at Q6_K, hence a percent or two above the pure block size. */
+	assert_close(weights_gib(&llama2_7b, "f16"), 12.55, 0.01, "F16");
+	assert_close(weights_gib(&llama2_7b, "q8_0"), 6.67, 0.01, "Q8_0");
+	assert_close(weights_gib(&llama2_7b, "q4_0"), 3.56, 0.02, "Q4_0");
+	assert_close(weights_gib(&llama2_7b, "q4_k_m"), 3.80, 0.03, "Q4_K_M");
+}
+END_TEST
+
+START_TEST(q4_k_m_weights_of_llama_3_1_8b_match_the_published_gguf_size)
+{
+	/* llama.cpp tools/quantize/README.md, Llama-3.1-8B: Q4_K_M 4.58 GiB,
+	 * Q5_K_M 5.33, Q6_K 6.14, Q8_0 7.95, F16 14.96 GiB. In GB these are the
+	 * 4.92 / 8.54 / 16.07 GB listed on GGUF model pages. */
+	assert_close(weights_gib(&llama31_8b, "q4_k_m"), 4.58, 0.01, "Q4_K_M");
+	assert_close(weights_gib(&llama31_8b, "q5_k_m"), 5.33, 0.01, "Q5_K_M");
+	assert_close(weights_gib(&llama31_8b, "q6_k"), 6.14, 0.01, "Q6_K");
+	assert_close(weights_gib(&llama31_8b, "q8_0"), 7.95, 0.01, "Q8_0");
+	assert_close(weights_gib(&llama31_8b, "fp16"), 14.96, 0.01, "F16");
+	assert_close(weights_gib(&llama31_8b, "q4_k_m") * GIB / 1e9, 4.92, 0.01, "Q4_K_M in GB");
+}
+END_TEST
+
+START_TEST(kv_cache_of_llama_3_1_70b_at_8k_is_eight_times_smaller_than_with_full_heads)
+{
+	/* 2 (K,V) x 80 layers x 8 kv heads x 128 x 8192 tokens x 2 bytes
+	 * = 2 684 354 560 bytes = 2.5 GiB exactly. */
+	struct vram_need need;
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	ck_assert_double_eq_tol(need.kv_gib, 2.5, 1e-9);
+
+	struct model_spec mha = llama31_70b;
+	mha.kv_heads = mha.heads;
+	struct vram_need full;
+	vram_estimate(&mha, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &full);
+	ck_assert_double_eq_tol(full.kv_gib / need.kv_gib, 8.0, 1e-9);
+
+	/* batch scales it linearly */
+	struct vram_need four;
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 4, &four);
+	ck_assert_double_eq_tol(four.kv_gib, 10.0, 1e-9);
+}
+END_TEST
+
+START_TEST(gemma_2_9b_kv_cache_uses_head_dim_256_not_hidden_over_heads)
+{
+	/* 2 x 42 x 8 x 256 x 2 bytes = 344 064 bytes per token; hidden/heads
+	 * (224) would give 301 056. */
+	ck_assert_double_eq_tol(vram_kv_bytes_per_token(&gemma2_9b), 344064.0, 1e-6);
+	struct vram_need need;
+	vram_estimate(&gemma2_9b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	ck_assert_double_eq_tol(need.kv_gib, 344064.0 * 8192 / GIB, 1e-9);
+}
+END_TEST
+
+START_TEST(mixtral_memory_counts_every_expert)
+{
+	/* 46.7 B x 2 bytes, although only 12.9 B are used per token. */
+	ck_assert_double_eq_tol(weights_gib(&mixtral, "bf16"), 46.7e9 * 2 / GIB, 1e-9);
+	ck_assert_double_eq_tol(weights_gib(&mixtral, "q4_k_m"), 46.7e9 * 4.89 / 8 / GIB, 1e-9);
+}
+END_TEST
+
+START_TEST(deepseek_v3_caches_the_mla_latent_not_per_head_keys_and_values)
+{
+	/* (512 latent + 64 rope) x 61 layers x 2 bytes = 70 272 bytes/token. */
+	ck_assert_double_eq_tol(vram_kv_bytes_per_token(&deepseek_v3), 70272.0, 1e-6);
+	struct vram_need need;
+	vram_estimate(&deepseek_v3, precision_find("fp8"), TASK_INFERENCE, 32768, 2, &need);
+	ck_assert_double_eq_tol(need.kv_gib, 70272.0 * 32768 * 2 / GIB, 1e-9);
+	/* 128 full heads of 128 would be 2 x 61 x 128 x 128 x 2 = 3 997 696. */
+	struct model_spec mha = deepseek_v3;
+	mha.kv_lora_rank = 0;
+	ck_assert(vram_kv_bytes_per_token(&mha) / vram_kv_bytes_per_token(&deepseek_v3) > 50);
+}
+END_TEST
+
+START_TEST(llama_3_1_70b_in_bf16_needs_two_80gb_gpus_not_one)
+{
+	struct vram_need need;
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	/* 141 GB of weights: more than one card's 79.6 GiB */
+	ck_assert(need.weights_gib > 130);
+	ck_assert(!vram_fits(&need, &h100, 1));
+	ck_assert(vram_fits(&need, &h100, 2));
+	ck_assert(vram_fits(&need, &h100, 4));
+	ck_assert_int_eq(vram_min_gpus(&need, &h100), 2);
+	/* total memory of two 24 GB cards is not what matters: per GPU is */
+	ck_assert(!vram_fits(&need, &rtx4090, 4));
+	ck_assert_int_eq(vram_min_gpus(&need, &rtx4090), 8);
+}
+END_TEST
+
+START_TEST(tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu)
+{
+	struct vram_need need;
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	double split = need.weights_gib + need.kv_gib + need.training_gib + need.activation_gib;
+	ck_assert_double_eq_tol(vram_per_gpu(&need, 1), need.total_gib, 1e-9);
+	ck_assert_double_eq_tol(vram_per_gpu(&need, 4), split / 4 + need.overhead_gib, 1e-9);
+	ck_assert(need.overhead_gib >= 0.5 && need.overhead_gib <= 1.0);
+}
+END_TEST
+
+START_TEST(a_model_fits_only_within_the_usable_ninety_percent_of_the_card)
+{
+	ck_assert_double_eq_tol(vram_usable(&h100), 79.6 * 0.9, 1e-9);
+	/* Llama-3.1-8B in bf16 (14.96 GiB) fits a 24 GB card at 8k context but
+	 * not at its full 128k, whose KV cache alone is 16 GiB. */
+	struct vram_need need;
+	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	ck_assert(vram_fits(&need, &rtx4090, 1));
+	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_INFERENCE, 131072, 1, &need);
+	ck_assert_double_eq_tol(need.kv_gib, 16.0, 1e-9);
+	ck_assert(!vram_fits(&need, &rtx4090, 1));
+}
+END_TEST
+
+START_TEST(full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations)
+{
+	struct vram_need need;
+	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_FINETUNE_FULL, 2048, 1, &need);
+	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 16 / GIB, 1e-9);
+	ck_assert_double_eq_tol(need.weights_gib, 8.03e9 * 2 / GIB, 1e-9);
+	ck_assert_double_eq_tol(need.kv_gib, 0.0, 1e-12);
+	ck_assert(need.activation_gib > 0);
+	/* fp32 training has no master copy: still 16 bytes in all */
+	vram_estimate(&llama31_8b, precision_find("fp32"), TASK_FINETUNE_FULL, 2048, 1, &need);
+	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 16 / GIB, 1e-9);
+	/* a 70B full fine-tune (1.05 TiB of state) does not fit 8 x 80 GB by
+	 * tensor parallelism alone: it needs sharding across nodes */
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_FINETUNE_FULL, 4096, 1, &need);
+	ck_assert(need.weights_gib + need.training_gib > 1000);
+	ck_assert_int_eq(vram_min_gpus(&need, &h100), 0);
+}
+END_TEST
+
+START_TEST(lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4)
+{
+	struct vram_need lora, qlora;
+	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
+	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
+	ck_assert_double_eq_tol(lora.weights_gib, 8.03e9 * 2 / GIB, 1e-9);
+	ck_assert_double_eq_tol(qlora.weights_gib, 8.03e9 * 4.5 / 8 / GIB, 1e-9);
+	/* adapters: 1 % of parameters x 16 bytes */
+	ck_assert_double_eq_tol(lora.training_gib, 8.03e9 * 0.01 * 16 / GIB, 1e-9);
+	ck_assert_double_eq_tol(qlora.training_gib, lora.training_gib, 1e-12);
+	ck_assert(lora.total_gib < 0.5 * (8.03e9 * 16 / GIB));
+	/* QLoRA of a 70B model fits one 80 GB card; LoRA in bf16 does not */
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
+	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
+	ck_assert(vram_fits(&qlora, &h100, 1));
+	ck_assert(!vram_fits(&lora, &h100, 1));
+}
+END_TEST
+
+START_TEST(min_gpus_is_zero_when_eight_are_not_enough)
+{
+	struct model_spec big = llama31_70b;
+	big.params_total = big.params_active = 405e9;
+	struct vram_need need;
+	vram_estimate(&big, precision_find("bf16"), TASK_INFERENCE, 4096, 1, &need);
+	ck_assert_int_eq(vram_min_gpus(&need, &rtx4090), 0);
+	ck_assert(!vram_fits(&need, &rtx4090, 0));
+}
+END_TEST
+
+Suite *vram_suite(void)
+{
+	Suite *s = suite_create("vram");
+	TCase *tc = tcase_create("vram");
+	tcase_add_test(tc, precision_names_are_case_insensitive_and_every_listed_name_resolves);
+	tcase_add_test(tc, four_bit_formats_are_not_four_bits);
+	tcase_add_test(tc, only_fp8_and_int8_claim_their_tensor_cores);
+	tcase_add_test(tc, llama_2_7b_weights_match_the_sizes_llama_bench_prints);
+	tcase_add_test(tc, q4_k_m_weights_of_llama_3_1_8b_match_the_published_gguf_size);
+	tcase_add_test(tc, kv_cache_of_llama_3_1_70b_at_8k_is_eight_times_smaller_than_with_full_heads);
+	tcase_add_test(tc, gemma_2_9b_kv_cache_uses_head_dim_256_not_hidden_over_heads);
+	tcase_add_test(tc, mixtral_memory_counts_every_expert);
+	tcase_add_test(tc, deepseek_v3_caches_the_mla_latent_not_per_head_keys_and_values);
+	tcase_add_test(tc, llama_3_1_70b_in_bf16_needs_two_80gb_gpus_not_one);
+	tcase_add_test(tc, tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu);
+	tcase_add_test(tc, a_model_fits_only_within_the_usable_ninety_percent_of_the_card);
+	tcase_add_test(tc, full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations);
+	tcase_add_test(tc, lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4);
+	tcase_add_test(tc, min_gpus_is_zero_when_eight_are_not_enough);
+	suite_add_tcase(s, tc);
+	return s;
+}

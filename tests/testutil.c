@@ -1,0 +1,93 @@
+/* testutil.c — see testutil.h. */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const struct refdata *test_ref(void)
+{
+	static struct refdata *ref;
+	if (!ref) {
+		char *err = NULL;
+		if (refdata_load(&ref, &err) != PLANNER_OK)
+			ck_abort_msg("refdata_load: %s", err ? err : "?");
+	}
+	return ref;
+}
+
+char *test_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/planner-test-XXXXXX", base && *base ? base : "/tmp");
+	ck_assert_ptr_nonnull(tmpl);
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	return tmpl;
+}
+
+char *test_write(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+char *test_slurp(const char *path)
+{
+	return read_file(path, NULL);
+}
+
+int test_run_planner(const char *const *argv, const char *const *env, char **out, char **errout)
+{
+	const char *bin = getenv("PLANNER_BIN");
+	if (!bin || !*bin)
+		bin = "build/planner";
+	char *dir = test_tmpdir();
+	char *opath = xasprintf("%s/stdout", dir), *epath = xasprintf("%s/stderr", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int in = open("/dev/null", O_RDONLY);
+		if (o < 0 || e < 0 || in < 0)
+			_exit(127);
+		dup2(in, 0);
+		dup2(o, 1);
+		dup2(e, 2);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		const char **av = calloc(n + 2, sizeof *av);
+		av[0] = bin;
+		for (size_t i = 0; i < n; i++)
+			av[i + 1] = argv[i];
+		execv(bin, (char *const *)av);
+		_exit(127);
+	}
+	int status = -1;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = -1;
+	if (out)
+		*out = test_slurp(opath);
+	if (errout)
+		*errout = test_slurp(epath);
+	unlink(opath);
+	unlink(epath);
+	rmdir(dir);
+	free(opath);
+	free(epath);
+	free(dir);
+	if (status == -1 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}

@@ -1,0 +1,30 @@
+/* testutil.h — helpers shared by the Check suites: temporary files and
+ * directories, running the planner binary, reading files back. */
+#ifndef PLANNER_TESTUTIL_H
+#define PLANNER_TESTUTIL_H
+
+#include <check.h>
+#include <stddef.h>
+
+#include "refdata.h"
+
+/* The reference data, loaded once per process (never freed: the runner
+ * forks per test and the process ends). */
+const struct refdata *test_ref(void);
+
+/* A fresh empty directory under $TMPDIR; malloc'd path. */
+char *test_tmpdir(void);
+
+/* Writes text to dir/name; returns the malloc'd path. */
+char *test_write(const char *dir, const char *name, const char *text);
+
+/* Runs the planner binary ($PLANNER_BIN, else build/planner) with argv
+ * (NULL-terminated, without argv[0]) and env additions ("K=V", NULL-
+ * terminated, may be NULL). Captures stdout and stderr into malloc'd
+ * strings (may pass NULL). Returns the exit status, or -1. */
+int test_run_planner(const char *const *argv, const char *const *env, char **out, char **errout);
+
+/* Whole file as a malloc'd string, or NULL. */
+char *test_slurp(const char *path);
+
+#endif
