@@ -100,7 +100,10 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/planner
 
 bench: $(BIN)
-	@for b in bench/*.sh; do [ -x "$$b" ] && PLANNER_BIN=$(abspath $(BIN)) "$$b" || true; done
+	@for b in bench/*.sh; do \
+		[ -x "$$b" ] || continue; \
+		echo "== $$b"; PLANNER_BIN=$(abspath $(BIN)) BUILD=$(BUILD) "$$b" || exit 1; \
+	done
 
 format:
 	clang-format -i planner/*.[ch] providers/*.[ch] tests/*.[ch]

@@ -35,6 +35,27 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 	}
 }
 
+int cli_other_option(struct cli *c, int opt, const char *arg)
+{
+	int rc = cli_common_option(c, opt, arg);
+	if (rc < 0)
+		return cli_usage(c, "unknown option");
+	return rc;
+}
+
+int cli_print_json(cJSON *doc)
+{
+	char *text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!text) {
+		errorf("out of memory");
+		return PLANNER_EINPUT;
+	}
+	puts(text);
+	free(text);
+	return PLANNER_OK;
+}
+
 int cli_usage(struct cli *c, const char *fmt, ...)
 {
 	char msg[512];

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <cJSON.h>
+
 #include "refdata.h"
 #include "store.h"
 #include "util.h"
@@ -46,6 +48,15 @@ struct cmd_entry {
  * value, or a special value CLI_HELP_SHOWN after printing --help. */
 #define CLI_HELP_SHOWN 100
 int cli_common_option(struct cli *c, int opt, const char *arg);
+
+/* For a command's `default:` option case: handles a common option, or
+ * reports an unknown one. Returns 0 when the command should go on, else the
+ * status to return (PLANNER_EUSAGE, or CLI_HELP_SHOWN after --help). */
+int cli_other_option(struct cli *c, int opt, const char *arg);
+
+/* Prints a cJSON document to stdout and deletes it. Returns PLANNER_OK, or
+ * PLANNER_EINPUT after an error message when out of memory. */
+int cli_print_json(cJSON *doc);
 
 /* Prints "usage: planner NAME ARGS" and a hint to stderr; returns
  * PLANNER_EUSAGE. */

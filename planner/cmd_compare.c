@@ -107,15 +107,7 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 		add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
 		cJSON_AddItemToArray(jobs, j);
 	}
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		errorf("out of memory");
-		return PLANNER_EINPUT;
-	}
-	puts(text);
-	free(text);
-	return PLANNER_OK;
+	return cli_print_json(root);
 }
 
 static void csv_num(FILE *f, double v, int places)
@@ -291,11 +283,8 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 			c->quiet = true;
 			continue;
 		}
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");

@@ -98,16 +98,9 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 			printf("%-16s %8.1f %6s %12s %12s\n", g->name, g->vram_gib, "no", "-", "-");
 		}
 	}
-	if (root) {
-		char *text = cJSON_Print(root);
-		cJSON_Delete(root);
-		if (!text) {
-			errorf("out of memory");
-			return PLANNER_EINPUT;
-		}
-		puts(text);
-		free(text);
-	} else if (c->format == FORMAT_TABLE) {
+	if (root)
+		return cli_print_json(root);
+	if (c->format == FORMAT_TABLE) {
 		printf("\n(\"no\": more than 8 GPUs of that kind; tok/s: decode, all %d streams)\n",
 		       a->batch);
 	}
@@ -151,11 +144,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 						 optarg);
 			break;
 		default:
-			rc = cli_common_option(c, opt, optarg);
-			if (rc == CLI_HELP_SHOWN || rc > 0)
+			if ((rc = cli_other_option(c, opt, optarg)))
 				return rc;
-			if (rc < 0)
-				return cli_usage(c, "unknown option");
 		}
 	}
 	if (optind != argc - 1)

@@ -31,11 +31,7 @@ static void print_offers(const struct cli *c, const struct offer *o, size_t n, s
 			cJSON_AddStringToObject(x, "source", o[i].source);
 			cJSON_AddItemToArray(arr, x);
 		}
-		char *text = cJSON_Print(arr);
-		cJSON_Delete(arr);
-		if (text)
-			puts(text);
-		free(text);
+		cli_print_json(arr);
 		return;
 	}
 	if (c->format == FORMAT_CSV) {
@@ -84,11 +80,7 @@ static void print_api(const struct cli *c, const struct api_price *a, size_t n, 
 			cJSON_AddStringToObject(x, "source", a[i].source);
 			cJSON_AddItemToArray(arr, x);
 		}
-		char *text = cJSON_Print(arr);
-		cJSON_Delete(arr);
-		if (text)
-			puts(text);
-		free(text);
+		cli_print_json(arr);
 		return;
 	}
 	if (c->format == FORMAT_CSV) {
@@ -169,11 +161,8 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 				return cli_usage(c, "--limit wants a number of rows (0 for all)");
 			break;
 		default:
-			rc = cli_common_option(c, opt, optarg);
-			if (rc == CLI_HELP_SHOWN || rc > 0)
+			if ((rc = cli_other_option(c, opt, optarg)))
 				return rc;
-			if (rc < 0)
-				return cli_usage(c, "unknown option");
 		}
 	}
 	if (optind != argc)

@@ -17,8 +17,9 @@ enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
 
 /* Electricity price when the spec gives none, USD per kWh: the US average
  * retail price to residential customers in 2023, 16.00 cents/kWh (EIA,
- * Electric Power Annual 2023, released October 2024). Converted to the
- * spec's currency with its fx rate. */
+ * Electric Power Annual 2023, released October 2024, "Average revenue per
+ * kilowatthour" table, https://www.eia.gov/electricity/annual/secrev-map.php,
+ * read 2026-11-30). Converted to the spec's currency with its fx rate. */
 #define JOBSPEC_DEFAULT_ELECTRICITY_USD 0.16
 
 struct src_pos {

@@ -181,6 +181,12 @@ static double jnum(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* Orders offers or API prices by provider: both structs begin with it. */
+static int by_provider(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
 /* The provider rows a snapshot brings are inserted as if each provider had
  * been refreshed at the snapshot's date, and flagged from_snapshot so the
  * output can say the prices are bundled, not live. */
@@ -237,42 +243,18 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		snprintf(a->fetched_at, sizeof a->fetched_at, "%s", jstr(it, "fetched_at"));
 		snprintf(a->source, sizeof a->source, "%s", jstr(it, "source"));
 	}
-	/* Group rows by provider so each goes in as one refresh would. */
-	for (size_t i = 0; i < n_off && rc == PLANNER_OK; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < i; j++)
-			seen |= !strcmp(offers[j].provider, offers[i].provider);
-		if (seen)
-			continue;
-		size_t k = 0;
-		struct offer *mine = calloc(n_off, sizeof *mine);
-		if (!mine) {
-			rc = set_err(err, PLANNER_EDB, "out of memory");
-			break;
-		}
-		for (size_t j = i; j < n_off; j++)
-			if (!strcmp(offers[j].provider, offers[i].provider))
-				mine[k++] = offers[j];
-		rc = store_replace_offers(st, offers[i].provider, mine, k, err);
-		free(mine);
+	/* Each provider's rows go in as one refresh of it would. */
+	qsort(offers, n_off, sizeof *offers, by_provider);
+	qsort(apis, n_api, sizeof *apis, by_provider);
+	for (size_t i = 0, j; i < n_off && rc == PLANNER_OK; i = j) {
+		for (j = i; j < n_off && !strcmp(offers[j].provider, offers[i].provider); j++)
+			;
+		rc = store_replace_offers(st, offers[i].provider, &offers[i], j - i, err);
 	}
-	for (size_t i = 0; i < n_api && rc == PLANNER_OK; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < i; j++)
-			seen |= !strcmp(apis[j].provider, apis[i].provider);
-		if (seen)
-			continue;
-		size_t k = 0;
-		struct api_price *mine = calloc(n_api, sizeof *mine);
-		if (!mine) {
-			rc = set_err(err, PLANNER_EDB, "out of memory");
-			break;
-		}
-		for (size_t j = i; j < n_api; j++)
-			if (!strcmp(apis[j].provider, apis[i].provider))
-				mine[k++] = apis[j];
-		rc = store_replace_api_prices(st, apis[i].provider, mine, k, err);
-		free(mine);
+	for (size_t i = 0, j; i < n_api && rc == PLANNER_OK; i = j) {
+		for (j = i; j < n_api && !strcmp(apis[j].provider, apis[i].provider); j++)
+			;
+		rc = store_replace_api_prices(st, apis[i].provider, &apis[i], j - i, err);
 	}
 	if (rc == PLANNER_OK)
 		rc = exec_sql(st, "UPDATE providers SET from_snapshot = 1, last_status = 'snapshot'",
@@ -366,6 +348,22 @@ struct sqlite3 *store_handle(struct store *st)
 	return st->db;
 }
 
+/* Makes room for element `count` of an array of `size`-byte elements.
+ * Returns false when out of memory (the array is left as it was). */
+static bool grow(void *rows_p, size_t *cap, size_t count, size_t size)
+{
+	void **rows = rows_p;
+	if (count < *cap)
+		return true;
+	size_t n = *cap ? *cap * 2 : 64;
+	void *r = realloc(*rows, n * size);
+	if (!r)
+		return false;
+	*rows = r;
+	*cap = n;
+	return true;
+}
+
 static void read_offer(sqlite3_stmt *s, struct offer *o)
 {
 	memset(o, 0, sizeof *o);
@@ -416,14 +414,9 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	sqlite3_bind_int(s, 6, f->available_only);
 	int step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (count == cap) {
-			cap = cap ? cap * 2 : 64;
-			struct offer *r = realloc(rows, cap * sizeof *rows);
-			if (!r) {
-				rc = set_err(err, PLANNER_EDB, "out of memory");
-				goto out;
-			}
-			rows = r;
+		if (!grow(&rows, &cap, count, sizeof *rows)) {
+			rc = set_err(err, PLANNER_EDB, "out of memory");
+			goto out;
 		}
 		read_offer(s, &rows[count++]);
 	}
@@ -460,14 +453,9 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 		sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC);
 	int step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (count == cap) {
-			cap = cap ? cap * 2 : 64;
-			struct api_price *r = realloc(rows, cap * sizeof *rows);
-			if (!r) {
-				rc = set_err(err, PLANNER_EDB, "out of memory");
-				goto out;
-			}
-			rows = r;
+		if (!grow(&rows, &cap, count, sizeof *rows)) {
+			rc = set_err(err, PLANNER_EDB, "out of memory");
+			goto out;
 		}
 		struct api_price *a = &rows[count++];
 		memset(a, 0, sizeof *a);
@@ -524,14 +512,9 @@ int store_providers(struct store *st, struct provider_state **out, size_t *n, ch
 		return db_err(st, err, "cannot read providers");
 	int step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (count == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct provider_state *r = realloc(rows, cap * sizeof *rows);
-			if (!r) {
-				rc = set_err(err, PLANNER_EDB, "out of memory");
-				goto out;
-			}
-			rows = r;
+		if (!grow(&rows, &cap, count, sizeof *rows)) {
+			rc = set_err(err, PLANNER_EDB, "out of memory");
+			goto out;
 		}
 		struct provider_state *p = &rows[count++];
 		memset(p, 0, sizeof *p);
