@@ -125,3 +125,31 @@ double round_to(double v, int places)
 	double r = round(v * k) / k;
 	return r == 0 ? 0 : r; /* no "-0" */
 }
+
+void cli_line(const struct cli *c, const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* Count columns, not bytes: UTF-8 continuation bytes take none. */
+	int cols = 0;
+	size_t cut = 0;
+	for (size_t i = 0; line[i]; i++) {
+		if (((unsigned char)line[i] & 0xc0) == 0x80)
+			continue;
+		if (c->term_width > 1 && cols == c->term_width - 1)
+			cut = i;
+		cols++;
+	}
+	if (c->term_width > 1 && cols > c->term_width && cut) {
+		fwrite(line, 1, cut, stdout);
+		fputs("\u2026\n", stdout);
+	} else {
+		printf("%s\n", line);
+	}
+	free(line);
+}

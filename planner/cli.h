@@ -75,6 +75,10 @@ void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * a quote mark so spreadsheets do not run it as a formula). */
 void csv_field(FILE *f, const char *s);
 
+/* Prints one line of a table to stdout, cut to the terminal's width with
+ * an ellipsis when stdout is a terminal (never cut in a pipe or a file). */
+void cli_line(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Rounds to `places` decimals, for printed and JSON figures. */
 double round_to(double v, int places);
 

@@ -234,8 +234,12 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			char cost[32] = "-";
 			if (j->routes[k].feasible)
 				snprintf(cost, sizeof cost, "%.2f", j->routes[k].monthly_cost);
-			printf("  %-6s %s %10s  %s\n", route_name((enum route)k),
-			       j->best == k ? "*" : " ", cost, detail);
+			/* A reason is never cut: the person needs all of it. */
+			if (j->routes[k].feasible)
+				cli_line(c, "  %-6s %s %10s  %s", route_name((enum route)k),
+					 j->best == k ? "*" : " ", cost, detail);
+			else
+				printf("  %-6s   %10s  %s\n", route_name((enum route)k), cost, detail);
 		}
 		char h[32] = "never", pb[32] = "never", t[32] = "never";
 		if (isfinite(j->be.owned_vs_rented_hours))
