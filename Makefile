@@ -10,6 +10,8 @@
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 BUILD    ?= build
 PKGS     := libcurl libcjson sqlite3 yaml-0.1
 DEB_PKGS := build-essential pkg-config libcurl4-openssl-dev libcjson-dev \
@@ -90,14 +92,18 @@ check: $(BIN) $(TEST_BIN)
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
-		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+		SAN="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" check
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/planner
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 planner.1 $(DESTDIR)$(MANDIR)/man1/planner.1
+	install -m 644 completion/planner.bash $(DESTDIR)$(BASHCOMPDIR)/planner
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/planner
+	rm -f $(DESTDIR)$(BINDIR)/planner $(DESTDIR)$(MANDIR)/man1/planner.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/planner
 
 bench: $(BIN)
 	@for b in bench/*.sh; do \

@@ -85,5 +85,11 @@ double round_to(double v, int places);
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_fit_entry;
 extern const struct cmd_entry cmd_offers_entry;
+extern const struct cmd_entry cmd_breakeven_entry;
+extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_history_entry;
+extern const struct cmd_entry cmd_probe_entry;
+extern const struct cmd_entry cmd_refresh_entry;
+extern const struct cmd_entry cmd_providers_entry;
 
 #endif

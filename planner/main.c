@@ -14,6 +14,12 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_compare_entry,
 	&cmd_fit_entry,
 	&cmd_offers_entry,
+	&cmd_breakeven_entry,
+	&cmd_report_entry,
+	&cmd_history_entry,
+	&cmd_probe_entry,
+	&cmd_refresh_entry,
+	&cmd_providers_entry,
 	NULL,
 };
 

@@ -240,13 +240,15 @@ static void consider_owned(const struct job_ctx *c, struct route_result *r,
 		return;
 	r->feasible = true;
 	r->gpu = g;
+	/* Several sets share the work: each runs hours / sets, so that
+	 * gpu_count x watts x gpu_hours is still the energy used. */
 	r->gpu_count = n * sets;
 	r->already_owned = on_hand;
 	r->capex = capex;
 	r->watts = watts;
 	r->power_cost = power;
-	r->gpu_hours = hours;
-	r->tokens_per_second = tps;
+	r->gpu_hours = hours / sets;
+	r->tokens_per_second = tps * sets;
 	r->monthly_cost = cost;
 	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
 		 g->name);
@@ -321,10 +323,15 @@ static void breakevens(const struct job_ctx *c)
 	be->owned_vs_rented_hours = NAN;
 	be->owned_payback_months = NAN;
 	be->api_vs_rented_tokens = NAN;
-	if (rent->feasible && own->feasible) {
+	if (rent->feasible && own->feasible && own->gpu_hours > 0) {
+		/* Compare equal work: when the hours come from tokens, the owned
+		 * GPUs may need more or fewer hours than the rented ones, so an
+		 * owned hour replaces rent_hours / own_hours rented hours. With
+		 * given hours the ratio is 1 and this is ESTIMATION.md's H*. */
 		double power_per_hour =
 			own->gpu_count * own->watts * spec->pue / 1000.0 * spec->electricity_per_kwh;
-		double margin = rent->price_per_hour - power_per_hour;
+		double rent_per_own_hour = rent->price_per_hour * rent->gpu_hours / own->gpu_hours;
+		double margin = rent_per_own_hour - power_per_hour;
 		if (margin > 0) {
 			double h = own->capex / spec->amortize_months / margin;
 			if (h <= HOURS_IN_LONGEST_MONTH)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -15,6 +16,15 @@
  * RTX 4090" and "RTX 4090" are one GPU. */
 static const char *const vendor_words[] = {"nvidia", "geforce", "tesla", "amd", "instinct",
 					   "radeon", NULL};
+
+/* Longest context a config.json may claim, tokens: the longest public
+ * models reach 10M (Llama 4 Scout); a larger figure is a broken file, and
+ * it must stay well inside a long. */
+#define MAX_CONTEXT_TOKENS 1e9
+
+/* Largest config.json read, bytes: real ones are a few KB (DeepSeek-V3's
+ * is under 2 KB, with quantisation blocks rarely past 10 KB). */
+#define MAX_CONFIG_BYTES (1L << 20)
 
 /* Reduces a GPU name to its comparison key: lower-case letters and digits
  * only, vendor words dropped ("NVIDIA H100 80GB HBM3" -> "h10080gbhbm3").
@@ -159,7 +169,8 @@ static void read_architecture(const cJSON *o, struct model_spec *m)
 		m->head_dim = m->hidden / m->heads;
 	m->intermediate = json_int(o, "intermediate_size");
 	m->vocab = json_int(o, "vocab_size");
-	m->max_context = (long)json_num(o, "max_position_embeddings");
+	double ctx = json_num(o, "max_position_embeddings");
+	m->max_context = ctx > 0 && ctx < MAX_CONTEXT_TOKENS ? (long)ctx : 0;
 	m->tied_embeddings = json_bool(o, "tie_word_embeddings");
 	m->experts = json_int(o, "num_experts");
 	if (!m->experts)
@@ -371,19 +382,15 @@ const char *refdata_model_suggest(const struct refdata *ref, const char *id)
 	return best;
 }
 
-int model_from_config(const char *path, struct model_spec *out, char **err)
+int model_from_config_text(const char *name, const char *text, size_t len, struct model_spec *out,
+			   char **err)
 {
 	int rc = PLANNER_OK;
-	size_t len = 0;
-	cJSON *root = NULL;
 	memset(out, 0, sizeof *out);
-	char *text = read_file(path, &len);
-	if (!text)
-		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(errno));
-	root = cJSON_ParseWithLength(text, len);
+	cJSON *root = cJSON_ParseWithLength(text, len);
 	if (!cJSON_IsObject(root)) {
 		rc = set_err(err, PLANNER_EINPUT,
-			     "%s: not a JSON object; give the model's Hugging Face config.json", path);
+			     "%s: not a JSON object; give the model's Hugging Face config.json", name);
 		goto out;
 	}
 	read_architecture(root, out);
@@ -391,20 +398,44 @@ int model_from_config(const char *path, struct model_spec *out, char **err)
 		rc = set_err(err, PLANNER_EINPUT,
 			     "%s: missing num_hidden_layers, hidden_size, num_attention_heads or "
 			     "vocab_size; give the model's Hugging Face config.json",
-			     path);
+			     name);
 		goto out;
 	}
 	out->params_total = model_param_count(out, &out->params_active);
-	out->id = strdup(path);
-	const char *slash = strrchr(path, '/');
-	out->name = strdup(slash ? slash + 1 : path);
-	out->source = xasprintf("%s (architecture read from config.json; parameters derived)", path);
+	out->id = strdup(name);
+	const char *slash = strrchr(name, '/');
+	out->name = strdup(slash ? slash + 1 : name);
+	out->source = xasprintf("%s (architecture read from config.json; parameters derived)", name);
 	if (!out->id || !out->name || !out->source)
 		rc = set_err(err, PLANNER_EINPUT, "out of memory");
 out:
 	if (rc != PLANNER_OK)
 		model_spec_clear(out);
 	cJSON_Delete(root);
+	return rc;
+}
+
+int model_from_config(const char *path, struct model_spec *out, char **err)
+{
+	size_t len = 0;
+	struct stat st;
+	memset(out, 0, sizeof *out);
+	/* A job spec names this path: /dev/zero would be read until memory
+	 * ran out, a FIFO or /dev/stdin would wait for ever. */
+	if (stat(path, &st) != 0)
+		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return set_err(err, PLANNER_EINPUT,
+			       "%s is not a regular file; give the model's Hugging Face config.json",
+			       path);
+	if (st.st_size > MAX_CONFIG_BYTES)
+		return set_err(err, PLANNER_EINPUT,
+			       "%s is %lld bytes, too large for a Hugging Face config.json", path,
+			       (long long)st.st_size);
+	char *text = read_file(path, &len);
+	if (!text)
+		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(errno));
+	int rc = model_from_config_text(path, text, len, out, err);
 	free(text);
 	return rc;
 }

@@ -82,6 +82,10 @@ const char *refdata_model_suggest(const struct refdata *ref, const char *id);
  * with model_spec_clear). Parameter counts are derived from the
  * architecture. Returns PLANNER_OK or PLANNER_EINPUT with *err set. */
 int model_from_config(const char *path, struct model_spec *out, char **err);
+/* Same, from a buffer of len bytes (need not be NUL-terminated); `name`
+ * becomes the model's id and is used in messages. Needs no disk. */
+int model_from_config_text(const char *name, const char *text, size_t len, struct model_spec *out,
+			   char **err);
 /* Deep-copies src into dst. Returns false when out of memory. */
 bool model_spec_copy(struct model_spec *dst, const struct model_spec *src);
 /* Frees what a model_spec owns (not the struct itself); accepts NULL. */

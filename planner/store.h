@@ -114,4 +114,34 @@ int store_record_run(struct store *st, const char *provider, const char *kind,
 /* The underlying handle, for tests only. */
 struct sqlite3 *store_handle(struct store *st);
 
+/* One price_history row: an offer's price when it first appeared or
+ * changed (store_replace_offers writes these). */
+struct price_point {
+	char provider[32];
+	char offer[128];
+	char region[64];
+	bool spot;
+	char gpu[48];          /* canonical GPU name */
+	int gpu_count;
+	double price_per_hour; /* USD per instance-hour */
+	char recorded_at[24];  /* ISO 8601 UTC: the refresh's fetched_at */
+};
+
+/* Price-history rows of one GPU (canonical name; NULL for every GPU) and
+ * one provider (NULL for all), ordered by gpu, recorded_at, provider,
+ * offer. *out is a malloc'd array the caller frees (NULL when n is 0). */
+int store_price_history(struct store *st, const char *gpu, const char *provider,
+			struct price_point **out, size_t *n, char **err);
+
+/* The refresh lock: one `planner refresh` per database at a time. An
+ * flock on "<db>.lock", so a crashed refresh never leaves it held.
+ * Readers (compare, offers) never take it; WAL lets them read meanwhile. */
+struct store_lock;
+/* Takes the lock, waiting up to wait_ms for another refresh to finish.
+ * PLANNER_OK with *out set, or PLANNER_EDB with *err set ("another planner
+ * refresh is using DB; try again when it ends"). */
+int store_lock_refresh(struct store *st, long wait_ms, struct store_lock **out, char **err);
+/* Releases the lock; accepts NULL. */
+void store_unlock_refresh(struct store_lock *lk);
+
 #endif

@@ -113,7 +113,9 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 		const cJSON *h = cJSON_GetObjectItem(be, "owned_vs_rented_hours_per_month");
 		const cJSON *rent = route(job, "rented"), *own = route(job, "owned");
 		if (cJSON_IsNumber(h)) {
-			double margin = num(rent, "price_per_hour") -
+			/* Equal work: an owned hour stands for rented/owned hours. */
+			double margin = num(rent, "price_per_hour") * num(rent, "gpu_hours") /
+						num(own, "gpu_hours") -
 					num(own, "gpu_count") * num(own, "watts") * pue / 1000 * elec;
 			double want = num(own, "capex") / months / margin;
 			ck_assert_msg(fabs(h->valuedouble - want) <= 0.06 + want * 1e-3,
@@ -121,7 +123,16 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 		} else {
 			ck_assert(cJSON_IsNull(h));
 		}
-		ck_assert_ptr_nonnull(cJSON_GetObjectItem(be, "owned_payback_months"));
+		const cJSON *pb = cJSON_GetObjectItem(be, "owned_payback_months");
+		if (cJSON_IsNumber(pb)) {
+			double power = num(own, "gpu_count") * num(own, "watts") * pue *
+				       num(own, "gpu_hours") / 1000 * elec;
+			double want = num(own, "capex") / (num(rent, "monthly_cost") - power);
+			ck_assert_msg(fabs(pb->valuedouble - want) <= 0.06 + want * 1e-3,
+				      "%s payback %.2f != %.2f", name, pb->valuedouble, want);
+		} else {
+			ck_assert(cJSON_IsNull(pb));
+		}
 		ck_assert_ptr_nonnull(cJSON_GetObjectItem(be, "api_vs_rented_tokens_per_month"));
 	}
 	ck_assert_msg(won[0] && won[1] && won[2], "each route should win one job of the tour");

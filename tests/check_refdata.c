@@ -168,6 +168,20 @@ START_TEST(a_hugging_face_config_json_is_read_and_its_parameters_derived)
 }
 END_TEST
 
+/* Found reviewing what the job-spec fuzzer could reach: a spec's model
+ * path is read as given, and /dev/zero would be read until memory ran out. */
+START_TEST(a_config_path_that_is_not_a_regular_file_is_refused_without_reading)
+{
+	struct model_spec m;
+	char *err = NULL;
+	ck_assert_int_eq(model_from_config("/dev/zero", &m, &err), PLANNER_EINPUT);
+	ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
+	ck_assert_int_eq(model_from_config("tests/fixtures", &m, &err), PLANNER_EINPUT);
+	ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
+	free(err);
+}
+END_TEST
+
 Suite *refdata_suite(void)
 {
 	Suite *s = suite_create("refdata");
@@ -181,6 +195,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, the_snapshot_names_only_known_gpus_and_every_row_has_a_source);
 	tcase_add_test(tc, every_reference_models_api_equivalent_has_a_snapshot_price);
 	tcase_add_test(tc, a_hugging_face_config_json_is_read_and_its_parameters_derived);
+	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,4 +91,40 @@ int test_run_planner(const char *const *argv, const char *const *env, char **out
 	if (status == -1 || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+void test_fixture_start(struct test_fixture *f, double slow_s)
+{
+	int fds[2];
+	char slow[32], line[64];
+	snprintf(slow, sizeof slow, "%g", slow_s);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("python3", "python3", "tests/fixture_server.py", "--root",
+		       "tests/fixtures/providers", "--slow", slow, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	FILE *in = fdopen(fds[0], "r");
+	ck_assert_ptr_nonnull(in);
+	f->pid = pid;
+	f->port = 0;
+	if (fgets(line, sizeof line, in))
+		sscanf(line, "PORT %d", &f->port);
+	fclose(in);
+	ck_assert_msg(f->port > 0, "fixture server did not start (python3 tests/fixture_server.py)");
+}
+
+void test_fixture_stop(struct test_fixture *f)
+{
+	if (f->pid <= 0)
+		return;
+	kill(f->pid, SIGTERM);
+	waitpid(f->pid, NULL, 0);
+	f->pid = 0;
 }

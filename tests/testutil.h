@@ -27,4 +27,16 @@ int test_run_planner(const char *const *argv, const char *const *env, char **out
 /* Whole file as a malloc'd string, or NULL. */
 char *test_slurp(const char *path);
 
+/* The loopback fixture server (tests/fixture_server.py) serving
+ * tests/fixtures/providers on 127.0.0.1, an ephemeral port. */
+struct test_fixture {
+	int pid;   /* the server process */
+	int port;  /* where it listens */
+};
+/* Starts the server; slow_s is how long the "slow" scenario sleeps.
+ * Aborts the test when it cannot start. */
+void test_fixture_start(struct test_fixture *f, double slow_s);
+/* Stops it; accepts a fixture that never started (pid 0). */
+void test_fixture_stop(struct test_fixture *f);
+
 #endif

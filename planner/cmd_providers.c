@@ -1,0 +1,169 @@
+/* cmd_providers.c — `planner providers`: each adapter, whether its key is
+ * set, its last good refresh, how many rows it holds and whether they are
+ * stale. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "provider.h"
+
+/* One line of the listing: an adapter, a database row, or both. */
+struct listing {
+	const struct provider *p;   /* NULL for rows no adapter owns */
+	struct provider_state s;    /* zeroed when the database has none */
+	bool key_set;
+	bool stale;
+};
+
+/* Stale: the last refresh failed, or the rows are the bundled snapshot's. */
+static bool is_stale(const struct provider_state *s)
+{
+	return !strcmp(s->last_status, "failed") || s->from_snapshot;
+}
+
+static void age(const char *iso, char *buf, size_t len)
+{
+	long long t = iso[0] ? iso_to_epoch(iso) : -1;
+	if (t < 0) {
+		snprintf(buf, len, "never");
+		return;
+	}
+	long long d = (long long)time(NULL) - t;
+	if (d < 0)
+		d = 0;
+	if (d < 3600)
+		snprintf(buf, len, "%lldm ago", d / 60);
+	else if (d < 172800)
+		snprintf(buf, len, "%lldh ago", d / 3600);
+	else
+		snprintf(buf, len, "%lldd ago", d / 86400);
+}
+
+static void print_json(const struct listing *l, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+		const struct provider_state *s = &l[i].s;
+		cJSON_AddStringToObject(x, "provider", s->name);
+		cJSON_AddStringToObject(x, "kind", s->kind);
+		cJSON_AddNumberToObject(x, "rows", (double)s->rows);
+		if (s->last_good[0])
+			cJSON_AddStringToObject(x, "last_good", s->last_good);
+		else
+			cJSON_AddNullToObject(x, "last_good");
+		if (s->last_attempt[0])
+			cJSON_AddStringToObject(x, "last_attempt", s->last_attempt);
+		else
+			cJSON_AddNullToObject(x, "last_attempt");
+		cJSON_AddStringToObject(x, "last_status", s->last_status);
+		if (s->last_error[0])
+			cJSON_AddStringToObject(x, "last_error", s->last_error);
+		cJSON_AddBoolToObject(x, "stale", l[i].stale);
+		cJSON_AddBoolToObject(x, "from_snapshot", s->from_snapshot);
+		if (l[i].p && l[i].p->key_env) {
+			cJSON_AddStringToObject(x, "key_env", l[i].p->key_env);
+			cJSON_AddBoolToObject(x, "key_set", l[i].key_set);
+			cJSON_AddBoolToObject(x, "key_required", !l[i].p->key_optional);
+		}
+		cJSON_AddItemToArray(arr, x);
+	}
+	char *text = cJSON_Print(arr);
+	cJSON_Delete(arr);
+	if (text)
+		puts(text);
+	free(text);
+}
+
+static void print_table(const struct listing *l, size_t n)
+{
+	printf("%-11s %-6s %6s %-11s %-9s %-5s %s\n", "provider", "kind", "rows", "last good",
+	       "status", "stale", "key");
+	for (size_t i = 0; i < n; i++) {
+		const struct provider_state *s = &l[i].s;
+		char when[24], key[48] = "-";
+		age(s->last_good, when, sizeof when);
+		if (l[i].p && l[i].p->key_env)
+			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
+				 l[i].key_set ? "set" : "unset",
+				 l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
+		printf("%-11s %-6s %6ld %-11s %-9s %-5s %s\n", s->name, s->kind, s->rows, when,
+		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
+		       l[i].stale ? "yes" : "", key);
+		if (!strcmp(s->last_status, "failed") && s->last_error[0])
+			printf("%11s   last error: %s\n", "", s->last_error);
+	}
+}
+
+static int exec_providers(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0, 0, 0, 0}};
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		rc = cli_common_option(c, opt, optarg);
+		if (rc == CLI_HELP_SHOWN || rc > 0)
+			return rc;
+		if (rc < 0)
+			return cli_usage(c, "unknown option");
+	}
+	if (optind != argc)
+		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		return rc;
+	struct provider_state *ps = NULL;
+	size_t n_ps = 0, n = 0, n_adapters = 0;
+	char *err = NULL;
+	if ((rc = store_providers(st, &ps, &n_ps, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read providers");
+		free(err);
+		return rc;
+	}
+	while (provider_list[n_adapters])
+		n_adapters++;
+	struct listing *l = calloc(n_adapters + n_ps + 1, sizeof *l);
+	if (!l) {
+		free(ps);
+		errorf("out of memory");
+		return PLANNER_EDB;
+	}
+	for (size_t i = 0; i < n_adapters; i++, n++) {
+		const struct provider *p = provider_list[i];
+		l[n].p = p;
+		snprintf(l[n].s.name, sizeof l[n].s.name, "%s", p->name);
+		snprintf(l[n].s.kind, sizeof l[n].s.kind, "%s",
+			 p->kind == PROVIDER_API ? "api" : "rented");
+		for (size_t k = 0; k < n_ps; k++)
+			if (!strcmp(ps[k].name, p->name))
+				l[n].s = ps[k];
+		const char *key = p->key_env ? getenv(p->key_env) : NULL;
+		l[n].key_set = key && *key;
+	}
+	for (size_t k = 0; k < n_ps; k++)
+		if (!provider_find(ps[k].name))
+			l[n++].s = ps[k];
+	for (size_t i = 0; i < n; i++)
+		l[i].stale = is_stale(&l[i].s);
+	if (c->format == FORMAT_JSON)
+		print_json(l, n);
+	else
+		print_table(l, n);
+	free(l);
+	free(ps);
+	return PLANNER_OK;
+}
+
+const struct cmd_entry cmd_providers_entry = {
+	.name = "providers",
+	.args = "[--format table|json]",
+	.summary = "each price feed: last good refresh, rows held, staleness, key",
+	.help = "Lists every provider adapter with its last good refresh, the rows it holds,\n"
+		"the status of the last attempt, whether the rows are stale (the last\n"
+		"refresh failed, or they are the bundled snapshot) and whether its key is\n"
+		"set in the environment (never the key itself).\n\n"
+		"example:\n  planner providers --format json\n",
+	.exec = exec_providers,
+};

@@ -1,0 +1,192 @@
+/* cmd_refresh.c — `planner refresh`: live prices into the database, made
+ * for a nightly cron: silent with --quiet unless something failed, exit 3
+ * and one line per failed provider when one did. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "refresh.h"
+
+/* What the progress callbacks print to. */
+struct progress {
+	struct cli *c;
+	bool tty;   /* stdout is a terminal: a "…" line, overwritten when done */
+	bool quiet; /* nothing on stdout */
+};
+
+static void on_start(void *ud, const struct provider *p)
+{
+	struct progress *pr = ud;
+	if (pr->tty && !pr->quiet && pr->c->format == FORMAT_TABLE) {
+		printf("%-11s …", p->name);
+		fflush(stdout);
+	}
+}
+
+static void on_done(void *ud, const struct refresh_result *r)
+{
+	struct progress *pr = ud;
+	if (pr->quiet || pr->c->format != FORMAT_TABLE)
+		return;
+	const char *what = r->p->kind == PROVIDER_API ? "prices" : "offers";
+	if (pr->tty)
+		printf("\r");
+	switch (r->status) {
+	case REFRESH_OK:
+		printf("%-11s ok       %6ld %-6s %5.1f s", r->p->name, r->rows, what, r->seconds);
+		if (r->unknown_rows)
+			printf("  (%zu row%s with unknown GPUs%s)", r->unknown_rows,
+			       r->unknown_rows == 1 ? "" : "s",
+			       pr->c->verbose ? "" : "; --verbose names them");
+		break;
+	case REFRESH_FAILED:
+		printf("%-11s failed   %6ld %-6s kept", r->p->name, r->rows, what);
+		break;
+	case REFRESH_SKIPPED:
+		printf("%-11s skipped  %s", r->p->name, r->message ? r->message : "");
+		break;
+	case REFRESH_FRESH:
+		printf("%-11s fresh    %6ld %-6s from %s", r->p->name, r->rows, what, r->last_good);
+		break;
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+static void print_json(const struct refresh_result *res, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++) {
+		const struct refresh_result *r = &res[i];
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "provider", r->p->name);
+		cJSON_AddStringToObject(x, "status", refresh_status_name(r->status));
+		cJSON_AddNumberToObject(x, "rows", (double)r->rows);
+		cJSON_AddNumberToObject(x, "http_status", (double)r->http_status);
+		cJSON_AddNumberToObject(x, "seconds", round_to(r->seconds, 3));
+		if (r->last_good[0])
+			cJSON_AddStringToObject(x, "last_good", r->last_good);
+		else
+			cJSON_AddNullToObject(x, "last_good");
+		if (r->message)
+			cJSON_AddStringToObject(x, "message", r->message);
+		cJSON_AddNumberToObject(x, "unknown_gpu_rows", (double)r->unknown_rows);
+		cJSON *u = cJSON_AddArrayToObject(x, "unknown_gpus");
+		for (size_t k = 0; k < r->n_unknown; k++)
+			cJSON_AddItemToArray(u, cJSON_CreateString(r->unknown[k]));
+		cJSON_AddItemToArray(arr, x);
+	}
+	char *text = cJSON_Print(arr);
+	cJSON_Delete(arr);
+	if (text)
+		puts(text);
+	free(text);
+}
+
+static int exec_refresh(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"provider", required_argument, NULL, 'p'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"if-older-than", required_argument, NULL, 'o'},
+					     {"aws-regions", required_argument, NULL, 'r'},
+					     {0, 0, 0, 0}};
+	struct refresh_opts ro = {.lock_wait_ms = -1};
+	struct progress pr = {.c = c, .tty = isatty(STDOUT_FILENO)};
+	char *err = NULL;
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			ro.providers = optarg;
+			break;
+		case 'q':
+			pr.quiet = c->quiet = true;
+			break;
+		case 'o':
+			if (!parse_duration(optarg, &ro.if_older_than_s) || ro.if_older_than_s <= 0)
+				return cli_usage(c, "--if-older-than wants a duration, e.g. 20h, 90m, 2d");
+			break;
+		case 'r':
+			ro.aws_regions = optarg;
+			break;
+		default:
+			rc = cli_common_option(c, opt, optarg);
+			if (rc == CLI_HELP_SHOWN || rc > 0)
+				return rc;
+			if (rc < 0)
+				return cli_usage(c, "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	if (refresh_check_providers(ro.providers, &err) != PLANNER_OK) {
+		rc = cli_usage(c, "%s", err);
+		free(err);
+		return rc;
+	}
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		return rc;
+	ro.on_start = on_start;
+	ro.on_done = on_done;
+	ro.ud = &pr;
+	struct refresh_result *res = NULL;
+	size_t n = 0;
+	if ((rc = refresh_run(st, c->ref, &ro, &res, &n, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "refresh failed");
+		free(err);
+		return rc;
+	}
+	if (c->format == FORMAT_JSON)
+		print_json(res, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct refresh_result *r = &res[i];
+		if (r->status == REFRESH_FAILED) {
+			if (r->last_good[0])
+				errorf("%s: %s; keeping %ld rows from %s", r->p->name, r->message,
+				       r->rows, r->last_good);
+			else
+				errorf("%s: %s", r->p->name, r->message);
+			rc = PLANNER_ENET;
+		} else if (r->status == REFRESH_SKIPPED && !c->quiet) {
+			notef("%s skipped: %s", r->p->name, r->message);
+		}
+		if (c->verbose && r->n_unknown) {
+			char line[1024] = "";
+			size_t used = 0;
+			for (size_t k = 0; k < r->n_unknown && used < sizeof line; k++)
+				used += (size_t)snprintf(line + used, sizeof line - used, "%s%s",
+							 k ? "; " : "", r->unknown[k]);
+			notef("%s: %zu row%s name GPUs no alias matches: %s", r->p->name,
+			      r->unknown_rows, r->unknown_rows == 1 ? "" : "s", line);
+		}
+	}
+	refresh_results_free(res, n);
+	return rc;
+}
+
+const struct cmd_entry cmd_refresh_entry = {
+	.name = "refresh",
+	.args = "[--provider a,b] [--quiet] [--if-older-than DURATION] [--aws-regions r1,r2]",
+	.summary = "fetch live prices from every provider into the database",
+	.help = "Fetches each provider's prices and replaces its rows in one transaction. A\n"
+		"provider that fails keeps its previous rows, marked stale; the others\n"
+		"still refresh. Exit status 3 when any provider failed.\n\n"
+		"  --provider a,b       only these (lambda, runpod, vast, azure, aws, gcp,\n"
+		"                       openrouter, litellm)\n"
+		"  --quiet              print nothing unless a provider failed (for cron)\n"
+		"  --if-older-than D    leave providers refreshed within D (20h, 90m, 2d)\n"
+		"  --aws-regions r1,r2  AWS price lists to read (else $PLANNER_AWS_REGIONS)\n"
+		"  --format json        the results as JSON\n\n"
+		"keys come from LAMBDA_API_KEY, RUNPOD_API_KEY, GCP_API_KEY (needed) and\n"
+		"VAST_API_KEY, OPENROUTER_API_KEY (optional); a provider whose key is\n"
+		"missing is skipped. PLANNER_<NAME>_URL replaces a provider's scheme, host\n"
+		"and port (e.g. PLANNER_VAST_URL=http://127.0.0.1:8123).\n\n"
+		"example (crontab):\n"
+		"  17 3 * * *  planner refresh --quiet --if-older-than 20h\n",
+	.exec = exec_refresh,
+};

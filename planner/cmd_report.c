@@ -1,0 +1,184 @@
+/* cmd_report.c — `planner report FILE -o report.html`: gathers the plan,
+ * the cheapest fitting offers per job and the price history, and has
+ * report.c write one self-contained HTML file. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "history.h"
+#include "plan.h"
+#include "report.h"
+
+/* Offers kept per job: the report shows the first few. */
+#define OFFERS_PER_JOB 5
+
+/* The same filters plan.c's rented route applies: spot only for
+ * interruptible jobs, NVIDIA unless accelerator: any, the spec's provider
+ * list, nothing for data: restricted, and the offer's GPUs must hold the
+ * job. Keeps the cheapest OFFERS_PER_JOB of all (sorted cheapest first). */
+static size_t fitting_offers(const struct cli *c, const struct jobspec *spec,
+			     const struct job_result *j, const struct offer *all, size_t n,
+			     struct offer *keep)
+{
+	size_t k = 0;
+	if (j->job->data == DATA_RESTRICTED)
+		return 0;
+	for (size_t i = 0; i < n && k < OFFERS_PER_JOB; i++) {
+		const struct offer *o = &all[i];
+		const struct gpu_spec *g = refdata_gpu(c->ref, o->gpu);
+		if (!g || (o->spot && !j->job->interruptible) ||
+		    (!j->job->any_accelerator && strcmp(g->vendor, "nvidia")))
+			continue;
+		bool listed = !spec->providers;
+		for (size_t p = 0; p < spec->n_providers; p++)
+			listed |= !strcasecmp(spec->providers[p], o->provider);
+		if (!listed)
+			continue;
+		struct gpu_spec sized = *g;
+		if (o->vram_gib > 0)
+			sized.vram_gib = o->vram_gib;
+		if (vram_fits(&j->need, &sized, o->gpu_count))
+			keep[k++] = *o;
+	}
+	return k;
+}
+
+static int write_report(struct cli *c, const struct jobspec *spec, const struct plan *plan,
+			struct store *st, FILE *f)
+{
+	struct offer *all = NULL, **offers = NULL;
+	size_t n_all = 0, *n_offers = NULL, n_hist = 0, n_curves = 0;
+	struct price_point *hist = NULL;
+	struct history_curve *curves = NULL;
+	char *err = NULL, now[24];
+	struct offer_filter any = {.spot = -1, .available_only = true};
+	int rc = store_offers(st, &any, &all, &n_all, &err);
+	if (rc == PLANNER_OK)
+		rc = store_price_history(st, NULL, NULL, &hist, &n_hist, &err);
+	if (rc == PLANNER_OK)
+		rc = history_curves(hist, n_hist, &curves, &n_curves, &err);
+	if (rc != PLANNER_OK)
+		goto out;
+	offers = calloc(plan->n_jobs + 1, sizeof *offers);
+	n_offers = calloc(plan->n_jobs + 1, sizeof *n_offers);
+	if (!offers || !n_offers) {
+		rc = set_err(&err, PLANNER_EINPUT, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n_jobs; i++) {
+		if (!(offers[i] = calloc(OFFERS_PER_JOB, sizeof **offers))) {
+			rc = set_err(&err, PLANNER_EINPUT, "out of memory");
+			goto out;
+		}
+		n_offers[i] = fitting_offers(c, spec, &plan->jobs[i], all, n_all, offers[i]);
+	}
+	iso_now(now, sizeof now);
+	struct report_input in = {.spec = spec, .plan = plan, .offers = offers,
+				  .n_offers = n_offers, .history = curves, .n_history = n_curves,
+				  .generated_at = now};
+	rc = report_write_html(f, &in, &err);
+out:
+	if (rc != PLANNER_OK)
+		errorf("%s", err ? err : "cannot write the report");
+	for (size_t i = 0; offers && i < plan->n_jobs; i++)
+		free(offers[i]);
+	free(offers);
+	free(n_offers);
+	history_curves_free(curves, n_curves);
+	free(hist);
+	free(all);
+	free(err);
+	return rc;
+}
+
+static int exec_report(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"output", required_argument, NULL, 'o'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {0, 0, 0, 0}};
+	const char *out_path = NULL;
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+		if (opt == 'o') {
+			out_path = optarg;
+			continue;
+		}
+		if (opt == 'q') {
+			c->quiet = true;
+			continue;
+		}
+		rc = cli_common_option(c, opt, optarg);
+		if (rc == CLI_HELP_SHOWN || rc > 0)
+			return rc;
+		if (rc < 0)
+			return cli_usage(c, "unknown option");
+	}
+	if (optind != argc - 1)
+		return cli_usage(c, "give one job spec file");
+	if (!out_path)
+		return cli_usage(c, "give the output file with -o report.html");
+	struct jobspec *spec = NULL;
+	struct plan *plan = NULL;
+	char *err = NULL;
+	rc = jobspec_load(argv[optind], c->ref, &spec, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read job spec");
+		goto out;
+	}
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		goto out;
+	rc = plan_compare(spec, c->ref, st, &plan, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot price jobs");
+		goto out;
+	}
+	if (!c->quiet && plan->snapshot_only)
+		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
+		      "prices",
+		      plan->prices_as_of);
+	FILE *f = fopen(out_path, "w");
+	if (!f) {
+		errorf("cannot write %s: %s", out_path, strerror(errno));
+		rc = PLANNER_EINPUT;
+		goto out;
+	}
+	rc = write_report(c, spec, plan, st, f);
+	if (fclose(f) != 0 && rc == PLANNER_OK) {
+		errorf("cannot write %s: %s", out_path, strerror(errno));
+		rc = PLANNER_EINPUT;
+	}
+	if (rc != PLANNER_OK)
+		unlink(out_path); /* never leave half a report behind */
+	else if (!c->quiet)
+		notef("wrote %s", out_path);
+out:
+	free(err);
+	plan_free(plan);
+	jobspec_free(spec);
+	return rc;
+}
+
+const struct cmd_entry cmd_report_entry = {
+	.name = "report",
+	.args = "FILE -o report.html [--db PATH] [--quiet]",
+	.summary = "an HTML report with cost-curve charts, to open or e-mail",
+	.help = "Writes one self-contained HTML file (no scripts, fonts or images from\n"
+		"elsewhere; the charts are inline SVG) for the jobs in FILE: a summary of\n"
+		"the best route per job and what it saves against the next best; per job a\n"
+		"chart of monthly cost against hours per month (0 to 744) for the api,\n"
+		"rented and owned routes with the break-even points and the current use\n"
+		"marked, and the cheapest rentable offers that fit; the date of the prices;\n"
+		"and price-history charts for GPUs with more than one price point.\n\n"
+		"  -o, --output FILE  the HTML file to write (required)\n"
+		"  --db PATH          price database (else $PLANNER_DB, else\n"
+		"                     $XDG_DATA_HOME/planner/prices.db)\n"
+		"  --quiet            no notes on stderr\n\n"
+		"example:\n  planner report jobs/monthly.yaml -o report.html && xdg-open report.html\n",
+	.exec = exec_report,
+};

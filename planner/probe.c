@@ -1,0 +1,148 @@
+/* probe.c — nvidia-smi output to GPUs and an owned: block (see probe.h). */
+#include "probe.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Fields of one row: index, name, memory.total, power.limit. */
+#define PROBE_FIELDS 4
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* A number, or 0 for nvidia-smi's "[N/A]", "[Not Supported]" and the
+ * like. Returns false on anything else. */
+static bool field_number(const char *s, double *v)
+{
+	if (s[0] == '[') {
+		*v = 0;
+		return true;
+	}
+	char *end;
+	*v = strtod(s, &end);
+	return end != s && *trim(end) == '\0' && *v >= 0;
+}
+
+/* Parses one row into g; false when it is not a GPU row. */
+static bool parse_row(char *line, const struct refdata *ref, struct probe_gpu *g)
+{
+	char *f[PROBE_FIELDS];
+	int k = 0;
+	for (char *p = line; k < PROBE_FIELDS; k++) {
+		f[k] = p;
+		char *comma = strchr(p, ',');
+		if (k == PROBE_FIELDS - 1)
+			break;
+		if (!comma)
+			return false;
+		*comma = '\0';
+		p = comma + 1;
+	}
+	if (strchr(f[PROBE_FIELDS - 1], ','))
+		return false;
+	for (int i = 0; i < PROBE_FIELDS; i++)
+		f[i] = trim(f[i]);
+	char *end;
+	long idx = strtol(f[0], &end, 10);
+	double mib, watts;
+	if (end == f[0] || *end || idx < 0 || !*f[1] || !field_number(f[2], &mib) ||
+	    !field_number(f[3], &watts))
+		return false;
+	memset(g, 0, sizeof *g);
+	g->index = (int)idx;
+	snprintf(g->name, sizeof g->name, "%s", f[1]);
+	g->gpu = refdata_gpu(ref, f[1]);
+	g->vram_gib = mib / 1024.0;
+	g->power_limit_w = watts;
+	return true;
+}
+
+int probe_parse(const char *text, const struct refdata *ref, struct probe_gpu **out, size_t *n,
+		char **err)
+{
+	*out = NULL;
+	*n = 0;
+	char *copy = strdup(text ? text : "");
+	struct probe_gpu *gpus = NULL;
+	size_t count = 0, lines = 1;
+	for (const char *p = text ? text : ""; *p; p++)
+		lines += *p == '\n';
+	if (!copy || !(gpus = calloc(lines, sizeof *gpus))) {
+		free(copy);
+		return set_err(err, PLANNER_EINPUT, "out of memory");
+	}
+	char *save = NULL;
+	for (char *line = strtok_r(copy, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
+		char *t = trim(line);
+		if (!*t)
+			continue;
+		char quoted[160];
+		snprintf(quoted, sizeof quoted, "%s", t);
+		if (!parse_row(t, ref, &gpus[count])) {
+			set_err(err, PLANNER_EINPUT, "nvidia-smi printed something other than GPU rows: %s",
+				quoted);
+			free(gpus);
+			free(copy);
+			return PLANNER_EINPUT;
+		}
+		count++;
+	}
+	free(copy);
+	if (count == 0) {
+		free(gpus);
+		gpus = NULL;
+	}
+	*out = gpus;
+	*n = count;
+	return PLANNER_OK;
+}
+
+char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
+{
+	struct buf b = {0};
+	bool ok = buf_printf(&b, "owned:\n");
+	for (size_t i = 0; i < n && ok; i++) {
+		const struct probe_gpu *g = &gpus[i];
+		bool first = true;
+		for (size_t j = 0; j < i; j++)
+			if (g->gpu ? gpus[j].gpu == g->gpu : !strcmp(gpus[j].name, g->name))
+				first = false;
+		if (!first)
+			continue;
+		int count = 0;
+		bool same_watts = true;
+		for (size_t j = i; j < n; j++) {
+			if (g->gpu ? gpus[j].gpu != g->gpu : strcmp(gpus[j].name, g->name) != 0)
+				continue;
+			count++;
+			same_watts &= gpus[j].power_limit_w == g->power_limit_w;
+		}
+		if (!g->gpu) {
+			ok = buf_printf(&b, "  # %dx \"%s\": not in planner's GPU table; see "
+					    "'planner fit --help' for the GPUs it knows\n",
+					count, g->name);
+			continue;
+		}
+		ok = buf_printf(&b, "  - {gpu: %s, count: %d", g->gpu->name, count);
+		if (ok && same_watts && g->power_limit_w > 0)
+			ok = buf_printf(&b, ", watts: %.0f", g->power_limit_w);
+		ok = ok && buf_printf(&b, "}\n");
+	}
+	if (!ok) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}

@@ -1,0 +1,273 @@
+/* refresh.c — runs adapters into the store (see refresh.h). */
+#include "refresh.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+/* A second refresh waits this long for the first before giving up; a
+ * nightly cron run overlapping a manual one is the case in mind. */
+#define REFRESH_LOCK_WAIT_MS 5000
+
+const char *refresh_status_name(enum refresh_status s)
+{
+	switch (s) {
+	case REFRESH_OK:
+		return "ok";
+	case REFRESH_FAILED:
+		return "failed";
+	case REFRESH_SKIPPED:
+		return "skipped";
+	case REFRESH_FRESH:
+		return "fresh";
+	}
+	return "?";
+}
+
+/* Is `name` in the comma-separated list (NULL or "": every name is)? */
+static bool listed(const char *list, const char *name)
+{
+	if (!list || !*list)
+		return true;
+	size_t nl = strlen(name);
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == nl && !strncmp(p, name, n))
+			return true;
+		p += n;
+		p += *p == ',';
+	}
+	return false;
+}
+
+int refresh_check_providers(const char *list, char **err)
+{
+	const char *names[16];
+	size_t k = 0;
+	for (; provider_list[k] && k < 16; k++)
+		names[k] = provider_list[k]->name;
+	for (const char *p = list ? list : ""; *p;) {
+		size_t n = strcspn(p, ",");
+		char word[64];
+		snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
+		if (!provider_find(word)) {
+			const char *near = nearest_name(word, names, k);
+			return set_err(err, PLANNER_EUSAGE, "unknown provider '%s'%s%s%s", word,
+				       near ? "; did you mean '" : "", near ? near : "",
+				       near ? "'" : "");
+		}
+		p += n;
+		p += *p == ',';
+	}
+	return PLANNER_OK;
+}
+
+/* Replaces every occurrence of key in *msg by "***": a provider may echo
+ * the key in an error body, and the message goes to the database and the
+ * terminal. */
+static void redact(char **msg, const char *key)
+{
+	if (!*msg || !key || strlen(key) < 4)
+		return;
+	char *hit;
+	while ((hit = strstr(*msg, key))) {
+		char *r = xasprintf("%.*s***%s", (int)(hit - *msg), *msg, hit + strlen(key));
+		if (!r)
+			return;
+		free(*msg);
+		*msg = r;
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The provider's row in the providers table, zeroed when it has none. */
+static void find_state(const struct provider_state *ps, size_t n, const char *name,
+		       struct provider_state *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ps[i].name, name))
+			*out = ps[i];
+}
+
+/* The base URL: PLANNER_<NAME>_URL or the real host, without a trailing
+ * '/'; malloc'd into *out, or an error naming the variable. */
+static int base_url(const struct provider *p, char **out, char **err)
+{
+	char var[48];
+	provider_url_env(p, var, sizeof var);
+	const char *v = getenv(var);
+	if (!v || !*v)
+		v = p->base_url;
+	else if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8))
+		return set_err(err, PLANNER_ENET, "%s must start with http:// or https://", var);
+	size_t n = strlen(v);
+	while (n > 0 && v[n - 1] == '/')
+		n--;
+	*out = xasprintf("%.*s", (int)n, v);
+	return *out ? PLANNER_OK : set_err(err, PLANNER_ENET, "out of memory");
+}
+
+/* Fetches one provider and writes its rows; fills r. */
+static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
+			const struct http_opts *http, const struct provider_state *state,
+			struct refresh_result *r)
+{
+	const struct provider *p = r->p;
+	const char *kind = p->kind == PROVIDER_API ? "api" : "rented";
+	const char *key = p->key_env ? getenv(p->key_env) : NULL;
+	char started[24], ended[24];
+	char *base = NULL, *err = NULL;
+	struct norm rows;
+	double t0 = now_s();
+	norm_init(&rows, ref, p->name);
+	iso_now(started, sizeof started);
+	if (key && !*key)
+		key = NULL;
+	snprintf(r->last_good, sizeof r->last_good, "%s", state->last_good);
+	r->rows = state->rows;
+	if (p->key_env && !p->key_optional && !key) {
+		r->status = REFRESH_SKIPPED;
+		r->message = xasprintf("no %s in the environment", p->key_env);
+		goto record;
+	}
+	int rc = base_url(p, &base, &err);
+	struct fetch_ctx fx = {
+		.p = p, .http = http, .base = base, .key = key,
+		.aws_regions = o->aws_regions, .out = &rows,
+	};
+	if (rc == PLANNER_OK)
+		rc = p->fetch(&fx, &err);
+	r->http_status = fx.http_status;
+	size_t n = p->kind == PROVIDER_API ? rows.n_apis : rows.n_offers;
+	if (rc == PLANNER_OK && rows.oom)
+		rc = set_err(&err, PLANNER_ENET, "out of memory");
+	if (rc == PLANNER_OK && n == 0)
+		rc = set_err(&err, PLANNER_ENET, "no usable %s in the response%s",
+			     p->kind == PROVIDER_API ? "prices" : "offers",
+			     rows.unknown_rows ? " (every GPU unknown)" : "");
+	if (rc == PLANNER_OK)
+		rc = p->kind == PROVIDER_API
+			     ? store_replace_api_prices(st, p->name, rows.apis, n, &err)
+			     : store_replace_offers(st, p->name, rows.offers, n, &err);
+	if (rc == PLANNER_OK) {
+		r->status = REFRESH_OK;
+		r->rows = (long)n;
+		snprintf(r->last_good, sizeof r->last_good, "%s", rows.fetched_at);
+	} else {
+		r->status = REFRESH_FAILED;
+		r->message = err;
+		err = NULL;
+		redact(&r->message, key);
+	}
+	r->unknown_rows = rows.unknown_rows;
+	r->skipped_rows = rows.skipped;
+	for (size_t i = 0; i < rows.n_unknown; i++) {
+		r->unknown[i] = rows.unknown[i];
+		rows.unknown[i] = NULL;
+	}
+	r->n_unknown = rows.n_unknown;
+	rows.n_unknown = 0;
+record:
+	iso_now(ended, sizeof ended);
+	r->seconds = now_s() - t0;
+	/* A record that cannot be written loses history, not prices: the rows
+	 * are in already, so it does not turn an ok into a failure. */
+	store_record_run(st, p->name, kind, started, ended, refresh_status_name(r->status),
+			 r->status == REFRESH_OK ? r->rows : 0, r->http_status, r->message, &err);
+	free(err);
+	free(base);
+	norm_free(&rows);
+}
+
+int refresh_run(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
+		struct refresh_result **out, size_t *n, char **err)
+{
+	struct provider_state *states = NULL;
+	size_t n_states = 0, count = 0;
+	struct store_lock *lock = NULL;
+	struct refresh_result *res = NULL;
+	struct http_opts http;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if ((rc = refresh_check_providers(o->providers, err)))
+		return rc;
+	long wait = o->lock_wait_ms;
+	if (wait < 0) {
+		const char *env = getenv("PLANNER_REFRESH_LOCK_WAIT_MS");
+		wait = env && *env ? atol(env) : REFRESH_LOCK_WAIT_MS;
+	}
+	if ((rc = store_lock_refresh(st, wait, &lock, err)))
+		return rc;
+	/* Read after the lock: a refresh that just ended may have changed it. */
+	if ((rc = store_providers(st, &states, &n_states, err)))
+		goto out;
+	size_t total = 0;
+	while (provider_list[total])
+		total++;
+	res = calloc(total + 1, sizeof *res);
+	if (!res) {
+		rc = set_err(err, PLANNER_EDB, "out of memory");
+		goto out;
+	}
+	http_opts_init(&http);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	long long t_now = (long long)time(NULL);
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *p = provider_list[i];
+		if (!listed(o->providers, p->name))
+			continue;
+		struct refresh_result *r = &res[count++];
+		struct provider_state state;
+		find_state(states, n_states, p->name, &state);
+		r->p = p;
+		long long good = state.last_good[0] ? iso_to_epoch(state.last_good) : -1;
+		if (o->if_older_than_s > 0 && !state.from_snapshot && good >= 0 &&
+		    !strcmp(state.last_status, "ok") &&
+		    (double)(t_now - good) < o->if_older_than_s) {
+			r->status = REFRESH_FRESH;
+			r->rows = state.rows;
+			snprintf(r->last_good, sizeof r->last_good, "%s", state.last_good);
+			if (o->on_done)
+				o->on_done(o->ud, r);
+			continue;
+		}
+		if (o->on_start)
+			o->on_start(o->ud, p);
+		refresh_one(st, ref, o, &http, &state, r);
+		if (o->on_done)
+			o->on_done(o->ud, r);
+	}
+	curl_global_cleanup();
+	*out = res;
+	*n = count;
+	res = NULL;
+out:
+	free(res);
+	free(states);
+	store_unlock_refresh(lock);
+	return rc;
+}
+
+void refresh_results_free(struct refresh_result *r, size_t n)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].message);
+		for (size_t k = 0; k < r[i].n_unknown; k++)
+			free(r[i].unknown[k]);
+	}
+	free(r);
+}

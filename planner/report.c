@@ -1,0 +1,563 @@
+/* report.c — the self-contained HTML report with inline SVG charts (see
+ * report.h). The markup is XHTML-compatible (every element closed, only
+ * the five XML escapes, numeric character references otherwise) so an
+ * XML parser can check it as well as a browser can show it. */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Hours in the longest month: the charts' x axis runs 0..744 (further only
+ * when a job's current use needs more than one GPU set's month). */
+#define REPORT_MONTH_HOURS 744.0
+
+/* Chart geometry in SVG user units (CSS pixels at 100 %). */
+#define CHART_W 860
+#define CHART_H 380
+#define PLOT_L 78  /* room for the y tick labels and the axis title */
+#define PLOT_R 24
+#define PLOT_T 44  /* room for the legend band */
+#define PLOT_B 56  /* room for the x tick labels and the axis title */
+
+#define HIST_W 360
+#define HIST_H 200
+
+/* Offers listed per job in the report. */
+#define REPORT_OFFERS_SHOWN 5
+
+/* Route colours: a colour-blind-safe trio (Okabe and Ito, 2008). */
+static const char *const route_colour[ROUTE_COUNT] = {"#0072b2", "#e69f00", "#009e73"};
+
+/* Writes s with the XML escapes; characters XML 1.0 forbids (C0 controls
+ * other than tab and newline) become U+FFFD so a job name cannot break the
+ * document. */
+static void esc(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if (*p < 0x20 && *p != '\t' && *p != '\n')
+				fputs("&#xFFFD;", f);
+			else
+				fputc(*p, f);
+		}
+	}
+}
+
+/* printf, then the escaped result: for text built from user strings. */
+static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void escf(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	esc(f, buf);
+}
+
+void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
+		       struct cost_line out[ROUTE_COUNT])
+{
+	double use = j->gpu_hours_per_month;
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		const struct route_result *r = &j->routes[k];
+		struct cost_line *l = &out[k];
+		memset(l, 0, sizeof *l);
+		l->feasible = r->feasible;
+		if (!r->feasible)
+			continue;
+		double fixed = k == ROUTE_OWNED ? r->capex / spec->amortize_months : 0;
+		l->fixed = fixed;
+		if (use > 0) {
+			l->slope = (r->monthly_cost - fixed) / use;
+		} else if (k == ROUTE_RENTED) {
+			l->slope = r->price_per_hour;
+		} else if (k == ROUTE_OWNED) {
+			l->slope = r->gpu_count * r->watts * spec->pue / 1000.0 *
+				   spec->electricity_per_kwh;
+		}
+	}
+}
+
+double report_crossing(const struct cost_line *a, const struct cost_line *b, double max_hours)
+{
+	if (!a->feasible || !b->feasible || a->slope == b->slope)
+		return NAN;
+	double h = (b->fixed - a->fixed) / (a->slope - b->slope);
+	return h > 0 && h <= max_hours ? h : NAN;
+}
+
+/* A round tick step giving about `target` ticks over range. */
+static double nice_step(double range, int target)
+{
+	if (!(range > 0))
+		return 1;
+	double raw = range / target, mag = pow(10, floor(log10(raw)));
+	double r = raw / mag;
+	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+}
+
+/* A tick label: whole numbers when the ticks are whole, else cents. */
+static void money(char *buf, size_t len, double v, double step)
+{
+	snprintf(buf, len, step >= 1 ? "%.0f" : "%.2f", v);
+}
+
+/* Scale of one chart: data to SVG coordinates. */
+struct scale {
+	double x0, x1, y0, y1; /* data ranges */
+	double px0, px1, py0, py1; /* plot box: left, right, bottom, top */
+};
+
+static double sx(const struct scale *s, double x)
+{
+	return s->px0 + (x - s->x0) / (s->x1 - s->x0) * (s->px1 - s->px0);
+}
+
+static double sy(const struct scale *s, double y)
+{
+	return s->py0 - (y - s->y0) / (s->y1 - s->y0) * (s->py0 - s->py1);
+}
+
+/* Axes, grid and tick labels; x ticks use xfmt ("%.0f" hours), y money. */
+static void axes(FILE *f, const struct scale *s, double xstep, double ystep, const char *xtitle,
+		 const char *ytitle, int w, int h)
+{
+	fprintf(f, "<g class=\"grid\">\n");
+	for (double y = s->y0; y <= s->y1 + ystep * 1e-6; y += ystep) {
+		char lbl[32];
+		money(lbl, sizeof lbl, y, ystep);
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			s->px0, sy(s, y), s->px1, sy(s, y), s->px0 - 6, sy(s, y) + 4, lbl);
+	}
+	for (double x = s->x0; x <= s->x1 + xstep * 1e-6; x += xstep)
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+			sx(s, x), s->py0, sx(s, x), s->py1, sx(s, x), s->py0 + 16, x);
+	fprintf(f, "</g>\n");
+	fprintf(f,
+		"<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		s->px0, s->py0, s->px1, s->py0, s->px0, s->py0, s->px0, s->py1);
+	fprintf(f, "<text class=\"title\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+		(s->px0 + s->px1) / 2, h - 10);
+	esc(f, xtitle);
+	fprintf(f, "</text>\n<text class=\"title\" transform=\"translate(16 %.1f) rotate(-90)\" "
+		   "text-anchor=\"middle\">",
+		(s->py0 + s->py1) / 2);
+	esc(f, ytitle);
+	fputs("</text>\n", f);
+	(void)w;
+}
+
+/* The job's cost-curve chart: the three routes over hours per month, the
+ * crossings marked and labelled, the current use marked, a legend. */
+static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p,
+		       const struct job_result *j, size_t index)
+{
+	struct cost_line lines[ROUTE_COUNT];
+	report_cost_lines(spec, j, lines);
+	double use = j->gpu_hours_per_month;
+	double xmax = REPORT_MONTH_HOURS;
+	if (use * 1.05 > xmax)
+		xmax = ceil(use * 1.1 / 100) * 100;
+	double ymax = 0;
+	for (int k = 0; k < ROUTE_COUNT; k++)
+		if (lines[k].feasible) {
+			double v = lines[k].fixed + lines[k].slope * xmax;
+			if (v > ymax)
+				ymax = v;
+		}
+	double ystep = nice_step(ymax > 0 ? ymax : 1, 6);
+	struct scale s = {.x0 = 0, .x1 = xmax, .y0 = 0,
+			  .y1 = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep,
+			  .px0 = PLOT_L, .px1 = CHART_W - PLOT_R, .py0 = CHART_H - PLOT_B,
+			  .py1 = PLOT_T};
+	if (s.y1 <= 0)
+		s.y1 = ystep;
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"chart%zu\">\n"
+		"<title id=\"chart%zu\">",
+		CHART_W, CHART_H, CHART_W, CHART_H, index, index);
+	escf(f, "%s: monthly cost in %s against GPU hours per month for the api, rented and "
+		"owned routes",
+	     j->job->name, p->currency);
+	fputs("</title>\n", f);
+	char ytitle[64];
+	snprintf(ytitle, sizeof ytitle, "monthly cost (%s)", p->currency);
+	axes(f, &s, xmax > 1000 ? 200 : 100, ystep, "hours of work per month (h)", ytitle, CHART_W,
+	     CHART_H);
+	/* Clip the lines to the plot box: a steep API line leaves it early. */
+	fprintf(f, "<clipPath id=\"plot%zu\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		   "height=\"%.1f\"/></clipPath>\n",
+		index, s.px0, s.py1, s.px1 - s.px0, s.py0 - s.py1);
+	fprintf(f, "<g clip-path=\"url(#plot%zu)\">\n", index);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		if (!lines[k].feasible)
+			continue;
+		fprintf(f,
+			"<line class=\"route\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\"/>\n",
+			route_colour[k], sx(&s, 0), sy(&s, lines[k].fixed), sx(&s, xmax),
+			sy(&s, lines[k].fixed + lines[k].slope * xmax));
+	}
+	fputs("</g>\n", f);
+	/* The job's current use. */
+	if (use > 0 && use <= xmax) {
+		fprintf(f,
+			"<line class=\"use\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">current use "
+			"%.1f h</text>\n",
+			sx(&s, use), s.py0, sx(&s, use), s.py1, sx(&s, use) + (use < xmax * 0.8 ? 4 : -4),
+			s.py1 + 12, use < xmax * 0.8 ? "start" : "end", use);
+		for (int k = 0; k < ROUTE_COUNT; k++) {
+			if (!lines[k].feasible)
+				continue;
+			double y = lines[k].fixed + lines[k].slope * use;
+			if (y <= s.y1)
+				fprintf(f,
+					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+					"stroke=\"#fff\"/>\n",
+					sx(&s, use), sy(&s, y), route_colour[k]);
+		}
+	}
+	/* Break-even points: where two feasible lines cross within the axis. */
+	static const int pairs[][2] = {{ROUTE_OWNED, ROUTE_RENTED},
+				       {ROUTE_API, ROUTE_RENTED},
+				       {ROUTE_API, ROUTE_OWNED}};
+	int marked = 0;
+	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+		const struct cost_line *a = &lines[pairs[i][0]], *b = &lines[pairs[i][1]];
+		double h = report_crossing(a, b, xmax);
+		if (!isfinite(h))
+			continue;
+		double y = a->fixed + a->slope * h;
+		if (y > s.y1)
+			continue;
+		double cx = sx(&s, h), cy = sy(&s, y);
+		bool left = h > xmax * 0.6;
+		fprintf(f,
+			"<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
+			"<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+			cx, cy, cx + (left ? -10 : 10), cy + 18 + 16 * marked,
+			left ? "end" : "start");
+		escf(f, "%s = %s at %.1f h, %.2f %s", route_name((enum route)pairs[i][0]),
+		     route_name((enum route)pairs[i][1]), h, y, p->currency);
+		fputs("</text></g>\n", f);
+		marked++;
+	}
+	/* Legend in a band above the plot, one entry per route, so it never
+	 * hides a line, a crossing or the current-use marker. */
+	fputs("<g class=\"legend\">\n", f);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		double x = s.px0 + k * (s.px1 - s.px0) / ROUTE_COUNT, y = 18;
+		const struct route_result *r = &j->routes[k];
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"3\"%s/><text x=\"%.1f\" y=\"%.1f\">",
+			x, y - 4, x + 24, y - 4, route_colour[k],
+			r->feasible ? "" : " stroke-dasharray=\"2 3\"", x + 30, y);
+		if (r->feasible)
+			escf(f, "%s: %.2f %s/month now", route_name((enum route)k), r->monthly_cost,
+			     p->currency);
+		else
+			escf(f, "%s: not possible", route_name((enum route)k));
+		fputs("</text>\n", f);
+	}
+	fputs("</g>\n</svg>\n", f);
+}
+
+/* A small chart of one GPU's min and median price over refreshes. */
+static void history_chart(FILE *f, const struct history_curve *c, double rate,
+			  const char *currency, size_t index)
+{
+	double lo = INFINITY, hi = 0;
+	long long t0 = iso_to_epoch(c->steps[0].at), t1 = iso_to_epoch(c->steps[c->n_steps - 1].at);
+	for (size_t i = 0; i < c->n_steps; i++) {
+		if (c->steps[i].min * rate < lo)
+			lo = c->steps[i].min * rate;
+		if (c->steps[i].median * rate > hi)
+			hi = c->steps[i].median * rate;
+	}
+	double ystep = nice_step(hi > lo ? hi - lo : hi > 0 ? hi : 1, 4);
+	struct scale s = {.x0 = 0, .x1 = t1 > t0 ? (double)(t1 - t0) : 1,
+			  .y0 = floor(lo / ystep) * ystep, .y1 = ceil(hi / ystep) * ystep,
+			  .px0 = 60, .px1 = HIST_W - 16, .py0 = HIST_H - 44, .py1 = 16};
+	if (s.y1 <= s.y0)
+		s.y1 = s.y0 + ystep;
+	fprintf(f,
+		"<figure class=\"history\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"hist%zu\">\n"
+		"<title id=\"hist%zu\">",
+		HIST_W, HIST_H, HIST_W, HIST_H, index, index);
+	escf(f, "%s: price per GPU-hour over refreshes", c->gpu);
+	fputs("</title>\n<g class=\"grid\">\n", f);
+	for (double y = s.y0; y <= s.y1 + ystep * 1e-6; y += ystep)
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n",
+			s.px0, sy(&s, y), s.px1, sy(&s, y), s.px0 - 6, sy(&s, y) + 4, y);
+	fputs("</g>\n", f);
+	fprintf(f,
+		"<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">%.10s</text>"
+		"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.10s</text>\n",
+		s.px0, s.py0, s.px1, s.py0, s.px0, s.py0 + 16, c->steps[0].at, s.px1, s.py0 + 16,
+		c->steps[c->n_steps - 1].at);
+	fprintf(f, "<text class=\"title\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+		(s.px0 + s.px1) / 2, HIST_H - 8);
+	escf(f, "refresh date; %s per GPU-hour", currency);
+	fputs("</text>\n", f);
+	static const char *const cls[] = {"min", "median"};
+	for (int m = 0; m < 2; m++) {
+		fprintf(f, "<polyline class=\"%s\" points=\"", cls[m]);
+		for (size_t i = 0; i < c->n_steps; i++) {
+			double v = (m ? c->steps[i].median : c->steps[i].min) * rate;
+			double t = (double)(iso_to_epoch(c->steps[i].at) - t0);
+			fprintf(f, "%s%.1f,%.1f", i ? " " : "", sx(&s, t), sy(&s, v));
+		}
+		fputs("\"/>\n", f);
+	}
+	fprintf(f,
+		"<text class=\"min\" x=\"%.1f\" y=\"%.1f\">min</text>"
+		"<text class=\"median\" x=\"%.1f\" y=\"%.1f\">median</text>\n</svg>\n"
+		"<figcaption>",
+		s.px0 + 8, s.py1 + 10, s.px0 + 48, s.py1 + 10);
+	esc(f, c->gpu);
+	escf(f, ": %zu refreshes, now %.2f (min) / %.2f (median) %s per GPU-hour",
+	     c->n_steps, c->steps[c->n_steps - 1].min * rate,
+	     c->steps[c->n_steps - 1].median * rate, currency);
+	fputs("</figcaption></figure>\n", f);
+}
+
+static const char style[] =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
+	"max-width:1100px;color:#222;padding:0 16px}\n"
+	"h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:1px solid #ccc}\n"
+	"table{border-collapse:collapse;margin:8px 0 16px}\n"
+	"th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}\n"
+	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"th{background:#f2f2f2}.muted{color:#666}.best{font-weight:bold;color:#006b4f}\n"
+	"svg{font-size:12px;background:#fff}.grid line{stroke:#e4e4e4}\n"
+	".grid text,.tick{fill:#555}.axis{stroke:#333;stroke-width:1.5}\n"
+	".title{fill:#333;font-size:13px}.route{stroke-width:3}\n"
+	".use{stroke:#555;stroke-dasharray:6 4}.note{fill:#444}\n"
+	".breakeven circle{fill:#fff;stroke:#c00;stroke-width:2.5}\n"
+	".breakeven text{fill:#c00;font-weight:bold}\n"
+	".legend rect{fill:#fff;fill-opacity:0.9;stroke:#ccc}\n"
+	"polyline{fill:none;stroke-width:2.5}polyline.min{stroke:#0072b2}"
+	"polyline.median{stroke:#cc79a7}\ntext.min{fill:#0072b2}text.median{fill:#cc79a7}\n"
+	"figure.history{display:inline-block;margin:8px 16px 8px 0}\n"
+	"figcaption{font-size:0.9em;color:#444;max-width:360px}\n";
+
+static void summary_table(FILE *f, const struct plan *p)
+{
+	fprintf(f, "<table class=\"summary\">\n<tr><th>job</th><th>model</th><th>best route</th>"
+		   "<th class=\"num\">monthly cost (%s)</th><th>next-best route</th>"
+		   "<th class=\"num\">savings vs next best (%s/month)</th></tr>\n",
+		p->currency, p->currency);
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *j = &p->jobs[i];
+		int next = -1;
+		for (int k = 0; k < ROUTE_COUNT; k++)
+			if (k != j->best && j->routes[k].feasible &&
+			    (next < 0 || j->routes[k].monthly_cost < j->routes[next].monthly_cost))
+				next = k;
+		fprintf(f, "<tr><td><a href=\"#job%zu\">", i);
+		esc(f, j->job->name);
+		fputs("</a></td><td>", f);
+		escf(f, "%s %s", j->job->model_ref, j->job->precision);
+		if (j->best < 0) {
+			fputs("</td><td>none</td><td class=\"num\">-</td><td>-</td>"
+			      "<td class=\"num\">-</td></tr>\n",
+			      f);
+			continue;
+		}
+		double best = j->routes[j->best].monthly_cost;
+		fprintf(f, "</td><td class=\"best\">%s</td><td class=\"num\">%.2f</td>",
+			route_name((enum route)j->best), best);
+		if (next < 0)
+			fputs("<td class=\"muted\">no other route can run it</td>"
+			      "<td class=\"num\">-</td></tr>\n",
+			      f);
+		else
+			fprintf(f, "<td>%s (%.2f)</td><td class=\"num\">%.2f</td></tr>\n",
+				route_name((enum route)next), j->routes[next].monthly_cost,
+				j->routes[next].monthly_cost - best);
+	}
+	fputs("</table>\n", f);
+}
+
+static void route_rows(FILE *f, const struct plan *p, const struct job_result *j)
+{
+	fprintf(f, "<table>\n<tr><th>route</th><th class=\"num\">monthly cost (%s)</th>"
+		   "<th>how</th></tr>\n",
+		p->currency);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		const struct route_result *r = &j->routes[k];
+		fprintf(f, "<tr><td%s>%s</td>", j->best == k ? " class=\"best\"" : "",
+			route_name((enum route)k));
+		if (!r->feasible) {
+			fputs("<td class=\"num\">-</td><td class=\"muted\">not possible: ", f);
+			esc(f, r->why);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		fprintf(f, "<td class=\"num\">%.2f</td><td>", r->monthly_cost);
+		if (k == ROUTE_API)
+			escf(f, "%s %s: %.3f in / %.3f out %s per million tokens", r->provider,
+			     r->offer, r->input_per_mtok, r->output_per_mtok, p->currency);
+		else if (k == ROUTE_RENTED)
+			escf(f, "%s %s (%dx %s%s): %.4g %s/h x %.1f h, %.0f tokens/s", r->provider,
+			     r->offer, r->gpu_count, r->gpu->name, r->spot ? ", spot" : "",
+			     r->price_per_hour, p->currency, r->gpu_hours, r->tokens_per_second);
+		else if (r->already_owned)
+			escf(f, "%dx %s on hand: power %.2f %s for %.1f h, %.0f tokens/s",
+			     r->gpu_count, r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
+			     r->tokens_per_second);
+		else
+			escf(f, "buy %dx %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
+				"%.0f tokens/s",
+			     r->gpu_count, r->gpu->name, r->capex, p->currency, r->power_cost,
+			     p->currency, r->gpu_hours, r->tokens_per_second);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	char h[48] = "never", pb[48] = "never", t[48] = "never";
+	if (isfinite(j->be.owned_vs_rented_hours))
+		snprintf(h, sizeof h, "%.1f h/month", j->be.owned_vs_rented_hours);
+	if (isfinite(j->be.owned_payback_months))
+		snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
+	if (isfinite(j->be.api_vs_rented_tokens))
+		snprintf(t, sizeof t, "%.1f million tokens/month", j->be.api_vs_rented_tokens / 1e6);
+	fprintf(f, "<p>Break-even: owned vs rented <b>%s</b>; owned payback <b>%s</b>; api vs "
+		   "rented <b>%s</b>.</p>\n",
+		h, pb, t);
+}
+
+static void offers_table(FILE *f, const struct report_input *in, size_t i)
+{
+	const struct job_result *j = &in->plan->jobs[i];
+	size_t n = in->n_offers ? in->n_offers[i] : 0;
+	if (n == 0) {
+		fputs("<p class=\"muted\">No rentable offer in the database fits this job", f);
+		if (!j->routes[ROUTE_RENTED].feasible) {
+			fputs(": ", f);
+			esc(f, j->routes[ROUTE_RENTED].why);
+		}
+		fputs(".</p>\n", f);
+		return;
+	}
+	fprintf(f, "<table class=\"offers\">\n<tr><th>provider</th><th>offer</th><th>GPUs</th>"
+		   "<th class=\"num\">VRAM per GPU (GiB)</th><th>region</th><th>price</th>"
+		   "<th class=\"num\">%s per hour</th><th>fetched</th></tr>\n",
+		in->plan->currency);
+	for (size_t k = 0; k < n && k < REPORT_OFFERS_SHOWN; k++) {
+		const struct offer *o = &in->offers[i][k];
+		fputs("<tr><td>", f);
+		esc(f, o->provider);
+		fputs("</td><td>", f);
+		esc(f, o->offer);
+		fputs("</td><td>", f);
+		escf(f, "%dx %s", o->gpu_count, o->gpu);
+		fprintf(f, "</td><td class=\"num\">%.0f</td><td>", o->vram_gib);
+		esc(f, o->region);
+		fprintf(f, "</td><td>%s</td><td class=\"num\">%.4g</td><td>%.10s</td></tr>\n",
+			o->spot ? "spot" : "on demand", o->price_per_hour * in->spec->usd_to_currency,
+			o->fetched_at);
+	}
+	fputs("</table>\n", f);
+}
+
+int report_write_html(FILE *f, const struct report_input *in, char **err)
+{
+	const struct plan *p = in->plan;
+	const struct jobspec *spec = in->spec;
+	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+	      "<head>\n<meta charset=\"utf-8\"/>\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>",
+	      f);
+	escf(f, "planner report: %s", spec->path);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
+	escf(f, "AI workload costs: %s", spec->path);
+	fputs("</h1>\n<p class=\"muted\">", f);
+	escf(f, "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
+		"and a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
+		"%.2f). Money in %s. Prices as of %s (%s)",
+	     spec->amortize_months, spec->electricity_per_kwh, p->currency, spec->pue, p->currency,
+	     p->prices_as_of,
+	     p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
+			      : "last refresh");
+	escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
+	fputs("</p>\n", f);
+	for (size_t i = 0; i < p->n_stale; i++) {
+		fputs("<p class=\"best\">", f);
+		escf(f, "Prices from %s are stale: its last refresh failed.", p->stale[i]);
+		fputs("</p>\n", f);
+	}
+	fputs("<h2 id=\"summary\">Summary</h2>\n", f);
+	summary_table(f, p);
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *j = &p->jobs[i];
+		fprintf(f, "<section id=\"job%zu\">\n<h2>", i);
+		esc(f, j->job->name);
+		fputs("</h2>\n<p>", f);
+		escf(f, "%s %s, %s, data %s; needs %.1f GiB on one GPU; %.1f GPU-hours a month",
+		     j->job->model_ref, j->job->precision, task_name(j->job->task),
+		     data_class_name(j->job->data), j->vram_gib, j->gpu_hours_per_month);
+		if (j->job->has_tokens)
+			escf(f, "; %.0f million input and %.0f million output tokens a month",
+			     j->job->input_tokens / 1e6, j->job->output_tokens / 1e6);
+		fputs(".</p>\n", f);
+		route_rows(f, p, j);
+		cost_chart(f, spec, p, j, i);
+		fputs("<p class=\"muted\">Each line is a route's monthly cost if the job ran that "
+		      "many hours a month (the api line scales the job's tokens with its hours; "
+		      "a route on other GPUs needs proportionally more or fewer of its own hours). "
+		      "Red circles mark where two routes cost the same.",
+		      f);
+		const struct route_result *rent = &j->routes[ROUTE_RENTED];
+		const struct route_result *own = &j->routes[ROUTE_OWNED];
+		if (rent->feasible && own->feasible && own->gpu_hours > 0 &&
+		    fabs(j->gpu_hours_per_month - own->gpu_hours) > 0.05)
+			/* compare counts its break-even in owned-GPU hours; the
+			 * chart counts the job's own hours. Same work, other unit. */
+			escf(f, " The owned vs rented break-even above counts hours on the owned "
+				"GPUs (this month's work is %.1f h there); the chart counts the "
+				"job's %.1f h, so its crossing is that break-even times %.2f.",
+			     own->gpu_hours, j->gpu_hours_per_month,
+			     j->gpu_hours_per_month / own->gpu_hours);
+		fputs("</p>\n<h3>Cheapest rentable offers that fit</h3>\n", f);
+		offers_table(f, in, i);
+		fputs("</section>\n", f);
+	}
+	size_t shown = 0;
+	for (size_t i = 0; i < in->n_history; i++)
+		if (in->history[i].n_steps > 1)
+			shown++;
+	fputs("<h2 id=\"history\">Price history</h2>\n", f);
+	if (shown == 0)
+		fputs("<p class=\"muted\">No GPU has more than one price point yet; each "
+		      "planner refresh that finds a new price adds one.</p>\n",
+		      f);
+	for (size_t i = 0; i < in->n_history; i++)
+		if (in->history[i].n_steps > 1)
+			history_chart(f, &in->history[i], spec->usd_to_currency, p->currency, i);
+	fputs("</body>\n</html>\n", f);
+	if (ferror(f))
+		return set_err(err, PLANNER_EINPUT, "write error");
+	return PLANNER_OK;
+}

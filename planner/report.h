@@ -1,0 +1,52 @@
+/* report.h — the HTML report of `planner report`: one self-contained
+ * XHTML-compatible file (no scripts, fonts or images from elsewhere; the
+ * charts are inline SVG written here) that a person opens in a browser or
+ * attaches to an e-mail. Pure output over a plan: the caller gathers the
+ * data (cmd_report.c) and owns the stream. */
+#ifndef PLANNER_REPORT_H
+#define PLANNER_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "history.h"
+#include "plan.h"
+#include "store.h"
+
+/* One route's monthly cost as a line over the job's hours per month h:
+ * cost(h) = fixed + slope × h. The hours are the job's own
+ * (job_result.gpu_hours_per_month at its current use); a route on another
+ * GPU configuration needs proportionally more or fewer of its own hours
+ * for the same work, which the slope carries, so every line passes
+ * through the route's monthly cost at the current use. */
+struct cost_line {
+	bool feasible;
+	double fixed; /* currency per month at 0 h: the owned route's capex / months */
+	double slope; /* currency per hour of the job's work */
+};
+
+/* The three lines of a job (indexed by enum route). This function can't
+ * fail. */
+void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
+		       struct cost_line out[ROUTE_COUNT]);
+
+/* Where lines a and b cross, in hours per month, or NAN when they do not
+ * cross in (0, max_hours] (parallel, or they cross outside). */
+double report_crossing(const struct cost_line *a, const struct cost_line *b, double max_hours);
+
+/* Everything the report shows besides the plan. */
+struct report_input {
+	const struct jobspec *spec;
+	const struct plan *plan;
+	struct offer *const *offers;          /* per job: cheapest offers that fit, USD */
+	const size_t *n_offers;               /* per job */
+	const struct history_curve *history;  /* price curves (history_curves) */
+	size_t n_history;
+	const char *generated_at;             /* ISO 8601 UTC */
+};
+
+/* Writes the report to f. Returns PLANNER_OK, or PLANNER_EINPUT with *err
+ * set when the stream reports a write error. */
+int report_write_html(FILE *f, const struct report_input *in, char **err);
+
+#endif

@@ -1,0 +1,441 @@
+/* aws.c — the EC2 bulk price list, one CSV per region
+ * (/offers/v1.0/aws/AmazonEC2/current/<region>/index.csv, hundreds of MB).
+ * The CSV is parsed as it streams in: one partial line is carried between
+ * chunks, so memory does not grow with the file. Five preamble lines come
+ * before the header row; every value is quoted. Prices are USD per
+ * instance-hour; the GPU model comes from the instance family (a table),
+ * the GPU count from the GPU column. No spot prices in this file. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider.h"
+
+/* A price-list row is under 2 KB; a "line" of a megabyte is not CSV. */
+#define AWS_MAX_LINE (1L << 20)
+
+/* Regions asked for when neither --aws-regions nor PLANNER_AWS_REGIONS
+ * says: the ones with every current GPU family. */
+#define AWS_DEFAULT_REGIONS "us-east-1,us-west-2,eu-west-1"
+
+/* Instance families with NVIDIA GPUs, from the EC2 accelerated-computing
+ * instance pages (aws.amazon.com/ec2/instance-types/#Accelerated_Computing). */
+static const struct aws_family {
+	const char *family; /* the instance type before the '.' */
+	const char *gpu;    /* canonical name or an alias */
+} families[] = {
+	{"p6-b200", "B200"},   {"p5en", "H200"},      {"p5e", "H200"},    {"p5", "H100 SXM"},
+	{"p4de", "A100 80GB"}, {"p4d", "A100 40GB"},  {"p3dn", "V100 32GB"},
+	{"p3", "V100 16GB"},   {"g6e", "L40S"},       {"g6", "L4"},       {"g5", "A10G"},
+	{"g4dn", "T4"},
+};
+
+/* The columns read, by header name. */
+enum col {
+	C_TERM, C_UNIT, C_PRICE, C_CURRENCY, C_TYPE, C_VCPU, C_MEMORY, C_GPU, C_TENANCY, C_OS,
+	C_SOFTWARE, C_CAPACITY, C_MARKET, C_REGION, C_COUNT
+};
+static const char *const col_names[C_COUNT] = {
+	[C_TERM] = "TermType",
+	[C_UNIT] = "Unit",
+	[C_PRICE] = "PricePerUnit",
+	[C_CURRENCY] = "Currency",
+	[C_TYPE] = "Instance Type",
+	[C_VCPU] = "vCPU",
+	[C_MEMORY] = "Memory",
+	[C_GPU] = "GPU",
+	[C_TENANCY] = "Tenancy",
+	[C_OS] = "Operating System",
+	[C_SOFTWARE] = "Pre Installed S/W",
+	[C_CAPACITY] = "CapacityStatus",
+	[C_MARKET] = "MarketOption",
+	[C_REGION] = "Region Code",
+};
+
+/* A value a row must have in a column to be kept; NULL: no test. Tested
+ * as soon as the field is reached, so most rows end after a few fields. */
+static const char *const must_be[C_COUNT] = {
+	[C_TERM] = "OnDemand",  [C_UNIT] = "Hrs",        [C_CURRENCY] = "USD",
+	[C_TENANCY] = "Shared", [C_OS] = "Linux",        [C_CAPACITY] = "Used",
+};
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+struct aws_csv {
+	struct norm *out;        /* rows go here (borrowed) */
+	char region[64];         /* the file's region, when a row lacks Region Code */
+	char *carry;             /* the partial line between chunks (owned) */
+	size_t carry_len, carry_cap;
+	size_t peak;             /* largest carry_cap, for the memory test */
+	bool have_header;
+	signed char col_of[256]; /* column index → enum col, -1 unread; the first 256 */
+	int last_col;            /* highest column index read */
+	size_t rows;             /* data rows seen */
+	size_t offers_at_start;  /* norm rows before this stream (reset drops back) */
+	size_t apis_at_start;
+};
+
+struct aws_csv *aws_csv_new(struct norm *out, const char *region)
+{
+	struct aws_csv *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->out = out;
+	snprintf(a->region, sizeof a->region, "%s", region ? region : "");
+	a->offers_at_start = out->n_offers;
+	a->apis_at_start = out->n_apis;
+	memset(a->col_of, -1, sizeof a->col_of);
+	return a;
+}
+
+void aws_csv_reset(struct aws_csv *a)
+{
+	norm_truncate(a->out, a->offers_at_start, a->apis_at_start);
+	a->carry_len = 0;
+	a->have_header = false;
+	a->rows = 0;
+	memset(a->col_of, -1, sizeof a->col_of);
+}
+
+void aws_csv_free(struct aws_csv *a)
+{
+	if (!a)
+		return;
+	free(a->carry);
+	free(a);
+}
+
+size_t aws_csv_rows(const struct aws_csv *a)
+{
+	return a->rows;
+}
+
+size_t aws_csv_peak_buffer(const struct aws_csv *a)
+{
+	return a->peak;
+}
+
+static bool span_is(struct span s, const char *v)
+{
+	size_t n = strlen(v);
+	return s.n == n && !memcmp(s.p, v, n);
+}
+
+/* span_is for the must_be values, whose first byte rules most rows out
+ * without a strlen or memcmp call. */
+static bool span_must(struct span s, const char *v)
+{
+	return s.n > 0 && s.p[0] == v[0] && span_is(s, v);
+}
+
+/* Copies a field, undoing "" escapes, into a NUL-terminated buffer. */
+static void span_copy(struct span s, char *dst, size_t len)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s.n && k + 1 < len; i++) {
+		if (s.p[i] == '"' && i + 1 < s.n && s.p[i + 1] == '"')
+			i++;
+		dst[k++] = s.p[i];
+	}
+	dst[k] = '\0';
+}
+
+/* The next field of line [*p, end): its value without quotes (escapes
+ * left in), and *p moved past the comma. false at the end of the line.
+ * Plain loops, not memchr: fields are a few bytes long, and this runs
+ * for every field of a gigabyte of rows. */
+static bool next_field(const char **p, const char *end, struct span *f)
+{
+	const char *s = *p;
+	if (s > end)
+		return false;
+	if (s < end && *s == '"') {
+		const char *q = s + 1;
+		for (;;) {
+			while (q < end && *q != '"')
+				q++;
+			if (q >= end) { /* unterminated quote: take the rest */
+				f->p = s + 1;
+				f->n = (size_t)(end - s - 1);
+				*p = end + 1;
+				return true;
+			}
+			if (q + 1 < end && q[1] == '"') {
+				q += 2;
+				continue;
+			}
+			break;
+		}
+		f->p = s + 1;
+		f->n = (size_t)(q - s - 1);
+		*p = q + 1 < end ? q + 2 : end + 1; /* past '",' */
+		return true;
+	}
+	const char *c = s;
+	while (c < end && *c != ',')
+		c++;
+	f->p = s;
+	f->n = (size_t)(c - s);
+	*p = c + 1;
+	return true;
+}
+
+static const struct aws_family *family_of(struct span type)
+{
+	const char *dot = memchr(type.p, '.', type.n);
+	size_t n = dot ? (size_t)(dot - type.p) : type.n;
+	for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+		if (strlen(families[i].family) == n && !memcmp(families[i].family, type.p, n))
+			return &families[i];
+	return NULL;
+}
+
+static void read_header(struct aws_csv *a, const char *p, const char *end)
+{
+	struct span f;
+	bool found[C_COUNT] = {0};
+	int idx = 0;
+	while (idx < 256 && next_field(&p, end, &f)) {
+		for (int c = 0; c < C_COUNT; c++)
+			if (!found[c] && span_is(f, col_names[c])) {
+				a->col_of[idx] = (signed char)c;
+				found[c] = true;
+				if (idx > a->last_col)
+					a->last_col = idx;
+			}
+		idx++;
+	}
+	/* The preamble rows ("FormatVersion","v1.0" …) have none of these. */
+	a->have_header = found[C_TERM] && found[C_TYPE] && found[C_PRICE] && found[C_GPU];
+	if (!a->have_header)
+		memset(a->col_of, -1, sizeof a->col_of);
+}
+
+static void read_row(struct aws_csv *a, const char *p, const char *end)
+{
+	struct span v[C_COUNT] = {{0}};
+	struct span f;
+	const struct aws_family *fam = NULL;
+	a->rows++;
+	for (int idx = 0; idx <= a->last_col; idx++) {
+		if (!next_field(&p, end, &f))
+			return; /* short row */
+		int c = a->col_of[idx];
+		if (c < 0)
+			continue;
+		v[c] = f;
+		if (must_be[c] && !span_must(f, must_be[c]))
+			return;
+		if (c == C_TYPE && !(fam = family_of(f))) {
+			/* GPU families the table lacks start with g or p (g4ad,
+			 * g5g, p2): read on so the GPU column can report them. */
+			if (!f.n || (f.p[0] != 'g' && f.p[0] != 'p'))
+				return;
+		}
+		if (c == C_SOFTWARE && f.n && !span_is(f, "NA"))
+			return;
+		if (c == C_MARKET && f.n && !span_is(f, "OnDemand"))
+			return;
+	}
+	char type[64], num[32], region[64];
+	span_copy(v[C_GPU], num, sizeof num);
+	double gpus = 0, price = 0, vcpu = 0, mem = 0;
+	if (!norm_number(num, &gpus) || gpus <= 0)
+		return; /* no GPU: not an offer for us */
+	span_copy(v[C_TYPE], type, sizeof type);
+	if (!fam) {
+		norm_gpu(a->out, type, 0); /* reported as unknown */
+		return;
+	}
+	span_copy(v[C_PRICE], num, sizeof num);
+	norm_number(num, &price);
+	span_copy(v[C_VCPU], num, sizeof num);
+	norm_number(num, &vcpu);
+	span_copy(v[C_MEMORY], num, sizeof num);
+	mem = strtod(num, NULL); /* "244 GiB" */
+	span_copy(v[C_REGION], region, sizeof region);
+	if (gpus > INT_MAX || gpus != floor(gpus)) { /* a fraction of a GPU (g6f) */
+		a->out->skipped++;
+		return;
+	}
+	struct raw_offer r = {
+		.offer = type,
+		.region = *region ? region : a->region,
+		.gpu_name = fam->gpu,
+		.gpu_count = (int)gpus,
+		.vcpus = vcpu,
+		.ram_gib = mem,
+		.price = price,
+		.available = true,
+	};
+	norm_offer(a->out, &r);
+}
+
+static void read_line(struct aws_csv *a, const char *p, size_t n)
+{
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (a->have_header)
+		read_row(a, p, p + n);
+	else
+		read_header(a, p, p + n);
+}
+
+static bool carry_append(struct aws_csv *a, const char *p, size_t n, char **err)
+{
+	if (a->carry_len + n > (size_t)AWS_MAX_LINE) {
+		set_err(err, PLANNER_ENET, "price list has a line over %ld bytes; not the EC2 CSV",
+			AWS_MAX_LINE);
+		return false;
+	}
+	if (a->carry_len + n > a->carry_cap) {
+		size_t cap = a->carry_cap ? a->carry_cap : 4096;
+		while (cap < a->carry_len + n)
+			cap *= 2;
+		char *c = realloc(a->carry, cap);
+		if (!c) {
+			set_err(err, PLANNER_ENET, "out of memory");
+			return false;
+		}
+		a->carry = c;
+		a->carry_cap = cap;
+		if (cap > a->peak)
+			a->peak = cap;
+	}
+	memcpy(a->carry + a->carry_len, p, n);
+	a->carry_len += n;
+	return true;
+}
+
+bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err)
+{
+	while (n > 0) {
+		const char *nl = memchr(p, '\n', n);
+		if (!nl)
+			return carry_append(a, p, n, err);
+		size_t len = (size_t)(nl - p);
+		if (a->carry_len) {
+			if (!carry_append(a, p, len, err))
+				return false;
+			read_line(a, a->carry, a->carry_len);
+			a->carry_len = 0;
+		} else {
+			read_line(a, p, len);
+		}
+		if (a->out->oom) {
+			set_err(err, PLANNER_ENET, "out of memory");
+			return false;
+		}
+		p = nl + 1;
+		n -= len + 1;
+	}
+	return true;
+}
+
+bool aws_csv_finish(struct aws_csv *a, char **err)
+{
+	if (a->carry_len) {
+		read_line(a, a->carry, a->carry_len);
+		a->carry_len = 0;
+	}
+	if (!a->have_header) {
+		set_err(err, PLANNER_ENET,
+			"response is not the EC2 price list CSV (no header row with TermType)");
+		return false;
+	}
+	return true;
+}
+
+static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+{
+	if (next)
+		*next = NULL;
+	struct aws_csv *a = aws_csv_new(out, "");
+	if (!a)
+		return set_err(err, PLANNER_ENET, "out of memory");
+	bool ok = aws_csv_feed(a, body, len, err) && aws_csv_finish(a, err);
+	aws_csv_free(a);
+	return ok ? PLANNER_OK : PLANNER_ENET;
+}
+
+static bool on_chunk(void *ud, const char *p, size_t n, char **err)
+{
+	return aws_csv_feed(ud, p, n, err);
+}
+
+static void on_reset(void *ud)
+{
+	aws_csv_reset(ud);
+}
+
+/* A region code is letters, digits and dashes ("us-east-1"). */
+static bool region_ok(const char *r, size_t n)
+{
+	if (n == 0 || n > 32)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((r[i] >= 'a' && r[i] <= 'z') || (r[i] >= '0' && r[i] <= '9') || r[i] == '-'))
+			return false;
+	return true;
+}
+
+static int fetch(struct fetch_ctx *fx, char **err)
+{
+	const char *regions = fx->aws_regions;
+	if (!regions || !*regions)
+		regions = getenv("PLANNER_AWS_REGIONS");
+	if (!regions || !*regions)
+		regions = AWS_DEFAULT_REGIONS;
+	snprintf(fx->out->source, sizeof fx->out->source,
+		 "%s/offers/v1.0/aws/AmazonEC2/current/<region>/index.csv", fx->base);
+	int rc = PLANNER_OK;
+	for (const char *r = regions; *r && rc == PLANNER_OK;) {
+		size_t n = strcspn(r, ",");
+		char region[33];
+		if (!region_ok(r, n))
+			return set_err(err, PLANNER_EUSAGE, "bad AWS region '%.*s'", (int)n, r);
+		snprintf(region, sizeof region, "%.*s", (int)n, r);
+		char *path = xasprintf("/offers/v1.0/aws/AmazonEC2/current/%s/index.csv", region);
+		char *url = path ? provider_url(fx, path) : NULL;
+		struct aws_csv *a = aws_csv_new(fx->out, region);
+		if (!url || !a) {
+			rc = set_err(err, PLANNER_ENET, "out of memory");
+		} else {
+			struct http_request req = {
+				.url = url, .sink = on_chunk, .reset = on_reset, .ud = a};
+			struct http_response resp;
+			rc = http_fetch(fx->http, &req, &resp, err);
+			fx->http_status = resp.status;
+			http_response_free(&resp);
+			if (rc == PLANNER_OK && !aws_csv_finish(a, err))
+				rc = PLANNER_ENET;
+			if (rc != PLANNER_OK && err && *err) {
+				char *inner = *err;
+				*err = NULL;
+				rc = set_err(err, rc, "%s: %s", region, inner);
+				free(inner);
+			}
+		}
+		aws_csv_free(a);
+		free(url);
+		free(path);
+		r += n;
+		r += *r == ',';
+	}
+	return rc;
+}
+
+const struct provider provider_aws = {
+	.name = "aws",
+	.kind = PROVIDER_RENTED,
+	.base_url = "https://pricing.us-east-1.amazonaws.com",
+	.summary = "AWS EC2 on-demand GPU instances (bulk price list CSV, streamed)",
+	.fetch = fetch,
+	.parse = parse,
+};

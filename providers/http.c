@@ -1,0 +1,283 @@
+/* http.c — the one libcurl layer (see http.h). */
+#include "http.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A body this large is still a price list, not an attack; the biggest
+ * buffered feed (50,000 Vast offers) is well under 100 MiB. */
+#define HTTP_DEFAULT_MAX_BODY ((size_t)256 << 20)
+/* libcurl's receive buffer: larger chunks mean fewer callbacks on the
+ * streamed AWS CSV (CURL_MAX_READ_SIZE is 10 MiB; 512 KiB is plenty). */
+#define HTTP_RECV_BUFFER (512L * 1024)
+
+/* What the write callback needs for one attempt. */
+struct transfer {
+	const struct http_request *req;
+	struct buf *body;   /* buffered mode */
+	size_t max_body;
+	bool too_big;       /* the body passed max_body */
+	char *sink_err;     /* the sink's reason for aborting */
+};
+
+static long env_long(const char *name, long def, long min)
+{
+	const char *s = getenv(name);
+	if (!s || !*s)
+		return def;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < min)
+		return def;
+	return v;
+}
+
+void http_opts_init(struct http_opts *o)
+{
+	o->connect_timeout_ms = env_long("PLANNER_HTTP_CONNECT_TIMEOUT_MS", 10000, 1);
+	o->timeout_ms = env_long("PLANNER_HTTP_TIMEOUT_MS", 120000, 1);
+	o->stream_timeout_ms = env_long("PLANNER_HTTP_STREAM_TIMEOUT_MS", 30L * 60 * 1000, 1);
+	o->stall_ms = env_long("PLANNER_HTTP_STALL_MS", 60000, 1000);
+	o->retries = (int)env_long("PLANNER_HTTP_RETRIES", 3, 0);
+	o->backoff_ms = env_long("PLANNER_HTTP_BACKOFF_MS", 1000, 0);
+	o->max_wait_ms = env_long("PLANNER_HTTP_MAX_WAIT_MS", 60000, 0);
+	o->max_body = (size_t)env_long("PLANNER_HTTP_MAX_BYTES", (long)HTTP_DEFAULT_MAX_BODY, 1);
+}
+
+long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after_s,
+			unsigned *seed)
+{
+	long wait;
+	if (retry_after_s > 0) {
+		wait = retry_after_s > o->max_wait_ms / 1000 + 1 ? o->max_wait_ms
+								 : retry_after_s * 1000;
+	} else {
+		long base = o->backoff_ms;
+		for (int i = 0; i < attempt && base < o->max_wait_ms; i++)
+			base *= 2;
+		/* Half fixed, half random: clients that failed together do not
+		 * all come back in the same millisecond. */
+		long half = base / 2;
+		wait = half + (half > 0 ? (long)(rand_r(seed) % (unsigned long)(half + 1)) : 0);
+	}
+	return wait < o->max_wait_ms ? wait : o->max_wait_ms;
+}
+
+static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
+{
+	struct transfer *t = ud;
+	size_t n = size * nmemb;
+	if (t->req->sink)
+		return t->req->sink(t->req->ud, p, n, &t->sink_err) ? n : 0;
+	if (t->body->len + n > t->max_body) {
+		t->too_big = true;
+		return 0;
+	}
+	return buf_append(t->body, p, n) ? n : 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Transport errors worth another try: the network, not the request. */
+static bool transient(CURLcode c)
+{
+	switch (c) {
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_BAD_CONTENT_ENCODING: /* a gzip stream cut short */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool retry_status(long status)
+{
+	return status == 429 || (status >= 500 && status <= 599);
+}
+
+/* The URL up to its query, for messages: paths are safe to show. */
+static void url_for_message(const char *url, char *out, size_t len)
+{
+	size_t n = strcspn(url, "?#");
+	snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), url);
+}
+
+int http_fetch(const struct http_opts *o, const struct http_request *req,
+	       struct http_response *resp, char **err)
+{
+	char errbuf[CURL_ERROR_SIZE], where[200];
+	struct curl_slist *hdrs = NULL;
+	struct transfer t = {.req = req, .body = &resp->body, .max_body = o->max_body};
+	unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+	int rc = PLANNER_ENET;
+	CURL *h = curl_easy_init();
+	memset(resp, 0, sizeof *resp);
+	url_for_message(req->url, where, sizeof where);
+	if (!h)
+		return set_err(err, PLANNER_ENET, "cannot start an HTTP client");
+	for (size_t i = 0; req->headers && req->headers[i]; i++) {
+		struct curl_slist *s = curl_slist_append(hdrs, req->headers[i]);
+		if (!s) {
+			rc = set_err(err, PLANNER_ENET, "out of memory");
+			goto out;
+		}
+		hdrs = s;
+	}
+	if (req->post) {
+		struct curl_slist *s = curl_slist_append(hdrs, "Content-Type: application/json");
+		if (!s) {
+			rc = set_err(err, PLANNER_ENET, "out of memory");
+			goto out;
+		}
+		hdrs = s;
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->post);
+	}
+	curl_easy_setopt(h, CURLOPT_URL, req->url);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	/* A redirect could carry a key header to another host: none are
+	 * followed; a moved API is a PLANNER_<NAME>_URL away. */
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "planner/" PLANNER_VERSION);
+	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, ""); /* every encoding libcurl decodes */
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+	if (req->sink) {
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, o->stream_timeout_ms);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+		curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, o->stall_ms / 1000);
+	} else {
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+		curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body);
+	}
+	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, HTTP_RECV_BUFFER);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	for (int attempt = 0;; attempt++) {
+		resp->body.len = 0;
+		if (resp->body.data)
+			resp->body.data[0] = '\0';
+		resp->content_type[0] = '\0';
+		resp->status = 0;
+		t.too_big = false;
+		errbuf[0] = '\0';
+		if (req->reset)
+			req->reset(req->ud);
+		CURLcode c = curl_easy_perform(h);
+		resp->attempts = attempt + 1;
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
+		char *ct = NULL;
+		if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
+			snprintf(resp->content_type, sizeof resp->content_type, "%s", ct);
+		if (c == CURLE_OK && resp->status >= 200 && resp->status <= 299) {
+			rc = PLANNER_OK;
+			goto out;
+		}
+		bool again = c == CURLE_OK ? retry_status(resp->status) : transient(c);
+		if (!again || attempt >= o->retries) {
+			if (t.sink_err)
+				rc = set_err(err, PLANNER_ENET, "%s", t.sink_err);
+			else if (t.too_big || c == CURLE_FILESIZE_EXCEEDED)
+				rc = set_err(err, PLANNER_ENET, "%s: response larger than %zu MiB",
+					     where, o->max_body >> 20);
+			else if (c == CURLE_OK)
+				rc = set_err(err, PLANNER_ENET, "%s: HTTP %ld after %d attempt%s",
+					     where, resp->status, attempt + 1, attempt ? "s" : "");
+			else
+				rc = set_err(err, PLANNER_ENET, "%s: %s after %d attempt%s", where,
+					     errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1,
+					     attempt ? "s" : "");
+			goto out;
+		}
+		curl_off_t after = 0;
+		if (c == CURLE_OK)
+			curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after);
+		sleep_ms(http_retry_wait_ms(o, attempt, (long)after, &seed));
+	}
+out:
+	free(t.sink_err);
+	curl_slist_free_all(hdrs);
+	curl_easy_cleanup(h);
+	return rc;
+}
+
+char *http_escape(const char *s)
+{
+	/* libcurl accepts a NULL handle here since 7.82 (Debian 12 has 7.88). */
+	char *e = curl_easy_escape(NULL, s, 0);
+	char *copy = e ? strdup(e) : NULL;
+	curl_free(e);
+	return copy;
+}
+
+void http_response_free(struct http_response *resp)
+{
+	if (resp)
+		buf_free(&resp->body);
+}
+
+int http_paged(const struct http_opts *o, const char *first_url, const char *const *headers,
+	       http_page_fn page_fn, void *ud, int max_pages, long *status, char **err)
+{
+	char *url = strdup(first_url);
+	int rc = PLANNER_OK;
+	if (!url)
+		return set_err(err, PLANNER_ENET, "out of memory");
+	for (int page = 1; url; page++) {
+		if (page > max_pages) {
+			rc = set_err(err, PLANNER_ENET, "more than %d pages; stopped", max_pages);
+			break;
+		}
+		struct http_request req = {.url = url, .headers = headers};
+		struct http_response resp;
+		char *next = NULL;
+		rc = http_fetch(o, &req, &resp, err);
+		*status = resp.status;
+		if (rc == PLANNER_OK) {
+			rc = page_fn(ud, resp.body.data ? resp.body.data : "", resp.body.len, &next,
+				     err);
+			if (rc != PLANNER_OK && page > 1) {
+				char *inner = err && *err ? *err : NULL;
+				if (err)
+					*err = NULL;
+				rc = set_err(err, rc, "page %d: %s", page, inner ? inner : "?");
+				free(inner);
+			}
+		}
+		http_response_free(&resp);
+		if (rc == PLANNER_OK && next && !strcmp(next, url)) {
+			rc = set_err(err, PLANNER_ENET, "page %d links to itself", page);
+		}
+		free(url);
+		url = NULL;
+		if (rc == PLANNER_OK)
+			url = next;
+		else
+			free(next);
+	}
+	free(url);
+	return rc;
+}

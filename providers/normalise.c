@@ -1,0 +1,225 @@
+/* normalise.c — the one normaliser (see normalise.h). */
+#include "normalise.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+void norm_init(struct norm *n, const struct refdata *ref, const char *provider)
+{
+	memset(n, 0, sizeof *n);
+	n->ref = ref;
+	n->provider = provider;
+	iso_now(n->fetched_at, sizeof n->fetched_at);
+}
+
+void norm_free(struct norm *n)
+{
+	if (!n)
+		return;
+	free(n->offers);
+	free(n->apis);
+	for (size_t i = 0; i < n->n_unknown; i++)
+		free(n->unknown[i]);
+	n->offers = NULL;
+	n->apis = NULL;
+	n->n_offers = n->n_apis = n->cap_offers = n->cap_apis = n->n_unknown = 0;
+}
+
+void norm_truncate(struct norm *n, size_t offers, size_t apis)
+{
+	if (offers < n->n_offers)
+		n->n_offers = offers;
+	if (apis < n->n_apis)
+		n->n_apis = apis;
+}
+
+static void note_unknown(struct norm *n, const char *name, double vram_gib)
+{
+	char label[96];
+	if (vram_gib > 0)
+		snprintf(label, sizeof label, "%s (%.0f GiB)", name, vram_gib);
+	else
+		snprintf(label, sizeof label, "%s", name);
+	n->unknown_rows++;
+	for (size_t i = 0; i < n->n_unknown; i++)
+		if (!strcmp(n->unknown[i], label))
+			return;
+	if (n->n_unknown < NORM_MAX_UNKNOWN) {
+		char *copy = strdup(label);
+		if (copy)
+			n->unknown[n->n_unknown++] = copy;
+	}
+}
+
+/* The first word of a canonical name that holds a digit ("A100" of
+ * "A100 80GB", "4090" of "RTX 4090"): parts that share it differ only in
+ * memory or form factor. */
+static size_t family(const char *name, const char **start)
+{
+	const char *p = name;
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		for (size_t i = 0; i < len; i++)
+			if (isdigit((unsigned char)p[i])) {
+				*start = p;
+				return len;
+			}
+		p += len;
+		p += strspn(p, " ");
+	}
+	*start = name;
+	return 0;
+}
+
+static bool vram_close(double a, double b)
+{
+	return fabs(a - b) <= NORM_VRAM_TOLERANCE * b;
+}
+
+static const struct gpu_spec *lookup(struct norm *n, const char *name, double vram_gib);
+
+const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gib)
+{
+	if (!name || !*name) {
+		n->skipped++;
+		return NULL;
+	}
+	if (strlen(name) >= sizeof n->cache[0].name)
+		return lookup(n, name, vram_gib);
+	for (size_t i = 0; i < NORM_CACHE; i++)
+		if (n->cache[i].vram_gib == vram_gib && !strcmp(n->cache[i].name, name) &&
+		    n->cache[i].name[0]) {
+			if (!n->cache[i].gpu)
+				note_unknown(n, name, vram_gib);
+			return n->cache[i].gpu;
+		}
+	const struct gpu_spec *g = lookup(n, name, vram_gib);
+	size_t k = n->cache_next++ % NORM_CACHE;
+	snprintf(n->cache[k].name, sizeof n->cache[k].name, "%s", name);
+	n->cache[k].vram_gib = vram_gib;
+	n->cache[k].gpu = g;
+	return g;
+}
+
+/* norm_gpu without the cache. */
+static const struct gpu_spec *lookup(struct norm *n, const char *name, double vram_gib)
+{
+	const struct gpu_spec *g = refdata_gpu(n->ref, name);
+	if (g && (vram_gib <= 0 || vram_close(vram_gib, g->vram_gib)))
+		return g;
+	if (g) {
+		const char *fam, *other;
+		size_t fl = family(g->name, &fam);
+		const struct gpu_spec *best = NULL;
+		for (size_t i = 0; fl && i < n->ref->n_gpus; i++) {
+			const struct gpu_spec *c = &n->ref->gpus[i];
+			size_t ol = family(c->name, &other);
+			if (ol != fl || strncasecmp(fam, other, fl) || !vram_close(vram_gib, c->vram_gib))
+				continue;
+			if (!best || fabs(c->vram_gib - vram_gib) < fabs(best->vram_gib - vram_gib))
+				best = c;
+		}
+		if (best)
+			return best;
+	}
+	note_unknown(n, name, vram_gib);
+	return NULL;
+}
+
+bool norm_offer(struct norm *n, const struct raw_offer *r)
+{
+	/* A per-GPU price near DBL_MAX times the count is inf: test the total. */
+	double total = r->per_gpu ? r->price * r->gpu_count : r->price;
+	if (!r->offer || !*r->offer || r->gpu_count <= 0 || !(r->price > 0) ||
+	    !isfinite(total)) {
+		n->skipped++;
+		return false;
+	}
+	const struct gpu_spec *g = norm_gpu(n, r->gpu_name, r->vram_gib);
+	if (!g)
+		return false;
+	if (n->n_offers == n->cap_offers) {
+		size_t cap = n->cap_offers ? n->cap_offers * 2 : 64;
+		struct offer *o = realloc(n->offers, cap * sizeof *o);
+		if (!o) {
+			n->oom = true;
+			return false;
+		}
+		n->offers = o;
+		n->cap_offers = cap;
+	}
+	struct offer *o = &n->offers[n->n_offers++];
+	memset(o, 0, sizeof *o);
+	snprintf(o->provider, sizeof o->provider, "%s", n->provider);
+	snprintf(o->offer, sizeof o->offer, "%s", r->offer);
+	snprintf(o->region, sizeof o->region, "%s", r->region ? r->region : "");
+	snprintf(o->gpu, sizeof o->gpu, "%s", g->name);
+	o->gpu_count = r->gpu_count;
+	/* The part decides the memory: feeds round it ("80 GB") or state it
+	 * in their own units, and norm_gpu has matched the size already. */
+	o->vram_gib = g->vram_gib;
+	o->vcpus = r->vcpus > 0 && isfinite(r->vcpus) ? r->vcpus : 0;
+	o->ram_gib = r->ram_gib > 0 && isfinite(r->ram_gib) ? r->ram_gib : 0;
+	o->price_per_hour = total;
+	o->spot = r->spot;
+	o->available = r->available;
+	snprintf(o->fetched_at, sizeof o->fetched_at, "%s", n->fetched_at);
+	snprintf(o->source, sizeof o->source, "%s", n->source);
+	return true;
+}
+
+bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
+	      long context)
+{
+	if (!model || !*model || !isfinite(in_per_token) || !isfinite(out_per_token) ||
+	    in_per_token < 0 || out_per_token < 0) {
+		n->skipped++;
+		return false;
+	}
+	if (n->n_apis == n->cap_apis) {
+		size_t cap = n->cap_apis ? n->cap_apis * 2 : 64;
+		struct api_price *a = realloc(n->apis, cap * sizeof *a);
+		if (!a) {
+			n->oom = true;
+			return false;
+		}
+		n->apis = a;
+		n->cap_apis = cap;
+	}
+	struct api_price *a = &n->apis[n->n_apis++];
+	memset(a, 0, sizeof *a);
+	snprintf(a->provider, sizeof a->provider, "%s", n->provider);
+	snprintf(a->model, sizeof a->model, "%s", model);
+	a->input_per_token = in_per_token;
+	a->output_per_token = out_per_token;
+	a->context = context > 0 ? context : 0;
+	snprintf(a->fetched_at, sizeof a->fetched_at, "%s", n->fetched_at);
+	snprintf(a->source, sizeof a->source, "%s", n->source);
+	return true;
+}
+
+bool norm_number(const char *s, double *v)
+{
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == s || *end || errno == ERANGE || !isfinite(d))
+		return false;
+	*v = d;
+	return true;
+}

@@ -1,0 +1,101 @@
+/* normalise.h — the one normaliser: every adapter hands it what its feed
+ * says, in the feed's own units, and gets back rows in the store's shape
+ * (canonical GPU through the refdata alias table, VRAM per GPU in GiB,
+ * USD per instance-hour, spot flag, region, fetched-at). Names no alias
+ * matches are collected for the report, never guessed. */
+#ifndef PLANNER_NORMALISE_H
+#define PLANNER_NORMALISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "refdata.h"
+#include "store.h"
+
+/* Distinct unknown GPU names kept for the report; more are only counted. */
+#define NORM_MAX_UNKNOWN 16
+
+/* Lookups remembered by norm_gpu. */
+#define NORM_CACHE 16
+
+/* Units feeds use for memory. Vast's "MB" are MiB (an RTX 4090 reports
+ * 24564, i.e. 23.99 GiB); "GB" in descriptions are decimal marketing GB. */
+#define NORM_MIB_PER_GIB 1024.0
+#define NORM_BYTES_PER_GB 1e9
+#define NORM_BYTES_PER_GIB 1073741824.0
+
+/* A feed's VRAM figure further than this from the matched part's is a
+ * different part of the same family (A100 40 GB vs 80 GB, V100 16 vs 32):
+ * the largest gap between a marketing "GB" and the real GiB is about 7 %
+ * (80 GB → 74.5 GiB), the smallest gap between sizes of one family 15 %
+ * (H100 SXM 80 GB vs H100 NVL 94 GB). */
+#define NORM_VRAM_TOLERANCE 0.12
+
+/* Rows collected from one provider's fetch. */
+struct norm {
+	const struct refdata *ref; /* alias table and GPU specs (borrowed) */
+	const char *provider;      /* adapter name (borrowed, static) */
+	char fetched_at[24];       /* stamped on every row */
+	char source[160];          /* stamped on every row; set by the adapter */
+	struct offer *offers;      /* owned */
+	size_t n_offers, cap_offers;
+	struct api_price *apis;    /* owned */
+	size_t n_apis, cap_apis;
+	char *unknown[NORM_MAX_UNKNOWN]; /* distinct unknown GPU names (owned) */
+	size_t n_unknown;
+	size_t unknown_rows;       /* rows dropped for an unknown GPU */
+	size_t skipped;            /* rows dropped for missing, zero or malformed fields */
+	bool oom;                  /* an allocation failed; rows are incomplete */
+	/* The last lookups of norm_gpu: a feed names a handful of parts over
+	 * and over (50,000 Vast offers, a dozen GPU models), and the alias
+	 * table walk is the costliest step per row. */
+	struct {
+		char name[64];
+		double vram_gib;
+		const struct gpu_spec *gpu; /* NULL: known unknown */
+	} cache[NORM_CACHE];
+	size_t cache_next;
+};
+
+/* One offer as the feed states it. */
+struct raw_offer {
+	const char *offer;    /* offer id / instance type (required) */
+	const char *region;   /* NULL or "" when none */
+	const char *gpu_name; /* the feed's spelling (required) */
+	int gpu_count;        /* GPUs in the instance (> 0) */
+	double vram_gib;      /* per GPU as the feed states it, converted to GiB; 0 unknown */
+	double vcpus, ram_gib;
+	double price;         /* USD per hour: per instance, or per GPU when per_gpu */
+	bool per_gpu;         /* the feed prices one GPU; multiplied by gpu_count */
+	bool spot;
+	bool available;
+};
+
+/* Sets up n for one provider; fetched_at is now. Can't fail. */
+void norm_init(struct norm *n, const struct refdata *ref, const char *provider);
+/* Frees what n owns; accepts NULL. */
+void norm_free(struct norm *n);
+/* Drops rows back to n_offers = offers, n_apis = apis (a retried stream). */
+void norm_truncate(struct norm *n, size_t offers, size_t apis);
+
+/* The canonical GPU for a feed's name and, when known (> 0), its VRAM per
+ * GPU: a name that matches a part of the wrong memory size is moved to the
+ * family member whose memory fits. NULL when none fits; the name is then
+ * recorded as unknown. */
+const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gib);
+
+/* Adds one offer. Returns true when added; false when dropped (unknown
+ * GPU, missing id, non-positive count or price — counted) or on out of
+ * memory (n->oom set). */
+bool norm_offer(struct norm *n, const struct raw_offer *r);
+
+/* Adds one per-token API price (USD per token). Negative or non-finite
+ * prices are dropped and counted. */
+bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
+	      long context);
+
+/* Parses a decimal string or number-like text ("0.00000015", "12.24")
+ * into *v; false when s is NULL, empty or not wholly a finite number. */
+bool norm_number(const char *s, double *v);
+
+#endif

@@ -1,0 +1,137 @@
+/* provider.c — the adapter registry and what every adapter shares: URLs
+ * with the PLANNER_<NAME>_URL override, the JSON fetch, tolerant cJSON
+ * accessors. */
+#include "provider.h"
+
+#include <cJSON.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const struct provider *const provider_list[] = {
+	&provider_lambda, &provider_runpod, &provider_vast,       &provider_azure,
+	&provider_aws,    &provider_gcp,    &provider_openrouter, &provider_litellm,
+	NULL,
+};
+
+const struct provider *provider_find(const char *name)
+{
+	for (size_t i = 0; provider_list[i]; i++)
+		if (!strcmp(provider_list[i]->name, name))
+			return provider_list[i];
+	return NULL;
+}
+
+void provider_url_env(const struct provider *p, char *buf, size_t len)
+{
+	char upper[32];
+	size_t i = 0;
+	for (; p->name[i] && i + 1 < sizeof upper; i++)
+		upper[i] = (char)toupper((unsigned char)p->name[i]);
+	upper[i] = '\0';
+	snprintf(buf, len, "PLANNER_%s_URL", upper);
+}
+
+char *provider_url(const struct fetch_ctx *fx, const char *path)
+{
+	return xasprintf("%s%s", fx->base, path);
+}
+
+char *provider_rebase(const struct fetch_ctx *fx, const char *link)
+{
+	size_t bl = strlen(fx->base);
+	if (!strncmp(link, fx->base, bl) && (link[bl] == '/' || link[bl] == '?'))
+		return strdup(link);
+	const char *p = strstr(link, "://");
+	p = p ? p + 3 : link;
+	p += strcspn(p, "/?");
+	return xasprintf("%s%s%s", fx->base, *p == '?' ? "/" : "", p);
+}
+
+int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post, char **err)
+{
+	char *url = provider_url(fx, path), *auth = NULL;
+	const char *headers[3] = {"Accept: application/json", NULL, NULL};
+	struct http_response resp;
+	int rc;
+	if (!url)
+		return set_err(err, PLANNER_ENET, "out of memory");
+	if (fx->key && *fx->key) {
+		if (!(auth = xasprintf("Authorization: Bearer %s", fx->key))) {
+			free(url);
+			return set_err(err, PLANNER_ENET, "out of memory");
+		}
+		headers[1] = auth;
+	}
+	snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
+	struct http_request req = {.url = url, .post = post, .headers = headers};
+	rc = http_fetch(fx->http, &req, &resp, err);
+	fx->http_status = resp.status;
+	if (rc == PLANNER_OK)
+		rc = fx->p->parse(fx->out, resp.body.data ? resp.body.data : "", resp.body.len, NULL,
+				  err);
+	http_response_free(&resp);
+	free(auth);
+	free(url);
+	return rc;
+}
+
+cJSON *provider_json(const char *body, size_t len, char **err)
+{
+	const char *end = NULL;
+	size_t skip = 0;
+	while (skip < len && isspace((unsigned char)body[skip]))
+		skip++;
+	if (skip == len) {
+		set_err(err, PLANNER_ENET, "empty response");
+		return NULL;
+	}
+	if (body[skip] == '<') {
+		set_err(err, PLANNER_ENET, "response is HTML, not JSON (an error or login page?)");
+		return NULL;
+	}
+	cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
+	if (!root)
+		set_err(err, PLANNER_ENET, "response is not valid JSON (at byte %zu of %zu)",
+			end && end >= body ? (size_t)(end - body) : 0, len);
+	return root;
+}
+
+const char *pj_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) && v->valuestring ? v->valuestring : "";
+}
+
+double pj_num(const cJSON *o, const char *key)
+{
+	double v;
+	return pj_number(o, key, &v) ? v : 0;
+}
+
+bool pj_number(const cJSON *o, const char *key, double *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (cJSON_IsNumber(x)) {
+		/* cJSON reads 1e999 as inf. */
+		if (!isfinite(x->valuedouble))
+			return false;
+		*v = x->valuedouble;
+		return true;
+	}
+	return cJSON_IsString(x) && norm_number(x->valuestring, v);
+}
+
+long pj_count(const cJSON *o, const char *key, long max)
+{
+	double v;
+	/* (double)max + 1 is a power of two for INT_MAX and LONG_MAX, so
+	 * anything below it truncates to at most max. */
+	if (!pj_number(o, key, &v) || !(v >= 0) || !(v < (double)max + 1.0))
+		return 0;
+	return (long)v;
+}

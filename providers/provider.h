@@ -1,0 +1,119 @@
+/* provider.h — the adapter interface. Each feed is one file in providers/
+ * ending in a `const struct provider`; what they all share (HTTP, paging,
+ * GPU-name normalisation, the store insert) lives once, in http.c,
+ * normalise.c, provider.c and planner/refresh.c. */
+#ifndef PLANNER_PROVIDER_H
+#define PLANNER_PROVIDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "http.h"
+#include "normalise.h"
+
+enum provider_kind {
+	PROVIDER_RENTED, /* GPU offers, priced per instance-hour */
+	PROVIDER_API,    /* per-token API prices */
+};
+
+struct provider;
+
+/* What one fetch works with. Built by refresh.c; adapters read it. */
+struct fetch_ctx {
+	const struct provider *p;      /* the adapter running */
+	const struct http_opts *http;  /* timeouts, retries, caps */
+	const char *base;              /* scheme://host[:port][/prefix], no trailing '/':
+					* PLANNER_<NAME>_URL, else p->base_url */
+	const char *key;               /* the key from p->key_env; NULL when unset */
+	const char *aws_regions;       /* comma-separated, for the aws adapter */
+	struct norm *out;              /* rows go here */
+	long http_status;              /* the last response's status, for refresh_runs */
+};
+
+struct provider {
+	/* Adapter name: the --provider word, the database's provider column,
+	 * and the stem of PLANNER_<NAME>_URL. */
+	const char *name;
+	/* Whether rows are GPU offers or per-token API prices. */
+	enum provider_kind kind;
+	/* The real API's scheme://host; the adapter appends the real paths. */
+	const char *base_url;
+	/* Environment variable holding the key; NULL when the feed is public. */
+	const char *key_env;
+	/* True when the feed works without the key too (sent when present). */
+	bool key_optional;
+	/* One line for `planner providers`: what the feed brings. */
+	const char *summary;
+	/* Fetches the feed (every page, region or stream) and parses it into
+	 * fx->out. Returns PLANNER_OK or PLANNER_ENET with *err set; leaves the
+	 * store alone (refresh.c writes the rows in one transaction). */
+	int (*fetch)(struct fetch_ctx *fx, char **err);
+	/* Parses one response body in the feed's real shape into out. For
+	 * paged feeds *next gets the next page's link or token (malloc'd) or
+	 * NULL; others leave it NULL (next may be NULL). Returns PLANNER_OK,
+	 * or PLANNER_ENET when the body is not the feed's shape (HTML, bad
+	 * JSON, an error object) with *err set. Needs no network. */
+	int (*parse)(struct norm *out, const char *body, size_t len, char **next, char **err);
+};
+
+/* Every adapter, in the order refresh runs them; NULL-terminated. */
+extern const struct provider *const provider_list[];
+/* The adapter named `name`, or NULL. */
+const struct provider *provider_find(const char *name);
+
+extern const struct provider provider_lambda;
+extern const struct provider provider_vast;
+extern const struct provider provider_runpod;
+extern const struct provider provider_azure;
+extern const struct provider provider_aws;
+extern const struct provider provider_gcp;
+extern const struct provider provider_openrouter;
+extern const struct provider provider_litellm;
+
+/* --- helpers every adapter shares (provider.c) --- */
+
+/* "PLANNER_<NAME>_URL" into buf. */
+void provider_url_env(const struct provider *p, char *buf, size_t len);
+
+/* fx->base + path, malloc'd; NULL when out of memory. */
+char *provider_url(const struct fetch_ctx *fx, const char *path);
+
+/* Replaces a server-sent link's scheme://host[:port] with fx->base, so
+ * paging follows the override and never another host. malloc'd. */
+char *provider_rebase(const struct fetch_ctx *fx, const char *link);
+
+/* GETs (or POSTs `post`) base+path with the key as a Bearer header when
+ * there is one, and runs p->parse on the body. Sets fx->http_status. */
+int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post, char **err);
+
+/* Parses body as JSON for an adapter's parse: NULL with *err set when it
+ * is not JSON (an HTML error page says so). Free with cJSON_Delete. */
+struct cJSON *provider_json(const char *body, size_t len, char **err);
+
+/* cJSON accessors tolerant of nulls and wrong types. */
+const char *pj_str(const struct cJSON *o, const char *key);   /* "" when absent */
+double pj_num(const struct cJSON *o, const char *key);        /* 0 when absent */
+/* A finite number, or a string holding one ("0.00000015"); false otherwise. */
+bool pj_number(const struct cJSON *o, const char *key, double *v);
+/* A count (GPUs, context tokens) truncated to a whole number; 0 when
+ * absent, negative, or above max, so the caller's cast cannot overflow
+ * (a feed's 1e30 is a broken row, not a count). */
+long pj_count(const struct cJSON *o, const char *key, long max);
+
+/* --- AWS CSV stream parser (aws.c), exposed for tests --- */
+struct aws_csv;
+/* A parser writing into out; NULL when out of memory. */
+struct aws_csv *aws_csv_new(struct norm *out, const char *region);
+/* Feeds the next bytes (any split). false on a malformed file, *err set. */
+bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err);
+/* Ends the stream (a last line without '\n'). false with *err set when
+ * the file had no header row. */
+bool aws_csv_finish(struct aws_csv *a, char **err);
+/* Starts over (a retried download); rows already added are dropped. */
+void aws_csv_reset(struct aws_csv *a);
+/* Rows read so far, and the largest buffer held (for the memory test). */
+size_t aws_csv_rows(const struct aws_csv *a);
+size_t aws_csv_peak_buffer(const struct aws_csv *a);
+void aws_csv_free(struct aws_csv *a);
+
+#endif

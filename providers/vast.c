@@ -1,0 +1,90 @@
+/* vast.c — Vast.ai offer search (POST /api/v0/bundles/). Each offer's
+ * dph_total is USD per hour for the whole offer, gpu_ram is MiB per GPU,
+ * min_bid the interruptible price; thousands of offers, no paging. */
+#include <cJSON.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider.h"
+
+/* Offers asked for per refresh (PLANNER_VAST_LIMIT overrides): enough for
+ * every GPU model's cheapest few hundred, cheapest first. */
+#define VAST_DEFAULT_LIMIT 10000
+
+static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+{
+	if (next)
+		*next = NULL;
+	cJSON *root = provider_json(body, len, err);
+	if (!root)
+		return PLANNER_ENET;
+	int rc = PLANNER_OK;
+	const cJSON *offers = cJSON_GetObjectItemCaseSensitive(root, "offers");
+	if (!cJSON_IsArray(offers)) {
+		const char *msg = pj_str(root, "msg");
+		rc = set_err(err, PLANNER_ENET, "response has no \"offers\" list%s%s",
+			     *msg ? ": " : "", msg);
+		goto out;
+	}
+	const cJSON *it;
+	char id[32];
+	cJSON_ArrayForEach(it, offers)
+	{
+		double idnum = pj_num(it, "id");
+		if (idnum <= 0) {
+			out->skipped++;
+			continue;
+		}
+		snprintf(id, sizeof id, "%.0f", idnum);
+		struct raw_offer r = {
+			.offer = id,
+			.region = pj_str(it, "geolocation"),
+			.gpu_name = pj_str(it, "gpu_name"),
+			.gpu_count = (int)pj_count(it, "num_gpus", INT_MAX),
+			.vram_gib = pj_num(it, "gpu_ram") / NORM_MIB_PER_GIB,
+			.vcpus = pj_num(it, "cpu_cores_effective"),
+			.ram_gib = pj_num(it, "cpu_ram") / NORM_MIB_PER_GIB,
+			.price = pj_num(it, "dph_total"),
+			.available = true,
+		};
+		if (!norm_offer(out, &r))
+			continue;
+		double bid = pj_num(it, "min_bid");
+		if (bid > 0) {
+			r.price = bid;
+			r.spot = true;
+			norm_offer(out, &r);
+		}
+	}
+out:
+	cJSON_Delete(root);
+	return rc;
+}
+
+static int fetch(struct fetch_ctx *fx, char **err)
+{
+	const char *env = getenv("PLANNER_VAST_LIMIT");
+	long limit = env && atol(env) > 0 ? atol(env) : VAST_DEFAULT_LIMIT;
+	char *body = xasprintf("{\"rentable\":{\"eq\":true},\"rented\":{\"eq\":false},"
+			       "\"type\":\"on-demand\",\"order\":[[\"dph_total\",\"asc\"]],"
+			       "\"limit\":%ld}",
+			       limit);
+	if (!body)
+		return set_err(err, PLANNER_ENET, "out of memory");
+	int rc = provider_fetch_json(fx, "/api/v0/bundles/", body, err);
+	free(body);
+	return rc;
+}
+
+const struct provider provider_vast = {
+	.name = "vast",
+	.kind = PROVIDER_RENTED,
+	.base_url = "https://console.vast.ai",
+	.key_env = "VAST_API_KEY",
+	.key_optional = true,
+	.summary = "Vast.ai marketplace offers, on-demand and interruptible (min bid)",
+	.fetch = fetch,
+	.parse = parse,
+};

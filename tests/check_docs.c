@@ -1,0 +1,171 @@
+/* check_docs.c — the manual page (planner.1) and the bash completion
+ * (completion/planner.bash) cover every command in the binary's table;
+ * groff renders the page without a warning (skipped, saying so, where
+ * groff is absent); the completion parses and completes commands, options
+ * and option values when driven through COMP_WORDS as bash would. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "util.h"
+
+#define GROFF "/usr/bin/groff"
+
+/* Runs a shell command; stdout and stderr into *out. Returns the exit
+ * status, or -1. */
+static int run_sh(const char *cmd, char **out)
+{
+	char *full = xasprintf("%s 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	ck_assert_ptr_nonnull(p);
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+		ck_assert(buf_append(&b, chunk, n));
+	int st = pclose(p);
+	free(full);
+	*out = b.data ? b.data : strdup("");
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+/* The command names `planner --help` lists, as a NULL-terminated array of
+ * malloc'd strings. */
+static char **commands(void)
+{
+	const char *argv[] = {"--help", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	char **names = calloc(64, sizeof *names);
+	size_t n = 0;
+	char *p = strstr(out, "commands:\n");
+	ck_assert_ptr_nonnull(p);
+	for (p = strchr(p, '\n') + 1; !strncmp(p, "  ", 2) && n < 63; p = strchr(p, '\n') + 1) {
+		char name[32];
+		ck_assert_int_eq(sscanf(p, " %31s", name), 1);
+		names[n++] = strdup(name);
+	}
+	free(out);
+	ck_assert_int_ge(n, 7);
+	return names;
+}
+
+static void free_names(char **names)
+{
+	for (size_t i = 0; names[i]; i++)
+		free(names[i]);
+	free(names);
+}
+
+START_TEST(every_command_has_help_with_an_example_a_man_section_and_completion)
+{
+	char **names = commands();
+	char *man = test_slurp("planner.1"), *comp = test_slurp("completion/planner.bash");
+	ck_assert_ptr_nonnull(man);
+	ck_assert_ptr_nonnull(comp);
+	const char *list = strstr(comp, "local commands=\"");
+	ck_assert_ptr_nonnull(list);
+	list += strlen("local commands=\"");
+	/* " compare fit ... probe ": every name between spaces. */
+	char *words = xasprintf(" %.*s ", (int)(strchr(list, '"') - list), list);
+	for (size_t i = 0; names[i]; i++) {
+		const char *argv[] = {names[i], "--help", NULL};
+		char *out = NULL;
+		ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+		ck_assert_msg(strstr(out, "example") != NULL, "%s --help has no example", names[i]);
+		free(out);
+		char *section = xasprintf(".SS \"planner %s", names[i]);
+		ck_assert_msg(strstr(man, section) != NULL, "planner.1 has no section for %s",
+			      names[i]);
+		free(section);
+		char *word = xasprintf(" %s ", names[i]);
+		ck_assert_msg(strstr(words, word) != NULL, "completion does not offer %s", names[i]);
+		free(word);
+	}
+	static const char *const man_sections[] = {".SH EXIT STATUS", ".SH ENVIRONMENT",
+						   ".SH FILES", ".SH EXAMPLES", "PLANNER_DB",
+						   "NO_COLOR", "PLANNER_NVIDIA_SMI"};
+	for (size_t i = 0; i < sizeof man_sections / sizeof *man_sections; i++)
+		ck_assert_msg(strstr(man, man_sections[i]) != NULL, "planner.1 lacks %s",
+			      man_sections[i]);
+	free(words);
+	free(man);
+	free(comp);
+	free_names(names);
+}
+END_TEST
+
+START_TEST(groff_renders_the_man_page_without_a_warning)
+{
+	if (access(GROFF, X_OK) != 0) {
+		printf("docs: man page check skipped: %s is not installed (apt-get install "
+		       "groff-base)\n",
+		       GROFF);
+		return;
+	}
+	char *out = NULL;
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -ww -z planner.1", &out), 0);
+	ck_assert_msg(*out == '\0', "groff warnings:\n%s", out);
+	free(out);
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -P-c -P-b -P-u planner.1", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "EXIT STATUS"));
+	ck_assert_ptr_nonnull(strstr(out, "planner breakeven FILE"));
+	free(out);
+}
+END_TEST
+
+/* What the completion offers for the words given, space-separated. */
+static char *complete(const char *words, int cword)
+{
+	char *cmd = xasprintf("bash --norc --noprofile -c 'source completion/planner.bash; "
+			      "COMP_WORDS=(%s); COMP_CWORD=%d; _planner; echo \"${COMPREPLY[*]}\"'",
+			      words, cword);
+	char *out = NULL;
+	ck_assert_int_eq(run_sh(cmd, &out), 0);
+	free(cmd);
+	return out;
+}
+
+START_TEST(bash_completes_commands_options_and_their_values)
+{
+	char *out = NULL;
+	ck_assert_int_eq(run_sh("bash -n completion/planner.bash", &out), 0);
+	free(out);
+	static const struct {
+		const char *words;
+		int cword;
+		const char *want;
+	} cases[] = {
+		{"planner re", 1, "refresh report\n"},
+		{"planner hi", 1, "history\n"},
+		{"planner breakeven jobs/monthly.yaml --o", 3, "--output\n"},
+		{"planner report x.yaml -", 3, "--output -o --quiet --db --format --help --verbose\n"},
+		{"planner fit llama --precision q4", 4, "q4_k_m q4_0\n"},
+		{"planner schedule x --format \"\"", 4, "table json csv ics slurm k8s\n"},
+		{"planner history h100 --provider ru", 4, "runpod\n"},
+		{"planner compare jobs/month", 2, "jobs/monthly.yaml\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		out = complete(cases[i].words, cases[i].cword);
+		ck_assert_msg(!strcmp(out, cases[i].want), "'%s' completed to '%s', want '%s'",
+			      cases[i].words, out, cases[i].want);
+		free(out);
+	}
+}
+END_TEST
+
+Suite *docs_suite(void)
+{
+	Suite *s = suite_create("docs");
+	TCase *tc = tcase_create("man page and completion");
+	tcase_set_timeout(tc, 0); /* no wall-clock limit: one run per command */
+	tcase_add_test(tc, every_command_has_help_with_an_example_a_man_section_and_completion);
+	tcase_add_test(tc, groff_renders_the_man_page_without_a_warning);
+	tcase_add_test(tc, bash_completes_commands_options_and_their_values);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,185 @@
+/* check_history.c — price curves over refreshes (planner/history.c) and
+ * `planner history` end to end on a database whose history was written by
+ * store_replace_offers at different fetched_at times. */
+#include <check.h>
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "history.h"
+#include "store.h"
+#include "testutil.h"
+#include "util.h"
+
+static struct price_point point(const char *gpu, const char *offer, int count, double price,
+				const char *at)
+{
+	struct price_point p = {.gpu_count = count, .price_per_hour = price};
+	snprintf(p.provider, sizeof p.provider, "acme");
+	snprintf(p.offer, sizeof p.offer, "%s", offer);
+	snprintf(p.gpu, sizeof p.gpu, "%s", gpu);
+	snprintf(p.recorded_at, sizeof p.recorded_at, "%s", at);
+	return p;
+}
+
+START_TEST(an_unchanged_price_carries_forward_and_prices_are_per_gpu_hour)
+{
+	/* As store_price_history orders them: by gpu, then time. */
+	const struct price_point rows[] = {
+		point("A100 80GB", "a", 1, 1.0, "2026-01-01T00:00:00Z"),
+		point("H100 SXM", "two", 2, 4.0, "2026-01-01T00:00:00Z"), /* 2.0 per GPU */
+		point("H100 SXM", "one", 1, 3.0, "2026-01-01T00:00:00Z"),
+		point("H100 SXM", "two", 2, 3.0, "2026-01-08T00:00:00Z"), /* now 1.5 */
+		point("H100 SXM", "new", 1, 2.5, "2026-01-08T00:00:00Z"),
+	};
+	struct history_curve *c = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	ck_assert_int_eq(history_curves(rows, 5, &c, &n, &err), PLANNER_OK);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(c[0].gpu, "A100 80GB");
+	ck_assert_int_eq(c[0].n_steps, 1);
+	const struct history_curve *h = &c[1];
+	ck_assert_str_eq(h->gpu, "H100 SXM");
+	ck_assert_int_eq(h->n_steps, 2);
+	ck_assert_str_eq(h->steps[0].at, "2026-01-01T00:00:00Z");
+	ck_assert_int_eq(h->steps[0].offers, 2);
+	ck_assert_double_eq_tol(h->steps[0].min, 2.0, 1e-12);
+	ck_assert_double_eq_tol(h->steps[0].median, 2.5, 1e-12); /* of 2.0 and 3.0 */
+	ck_assert_int_eq(h->steps[1].offers, 3); /* "one" kept its 3.0 */
+	ck_assert_double_eq_tol(h->steps[1].min, 1.5, 1e-12);
+	ck_assert_double_eq_tol(h->steps[1].median, 2.5, 1e-12); /* of 1.5, 2.5, 3.0 */
+	history_curves_free(c, n);
+	ck_assert_int_eq(history_curves(NULL, 0, &c, &n, &err), PLANNER_OK);
+	ck_assert_int_eq(n, 0);
+	history_curves_free(c, n);
+	history_curves_free(NULL, 0);
+}
+END_TEST
+
+START_TEST(the_sparkline_spans_the_lowest_to_the_highest_block)
+{
+	char buf[64];
+	const double rising[] = {1, 2, 3};
+	history_sparkline(rising, 3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "\u2581\u2585\u2588");
+	const double flat[] = {2, 2};
+	history_sparkline(flat, 2, buf, sizeof buf);
+	ck_assert_str_eq(buf, "\u2584\u2584");
+	history_sparkline(rising, 3, buf, 7); /* room for two blocks and the NUL */
+	ck_assert_str_eq(buf, "\u2581\u2585");
+	history_sparkline(rising, 0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+/* A database where histco refreshed three times a week apart: a 1-GPU
+ * H100 offer at 2.40, 2.10, 2.25, and a 2-GPU one at 5.00 (2.50 a GPU)
+ * listed once and never changed. */
+static char *history_db(char **dir)
+{
+	*dir = test_tmpdir();
+	char *db = xasprintf("%s/prices.db", *dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	static const char *const when[] = {"2026-12-01T03:00:00Z", "2026-12-08T03:00:00Z",
+					   "2026-12-15T03:00:00Z"};
+	static const double price[] = {2.40, 2.10, 2.25};
+	for (int i = 0; i < 3; i++) {
+		struct offer o[2] = {
+			{.provider = "histco", .offer = "h100-1x", .gpu = "H100 SXM",
+			 .gpu_count = 1, .vram_gib = 80, .price_per_hour = price[i],
+			 .available = true},
+			{.provider = "histco", .offer = "h100-2x", .gpu = "H100 SXM",
+			 .gpu_count = 2, .vram_gib = 80, .price_per_hour = 5.0, .available = true},
+		};
+		snprintf(o[0].fetched_at, sizeof o[0].fetched_at, "%s", when[i]);
+		snprintf(o[1].fetched_at, sizeof o[1].fetched_at, "%s", when[i]);
+		ck_assert_int_eq(store_replace_offers(st, "histco", o, 2, &err), PLANNER_OK);
+	}
+	struct price_point *rows = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(store_price_history(st, "H100 SXM", "histco", &rows, &n, &err),
+			 PLANNER_OK);
+	ck_assert_int_eq(n, 4); /* the 2-GPU offer's price never changed: one row */
+	ck_assert_str_eq(rows[0].recorded_at, "2026-12-01T03:00:00Z");
+	free(rows);
+	store_close(st);
+	return db;
+}
+
+START_TEST(history_json_gives_min_and_median_per_refresh)
+{
+	char *dir, *db = history_db(&dir), *out = NULL;
+	const char *argv[] = {"history", "h100", "--provider", "histco", "--format", "json",
+			      "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "gpu")->valuestring, "H100 SXM");
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "currency")->valuestring, "USD");
+	const cJSON *pts = cJSON_GetObjectItem(root, "points");
+	ck_assert_int_eq(cJSON_GetArraySize(pts), 3);
+	static const double min[] = {2.40, 2.10, 2.25}, median[] = {2.45, 2.30, 2.375};
+	for (int i = 0; i < 3; i++) {
+		const cJSON *p = cJSON_GetArrayItem(pts, i);
+		ck_assert_int_eq(cJSON_GetObjectItem(p, "offers")->valueint, 2);
+		ck_assert_double_eq_tol(cJSON_GetObjectItem(p, "min")->valuedouble, min[i], 1e-9);
+		ck_assert_double_eq_tol(cJSON_GetObjectItem(p, "median")->valuedouble, median[i],
+					1e-9);
+	}
+	cJSON_Delete(root);
+	free(out);
+	free(db);
+	free(dir);
+}
+END_TEST
+
+START_TEST(history_table_has_a_sparkline_and_csv_names_its_units)
+{
+	char *dir, *db = history_db(&dir), *out = NULL;
+	const char *table[] = {"history", "H100", "SXM", "--provider", "histco", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(table, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "USD per GPU-hour over 3 refreshes"));
+	ck_assert_ptr_nonnull(strstr(out, "min     \u2588\u2581\u2585  2.40 -> 2.25"));
+	ck_assert_ptr_null(strstr(out, "\033[")); /* no colour when not a terminal */
+	free(out);
+	const char *csv[] = {"history", "H100 SXM", "--provider", "histco", "--format", "csv",
+			     "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
+	ck_assert_str_eq(out, "refreshed_at,offers,min_usd_per_gpu_hour,median_usd_per_gpu_hour\r\n"
+			      "2026-12-01T03:00:00Z,2,2.4000,2.4500\r\n"
+			      "2026-12-08T03:00:00Z,2,2.1000,2.3000\r\n"
+			      "2026-12-15T03:00:00Z,2,2.2500,2.3750\r\n");
+	free(out);
+	char *err = NULL;
+	const char *bad[] = {"history", "H10O", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(bad, NULL, NULL, &err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "unknown GPU 'H10O'"));
+	free(err);
+	const char *none[] = {"history", "H100 SXM", "--provider", "nobody", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(none, NULL, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "no price history for H100 SXM at nobody"));
+	free(out);
+	free(err);
+	free(db);
+	free(dir);
+}
+END_TEST
+
+Suite *history_suite(void)
+{
+	Suite *s = suite_create("history");
+	TCase *tc = tcase_create("curves");
+	tcase_add_test(tc, an_unchanged_price_carries_forward_and_prices_are_per_gpu_hour);
+	tcase_add_test(tc, the_sparkline_spans_the_lowest_to_the_highest_block);
+	suite_add_tcase(s, tc);
+	TCase *e2e = tcase_create("end to end");
+	tcase_set_timeout(e2e, 0); /* no wall-clock limit: runs are slow under ASan */
+	tcase_add_test(e2e, history_json_gives_min_and_median_per_refresh);
+	tcase_add_test(e2e, history_table_has_a_sparkline_and_csv_names_its_units);
+	suite_add_tcase(s, e2e);
+	return s;
+}

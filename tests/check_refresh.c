@@ -1,0 +1,486 @@
+/* check_refresh.c — `planner refresh` and `planner providers` end to end:
+ * the real binary against the loopback fixture server (every adapter over
+ * real HTTP, PLANNER_<NAME>_URL pointing at it), then the SQLite database
+ * is read back: what was written, what was kept, what is stale, what
+ * refresh_runs says. */
+#include <check.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refresh.h"
+#include "testutil.h"
+
+static struct test_fixture server;
+
+static void start(void)
+{
+	test_fixture_start(&server, 2.0);
+}
+
+static void stop(void)
+{
+	test_fixture_stop(&server);
+}
+
+static const char *const names[] = {"LAMBDA", "VAST", "RUNPOD", "AZURE",
+				    "AWS", "GCP", "OPENROUTER", "LITELLM"};
+#define N_NAMES (sizeof names / sizeof names[0])
+
+/* Keys long and odd enough that finding one anywhere is no accident. */
+#define LAMBDA_KEY "lambda-key-Zq81vXk2"
+#define RUNPOD_KEY "runpod-key-Pp03mWq7"
+#define GCP_KEY "gcp-key-Hh55tRe9"
+#define VAST_KEY "vast-key-Yy19aBc4"
+
+/* Runs `planner refresh --db DB ARGS…` with each provider pointed at the
+ * fixture server: scenario "ok" unless `scen` ("LAMBDA=drop", …) says. */
+static int refresh(const char *db, const char *const *args, const char *const *scen,
+		   const char *const *extra_env, char **out, char **err)
+{
+	const char *argv[24] = {"refresh", "--db", db};
+	size_t a = 3;
+	for (size_t i = 0; args && args[i]; i++)
+		argv[a++] = args[i];
+	argv[a] = NULL;
+	char *env[40];
+	size_t e = 0;
+	for (size_t i = 0; i < N_NAMES; i++) {
+		const char *s = "ok";
+		for (size_t k = 0; scen && scen[k]; k++) {
+			size_t nl = strlen(names[i]);
+			if (!strncmp(scen[k], names[i], nl) && scen[k][nl] == '=')
+				s = scen[k] + nl + 1;
+		}
+		env[e++] = xasprintf("PLANNER_%s_URL=http://127.0.0.1:%d/%s", names[i], server.port,
+				     s);
+	}
+	const char *fixed[] = {"LAMBDA_API_KEY=" LAMBDA_KEY, "RUNPOD_API_KEY=" RUNPOD_KEY,
+			       "GCP_API_KEY=" GCP_KEY, "VAST_API_KEY=" VAST_KEY,
+			       "OPENROUTER_API_KEY=", "PLANNER_AWS_REGIONS=us-east-1",
+			       "PLANNER_HTTP_TIMEOUT_MS=400", "PLANNER_HTTP_STREAM_TIMEOUT_MS=400",
+			       "PLANNER_HTTP_RETRIES=1", "PLANNER_HTTP_BACKOFF_MS=1",
+			       "PLANNER_HTTP_MAX_WAIT_MS=5", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		env[e++] = xasprintf("%s", fixed[i]);
+	for (size_t i = 0; extra_env && extra_env[i]; i++)
+		env[e++] = xasprintf("%s", extra_env[i]);
+	env[e] = NULL;
+	int rc = test_run_planner(argv, (const char *const *)env, out, err);
+	/* The child's putenv kept pointers into env; the child is gone. */
+	for (size_t i = 0; i < e; i++)
+		free(env[i]);
+	return rc;
+}
+
+static char *new_db(void)
+{
+	char *dir = test_tmpdir();
+	char *db = xasprintf("%s/prices.db", dir);
+	free(dir);
+	return db;
+}
+
+/* The first column of the first row of sql (one text parameter, may be
+ * NULL) as a double; NAN when no row. */
+static double q(const char *db, const char *sql, const char *param)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *s = NULL;
+	double v = NAN;
+	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &s, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(h));
+	if (param)
+		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		v = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v;
+}
+
+/* Same, as text (malloc'd; "" when no row or NULL). */
+static char *qs(const char *db, const char *sql, const char *param)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *s = NULL;
+	char *v = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	if (param)
+		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		v = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v ? v : xstrdup("");
+}
+
+static double rows_of(const char *db, const char *provider)
+{
+	return q(db,
+		 "SELECT (SELECT count(*) FROM offers WHERE provider = ?1) + "
+		 "(SELECT count(*) FROM api_prices WHERE provider = ?1)",
+		 provider);
+}
+
+static char *last_run(const char *db, const char *provider, const char *col)
+{
+	char sql[160];
+	snprintf(sql, sizeof sql,
+		 "SELECT %s FROM refresh_runs WHERE provider = ? ORDER BY id DESC LIMIT 1", col);
+	return qs(db, sql, provider);
+}
+
+#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-6, "%.10g != %.10g", (double)(a), (double)(b))
+
+START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(refresh(db, NULL, NULL, NULL, &out, &err), 0);
+	ck_assert_msg(!strstr(err, "failed"), "%s", err);
+	CLOSE(rows_of(db, "lambda"), 4);
+	CLOSE(rows_of(db, "vast"), 6);
+	CLOSE(rows_of(db, "runpod"), 24);
+	CLOSE(rows_of(db, "azure"), 5);   /* three pages followed */
+	CLOSE(rows_of(db, "aws"), 4);
+	CLOSE(rows_of(db, "gcp"), 20);    /* two pages followed */
+	CLOSE(rows_of(db, "openrouter"), 3);
+	CLOSE(rows_of(db, "litellm"), 4);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
+		    "offer='gpu_1x_a100_sxm4'", NULL), 1.29);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='azure' AND "
+		    "offer='Standard_ND96asr_v4'", NULL), 27.197);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='gcp' AND offer LIKE "
+		    "'1x Nvidia H100 80GB%'", NULL), 11.060822);
+	CLOSE(q(db, "SELECT gpu_count FROM offers WHERE provider='aws' AND offer='p5.48xlarge'",
+		NULL), 8);
+	CLOSE(q(db, "SELECT input_per_token FROM api_prices WHERE provider='openrouter' AND "
+		    "model='openai/gpt-4o-mini'", NULL), 1.5e-7);
+	/* No snapshot row survives for a provider that refreshed. */
+	CLOSE(q(db, "SELECT count(*) FROM providers WHERE from_snapshot = 1", NULL), 0);
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL), 8);
+	char *rows = last_run(db, "runpod", "rows");
+	ck_assert_str_eq(rows, "24");
+	ck_assert_int_eq((int)q(db, "SELECT http_status FROM refresh_runs WHERE provider='vast'",
+				NULL), 200);
+	free(rows);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+/* Refreshes once fine, then once with provider NAME in scenario; checks
+ * the provider failed, kept its rows, and is marked failed with the time
+ * of its last good refresh. Returns the stderr of the failed run. */
+static char *fails_and_keeps(const char *name, const char *provider, const char *scenario,
+			     const char *why)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(refresh(db, NULL, NULL, NULL, &out, &err), 0);
+	double before = rows_of(db, provider);
+	char *good = qs(db, "SELECT last_good FROM providers WHERE name = ?", provider);
+	free(out);
+	free(err);
+	char scen[64];
+	snprintf(scen, sizeof scen, "%s=%s", name, scenario);
+	const char *s[] = {scen, NULL};
+	ck_assert_int_eq(refresh(db, NULL, s, NULL, &out, &err), 3);
+	/* One line for the failed provider, naming it first. */
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "planner: %s: ", provider);
+	ck_assert_msg(strstr(err, prefix), "stderr: %s", err);
+	ck_assert_msg(strstr(err, why), "wanted '%s' in: %s", why, err);
+	ck_assert(before > 0);
+	CLOSE(rows_of(db, provider), before);
+	char *status = qs(db, "SELECT last_status FROM providers WHERE name = ?", provider);
+	char *good2 = qs(db, "SELECT last_good FROM providers WHERE name = ?", provider);
+	char *run = last_run(db, provider, "status");
+	char *msg = last_run(db, provider, "error");
+	ck_assert_str_eq(status, "failed");
+	ck_assert_str_eq(good2, good);
+	ck_assert_str_eq(run, "failed");
+	ck_assert_msg(strstr(msg, why), "refresh_runs.error: %s", msg);
+	/* The others refreshed in the same run. */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL), 8 + 7);
+	free(status);
+	free(good);
+	free(good2);
+	free(run);
+	free(msg);
+	free(out);
+	free(db);
+	return err;
+}
+
+START_TEST(a_dropped_connection_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("LAMBDA", "lambda", "drop", "remaining to read"));
+}
+END_TEST
+
+START_TEST(an_html_page_with_status_200_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("VAST", "vast", "html", "HTML"));
+}
+END_TEST
+
+START_TEST(invalid_json_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("OPENROUTER", "openrouter", "badjson", "not valid JSON"));
+}
+END_TEST
+
+START_TEST(an_empty_offer_list_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("LAMBDA", "lambda", "empty", "no usable offers"));
+}
+END_TEST
+
+START_TEST(a_response_slower_than_the_timeout_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("RUNPOD", "runpod", "slow", "imed out"));
+}
+END_TEST
+
+START_TEST(a_streamed_csv_cut_short_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("AWS", "aws", "drop", "remaining to read"));
+}
+END_TEST
+
+START_TEST(a_server_error_on_a_later_page_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("AZURE", "azure", "500", "HTTP 500"));
+}
+END_TEST
+
+START_TEST(a_graphql_error_with_status_200_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("RUNPOD", "runpod", "error", "Something went wrong"));
+}
+END_TEST
+
+START_TEST(rate_limits_and_server_errors_are_retried_to_success)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *s[] = {"AZURE=429once-r1", "GCP=500once-r1", "LAMBDA=429once-r1", NULL};
+	ck_assert_int_eq(refresh(db, NULL, s, NULL, &out, &err), 0);
+	CLOSE(rows_of(db, "azure"), 5);
+	CLOSE(rows_of(db, "gcp"), 20);
+	CLOSE(rows_of(db, "lambda"), 4);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(keys_never_reach_the_database_or_the_output)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	/* runpod's error repeats the Authorization header, as some APIs do. */
+	const char *s[] = {"RUNPOD=echokey", "LAMBDA=drop", NULL};
+	const char *args[] = {"--verbose", NULL};
+	ck_assert_int_eq(refresh(db, args, s, NULL, &out, &err), 3);
+	ck_assert_ptr_nonnull(strstr(err, "runpod"));
+	const char *keys[] = {LAMBDA_KEY, RUNPOD_KEY, GCP_KEY, VAST_KEY};
+	char *wal = xasprintf("%s-wal", db);
+	size_t dblen = 0, wallen = 0;
+	char *bytes = read_file(db, &dblen), *walbytes = read_file(wal, &wallen);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_msg(!strstr(out, keys[i]), "key in stdout");
+		ck_assert_msg(!strstr(err, keys[i]), "key in stderr: %s", err);
+		ck_assert_msg(!memmem(bytes, dblen, keys[i], strlen(keys[i])), "key in the db");
+		ck_assert_msg(!walbytes || !memmem(walbytes, wallen, keys[i], strlen(keys[i])),
+			      "key in the WAL");
+	}
+	/* The keys did travel, as headers, never in a URL. */
+	struct http_opts o;
+	struct http_response resp;
+	char *log = xasprintf("http://127.0.0.1:%d/_log/echokey", server.port), *e2 = NULL;
+	struct http_request req = {.url = log};
+	http_opts_init(&o);
+	ck_assert_int_eq(http_fetch(&o, &req, &resp, &e2), PLANNER_OK);
+	ck_assert_ptr_nonnull(strstr(resp.body.data, "\"auth\": \"Bearer\""));
+	http_response_free(&resp);
+	free(log);
+	log = xasprintf("http://127.0.0.1:%d/_log/ok", server.port);
+	req.url = log;
+	ck_assert_int_eq(http_fetch(&o, &req, &resp, &e2), PLANNER_OK);
+	ck_assert_ptr_nonnull(strstr(resp.body.data, "\"goog_key\": true"));
+	ck_assert_ptr_null(strstr(resp.body.data, "key="));
+	http_response_free(&resp);
+	free(log);
+	free(bytes);
+	free(walbytes);
+	free(wal);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(a_missing_key_skips_the_provider_with_a_note)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *env[] = {"LAMBDA_API_KEY=", NULL};
+	const char *args[] = {"--provider", "lambda,vast", NULL};
+	ck_assert_int_eq(refresh(db, args, NULL, env, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "lambda skipped: no LAMBDA_API_KEY"));
+	char *run = last_run(db, "lambda", "status");
+	ck_assert_str_eq(run, "skipped");
+	CLOSE(rows_of(db, "vast"), 6); /* its key is optional */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), 2);
+	free(run);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(if_older_than_leaves_recently_refreshed_providers_alone)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *args[] = {"--if-older-than", "20h", NULL};
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
+	/* Snapshot rows are not fresh: the first run fetched everything. */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), 8);
+	free(out);
+	free(err);
+	const char *s[] = {"LAMBDA=drop", NULL};
+	ck_assert_int_eq(refresh(db, args, s, NULL, &out, &err), 0);
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), 8);
+	ck_assert_ptr_nonnull(strstr(out, "fresh"));
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(a_changed_price_adds_a_history_row_and_an_unchanged_one_does_not)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *args[] = {"--provider", "lambda", NULL};
+	const char sql[] = "SELECT count(*) FROM price_history WHERE provider='lambda' AND "
+			   "offer='gpu_1x_a100_sxm4'";
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	double first = q(db, sql, NULL);
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	CLOSE(q(db, sql, NULL), first);
+	const char *s[] = {"LAMBDA=v2", NULL};
+	ck_assert_int_eq(refresh(db, args, s, NULL, &out, &err), 0);
+	CLOSE(q(db, sql, NULL), first + 1);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
+		    "offer='gpu_1x_a100_sxm4'", NULL), 1.39);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(quiet_prints_nothing_when_all_is_well)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *args[] = {"--quiet", NULL};
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(a_second_refresh_says_another_is_running)
+{
+	char *db = new_db(), *out = NULL, *err = NULL, *msg = NULL;
+	struct store *st = NULL;
+	struct store_lock *lk = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &msg), PLANNER_OK);
+	ck_assert_int_eq(store_lock_refresh(st, 0, &lk, &msg), PLANNER_OK);
+	ck_assert_int_eq(refresh(db, NULL, NULL, NULL, &out, &err), PLANNER_EDB);
+	ck_assert_ptr_nonnull(strstr(err, "another planner refresh"));
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), 0);
+	store_unlock_refresh(lk);
+	free(out);
+	free(err);
+	ck_assert_int_eq(refresh(db, NULL, NULL, NULL, &out, &err), 0);
+	store_close(st);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(an_unknown_provider_is_a_usage_error_with_a_suggestion)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *args[] = {"--provider", "lamda", NULL};
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "did you mean 'lambda'"));
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(providers_shows_stale_rows_and_never_a_key)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *s[] = {"VAST=html", NULL};
+	ck_assert_int_eq(refresh(db, NULL, s, NULL, &out, &err), 3);
+	free(out);
+	free(err);
+	const char *argv[] = {"providers", "--db", db, "--format", "json", NULL};
+	const char *env[] = {"LAMBDA_API_KEY=" LAMBDA_KEY, NULL};
+	ck_assert_int_eq(test_run_planner(argv, env, &out, &err), 0);
+	ck_assert_ptr_null(strstr(out, LAMBDA_KEY));
+	/* vast's rows are the snapshot's and its refresh failed: stale. */
+	const char *v = strstr(out, "\"provider\":\t\"vast\"");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_nonnull(strstr(v, "\"stale\":\ttrue"));
+	ck_assert_ptr_nonnull(strstr(v, "\"last_status\":\t\"failed\""));
+	const char *l = strstr(out, "\"provider\":\t\"lambda\"");
+	ck_assert_ptr_nonnull(strstr(l, "\"stale\":\tfalse"));
+	ck_assert_ptr_nonnull(strstr(l, "\"key_set\":\ttrue"));
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+Suite *refresh_suite(void)
+{
+	Suite *s = suite_create("refresh");
+	TCase *t = tcase_create("loopback");
+	tcase_add_unchecked_fixture(t, start, stop);
+	tcase_set_timeout(t, 20);
+	tcase_add_test(t, refresh_of_every_provider_writes_its_rows_and_records_the_run);
+	tcase_add_test(t, a_dropped_connection_keeps_the_previous_rows);
+	tcase_add_test(t, an_html_page_with_status_200_keeps_the_previous_rows);
+	tcase_add_test(t, invalid_json_keeps_the_previous_rows);
+	tcase_add_test(t, an_empty_offer_list_keeps_the_previous_rows);
+	tcase_add_test(t, a_response_slower_than_the_timeout_keeps_the_previous_rows);
+	tcase_add_test(t, a_streamed_csv_cut_short_keeps_the_previous_rows);
+	tcase_add_test(t, a_server_error_on_a_later_page_keeps_the_previous_rows);
+	tcase_add_test(t, a_graphql_error_with_status_200_keeps_the_previous_rows);
+	tcase_add_test(t, rate_limits_and_server_errors_are_retried_to_success);
+	tcase_add_test(t, keys_never_reach_the_database_or_the_output);
+	tcase_add_test(t, a_missing_key_skips_the_provider_with_a_note);
+	tcase_add_test(t, if_older_than_leaves_recently_refreshed_providers_alone);
+	tcase_add_test(t, a_changed_price_adds_a_history_row_and_an_unchanged_one_does_not);
+	tcase_add_test(t, quiet_prints_nothing_when_all_is_well);
+	tcase_add_test(t, a_second_refresh_says_another_is_running);
+	tcase_add_test(t, an_unknown_provider_is_a_usage_error_with_a_suggestion);
+	tcase_add_test(t, providers_shows_stale_rows_and_never_a_key);
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -1,0 +1,339 @@
+/* check_report.c — `planner report`: the cost lines behind the charts
+ * reproduce the plan's figures; the HTML is well-formed XML (parsed by
+ * Python's xml.etree), self-contained and escapes what it shows; price
+ * history charts appear once a GPU has two price points; and headless
+ * Chromium renders it to a screenshot with ink on it and no console
+ * errors (skipped, saying so, only where /usr/bin/chromium is absent). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "report.h"
+#include "testutil.h"
+#include "util.h"
+
+#define PYTHON "/usr/bin/python3"
+#define CHROMIUM "/usr/bin/chromium"
+
+/* Runs a shell command; its stdout into *out (malloc'd) when out is not
+ * NULL. Returns the exit status, or -1. */
+static int run_sh(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+		ck_assert(buf_append(&b, chunk, n));
+	int st = pclose(p);
+	if (out)
+		*out = b.data ? b.data : strdup("");
+	else
+		buf_free(&b);
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+/* The value of "key=value" line `key` in text, as a number (-1 if none). */
+static double stat_of(const char *text, const char *key)
+{
+	char *k = xasprintf("%s=", key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, k, strlen(k))) {
+			double v = atof(p + strlen(k));
+			free(k);
+			return v;
+		}
+	free(k);
+	return -1;
+}
+
+/* Two refreshes of a made-up provider a week apart: the H100 SXM gets two
+ * price points, so the report must draw its history. */
+static void add_history(const char *db)
+{
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	static const char *const when[] = {"2026-12-01T03:00:00Z", "2026-12-08T03:00:00Z",
+					   "2026-12-15T03:00:00Z"};
+	static const double price[] = {2.40, 2.10, 2.25};
+	for (int i = 0; i < 3; i++) {
+		struct offer o = {.provider = "histco", .offer = "h100-1x", .gpu = "H100 SXM",
+				  .gpu_count = 1, .vram_gib = 80, .price_per_hour = price[i],
+				  .available = true};
+		snprintf(o.fetched_at, sizeof o.fetched_at, "%s", when[i]);
+		ck_assert_int_eq(store_replace_offers(st, "histco", &o, 1, &err), PLANNER_OK);
+	}
+	store_close(st);
+}
+
+/* Writes the report of spec into dir/report.html; returns its path. */
+static char *make_report(const char *dir, const char *spec, bool history)
+{
+	char *db = xasprintf("%s/prices.db", dir), *html = xasprintf("%s/report.html", dir);
+	char *err = NULL;
+	if (history)
+		add_history(db);
+	const char *argv[] = {"report", spec, "-o", html, "--db", db, NULL};
+	int rc = test_run_planner(argv, NULL, NULL, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_ptr_nonnull(strstr(err, "wrote"));
+	free(err);
+	free(db);
+	return html;
+}
+
+static char *xhtml_stats(const char *html)
+{
+	char *cmd = xasprintf("%s tests/tools/xhtml_stats.py '%s'", PYTHON, html), *out = NULL;
+	ck_assert_msg(run_sh(cmd, &out) == 0, "%s is not well-formed XML", html);
+	free(cmd);
+	return out;
+}
+
+START_TEST(each_cost_line_passes_through_its_route_cost_and_crosses_at_the_break_even)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *err = NULL;
+	struct jobspec *spec = NULL;
+	struct store *st = NULL;
+	struct plan *p = NULL;
+	ck_assert_int_eq(jobspec_load("jobs/monthly.yaml", test_ref(), &spec, &err), PLANNER_OK);
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	ck_assert_int_eq(plan_compare(spec, test_ref(), st, &p, &err), PLANNER_OK);
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		const struct job_result *j = &p->jobs[i];
+		struct cost_line l[ROUTE_COUNT];
+		report_cost_lines(spec, j, l);
+		for (int k = 0; k < ROUTE_COUNT; k++) {
+			ck_assert(l[k].feasible == j->routes[k].feasible);
+			if (!l[k].feasible)
+				continue;
+			double at_use = l[k].fixed + l[k].slope * j->gpu_hours_per_month;
+			ck_assert_msg(fabs(at_use - j->routes[k].monthly_cost) < 1e-6,
+				      "%s %s: line %.4f, plan %.4f", j->job->name,
+				      route_name((enum route)k), at_use, j->routes[k].monthly_cost);
+		}
+		/* Where both routes run the same hours, the drawn crossing is the
+		 * break-even compare prints. */
+		double h = report_crossing(&l[ROUTE_OWNED], &l[ROUTE_RENTED], 744);
+		if (j->job->has_hours && isfinite(j->be.owned_vs_rented_hours) &&
+		    j->be.owned_vs_rented_hours > 0) {
+			ck_assert_msg(fabs(h - j->be.owned_vs_rented_hours) < 1e-6, "%s: %.3f vs %.3f",
+				      j->job->name, h, j->be.owned_vs_rented_hours);
+		}
+	}
+	/* Parallel lines, and lines crossing beyond the axis, do not cross. */
+	struct cost_line a = {true, 10, 1}, b = {true, 20, 1}, c = {true, 0, 2};
+	ck_assert(isnan(report_crossing(&a, &b, 744)));
+	ck_assert_double_eq_tol(report_crossing(&a, &c, 744), 10, 1e-12);
+	ck_assert(isnan(report_crossing(&a, &c, 5)));
+	plan_free(p);
+	store_close(st);
+	jobspec_free(spec);
+	unlink(db);
+	rmdir(dir);
+	free(db);
+	free(dir);
+}
+END_TEST
+
+START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
+{
+	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", false);
+	char *stats = xhtml_stats(html);
+	ck_assert_msg(strstr(stats, "root={http://www.w3.org/1999/xhtml}html") != NULL, "%s", stats);
+	ck_assert_int_eq((int)stat_of(stats, "svg"), 6); /* one chart per job of the tour */
+	ck_assert_int_eq((int)stat_of(stats, "script"), 0);
+	ck_assert_int_eq((int)stat_of(stats, "external"), 0);
+	ck_assert_int_eq((int)stat_of(stats, "img"), 0);
+	ck_assert_int_ge((int)stat_of(stats, "breakeven"), 2); /* nightly-summaries, finetune */
+	ck_assert_int_ge((int)stat_of(stats, "use"), 6);
+	ck_assert_ptr_nonnull(strstr(stats, "h2=nightly-summaries"));
+	char *text = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(text, "savings vs next best"));
+	ck_assert_ptr_nonnull(strstr(text, "hours of work per month (h)"));
+	ck_assert_ptr_nonnull(strstr(text, "monthly cost (EUR)"));
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented at "));
+	/* adapter-finetune: rented is best, so the chart counts rented hours. */
+	ck_assert_ptr_nonnull(strstr(text, "counts hours on the owned GPUs"));
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 129.3 h")); /* = compare's */
+	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
+	ck_assert_ptr_nonnull(strstr(text, "2026-11-28")); /* the snapshot's date */
+	ck_assert_ptr_nonnull(strstr(text, "No GPU has more than one price point"));
+	ck_assert_ptr_null(strstr(text, "http://www.w3.org/1999/xlink"));
+	free(text);
+	free(stats);
+	unlink(html);
+	free(html);
+	free(dir);
+}
+END_TEST
+
+START_TEST(the_chart_marks_the_break_even_compare_prints_for_a_job_of_fixed_hours)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "steady.yaml",
+				"version: 1\ncurrency: USD\nelectricity_per_kwh: 0.2\n"
+				"buy:\n  - {gpu: RTX 5090, price: 1200, watts: 575}\n"
+				"jobs:\n  - name: steady\n    model: llama-3.1-8b\n"
+				"    precision: bf16\n    hours_per_month: 400\n"
+				"    data: confidential\n");
+	char *html = make_report(dir, spec, false), *db = xasprintf("%s/prices.db", dir);
+	const char *argv[] = {"compare", spec, "--db", db, "--quiet", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	const char *be = strstr(out, "owned vs rented ");
+	ck_assert_ptr_nonnull(be);
+	double hours = atof(be + strlen("owned vs rented "));
+	ck_assert(hours > 0 && hours < 744);
+	char *label = xasprintf("owned = rented at %.1f h", hours);
+	char *text = test_slurp(html);
+	ck_assert_msg(strstr(text, label) != NULL, "no '%s' in the report", label);
+	free(text);
+	free(label);
+	free(out);
+	free(db);
+	free(html);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
+START_TEST(markup_in_a_job_name_is_escaped_not_interpreted)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "odd.yaml",
+				"version: 1\njobs:\n  - name: \"<script>alert('x')</script> & co\"\n"
+				"    model: llama-3.1-8b\n    precision: q4_k_m\n"
+				"    hours_per_month: 300\n");
+	char *html = make_report(dir, spec, false);
+	char *stats = xhtml_stats(html);
+	ck_assert_int_eq((int)stat_of(stats, "script"), 0);
+	ck_assert_ptr_nonnull(strstr(stats, "h2=<script>alert('x')</script> & co"));
+	free(stats);
+	free(html);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
+START_TEST(a_gpu_with_several_price_points_gets_a_history_chart)
+{
+	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", true);
+	char *stats = xhtml_stats(html);
+	ck_assert_int_eq((int)stat_of(stats, "history"), 1);
+	ck_assert_int_eq((int)stat_of(stats, "svg"), 7);
+	char *text = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(text, "H100 SXM: 4 refreshes")); /* snapshot + 3 */
+	free(text);
+	free(stats);
+	free(html);
+	free(dir);
+}
+END_TEST
+
+/* Renders url with headless Chromium; the screenshot goes to png (when not
+ * NULL), the browser's log (console messages included) to log. Returns
+ * the exit status. */
+static int chromium(const char *dir, const char *url, const char *png, const char *log,
+		    char **dom)
+{
+	static int run;
+	char *profile = xasprintf("%s/profile%d", dir, run++);
+	char *cmd = xasprintf(CHROMIUM " --headless --no-sandbox --disable-gpu --disable-quic "
+				       "--no-first-run --disable-background-networking "
+				       "--disable-component-update --disable-sync "
+				       "--user-data-dir='%s' --enable-logging=stderr --v=0 "
+				       "--window-size=1200,2000 %s%s%s '%s' 2>'%s'",
+			      profile, png ? "--screenshot='" : "--dump-dom", png ? png : "",
+			      png ? "'" : "", url, log);
+	int rc = run_sh(cmd, dom);
+	char *rm = xasprintf("rm -rf '%s'", profile);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(cmd);
+	free(profile);
+	return rc;
+}
+
+static bool console_error(const char *log)
+{
+	return strstr(log, "Uncaught") || strstr(log, ":CONSOLE") || strstr(log, "CONSOLE(");
+}
+
+START_TEST(chromium_renders_the_report_with_ink_and_no_console_errors)
+{
+	if (access(CHROMIUM, X_OK) != 0) {
+		printf("report: browser test skipped: %s is not installed "
+		       "(apt-get install chromium)\n",
+		       CHROMIUM);
+		return;
+	}
+	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", true);
+	char *url = xasprintf("file://%s", html), *png = xasprintf("%s/shot.png", dir);
+	char *log = xasprintf("%s/chromium.log", dir);
+	ck_assert_int_eq(chromium(dir, url, png, log, NULL), 0);
+	char *cmd = xasprintf("%s tests/tools/png_stats.py '%s'", PYTHON, png), *out = NULL;
+	ck_assert_msg(run_sh(cmd, &out) == 0, "screenshot %s is not a PNG", png);
+	int w = 0, h = 0, colours = 0;
+	double ink = 0;
+	ck_assert_int_eq(sscanf(out, "%d %d %d %lf", &w, &h, &colours, &ink), 4);
+	ck_assert_int_eq(w, 1200);
+	ck_assert_int_eq(h, 2000);
+	/* Text, tables and three coloured lines: hundreds of colours, and a
+	 * good share of the page is not background. A blank page has 1 and 0. */
+	ck_assert_msg(colours >= 64 && ink >= 0.05, "screenshot looks blank: %s", out);
+	char *text = test_slurp(log);
+	ck_assert_msg(!console_error(text), "console errors:\n%s", text);
+	free(text);
+	free(out);
+	/* The DOM Chromium built has the charts, so they were parsed as SVG. */
+	char *dom = NULL;
+	ck_assert_int_eq(chromium(dir, url, NULL, log, &dom), 0);
+	ck_assert_ptr_nonnull(strstr(dom, "<svg"));
+	ck_assert_ptr_nonnull(strstr(dom, "<polyline"));
+	ck_assert_ptr_nonnull(strstr(dom, "nightly-summaries"));
+	free(dom);
+	/* A control: the same check does see a page's console error. */
+	char *bad = test_write(dir, "bad.html",
+			       "<!DOCTYPE html><html><body><p>x</p>"
+			       "<script>no_such_function();</script></body></html>");
+	char *bad_url = xasprintf("file://%s", bad);
+	ck_assert_int_eq(chromium(dir, bad_url, png, log, NULL), 0);
+	text = test_slurp(log);
+	ck_assert_msg(console_error(text), "the console check missed an error:\n%s", text);
+	free(text);
+	free(bad_url);
+	free(bad);
+	free(cmd);
+	free(log);
+	free(png);
+	free(url);
+	free(html);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("html");
+	tcase_set_timeout(tc, 0); /* no wall-clock limit: a browser start is slow */
+	tcase_add_test(tc, each_cost_line_passes_through_its_route_cost_and_crosses_at_the_break_even);
+	tcase_add_test(tc, the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job);
+	tcase_add_test(tc, the_chart_marks_the_break_even_compare_prints_for_a_job_of_fixed_hours);
+	tcase_add_test(tc, markup_in_a_job_name_is_escaped_not_interpreted);
+	tcase_add_test(tc, a_gpu_with_several_price_points_gets_a_history_chart);
+	tcase_add_test(tc, chromium_renders_the_report_with_ink_and_no_console_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
