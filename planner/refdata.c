@@ -291,12 +291,16 @@ out:
 	return rc;
 }
 
+static int build_alias_table(struct refdata *ref, char **err);
+
 int refdata_load(struct refdata **out, char **err)
 {
 	struct refdata *ref = calloc(1, sizeof *ref);
 	if (!ref)
 		return set_err(err, PLANNER_EINPUT, "out of memory");
 	int rc = load_gpus(ref, err);
+	if (rc == PLANNER_OK)
+		rc = build_alias_table(ref, err);
 	if (rc == PLANNER_OK)
 		rc = load_models(ref, err);
 	if (rc == PLANNER_OK) {
@@ -319,6 +323,7 @@ void refdata_free(struct refdata *ref)
 	for (size_t i = 0; i < ref->n_gpus; i++)
 		gpu_clear(&ref->gpus[i]);
 	free(ref->gpus);
+	free(ref->keys);
 	for (size_t i = 0; i < ref->n_models; i++)
 		model_spec_clear(&ref->models[i]);
 	free(ref->models);
@@ -326,26 +331,47 @@ void refdata_free(struct refdata *ref)
 	free(ref);
 }
 
-const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name)
+static int alias_cmp(const void *a, const void *b)
 {
-	char key[128], k2[128];
-	if (!ref || !name)
-		return NULL;
-	gpu_key(name, key, sizeof key);
-	if (!key[0])
-		return NULL;
+	return strcmp(((const struct gpu_alias *)a)->key, ((const struct gpu_alias *)b)->key);
+}
+
+/* Builds the sorted alias table once: feeds look up a GPU name per offer
+ * (100,000 rows from one Vast.ai refresh), so each lookup is one key
+ * computation and a binary search, not a pass over every alias. */
+static int build_alias_table(struct refdata *ref, char **err)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ref->n_gpus; i++)
+		n += 1 + ref->gpus[i].n_aliases;
+	ref->keys = calloc(n + 1, sizeof *ref->keys);
+	if (!ref->keys)
+		return set_err(err, PLANNER_EINPUT, "out of memory");
 	for (size_t i = 0; i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
-		gpu_key(g->name, k2, sizeof k2);
-		if (!strcmp(key, k2))
-			return g;
-		for (size_t a = 0; a < g->n_aliases; a++) {
-			gpu_key(g->aliases[a], k2, sizeof k2);
-			if (!strcmp(key, k2))
-				return g;
+		for (size_t a = 0; a <= g->n_aliases; a++) {
+			struct gpu_alias *k = &ref->keys[ref->n_keys];
+			gpu_key(a == 0 ? g->name : g->aliases[a - 1], k->key, sizeof k->key);
+			k->gpu = g;
+			if (k->key[0])
+				ref->n_keys++;
 		}
 	}
-	return NULL;
+	qsort(ref->keys, ref->n_keys, sizeof *ref->keys, alias_cmp);
+	return PLANNER_OK;
+}
+
+const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name)
+{
+	struct gpu_alias probe;
+	if (!ref || !name)
+		return NULL;
+	gpu_key(name, probe.key, sizeof probe.key);
+	if (!probe.key[0])
+		return NULL;
+	const struct gpu_alias *hit =
+		bsearch(&probe, ref->keys, ref->n_keys, sizeof *ref->keys, alias_cmp);
+	return hit ? hit->gpu : NULL;
 }
 
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name)

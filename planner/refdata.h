@@ -53,12 +53,22 @@ struct model_spec {
 	char *source;        /* where the architecture and counts come from */
 };
 
+struct gpu_alias;
+
 struct refdata {
 	struct gpu_spec *gpus;     /* owned */
 	size_t n_gpus;
 	struct model_spec *models; /* owned */
 	size_t n_models;
 	char *as_of;               /* date of the reference data */
+	struct gpu_alias *keys;    /* every name and alias, normalised and sorted */
+	size_t n_keys;
+};
+
+/* One entry of the alias table: a normalised spelling and its part. */
+struct gpu_alias {
+	char key[64];               /* lower-case letters and digits, vendor words dropped */
+	const struct gpu_spec *gpu; /* the part it names */
 };
 
 /* Parses the compiled-in reference data. Returns PLANNER_OK and a new

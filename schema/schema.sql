@@ -18,8 +18,9 @@ CREATE TABLE IF NOT EXISTS offers (
 	source          TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (provider, offer, region, spot)
 );
-CREATE INDEX IF NOT EXISTS offers_by_price ON offers (price_per_hour);
-CREATE INDEX IF NOT EXISTS offers_by_gpu ON offers (gpu, price_per_hour);
+-- No secondary indexes: a refresh rewrites a provider's rows (100,000 from
+-- one Vast.ai search) and every index costs it; readers load the catalogue
+-- once per command and sort it, which takes milliseconds.
 
 CREATE TABLE IF NOT EXISTS api_prices (
 	provider         TEXT NOT NULL,   -- feed name
