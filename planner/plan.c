@@ -21,6 +21,8 @@ struct job_ctx {
 	const struct job *job;
 	const struct precision_info *prec;
 	struct job_result *res;
+	const struct offer *offers; /* the available catalogue, read once per plan */
+	size_t n_offers;
 };
 
 const char *route_name(enum route r)
@@ -149,7 +151,7 @@ static void consider_rental(const struct job_ctx *c, struct route_result *r,
 	snprintf(r->region, sizeof r->region, "%s", region ? region : "");
 }
 
-static int price_rented(const struct job_ctx *c, struct store *st, char **err)
+static void price_rented(const struct job_ctx *c)
 {
 	const struct job *j = c->job;
 	const struct jobspec *spec = c->spec;
@@ -157,19 +159,15 @@ static int price_rented(const struct job_ctx *c, struct store *st, char **err)
 	r->route = ROUTE_RENTED;
 	if (j->data == DATA_RESTRICTED) {
 		why(r, "data: restricted allows owned GPUs only");
-		return PLANNER_OK;
+		return;
 	}
-	struct offer_filter f = {.spot = j->interruptible ? -1 : 0, .available_only = true};
-	struct offer *offers = NULL;
-	size_t n = 0;
-	int rc = store_offers(st, &f, &offers, &n, err);
-	if (rc)
-		return rc;
 	double max_vram = 0;
 	int max_count = 0;
 	size_t considered = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct offer *o = &offers[i];
+	for (size_t i = 0; i < c->n_offers; i++) {
+		const struct offer *o = &c->offers[i];
+		if (o->spot && !j->interruptible)
+			continue;
 		const struct gpu_spec *ref_gpu = refdata_gpu(c->ref, o->gpu);
 		if (!ref_gpu || !vendor_allowed(j, ref_gpu) || !provider_allowed(spec, o->provider))
 			continue;
@@ -188,7 +186,6 @@ static int price_rented(const struct job_ctx *c, struct store *st, char **err)
 		consider_rental(c, r, ref_gpu, o->gpu_count, o->price_per_hour * spec->usd_to_currency,
 				o->spot, o->provider, o->offer, o->region);
 	}
-	free(offers);
 	for (size_t i = 0; i < spec->n_quotes; i++) {
 		const struct quote *q = &spec->quotes[i];
 		if ((q->spot && !j->interruptible) || !vendor_allowed(j, q->gpu) ||
@@ -207,7 +204,7 @@ static int price_rented(const struct job_ctx *c, struct store *st, char **err)
 				offer, "");
 	}
 	if (r->feasible)
-		return PLANNER_OK;
+		return;
 	if (considered == 0)
 		why(r, "no rentable offer matches (%s%s%s); run `planner refresh`, widen providers "
 		       "or allow accelerator: any",
@@ -217,7 +214,6 @@ static int price_rented(const struct job_ctx *c, struct store *st, char **err)
 	else
 		why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
 		    c->res->need.total_gib, max_vram, max_count);
-	return PLANNER_OK;
 }
 
 /* Considers owning `sets` sets of n GPUs of kind g; keeps it when cheaper. */
@@ -356,9 +352,11 @@ static void breakevens(const struct job_ctx *c)
 }
 
 static int price_job(const struct jobspec *spec, const struct refdata *ref, struct store *st,
-		     const struct job *j, struct job_result *res, char **err)
+		     const struct offer *offers, size_t n_offers, const struct job *j,
+		     struct job_result *res, char **err)
 {
-	struct job_ctx c = {.spec = spec, .ref = ref, .job = j, .res = res};
+	struct job_ctx c = {.spec = spec, .ref = ref, .job = j, .res = res, .offers = offers,
+			    .n_offers = n_offers};
 	c.prec = precision_find(j->precision);
 	if (!c.prec)
 		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: unknown precision '%s'", spec->path,
@@ -367,8 +365,9 @@ static int price_job(const struct jobspec *spec, const struct refdata *ref, stru
 	vram_estimate(&j->model, c.prec, j->task, j->context, j->batch, &res->need);
 	res->vram_gib = res->need.total_gib;
 	int rc;
-	if ((rc = price_api(&c, st, err)) || (rc = price_rented(&c, st, err)))
+	if ((rc = price_api(&c, st, err)))
 		return rc;
+	price_rented(&c);
 	price_owned(&c);
 	res->best = -1;
 	/* Cheapest wins; on a tie the route with less outside dependence. */
@@ -394,7 +393,9 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		 struct plan **out, char **err)
 {
 	struct provider_state *provs = NULL;
-	size_t n_provs = 0;
+	struct offer *offers = NULL;
+	size_t n_provs = 0, n_offers = 0;
+	struct offer_filter all = {.spot = -1, .available_only = true};
 	int rc;
 	struct plan *p = calloc(1, sizeof *p);
 	if (!p || !(p->jobs = calloc(spec->n_jobs + 1, sizeof *p->jobs))) {
@@ -403,7 +404,8 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	}
 	snprintf(p->currency, sizeof p->currency, "%s", spec->currency);
 	if ((rc = store_prices_as_of(st, p->prices_as_of, sizeof p->prices_as_of, err)) ||
-	    (rc = store_providers(st, &provs, &n_provs, err)))
+	    (rc = store_providers(st, &provs, &n_provs, err)) ||
+	    (rc = store_offers(st, &all, &offers, &n_offers, err)))
 		goto fail;
 	p->snapshot_only = true;
 	p->stale = calloc(n_provs + 1, sizeof *p->stale);
@@ -418,15 +420,18 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 			p->stale[p->n_stale++] = strdup(provs[i].name);
 	}
 	for (size_t i = 0; i < spec->n_jobs; i++) {
-		if ((rc = price_job(spec, ref, st, &spec->jobs[i], &p->jobs[i], err)))
+		if ((rc = price_job(spec, ref, st, offers, n_offers, &spec->jobs[i], &p->jobs[i],
+				    err)))
 			goto fail;
 		p->n_jobs++;
 	}
 	free(provs);
+	free(offers);
 	*out = p;
 	return PLANNER_OK;
 fail:
 	free(provs);
+	free(offers);
 	plan_free(p);
 	return rc;
 }
