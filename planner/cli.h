@@ -91,5 +91,6 @@ extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_probe_entry;
 extern const struct cmd_entry cmd_refresh_entry;
 extern const struct cmd_entry cmd_providers_entry;
+extern const struct cmd_entry cmd_schedule_entry;
 
 #endif

@@ -20,6 +20,7 @@ static const struct cmd_entry *const commands[] = {
 	&cmd_probe_entry,
 	&cmd_refresh_entry,
 	&cmd_providers_entry,
+	&cmd_schedule_entry,
 	NULL,
 };
 

@@ -10,6 +10,9 @@
 
 int main(void)
 {
+	/* Check's default of 4 s per test is a hang guard, not a speed target;
+	 * a loaded 2-core CI machine under ASan needs more room. */
+	setenv("CK_DEFAULT_TIMEOUT", "120", 0);
 	SRunner *sr = srunner_create(NULL);
 #define SUITE(name) srunner_add_suite(sr, name##_suite());
 #include "suites.h"

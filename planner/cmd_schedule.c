@@ -1,0 +1,230 @@
+/* cmd_schedule.c — `planner schedule FILE`: the month as a schedule, in
+ * one of the formats batch systems and calendars take. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "export.h"
+#include "plan.h"
+#include "schedule.h"
+
+enum sched_format { SF_TABLE, SF_JSON, SF_CSV, SF_ICS, SF_SLURM, SF_K8S };
+
+static const char *const format_names[] = {"table", "json", "csv", "ics", "slurm", "k8s"};
+#define N_FORMATS (sizeof format_names / sizeof format_names[0])
+
+/* "2026-03" into year and month; false on anything else. */
+static bool parse_month(const char *s, int *year, int *month)
+{
+	char *end;
+	if (strlen(s) != 7 || s[4] != '-')
+		return false;
+	long y = strtol(s, &end, 10);
+	if (end != s + 4)
+		return false;
+	long m = strtol(s + 5, &end, 10);
+	if (*end || y < 1970 || y > 9999 || m < 1 || m > 12)
+		return false;
+	*year = (int)y;
+	*month = (int)m;
+	return true;
+}
+
+static void next_month(int *year, int *month)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	*year = tm.tm_year + 1900 + (tm.tm_mon == 11);
+	*month = (tm.tm_mon + 1) % 12 + 1;
+}
+
+static int write_out(struct cli *c, const struct schedule *s, enum sched_format fmt, FILE *f)
+{
+	char *err = NULL;
+	int skipped = 0, rc;
+	switch (fmt) {
+	case SF_JSON:
+		rc = export_json(f, s, &err);
+		break;
+	case SF_CSV:
+		rc = export_csv(f, s, &err);
+		break;
+	case SF_ICS:
+		rc = export_ics(f, s, &err);
+		break;
+	case SF_SLURM:
+		rc = export_slurm(f, s, &skipped, &err);
+		break;
+	case SF_K8S:
+		rc = export_k8s(f, s, &skipped, &err);
+		break;
+	default:
+		rc = export_table(f, s, c->color && f == stdout, &err);
+		break;
+	}
+	if (rc != PLANNER_OK)
+		errorf("%s", err ? err : "cannot write the schedule");
+	else if (skipped > 0)
+		warnf("%d owned run%s left out: their jobs have no run.%s; add run: {%s: …} to "
+		      "the job",
+		      skipped, skipped == 1 ? " is" : "s are", fmt == SF_K8S ? "image" : "command",
+		      fmt == SF_K8S ? "image" : "command");
+	free(err);
+	return rc;
+}
+
+static void note_unplaced(const struct cli *c, const struct schedule *s)
+{
+	if (c->quiet)
+		return;
+	for (size_t j = 0; j < s->n_jobs; j++)
+		if (s->jobs[j].why[0])
+			warnf("%.1f h of job '%s' not placed: %s", s->jobs[j].unplaced_hours,
+			      s->jobs[j].job->name, s->jobs[j].why);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int exec_schedule(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"month", required_argument, NULL, 'm'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"baseline", no_argument, NULL, 'B'},
+					     {0, 0, 0, 0}};
+	int opt, rc, year = 0, month = 0;
+	unsigned flags = 0;
+	enum sched_format fmt = SF_TABLE;
+	const char *out_path = NULL;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'q':
+			c->quiet = true;
+			continue;
+		case 'o':
+			out_path = optarg;
+			continue;
+		case 'B':
+			flags |= SCHEDULE_BASELINE;
+			continue;
+		case 'm':
+			if (!parse_month(optarg, &year, &month))
+				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03", optarg);
+			continue;
+		case 'F': {
+			size_t k = 0;
+			while (k < N_FORMATS && strcmp(optarg, format_names[k]))
+				k++;
+			if (k == N_FORMATS)
+				return cli_usage(c,
+						 "unknown format '%s'; use table, json, csv, ics, slurm "
+						 "or k8s",
+						 optarg);
+			fmt = (enum sched_format)k;
+			continue;
+		}
+		default:
+			break;
+		}
+		rc = cli_common_option(c, opt, optarg);
+		if (rc == CLI_HELP_SHOWN || rc > 0)
+			return rc;
+		if (rc < 0)
+			return cli_usage(c, "unknown option");
+	}
+	if (optind != argc - 1)
+		return cli_usage(c, "give one job spec file");
+	if (!year)
+		next_month(&year, &month);
+	const char *path = argv[optind];
+	struct jobspec *spec = NULL;
+	struct plan *plan = NULL;
+	struct schedule *sched = NULL;
+	char *err = NULL;
+	FILE *f = NULL;
+	rc = jobspec_load(path, c->ref, &spec, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read job spec");
+		goto out;
+	}
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		goto out;
+	double t0 = now_s();
+	if ((rc = plan_compare(spec, c->ref, st, &plan, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot price jobs");
+		goto out;
+	}
+	double t1 = now_s();
+	if ((rc = schedule_month(spec, plan, year, month, flags, &sched, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot schedule the month");
+		goto out;
+	}
+	if (c->verbose)
+		notef("priced %zu jobs in %.2f s, scheduled %d hours in %.2f s", spec->n_jobs, t1 - t0,
+		      sched->n_slots, now_s() - t1);
+	if (!c->quiet && plan->snapshot_only)
+		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
+		      "prices",
+		      plan->prices_as_of);
+	note_unplaced(c, sched);
+	if (!out_path) {
+		rc = write_out(c, sched, fmt, stdout);
+		goto out;
+	}
+	if (!(f = fopen(out_path, "w"))) {
+		errorf("cannot open %s: %s", out_path, strerror(errno));
+		rc = PLANNER_EINPUT;
+		goto out;
+	}
+	rc = write_out(c, sched, fmt, f);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		errorf("cannot write %s: %s", out_path, strerror(errno));
+		if (rc == PLANNER_OK)
+			rc = PLANNER_EINPUT;
+	}
+out:
+	free(err);
+	schedule_free(sched);
+	plan_free(plan);
+	jobspec_free(spec);
+	return rc;
+}
+
+const struct cmd_entry cmd_schedule_entry = {
+	.name = "schedule",
+	.args = "FILE [--month YYYY-MM] [--format table|json|csv|ics|slurm|k8s] [-o PATH] "
+		"[--db PATH]",
+	.summary = "the month as a schedule: which job runs where and when",
+	.help = "Lays the month out hour by hour in the spec's time zone: each job's hours on\n"
+		"the GPUs you own (power only), then the cheapest rented capacity (spot where\n"
+		"the job is interruptible), and token work on an API where that is cheapest,\n"
+		"inside each job's window, days and deadline, at the least total cost. Higher\n"
+		"priority wins owned GPUs only when the cost is equal. Hours that cannot be\n"
+		"placed are listed with what to change.\n\n"
+		"  --month YYYY-MM  the month (default: next month)\n"
+		"  --format F       table (default), json, csv, ics (calendar), slurm (sbatch\n"
+		"                   script, owned runs) or k8s (batch/v1 Jobs, owned runs)\n"
+		"  -o, --output P   write to P instead of standard output\n"
+		"  --db PATH        price database (else $PLANNER_DB, else\n"
+		"                   $XDG_DATA_HOME/planner/prices.db)\n"
+		"  --quiet          no notes about prices or unplaced hours\n"
+		"  --baseline       greedy by priority instead of the optimiser (for\n"
+		"                   benchmarks: bench/schedule.sh compares the two)\n\n"
+		"examples:\n"
+		"  planner schedule jobs/monthly.yaml --month 2026-03\n"
+		"  planner schedule jobs/monthly.yaml --format slurm -o march.sh && bash march.sh\n"
+		"  planner schedule jobs/monthly.yaml --format k8s -o march.yaml\n",
+	.exec = exec_schedule,
+};

@@ -1,0 +1,23 @@
+/* export_csv.c — one row per run, RFC 4180: CRLF line ends, fields quoted
+ * by csv_field where they need it. */
+#include "cli.h"
+#include "export.h"
+
+int export_csv(FILE *f, const struct schedule *s, char **err)
+{
+	fputs("job,route,resource,gpu,gpu_count,start,end,hours,cost,currency\r\n", f);
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		char start[32], end[32];
+		sched_iso(r->start, r->start_offset, start, sizeof start);
+		sched_iso(r->end, r->end_offset, end, sizeof end);
+		csv_field(f, s->jobs[r->job].job->name);
+		fprintf(f, ",%s,", route_name(r->route));
+		csv_field(f, r->resource);
+		fputc(',', f);
+		csv_field(f, r->gpu ? r->gpu->name : "");
+		fprintf(f, ",%d,%s,%s,%.2f,%.2f,%s\r\n", r->gpu_count, start, end,
+			round_to(r->hours, 2), round_to(r->cost, 2), s->currency);
+	}
+	return PLANNER_OK;
+}

@@ -1,0 +1,89 @@
+/* export_slurm.c — the owned runs as a bash script of sbatch calls. Each
+ * call holds the job until its start (--begin, read by sbatch in the TZ
+ * the script exports, so the spec's wall-clock times hold wherever it is
+ * run), limits it to its hours (--time), asks for its GPUs on one node
+ * (--gres=gpu:<type>:<n>; the type is the GPU model as a gres.conf name,
+ * "RTX 4090" -> "rtx4090"), and runs the job's run.command (--wrap). */
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+#include "export.h"
+
+/* Single-quoted for bash: ' becomes '\''. */
+static void shell_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* gres type: the model's letters and digits, lower case ("h100sxm"). */
+static void gres_type(const char *gpu, char *out, size_t len)
+{
+	size_t n = 0;
+	for (; *gpu && n + 1 < len; gpu++) {
+		char ch = *gpu;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+			out[n++] = ch;
+	}
+	out[n] = '\0';
+}
+
+int export_slurm(FILE *f, const struct schedule *s, int *skipped, char **err)
+{
+	*skipped = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_runs; i++)
+		n += s->runs[i].route == ROUTE_OWNED;
+	fprintf(f, "#!/bin/bash\n"
+		   "# planner schedule for %s: %zu run%s on owned GPUs, for Slurm.\n"
+		   "# Submit with: bash THIS_FILE (sbatch holds each job until --begin).\n"
+		   "# --gres types are the GPU models as gres.conf names; adjust them to\n"
+		   "# your cluster's (scontrol show node | grep Gres).\n"
+		   "set -euo pipefail\n"
+		   "export TZ=",
+		s->month, n, n == 1 ? "" : "s");
+	shell_quote(f, s->timezone);
+	fputs("  # --begin times below are wall-clock times in this zone\n", f);
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (r->route != ROUTE_OWNED)
+			continue;
+		const struct job *job = s->jobs[r->job].job;
+		char begin[32], type[48], slug[64];
+		sched_iso(r->start, r->start_offset, begin, sizeof begin);
+		begin[19] = '\0'; /* sbatch reads YYYY-MM-DDTHH:MM:SS, no offset */
+		gres_type(r->gpu->name, type, sizeof type);
+		export_slug(job->name, slug, sizeof slug);
+		long minutes = (long)ceil(r->hours * 60 - 1e-6);
+		if (minutes < 1)
+			minutes = 1;
+		fprintf(f, "\n# %s on %s: %.2f h, %.2f %s\n", job->name, r->resource, r->hours,
+			r->cost, s->currency);
+		if (!job->run_command) {
+			fputs("# no run.command in the job spec; add run: {command: ...} to submit "
+			      "this run\n# ",
+			      f);
+			++*skipped;
+		}
+		fprintf(f, "sbatch --parsable --job-name=");
+		shell_quote(f, job->name);
+		fprintf(f, " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=1 --ntasks=1 "
+			   "--gres=gpu:%s:%d --comment=",
+			begin, minutes / 1440, minutes / 60 % 24, minutes % 60, type, r->gpu_count);
+		shell_quote(f, r->resource);
+		fputs(" --wrap=", f);
+		shell_quote(f, job->run_command ? job->run_command : "true");
+		fputc('\n', f);
+	}
+	(void)err;
+	return PLANNER_OK;
+}

@@ -1,0 +1,800 @@
+/* sched_solve.c — places jobs on owned GPU pools to minimise the month's
+ * cost (see schedule.h for the problem).
+ *
+ * An owned hour of job j on pool m saves fallback_cost/hours − power per
+ * hour; divided by the GPUs a run takes, that is the option's density, the
+ * value of one GPU-hour of the pool. Two phases:
+ *
+ * 1. Construction: options in decreasing density (priority, then spec
+ *    order, on a tie — so priority decides only at equal cost). Each takes
+ *    the free slots of its window that the options still to come want
+ *    least ("pressure": density × GPUs × share of their window they need),
+ *    in blocks of min_run and never busy longer than max_run.
+ * 2. Repair: a job left partly off owned GPUs tries again after evicting
+ *    one or two of the jobs that hold slots it could use, re-placing them
+ *    afterwards; the move is kept only when the month gets cheaper. This is
+ *    what fixes greedy's slot choices where windows overlap, and packs
+ *    multi-GPU runs beside single-GPU ones.
+ *
+ * Everything is in a fixed order with no clock or randomness, so the same
+ * problem gives the same answer. The tests compare the result with an
+ * exhaustive search on small instances (tests/check_schedule.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule.h"
+#include "util.h"
+
+/* Repair rounds over all jobs, and the most moves tried in all; bounds the
+ * time on a large month (1,000 jobs stay well under a second). */
+#define REPAIR_ROUNDS 4
+#define REPAIR_MAX_MOVES 6000
+/* Occupying jobs considered for eviction per starving job: the cheapest
+ * few to move are where the gains are. */
+#define REPAIR_PARTNERS 6
+
+#define WORK_EPS 1e-9
+
+struct opt_ref {
+	size_t job;
+	int pool;
+	double density;
+};
+
+struct solver {
+	const struct sched_problem *p;
+	struct sched_solution *s;
+	int T;
+	int *freecap;          /* n_pools × T: GPUs not in use */
+	double *pressure;      /* n_pools × T */
+	unsigned char *active; /* per option (job × pool): counts in pressure */
+	struct opt_ref *opts;  /* every usable option, densest first */
+	size_t n_opts;
+	size_t *by_job;        /* n_jobs + 1 offsets into job_opts */
+	struct opt_ref *job_opts; /* each job's options, densest first */
+	int *allowed_n;        /* slots each job may use */
+	bool constructing;     /* phase 1: pressure may turn down a partial hour */
+	/* scratch, T each */
+	unsigned char *cand;
+	int *idx;
+	double *score;
+	int16_t *save_pool[3];
+	double *save_work[3];
+};
+
+static double fallback(const struct sched_job *j)
+{
+	return isinf(j->fallback_cost) ? SCHED_UNPLACED_PENALTY : j->fallback_cost;
+}
+
+static double density(const struct sched_job *j, const struct sched_option *o)
+{
+	return (fallback(j) / o->hours - o->cost_per_hour) / o->gpus;
+}
+
+static bool usable(const struct sched_problem *p, size_t j, size_t m)
+{
+	const struct sched_option *o = &p->jobs[j].opt[m];
+	return o->gpus > 0 && o->gpus <= p->pools[m].count && o->hours > 0 &&
+	       isfinite(o->hours);
+}
+
+static int cmp_opt(const void *a, const void *b, const struct sched_problem *p)
+{
+	const struct opt_ref *x = a, *y = b;
+	if (p->baseline) {
+		/* the yardstick: priority first, then spec order, pools in order */
+		int px = p->jobs[x->job].priority, py = p->jobs[y->job].priority;
+		if (px != py)
+			return px > py ? -1 : 1;
+		if (x->job != y->job)
+			return x->job < y->job ? -1 : 1;
+		return x->pool - y->pool;
+	}
+	if (x->density != y->density)
+		return x->density > y->density ? -1 : 1;
+	int px = p->jobs[x->job].priority, py = p->jobs[y->job].priority;
+	if (px != py)
+		return px > py ? -1 : 1;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return x->pool - y->pool;
+}
+
+/* qsort has no context argument in C11; a small insertion-merge sort with
+ * one keeps the module free of globals. */
+static void sort_opts(struct opt_ref *a, size_t n, const struct sched_problem *p,
+		      struct opt_ref *tmp)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	sort_opts(a, h, p, tmp);
+	sort_opts(a + h, n - h, p, tmp);
+	size_t i = 0, k = h, o = 0;
+	while (i < h && k < n)
+		tmp[o++] = cmp_opt(&a[k], &a[i], p) < 0 ? a[k++] : a[i++];
+	while (i < h)
+		tmp[o++] = a[i++];
+	while (k < n)
+		tmp[o++] = a[k++];
+	memcpy(a, tmp, n * sizeof *a);
+}
+
+double sched_job_cost(const struct sched_problem *p, const struct sched_solution *s, size_t j,
+		      double *unplaced)
+{
+	const struct sched_job *job = &p->jobs[j];
+	double cost = 0;
+	for (int t = 0; t < s->n_slots; t++) {
+		int m = s->pool[j * s->n_slots + t];
+		if (m >= 0)
+			cost += s->work[j * s->n_slots + t] * job->opt[m].cost_per_hour;
+	}
+	if (unplaced)
+		*unplaced = 0;
+	if (isinf(job->fallback_cost)) {
+		if (unplaced)
+			*unplaced = s->rest[j];
+	} else {
+		cost += s->rest[j] * job->fallback_cost;
+	}
+	return cost;
+}
+
+double sched_total_cost(const struct sched_problem *p, const struct sched_solution *s,
+			double *unplaced)
+{
+	double cost = 0, u = 0;
+	for (size_t j = 0; j < p->n_jobs; j++) {
+		double uj;
+		cost += sched_job_cost(p, s, j, &uj);
+		u += uj;
+	}
+	if (unplaced)
+		*unplaced = u;
+	return cost;
+}
+
+/* The solver's objective for one job: unplaced work at the penalty. */
+static double objective(const struct solver *v, size_t j)
+{
+	double u;
+	double c = sched_job_cost(v->p, v->s, j, &u);
+	return c + u * SCHED_UNPLACED_PENALTY;
+}
+
+/* Share of a job's window one of its options expects to fill. */
+static double demand_share(const struct solver *v, size_t j, int m)
+{
+	int n = v->allowed_n[j];
+	double need = ceil(v->p->jobs[j].opt[m].hours - WORK_EPS);
+	return n > 0 && need < n ? need / n : 1.0;
+}
+
+static void add_pressure(struct solver *v, size_t j, int m, double sign)
+{
+	const struct sched_job *job = &v->p->jobs[j];
+	double d = density(job, &job->opt[m]);
+	if (d <= 0)
+		return;
+	double w = sign * d * job->opt[m].gpus * demand_share(v, j, m);
+	double *pr = &v->pressure[(size_t)m * v->T];
+	for (int t = 0; t < v->T; t++)
+		if (job->allowed[t])
+			pr[t] += w;
+}
+
+static void set_active(struct solver *v, size_t j, int m, bool on)
+{
+	unsigned char *a = &v->active[j * v->p->n_pools + m];
+	if (*a == on)
+		return;
+	*a = on;
+	add_pressure(v, j, m, on ? 1 : -1);
+}
+
+/* Consecutive busy slots of job j ending just before t (dir −1) or
+ * starting just after t (dir +1). */
+static int busy_run(const struct solver *v, size_t j, int t, int dir)
+{
+	const int16_t *at = &v->s->pool[j * v->T];
+	int n = 0;
+	for (int u = t + dir; u >= 0 && u < v->T && at[u] >= 0; u += dir)
+		n++;
+	return n;
+}
+
+/* The job's last busy slot, -1 when none. */
+static int last_busy(const struct solver *v, size_t j)
+{
+	const int16_t *at = &v->s->pool[j * v->T];
+	int t = v->T - 1;
+	while (t >= 0 && at[t] < 0)
+		t--;
+	return t;
+}
+
+static void take(struct solver *v, size_t j, int m, int t, double w)
+{
+	const struct sched_option *o = &v->p->jobs[j].opt[m];
+	v->s->pool[j * v->T + t] = (int16_t)m;
+	v->s->work[j * v->T + t] = w;
+	v->freecap[(size_t)m * v->T + t] -= o->gpus;
+	v->s->rest[j] -= w / o->hours;
+	if (v->s->rest[j] < WORK_EPS)
+		v->s->rest[j] = 0;
+}
+
+static int cmp_slot_score(const int *a, const int *b, const double *score)
+{
+	if (score[*a] != score[*b])
+		return score[*a] < score[*b] ? -1 : 1;
+	return *a - *b;
+}
+
+static void sort_slots(int *a, int n, const double *score, int *tmp)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	sort_slots(a, h, score, tmp);
+	sort_slots(a + h, n - h, score, tmp);
+	int i = 0, k = h, o = 0;
+	while (i < h && k < n)
+		tmp[o++] = cmp_slot_score(&a[k], &a[i], score) < 0 ? a[k++] : a[i++];
+	while (i < h)
+		tmp[o++] = a[i++];
+	while (k < n)
+		tmp[o++] = a[k++];
+	memcpy(a, tmp, (size_t)n * sizeof *a);
+}
+
+/* Places as much of job j as fits on pool m. */
+static void place(struct solver *v, size_t j, int m)
+{
+	const struct sched_job *job = &v->p->jobs[j];
+	const struct sched_option *o = &job->opt[m];
+	const int T = v->T;
+	double need = v->s->rest[j] * o->hours;
+	if (need <= WORK_EPS)
+		return;
+	const int16_t *at = &v->s->pool[j * T];
+	const int *fc = &v->freecap[(size_t)m * T];
+	const double *pr = &v->pressure[(size_t)m * T];
+	double own = v->active[j * v->p->n_pools + m] && density(job, o) > 0
+			     ? density(job, o) * o->gpus * demand_share(v, j, m)
+			     : 0;
+	int n_cand = 0;
+	for (int t = 0; t < T; t++) {
+		v->cand[t] = job->allowed[t] && at[t] < 0 && fc[t] >= o->gpus;
+		v->score[t] = pr[t] - (job->allowed[t] ? own : 0);
+		if (v->cand[t])
+			v->idx[n_cand++] = t;
+	}
+	int minrun = job->min_run > 1 ? job->min_run : 1;
+	int maxrun = job->max_run;
+	if (minrun == 1 || ceil(need - WORK_EPS) <= 1) {
+		/* Single hours: the least wanted slots, earliest on a tie. */
+		int *tmp = malloc((size_t)(n_cand ? n_cand : 1) * sizeof *tmp);
+		if (!tmp)
+			return;
+		sort_slots(v->idx, n_cand, v->score, tmp);
+		free(tmp);
+		for (int i = 0; i < n_cand && need > WORK_EPS; i++) {
+			int t = v->idx[i];
+			if (maxrun > 0 && busy_run(v, j, t, -1) + 1 + busy_run(v, j, t, +1) > maxrun)
+				continue;
+			/* With min_run, a lone last hour goes after the job's other
+			 * runs or onto the end of one. */
+			if (minrun > 1 && t <= last_busy(v, j) && !(t > 0 && at[t - 1] == m) &&
+			    !(t + 1 < T && at[t + 1] == m))
+				continue;
+			double w = need < 1 ? need : 1;
+			/* A last, partial hour is worth only its share: leave the
+			 * slot when others are expected to value it more. */
+			if (v->constructing && w < 1 && w * density(job, o) * o->gpus < v->score[t])
+				continue;
+			take(v, j, m, t, w);
+			need -= w;
+		}
+		return;
+	}
+	while (need > WORK_EPS) {
+		int L = (int)ceil(need - WORK_EPS);
+		if (L > minrun)
+			L = minrun;
+		int best = -1, best_len = 0;
+		double best_score = 0; /* mean pressure per slot */
+		bool best_adj = false;
+		double sum = 0;
+		int run = 0; /* candidate slots ending at t */
+		for (int t = 0; t < T; t++) {
+			if (!v->cand[t] || at[t] >= 0) {
+				run = 0;
+				sum = 0;
+				continue;
+			}
+			run++;
+			sum += v->score[t];
+			if (run > L) {
+				sum -= v->score[t - L];
+				run = L;
+			}
+			if (run < L)
+				continue;
+			int s0 = t - L + 1;
+			int left = busy_run(v, j, s0, -1), right = busy_run(v, j, t, +1);
+			if (maxrun > 0 && left + L + right > maxrun)
+				continue;
+			/* A run shorter than min_run must be the job's last. */
+			if (L < minrun && s0 <= last_busy(v, j))
+				continue;
+			/* Beside the job's own run on this pool: one longer run
+			 * leaves whole gaps for others. */
+			bool adj = (s0 > 0 && at[s0 - 1] == m) || (t + 1 < T && at[t + 1] == m);
+			double mean = sum / L;
+			if (best < 0 || mean < best_score - SCHED_COST_EPS ||
+			    (fabs(mean - best_score) <= SCHED_COST_EPS && adj && !best_adj)) {
+				best = s0;
+				best_len = L;
+				best_score = mean;
+				best_adj = adj;
+			}
+		}
+		/* One more hour on the end of a run already long enough. */
+		for (int t = 0; t < T; t++) {
+			if (!v->cand[t] || at[t] >= 0)
+				continue;
+			bool left = t > 0 && at[t - 1] == m, right = t + 1 < T && at[t + 1] == m;
+			if (!left && !right)
+				continue;
+			if (maxrun > 0 && busy_run(v, j, t, -1) + 1 + busy_run(v, j, t, +1) > maxrun)
+				continue;
+			if (best < 0 || v->score[t] < best_score - SCHED_COST_EPS ||
+			    (fabs(v->score[t] - best_score) <= SCHED_COST_EPS && !best_adj)) {
+				best = t;
+				best_len = 1;
+				best_score = v->score[t];
+				best_adj = true;
+			}
+		}
+		if (best < 0)
+			break;
+		for (int t = best; t < best + best_len && need > WORK_EPS; t++) {
+			double w = need < 1 ? need : 1;
+			take(v, j, m, t, w);
+			need -= w;
+			v->cand[t] = 0;
+		}
+	}
+}
+
+/* Places job j on its options, densest first, or pool `first` first (when
+ * >= 0: a job short of hours in its window may do more on a pool that is
+ * less dense per GPU-hour but needs fewer hours). */
+static void place_job(struct solver *v, size_t j, int first)
+{
+	if (first >= 0)
+		place(v, j, first);
+	for (size_t i = v->by_job[j]; i < v->by_job[j + 1] && v->s->rest[j] > WORK_EPS; i++)
+		if (v->job_opts[i].density >= 0 && v->job_opts[i].pool != first)
+			place(v, j, v->job_opts[i].pool);
+}
+
+static void remove_job(struct solver *v, size_t j)
+{
+	const int T = v->T;
+	int16_t *at = &v->s->pool[j * T];
+	double *work = &v->s->work[j * T];
+	for (int t = 0; t < T; t++) {
+		if (at[t] < 0)
+			continue;
+		v->freecap[(size_t)at[t] * T + t] += v->p->jobs[j].opt[at[t]].gpus;
+		at[t] = -1;
+		work[t] = 0;
+	}
+	v->s->rest[j] = 1;
+}
+
+static void save_job(struct solver *v, int k, size_t j, double *rest)
+{
+	memcpy(v->save_pool[k], &v->s->pool[j * v->T], (size_t)v->T * sizeof(int16_t));
+	memcpy(v->save_work[k], &v->s->work[j * v->T], (size_t)v->T * sizeof(double));
+	*rest = v->s->rest[j];
+}
+
+static void restore_job(struct solver *v, int k, size_t j, double rest)
+{
+	const int T = v->T;
+	memcpy(&v->s->pool[j * T], v->save_pool[k], (size_t)T * sizeof(int16_t));
+	memcpy(&v->s->work[j * T], v->save_work[k], (size_t)T * sizeof(double));
+	for (int t = 0; t < T; t++) {
+		int m = v->s->pool[j * T + t];
+		if (m >= 0)
+			v->freecap[(size_t)m * T + t] -= v->p->jobs[j].opt[m].gpus;
+	}
+	v->s->rest[j] = rest;
+}
+
+/* Takes jobs who[0..n) off the pools and places them again in that order,
+ * who[0] starting on pool `first` (-1: its densest); keeps the result when
+ * the month is cheaper, else puts everything back. */
+static bool try_order(struct solver *v, const size_t *who, int n, int first)
+{
+	double rest[3], before = 0, after = 0;
+	for (int i = 0; i < n; i++) {
+		save_job(v, i, who[i], &rest[i]);
+		before += objective(v, who[i]);
+	}
+	for (int i = 0; i < n; i++)
+		remove_job(v, who[i]);
+	for (int i = 0; i < n; i++)
+		place_job(v, who[i], i == 0 ? first : -1);
+	for (int i = 0; i < n; i++)
+		after += objective(v, who[i]);
+	if (after < before - SCHED_COST_EPS - 1e-12 * fabs(before))
+		return true;
+	for (int i = 0; i < n; i++)
+		remove_job(v, who[i]);
+	for (int i = 0; i < n; i++)
+		restore_job(v, i, who[i], rest[i]);
+	return false;
+}
+
+/* Evicts `evict` (n of them, may be 0) and job k, places k first and the
+ * evicted after it. */
+static bool try_move(struct solver *v, size_t k, const size_t *evict, int n, int first)
+{
+	size_t who[3] = {k, n > 0 ? evict[0] : 0, n > 1 ? evict[1] : 0};
+	return try_order(v, who, n + 1, first);
+}
+
+/* Every order of k and two partners, each job in the lead on each of its
+ * pools: small groups, tried exhaustively. */
+static bool try_orders(struct solver *v, size_t k, size_t a, size_t b, long *moves)
+{
+	static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+				       {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+	size_t g[3] = {k, a, b};
+	for (int i = 0; i < 6; i++) {
+		size_t who[3] = {g[perm[i][0]], g[perm[i][1]], g[perm[i][2]]};
+		for (size_t o = v->by_job[who[0]]; o < v->by_job[who[0] + 1]; o++) {
+			if (*moves >= REPAIR_MAX_MOVES)
+				return false;
+			++*moves;
+			if (try_order(v, who, 3, v->job_opts[o].pool))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Jobs holding slots that job k could use on its pools, the cheapest to
+ * evict (lowest density there) first; at most `max`. */
+static int partners(struct solver *v, size_t k, size_t *out, int max)
+{
+	const struct sched_problem *p = v->p;
+	const int T = v->T;
+	double *dens = malloc(p->n_jobs * sizeof *dens);
+	if (!dens)
+		return 0;
+	for (size_t j = 0; j < p->n_jobs; j++)
+		dens[j] = INFINITY;
+	const struct sched_job *job = &p->jobs[k];
+	for (size_t j = 0; j < p->n_jobs; j++) {
+		if (j == k)
+			continue;
+		const int16_t *at = &v->s->pool[j * T];
+		for (int t = 0; t < T; t++) {
+			int m = at[t];
+			if (m < 0 || !job->allowed[t] || !usable(p, k, (size_t)m))
+				continue;
+			double d = density(&p->jobs[j], &p->jobs[j].opt[m]);
+			if (d < dens[j])
+				dens[j] = d;
+		}
+	}
+	int n = 0;
+	for (int i = 0; i < max; i++) {
+		size_t best = p->n_jobs;
+		for (size_t j = 0; j < p->n_jobs; j++)
+			if (isfinite(dens[j]) && (best == p->n_jobs || dens[j] < dens[best]))
+				best = j;
+		if (best == p->n_jobs)
+			break;
+		out[n++] = best;
+		dens[best] = INFINITY;
+	}
+	free(dens);
+	return n;
+}
+
+/* True when job k's runs break min_run (dropping an hour can split a run). */
+static bool sched_bad(const struct solver *v, size_t k)
+{
+	const struct sched_job *job = &v->p->jobs[k];
+	const int16_t *at = &v->s->pool[k * v->T];
+	if (job->min_run <= 1)
+		return false;
+	for (int t = 0; t < v->T;) {
+		if (at[t] < 0) {
+			t++;
+			continue;
+		}
+		int len = 0;
+		while (t + len < v->T && at[t + len] == at[t])
+			len++;
+		t += len;
+		if (len < job->min_run) {
+			/* only the last run, finishing the job, may be short */
+			for (int u = t; u < v->T; u++)
+				if (at[u] >= 0)
+					return true;
+			if (v->s->rest[k] > WORK_EPS)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Takes one hour of job k off its pool, keeps that pool-hour closed, and
+ * places the job's rest again: a job split over two pools may finish more
+ * cheaply with one hour fewer on the first. Keeps the result when cheaper. */
+static bool try_drop(struct solver *v, size_t k, int t)
+{
+	const int T = v->T;
+	int m = v->s->pool[k * T + t];
+	const struct sched_option *o = &v->p->jobs[k].opt[m];
+	double rest, before = objective(v, k);
+	save_job(v, 0, k, &rest);
+	v->s->rest[k] += v->s->work[k * T + t] / o->hours;
+	v->s->pool[k * T + t] = -1;
+	v->s->work[k * T + t] = 0;
+	v->freecap[(size_t)m * T + t] += o->gpus;
+	int keep = v->freecap[(size_t)m * T + t];
+	v->freecap[(size_t)m * T + t] = -1; /* closed for this try */
+	place_job(v, k, -1);
+	v->freecap[(size_t)m * T + t] = keep;
+	if (objective(v, k) < before - SCHED_COST_EPS - 1e-12 * fabs(before) && !sched_bad(v, k))
+		return true;
+	remove_job(v, k);
+	restore_job(v, 0, k, rest);
+	return false;
+}
+
+static void repair(struct solver *v)
+{
+	const struct sched_problem *p = v->p;
+	long moves = 0;
+	size_t part[REPAIR_PARTNERS];
+	for (int round = 0; round < REPAIR_ROUNDS; round++) {
+		bool improved = false;
+		/* Pressure now comes from the jobs still wanting owned hours. */
+		for (size_t j = 0; j < p->n_jobs; j++)
+			for (size_t m = 0; m < p->n_pools; m++)
+				set_active(v, j, (int)m, usable(p, j, m) && v->s->rest[j] > WORK_EPS);
+		for (size_t i = 0; i < v->n_opts && moves < REPAIR_MAX_MOVES; i++) {
+			size_t k = v->opts[i].job;
+			/* Each job once per round, at its densest option. */
+			if (v->job_opts[v->by_job[k]].pool != v->opts[i].pool)
+				continue;
+			if (v->opts[i].density < 0)
+				continue;
+			/* Lead pools worth trying: for a job short of hours each
+			 * of its pools; for a finished one those that would do
+			 * the whole job for less power than it costs now (a less
+			 * dense pool can be cheaper in total). -1: densest. */
+			int firsts[8], nf = 0;
+			double now = objective(v, k);
+			bool starving = v->s->rest[k] > WORK_EPS;
+			for (size_t o = v->by_job[k]; o < v->by_job[k + 1] && nf < 8; o++) {
+				const struct sched_option *op = &p->jobs[k].opt[v->job_opts[o].pool];
+				if (!starving && op->hours * op->cost_per_hour >= now - SCHED_COST_EPS)
+					continue;
+				firsts[nf++] = o == v->by_job[k] ? -1 : v->job_opts[o].pool;
+			}
+			if (nf == 0)
+				continue;
+			bool done = false;
+			for (int f = 0; f < nf && !done; f++) {
+				moves++;
+				done = try_move(v, k, NULL, 0, firsts[f]);
+			}
+			int n = done ? 0 : partners(v, k, part, REPAIR_PARTNERS);
+			for (int a = 0; a < n && !done && moves < REPAIR_MAX_MOVES; a++)
+				for (int f = 0; f < nf && !done; f++) {
+					moves++;
+					done = try_move(v, k, &part[a], 1, firsts[f]);
+				}
+			for (int a = 0; a < n && !done; a++)
+				for (int b = a + 1; b < n && !done && moves < REPAIR_MAX_MOVES; b++) {
+					size_t two[2] = {part[a], part[b]};
+					moves++;
+					done = try_move(v, k, two, 2, -1) ||
+					       try_orders(v, k, part[a], part[b], &moves);
+				}
+			improved |= done;
+		}
+		/* Jobs over more than one pool: one hour fewer on one of them. */
+		for (size_t k = 0; k < p->n_jobs && moves < REPAIR_MAX_MOVES; k++) {
+			if (v->by_job[k + 1] - v->by_job[k] < 2)
+				continue;
+			for (int t = 0; t < v->T && moves < REPAIR_MAX_MOVES; t++) {
+				if (v->s->pool[k * v->T + t] < 0)
+					continue;
+				moves++;
+				improved |= try_drop(v, k, t);
+			}
+		}
+		if (!improved)
+			break;
+	}
+}
+
+static void solver_free(struct solver *v)
+{
+	free(v->freecap);
+	free(v->pressure);
+	free(v->active);
+	free(v->opts);
+	free(v->by_job);
+	free(v->job_opts);
+	free(v->allowed_n);
+	free(v->cand);
+	free(v->idx);
+	free(v->score);
+	for (int i = 0; i < 3; i++) {
+		free(v->save_pool[i]);
+		free(v->save_work[i]);
+	}
+}
+
+void sched_solution_free(struct sched_solution *s)
+{
+	if (!s)
+		return;
+	free(s->pool);
+	free(s->work);
+	free(s->rest);
+	s->pool = NULL;
+	s->work = NULL;
+	s->rest = NULL;
+}
+
+int sched_solve(const struct sched_problem *p, struct sched_solution *out, char **err)
+{
+	const int T = p->n_slots > 0 ? p->n_slots : 0;
+	const size_t J = p->n_jobs, M = p->n_pools;
+	struct solver v = {.p = p, .s = out, .T = T};
+	memset(out, 0, sizeof *out);
+	out->n_slots = T;
+	out->n_jobs = J;
+	size_t JT = J * (size_t)T + 1, MT = M * (size_t)T + 1;
+	out->pool = malloc(JT * sizeof *out->pool);
+	out->work = calloc(JT, sizeof *out->work);
+	out->rest = malloc((J + 1) * sizeof *out->rest);
+	v.freecap = malloc(MT * sizeof *v.freecap);
+	v.pressure = calloc(MT, sizeof *v.pressure);
+	v.active = calloc(J * M + 1, 1);
+	v.opts = malloc((J * M + 1) * sizeof *v.opts);
+	v.job_opts = malloc((J * M + 1) * sizeof *v.job_opts);
+	v.by_job = calloc(J + 1, sizeof *v.by_job);
+	v.allowed_n = calloc(J + 1, sizeof *v.allowed_n);
+	v.cand = malloc((size_t)T + 1);
+	v.idx = malloc(((size_t)T + 1) * sizeof *v.idx);
+	v.score = malloc(((size_t)T + 1) * sizeof *v.score);
+	bool ok = out->pool && out->work && out->rest && v.freecap && v.pressure && v.active &&
+		  v.opts && v.job_opts && v.by_job && v.allowed_n && v.cand && v.idx && v.score;
+	for (int i = 0; i < 3; i++) {
+		v.save_pool[i] = malloc(((size_t)T + 1) * sizeof(int16_t));
+		v.save_work[i] = malloc(((size_t)T + 1) * sizeof(double));
+		ok = ok && v.save_pool[i] && v.save_work[i];
+	}
+	struct opt_ref *tmp = malloc((J * M + 1) * sizeof *tmp);
+	if (!ok || !tmp || M > INT16_MAX) {
+		free(tmp);
+		solver_free(&v);
+		sched_solution_free(out);
+		return set_err(err, PLANNER_EINPUT, "out of memory scheduling %zu jobs", J);
+	}
+	for (size_t i = 0; i < J * (size_t)T; i++)
+		out->pool[i] = -1;
+	for (size_t m = 0; m < M; m++)
+		for (int t = 0; t < T; t++)
+			v.freecap[m * T + t] = p->pools[m].count;
+	for (size_t j = 0; j < J; j++) {
+		out->rest[j] = 1;
+		for (int t = 0; t < T; t++)
+			v.allowed_n[j] += p->jobs[j].allowed[t] != 0;
+		v.by_job[j] = v.n_opts;
+		size_t first = v.n_opts;
+		for (size_t m = 0; m < M; m++) {
+			if (!usable(p, j, m) || v.allowed_n[j] == 0)
+				continue;
+			struct opt_ref r = {j, (int)m, density(&p->jobs[j], &p->jobs[j].opt[m])};
+			v.opts[v.n_opts++] = r;
+		}
+		memcpy(&v.job_opts[first], &v.opts[first], (v.n_opts - first) * sizeof *v.opts);
+		sort_opts(&v.job_opts[first], v.n_opts - first, p, tmp);
+	}
+	v.by_job[J] = v.n_opts;
+	sort_opts(v.opts, v.n_opts, p, tmp);
+	free(tmp);
+
+	for (size_t i = 0; i < v.n_opts && !p->baseline; i++)
+		set_active(&v, v.opts[i].job, v.opts[i].pool, true);
+	v.constructing = !p->baseline;
+	for (size_t i = 0; i < v.n_opts; i++) {
+		const struct opt_ref *o = &v.opts[i];
+		set_active(&v, o->job, o->pool, false);
+		if (o->density >= 0 || (p->baseline && o->density > -INFINITY))
+			place(&v, o->job, o->pool);
+		if (out->rest[o->job] <= WORK_EPS)
+			for (size_t m = 0; m < M; m++)
+				set_active(&v, o->job, (int)m, false);
+	}
+	v.constructing = false;
+	if (!p->baseline)
+		repair(&v);
+	solver_free(&v);
+	return PLANNER_OK;
+}
+
+const char *sched_check(const struct sched_problem *p, const struct sched_solution *s)
+{
+	const int T = s->n_slots;
+	if (T != p->n_slots || s->n_jobs != p->n_jobs)
+		return "solution does not match the problem";
+	for (size_t m = 0; m < p->n_pools; m++)
+		for (int t = 0; t < T; t++) {
+			int used = 0;
+			for (size_t j = 0; j < p->n_jobs; j++)
+				if (s->pool[j * T + t] == (int)m)
+					used += p->jobs[j].opt[m].gpus;
+			if (used > p->pools[m].count)
+				return "a pool runs more GPUs than it has";
+		}
+	for (size_t j = 0; j < p->n_jobs; j++) {
+		const struct sched_job *job = &p->jobs[j];
+		const int16_t *at = &s->pool[j * T];
+		const double *w = &s->work[j * T];
+		double done = 0;
+		int short_runs = 0, busy = 0;
+		for (int t = 0; t < T; t++) {
+			int m = at[t];
+			if (m < 0) {
+				busy = 0;
+				continue;
+			}
+			if ((size_t)m >= p->n_pools || !usable(p, j, (size_t)m))
+				return "a job runs on a pool it does not fit";
+			if (!job->allowed[t])
+				return "a job runs outside its window, days or deadline";
+			if (w[t] <= 0 || w[t] > 1 + WORK_EPS)
+				return "a slot does no work or more than an hour";
+			done += w[t] / job->opt[m].hours;
+			if (job->max_run > 0 && ++busy > job->max_run)
+				return "a job is busy longer than max_run";
+			if (t == 0 || at[t - 1] != m) {
+				int len = 0;
+				while (t + len < T && at[t + len] == m)
+					len++;
+				if (len < job->min_run) {
+					short_runs++;
+					for (int u = t + len; u < T; u++)
+						if (at[u] >= 0)
+							return "a run shorter than min_run is not the job's last";
+				}
+			}
+		}
+		if (done > 1 + 1e-6)
+			return "a job runs more hours than it needs";
+		if (fabs((1 - done > 0 ? 1 - done : 0) - s->rest[j]) > 1e-6)
+			return "a job's rest does not match its runs";
+		if (short_runs > 1 || (short_runs == 1 && s->rest[j] > 1e-6))
+			return "a run is shorter than min_run";
+	}
+	return NULL;
+}

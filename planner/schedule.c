@@ -1,0 +1,711 @@
+/* schedule.c — one calendar month as a schedule (see schedule.h): the
+ * month's hours in the spec's time zone, each job's allowed hours, the
+ * owned pools and what each job saves on them, the solver's answer turned
+ * into runs, and the rest of every job on rented capacity or the API. */
+#include "schedule.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "speed.h"
+#include "util.h"
+#include "vram.h"
+
+/* A run's GPUs are a 64-bit set (struct sched_run.gpus). */
+#define SCHED_MAX_POOL_GPUS 64
+
+#define FRACTION_EPS 1e-9
+
+/* snprintf that may cut: names and reasons are long only in odd specs. */
+static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, len, f, ap);
+	va_end(ap);
+}
+
+/* ---- time ---- */
+
+int sched_month_slots(const char *tz, int year, int month, struct sched_slot **out, int *n,
+		      char **err)
+{
+	*out = NULL;
+	*n = 0;
+	if (month < 1 || month > 12 || year < 1970 || year > 9999)
+		return set_err(err, PLANNER_EINPUT, "month %04d-%02d is out of range", year, month);
+	const char *old = getenv("TZ");
+	char *saved = old ? strdup(old) : NULL;
+	if (old && !saved)
+		return set_err(err, PLANNER_EINPUT, "out of memory");
+	setenv("TZ", tz && *tz ? tz : "UTC", 1);
+	tzset();
+	struct tm a = {.tm_year = year - 1900, .tm_mon = month - 1, .tm_mday = 1, .tm_isdst = -1};
+	struct tm b = {.tm_year = year - 1900 + (month == 12), .tm_mon = month % 12, .tm_mday = 1,
+		       .tm_isdst = -1};
+	time_t t0 = mktime(&a), t1 = mktime(&b);
+	int rc = PLANNER_OK;
+	int count = (int)((t1 - t0 + 3599) / 3600);
+	struct sched_slot *s = NULL;
+	if (t0 == (time_t)-1 || t1 <= t0) {
+		rc = set_err(err, PLANNER_EINPUT, "cannot lay out %04d-%02d in time zone %s", year,
+			     month, tz);
+		goto out;
+	}
+	s = calloc((size_t)count + 1, sizeof *s);
+	if (!s) {
+		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i <= count; i++) {
+		time_t t = i < count ? t0 + (time_t)i * 3600 : t1;
+		struct tm lt;
+		localtime_r(&t, &lt);
+		s[i].start = t;
+		s[i].utc_offset = (int)lt.tm_gmtoff;
+		s[i].mday = lt.tm_mday;
+		s[i].wday = (lt.tm_wday + 6) % 7;
+		s[i].minute = lt.tm_hour * 60 + lt.tm_min;
+	}
+	*out = s;
+	*n = count;
+out:
+	if (saved) {
+		setenv("TZ", saved, 1);
+		free(saved);
+	} else {
+		unsetenv("TZ");
+	}
+	tzset();
+	return rc;
+}
+
+void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots, int n,
+		   unsigned char *allowed)
+{
+	int ws = s->window_start, we = s->window_end;
+	unsigned mask = s->days_mask ? s->days_mask : DAYS_ALL;
+	for (int t = 0; t < n; t++) {
+		const struct sched_slot *sl = &slots[t];
+		int start = sl->minute, end = sl->minute + 60;
+		int owner_wday = -1;
+		if (ws < we) {
+			if (start >= ws && end <= we)
+				owner_wday = sl->wday;
+		} else if (start >= ws && end <= 24 * 60) {
+			owner_wday = sl->wday;
+		} else if (end <= we) {
+			owner_wday = (sl->wday + 6) % 7; /* the window started yesterday */
+		}
+		bool ok = owner_wday >= 0 && (mask & (1u << owner_wday));
+		/* Done by the end of day D: the slot lies within day D or earlier. */
+		if (s->deadline > 0 && sl->mday > s->deadline)
+			ok = false;
+		allowed[t] = ok;
+	}
+}
+
+void sched_iso(time_t t, int utc_offset, char *buf, size_t len)
+{
+	time_t local = t + utc_offset;
+	struct tm tm;
+	gmtime_r(&local, &tm);
+	int off = utc_offset < 0 ? -utc_offset : utc_offset;
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 utc_offset < 0 ? '-' : '+', off / 3600, off % 3600 / 60);
+}
+
+/* ---- building the problem ---- */
+
+/* An owned pool, with what the problem does not need to know. */
+struct pool_info {
+	const struct gpu_spec *gpu;
+	double watts;
+	int first;          /* number of the pool's first GPU among its model, 0-based */
+};
+
+struct builder {
+	const struct jobspec *spec;
+	const struct plan *plan;
+	struct schedule *out;
+	struct sched_pool *pools;
+	struct pool_info *pinfo;
+	size_t n_pools;
+	struct sched_job *jobs;
+	struct sched_option *opts;    /* n_jobs × n_pools */
+	unsigned char *allowed;       /* n_jobs × n_slots */
+	int *allowed_n;
+	struct sched_solution sol;
+};
+
+static bool vendor_ok(const struct job *j, const struct gpu_spec *g)
+{
+	return j->any_accelerator || !strcmp(g->vendor, "nvidia");
+}
+
+/* Hours n GPUs of g take for the whole job: the given hours, or its tokens
+ * at the estimated throughput (as plan.c prices it). */
+static double job_hours(const struct job *j, const struct gpu_spec *g, int n)
+{
+	if (j->has_hours)
+		return j->hours_per_month;
+	const struct precision_info *p = precision_find(j->precision);
+	if (!p)
+		return INFINITY;
+	struct speed_est s;
+	speed_estimate(&j->model, p, g, n, j->task, j->context, j->batch, &s);
+	return speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
+}
+
+static const struct route_result *rented_route(const struct job_result *r)
+{
+	const struct route_result *x = &r->routes[ROUTE_RENTED];
+	return x->feasible && r->job->data != DATA_RESTRICTED ? x : NULL;
+}
+
+static const struct route_result *api_route(const struct job_result *r)
+{
+	const struct route_result *x = &r->routes[ROUTE_API];
+	return x->feasible && r->job->data == DATA_PUBLIC ? x : NULL;
+}
+
+static int build_pools(struct builder *b, char **err)
+{
+	const struct jobspec *spec = b->spec;
+	b->pools = calloc(spec->n_owned + 1, sizeof *b->pools);
+	b->pinfo = calloc(spec->n_owned + 1, sizeof *b->pinfo);
+	if (!b->pools || !b->pinfo)
+		return set_err(err, PLANNER_EINPUT, "out of memory");
+	for (size_t i = 0; i < spec->n_owned; i++) {
+		const struct owned_gpu *o = &spec->owned[i];
+		size_t k = 0;
+		int first = 0;
+		for (; k < b->n_pools; k++) {
+			if (b->pinfo[k].gpu != o->gpu)
+				continue;
+			if (b->pinfo[k].watts == o->watts)
+				break;
+			first = b->pinfo[k].first + b->pools[k].count;
+		}
+		if (k == b->n_pools) {
+			snprintf(b->pools[k].name, sizeof b->pools[k].name, "%s", o->gpu->name);
+			b->pinfo[k].gpu = o->gpu;
+			b->pinfo[k].watts = o->watts;
+			b->pinfo[k].first = first;
+			b->n_pools++;
+		}
+		b->pools[k].count += o->count;
+		if (b->pools[k].count > SCHED_MAX_POOL_GPUS)
+			return set_err(err, PLANNER_EINPUT,
+				       "%s:%d:%d: more than %d owned %s GPUs; the scheduler handles "
+				       "up to %d of one model",
+				       spec->path, o->pos.line, o->pos.column, SCHED_MAX_POOL_GPUS,
+				       o->gpu->name, SCHED_MAX_POOL_GPUS);
+	}
+	/* Numbering among a model follows the pools in order. */
+	for (size_t k = 0; k < b->n_pools; k++) {
+		int first = 0;
+		for (size_t i = 0; i < k; i++)
+			if (b->pinfo[i].gpu == b->pinfo[k].gpu)
+				first += b->pools[i].count;
+		b->pinfo[k].first = first;
+	}
+	return PLANNER_OK;
+}
+
+static int build_jobs(struct builder *b, char **err)
+{
+	const struct jobspec *spec = b->spec;
+	const int T = b->out->n_slots;
+	size_t J = spec->n_jobs, M = b->n_pools;
+	b->jobs = calloc(J + 1, sizeof *b->jobs);
+	b->opts = calloc(J * M + 1, sizeof *b->opts);
+	b->allowed = calloc(J * (size_t)T + 1, 1);
+	b->allowed_n = calloc(J + 1, sizeof *b->allowed_n);
+	if (!b->jobs || !b->opts || !b->allowed || !b->allowed_n)
+		return set_err(err, PLANNER_EINPUT, "out of memory");
+	for (size_t i = 0; i < J; i++) {
+		const struct job *j = &spec->jobs[i];
+		const struct job_result *r = &b->plan->jobs[i];
+		struct sched_job *sj = &b->jobs[i];
+		unsigned char *al = &b->allowed[i * T];
+		sched_allowed(&j->sched, b->out->slots, T, al);
+		for (int t = 0; t < T; t++)
+			b->allowed_n[i] += al[t];
+		sj->name = j->name;
+		sj->priority = j->sched.priority;
+		sj->allowed = al;
+		sj->min_run = (int)ceil(j->sched.min_run - FRACTION_EPS);
+		sj->max_run = j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
+		if (sj->max_run == 0 && j->sched.max_run > 0)
+			sj->max_run = 1;
+		const struct route_result *rent = rented_route(r), *api = api_route(r);
+		sj->fallback_cost = INFINITY;
+		if (rent)
+			sj->fallback_cost = rent->monthly_cost;
+		if (api && api->monthly_cost < sj->fallback_cost)
+			sj->fallback_cost = api->monthly_cost;
+		sj->opt = &b->opts[i * M];
+		for (size_t m = 0; m < M; m++) {
+			const struct pool_info *pi = &b->pinfo[m];
+			struct sched_option *o = &b->opts[i * M + m];
+			if (!vendor_ok(j, pi->gpu))
+				continue;
+			int n = vram_min_gpus(&r->need, pi->gpu);
+			if (n <= 0 || n > b->pools[m].count)
+				continue;
+			double h = job_hours(j, pi->gpu, n);
+			if (!(h > 0) || !isfinite(h))
+				continue;
+			o->gpus = n;
+			o->hours = h;
+			o->cost_per_hour =
+				n * pi->watts * spec->pue / 1000.0 * spec->electricity_per_kwh;
+		}
+	}
+	return PLANNER_OK;
+}
+
+/* ---- turning the answer into runs ---- */
+
+static struct sched_run *new_run(struct schedule *s, size_t *cap)
+{
+	if (s->n_runs == *cap) {
+		size_t n = *cap ? *cap * 2 : 64;
+		struct sched_run *r = realloc(s->runs, n * sizeof *r);
+		if (!r)
+			return NULL;
+		s->runs = r;
+		*cap = n;
+	}
+	struct sched_run *r = &s->runs[s->n_runs++];
+	memset(r, 0, sizeof *r);
+	r->pool = -1;
+	return r;
+}
+
+/* The slot index holding time t (n when t is the month's end). */
+static int slot_at(const struct schedule *s, time_t t)
+{
+	int lo = 0, hi = s->n_slots;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (s->slots[mid].start <= t)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static void set_times(const struct schedule *s, struct sched_run *r)
+{
+	r->start = s->slots[r->slot].start;
+	r->start_offset = s->slots[r->slot].utc_offset;
+	if (r->route == ROUTE_API) {
+		r->end = s->slots[r->slot + r->n_slots].start;
+	} else {
+		/* Whole minutes: a run of 3.7 h ends 3 h 42 min after it starts. */
+		r->end = r->start + (time_t)llround(r->hours * 60) * 60;
+		if (r->end > s->slots[r->slot + r->n_slots].start)
+			r->end = s->slots[r->slot + r->n_slots].start;
+	}
+	r->end_offset = s->slots[slot_at(s, r->end)].utc_offset;
+}
+
+static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
+{
+	struct schedule *s = b->out;
+	const int T = s->n_slots;
+	const int16_t *at = &b->sol.pool[j * T];
+	const double *work = &b->sol.work[j * T];
+	for (int t = 0; t < T;) {
+		int m = at[t];
+		if (m < 0) {
+			t++;
+			continue;
+		}
+		int len = 0;
+		double hours = 0;
+		while (t + len < T && at[t + len] == m)
+			hours += work[t + len++];
+		struct sched_run *r = new_run(s, cap);
+		if (!r)
+			return PLANNER_EINPUT;
+		const struct sched_option *o = &b->jobs[j].opt[m];
+		r->job = j;
+		r->route = ROUTE_OWNED;
+		r->gpu = b->pinfo[m].gpu;
+		r->gpu_count = o->gpus;
+		r->pool = m;
+		r->slot = t;
+		r->n_slots = len;
+		r->hours = hours;
+		r->cost = hours * o->cost_per_hour;
+		*cost += r->cost;
+		t += len;
+	}
+	return PLANNER_OK;
+}
+
+/* Places `need` hours of job j on rented capacity in its free allowed
+ * slots, earliest first, in runs of at least min_run (the last may be
+ * shorter when it finishes the work) and busy at most max_run; returns
+ * the hours placed. */
+static double rented_runs(struct builder *b, size_t j, const struct route_result *rent,
+			  double need, size_t *cap, double *cost, int *rc)
+{
+	struct schedule *s = b->out;
+	const struct sched_job *sj = &b->jobs[j];
+	const int T = s->n_slots;
+	const int16_t *at = &b->sol.pool[j * T];
+	double placed = 0;
+	*rc = PLANNER_OK;
+	for (int t = 0; t < T && need - placed > FRACTION_EPS;) {
+		bool owned_before = t > 0 && at[t - 1] >= 0;
+		if (!sj->allowed[t] || at[t] >= 0 || (sj->max_run > 0 && owned_before)) {
+			t++;
+			continue;
+		}
+		int seg = 0;
+		while (t + seg < T && sj->allowed[t + seg] && at[t + seg] < 0)
+			seg++;
+		if (sj->max_run > 0 && t + seg < T && at[t + seg] >= 0)
+			seg--; /* keep a break before the owned run that follows */
+		double left = need - placed;
+		int want = (int)ceil(left - FRACTION_EPS);
+		int len = seg < want ? seg : want;
+		if (sj->max_run > 0 && len > sj->max_run)
+			len = sj->max_run;
+		int min_len = sj->min_run < want ? sj->min_run : want;
+		if (len <= 0 || len < min_len) {
+			t += seg > 0 ? seg : 1;
+			continue;
+		}
+		struct sched_run *r = new_run(s, cap);
+		if (!r) {
+			*rc = PLANNER_EINPUT;
+			return placed;
+		}
+		r->job = j;
+		r->route = ROUTE_RENTED;
+		fmt(r->resource, sizeof r->resource, "%s %s%s", rent->provider, rent->offer,
+			 rent->spot ? " (spot)" : "");
+		r->gpu = rent->gpu;
+		r->gpu_count = rent->gpu_count;
+		r->slot = t;
+		r->n_slots = len;
+		r->hours = left < len ? left : len;
+		r->cost = r->hours * rent->price_per_hour;
+		*cost += r->cost;
+		placed += r->hours;
+		t += len + (sj->max_run > 0 ? 1 : 0);
+	}
+	return placed;
+}
+
+static int api_run(struct builder *b, size_t j, const struct route_result *api, double frac,
+		   size_t *cap, double *cost)
+{
+	struct schedule *s = b->out;
+	const unsigned char *al = b->jobs[j].allowed;
+	int first = 0, last = s->n_slots - 1;
+	if (b->allowed_n[j] > 0) {
+		while (!al[first])
+			first++;
+		while (!al[last])
+			last--;
+	}
+	struct sched_run *r = new_run(s, cap);
+	if (!r)
+		return PLANNER_EINPUT;
+	r->job = j;
+	r->route = ROUTE_API;
+	fmt(r->resource, sizeof r->resource, "%s %s", api->provider, api->offer);
+	r->slot = first;
+	r->n_slots = last - first + 1;
+	r->cost = frac * api->monthly_cost;
+	*cost += r->cost;
+	return PLANNER_OK;
+}
+
+/* Why part of job j could not be placed, as something to do about it. */
+static void explain(struct builder *b, size_t j, double frac, double rented_short,
+		    int free_hours)
+{
+	const struct job_result *r = &b->plan->jobs[j];
+	const struct job *job = r->job;
+	struct sched_job_result *res = &b->out->jobs[j];
+	bool fits = false;
+	for (size_t m = 0; m < b->n_pools; m++)
+		fits |= b->jobs[j].opt[m].gpus > 0;
+	if (b->allowed_n[j] == 0) {
+		fmt(res->why, sizeof res->why,
+			 "no hour of %s is inside its window, days and deadline; widen them",
+			 b->out->month);
+	} else if (rented_short > 0) {
+		fmt(res->why, sizeof res->why,
+			 "its window, days and deadline leave %d free hours for %.1f hours of "
+			 "rented work%s; widen the window or days, or move the deadline",
+			 free_hours, rented_short,
+			 job->sched.min_run > 0 ? " in runs of min_run" : "");
+	} else if (!fits) {
+		const struct route_result *own = &r->routes[ROUTE_OWNED];
+		char buy[128] = "";
+		if (own->feasible && !own->already_owned && own->gpu)
+			snprintf(buy, sizeof buy, " (compare suggests buying %dx %s)",
+				 own->gpu_count, own->gpu->name);
+		if (job->data == DATA_RESTRICTED)
+			fmt(res->why, sizeof res->why,
+				 "data: restricted allows owned GPUs only, and no GPU on hand fits "
+				 "its %.1f GiB; add one under owned:%s or relax data",
+				 r->vram_gib, buy);
+		else
+			fmt(res->why, sizeof res->why,
+				 "no route runs it: no GPU on hand fits its %.1f GiB%s; rented: %s; "
+				 "api: %s",
+				 r->vram_gib, buy, r->routes[ROUTE_RENTED].why,
+				 r->routes[ROUTE_API].why);
+	} else {
+		fmt(res->why, sizeof res->why,
+			 "%s; the owned GPUs that fit are busy or outside its window for %.0f%% of "
+			 "its work; widen the window or days, move the deadline, raise its "
+			 "priority over equal-cost jobs, or add GPUs",
+			 job->data == DATA_RESTRICTED ? "data: restricted allows owned GPUs only"
+						      : "no rented or api route can run it",
+			 frac * 100);
+	}
+}
+
+static int place_rest(struct builder *b, size_t j, size_t *cap)
+{
+	struct schedule *s = b->out;
+	const struct job_result *r = &b->plan->jobs[j];
+	struct sched_job_result *res = &s->jobs[j];
+	double frac = b->sol.rest[j], cost = 0;
+	int rc = owned_runs(b, j, cap, &cost);
+	if (rc)
+		return rc;
+	double unplaced = 0, rented_short = 0;
+	int free_hours = 0;
+	if (frac > FRACTION_EPS) {
+		const struct route_result *rent = rented_route(r), *api = api_route(r);
+		if (rent && (!api || rent->monthly_cost <= api->monthly_cost) &&
+		    rent->gpu_hours > 0) {
+			double need = frac * rent->gpu_hours;
+			double got = rented_runs(b, j, rent, need, cap, &cost, &rc);
+			if (rc)
+				return rc;
+			double left = (need - got) / rent->gpu_hours;
+			if (left > FRACTION_EPS) {
+				if (api) {
+					if ((rc = api_run(b, j, api, left, cap, &cost)))
+						return rc;
+				} else {
+					unplaced = left;
+					rented_short = need - got;
+					for (int t = 0; t < s->n_slots; t++)
+						free_hours += b->jobs[j].allowed[t] &&
+							      b->sol.pool[j * s->n_slots + t] < 0;
+					free_hours -= (int)floor(got + FRACTION_EPS);
+				}
+			}
+		} else if (api) {
+			if ((rc = api_run(b, j, api, frac, cap, &cost)))
+				return rc;
+		} else if (rent) {
+			unplaced = frac; /* a rented route that needs no hours */
+		} else {
+			unplaced = frac;
+		}
+	}
+	res->job = r->job;
+	res->hours_needed = r->gpu_hours_per_month;
+	res->unplaced_hours = unplaced * res->hours_needed;
+	res->hours_placed = res->hours_needed - res->unplaced_hours;
+	res->cost = cost;
+	if (unplaced > FRACTION_EPS)
+		explain(b, j, unplaced, rented_short, free_hours);
+	return PLANNER_OK;
+}
+
+static int cmp_pool_runs(const void *a, const void *b)
+{
+	const struct sched_run *x = *(const struct sched_run *const *)a;
+	const struct sched_run *y = *(const struct sched_run *const *)b;
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* Gives each owned run concrete GPUs of its pool: by start time, the
+ * lowest-numbered GPUs free then (free then means free for the whole run,
+ * since later runs are not assigned yet). */
+static int assign_gpus(struct builder *b)
+{
+	struct schedule *s = b->out;
+	struct sched_run **list = malloc((s->n_runs + 1) * sizeof *list);
+	if (!list)
+		return PLANNER_EINPUT;
+	for (size_t m = 0; m < b->n_pools; m++) {
+		size_t n = 0;
+		for (size_t i = 0; i < s->n_runs; i++)
+			if (s->runs[i].route == ROUTE_OWNED && s->runs[i].pool == (int)m)
+				list[n++] = &s->runs[i];
+		qsort(list, n, sizeof *list, cmp_pool_runs);
+		int until[SCHED_MAX_POOL_GPUS] = {0};
+		for (size_t i = 0; i < n; i++) {
+			struct sched_run *r = list[i];
+			int need = r->gpu_count;
+			for (int g = 0; g < b->pools[m].count && need > 0; g++) {
+				if (until[g] > r->slot)
+					continue;
+				until[g] = r->slot + r->n_slots;
+				r->gpus |= (uint64_t)1 << g;
+				need--;
+			}
+			/* The solver never exceeds a pool, so there always are enough. */
+			size_t len = 0;
+			len += (size_t)snprintf(r->resource, sizeof r->resource, "%s",
+						b->pools[m].name);
+			const char *sep = " #";
+			for (int g = 0; g < SCHED_MAX_POOL_GPUS && len < sizeof r->resource; g++) {
+				if (!(r->gpus >> g & 1))
+					continue;
+				len += (size_t)snprintf(r->resource + len, sizeof r->resource - len,
+							"%s%d", sep, b->pinfo[m].first + g + 1);
+				sep = ",#";
+			}
+		}
+	}
+	free(list);
+	return PLANNER_OK;
+}
+
+static int cmp_runs(const void *a, const void *b)
+{
+	const struct sched_run *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	if (x->route != y->route)
+		return (int)x->route - (int)y->route;
+	return strcmp(x->resource, y->resource);
+}
+
+static int build_resources(struct builder *b)
+{
+	struct schedule *s = b->out;
+	size_t n = 0;
+	for (size_t m = 0; m < b->n_pools; m++)
+		n += (size_t)b->pools[m].count;
+	s->resources = calloc(n + 1, sizeof *s->resources);
+	if (!s->resources)
+		return PLANNER_EINPUT;
+	for (size_t m = 0; m < b->n_pools; m++)
+		for (int g = 0; g < b->pools[m].count; g++) {
+			struct sched_resource *r = &s->resources[s->n_resources++];
+			snprintf(r->name, sizeof r->name, "%s #%d", b->pools[m].name,
+				 b->pinfo[m].first + g + 1);
+			r->pool = (int)m;
+			r->hours_available = s->n_slots;
+			for (size_t i = 0; i < s->n_runs; i++) {
+				const struct sched_run *run = &s->runs[i];
+				if (run->route == ROUTE_OWNED && run->pool == (int)m &&
+				    (run->gpus >> g & 1))
+					r->hours_used += run->hours;
+			}
+		}
+	return PLANNER_OK;
+}
+
+static void builder_free(struct builder *b)
+{
+	free(b->pinfo);
+	free(b->jobs);
+	free(b->opts);
+	free(b->allowed);
+	free(b->allowed_n);
+	sched_solution_free(&b->sol);
+}
+
+int schedule_month(const struct jobspec *spec, const struct plan *plan, int year, int month,
+		   unsigned flags, struct schedule **out, char **err)
+{
+	struct builder b = {.spec = spec, .plan = plan};
+	int rc;
+	*out = NULL;
+	struct schedule *s = calloc(1, sizeof *s);
+	if (!s)
+		return set_err(err, PLANNER_EINPUT, "out of memory");
+	b.out = s;
+	snprintf(s->month, sizeof s->month, "%04d-%02d", year, month);
+	snprintf(s->timezone, sizeof s->timezone, "%s", spec->timezone ? spec->timezone : "UTC");
+	snprintf(s->currency, sizeof s->currency, "%s", spec->currency);
+	snprintf(s->prices_as_of, sizeof s->prices_as_of, "%s", plan->prices_as_of);
+	if (plan->n_jobs != spec->n_jobs) {
+		rc = set_err(err, PLANNER_EINPUT, "the plan does not match the job spec");
+		goto fail;
+	}
+	if ((rc = sched_month_slots(s->timezone, year, month, &s->slots, &s->n_slots, err)) ||
+	    (rc = build_pools(&b, err)) || (rc = build_jobs(&b, err)))
+		goto fail;
+	s->pools = b.pools;
+	s->n_pools = b.n_pools; /* s owns the pools now; b keeps a view */
+	struct sched_problem p = {.baseline = flags & SCHEDULE_BASELINE, .n_slots = s->n_slots, .pools = s->pools, .n_pools = s->n_pools,
+				  .jobs = b.jobs, .n_jobs = spec->n_jobs};
+	if ((rc = sched_solve(&p, &b.sol, err)))
+		goto fail;
+	s->jobs = calloc(spec->n_jobs + 1, sizeof *s->jobs);
+	if (!s->jobs) {
+		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		goto fail;
+	}
+	s->n_jobs = spec->n_jobs;
+	size_t cap = 0;
+	for (size_t j = 0; j < spec->n_jobs; j++)
+		if ((rc = place_rest(&b, j, &cap))) {
+			rc = set_err(err, PLANNER_EINPUT, "out of memory");
+			goto fail;
+		}
+	if (assign_gpus(&b) || build_resources(&b)) {
+		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < s->n_runs; i++) {
+		struct sched_run *r = &s->runs[i];
+		set_times(s, r);
+		s->route_cost[r->route] += r->cost;
+		s->route_hours[r->route] += r->hours;
+	}
+	qsort(s->runs, s->n_runs, sizeof *s->runs, cmp_runs);
+	for (size_t j = 0; j < s->n_jobs; j++)
+		s->total_cost += s->jobs[j].cost;
+	builder_free(&b);
+	*out = s;
+	return PLANNER_OK;
+fail:
+	if (!s->pools)
+		free(b.pools);
+	builder_free(&b);
+	schedule_free(s);
+	return rc;
+}
+
+void schedule_free(struct schedule *s)
+{
+	if (!s)
+		return;
+	free(s->slots);
+	free(s->runs);
+	free(s->jobs);
+	free(s->resources);
+	free(s->pools);
+	free(s);
+}

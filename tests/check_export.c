@@ -1,0 +1,338 @@
+/* check_export.c — planner/export_*.c through `planner schedule`, each
+ * format parsed back with a real parser: cJSON for json, Python's csv
+ * module for csv, Debian's python3-icalendar for ics (/usr/bin/python3:
+ * apt-get install python3-icalendar), `bash -n` and an option check for
+ * slurm, libyaml for k8s. */
+#include <cJSON.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <yaml.h>
+
+#include "testutil.h"
+#include "util.h"
+
+static const char spec_yaml[] =
+	"version: 1\n"
+	"currency: EUR\n"
+	"fx: {EUR: 0.92}\n"
+	"timezone: Europe/Amsterdam\n"
+	"electricity_per_kwh: 0.30\n"
+	"owned:\n"
+	"  - {gpu: RTX 4090, count: 2}\n"
+	"jobs:\n"
+	"  - name: \"rag, \\\"nightly\\\"\"\n"
+	"    model: llama-3.1-8b\n"
+	"    precision: q4_k_m\n"
+	"    hours_per_month: 60\n"
+	"    data: restricted\n"
+	"    schedule: {window: \"22:00-06:00\", days: [fri, sat], min_run: 3}\n"
+	"    run: {command: \"python rag.py --it's 'quoted'\", image: \"ghcr.io/acme/rag:1.2\"}\n"
+	"  - name: evals\n"
+	"    model: qwen2.5-7b\n"
+	"    precision: bf16\n"
+	"    hours_per_month: 700\n"
+	"    data: confidential\n"
+	"    run: {command: \"python evals.py\", image: \"vllm/vllm-openai:latest\"}\n"
+	"  - name: chat\n"
+	"    model: llama-3.1-8b\n"
+	"    precision: q4_k_m\n"
+	"    tokens_per_month: {input: 20M, output: 4M}\n";
+
+struct fx {
+	char *dir;
+	char *spec;
+	char *db;
+};
+
+static void setup_fx(struct fx *f)
+{
+	f->dir = test_tmpdir();
+	f->spec = test_write(f->dir, "spec.yaml", spec_yaml);
+	f->db = xasprintf("%s/p.db", f->dir);
+}
+
+static void free_fx(struct fx *f)
+{
+	free(f->dir);
+	free(f->spec);
+	free(f->db);
+}
+
+/* Runs `planner schedule` for October 2026 (the 25-hour day) into
+ * dir/name; returns the file's path. */
+static char *schedule_to(struct fx *f, const char *format, const char *name)
+{
+	char *out = xasprintf("%s/%s", f->dir, name);
+	const char *argv[] = {"schedule", f->spec, "--month", "2026-10", "--format", format,
+			      "-o", out, "--db", f->db, NULL};
+	char *err = NULL;
+	int rc = test_run_planner(argv, NULL, NULL, &err);
+	ck_assert_msg(rc == 0, "schedule --format %s: %s", format, err ? err : "");
+	free(err);
+	return out;
+}
+
+/* Runs a shell command; returns its exit status and output. */
+static int sh(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+		buf_append(&b, chunk, n);
+	int st = pclose(p);
+	*out = b.data ? b.data : strdup("");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(json_has_the_contract_keys_and_times_with_their_offset)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *path = schedule_to(&f, "json", "s.json");
+	char *text = test_slurp(path);
+	cJSON *root = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(root);
+	const char *keys[] = {"month", "timezone", "currency", "total_cost", "runs", "jobs",
+			      "unplaced", "owned_utilization"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		ck_assert_msg(cJSON_HasObjectItem(root, keys[i]), "no %s", keys[i]);
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "month")->valuestring, "2026-10");
+	cJSON *runs = cJSON_GetObjectItem(root, "runs"), *r;
+	ck_assert_int_gt(cJSON_GetArraySize(runs), 3);
+	bool summer = false, winter = false;
+	double sum = 0;
+	cJSON_ArrayForEach(r, runs)
+	{
+		const char *rk[] = {"job", "route", "resource", "gpu", "gpu_count", "start", "end",
+				    "hours", "cost"};
+		for (size_t i = 0; i < sizeof rk / sizeof *rk; i++)
+			ck_assert_msg(cJSON_HasObjectItem(r, rk[i]), "run without %s", rk[i]);
+		const char *start = cJSON_GetObjectItem(r, "start")->valuestring;
+		ck_assert_int_eq(strlen(start), 25);
+		summer |= strstr(start, "+02:00") != NULL;
+		winter |= strstr(start, "+01:00") != NULL;
+		sum += cJSON_GetObjectItem(r, "cost")->valuedouble;
+	}
+	ck_assert(summer && winter); /* October: CEST, then CET after the 25th */
+	ck_assert_double_eq_tol(sum, cJSON_GetObjectItem(root, "total_cost")->valuedouble, 0.05);
+	cJSON *util = cJSON_GetObjectItem(root, "owned_utilization");
+	ck_assert_int_eq(cJSON_GetArraySize(util), 2);
+	ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(util, 0), "hours_available")->valueint,
+			 745);
+	cJSON_Delete(root);
+	free(text);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(csv_reads_back_with_a_csv_parser_row_for_row)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *path = schedule_to(&f, "csv", "s.csv");
+	char *json = schedule_to(&f, "json", "s.json");
+	char *text = test_slurp(json);
+	cJSON *root = cJSON_Parse(text);
+	int runs = cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs"));
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import csv,sys\n"
+		"rows=list(csv.reader(open(sys.argv[1],newline=\"\"),strict=True))\n"
+		"assert rows[0][:9]==[\"job\",\"route\",\"resource\",\"gpu\",\"gpu_count\",\"start\",\"end\",\"hours\",\"cost\"]\n"
+		"assert all(len(r)==len(rows[0]) for r in rows)\n"
+		"assert open(sys.argv[1],\"rb\").read().count(b\"\\r\\n\")==len(rows)\n"
+		"print(len(rows)-1, sum(1 for r in rows if r[0]==\"rag, \\\"nightly\\\"\"))' %s",
+		path);
+	char *out;
+	ck_assert_int_eq(sh(cmd, &out), 0);
+	int n = 0, rag = 0;
+	ck_assert_int_eq(sscanf(out, "%d %d", &n, &rag), 2);
+	ck_assert_int_eq(n, runs);
+	ck_assert_int_gt(rag, 0);
+	free(out);
+	free(cmd);
+	cJSON_Delete(root);
+	free(text);
+	free(json);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(ics_parses_with_python_icalendar_with_unique_uids_and_folded_lines)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *path = schedule_to(&f, "ics", "s.ics");
+	char *text = test_slurp(path);
+	/* CRLF everywhere, no line over 75 octets */
+	size_t len = 0;
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n') {
+			ck_assert(p > text && p[-1] == '\r');
+			ck_assert_uint_le(len - 1, 75);
+			len = 0;
+		} else {
+			len++;
+		}
+	}
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import sys,icalendar\n"
+		"cal=icalendar.Calendar.from_ical(open(sys.argv[1],\"rb\").read())\n"
+		"ev=[c for c in cal.walk(\"VEVENT\")]\n"
+		"uids=[str(e[\"UID\"]) for e in ev]\n"
+		"assert len(set(uids))==len(uids)\n"
+		"for e in ev:\n"
+		"  s=e.decoded(\"DTSTART\"); t=e.decoded(\"DTEND\")\n"
+		"  assert s.tzinfo is not None and t>s, e\n"
+		"  assert e.get(\"DTSTAMP\")\n"
+		"print(len(ev))' %s 2>&1",
+		path);
+	char *out;
+	int rc = sh(cmd, &out);
+	ck_assert_msg(rc == 0, "python3-icalendar rejects the file (apt-get install "
+			       "python3-icalendar): %s",
+		      out);
+	ck_assert_int_gt(atoi(out), 3);
+	free(out);
+	free(cmd);
+	free(text);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(slurm_script_passes_bash_n_and_sets_every_option)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *path = schedule_to(&f, "slurm", "s.sh");
+	char *cmd = xasprintf("bash -n %s 2>&1", path), *out;
+	ck_assert_int_eq(sh(cmd, &out), 0);
+	free(out);
+	free(cmd);
+	char *text = test_slurp(path);
+	ck_assert_ptr_nonnull(strstr(text, "export TZ='Europe/Amsterdam'"));
+	int n = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, "sbatch ", 7))
+			continue;
+		n++;
+		int y, mo, d, h, mi, s, days, hh, mm;
+		char *b = strstr(line, "--begin=");
+		ck_assert_ptr_nonnull(b);
+		ck_assert_int_eq(sscanf(b, "--begin=%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s), 6);
+		ck_assert(y == 2026 && mo == 10);
+		char *t = strstr(line, "--time=");
+		ck_assert_ptr_nonnull(t);
+		ck_assert_int_eq(sscanf(t, "--time=%d-%d:%d:", &days, &hh, &mm), 3);
+		ck_assert_int_gt(days * 1440 + hh * 60 + mm, 0);
+		ck_assert(strstr(line, "--gres=gpu:rtx4090:1 ") || strstr(line, "--gres=gpu:rtx4090:2 "));
+		ck_assert_ptr_nonnull(strstr(line, "--job-name="));
+		ck_assert_ptr_nonnull(strstr(line, "--wrap='python "));
+	}
+	ck_assert_int_gt(n, 3);
+	free(text);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+/* The scalar value under key in mapping node m, or NULL. */
+static yaml_node_t *get(yaml_document_t *d, yaml_node_t *m, const char *key)
+{
+	if (!m || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(d, p->key);
+		if (k->type == YAML_SCALAR_NODE && !strcmp((char *)k->data.scalar.value, key))
+			return yaml_document_get_node(d, p->value);
+	}
+	return NULL;
+}
+
+static const char *str(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+}
+
+START_TEST(k8s_manifests_parse_with_libyaml_as_batch_v1_jobs)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *path = schedule_to(&f, "k8s", "s.yaml");
+	FILE *in = fopen(path, "rb");
+	ck_assert_ptr_nonnull(in);
+	yaml_parser_t parser;
+	ck_assert(yaml_parser_initialize(&parser));
+	yaml_parser_set_input_file(&parser, in);
+	int docs = 0;
+	for (;;) {
+		yaml_document_t d;
+		ck_assert_msg(yaml_parser_load(&parser, &d), "libyaml: %s", parser.problem);
+		yaml_node_t *root = yaml_document_get_root_node(&d);
+		if (!root) {
+			yaml_document_delete(&d);
+			break;
+		}
+		docs++;
+		ck_assert_str_eq(str(get(&d, root, "apiVersion")), "batch/v1");
+		ck_assert_str_eq(str(get(&d, root, "kind")), "Job");
+		const char *name = str(get(&d, get(&d, root, "metadata"), "name"));
+		ck_assert_int_le(strlen(name), 63);
+		ck_assert(strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(name));
+		yaml_node_t *pod = get(&d, get(&d, get(&d, root, "spec"), "template"), "spec");
+		ck_assert_str_eq(str(get(&d, get(&d, pod, "nodeSelector"), "nvidia.com/gpu.product")),
+				 "NVIDIA-GeForce-RTX-4090");
+		yaml_node_t *cs = get(&d, pod, "containers");
+		ck_assert(cs && cs->type == YAML_SEQUENCE_NODE);
+		yaml_node_t *c = yaml_document_get_node(&d, *cs->data.sequence.items.start);
+		ck_assert(strlen(str(get(&d, c, "image"))) > 0);
+		yaml_node_t *cmd = get(&d, c, "command");
+		ck_assert(cmd && cmd->type == YAML_SEQUENCE_NODE);
+		const char *gpus = str(get(&d, get(&d, get(&d, c, "resources"), "limits"),
+					   "nvidia.com/gpu"));
+		ck_assert(!strcmp(gpus, "1") || !strcmp(gpus, "2"));
+		yaml_document_delete(&d);
+	}
+	ck_assert_int_gt(docs, 3);
+	yaml_parser_delete(&parser);
+	fclose(in);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(bad_options_are_usage_errors)
+{
+	const char *a1[] = {"schedule", "jobs/monthly.yaml", "--format", "xml", NULL};
+	const char *a2[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-13", NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(a1, NULL, NULL, &err), 2);
+	ck_assert_ptr_nonnull(strstr(err, "ics, slurm or k8s"));
+	free(err);
+	ck_assert_int_eq(test_run_planner(a2, NULL, NULL, &err), 2);
+	free(err);
+}
+END_TEST
+
+Suite *export_suite(void)
+{
+	Suite *s = suite_create("export");
+	TCase *tc = tcase_create("formats");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, json_has_the_contract_keys_and_times_with_their_offset);
+	tcase_add_test(tc, csv_reads_back_with_a_csv_parser_row_for_row);
+	tcase_add_test(tc, ics_parses_with_python_icalendar_with_unique_uids_and_folded_lines);
+	tcase_add_test(tc, slurm_script_passes_bash_n_and_sets_every_option);
+	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
+	tcase_add_test(tc, bad_options_are_usage_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
