@@ -744,9 +744,10 @@ START_TEST(every_run_of_the_tour_keeps_every_rule_in_march_and_october)
 		build(&b, yaml, 2026, months[i]);
 		ck_assert_int_eq(b.sched->n_slots, months[i] == 3 ? 743 : 745);
 		check_runs(&b);
-		/* contract-review is restricted and fits no owned GPU */
-		ck_assert(b.sched->jobs[2].unplaced_hours > 0);
-		ck_assert_ptr_nonnull(strstr(b.sched->jobs[2].why, "restricted"));
+		/* contract-review is restricted: all of it on the owned 4090s */
+		ck_assert_str_eq(b.sched->jobs[2].job->name, "contract-review");
+		ck_assert_double_eq_tol(b.sched->jobs[2].unplaced_hours, 0, 1e-9);
+		ck_assert_double_eq_tol(b.sched->jobs[2].hours_placed, 120, 1e-6);
 		unbuild(&b);
 	}
 	free(yaml);
