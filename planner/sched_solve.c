@@ -15,6 +15,13 @@
  *    afterwards; the move is kept only when the month gets cheaper. This is
  *    what fixes greedy's slot choices where windows overlap, and packs
  *    multi-GPU runs beside single-GPU ones.
+ * 3. Large-neighbourhood search (lns): groups of up to three jobs are
+ *    taken off and placed again in every order, each member in every mode
+ *    — densest pool first, another pool first, one pool only, not at all,
+ *    or, where its states are few, exactly by a dynamic programme over the
+ *    slots (best_place; tie-broken by pressure, earliest or latest, and
+ *    for pairs with a cap on its hours) — until no move helps or a fixed
+ *    budget of slot-placements is spent.
  *
  * Everything is in a fixed order with no clock or randomness, so the same
  * problem gives the same answer. The tests compare the result with an
@@ -35,6 +42,24 @@
 #define REPAIR_PARTNERS 6
 
 #define WORK_EPS 1e-9
+
+/* Large-neighbourhood search: groups of at most GROUP_MAX jobs are taken
+ * off and placed again in every order, each member in every mode (its
+ * densest pool first, another pool first, one pool only, or not at all),
+ * until no move helps or LNS_BUDGET slot-placements are spent. */
+#define GROUP_MAX 3
+#define LNS_BUDGET 12000000L
+/* Problems with at most this many jobs try every group of jobs; larger ones
+ * the groups of a job and its partners. */
+#define LNS_ALL_GROUPS 8
+#define MODE_DEFAULT (-1)
+#define MODE_NONE (-2)
+#define MODE_BEST (-3)
+#define MODE_BEST_EARLY (-4)
+#define MODE_BEST_LATE (-5)
+#define MODE_BEST_CAP (-100) /* MODE_BEST_CAP - c: at most c slots */
+/* best_place's states (slot × hours per pool × run in progress) at most */
+#define DP_MAX_STATES 200000
 
 struct opt_ref {
 	size_t job;
@@ -59,8 +84,17 @@ struct solver {
 	unsigned char *cand;
 	int *idx;
 	double *score;
-	int16_t *save_pool[3];
-	double *save_work[3];
+	int16_t *save_pool[GROUP_MAX];
+	double *save_work[GROUP_MAX];
+	unsigned char *save_active; /* GROUP_MAX × n_pools */
+	int *modes;            /* GROUP_MAX × (3 + 2 n_pools): modes of a group */
+	/* exact placement of one job (best_place): memo stamped per call */
+	unsigned *dp_stamp;
+	unsigned dp_gen;
+	double *dp_cost, *dp_press;
+	int16_t *dp_choice;
+	int dp_key;            /* tie-break: 0 pressure, 1 earliest, 2 latest */
+	int dp_cap;            /* most slots the job may take */
 };
 
 static double fallback(const struct sched_job *j)
@@ -564,6 +598,479 @@ static bool try_drop(struct solver *v, size_t k, int t)
 	return false;
 }
 
+/* ---- one job placed exactly, the others fixed ----
+ *
+ * A dynamic programme over the slots whose state is the job's hours on
+ * each pool, the run in progress (pool, length up to min_run), the busy
+ * stretch (up to max_run) and whether a short run has ended: the least
+ * cost for the job given the free capacity, on a tie the least pressure
+ * from the others. Used where the states are few (dp_size); the job's last
+ * hour is partial, on the pool where that saves most. */
+struct dp {
+	struct solver *v;
+	size_t j;
+	int M, L, B;
+	int radix[64];
+	size_t xs;        /* product of radix */
+};
+
+static size_t dp_size(const struct solver *v, size_t j, int *radix, size_t *xs, int *L, int *B)
+{
+	const struct sched_job *job = &v->p->jobs[j];
+	const size_t M = v->p->n_pools;
+	if (M > 64)
+		return 0;
+	double n = 1;
+	for (size_t m = 0; m < M; m++) {
+		radix[m] = 1;
+		if (usable(v->p, j, m) && density(job, &job->opt[m]) >= 0) {
+			double h = ceil(job->opt[m].hours - WORK_EPS);
+			if (h > v->allowed_n[j])
+				h = v->allowed_n[j];
+			radix[m] = (int)h + 1;
+		}
+		n *= radix[m];
+	}
+	*xs = (size_t)n;
+	*L = job->min_run > 1 ? job->min_run : 1;
+	*B = job->max_run > 0 ? job->max_run : 0;
+	n *= (double)(v->T + 1) * (double)(M + 1) * (*L + 1) * (*B + 1) * 2;
+	return n > DP_MAX_STATES ? 0 : (size_t)n;
+}
+
+struct dst {
+	int x[64];
+	int cur, len, busy, shorts;
+};
+
+static double dp_frac(const struct sched_job *job, const struct dst *s, int M)
+{
+	double f = 0;
+	for (int m = 0; m < M; m++)
+		if (s->x[m])
+			f += s->x[m] / job->opt[m].hours;
+	return f;
+}
+
+static bool dp_close(const struct sched_job *job, struct dst *s)
+{
+	if (s->cur >= 0 && s->len < job->min_run)
+		s->shorts++;
+	s->cur = -1;
+	s->len = 0;
+	return s->shorts <= 1;
+}
+
+/* The job's cost when its placement ends in state s; INFINITY when the
+ * runs break min_run. *trim_pool gets the pool of the partial hour. */
+static double dp_final(const struct sched_job *job, struct dst s, int M, int *trim_pool)
+{
+	*trim_pool = -1;
+	if (!dp_close(job, &s))
+		return INFINITY;
+	double f = dp_frac(job, &s, M);
+	if (s.shorts == 1 && f < 1 - WORK_EPS)
+		return INFINITY;
+	double c = 0, best_trim = 0;
+	for (int m = 0; m < M; m++) {
+		const struct sched_option *o = &job->opt[m];
+		c += s.x[m] * o->cost_per_hour;
+		if (s.x[m] && f > 1 + WORK_EPS && (f - 1) * o->hours < 1) {
+			double trim = (f - 1) * o->hours * o->cost_per_hour;
+			if (*trim_pool < 0 || trim > best_trim) {
+				best_trim = trim;
+				*trim_pool = m;
+			}
+		}
+	}
+	c -= best_trim;
+	double rest = f < 1 ? 1 - f : 0;
+	return c + rest * fallback(job);
+}
+
+static bool dp_better(double c, double pr, double bc, double bp)
+{
+	if (fabs(c - bc) > SCHED_COST_EPS + 1e-12 * fabs(bc))
+		return c < bc;
+	return pr < bp - 1e-12;
+}
+
+static size_t dp_index(const struct dp *d, int t, const struct dst *s)
+{
+	size_t xi = 0;
+	for (int m = d->M - 1; m >= 0; m--)
+		xi = xi * (size_t)d->radix[m] + (size_t)s->x[m];
+	size_t k = (size_t)t * d->xs + xi;
+	k = k * (size_t)(d->M + 1) + (size_t)(s->cur + 1);
+	k = k * (size_t)(d->L + 1) + (size_t)s->len;
+	k = k * (size_t)(d->B + 1) + (size_t)s->busy;
+	return k * 2 + (size_t)s->shorts;
+}
+
+static void dp_solve(struct dp *d, int t, struct dst *s, double *cost, double *press)
+{
+	struct solver *v = d->v;
+	const struct sched_job *job = &v->p->jobs[d->j];
+	if (t == v->T) {
+		int tp;
+		*cost = dp_final(job, *s, d->M, &tp);
+		*press = 0;
+		return;
+	}
+	size_t k = dp_index(d, t, s);
+	if (v->dp_stamp[k] == v->dp_gen) {
+		*cost = v->dp_cost[k];
+		*press = v->dp_press[k];
+		return;
+	}
+	double bc = INFINITY, bp = INFINITY;
+	int choice = -2;
+	struct dst save = *s;
+	if (dp_close(job, s)) {
+		s->busy = 0;
+		double c, pr;
+		dp_solve(d, t + 1, s, &c, &pr);
+		if (c < INFINITY) {
+			bc = c;
+			bp = pr;
+			choice = -1;
+		}
+	}
+	*s = save;
+	if (job->allowed[t] && dp_frac(job, s, d->M) < 1 - WORK_EPS &&
+	    (d->B == 0 || s->busy < d->B)) {
+		for (int m = 0; m < d->M; m++) {
+			if (d->radix[m] < 2 || s->x[m] + 1 >= d->radix[m])
+				continue;
+			const struct sched_option *o = &job->opt[m];
+			if (v->freecap[(size_t)m * v->T + t] < o->gpus)
+				continue;
+			int used = 0;
+			for (int q = 0; q < d->M; q++)
+				used += s->x[q];
+			if (used >= v->dp_cap)
+				continue;
+			*s = save;
+			if (s->cur != m) {
+				if (!dp_close(job, s) || s->shorts > 0)
+					continue;
+				s->cur = m;
+			}
+			if (s->len < d->L)
+				s->len++;
+			if (d->B)
+				s->busy++;
+			s->x[m]++;
+			double c, pr;
+			dp_solve(d, t + 1, s, &c, &pr);
+			pr += v->dp_key == 0   ? v->pressure[(size_t)m * v->T + t] * o->gpus
+			      : v->dp_key == 1 ? t
+					       : v->T - t;
+			if (c < INFINITY && (choice == -2 || dp_better(c, pr, bc, bp))) {
+				bc = c;
+				bp = pr;
+				choice = m;
+			}
+		}
+	}
+	*s = save;
+	v->dp_stamp[k] = v->dp_gen;
+	v->dp_cost[k] = bc;
+	v->dp_press[k] = bp;
+	v->dp_choice[k] = (int16_t)choice;
+	*cost = bc;
+	*press = bp;
+}
+
+/* Places job j (off every pool now) exactly; false when the states are too
+ * many, and nothing is placed. */
+static bool best_place(struct solver *v, size_t j)
+{
+	struct dp d = {.v = v, .j = j, .M = (int)v->p->n_pools};
+	if (!v->dp_stamp || dp_size(v, j, d.radix, &d.xs, &d.L, &d.B) == 0)
+		return false;
+	const struct sched_job *job = &v->p->jobs[j];
+	if (++v->dp_gen == 0) {
+		memset(v->dp_stamp, 0, DP_MAX_STATES * sizeof *v->dp_stamp);
+		v->dp_gen = 1;
+	}
+	struct dst s;
+	memset(&s, 0, sizeof s);
+	s.cur = -1;
+	double c, pr;
+	dp_solve(&d, 0, &s, &c, &pr);
+	if (!(c < INFINITY))
+		return true; /* nothing valid but idle: leave it off */
+	int16_t *at = &v->s->pool[j * v->T];
+	for (int t = 0; t < v->T; t++) {
+		size_t k = dp_index(&d, t, &s);
+		int m = v->dp_choice[k];
+		if (m < 0) {
+			dp_close(job, &s);
+			s.busy = 0;
+			continue;
+		}
+		if (s.cur != m) {
+			dp_close(job, &s);
+			s.cur = m;
+		}
+		if (s.len < d.L)
+			s.len++;
+		if (d.B)
+			s.busy++;
+		s.x[m]++;
+		at[t] = (int16_t)m; /* marked; taken below */
+	}
+	int tp;
+	dp_final(job, s, d.M, &tp);
+	double f = dp_frac(job, &s, d.M);
+	int trim_t = -1;
+	for (int t = 0; t < v->T; t++)
+		if (at[t] >= 0 && at[t] == tp)
+			trim_t = t;
+	for (int t = 0; t < v->T; t++) {
+		int m = at[t];
+		if (m < 0)
+			continue;
+		at[t] = -1;
+		double w = 1;
+		if (t == trim_t)
+			w = 1 - (f - 1) * job->opt[m].hours;
+		take(v, j, m, t, w);
+	}
+	return true;
+}
+
+/* Places job j in one mode: MODE_DEFAULT (densest pool first), MODE_NONE
+ * (not at all), m < n_pools (pool m first, then the others), or
+ * n_pools + m (pool m only). */
+static void place_mode(struct solver *v, size_t j, int mode)
+{
+	int M = (int)v->p->n_pools;
+	if (mode == MODE_NONE)
+		return;
+	if (mode <= MODE_BEST) {
+		v->dp_key = mode == MODE_BEST_EARLY ? 1 : mode == MODE_BEST_LATE ? 2 : 0;
+		v->dp_cap = mode <= MODE_BEST_CAP ? MODE_BEST_CAP - mode : INT32_MAX;
+		if (!best_place(v, j))
+			place_job(v, j, -1);
+		return;
+	}
+	if (mode == MODE_DEFAULT)
+		place_job(v, j, -1);
+	else if (mode < M)
+		place_job(v, j, mode);
+	else
+		place(v, j, mode - M);
+}
+
+/* Whether mode lets job j use pool m. */
+static bool mode_uses(const struct solver *v, int mode, int m)
+{
+	int M = (int)v->p->n_pools;
+	if (mode == MODE_NONE)
+		return false;
+	return mode < M || mode - M == m;
+}
+
+/* Takes who[0..n) off the pools and places them again in that order, each
+ * in its mode; the members still to come press on the slots they may use.
+ * Keeps the result when the month is cheaper, else puts everything back. */
+static bool try_group(struct solver *v, const size_t *who, const int *mode, int n)
+{
+	const size_t M = v->p->n_pools;
+	double rest[GROUP_MAX], before = 0, after = 0;
+	for (int i = 0; i < n; i++) {
+		save_job(v, i, who[i], &rest[i]);
+		before += objective(v, who[i]);
+		for (size_t m = 0; m < M; m++) {
+			v->save_active[i * M + m] = v->active[who[i] * M + m];
+			set_active(v, who[i], (int)m, false);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		remove_job(v, who[i]);
+	for (int i = 0; i < n; i++)
+		for (size_t o = v->by_job[who[i]]; o < v->by_job[who[i] + 1]; o++)
+			if (v->job_opts[o].density >= 0 && mode_uses(v, mode[i], v->job_opts[o].pool))
+				set_active(v, who[i], v->job_opts[o].pool, true);
+	for (int i = 0; i < n; i++) {
+		for (size_t m = 0; m < M; m++)
+			set_active(v, who[i], (int)m, false);
+		place_mode(v, who[i], mode[i]);
+	}
+	for (int i = 0; i < n; i++)
+		after += objective(v, who[i]);
+	bool keep = after < before - SCHED_COST_EPS - 1e-12 * fabs(before);
+	for (int i = 0; i < n && keep; i++)
+		keep = !sched_bad(v, who[i]);
+	if (!keep) {
+		for (int i = 0; i < n; i++)
+			remove_job(v, who[i]);
+		for (int i = 0; i < n; i++)
+			restore_job(v, i, who[i], rest[i]);
+	}
+	for (int i = 0; i < n; i++)
+		for (size_t m = 0; m < M; m++)
+			set_active(v, who[i], (int)m, v->save_active[i * M + m]);
+	return keep;
+}
+
+/* The modes worth trying for job j, into out; returns how many. */
+static int job_modes(const struct solver *v, size_t j, int *out, bool caps)
+{
+	int M = (int)v->p->n_pools, n = 0;
+	size_t lo = v->by_job[j], hi = v->by_job[j + 1];
+	out[n++] = MODE_DEFAULT;
+	int radix[64], L, B;
+	size_t xs;
+	if (v->dp_stamp && dp_size(v, j, radix, &xs, &L, &B)) {
+		out[n++] = MODE_BEST;
+		out[n++] = MODE_BEST_EARLY;
+		out[n++] = MODE_BEST_LATE;
+		/* fewer hours than it could take, leaving room for others */
+		int held = 0;
+		for (int t = 0; t < v->T; t++)
+			held += v->s->pool[j * v->T + t] >= 0;
+		for (int c = 1; c < held && caps; c++)
+			out[n++] = MODE_BEST_CAP - c;
+	}
+	if (!isinf(v->p->jobs[j].fallback_cost))
+		out[n++] = MODE_NONE;
+	int usable_n = 0;
+	for (size_t o = lo; o < hi; o++)
+		usable_n += v->job_opts[o].density >= 0;
+	if (usable_n < 2)
+		return n;
+	for (size_t o = lo; o < hi; o++) {
+		if (v->job_opts[o].density < 0)
+			continue;
+		if (o != lo)
+			out[n++] = v->job_opts[o].pool;
+		out[n++] = M + v->job_opts[o].pool;
+	}
+	return n;
+}
+
+/* Every order of group g (n jobs) with every mode for each member; stops
+ * at the first move that makes the month cheaper. */
+static bool lns_group(struct solver *v, const size_t *g, int n, long *budget)
+{
+	const int stride = 6 + 2 * (int)v->p->n_pools + v->T;
+	int nm[GROUP_MAX], perm[GROUP_MAX], pick[GROUP_MAX], mode[GROUP_MAX];
+	size_t who[GROUP_MAX];
+	for (int i = 0; i < n; i++) {
+		nm[i] = job_modes(v, g[i], &v->modes[i * stride], n <= 2);
+		perm[i] = i;
+	}
+	for (;;) {
+		for (int i = 0; i < n; i++) {
+			pick[i] = 0;
+			who[i] = g[perm[i]];
+		}
+		for (;;) {
+			bool skip = false;
+			for (int i = 0; i < n; i++) {
+				mode[i] = v->modes[perm[i] * stride + pick[i]];
+				/* a member left out has no place in the order */
+				if (mode[i] == MODE_NONE && i > 0 && perm[i] < perm[i - 1])
+					skip = true;
+			}
+			if (!skip) {
+				if (*budget <= 0)
+					return false;
+				*budget -= (long)n * v->T;
+				if (try_group(v, who, mode, n))
+					return true;
+			}
+			int i = n - 1;
+			while (i >= 0 && ++pick[i] == nm[perm[i]])
+				pick[i--] = 0;
+			if (i < 0)
+				break;
+		}
+		/* next permutation */
+		int i = n - 2;
+		while (i >= 0 && perm[i] > perm[i + 1])
+			i--;
+		if (i < 0)
+			break;
+		int k = n - 1;
+		while (perm[k] < perm[i])
+			k--;
+		int t = perm[i];
+		perm[i] = perm[k];
+		perm[k] = t;
+		for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+			t = perm[a];
+			perm[a] = perm[b];
+			perm[b] = t;
+		}
+	}
+	return false;
+}
+
+/* Rounds of group moves until none helps or the budget is spent. */
+static void lns(struct solver *v)
+{
+	const struct sched_problem *p = v->p;
+	const size_t J = p->n_jobs;
+	long budget = LNS_BUDGET;
+	size_t part[REPAIR_PARTNERS];
+	for (bool improved = true; improved && budget > 0;) {
+		improved = false;
+		for (size_t j = 0; j < J; j++)
+			for (size_t m = 0; m < p->n_pools; m++)
+				set_active(v, j, (int)m, usable(p, j, m) && v->s->rest[j] > WORK_EPS);
+		if (J <= LNS_ALL_GROUPS) {
+			for (int n = 1; n <= GROUP_MAX && (size_t)n <= J; n++) {
+				size_t g[GROUP_MAX];
+				for (int i = 0; i < n; i++)
+					g[i] = (size_t)i;
+				for (;;) {
+					bool usable_g = true;
+					for (int i = 0; i < n; i++)
+						usable_g &= v->by_job[g[i]] < v->by_job[g[i] + 1];
+					if (usable_g)
+						improved |= lns_group(v, g, n, &budget);
+					int i = n - 1;
+					while (i >= 0 && g[i] == J - (size_t)(n - i))
+						i--;
+					if (i < 0)
+						break;
+					g[i]++;
+					for (int k = i + 1; k < n; k++)
+						g[k] = g[k - 1] + 1;
+				}
+			}
+			continue;
+		}
+		for (int n = 1; n <= GROUP_MAX; n++)
+			for (size_t i = 0; i < v->n_opts && budget > 0; i++) {
+				size_t k = v->opts[i].job;
+				if (v->job_opts[v->by_job[k]].pool != v->opts[i].pool)
+					continue;
+				size_t g[GROUP_MAX] = {k};
+				if (n == 1) {
+					improved |= lns_group(v, g, 1, &budget);
+					continue;
+				}
+				int np = partners(v, k, part, REPAIR_PARTNERS);
+				for (int a = 0; a < np; a++) {
+					g[1] = part[a];
+					if (n == 2) {
+						improved |= lns_group(v, g, 2, &budget);
+						continue;
+					}
+					for (int b = a + 1; b < np; b++) {
+						g[2] = part[b];
+						improved |= lns_group(v, g, 3, &budget);
+					}
+				}
+			}
+	}
+}
+
 static void repair(struct solver *v)
 {
 	const struct sched_problem *p = v->p;
@@ -645,10 +1152,16 @@ static void solver_free(struct solver *v)
 	free(v->cand);
 	free(v->idx);
 	free(v->score);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < GROUP_MAX; i++) {
 		free(v->save_pool[i]);
 		free(v->save_work[i]);
 	}
+	free(v->save_active);
+	free(v->modes);
+	free(v->dp_stamp);
+	free(v->dp_cost);
+	free(v->dp_press);
+	free(v->dp_choice);
 }
 
 void sched_solution_free(struct sched_solution *s)
@@ -687,7 +1200,21 @@ int sched_solve(const struct sched_problem *p, struct sched_solution *out, char 
 	v.score = malloc(((size_t)T + 1) * sizeof *v.score);
 	bool ok = out->pool && out->work && out->rest && v.freecap && v.pressure && v.active &&
 		  v.opts && v.job_opts && v.by_job && v.allowed_n && v.cand && v.idx && v.score;
-	for (int i = 0; i < 3; i++) {
+	v.save_active = malloc(GROUP_MAX * M + 1);
+	v.modes = malloc(GROUP_MAX * (6 + 2 * M + (size_t)T) * sizeof *v.modes);
+	if (!p->baseline) {
+		/* optional: without it every job is placed by the heuristic */
+		v.dp_stamp = calloc(DP_MAX_STATES, sizeof *v.dp_stamp);
+		v.dp_cost = malloc(DP_MAX_STATES * sizeof *v.dp_cost);
+		v.dp_press = malloc(DP_MAX_STATES * sizeof *v.dp_press);
+		v.dp_choice = malloc(DP_MAX_STATES * sizeof *v.dp_choice);
+		if (!v.dp_cost || !v.dp_press || !v.dp_choice) {
+			free(v.dp_stamp);
+			v.dp_stamp = NULL;
+		}
+	}
+	ok = ok && v.save_active && v.modes;
+	for (int i = 0; i < GROUP_MAX; i++) {
 		v.save_pool[i] = malloc(((size_t)T + 1) * sizeof(int16_t));
 		v.save_work[i] = malloc(((size_t)T + 1) * sizeof(double));
 		ok = ok && v.save_pool[i] && v.save_work[i];
@@ -736,8 +1263,10 @@ int sched_solve(const struct sched_problem *p, struct sched_solution *out, char 
 				set_active(&v, o->job, (int)m, false);
 	}
 	v.constructing = false;
-	if (!p->baseline)
+	if (!p->baseline) {
 		repair(&v);
+		lns(&v);
+	}
 	solver_free(&v);
 	return PLANNER_OK;
 }

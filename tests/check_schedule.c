@@ -342,41 +342,43 @@ static void solve_and_compare(struct inst *in, int id)
 	ck_assert_msg(n_over == 0, "instance %d is more than 1%% over the optimum", id);
 }
 
-/* The issue asks for 1 % on every instance; the solver misses it on about
- * 2 % of these tiny random ones (seed 20260301 instance 775 is 119 % over:
- * a job on the denser pool when a cheaper one needs a neighbour moved).
- * This holds the line where it is: at most 3 % of instances over 1 %. */
-START_TEST(the_solver_is_within_one_percent_of_the_optimum_on_nearly_all_random_instances)
+/* n random instances from seed, whole hours (fractional < 0), fractional
+ * hours (> 0) or alternating (0); returns how many are over 1 %. */
+static int random_run(uint64_t seed, int n, int fractional, const char *what)
 {
-	rng_state = 20260301;
-	fractional_hours = false;
+	rng_state = seed;
 	worst_gap = 0;
 	n_over = 0;
-	for (int i = 0; i < 400; i++) {
+	for (int i = 0; i < n; i++) {
 		struct inst in;
+		fractional_hours = fractional > 0 || (fractional == 0 && (i & 1));
 		random_inst(&in);
 		solve_and_measure(&in, i, 0.01);
 	}
-	fprintf(stderr, "schedule: 400 random instances, %d over 1%%, worst gap %.2f%%\n", n_over,
-		worst_gap * 100);
-	ck_assert_int_le(n_over, 12);
+	fprintf(stderr, "schedule: %d random instances (%s), %d over 1%%, worst gap %.2f%%\n", n,
+		what, n_over, worst_gap * 100);
+	return n_over;
+}
+
+/* The issue asks for 1 % on every instance, and gets it here. */
+START_TEST(the_solver_is_within_one_percent_of_the_optimum_on_every_random_instance)
+{
+	ck_assert_int_eq(random_run(20260301, 400, -1, "whole hours"), 0);
 }
 END_TEST
 
-START_TEST(with_fractional_hours_the_solver_is_within_one_percent_nearly_always)
+START_TEST(with_fractional_hours_the_solver_is_within_one_percent_on_every_instance)
 {
-	rng_state = 20260302;
-	fractional_hours = true;
-	worst_gap = 0;
-	n_over = 0;
-	for (int i = 0; i < 400; i++) {
-		struct inst in;
-		random_inst(&in);
-		solve_and_measure(&in, i, 0.01);
-	}
-	fprintf(stderr, "schedule: 400 instances with fractional hours, %d over 1%%, worst %.2f%%\n",
-		n_over, worst_gap * 100);
-	ck_assert_int_le(n_over, 12);
+	ck_assert_int_eq(random_run(20260302, 400, 1, "fractional hours"), 0);
+}
+END_TEST
+
+/* A further, independent set. Known residue: instance 946 (7.9 % over: two
+ * jobs must each split over both pools, crossing, to share three slots; a
+ * move of one job at a time cannot find it). Held at that one miss. */
+START_TEST(on_a_further_two_thousand_instances_at_most_one_misses)
+{
+	ck_assert_int_le(random_run(20260303, 2000, 0, "whole and fractional"), 1);
 }
 END_TEST
 
@@ -825,8 +827,9 @@ Suite *schedule_suite(void)
 	Suite *s = suite_create("schedule");
 	TCase *solver = tcase_create("solver");
 	tcase_set_timeout(solver, 120);
-	tcase_add_test(solver, the_solver_is_within_one_percent_of_the_optimum_on_nearly_all_random_instances);
-	tcase_add_test(solver, with_fractional_hours_the_solver_is_within_one_percent_nearly_always);
+	tcase_add_test(solver, the_solver_is_within_one_percent_of_the_optimum_on_every_random_instance);
+	tcase_add_test(solver, with_fractional_hours_the_solver_is_within_one_percent_on_every_instance);
+	tcase_add_test(solver, on_a_further_two_thousand_instances_at_most_one_misses);
 	tcase_add_test(solver,
 		       an_expensive_to_rent_job_gets_the_owned_gpu_over_a_higher_priority_cheap_one);
 	tcase_add_test(solver, priority_decides_only_when_the_cost_is_equal);
