@@ -1,0 +1,243 @@
+/* check_slurm.c — the slurm export handed to a real Slurm: the tour's
+ * `planner schedule jobs/monthly.yaml --format slurm` script is run as a
+ * user would run it (bash SCRIPT), with `sbatch` on PATH a wrapper that
+ * adds --test-only and execs the real one, so a single-node Slurm (Debian's
+ * slurm-wlm 22.05, started by tests/slurm/start.sh; clients find it through
+ * SLURM_CONF) says whether and when it would start each job. Skipped,
+ * saying so, where sbatch is not installed or no controller answers:
+ *   apt-get install slurm-wlm munge
+ *   tests/slurm/start.sh /tmp/planner-slurm    # as root
+ *   export SLURM_CONF=/tmp/planner-slurm/slurm.conf
+ *   tests/slurm/stop.sh /tmp/planner-slurm     # afterwards */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "testutil.h"
+#include "util.h"
+
+/* Runs a shell command; returns its exit status and its output (stdout
+ * and whatever the command sends there). */
+static int sh(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+		ck_assert(buf_append(&b, chunk, n));
+	int st = pclose(p);
+	*out = b.data ? b.data : xstrdup("");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The real sbatch's path, or NULL (with the reason printed) when the test
+ * cannot run here. */
+static char *slurm_or_skip(const char *test)
+{
+	char *sbatch = NULL;
+	if (sh("command -v sbatch 2>/dev/null", &sbatch) != 0 || !*sbatch) {
+		printf("slurm: %s skipped: sbatch is not installed (apt-get install slurm-wlm "
+		       "munge, then tests/slurm/start.sh DIR as root)\n",
+		       test);
+		free(sbatch);
+		return NULL;
+	}
+	sbatch[strcspn(sbatch, "\n")] = '\0';
+	char *out = NULL;
+	int rc = sh("scontrol ping 2>&1", &out);
+	if (rc != 0 || !strstr(out, "is UP")) {
+		const char *conf = getenv("SLURM_CONF");
+		/* scontrol's last line says why ("fatal: Could not establish a
+		 * configuration source", "... is DOWN"). */
+		size_t len = strlen(out);
+		while (len && out[len - 1] == '\n')
+			out[--len] = '\0';
+		const char *last = strrchr(out, '\n') ? strrchr(out, '\n') + 1 : out;
+		printf("slurm: %s skipped: no Slurm controller answers (SLURM_CONF=%s; start one "
+		       "with tests/slurm/start.sh DIR as root and export "
+		       "SLURM_CONF=DIR/slurm.conf): %.200s\n",
+		       test, conf ? conf : "unset", last);
+		free(out);
+		free(sbatch);
+		return NULL;
+	}
+	free(out);
+	return sbatch;
+}
+
+struct fx {
+	char *dir;
+	char *script; /* the planner's slurm script */
+	char *bin;    /* PATH entry holding the sbatch wrapper */
+};
+
+/* Writes the tour's December script and the --test-only sbatch wrapper. */
+static void setup_fx(struct fx *f, const char *sbatch)
+{
+	f->dir = test_tmpdir();
+	f->script = xasprintf("%s/monthly.slurm.sh", f->dir);
+	char *db = xasprintf("%s/p.db", f->dir);
+	const char *argv[] = {
+	    "schedule", "jobs/monthly.yaml", "--month", "2026-12", "--format", "slurm",
+	    "-o",       f->script,           "--db",    db,        NULL};
+	char *err = NULL;
+	int rc = test_run_planner(argv, NULL, NULL, &err);
+	ck_assert_msg(rc == 0, "planner schedule --format slurm: %s", err ? err : "");
+	free(err);
+	free(db);
+
+	f->bin = xasprintf("%s/bin", f->dir);
+	ck_assert_int_eq(mkdir(f->bin, 0755), 0);
+	char *wrapper = xasprintf("#!/bin/sh\nexec '%s' --test-only \"$@\"\n", sbatch);
+	char *path = test_write(f->bin, "sbatch", wrapper);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	free(wrapper);
+}
+
+static void free_fx(struct fx *f)
+{
+	char *cmd = xasprintf("rm -rf '%s'", f->dir), *out = NULL;
+	sh(cmd, &out);
+	free(out);
+	free(cmd);
+	free(f->dir);
+	free(f->script);
+	free(f->bin);
+}
+
+/* Runs a script with the wrapper first on PATH; output is stdout+stderr. */
+static int submit(const struct fx *f, const char *script, char **out)
+{
+	char *cmd = xasprintf("PATH='%s':\"$PATH\" bash '%s' 2>&1", f->bin, script);
+	int rc = sh(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+/* The --begin= values of the script's sbatch lines, in order, into begin[]
+ * (each "YYYY-MM-DDTHH:MM:SS"); returns how many sbatch lines there are. */
+static int begins(const char *text, char begin[][20], int max)
+{
+	int n = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, "sbatch ", 7) != 0)
+			continue;
+		const char *b = strstr(l, "--begin=");
+		const char *eol = strchr(l, '\n');
+		ck_assert_msg(b && (!eol || b < eol), "sbatch line without --begin: %.120s", l);
+		ck_assert_int_lt(n, max);
+		memcpy(begin[n], b + 8, 19);
+		begin[n][19] = '\0';
+		n++;
+	}
+	return n;
+}
+
+START_TEST(every_run_of_the_tour_month_is_accepted_by_sbatch_test_only)
+{
+	char *sbatch = slurm_or_skip("sbatch --test-only of the tour's month");
+	if (!sbatch)
+		return;
+	struct fx f;
+	setup_fx(&f, sbatch);
+	char *text = test_slurp(f.script);
+	ck_assert_ptr_nonnull(text);
+	static char begin[1000][20];
+	int n = begins(text, begin, 1000);
+	ck_assert_int_gt(n, 10);
+
+	char *out = NULL;
+	int rc = submit(&f, f.script, &out);
+	ck_assert_msg(rc == 0, "bash %s exited %d:\n%s", f.script, rc, out);
+	/* One "sbatch: Job N to start at T using ..." per sbatch line, in
+	 * order; T is the --begin time (the node is free, and --test-only jobs
+	 * do not hold it), or later where --begin is already past. Both are
+	 * wall-clock times in the script's TZ. */
+	int seen = 0;
+	for (const char *p = out; (p = strstr(p, "sbatch: Job ")); p++) {
+		const char *at = strstr(p, " to start at ");
+		ck_assert_msg(at && at - p < 40, "unexpected sbatch output: %.200s", p);
+		ck_assert_int_lt(seen, n);
+		char start[20];
+		memcpy(start, at + 13, 19);
+		start[19] = '\0';
+		ck_assert_msg(strcmp(start, begin[seen]) >= 0,
+		              "job %d: starts %s before --begin=%s", seen + 1, start, begin[seen]);
+		ck_assert_msg(strstr(at, " in partition ") != NULL, "no partition: %.200s", at);
+		seen++;
+	}
+	ck_assert_msg(seen == n, "%d sbatch lines, %d accepted:\n%s", n, seen, out);
+	free(out);
+	free(text);
+	free(sbatch);
+	free_fx(&f);
+}
+END_TEST
+
+/* The same script with its first --gres=gpu:TYPE:N given another type or
+ * count (NULL: keep it), which the controller must reject: bash stops
+ * there (set -e), and nothing is accepted. */
+static void expect_rejected(const char *what, const char *type, const char *count)
+{
+	char *sbatch = slurm_or_skip(what);
+	if (!sbatch)
+		return;
+	struct fx f;
+	setup_fx(&f, sbatch);
+	char *text = test_slurp(f.script);
+	ck_assert_ptr_nonnull(text);
+	char *g = strstr(text, "--gres=gpu:");
+	ck_assert_ptr_nonnull(g);
+	const char *t = g + strlen("--gres=gpu:"), *colon = strchr(t, ':');
+	ck_assert_ptr_nonnull(colon);
+	const char *end = colon + 1 + strcspn(colon + 1, " \n");
+	int tlen = type ? (int)strlen(type) : (int)(colon - t);
+	int clen = count ? (int)strlen(count) : (int)(end - colon - 1);
+	char *bad = xasprintf("%.*s%.*s:%.*s%s", (int)(t - text), text, tlen, type ? type : t, clen,
+	                      count ? count : colon + 1, end);
+	char *path = test_write(f.dir, "bad.sh", bad);
+
+	char *out = NULL;
+	int rc = submit(&f, path, &out);
+	ck_assert_msg(rc != 0, "%s: accepted:\n%s", what, out);
+	ck_assert_msg(strstr(out, "sbatch: Job ") == NULL, "%s: a job was accepted:\n%s", what,
+	              out);
+	ck_assert_msg(strstr(out, "Requested node configuration is not available") ||
+	                  strstr(out, "Invalid generic resource"),
+	              "%s: unexpected rejection:\n%s", what, out);
+	free(out);
+	free(path);
+	free(bad);
+	free(text);
+	free(sbatch);
+	free_fx(&f);
+}
+
+START_TEST(a_gpu_type_the_node_lacks_is_rejected)
+{
+	expect_rejected("an unknown GPU type", "nosuchgpu", NULL);
+}
+END_TEST
+
+START_TEST(more_gpus_than_the_node_has_is_rejected)
+{
+	expect_rejected("more GPUs than owned", NULL, "64");
+}
+END_TEST
+
+Suite *slurm_suite(void)
+{
+	Suite *s = suite_create("slurm");
+	TCase *tc = tcase_create("sbatch --test-only");
+	tcase_add_test(tc, every_run_of_the_tour_month_is_accepted_by_sbatch_test_only);
+	tcase_add_test(tc, a_gpu_type_the_node_lacks_is_rejected);
+	tcase_add_test(tc, more_gpus_than_the_node_has_is_rejected);
+	suite_add_tcase(s, tc);
+	return s;
+}
