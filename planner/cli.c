@@ -117,6 +117,26 @@ void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+char *cli_safe(char *dst, size_t len, const char *s)
+{
+	size_t k = 0;
+	if (!len)
+		return dst;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 1 < len;
+	     p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			dst[k++] = '?';
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			dst[k++] = '?';
+			p++; /* the C1 control's second byte */
+		} else {
+			dst[k++] = (char)*p;
+		}
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
 double round_to(double v, int places)
 {
 	if (!isfinite(v))

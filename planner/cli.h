@@ -75,6 +75,15 @@ void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * a quote mark so spreadsheets do not run it as a formula). */
 void csv_field(FILE *f, const char *s);
 
+/* Copies s into dst (len bytes, cut to fit) with every control character
+ * replaced by '?': C0 (ESC, BEL, CR, LF, TAB…), DEL, and the C1 controls
+ * U+0080–U+009F as UTF-8 (U+009B is a one-character CSI). Text from a feed
+ * or a job spec then cannot clear the screen, move the cursor or set the
+ * clipboard (OSC 52) of the terminal it is printed on. Every table printer
+ * and message goes through it; CSV, JSON and HTML escape in their own way.
+ * dst may be s. Returns dst. Can't fail. */
+char *cli_safe(char *dst, size_t len, const char *s);
+
 /* Prints one line of a table to stdout, cut to the terminal's width with
  * an ellipsis when stdout is a terminal (never cut in a pipe or a file). */
 void cli_line(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -218,19 +218,23 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			else
 				snprintf(cells[k], sizeof cells[k], "-");
 		}
-		printf("%-22.22s %s%-9s%s %12s %12s %12s\n", j->job->name, green,
+		char name[64];
+		printf("%-22.22s %s%-9s%s %12s %12s %12s\n", cli_safe(name, sizeof name, j->job->name), green,
 		       j->best >= 0 ? route_name((enum route)j->best) : "none", off, cells[0],
 		       cells[1], cells[2]);
 	}
 	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
+		char name[256], model[256];
 		printf("\n%s%s%s  %s %s, %s, needs %.1f GiB on one GPU, %.1f GPU-h/month\n", bold,
-		       j->job->name, off, j->job->model_ref, j->job->precision,
+		       cli_safe(name, sizeof name, j->job->name), off,
+		       cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
 		       task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
 		for (int k = 0; k < ROUTE_COUNT; k++) {
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency);
+			cli_safe(detail, sizeof detail, detail); /* offer names come from feeds */
 			char cost[32] = "-";
 			if (j->routes[k].feasible)
 				snprintf(cost, sizeof cost, "%.2f", j->routes[k].monthly_cost);

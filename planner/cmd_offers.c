@@ -53,10 +53,13 @@ static void print_offers(const struct cli *c, const struct offer *o, size_t n, s
 	}
 	printf("%-10s %-28s %-12s %4s %7s %9s %9s %-4s %s\n", "provider", "offer", "gpu", "gpus",
 	       "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "region");
-	for (size_t i = 0; i < limit; i++)
+	for (size_t i = 0; i < limit; i++) {
+		char offer[sizeof o->offer], region[sizeof o->region];
 		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f %9.3f %-4s %s\n", o[i].provider,
-		       o[i].offer, o[i].gpu, o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
-		       o[i].price_per_hour / o[i].gpu_count, o[i].spot ? "yes" : "", o[i].region);
+		       cli_safe(offer, sizeof offer, o[i].offer), o[i].gpu, o[i].gpu_count,
+		       o[i].vram_gib, o[i].price_per_hour, o[i].price_per_hour / o[i].gpu_count,
+		       o[i].spot ? "yes" : "", cli_safe(region, sizeof region, o[i].region));
+	}
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
 }
@@ -96,9 +99,12 @@ static void print_api(const struct cli *c, const struct api_price *a, size_t n, 
 	}
 	printf("%-11s %-44s %10s %10s %9s\n", "provider", "model", "in/Mtok", "out/Mtok",
 	       "context");
-	for (size_t i = 0; i < limit; i++)
-		printf("%-11.11s %-44.44s %10.3f %10.3f %9ld\n", a[i].provider, a[i].model,
-		       a[i].input_per_token * 1e6, a[i].output_per_token * 1e6, a[i].context);
+	for (size_t i = 0; i < limit; i++) {
+		char model[sizeof a->model];
+		printf("%-11.11s %-44.44s %10.3f %10.3f %9ld\n", a[i].provider,
+		       cli_safe(model, sizeof model, a[i].model), a[i].input_per_token * 1e6,
+		       a[i].output_per_token * 1e6, a[i].context);
+	}
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
 }

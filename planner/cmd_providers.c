@@ -83,7 +83,7 @@ static void print_table(const struct listing *l, size_t n)
 	       "status", "stale", "key");
 	for (size_t i = 0; i < n; i++) {
 		const struct provider_state *s = &l[i].s;
-		char when[24], key[48] = "-";
+		char when[24], key[48] = "-", err[sizeof s->last_error];
 		age(s->last_good, when, sizeof when);
 		if (l[i].p && l[i].p->key_env)
 			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
@@ -93,7 +93,8 @@ static void print_table(const struct listing *l, size_t n)
 		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
 		       l[i].stale ? "yes" : "", key);
 		if (!strcmp(s->last_status, "failed") && s->last_error[0])
-			printf("%11s   last error: %s\n", "", s->last_error);
+			printf("%11s   last error: %s\n", "",
+			       cli_safe(err, sizeof err, s->last_error));
 	}
 }
 

@@ -151,7 +151,10 @@ static int exec_refresh(struct cli *c, int argc, char **argv)
 				       r->rows, r->last_good);
 			else
 				errorf("%s: %s", r->p->name, r->message);
-			rc = PLANNER_ENET;
+			/* A database that cannot be written outranks a feed that
+			 * failed: the next refresh would fail the same way. */
+			if (r->code == PLANNER_EDB || rc != PLANNER_EDB)
+				rc = r->code == PLANNER_EDB ? PLANNER_EDB : PLANNER_ENET;
 		} else if (r->status == REFRESH_SKIPPED && !c->quiet) {
 			notef("%s skipped: %s", r->p->name, r->message);
 		}
@@ -175,7 +178,8 @@ const struct cmd_entry cmd_refresh_entry = {
 	.summary = "fetch live prices from every provider into the database",
 	.help = "Fetches each provider's prices and replaces its rows in one transaction. A\n"
 		"provider that fails keeps its previous rows, marked stale; the others\n"
-		"still refresh. Exit status 3 when any provider failed.\n\n"
+		"still refresh. Exit status 3 when any provider failed, 4 when the\n"
+		"database could not be written.\n\n"
 		"  --provider a,b       only these (lambda, runpod, vast, azure, aws, gcp,\n"
 		"                       openrouter, litellm)\n"
 		"  --quiet              print nothing unless a provider failed (for cron)\n"

@@ -70,8 +70,9 @@ int export_table(FILE *f, const struct schedule *s, bool color, char **err)
 			snprintf(unpl, sizeof unpl, "%.1f h", r->unplaced_hours);
 		if (api > 0)
 			snprintf(apis, sizeof apis, "%.2f", api);
+		char name[256]; /* job names and offers reach the terminal through cli_safe */
 		fprintf(f, "%c   %-24.24s %9.1f %9.1f %9.1f %9s %10.2f %9s\n", job_letter(j),
-			r->job->name, r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], apis,
+			cli_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], apis,
 			r->cost, unpl);
 	}
 	char *line = malloc((size_t)s->n_slots + 1);
@@ -90,23 +91,27 @@ int export_table(FILE *f, const struct schedule *s, bool color, char **err)
 		if (!any)
 			fprintf(f, "\n%srented and api%s\n", bold, off);
 		any = true;
-		char start[32];
+		char start[32], name[256], res[256];
+		cli_safe(name, sizeof name, s->jobs[r->job].job->name);
+		cli_safe(res, sizeof res, r->resource);
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		if (r->route == ROUTE_RENTED)
-			fprintf(f, "  %-22.22s %.16s  %6.1f h  %9.2f  %s\n", s->jobs[r->job].job->name,
-				start, r->hours, r->cost, r->resource);
+			fprintf(f, "  %-22.22s %.16s  %6.1f h  %9.2f  %s\n", name, start, r->hours,
+				r->cost, res);
 		else
-			fprintf(f, "  %-22.22s %-16s  %8s  %9.2f  %s\n", s->jobs[r->job].job->name,
-				"api, all month", "tokens", r->cost, r->resource);
+			fprintf(f, "  %-22.22s %-16s  %8s  %9.2f  %s\n", name, "api, all month",
+				"tokens", r->cost, res);
 	}
 	fprintf(f, "\n%scost by route%s\n", bold, off);
 	for (int k = ROUTE_OWNED; k >= 0; k--)
 		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k), s->route_cost[k],
 			s->currency, s->route_hours[k]);
 	fprintf(f, "  %-7s %10.2f %s\n", "total", s->total_cost, s->currency);
+	char name[256];
 	for (size_t j = 0; j < s->n_jobs; j++)
 		if (s->jobs[j].why[0])
-			fprintf(f, "\nunplaced: %s, %.1f h: %s\n", s->jobs[j].job->name,
+			fprintf(f, "\nunplaced: %s, %.1f h: %s\n",
+				cli_safe(name, sizeof name, s->jobs[j].job->name),
 				s->jobs[j].unplaced_hours, s->jobs[j].why);
 	return PLANNER_OK;
 }

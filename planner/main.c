@@ -70,9 +70,9 @@ int main(int argc, char **argv)
 	}
 	c.cmd = find_command(argv[1]);
 	if (!c.cmd) {
-		const char *names[16];
+		const char *names[sizeof commands / sizeof commands[0]];
 		size_t n = 0;
-		for (; commands[n] && n < 16; n++)
+		for (; commands[n]; n++) /* NULL-terminated: names has room */
 			names[n] = commands[n]->name;
 		const char *near = nearest_name(argv[1], names, n);
 		errorf("unknown command '%s'%s%s%s; see 'planner --help'", argv[1],

@@ -2,16 +2,26 @@
  * tool_msgs.c habit): errors, warnings and notes share one prefix. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
+/* Messages quote feeds ("lambda says: …") and specs: through cli_safe, so
+ * a provider's error text cannot drive the terminal either. */
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
+	char *text = NULL;
 	fputs("planner: ", stderr);
 	if (kind)
 		fputs(kind, stderr);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		fputs("(out of memory)\n", stderr);
+		return;
+	}
+	fputs(cli_safe(text, strlen(text) + 1, text), stderr);
 	fputc('\n', stderr);
+	free(text);
 }
 
 void errorf(const char *fmt, ...)

@@ -363,7 +363,7 @@ static int build_alias_table(struct refdata *ref, char **err)
 
 const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name)
 {
-	struct gpu_alias probe;
+	struct gpu_alias probe = {0}; /* only the key is read (alias_cmp) */
 	if (!ref || !name)
 		return NULL;
 	gpu_key(name, probe.key, sizeof probe.key);

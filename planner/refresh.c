@@ -48,7 +48,7 @@ int refresh_check_providers(const char *list, char **err)
 {
 	const char *names[16];
 	size_t k = 0;
-	for (; provider_list[k] && k < 16; k++)
+	for (; k < 16 && provider_list[k]; k++)
 		names[k] = provider_list[k]->name;
 	for (const char *p = list ? list : ""; *p;) {
 		size_t n = strcspn(p, ",");
@@ -166,6 +166,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		snprintf(r->last_good, sizeof r->last_good, "%s", rows.fetched_at);
 	} else {
 		r->status = REFRESH_FAILED;
+		r->code = rc;
 		r->message = err;
 		err = NULL;
 		redact(&r->message, key);

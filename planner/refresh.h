@@ -27,6 +27,7 @@ struct refresh_result {
 	long http_status;           /* last HTTP status; 0 when none */
 	double seconds;             /* wall time of the fetch and write */
 	char *message;              /* failed: the error; skipped: why (owned; may be NULL) */
+	int code;                   /* failed: PLANNER_ENET (the feed) or PLANNER_EDB (the store) */
 	char last_good[24];         /* when the rows held were fetched; "" never */
 	size_t unknown_rows;        /* rows dropped for a GPU no alias matches */
 	char *unknown[NORM_MAX_UNKNOWN]; /* those GPU names, distinct (owned) */

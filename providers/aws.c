@@ -226,7 +226,7 @@ static void read_row(struct aws_csv *a, const char *p, const char *end)
 	for (int idx = 0; idx <= a->last_col; idx++) {
 		if (!next_field(&p, end, &f))
 			return; /* short row */
-		int c = a->col_of[idx];
+		int c = a->col_of[idx]; /* NOLINT(bugprone-signed-char-misuse): -1 is "unread" */
 		if (c < 0)
 			continue;
 		v[c] = f;
@@ -320,6 +320,10 @@ bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err)
 		if (!nl)
 			return carry_append(a, p, n, err);
 		size_t len = (size_t)(nl - p);
+		/* The cap holds for a line arriving whole, too, so the outcome
+		 * does not depend on how the stream was split. */
+		if (!a->carry_len && len > (size_t)AWS_MAX_LINE)
+			return carry_append(a, p, len, err);
 		if (a->carry_len) {
 			if (!carry_append(a, p, len, err))
 				return false;

@@ -200,9 +200,12 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 		if (!again || attempt >= o->retries) {
 			if (t.sink_err)
 				rc = set_err(err, PLANNER_ENET, "%s", t.sink_err);
-			else if (t.too_big || c == CURLE_FILESIZE_EXCEEDED)
+			else if ((t.too_big || c == CURLE_FILESIZE_EXCEEDED) && o->max_body >= 1 << 20)
 				rc = set_err(err, PLANNER_ENET, "%s: response larger than %zu MiB",
 					     where, o->max_body >> 20);
+			else if (t.too_big || c == CURLE_FILESIZE_EXCEEDED) /* a cap set for a test */
+				rc = set_err(err, PLANNER_ENET, "%s: response larger than %zu bytes",
+					     where, o->max_body);
 			else if (c == CURLE_OK)
 				rc = set_err(err, PLANNER_ENET, "%s: HTTP %ld after %d attempt%s",
 					     where, resp->status, attempt + 1, attempt ? "s" : "");

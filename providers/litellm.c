@@ -36,6 +36,15 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		if (!m->string || !strcmp(m->string, "sample_spec") || !cJSON_IsObject(m))
 			continue;
 		double in, outp;
+		/* A mode or vendor that is there but not a string is a broken
+		 * entry, not a missing field: reading it as absent would list an
+		 * embedding model as a chat model under a made-up name. */
+		const cJSON *mode = cJSON_GetObjectItemCaseSensitive(m, "mode");
+		const cJSON *vend = cJSON_GetObjectItemCaseSensitive(m, "litellm_provider");
+		if ((mode && !cJSON_IsString(mode)) || (vend && !cJSON_IsString(vend))) {
+			out->skipped++;
+			continue;
+		}
 		if (!text_mode(pj_str(m, "mode")) || !pj_number(m, "input_cost_per_token", &in) ||
 		    !pj_number(m, "output_cost_per_token", &outp)) {
 			out->skipped++;

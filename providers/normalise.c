@@ -138,7 +138,7 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	/* A per-GPU price near DBL_MAX times the count is inf: test the total. */
 	double total = r->per_gpu ? r->price * r->gpu_count : r->price;
 	if (!r->offer || !*r->offer || r->gpu_count <= 0 || !(r->price > 0) ||
-	    !isfinite(total)) {
+	    !(total <= NORM_MAX_PRICE_PER_HOUR)) {
 		n->skipped++;
 		return false;
 	}
@@ -178,8 +178,8 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
 	      long context)
 {
-	if (!model || !*model || !isfinite(in_per_token) || !isfinite(out_per_token) ||
-	    in_per_token < 0 || out_per_token < 0) {
+	if (!model || !*model || !(in_per_token >= 0 && in_per_token <= NORM_MAX_PRICE_PER_TOKEN) ||
+	    !(out_per_token >= 0 && out_per_token <= NORM_MAX_PRICE_PER_TOKEN)) {
 		n->skipped++;
 		return false;
 	}

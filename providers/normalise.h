@@ -31,6 +31,13 @@
  * (H100 SXM 80 GB vs H100 NVL 94 GB). */
 #define NORM_VRAM_TOLERANCE 0.12
 
+/* Prices above these are a unit mix-up or a broken row, never an offer:
+ * the dearest machines listed anywhere (8 B200 or H200 on AWS, Azure, GCP)
+ * cost about 110 USD an hour, and the dearest API price (o1-pro output)
+ * is 600 USD per million tokens; both caps leave a margin of over ten. */
+#define NORM_MAX_PRICE_PER_HOUR 2000.0
+#define NORM_MAX_PRICE_PER_TOKEN 0.01
+
 /* Rows collected from one provider's fetch. */
 struct norm {
 	const struct refdata *ref; /* alias table and GPU specs (borrowed) */
@@ -85,12 +92,12 @@ void norm_truncate(struct norm *n, size_t offers, size_t apis);
 const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gib);
 
 /* Adds one offer. Returns true when added; false when dropped (unknown
- * GPU, missing id, non-positive count or price — counted) or on out of
- * memory (n->oom set). */
+ * GPU, missing id, non-positive count, price not above 0 or above
+ * NORM_MAX_PRICE_PER_HOUR — counted) or on out of memory (n->oom set). */
 bool norm_offer(struct norm *n, const struct raw_offer *r);
 
-/* Adds one per-token API price (USD per token). Negative or non-finite
- * prices are dropped and counted. */
+/* Adds one per-token API price (USD per token). Negative, non-finite or
+ * above NORM_MAX_PRICE_PER_TOKEN prices are dropped and counted. */
 bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
 	      long context);
 

@@ -22,12 +22,35 @@ per-scenario counters of different tests apart. Kinds:
   slow      the payload after --slow seconds (longer than the client timeout)
   echokey   200 with an error body that repeats the Authorization header
 
+Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
+
+  stall     headers and half the body, then --slow seconds of silence
+  cut       full Content-Length, the body cut after <tag> per mille, closed
+  429       429 with Retry-After: 1, every time
+  503       503 with Retry-After: 1, every time
+  loop      302 to the very same URL, every time
+  huge      a 4 MiB body (a JSON string, or a CSV "line") with Content-Length
+  hugestream  the same without Content-Length (read until close)
+  shape     valid JSON of the wrong shape (an array); a CSV of other columns
+  strnum    the payload with every number written as a string
+  numstr    every string value a number (numeric ones their value, else 42)
+  negprice  every price field negated
+  absurd    every price field times 1e12
+  shift     every price field times 1.5 (a second, distinguishable feed)
+  gen       Vast only: <tag> = "<n>-<a|b>", n generated offers; ids start
+            with 1 (a) or 2 (b), b has 10% more offers than a
+  evil      the payload with names made of quotes, SQL, terminal escapes
+            and spreadsheet formulas (lambda, vast, openrouter)
+  evilerr   200 with an error body whose message is those names
+
 GET /_log/<segment> returns the requests seen for that segment as JSON
 (method, path, and the headers that matter: no values but the user agent
 and accept-encoding, and whether an auth header came).
 """
 import argparse
+import csv
 import gzip
+import io
 import json
 import os
 import re
@@ -52,6 +75,132 @@ HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
              b"<body><h1>502 Bad Gateway</h1><p>cloudflare</p></body></html>\n")
 
 
+# Fields that hold a price, in any feed: what negprice, absurd and shift
+# change.
+PRICE_KEYS = {
+    "price_cents_per_hour", "dph_total", "dph_base", "min_bid", "securePrice",
+    "communityPrice", "secureSpotPrice", "communitySpotPrice", "minimumBidPrice",
+    "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
+    "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
+}
+
+# Names a careless printer would pass to a terminal, a spreadsheet, a
+# browser or a SQL string.
+EVIL = [
+    "quo\"te's \"x\"",
+    "'); DROP TABLE offers;--",
+    "\x1b[2Jcleared",
+    "\x1b]52;c;ZXZpbA==\x07osc52",
+    "=HYPERLINK(\"http://x\")",
+    "+1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(A1)",
+    "<script>alert(1)</script>&amp;",
+    "\u009b2Jc1",
+]
+
+
+def is_number(s):
+    try:
+        return s.strip() != "" and float(s) == float(s) and abs(float(s)) != float("inf")
+    except ValueError:
+        return False
+
+
+def scale(v, f):
+    """A price times f, keeping its JSON type."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, (int, float)):
+        return (-abs(v) or -1) if f is None else v * f
+    if isinstance(v, str) and is_number(v):
+        return ("-" + v.lstrip("-")) if f is None else repr(float(v) * f)
+    return v
+
+
+def transform_json(v, kind, key=None):
+    if isinstance(v, dict):
+        return {k: transform_json(x, kind, k) for k, x in v.items()}
+    if isinstance(v, list):
+        return [transform_json(x, kind, key) for x in v]
+    if kind == "strnum" and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return json.dumps(v)
+    if kind == "numstr" and isinstance(v, str):
+        return float(v) if is_number(v) else 42
+    if key in PRICE_KEYS and kind in ("negprice", "absurd", "shift"):
+        return scale(v, {"negprice": None, "absurd": 1e12, "shift": 1.5}[kind])
+    return v
+
+
+def quote(field):
+    return '"%s"' % field.replace('"', '""')
+
+
+def transform_csv(body, kind):
+    rows = list(csv.reader(io.StringIO(body.decode())))
+    out = io.StringIO()
+    header = None
+    for row in rows:
+        if header is None:
+            if "TermType" in row:
+                header = row
+            out.write(",".join(quote(f) for f in row) + "\n")
+            continue
+        fields = []
+        for name, f in zip(header, row):
+            if kind == "strnum" and is_number(f):
+                fields.append(f)  # bare, unquoted
+                continue
+            if kind == "numstr" and not is_number(f):
+                f = "42"
+            if name == "PricePerUnit" and kind in ("negprice", "absurd", "shift"):
+                f = scale(f, {"negprice": None, "absurd": 1e12, "shift": 1.5}[kind])
+            fields.append(quote(f))
+        out.write(",".join(fields) + "\n")
+    return out.getvalue().encode()
+
+
+def make_evil(name, body):
+    """The payload with hostile names where the feed has names."""
+    d = json.loads(body)
+    if name == "lambda":
+        for i, (k, it) in enumerate(list(d["data"].items())):
+            it["instance_type"]["name"] = EVIL[i % len(EVIL)] + " " + k
+            for j, r in enumerate(it.get("regions_with_capacity_available", [])):
+                r["name"] = EVIL[4 + (i + j) % 3]
+    elif name == "vast":
+        for i, o in enumerate(d["offers"]):
+            o["geolocation"] = EVIL[i % len(EVIL)]
+    elif name == "openrouter":
+        kept = [m for m in d["data"] if m["id"] in (
+            "openai/gpt-4o-mini", "meta-llama/llama-3.1-8b-instruct",
+            "anthropic/claude-3.5-sonnet")]
+        for i, m in enumerate(kept):
+            m["id"] = EVIL[7 + i] + " " + m["id"]
+    return json.dumps(d).encode()
+
+
+def gen_vast(tag):
+    """n Vast offers; ids 1… (variant a) or 2… (b), prices interleaved."""
+    n, variant = tag.split("-", 1)
+    n = int(n)
+    if variant == "b":
+        n += n // 10
+    gpus = [("RTX 4090", 24564), ("A100 SXM4", 81920), ("H100 SXM", 81559),
+            ("RTX 3090", 24576)]
+    offers = []
+    base = 100000000 if variant == "a" else 200000000
+    for i in range(n):
+        g = gpus[i % len(gpus)]
+        offers.append({
+            "id": base + i, "gpu_name": g[0], "num_gpus": 1 + i % 4, "gpu_ram": g[1],
+            "cpu_cores_effective": 8.0, "cpu_ram": 32000,
+            "dph_total": round(0.2 + (i * 7919 % 1000) / 100.0, 3), "min_bid": 0,
+            "geolocation": "Quebec, CA", "rentable": True,
+        })
+    return json.dumps({"offers": offers}).encode()
+
+
 class State:
     def __init__(self, root, slow):
         self.root = root
@@ -59,6 +208,7 @@ class State:
         self.lock = threading.Lock()
         self.hits = {}
         self.log = {}
+        self.generated = {}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -153,6 +303,40 @@ class Handler(BaseHTTPRequestHandler):
             msg = "invalid key: %s" % (auth or "")
             return self.reply(200, json.dumps({"errors": [{"message": msg}],
                                                "error": {"message": msg}}).encode())
+        if kind == "evilerr":
+            msg = " ".join(EVIL)
+            return self.reply(200, json.dumps({"errors": [{"message": msg}],
+                                               "error": {"message": msg}}).encode())
+        if kind == "429":
+            return self.reply(429, b'{"error":"rate limited"}', extra={"Retry-After": "1"})
+        if kind == "503":
+            return self.reply(503, HTML_PAGE, "text/html", extra={"Retry-After": "1"})
+        if kind == "loop":
+            return self.reply(302, b"", "text/plain", extra={"Location": self.path})
+        if kind in ("huge", "hugestream"):
+            big = (b'{"pad":"' + b"x" * (4 << 20) + b'"}') if ext == "json" else b"x" * (4 << 20)
+            if kind == "huge":
+                return self.reply(200, big, "text/csv" if ext == "csv" else "application/json")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            try:
+                self.wfile.write(big)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        if kind == "shape":
+            if ext == "csv":
+                return self.reply(200, b'"a","b"\n"1","2"\n', "text/csv")
+            return self.reply(200, b'[{"id": 1, "name": "not the feed"}, 2, "three"]')
+        if kind == "gen" and name == "vast":
+            tag = segment.split("-", 1)[1]
+            with st.lock:
+                body = st.generated.get(tag)
+                if body is None:
+                    body = st.generated[tag] = gen_vast(tag)
+            return self.reply(200, body)
         if kind == "slow":
             time.sleep(st.slow)
         path = self.payload_file(name, ext, kind, region, query)
@@ -160,7 +344,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, b'{"error":"no fixture"}')
         ctype = "text/csv" if ext == "csv" else "application/json"
         size = os.path.getsize(path)
-        if ext == "csv" and kind not in ("drop", "badjson"):
+        if ext == "csv" and kind not in ("drop", "badjson", "cut", "stall", "strnum", "numstr",
+                                         "negprice", "absurd", "shift"):
             # Big files (the bench) go out with sendfile, unbuffered.
             self.send_response(200)
             self.send_header("Content-Type", ctype)
@@ -175,6 +360,33 @@ class Handler(BaseHTTPRequestHandler):
             return
         with open(path, "rb") as f:
             body = f.read()
+        if kind in ("strnum", "numstr", "negprice", "absurd", "shift"):
+            if ext == "csv":
+                body = transform_csv(body, kind)
+            else:
+                body = json.dumps(transform_json(json.loads(body), kind)).encode()
+        if kind == "evil":
+            body = make_evil(name, body)
+        if kind == "cut":
+            keep = len(body) * int(segment.split("-", 1)[1]) // 1000
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:keep])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if kind == "stall":
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            time.sleep(st.slow)
+            self.close_connection = True
+            return
         if kind == "badjson":
             return self.reply(200, body[: len(body) // 2], ctype)
         extra = {}

@@ -23,6 +23,10 @@ char *test_write(const char *dir, const char *name, const char *text);
  * terminated, may be NULL). Captures stdout and stderr into malloc'd
  * strings (may pass NULL). Returns the exit status, or -1. */
 int test_run_planner(const char *const *argv, const char *const *env, char **out, char **errout);
+/* Same, as user `uid` when it is not 0 (the test must be root to switch):
+ * a permission test means nothing to root, who may write anywhere. */
+int test_run_planner_as(unsigned uid, const char *const *argv, const char *const *env, char **out,
+			char **errout);
 
 /* Whole file as a malloc'd string, or NULL. */
 char *test_slurp(const char *path);

@@ -1,0 +1,548 @@
+/* check_security.c — keys and hostile data, end to end.
+ *
+ * Keys: every keyed provider refreshes with a distinctive fake key, to
+ * success and to every kind of failure (one that echoes the key back
+ * included), plain, --verbose and --format json; the key must then be in
+ * none of stdout, stderr, the database file, its WAL and shared-memory
+ * files, the lock file, refresh_runs.error and providers.last_error, nor in
+ * what `providers` and `offers` print. Core files are out of scope: the
+ * key sits in the process's environment and in libcurl's header list for
+ * the process's life, so a core holds it by construction; what can be
+ * asserted is that nothing the planner writes or prints does.
+ *
+ * Data: names from a feed (tests/fixture_server.py "evil") and job names
+ * from a spec made of quotes, SQL, terminal escapes (ESC[2J, OSC 52, the
+ * one-byte CSI U+009B) and spreadsheet formulas are stored literally and
+ * come out harmless: tables carry no control character, CSV cells cannot
+ * start a formula, HTML is escaped, JSON round-trips them exactly. */
+#include <cJSON.h>
+#include <check.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "util.h"
+
+static struct test_fixture server;
+
+static void start(void)
+{
+	test_fixture_start(&server, 2.0);
+}
+
+static void stop(void)
+{
+	test_fixture_stop(&server);
+}
+
+static const struct keyed {
+	const char *name;
+	const char *env;   /* PLANNER_<ENV>_URL */
+	const char *var;   /* the key's variable */
+	const char *key;
+} keyed[] = {
+	{"lambda", "LAMBDA", "LAMBDA_API_KEY", "sec-lambda-Qz7Wv1Kx9"},
+	{"vast", "VAST", "VAST_API_KEY", "sec-vast-Mn4Rt8Yp2"},
+	{"runpod", "RUNPOD", "RUNPOD_API_KEY", "sec-runpod-Hb3Jd6Lf0"},
+	{"gcp", "GCP", "GCP_API_KEY", "sec-gcp-Xc5Vb2Nm7"},
+	{"openrouter", "OPENROUTER", "OPENROUTER_API_KEY", "sec-openrouter-Ps9Ql4Tz1"},
+};
+#define N_KEYED (sizeof keyed / sizeof keyed[0])
+
+static const char *const all_envs[] = {"LAMBDA", "VAST", "RUNPOD", "AZURE",
+				       "AWS",    "GCP",  "OPENROUTER", "LITELLM"};
+
+/* The strings tests/fixture_server.py's EVIL list puts in names. */
+static const char *const evil[] = {
+	"quo\"te's \"x\"",
+	"'); DROP TABLE offers;--",
+	"\x1b[2Jcleared",
+	"\x1b]52;c;ZXZpbA==\x07osc52",
+	"=HYPERLINK(\"http://x\")",
+	"+1+cmd|' /C calc'!A0",
+	"-2+3",
+	"@SUM(A1)",
+	"<script>alert(1)</script>&amp;",
+	"\xc2\x9b" "2Jc1",
+};
+#define N_EVIL (sizeof evil / sizeof evil[0])
+
+/* Runs the planner with every provider pointed at the fixture server in
+ * scenario `scen` (the one named `who` only, when not NULL; the others
+ * "ok"), every key set, and small limits. */
+static int run(const char *const *argv, const char *who, const char *scen, char **out,
+	       char **err)
+{
+	char *env[32];
+	size_t e = 0;
+	for (size_t i = 0; i < sizeof all_envs / sizeof all_envs[0]; i++)
+		env[e++] = xasprintf("PLANNER_%s_URL=http://127.0.0.1:%d/%s", all_envs[i],
+				     server.port,
+				     !who || !strcmp(who, all_envs[i]) ? scen : "ok");
+	for (size_t i = 0; i < N_KEYED; i++)
+		env[e++] = xasprintf("%s=%s", keyed[i].var, keyed[i].key);
+	const char *fixed[] = {"PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=3000",
+			       "PLANNER_HTTP_RETRIES=0", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		env[e++] = xstrdup(fixed[i]);
+	env[e] = NULL;
+	int rc = test_run_planner(argv, (const char *const *)env, out, err);
+	for (size_t i = 0; i < e; i++)
+		free(env[i]);
+	return rc;
+}
+
+static char *new_db(void)
+{
+	char *dir = test_tmpdir();
+	char *db = xasprintf("%s/prices.db", dir);
+	free(dir);
+	return db;
+}
+
+/* Which key, if any, appears in len bytes at p; NULL when none. */
+static const char *key_in(const void *p, size_t len)
+{
+	for (size_t i = 0; p && i < N_KEYED; i++)
+		if (memmem(p, len, keyed[i].key, strlen(keyed[i].key)))
+			return keyed[i].key;
+	return NULL;
+}
+
+static void no_key_in_text(const char *what, const char *text)
+{
+	const char *k = key_in(text, text ? strlen(text) : 0);
+	ck_assert_msg(!k, "key %s in %s: %s", k, what, text);
+}
+
+static void no_key_in_file(const char *path)
+{
+	size_t n = 0;
+	char *bytes = read_file(path, &n);
+	const char *k = key_in(bytes, n);
+	ck_assert_msg(!k, "key %s in %s", k, path);
+	free(bytes);
+}
+
+/* Every file the store writes next to db: the database, its WAL and
+ * shared-memory files, the refresh lock. */
+static void no_key_in_files(const char *db)
+{
+	const char *suffix[] = {"", "-wal", "-shm", ".lock", "-journal"};
+	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+		char *p = xasprintf("%s%s", db, suffix[i]);
+		no_key_in_file(p);
+		free(p);
+	}
+}
+
+/* Where the test's text columns of refresh_runs and providers hold a key. */
+static void no_key_in_columns(const char *db)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(h,
+					    "SELECT ifnull(error, '') FROM refresh_runs UNION ALL "
+					    "SELECT ifnull(last_error, '') FROM providers",
+					    -1, &s, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		no_key_in_text("refresh_runs.error or providers.last_error",
+			       (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+}
+
+START_TEST(keys_never_reach_the_files_or_the_output_of_any_keyed_provider)
+{
+	/* Success, a key echoed in a 200 error body, a 500, a cut body, an
+	 * HTML page, a hostile error message. */
+	const char *const scenarios[] = {"ok", "echokey", "500", "drop", "html", "evilerr"};
+	const char *const flags[][3] = {{NULL}, {"--verbose", NULL}, {"--format", "json", NULL}};
+	for (size_t p = 0; p < N_KEYED; p++) {
+		char *db = new_db();
+		for (size_t s = 0; s < sizeof scenarios / sizeof scenarios[0]; s++) {
+			for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+				const char *argv[10] = {"refresh", "--db", db, "--provider",
+							keyed[p].name};
+				size_t a = 5;
+				for (size_t k = 0; flags[f][k]; k++)
+					argv[a++] = flags[f][k];
+				argv[a] = NULL;
+				char scen[48], *out = NULL, *err = NULL;
+				snprintf(scen, sizeof scen, "%s-sec%s", scenarios[s], keyed[p].name);
+				int rc = run(argv, keyed[p].env, scen, &out, &err);
+				ck_assert_msg(rc == (s == 0 ? 0 : 3), "%s, %s: exit %d: %s",
+					      keyed[p].name, scen, rc, err);
+				no_key_in_text("stdout", out);
+				no_key_in_text("stderr", err);
+				free(out);
+				free(err);
+			}
+		}
+		no_key_in_files(db);
+		no_key_in_columns(db);
+		const char *const readers[][8] = {
+			{"providers", "--db", db, NULL},
+			{"providers", "--db", db, "--format", "json", "--verbose", NULL},
+			{"offers", "--db", db, "--provider", keyed[p].name, "--format", "json", NULL},
+			{"offers", "--db", db, "--api", "--format", "csv", NULL},
+		};
+		for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
+			char *out = NULL, *err = NULL;
+			ck_assert_int_eq(run(readers[r], NULL, "ok", &out, &err), 0);
+			no_key_in_text(readers[r][0], out);
+			no_key_in_text(readers[r][0], err);
+			free(out);
+			free(err);
+		}
+		free(db);
+	}
+}
+END_TEST
+
+/* The fixture server's log of one scenario segment, as text. */
+static char *server_log(const char *segment)
+{
+	char *path = xasprintf("/_log/%s", segment);
+	char *cmd = xasprintf("python3 -c \"import urllib.request,sys;"
+			      "sys.stdout.write(urllib.request.urlopen("
+			      "'http://127.0.0.1:%d%s').read().decode())\"",
+			      server.port, path);
+	FILE *p = popen(cmd, "r");
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	ck_assert_ptr_nonnull(p);
+	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+		ck_assert(buf_append(&b, chunk, n));
+	pclose(p);
+	free(cmd);
+	free(path);
+	return b.data ? b.data : xstrdup("");
+}
+
+START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)
+{
+	for (size_t p = 0; p < N_KEYED; p++) {
+		char *db = new_db(), *out = NULL, *err = NULL, scen[48];
+		snprintf(scen, sizeof scen, "ok-hdr%s", keyed[p].name);
+		const char *argv[] = {"refresh", "--db", db, "--provider", keyed[p].name, NULL};
+		ck_assert_int_eq(run(argv, keyed[p].env, scen, &out, &err), 0);
+		char *log = server_log(scen);
+		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true"),
+			      "%s sent no key: %s", keyed[p].name, log);
+		no_key_in_text("a request line", log);
+		free(log);
+		free(out);
+		free(err);
+		free(db);
+	}
+}
+END_TEST
+
+/* The first byte a terminal would act on: a C0 control other than
+ * newline and tab, DEL, or (when c1) a C1 control in UTF-8. NULL when
+ * none. */
+static const char *control_in(const char *s, bool c1)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			return (const char *)p;
+		if (c1 && *p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return (const char *)p;
+	}
+	return NULL;
+}
+
+static void harmless_table(const char *what, const char *text)
+{
+	const char *c = control_in(text, true);
+	ck_assert_msg(!c, "%s: control byte 0x%02x at offset %ld: %s", what, (unsigned char)*c,
+		      (long)(c - text), text);
+}
+
+/* Checks every cell of CSV text: none may start a spreadsheet formula
+ * (= + - @) unless it is a plain number. Returns the cells read. */
+static size_t harmless_csv(const char *what, const char *text)
+{
+	size_t cells = 0;
+	const char *p = text;
+	while (*p) {
+		struct buf cell = {0};
+		if (*p == '"') {
+			for (p++; *p; p++) {
+				if (*p == '"' && p[1] == '"') {
+					ck_assert(buf_append(&cell, "\"", 1));
+					p++;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					ck_assert(buf_append(&cell, p, 1));
+				}
+			}
+		} else {
+			size_t n = strcspn(p, ",\r\n");
+			ck_assert(buf_append(&cell, p, n));
+			p += n;
+		}
+		const char *v = cell.data ? cell.data : "";
+		if (*v && strchr("=+-@", *v)) {
+			char *end;
+			strtod(v, &end);
+			ck_assert_msg(end != v && !*end, "%s: a formula cell: %s", what, v);
+		}
+		cells++;
+		buf_free(&cell);
+		if (*p == ',')
+			p++;
+		else
+			p += strspn(p, "\r\n");
+	}
+	return cells;
+}
+
+/* Whether JSON text holds string s as some value, exactly. */
+static bool json_has_string(const cJSON *j, const char *s)
+{
+	if (cJSON_IsString(j) && j->valuestring && strstr(j->valuestring, s))
+		return true;
+	for (const cJSON *c = j ? j->child : NULL; c; c = c->next)
+		if (json_has_string(c, s))
+			return true;
+	return false;
+}
+
+static char *output_of(const char *const *argv, int want)
+{
+	char *out = NULL, *err = NULL;
+	int rc = run(argv, NULL, "ok", &out, &err);
+	ck_assert_msg(rc == want, "%s: exit %d, want %d: %s", argv[0], rc, want, err);
+	harmless_table("stderr", err);
+	free(err);
+	return out;
+}
+
+START_TEST(names_from_a_feed_are_stored_literally_and_printed_harmlessly)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *refresh[] = {"refresh", "--db", db, "--provider", "lambda,vast,openrouter",
+				 NULL};
+	ck_assert_int_eq(run(refresh, NULL, "evil", &out, &err), 0);
+	free(out);
+	free(err);
+	/* Stored as sent: each hostile string is a region or a name, and the
+	 * SQL one dropped nothing. */
+	sqlite3 *h = NULL;
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(h,
+					    "SELECT (SELECT count(*) FROM offers WHERE region = ?1 OR "
+					    "instr(offer, ?1) > 0) + (SELECT count(*) FROM api_prices "
+					    "WHERE instr(model, ?1) > 0)",
+					    -1, &s, NULL),
+			 SQLITE_OK);
+	for (size_t i = 0; i < N_EVIL; i++) {
+		sqlite3_reset(s);
+		sqlite3_bind_text(s, 1, evil[i], -1, SQLITE_STATIC);
+		ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+		ck_assert_msg(sqlite3_column_int(s, 0) > 0, "not stored literally: %s", evil[i]);
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+
+	const char *tables[][8] = {
+		{"offers", "--db", db, "--provider", "lambda", "--limit", "0", NULL},
+		{"offers", "--db", db, "--provider", "vast", "--limit", "0", NULL},
+		{"offers", "--db", db, "--api", "--provider", "openrouter", NULL},
+	};
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+		out = output_of(tables[t], 0);
+		harmless_table(tables[t][4], out);
+		ck_assert_msg(strstr(out, t < 2 ? "DROP TABLE" : "&amp;"), "not printed literally: %s",
+			      out);
+		free(out);
+		const char *csv[10], *json[10];
+		size_t n = 0;
+		for (; tables[t][n]; n++)
+			csv[n] = json[n] = tables[t][n];
+		csv[n] = json[n] = "--format";
+		csv[n + 1] = "csv";
+		json[n + 1] = "json";
+		csv[n + 2] = json[n + 2] = NULL;
+		out = output_of(csv, 0);
+		ck_assert_uint_gt(harmless_csv(tables[t][4], out), 10);
+		free(out);
+		out = output_of(json, 0);
+		/* cJSON writes C0 controls as \u00XX; C1 ones are valid UTF-8 and
+		 * JSON leaves them be: JSON is for programs, not terminals. */
+		ck_assert_ptr_null(control_in(out, false));
+		cJSON *doc = cJSON_Parse(out);
+		ck_assert_ptr_nonnull(doc);
+		size_t found = 0;
+		for (size_t i = 0; i < N_EVIL; i++)
+			found += json_has_string(doc, evil[i]);
+		ck_assert_msg(found >= 3, "only %zu hostile names round-tripped", found);
+		cJSON_Delete(doc);
+		free(out);
+	}
+	free(db);
+}
+END_TEST
+
+START_TEST(a_hostile_error_message_is_printed_harmlessly)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *refresh[] = {"refresh", "--db", db, "--provider", "lambda,runpod", NULL};
+	ck_assert_int_eq(run(refresh, NULL, "evilerr", &out, &err), 3);
+	harmless_table("refresh's stderr", err);
+	ck_assert_ptr_nonnull(strstr(err, "lambda says"));
+	free(out);
+	free(err);
+	const char *providers[] = {"providers", "--db", db, NULL};
+	out = output_of(providers, 0);
+	harmless_table("providers", out);
+	ck_assert_ptr_nonnull(strstr(out, "last error"));
+	free(out);
+	free(db);
+}
+END_TEST
+
+/* A spec whose job names are the hostile strings that a job name may hold
+ * (no C0 control: the spec loader refuses those, see below). */
+static char *hostile_spec(const char *dir)
+{
+	static const char *const names[] = {
+		"\"quo\\\"te's\"",         "\"'); DROP TABLE offers;--\"",
+		"\"=HYPERLINK(\\\"http://x\\\")\"", "\"+1+cmd|' /C calc'!A0\"",
+		"\"-2+3\"",                "\"@SUM(A1)\"",
+		"\"<script>alert(1)</script>\"", "\"\\u009b2Jc1\"",
+	};
+	struct buf b = {0};
+	ck_assert(buf_printf(&b, "version: 1\ncurrency: USD\nowned:\n  - {gpu: RTX 4090, count: 1}\n"
+				 "jobs:\n"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		ck_assert(buf_printf(&b,
+				     "  - name: %s\n    model: llama-3.1-8b\n    precision: q4_k_m\n"
+				     "    context: 8192\n    batch: 4\n    hours_per_month: %zu\n"
+				     "    tokens_per_month: {input: 200M, output: 40M}\n"
+				     "    data: public\n    interruptible: true\n"
+				     "    schedule: {window: \"00:00-24:00\"}\n",
+				     names[i], 10 + i));
+	char *path = test_write(dir, "hostile.yaml", b.data);
+	buf_free(&b);
+	return path;
+}
+
+START_TEST(job_names_from_a_spec_are_printed_harmlessly_in_every_format)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
+	const char *refresh[] = {"refresh", "--db", db, "--provider", "lambda,vast,openrouter",
+				 NULL};
+	ck_assert_int_eq(run(refresh, NULL, "evil", &out, &err), 0);
+	free(out);
+	free(err);
+	char *spec = hostile_spec(dir);
+	char *html = xasprintf("%s/report.html", dir);
+
+	const char *table[] = {"compare", spec, "--db", db, NULL};
+	out = output_of(table, 0);
+	harmless_table("compare", out);
+	ck_assert_ptr_nonnull(strstr(out, "DROP TABLE"));
+	free(out);
+	const char *csv[] = {"compare", spec, "--db", db, "--format", "csv", NULL};
+	out = output_of(csv, 0);
+	ck_assert_uint_gt(harmless_csv("compare csv", out), 10);
+	free(out);
+	const char *json[] = {"compare", spec, "--db", db, "--format", "json", NULL};
+	out = output_of(json, 0);
+	cJSON *doc = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_has_string(doc, "'); DROP TABLE offers;--"));
+	ck_assert(json_has_string(doc, "\xc2\x9b" "2Jc1"));
+	cJSON_Delete(doc);
+	free(out);
+
+	const char *report[] = {"report", spec, "--db", db, "-o", html, "--quiet", NULL};
+	free(output_of(report, 0));
+	char *page = test_slurp(html);
+	ck_assert_ptr_nonnull(page);
+	ck_assert_msg(!strstr(page, "<script>alert"), "unescaped markup in the report");
+	ck_assert_ptr_nonnull(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	ck_assert_ptr_null(strstr(page, "\x1b"));
+	free(page);
+
+	/* The scheduler, where this build has one. */
+	const char *help[] = {"schedule", "--help", NULL};
+	char *herr = NULL;
+	if (run(help, NULL, "ok", &out, &herr) == 0) {
+		free(out);
+		const char *st[] = {"schedule", spec, "--db", db, "--month", "2026-03", NULL};
+		out = output_of(st, 0);
+		harmless_table("schedule", out);
+		free(out);
+		const char *sc[] = {"schedule", spec, "--db", db, "--month", "2026-03", "--format",
+				    "csv", NULL};
+		out = output_of(sc, 0);
+		harmless_csv("schedule csv", out);
+		free(out);
+		const char *sj[] = {"schedule", spec, "--db", db, "--month", "2026-03", "--format",
+				    "json", NULL};
+		out = output_of(sj, 0);
+		doc = cJSON_Parse(out);
+		ck_assert_ptr_nonnull(doc);
+		ck_assert(json_has_string(doc, "=HYPERLINK(\"http://x\")"));
+		cJSON_Delete(doc);
+	}
+	free(out);
+	free(herr);
+	unlink(html);
+	unlink(spec);
+	free(html);
+	free(spec);
+	free(db);
+	free(dir);
+}
+END_TEST
+
+START_TEST(a_job_name_with_a_terminal_escape_is_refused_without_echoing_it)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "esc.yaml",
+				"version: 1\njobs:\n  - name: \"\\e[2Jgone\"\n    model: llama-3.1-8b\n"
+				"    precision: q4_k_m\n    hours_per_month: 10\n");
+	char *db = xasprintf("%s/prices.db", dir);
+	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	free(output_of(argv, PLANNER_EINPUT));
+	unlink(spec);
+	free(spec);
+	free(db);
+	free(dir);
+}
+END_TEST
+
+Suite *security_suite(void)
+{
+	Suite *s = suite_create("security");
+	TCase *t = tcase_create("keys");
+	tcase_add_unchecked_fixture(t, start, stop);
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, keys_never_reach_the_files_or_the_output_of_any_keyed_provider);
+	tcase_add_test(t, every_keyed_provider_sends_its_key_in_a_header_never_in_the_url);
+	suite_add_tcase(s, t);
+	t = tcase_create("hostile data");
+	tcase_add_unchecked_fixture(t, start, stop);
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, names_from_a_feed_are_stored_literally_and_printed_harmlessly);
+	tcase_add_test(t, a_hostile_error_message_is_printed_harmlessly);
+	tcase_add_test(t, job_names_from_a_spec_are_printed_harmlessly_in_every_format);
+	tcase_add_test(t, a_job_name_with_a_terminal_escape_is_refused_without_echoing_it);
+	suite_add_tcase(s, t);
+	return s;
+}
