@@ -20,8 +20,14 @@
  *    — densest pool first, another pool first, one pool only, not at all,
  *    or, where its states are few, exactly by a dynamic programme over the
  *    slots (best_place; tie-broken by pressure, earliest or latest, and
- *    for pairs with a cap on its hours) — until no move helps or a fixed
- *    budget of slot-placements is spent.
+ *    for pairs with a cap on its hours). Pairs whose joint states are few
+ *    are also placed exactly together (pair_place: the same programme over
+ *    both jobs' states, sharing capacity), and in groups of three, two so
+ *    with the third in each mode before or after them: moves such as two
+ *    jobs swapping pools in the same hours, which no one-job placement
+ *    finds. Until no move helps or a fixed budget of slot-placements is
+ *    spent. With no_exact (tests, benchmarks) neither exact placer runs,
+ *    as on a month whose states are too many for them.
  *
  * Everything is in a fixed order with no clock or randomness, so the same
  * problem gives the same answer. The tests compare the result with an
@@ -45,7 +51,8 @@
 
 /* Large-neighbourhood search: groups of at most GROUP_MAX jobs are taken
  * off and placed again in every order, each member in every mode (its
- * densest pool first, another pool first, one pool only, or not at all),
+ * densest pool first, the earliest or latest free hours first, another
+ * pool first, one pool only, or not at all),
  * until no move helps or LNS_BUDGET slot-placements are spent. */
 #define GROUP_MAX 3
 #define LNS_BUDGET 12000000L
@@ -57,9 +64,18 @@
 #define MODE_BEST (-3)
 #define MODE_BEST_EARLY (-4)
 #define MODE_BEST_LATE (-5)
+#define MODE_EARLY (-6) /* densest first, earliest free slots first */
+#define MODE_LATE (-7)  /* densest first, latest free slots first */
 #define MODE_BEST_CAP (-100) /* MODE_BEST_CAP - c: at most c slots */
 /* best_place's states (slot × hours per pool × run in progress) at most */
 #define DP_MAX_STATES 200000
+/* pair_place: joint states memoised at most (the hash table holding them
+ * is a power of two at least twice as large, grown as needed), the product
+ * of the two jobs' state spaces over the slots beyond which a pair is not
+ * tried, and the pools at most */
+#define PAIR_MAX_STATES 100000L
+#define PAIR_MAX_SPACE 5e7
+#define PAIR_MAX_POOLS 8
 
 struct opt_ref {
 	size_t job;
@@ -80,6 +96,7 @@ struct solver {
 	struct opt_ref *job_opts; /* each job's options, densest first */
 	int *allowed_n;        /* slots each job may use */
 	bool constructing;     /* phase 1: pressure may turn down a partial hour */
+	int slot_key;          /* place(): 0 least pressure, 1 earliest, 2 latest */
 	/* scratch, T each */
 	unsigned char *cand;
 	int *idx;
@@ -89,12 +106,21 @@ struct solver {
 	unsigned char *save_active; /* GROUP_MAX × n_pools */
 	int *modes;            /* GROUP_MAX × (3 + 2 n_pools): modes of a group */
 	/* exact placement of one job (best_place): memo stamped per call */
+	bool dp_on;            /* not for the baseline, nor with no_exact */
+	size_t dp_n;           /* entries allocated, grown as needed */
 	unsigned *dp_stamp;
 	unsigned dp_gen;
 	double *dp_cost, *dp_press;
 	int16_t *dp_choice;
 	int dp_key;            /* tie-break: 0 pressure, 1 earliest, 2 latest */
 	int dp_cap;            /* most slots the job may take */
+	/* exact placement of two jobs together (pair_place): hash memo */
+	uint64_t *pr_key;
+	unsigned *pr_stamp;
+	unsigned pr_gen;
+	size_t pr_n;           /* table size, a power of two; 0 none yet */
+	double *pr_cost, *pr_press;
+	int16_t *pr_choice;
 };
 
 static double fallback(const struct sched_job *j)
@@ -303,7 +329,9 @@ static void place(struct solver *v, size_t j, int m)
 	int n_cand = 0;
 	for (int t = 0; t < T; t++) {
 		v->cand[t] = job->allowed[t] && at[t] < 0 && fc[t] >= o->gpus;
-		v->score[t] = pr[t] - (job->allowed[t] ? own : 0);
+		v->score[t] = v->slot_key == 1   ? t
+			      : v->slot_key == 2 ? T - t
+						 : pr[t] - (job->allowed[t] ? own : 0);
 		if (v->cand[t])
 			v->idx[n_cand++] = t;
 	}
@@ -614,7 +642,9 @@ struct dp {
 	size_t xs;        /* product of radix */
 };
 
-static size_t dp_size(const struct solver *v, size_t j, int *radix, size_t *xs, int *L, int *B)
+/* The states of job j at one slot (hours per pool × run in progress ×
+ * busy stretch × short run), and its radices; 0 with more than 64 pools. */
+static double dp_dims(const struct solver *v, size_t j, int *radix, size_t *xs, int *L, int *B)
 {
 	const struct sched_job *job = &v->p->jobs[j];
 	const size_t M = v->p->n_pools;
@@ -634,8 +664,15 @@ static size_t dp_size(const struct solver *v, size_t j, int *radix, size_t *xs, 
 	*xs = (size_t)n;
 	*L = job->min_run > 1 ? job->min_run : 1;
 	*B = job->max_run > 0 ? job->max_run : 0;
-	n *= (double)(v->T + 1) * (double)(M + 1) * (*L + 1) * (*B + 1) * 2;
-	return n > DP_MAX_STATES ? 0 : (size_t)n;
+	return n * (double)(M + 1) * (*L + 1) * (*B + 1) * 2;
+}
+
+static size_t dp_size(const struct solver *v, size_t j, int *radix, size_t *xs, int *L, int *B)
+{
+	if (v->p->no_exact)
+		return 0;
+	double n = dp_dims(v, j, radix, xs, L, B) * (double)(v->T + 1);
+	return n <= 0 || n > DP_MAX_STATES ? 0 : (size_t)n;
 }
 
 struct dst {
@@ -782,16 +819,39 @@ static void dp_solve(struct dp *d, int t, struct dst *s, double *cost, double *p
 	*press = bp;
 }
 
+static void dp_take(struct solver *v, size_t j, const struct dst *s);
+
+/* Room for n states in best_place's memo; false when n is 0 or memory is
+ * short (then the job is placed by the heuristic). */
+static bool dp_reserve(struct solver *v, size_t n)
+{
+	if (n == 0)
+		return false;
+	if (n <= v->dp_n)
+		return true;
+	free(v->dp_stamp);
+	free(v->dp_cost);
+	free(v->dp_press);
+	free(v->dp_choice);
+	v->dp_stamp = calloc(n, sizeof *v->dp_stamp);
+	v->dp_cost = malloc(n * sizeof *v->dp_cost);
+	v->dp_press = malloc(n * sizeof *v->dp_press);
+	v->dp_choice = malloc(n * sizeof *v->dp_choice);
+	v->dp_gen = 0;
+	v->dp_n = v->dp_stamp && v->dp_cost && v->dp_press && v->dp_choice ? n : 0;
+	return v->dp_n > 0;
+}
+
 /* Places job j (off every pool now) exactly; false when the states are too
  * many, and nothing is placed. */
 static bool best_place(struct solver *v, size_t j)
 {
 	struct dp d = {.v = v, .j = j, .M = (int)v->p->n_pools};
-	if (!v->dp_stamp || dp_size(v, j, d.radix, &d.xs, &d.L, &d.B) == 0)
+	if (!v->dp_on || !dp_reserve(v, dp_size(v, j, d.radix, &d.xs, &d.L, &d.B)))
 		return false;
 	const struct sched_job *job = &v->p->jobs[j];
 	if (++v->dp_gen == 0) {
-		memset(v->dp_stamp, 0, DP_MAX_STATES * sizeof *v->dp_stamp);
+		memset(v->dp_stamp, 0, v->dp_n * sizeof *v->dp_stamp);
 		v->dp_gen = 1;
 	}
 	struct dst s;
@@ -821,9 +881,20 @@ static bool best_place(struct solver *v, size_t j)
 		s.x[m]++;
 		at[t] = (int16_t)m; /* marked; taken below */
 	}
+	dp_take(v, j, &s);
+	return true;
+}
+
+/* Takes the slots marked in job j's row (pool set, no work yet), ending in
+ * state s: the last slot on the pool dp_final trims does the partial hour. */
+static void dp_take(struct solver *v, size_t j, const struct dst *s)
+{
+	const struct sched_job *job = &v->p->jobs[j];
+	int16_t *at = &v->s->pool[j * v->T];
+	const int M = (int)v->p->n_pools;
 	int tp;
-	dp_final(job, s, d.M, &tp);
-	double f = dp_frac(job, &s, d.M);
+	dp_final(job, *s, M, &tp);
+	double f = dp_frac(job, s, M);
 	int trim_t = -1;
 	for (int t = 0; t < v->T; t++)
 		if (at[t] >= 0 && at[t] == tp)
@@ -838,7 +909,278 @@ static bool best_place(struct solver *v, size_t j)
 			w = 1 - (f - 1) * job->opt[m].hours;
 		take(v, j, m, t, w);
 	}
+}
+
+/* ---- two jobs placed exactly together, the others fixed ----
+ *
+ * The same programme over the joint state of a pair: in each slot both
+ * jobs choose a pool or idle, sharing the capacity the others leave. It
+ * finds moves no one-job-at-a-time placement can, such as two jobs that
+ * swap pools in the same hours. The states reached are memoised in a hash
+ * table; when they outgrow PAIR_MAX_STATES the pair is left as it was. */
+
+/* One step of job d->j from state *from in slot t: idle (m = -1) or on pool
+ * m, capacity aside. False when the rules forbid it. */
+static bool dp_step(const struct dp *d, const struct dst *from, int t, int m, struct dst *to)
+{
+	const struct sched_job *job = &d->v->p->jobs[d->j];
+	*to = *from;
+	if (m < 0) {
+		if (!dp_close(job, to))
+			return false;
+		to->busy = 0;
+		return true;
+	}
+	if (!job->allowed[t] || d->radix[m] < 2 || to->x[m] + 1 >= d->radix[m] ||
+	    (d->B && to->busy >= d->B) || dp_frac(job, to, d->M) >= 1 - WORK_EPS)
+		return false;
+	if (to->cur != m) {
+		if (!dp_close(job, to) || to->shorts > 0)
+			return false;
+		to->cur = m;
+	}
+	if (to->len < d->L)
+		to->len++;
+	if (d->B)
+		to->busy++;
+	to->x[m]++;
 	return true;
+}
+
+struct pair {
+	struct dp a, b;
+	double sa, sb;    /* states of each at one slot */
+	bool full;        /* the table overflowed: give up */
+	long entries;
+};
+
+/* A table of at least twice `want` entries for pair_place. */
+static bool pair_alloc(struct solver *v, double want)
+{
+	size_t n = 64;
+	while ((double)n < 2 * want)
+		n *= 2;
+	if (n <= v->pr_n)
+		return true;
+	free(v->pr_key);
+	free(v->pr_stamp);
+	free(v->pr_cost);
+	free(v->pr_press);
+	free(v->pr_choice);
+	v->pr_key = malloc(n * sizeof *v->pr_key);
+	v->pr_stamp = calloc(n, sizeof *v->pr_stamp);
+	v->pr_cost = malloc(n * sizeof *v->pr_cost);
+	v->pr_press = malloc(n * sizeof *v->pr_press);
+	v->pr_choice = malloc(n * sizeof *v->pr_choice);
+	v->pr_gen = 0;
+	v->pr_n = v->pr_key && v->pr_stamp && v->pr_cost && v->pr_press && v->pr_choice ? n : 0;
+	return v->pr_n > 0;
+}
+
+static uint64_t pair_key(const struct pair *P, int t, const struct dst *a, const struct dst *b)
+{
+	uint64_t ia = dp_index(&P->a, 0, a), ib = dp_index(&P->b, 0, b);
+	return ((uint64_t)t * (uint64_t)P->sa + ia) * (uint64_t)P->sb + ib + 1;
+}
+
+/* The slot of key in the table: its own, or the empty one it would take. */
+static size_t pair_slot(const struct solver *v, uint64_t key)
+{
+	size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (v->pr_n - 1);
+	while (v->pr_stamp[i] == v->pr_gen && v->pr_key[i] != key)
+		i = (i + 1) & (v->pr_n - 1);
+	return i;
+}
+
+static void pair_solve(struct pair *P, int t, const struct dst *a, const struct dst *b,
+		       double *cost, double *press)
+{
+	struct solver *v = P->a.v;
+	const struct sched_problem *p = v->p;
+	if (t == v->T) {
+		int tp;
+		*cost = dp_final(&p->jobs[P->a.j], *a, P->a.M, &tp) +
+			dp_final(&p->jobs[P->b.j], *b, P->b.M, &tp);
+		*press = 0;
+		return;
+	}
+	uint64_t key = pair_key(P, t, a, b);
+	size_t i = pair_slot(v, key);
+	if (v->pr_stamp[i] == v->pr_gen) {
+		*cost = v->pr_cost[i];
+		*press = v->pr_press[i];
+		return;
+	}
+	if (P->full || P->entries >= PAIR_MAX_STATES || 2 * (size_t)P->entries >= v->pr_n) {
+		P->full = true;
+		*cost = INFINITY;
+		*press = 0;
+		return;
+	}
+	P->entries++;
+	/* claimed now, so the table never holds more than PAIR_MAX_STATES */
+	v->pr_stamp[i] = v->pr_gen;
+	v->pr_key[i] = key;
+	v->pr_cost[i] = INFINITY;
+	v->pr_press[i] = INFINITY;
+	v->pr_choice[i] = -1;
+	const int M = P->a.M;
+	const int ga_n = M + 1;
+	double bc = INFINITY, bp = INFINITY;
+	int choice = -1;
+	struct dst na, nb;
+	for (int ma = -1; ma < M; ma++) {
+		int ga = ma >= 0 ? p->jobs[P->a.j].opt[ma].gpus : 0;
+		if (ma >= 0 && v->freecap[(size_t)ma * v->T + t] < ga)
+			continue;
+		if (!dp_step(&P->a, a, t, ma, &na))
+			continue;
+		for (int mb = -1; mb < M; mb++) {
+			int gb = mb >= 0 ? p->jobs[P->b.j].opt[mb].gpus : 0;
+			if (mb >= 0 && v->freecap[(size_t)mb * v->T + t] < gb + (ma == mb ? ga : 0))
+				continue;
+			if (!dp_step(&P->b, b, t, mb, &nb))
+				continue;
+			double c, pr;
+			pair_solve(P, t + 1, &na, &nb, &c, &pr);
+			if (P->full)
+				return;
+			if (ma >= 0)
+				pr += v->pressure[(size_t)ma * v->T + t] * ga;
+			if (mb >= 0)
+				pr += v->pressure[(size_t)mb * v->T + t] * gb;
+			if (c < INFINITY && (choice < 0 || dp_better(c, pr, bc, bp))) {
+				bc = c;
+				bp = pr;
+				choice = (ma + 1) * ga_n + mb + 1;
+			}
+		}
+	}
+	v->pr_cost[i] = bc;
+	v->pr_press[i] = bp;
+	v->pr_choice[i] = (int16_t)choice;
+	*cost = bc;
+	*press = bp;
+}
+
+/* Places jobs a and b (off every pool now) exactly together; false when
+ * their joint states are too many, and nothing is placed. */
+static bool pair_place(struct solver *v, size_t ja, size_t jb, long *budget)
+{
+	if (v->p->no_exact || v->p->n_pools > PAIR_MAX_POOLS)
+		return false;
+	struct pair P = {.a = {.v = v, .j = ja, .M = (int)v->p->n_pools},
+			 .b = {.v = v, .j = jb, .M = (int)v->p->n_pools}};
+	P.sa = dp_dims(v, ja, P.a.radix, &P.a.xs, &P.a.L, &P.a.B);
+	P.sb = dp_dims(v, jb, P.b.radix, &P.b.xs, &P.b.L, &P.b.B);
+	double space = P.sa * P.sb * (v->T + 1);
+	if (P.sa <= 0 || P.sb <= 0 || space > PAIR_MAX_SPACE ||
+	    !pair_alloc(v, space < PAIR_MAX_STATES ? space : PAIR_MAX_STATES))
+		return false;
+	if (++v->pr_gen == 0) {
+		memset(v->pr_stamp, 0, v->pr_n * sizeof *v->pr_stamp);
+		v->pr_gen = 1;
+	}
+	struct dst a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	a.cur = b.cur = -1;
+	double c, pr;
+	pair_solve(&P, 0, &a, &b, &c, &pr);
+	*budget -= P.entries * (long)(v->p->n_pools + 1);
+	if (P.full || !(c < INFINITY))
+		return false;
+	int16_t *at = &v->s->pool[ja * v->T], *bt = &v->s->pool[jb * v->T];
+	const int M = P.a.M;
+	for (int t = 0; t < v->T; t++) {
+		size_t i = pair_slot(v, pair_key(&P, t, &a, &b));
+		int ch = v->pr_choice[i];
+		int ma = ch / (M + 1) - 1, mb = ch % (M + 1) - 1;
+		struct dst na, nb;
+		dp_step(&P.a, &a, t, ma, &na);
+		dp_step(&P.b, &b, t, mb, &nb);
+		a = na;
+		b = nb;
+		if (ma >= 0)
+			at[t] = (int16_t)ma; /* marked; taken below */
+		if (mb >= 0)
+			bt[t] = (int16_t)mb;
+	}
+	dp_take(v, ja, &a);
+	dp_take(v, jb, &b);
+	return true;
+}
+
+/* Whether pair_place may take on jobs a and b: a cheap test, before any
+ * move is set up. */
+static bool pair_fits(const struct solver *v, size_t ja, size_t jb)
+{
+	if (v->p->no_exact || v->p->n_pools > PAIR_MAX_POOLS)
+		return false;
+	int radix[64], L, B;
+	size_t xs;
+	double sa = dp_dims(v, ja, radix, &xs, &L, &B);
+	double sb = dp_dims(v, jb, radix, &xs, &L, &B);
+	return sa > 0 && sb > 0 && sa * sb * (v->T + 1) <= PAIR_MAX_SPACE;
+}
+
+static void place_mode(struct solver *v, size_t j, int mode);
+
+/* Takes jobs a and b off (and a third, k, when k is not NULL) and places
+ * a and b exactly together, k in mode kmode before them (k_first) or after
+ * them; keeps the result when the month is cheaper, else puts all back. */
+static bool try_joint(struct solver *v, size_t ja, size_t jb, const size_t *k, int kmode,
+		      bool k_first, long *budget)
+{
+	const size_t M = v->p->n_pools;
+	size_t who[3] = {ja, jb, k ? *k : 0};
+	const int n = k ? 3 : 2;
+	double rest[3], before = 0, after = 0;
+	for (int i = 0; i < n; i++) {
+		save_job(v, i, who[i], &rest[i]);
+		before += objective(v, who[i]);
+		for (size_t m = 0; m < M; m++) {
+			v->save_active[i * M + m] = v->active[who[i] * M + m];
+			set_active(v, who[i], (int)m, false);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		remove_job(v, who[i]);
+	bool keep = true;
+	if (k && k_first) {
+		/* the pair, still to come, presses on the slots it may use */
+		for (int i = 0; i < 2; i++)
+			for (size_t o = v->by_job[who[i]]; o < v->by_job[who[i] + 1]; o++)
+				if (v->job_opts[o].density >= 0)
+					set_active(v, who[i], v->job_opts[o].pool, true);
+		*budget -= v->T;
+		place_mode(v, *k, kmode);
+		for (int i = 0; i < 2; i++)
+			for (size_t m = 0; m < M; m++)
+				set_active(v, who[i], (int)m, false);
+	}
+	keep = pair_place(v, ja, jb, budget);
+	if (keep && k && !k_first) {
+		*budget -= v->T;
+		place_mode(v, *k, kmode);
+	}
+	if (keep) {
+		for (int i = 0; i < n; i++)
+			after += objective(v, who[i]);
+		keep = after < before - SCHED_COST_EPS - 1e-12 * fabs(before);
+		for (int i = 0; i < n && keep; i++)
+			keep = !sched_bad(v, who[i]);
+	}
+	if (!keep) {
+		for (int i = 0; i < n; i++)
+			remove_job(v, who[i]);
+		for (int i = 0; i < n; i++)
+			restore_job(v, i, who[i], rest[i]);
+	}
+	for (int i = 0; i < n; i++)
+		for (size_t m = 0; m < M; m++)
+			set_active(v, who[i], (int)m, v->save_active[i * M + m]);
+	return keep;
 }
 
 /* Places job j in one mode: MODE_DEFAULT (densest pool first), MODE_NONE
@@ -849,6 +1191,12 @@ static void place_mode(struct solver *v, size_t j, int mode)
 	int M = (int)v->p->n_pools;
 	if (mode == MODE_NONE)
 		return;
+	if (mode == MODE_EARLY || mode == MODE_LATE) {
+		v->slot_key = mode == MODE_EARLY ? 1 : 2;
+		place_job(v, j, -1);
+		v->slot_key = 0;
+		return;
+	}
 	if (mode <= MODE_BEST) {
 		v->dp_key = mode == MODE_BEST_EARLY ? 1 : mode == MODE_BEST_LATE ? 2 : 0;
 		v->dp_cap = mode <= MODE_BEST_CAP ? MODE_BEST_CAP - mode : INT32_MAX;
@@ -870,7 +1218,7 @@ static bool mode_uses(const struct solver *v, int mode, int m)
 	int M = (int)v->p->n_pools;
 	if (mode == MODE_NONE)
 		return false;
-	return mode < M || mode - M == m;
+	return mode < M || mode == MODE_EARLY || mode == MODE_LATE || mode - M == m;
 }
 
 /* Takes who[0..n) off the pools and places them again in that order, each
@@ -922,9 +1270,11 @@ static int job_modes(const struct solver *v, size_t j, int *out, bool caps)
 	int M = (int)v->p->n_pools, n = 0;
 	size_t lo = v->by_job[j], hi = v->by_job[j + 1];
 	out[n++] = MODE_DEFAULT;
+	out[n++] = MODE_EARLY;
+	out[n++] = MODE_LATE;
 	int radix[64], L, B;
 	size_t xs;
-	if (v->dp_stamp && dp_size(v, j, radix, &xs, &L, &B)) {
+	if (v->dp_on && dp_size(v, j, radix, &xs, &L, &B)) {
 		out[n++] = MODE_BEST;
 		out[n++] = MODE_BEST_EARLY;
 		out[n++] = MODE_BEST_LATE;
@@ -956,9 +1306,30 @@ static int job_modes(const struct solver *v, size_t j, int *out, bool caps)
  * at the first move that makes the month cheaper. */
 static bool lns_group(struct solver *v, const size_t *g, int n, long *budget)
 {
-	const int stride = 6 + 2 * (int)v->p->n_pools + v->T;
+	const int stride = 8 + 2 * (int)v->p->n_pools + v->T;
 	int nm[GROUP_MAX], perm[GROUP_MAX], pick[GROUP_MAX], mode[GROUP_MAX];
 	size_t who[GROUP_MAX];
+	if (n == 2 && *budget > 0 && pair_fits(v, g[0], g[1]) &&
+	    try_joint(v, g[0], g[1], NULL, 0, false, budget))
+		return true;
+	/* two placed exactly together, the third in each of its modes before
+	 * or after them */
+	for (int k = 0; n == 3 && k < 3; k++) {
+		size_t a = g[k == 0 ? 1 : 0], b = g[k == 2 ? 1 : 2];
+		if (!pair_fits(v, a, b))
+			continue;
+		int nk = job_modes(v, g[k], v->modes, false);
+		for (int i = 0; i < nk; i++)
+			for (int first = 0; first < 2; first++) {
+				/* of the exact modes, the one tie-broken by pressure */
+				if (v->modes[i] == MODE_BEST_EARLY || v->modes[i] == MODE_BEST_LATE)
+					continue;
+				if (*budget <= 0)
+					return false;
+				if (try_joint(v, a, b, &g[k], v->modes[i], first, budget))
+					return true;
+			}
+	}
 	for (int i = 0; i < n; i++) {
 		nm[i] = job_modes(v, g[i], &v->modes[i * stride], n <= 2);
 		perm[i] = i;
@@ -1162,6 +1533,11 @@ static void solver_free(struct solver *v)
 	free(v->dp_cost);
 	free(v->dp_press);
 	free(v->dp_choice);
+	free(v->pr_key);
+	free(v->pr_stamp);
+	free(v->pr_cost);
+	free(v->pr_press);
+	free(v->pr_choice);
 }
 
 void sched_solution_free(struct sched_solution *s)
@@ -1201,18 +1577,8 @@ int sched_solve(const struct sched_problem *p, struct sched_solution *out, char 
 	bool ok = out->pool && out->work && out->rest && v.freecap && v.pressure && v.active &&
 		  v.opts && v.job_opts && v.by_job && v.allowed_n && v.cand && v.idx && v.score;
 	v.save_active = malloc(GROUP_MAX * M + 1);
-	v.modes = malloc(GROUP_MAX * (6 + 2 * M + (size_t)T) * sizeof *v.modes);
-	if (!p->baseline) {
-		/* optional: without it every job is placed by the heuristic */
-		v.dp_stamp = calloc(DP_MAX_STATES, sizeof *v.dp_stamp);
-		v.dp_cost = malloc(DP_MAX_STATES * sizeof *v.dp_cost);
-		v.dp_press = malloc(DP_MAX_STATES * sizeof *v.dp_press);
-		v.dp_choice = malloc(DP_MAX_STATES * sizeof *v.dp_choice);
-		if (!v.dp_cost || !v.dp_press || !v.dp_choice) {
-			free(v.dp_stamp);
-			v.dp_stamp = NULL;
-		}
-	}
+	v.modes = malloc(GROUP_MAX * (8 + 2 * M + (size_t)T) * sizeof *v.modes);
+	v.dp_on = !p->baseline && !p->no_exact;
 	ok = ok && v.save_active && v.modes;
 	for (int i = 0; i < GROUP_MAX; i++) {
 		v.save_pool[i] = malloc(((size_t)T + 1) * sizeof(int16_t));

@@ -58,6 +58,9 @@ struct sched_job {
 struct sched_problem {
 	bool baseline;      /* benchmarks only: greedy by priority, earliest
 			       hours, no repair — the yardstick bench/ compares with */
+	bool no_exact;      /* tests and benchmarks only: no exact placement by
+			       dynamic programme (of one job or a pair), as on a
+			       month whose states are too many for it */
 	int n_slots;
 	const struct sched_pool *pools;
 	size_t n_pools;

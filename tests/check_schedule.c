@@ -33,6 +33,10 @@ struct inst {
 	unsigned char allowed[MAXJ][MAXT];
 };
 
+/* Tests only: the solver without its exact placers (no_exact), as on a real
+ * month, where the states of a job or a pair are too many for them. */
+static bool without_exact;
+
 static struct sched_problem problem(struct inst *in)
 {
 	for (size_t j = 0; j < in->J; j++) {
@@ -40,7 +44,7 @@ static struct sched_problem problem(struct inst *in)
 		in->jobs[j].opt = in->opt[j];
 	}
 	struct sched_problem p = {.n_slots = in->T, .pools = in->pools, .n_pools = in->M,
-				  .jobs = in->jobs, .n_jobs = in->J};
+				  .jobs = in->jobs, .n_jobs = in->J, .no_exact = without_exact};
 	return p;
 }
 
@@ -74,6 +78,8 @@ struct memo {
 	uint64_t *key;
 	struct val *val;
 	size_t cap;
+	size_t *used;   /* the slots filled, cleared again after each search */
+	size_t n_used;
 };
 
 struct search {
@@ -215,23 +221,31 @@ static struct val search_slot(struct search *S, int t, struct jstate *st)
 		i = (i + 1) % S->memo.cap;
 	S->memo.key[i] = key;
 	S->memo.val[i] = v;
+	S->memo.used[S->memo.n_used++] = i;
 	return v;
 }
 
 static struct val optimum(const struct inst *in)
 {
-	struct search S = {.in = in, .memo = {.cap = 1u << 21}};
-	S.memo.key = calloc(S.memo.cap, sizeof *S.memo.key);
-	S.memo.val = calloc(S.memo.cap, sizeof *S.memo.val);
-	ck_assert_ptr_nonnull(S.memo.key);
-	ck_assert_ptr_nonnull(S.memo.val);
+	/* one table for every search, emptied slot by slot after each: far
+	 * fewer pages touched than a fresh one per instance */
+	static struct memo memo = {.cap = 1u << 21};
+	if (!memo.key) {
+		memo.key = calloc(memo.cap, sizeof *memo.key);
+		memo.val = calloc(memo.cap, sizeof *memo.val);
+		memo.used = calloc(memo.cap, sizeof *memo.used);
+		ck_assert_ptr_nonnull(memo.key);
+		ck_assert_ptr_nonnull(memo.val);
+		ck_assert_ptr_nonnull(memo.used);
+	}
+	struct search S = {.in = in, .memo = memo};
 	struct jstate st[MAXJ];
 	memset(st, 0, sizeof st);
 	for (size_t j = 0; j < MAXJ; j++)
 		st[j].cur = -1;
 	struct val v = search_slot(&S, 0, st);
-	free(S.memo.key);
-	free(S.memo.val);
+	for (size_t i = 0; i < S.memo.n_used; i++)
+		S.memo.key[S.memo.used[i]] = 0;
 	return v;
 }
 
@@ -310,6 +324,7 @@ static void dump(const struct inst *in, const struct sched_solution *s)
 
 static double worst_gap;
 static int n_over;          /* instances more than tol over the optimum */
+static int n_unplaced;      /* instances leaving more work unplaced than it */
 
 /* Solves in, checks every rule, and compares with the exhaustive optimum:
  * never more unplaced work; cost within tol, counted in n_over (strict
@@ -324,6 +339,7 @@ static void solve_and_measure(struct inst *in, int id, double tol)
 	double unpl, cost = sched_total_cost(&p, &s, &unpl);
 	struct val opt = optimum(in);
 	double gap = opt.c > 0 ? cost / opt.c - 1 : cost > 1e-9;
+	n_unplaced += unpl > opt.u + 1e-6;
 	if (unpl > opt.u + 1e-6 || gap > tol) {
 		fprintf(stderr, "instance %d: unplaced %.4f (optimum %.4f), cost %.4f (optimum %.4f)\n",
 			id, unpl, opt.u, cost, opt.c);
@@ -349,14 +365,15 @@ static int random_run(uint64_t seed, int n, int fractional, const char *what)
 	rng_state = seed;
 	worst_gap = 0;
 	n_over = 0;
+	n_unplaced = 0;
 	for (int i = 0; i < n; i++) {
 		struct inst in;
 		fractional_hours = fractional > 0 || (fractional == 0 && (i & 1));
 		random_inst(&in);
 		solve_and_measure(&in, i, 0.01);
 	}
-	fprintf(stderr, "schedule: %d random instances (%s), %d over 1%%, worst gap %.2f%%\n", n,
-		what, n_over, worst_gap * 100);
+	fprintf(stderr, "schedule: %d random instances (%s%s), %d over 1%%, worst gap %.2f%%\n",
+		n, what, without_exact ? ", no exact placer" : "", n_over, worst_gap * 100);
 	return n_over;
 }
 
@@ -373,12 +390,51 @@ START_TEST(with_fractional_hours_the_solver_is_within_one_percent_on_every_insta
 }
 END_TEST
 
-/* A further, independent set. Known residue: instance 946 (7.9 % over: two
- * jobs must each split over both pools, crossing, to share three slots; a
- * move of one job at a time cannot find it). Held at that one miss. */
-START_TEST(on_a_further_two_thousand_instances_at_most_one_misses)
+/* A further, independent set. Instance 946 needs two jobs to swap pools
+ * in the same hours (7.9 % over when jobs moved one at a time); the exact
+ * placement of a pair finds it. (Whole hours only at this seed, and 5,000
+ * instances at seed 11, also come out with none over 1 %, moves of a pair
+ * placed exactly with a third before or after it included; they are left
+ * out here for the suite's time.) */
+START_TEST(on_a_further_two_thousand_instances_none_misses)
 {
-	ck_assert_int_le(random_run(20260303, 2000, 0, "whole and fractional"), 1);
+	ck_assert_int_eq(random_run(20260303, 2000, 0, "whole and fractional"), 0);
+}
+END_TEST
+
+/* On a real month a job's states (slots × hours per pool × run) are far
+ * more than the exact placers take, so the heuristic moves do the work.
+ * The same instances without the exact placers measure what they do alone:
+ *   20260301, 400 whole hours:     4 over 1 %, worst 10.99 %
+ *   20260302, 400 fractional:      3 over 1 %, worst 17.57 %
+ *   20260303, 2000 mixed:         18 over 1 %, worst 18.40 %
+ * (and 48 of 5,000 at seed 11, where one instance leaves work unplaced that
+ * the optimum places). Held here to what they meet: within 1 % on at least
+ * 99 % of the 2,800 instances, none more than 20 % over, and never more
+ * work unplaced than the optimum. */
+START_TEST(without_the_exact_placers_99_percent_are_within_one_percent)
+{
+	without_exact = true;
+	int over = 0, unplaced = 0, n = 0;
+	double max_gap = 0;
+	static const struct {
+		uint64_t seed;
+		int n, fractional;
+		const char *what;
+	} sets[] = {{20260301, 400, -1, "whole hours"},
+		    {20260302, 400, 1, "fractional hours"},
+		    {20260303, 2000, 0, "whole and fractional"}};
+	for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+		over += random_run(sets[i].seed, sets[i].n, sets[i].fractional, sets[i].what);
+		unplaced += n_unplaced;
+		n += sets[i].n;
+		if (worst_gap > max_gap)
+			max_gap = worst_gap;
+	}
+	without_exact = false;
+	ck_assert_msg(over * 100 <= n, "%d of %d instances more than 1 %% over", over, n);
+	ck_assert_msg(max_gap <= 0.20, "worst gap %.2f %%", max_gap * 100);
+	ck_assert_int_eq(unplaced, 0);
 }
 END_TEST
 
@@ -829,7 +885,8 @@ Suite *schedule_suite(void)
 	tcase_set_timeout(solver, 120);
 	tcase_add_test(solver, the_solver_is_within_one_percent_of_the_optimum_on_every_random_instance);
 	tcase_add_test(solver, with_fractional_hours_the_solver_is_within_one_percent_on_every_instance);
-	tcase_add_test(solver, on_a_further_two_thousand_instances_at_most_one_misses);
+	tcase_add_test(solver, on_a_further_two_thousand_instances_none_misses);
+	tcase_add_test(solver, without_the_exact_placers_99_percent_are_within_one_percent);
 	tcase_add_test(solver,
 		       an_expensive_to_rent_job_gets_the_owned_gpu_over_a_higher_priority_cheap_one);
 	tcase_add_test(solver, priority_decides_only_when_the_cost_is_equal);
