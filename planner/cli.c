@@ -2,10 +2,12 @@
  * lazily opened store, CSV quoting and rounding for output. */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_common_option(struct cli *c, int opt, const char *arg)
 {
@@ -172,4 +174,72 @@ void cli_line(const struct cli *c, const char *fmt, ...)
 		printf("%s\n", line);
 	}
 	free(line);
+}
+
+/* Says where the prices come from, on stderr so data output stays clean. */
+static void note_prices(const struct cli *c, const struct plan *p)
+{
+	if (!c->quiet) {
+		if (p->snapshot_only)
+			notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for "
+			      "live prices",
+			      p->prices_as_of);
+		else
+			notef("prices as of %s", p->prices_as_of);
+	}
+	for (size_t i = 0; i < p->n_stale; i++)
+		warnf("prices from %s are stale: its last refresh failed (see 'planner "
+		      "providers')",
+		      p->stale[i]);
+}
+
+int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan **plan)
+{
+	char *err = NULL;
+	int rc;
+	*spec = NULL;
+	*plan = NULL;
+	if ((rc = jobspec_load(path, c->ref, spec, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read job spec");
+		goto fail;
+	}
+	struct store *st = cli_store(c, &rc);
+	if (!st)
+		goto fail;
+	if ((rc = plan_compare(*spec, c->ref, st, plan, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot price jobs");
+		goto fail;
+	}
+	note_prices(c, *plan);
+	return PLANNER_OK;
+fail:
+	free(err);
+	jobspec_free(*spec);
+	*spec = NULL;
+	return rc;
+}
+
+int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg)
+{
+	if (!path)
+		return write(stdout, arg); /* main checks stdout on the way out */
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		errorf("cannot write %s: %s", path, strerror(errno));
+		return PLANNER_EINPUT;
+	}
+	int rc = write(f, arg);
+	bool failed = ferror(f) != 0;
+	int saved = errno;
+	if (fclose(f) != 0) {
+		failed = true;
+		saved = errno;
+	}
+	if (failed && rc == PLANNER_OK) {
+		errorf("cannot write %s: %s", path, strerror(saved));
+		rc = PLANNER_EINPUT;
+	}
+	if (rc != PLANNER_OK)
+		unlink(path);
+	return rc;
 }

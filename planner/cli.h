@@ -10,6 +10,8 @@
 
 #include <cJSON.h>
 
+#include "jobspec.h"
+#include "plan.h"
 #include "refdata.h"
 #include "store.h"
 #include "util.h"
@@ -57,6 +59,18 @@ int cli_other_option(struct cli *c, int opt, const char *arg);
 /* Prints a cJSON document to stdout and deletes it. Returns PLANNER_OK, or
  * PLANNER_EINPUT after an error message when out of memory. */
 int cli_print_json(cJSON *doc);
+
+/* Reads the job spec at path, opens the database and prices every job,
+ * then says on stderr where the prices come from (not with --quiet) and
+ * which providers are stale. On success *spec and *plan are the caller's
+ * (jobspec_free, plan_free). Returns the exit status; errors are printed. */
+int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan **plan);
+
+/* Runs write(f, arg) on the file at path, or on stdout when path is NULL.
+ * A file that could not be written whole is removed, never left half
+ * written. Returns write's status, or PLANNER_EINPUT after a message when
+ * the file cannot be opened, written or closed. */
+int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg);
 
 /* Prints "usage: planner NAME ARGS" and a hint to stderr; returns
  * PLANNER_EUSAGE. */

@@ -76,13 +76,15 @@ static void write_row(FILE *f, const struct plan *p, const struct job_result *j)
 	fputs("\r\n", f);
 }
 
-static void write_csv(FILE *f, const struct plan *p)
+static int write_csv(FILE *f, void *arg)
 {
+	const struct plan *p = arg;
 	for (size_t i = 0; i < sizeof columns / sizeof *columns; i++)
 		fprintf(f, "%s%s", i ? "," : "", columns[i]);
 	fputs("\r\n", f);
 	for (size_t i = 0; i < p->n_jobs; i++)
 		write_row(f, p, &p->jobs[i]);
+	return PLANNER_OK;
 }
 
 static int exec_breakeven(struct cli *c, int argc, char **argv)
@@ -103,11 +105,8 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 			c->quiet = true;
 			continue;
 		}
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
@@ -116,46 +115,9 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 				    "--format json'");
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
-	char *err = NULL;
-	FILE *f = NULL;
-	rc = jobspec_load(argv[optind], c->ref, &spec, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot read job spec");
-		goto out;
-	}
-	struct store *st = cli_store(c, &rc);
-	if (!st)
-		goto out;
-	rc = plan_compare(spec, c->ref, st, &plan, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot price jobs");
-		goto out;
-	}
-	if (!c->quiet && plan->snapshot_only)
-		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
-		      "prices",
-		      plan->prices_as_of);
-	if (!out_path) {
-		write_csv(stdout, plan); /* main checks stdout on the way out */
-		goto out;
-	}
-	f = fopen(out_path, "w");
-	if (!f) {
-		errorf("cannot write %s: %s", out_path, strerror(errno));
-		rc = PLANNER_EINPUT;
-		goto out;
-	}
-	write_csv(f, plan);
-	bool failed = ferror(f) != 0;
-	if (fclose(f) != 0)
-		failed = true;
-	if (failed) {
-		errorf("cannot write %s: %s", out_path, strerror(errno));
-		unlink(out_path);
-		rc = PLANNER_EINPUT;
-	}
-out:
-	free(err);
+	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
+		return rc;
+	rc = cli_write_file(out_path, write_csv, plan);
 	plan_free(plan);
 	jobspec_free(spec);
 	return rc;

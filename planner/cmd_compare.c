@@ -262,23 +262,6 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	return PLANNER_OK;
 }
 
-/* Says where the prices come from, on stderr so data output stays clean. */
-static void note_prices(const struct cli *c, const struct plan *p)
-{
-	if (c->quiet)
-		return;
-	if (p->snapshot_only)
-		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
-		      "prices",
-		      p->prices_as_of);
-	else
-		notef("prices as of %s", p->prices_as_of);
-	for (size_t i = 0; i < p->n_stale; i++)
-		warnf("prices from %s are stale: its last refresh failed (see 'planner "
-		      "providers')",
-		      p->stale[i]);
-}
-
 static int exec_compare(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
@@ -299,29 +282,14 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 	const char *path = argv[optind];
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
-	char *err = NULL;
-	rc = jobspec_load(path, c->ref, &spec, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot read job spec");
-		goto out;
-	}
-	struct store *st = cli_store(c, &rc);
-	if (!st)
-		goto out;
-	rc = plan_compare(spec, c->ref, st, &plan, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot price jobs");
-		goto out;
-	}
-	note_prices(c, plan);
+	if ((rc = cli_plan(c, path, &spec, &plan)) != PLANNER_OK)
+		return rc;
 	if (c->format == FORMAT_JSON)
 		rc = print_json(spec, plan);
 	else if (c->format == FORMAT_CSV)
 		rc = print_csv(plan);
 	else
 		rc = print_table(c, spec, plan);
-out:
-	free(err);
 	plan_free(plan);
 	jobspec_free(spec);
 	return rc;

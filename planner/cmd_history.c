@@ -30,15 +30,7 @@ static int print_json(const char *gpu, const char *provider, const struct histor
 		cJSON_AddNumberToObject(p, "median", round_to(s->median, 4));
 		cJSON_AddItemToArray(pts, p);
 	}
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		errorf("out of memory");
-		return PLANNER_EINPUT;
-	}
-	puts(text);
-	free(text);
-	return PLANNER_OK;
+	return cli_print_json(root);
 }
 
 static void print_csv(const struct history_curve *cv)
@@ -105,11 +97,8 @@ static int exec_history(struct cli *c, int argc, char **argv)
 			provider = optarg;
 			continue;
 		}
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind >= argc)
 		return cli_usage(c, "name a GPU, e.g. 'H100 SXM'");

@@ -97,15 +97,7 @@ static int print_json(const struct probe_gpu *g, size_t n, const char *yaml)
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddStringToObject(root, "owned_yaml", yaml);
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		errorf("out of memory");
-		return PLANNER_EINPUT;
-	}
-	puts(text);
-	free(text);
-	return PLANNER_OK;
+	return cli_print_json(root);
 }
 
 static int exec_probe(struct cli *c, int argc, char **argv)
@@ -114,11 +106,8 @@ static int exec_probe(struct cli *c, int argc, char **argv)
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind != argc)
 		return cli_usage(c, "probe takes no arguments");

@@ -70,11 +70,7 @@ static void print_json(const struct listing *l, size_t n)
 		}
 		cJSON_AddItemToArray(arr, x);
 	}
-	char *text = cJSON_Print(arr);
-	cJSON_Delete(arr);
-	if (text)
-		puts(text);
-	free(text);
+	cli_print_json(arr);
 }
 
 static void print_table(const struct listing *l, size_t n)
@@ -104,11 +100,8 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);

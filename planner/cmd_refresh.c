@@ -78,11 +78,7 @@ static void print_json(const struct refresh_result *res, size_t n)
 			cJSON_AddItemToArray(u, cJSON_CreateString(r->unknown[k]));
 		cJSON_AddItemToArray(arr, x);
 	}
-	char *text = cJSON_Print(arr);
-	cJSON_Delete(arr);
-	if (text)
-		puts(text);
-	free(text);
+	cli_print_json(arr);
 }
 
 static int exec_refresh(struct cli *c, int argc, char **argv)
@@ -114,11 +110,8 @@ static int exec_refresh(struct cli *c, int argc, char **argv)
 			ro.aws_regions = optarg;
 			break;
 		default:
-			rc = cli_common_option(c, opt, optarg);
-			if (rc == CLI_HELP_SHOWN || rc > 0)
+			if ((rc = cli_other_option(c, opt, optarg)))
 				return rc;
-			if (rc < 0)
-				return cli_usage(c, "unknown option");
 		}
 	}
 	if (optind != argc)

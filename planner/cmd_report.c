@@ -46,9 +46,20 @@ static size_t fitting_offers(const struct cli *c, const struct jobspec *spec,
 	return k;
 }
 
-static int write_report(struct cli *c, const struct jobspec *spec, const struct plan *plan,
-			struct store *st, FILE *f)
+/* What write_report needs, for cli_write_file. */
+struct report_args {
+	struct cli *c;
+	const struct jobspec *spec;
+	const struct plan *plan;
+};
+
+static int write_report(FILE *f, void *arg)
 {
+	const struct report_args *a = arg;
+	struct cli *c = a->c;
+	const struct jobspec *spec = a->spec;
+	const struct plan *plan = a->plan;
+	struct store *st = c->store; /* opened by cli_plan */
 	struct offer *all = NULL, **offers = NULL;
 	size_t n_all = 0, *n_offers = NULL, n_hist = 0, n_curves = 0;
 	struct price_point *hist = NULL;
@@ -112,11 +123,8 @@ static int exec_report(struct cli *c, int argc, char **argv)
 			c->quiet = true;
 			continue;
 		}
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
@@ -124,41 +132,12 @@ static int exec_report(struct cli *c, int argc, char **argv)
 		return cli_usage(c, "give the output file with -o report.html");
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
-	char *err = NULL;
-	rc = jobspec_load(argv[optind], c->ref, &spec, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot read job spec");
-		goto out;
-	}
-	struct store *st = cli_store(c, &rc);
-	if (!st)
-		goto out;
-	rc = plan_compare(spec, c->ref, st, &plan, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot price jobs");
-		goto out;
-	}
-	if (!c->quiet && plan->snapshot_only)
-		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
-		      "prices",
-		      plan->prices_as_of);
-	FILE *f = fopen(out_path, "w");
-	if (!f) {
-		errorf("cannot write %s: %s", out_path, strerror(errno));
-		rc = PLANNER_EINPUT;
-		goto out;
-	}
-	rc = write_report(c, spec, plan, st, f);
-	if (fclose(f) != 0 && rc == PLANNER_OK) {
-		errorf("cannot write %s: %s", out_path, strerror(errno));
-		rc = PLANNER_EINPUT;
-	}
-	if (rc != PLANNER_OK)
-		unlink(out_path); /* never leave half a report behind */
-	else if (!c->quiet)
+	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
+		return rc;
+	struct report_args args = {.c = c, .spec = spec, .plan = plan};
+	rc = cli_write_file(out_path, write_report, &args);
+	if (rc == PLANNER_OK && !c->quiet)
 		notef("wrote %s", out_path);
-out:
-	free(err);
 	plan_free(plan);
 	jobspec_free(spec);
 	return rc;

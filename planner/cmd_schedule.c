@@ -41,8 +41,19 @@ static void next_month(int *year, int *month)
 	*month = (tm.tm_mon + 1) % 12 + 1;
 }
 
-static int write_out(struct cli *c, const struct schedule *s, enum sched_format fmt, FILE *f)
+/* What write_out needs, for cli_write_file. */
+struct out_args {
+	struct cli *c;
+	const struct schedule *s;
+	enum sched_format fmt;
+};
+
+static int write_out(FILE *f, void *arg)
 {
+	const struct out_args *a = arg;
+	struct cli *c = a->c;
+	const struct schedule *s = a->s;
+	enum sched_format fmt = a->fmt;
 	char *err = NULL;
 	int skipped = 0, rc;
 	switch (fmt) {
@@ -136,11 +147,8 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 		default:
 			break;
 		}
-		rc = cli_common_option(c, opt, optarg);
-		if (rc == CLI_HELP_SHOWN || rc > 0)
+		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-		if (rc < 0)
-			return cli_usage(c, "unknown option");
 	}
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
@@ -151,49 +159,19 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	struct plan *plan = NULL;
 	struct schedule *sched = NULL;
 	char *err = NULL;
-	FILE *f = NULL;
-	rc = jobspec_load(path, c->ref, &spec, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot read job spec");
-		goto out;
-	}
-	struct store *st = cli_store(c, &rc);
-	if (!st)
-		goto out;
+	if ((rc = cli_plan(c, path, &spec, &plan)) != PLANNER_OK)
+		return rc;
 	double t0 = now_s();
-	if ((rc = plan_compare(spec, c->ref, st, &plan, &err)) != PLANNER_OK) {
-		errorf("%s", err ? err : "cannot price jobs");
-		goto out;
-	}
-	double t1 = now_s();
 	if ((rc = schedule_month(spec, plan, year, month, flags, &sched, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot schedule the month");
 		goto out;
 	}
 	if (c->verbose)
-		notef("priced %zu jobs in %.2f s, scheduled %d hours in %.2f s", spec->n_jobs, t1 - t0,
-		      sched->n_slots, now_s() - t1);
-	if (!c->quiet && plan->snapshot_only)
-		notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for live "
-		      "prices",
-		      plan->prices_as_of);
+		notef("scheduled %zu jobs over %d hours in %.2f s", spec->n_jobs, sched->n_slots,
+		      now_s() - t0);
 	note_unplaced(c, sched);
-	if (!out_path) {
-		rc = write_out(c, sched, fmt, stdout);
-		goto out;
-	}
-	if (!(f = fopen(out_path, "w"))) {
-		errorf("cannot open %s: %s", out_path, strerror(errno));
-		rc = PLANNER_EINPUT;
-		goto out;
-	}
-	rc = write_out(c, sched, fmt, f);
-	bool bad = ferror(f) != 0;
-	if (fclose(f) != 0 || bad) {
-		errorf("cannot write %s: %s", out_path, strerror(errno));
-		if (rc == PLANNER_OK)
-			rc = PLANNER_EINPUT;
-	}
+	struct out_args args = {.c = c, .s = sched, .fmt = fmt};
+	rc = cli_write_file(out_path, write_out, &args);
 out:
 	free(err);
 	schedule_free(sched);
