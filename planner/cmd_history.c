@@ -65,7 +65,9 @@ static int print_table(const struct cli *c, const struct history_curve *cv, cons
 		const struct history_step *s = &cv->steps[i];
 		printf("%-22s %7zu %10.4f %10.4f\n", s->at, s->offers, s->min, s->median);
 	}
-	double *mins = calloc(cv->n_steps, sizeof *mins), *meds = calloc(cv->n_steps, sizeof *meds);
+	/* +1: a curve with no steps still gets a real allocation. */
+	double *mins = calloc(cv->n_steps + 1, sizeof *mins),
+	       *meds = calloc(cv->n_steps + 1, sizeof *meds);
 	if (!mins || !meds) {
 		free(mins);
 		free(meds);

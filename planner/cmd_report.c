@@ -33,7 +33,7 @@ static size_t fitting_offers(const struct cli *c, const struct jobspec *spec,
 		    (!j->job->any_accelerator && strcmp(g->vendor, "nvidia")))
 			continue;
 		bool listed = !spec->providers;
-		for (size_t p = 0; p < spec->n_providers; p++)
+		for (size_t p = 0; spec->providers && p < spec->n_providers; p++)
 			listed |= !strcasecmp(spec->providers[p], o->provider);
 		if (!listed)
 			continue;

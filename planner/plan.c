@@ -440,7 +440,7 @@ void plan_free(struct plan *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->n_stale; i++)
+	for (size_t i = 0; p->stale && i < p->n_stale; i++)
 		free(p->stale[i]);
 	free(p->stale);
 	free(p->jobs);

@@ -485,7 +485,9 @@ static void restore_job(struct solver *v, int k, size_t j, double rest)
  * the month is cheaper, else puts everything back. */
 static bool try_order(struct solver *v, const size_t *who, int n, int first)
 {
-	double rest[3], before = 0, after = 0;
+	double rest[3] = {0}, before = 0, after = 0;
+	if (n < 1 || n > 3)
+		return false; /* groups are one to three jobs */
 	for (int i = 0; i < n; i++) {
 		save_job(v, i, who[i], &rest[i]);
 		before += objective(v, who[i]);
@@ -1135,7 +1137,7 @@ static bool try_joint(struct solver *v, size_t ja, size_t jb, const size_t *k, i
 	const size_t M = v->p->n_pools;
 	size_t who[3] = {ja, jb, k ? *k : 0};
 	const int n = k ? 3 : 2;
-	double rest[3], before = 0, after = 0;
+	double rest[3] = {0}, before = 0, after = 0;
 	for (int i = 0; i < n; i++) {
 		save_job(v, i, who[i], &rest[i]);
 		before += objective(v, who[i]);
@@ -1307,8 +1309,10 @@ static int job_modes(const struct solver *v, size_t j, int *out, bool caps)
 static bool lns_group(struct solver *v, const size_t *g, int n, long *budget)
 {
 	const int stride = 8 + 2 * (int)v->p->n_pools + v->T;
-	int nm[GROUP_MAX], perm[GROUP_MAX], pick[GROUP_MAX], mode[GROUP_MAX];
-	size_t who[GROUP_MAX];
+	/* Zeroed so the analyser can see every element read is one written. */
+	int nm[GROUP_MAX] = {0}, perm[GROUP_MAX] = {0}, pick[GROUP_MAX] = {0},
+	    mode[GROUP_MAX] = {0};
+	size_t who[GROUP_MAX] = {0};
 	if (n == 2 && *budget > 0 && pair_fits(v, g[0], g[1]) &&
 	    try_joint(v, g[0], g[1], NULL, 0, false, budget))
 		return true;
@@ -1331,7 +1335,7 @@ static bool lns_group(struct solver *v, const size_t *g, int n, long *budget)
 			}
 	}
 	for (int i = 0; i < n; i++) {
-		nm[i] = job_modes(v, g[i], &v->modes[i * stride], n <= 2);
+		nm[i] = job_modes(v, g[i], &v->modes[(size_t)i * stride], n <= 2);
 		perm[i] = i;
 	}
 	for (;;) {
@@ -1395,7 +1399,7 @@ static void lns(struct solver *v)
 				set_active(v, j, (int)m, usable(p, j, m) && v->s->rest[j] > WORK_EPS);
 		if (J <= LNS_ALL_GROUPS) {
 			for (int n = 1; n <= GROUP_MAX && (size_t)n <= J; n++) {
-				size_t g[GROUP_MAX];
+				size_t g[GROUP_MAX] = {0};
 				for (int i = 0; i < n; i++)
 					g[i] = (size_t)i;
 				for (;;) {

@@ -518,9 +518,9 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 		} else if (api) {
 			if ((rc = api_run(b, j, api, frac, cap, &cost)))
 				return rc;
-		} else if (rent) {
-			unplaced = frac; /* a rented route that needs no hours */
 		} else {
+			/* No owned, rented or API hours can take the rest (a
+			 * rented route that needs no hours included). */
 			unplaced = frac;
 		}
 	}
