@@ -9,6 +9,7 @@
 #   make tidy       clang-tidy on the sources (.clang-tidy)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make bench      benchmarks (figures, not pass/fail timing)
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -38,6 +39,8 @@ LIB      := $(BUILD)/libplanner.a
 BIN      := $(BUILD)/planner
 TEST_SRC := $(wildcard tests/check_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/run.o $(BUILD)/obj/tests/testutil.o
+# The fuzz harness bodies, replayed on their corpora by tests/check_fuzz.c.
+TEST_OBJ += $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/fuzz/fuzz_*.c))
 TEST_BIN := $(BUILD)/tests/run
 # Compiled-in reference data and bundled snapshot (see planner/embed.c).
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
@@ -69,7 +72,7 @@ $(BUILD)/obj/tests/run.o: tests/run.c $(BUILD)/tests/suites.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/tests $(CHECK_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h)
+$(BUILD)/obj/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
 
@@ -138,5 +141,7 @@ tidy:
 	clang-tidy --quiet $(wildcard planner/*.c providers/*.c) -- -std=c11 -D_GNU_SOURCE \
 		-DPLANNER_VERSION='"$(VERSION)"' -I. -Iplanner -Iproviders $(PKG_CFLAGS)
 
+include tests/fuzz/fuzz.mk
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

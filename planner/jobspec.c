@@ -29,8 +29,6 @@
 /* Concurrent sequences; above this it is a typo, not a serving setup
  * (vLLM's default max_num_seqs is 256). */
 #define MAX_BATCH 4096
-/* GPUs in one entry of owned/buy/quotes: eight 8-GPU servers. */
-#define MAX_GPU_COUNT 64
 /* Most GPUs a `buy` option considers when max_count is not given: one
  * 8-GPU server. */
 #define DEFAULT_MAX_BUY 8
@@ -38,8 +36,6 @@
 /* Tokens per month: 1e15 is ~370 million tokens a second all month, far
  * beyond any one workload; anything larger is a typo. */
 #define MAX_TOKENS_PER_MONTH 1e15
-/* Watts per GPU: the largest boards (GB200 superchip) draw about 2.7 kW. */
-#define MAX_WATTS 5000.0
 /* Sanity limits, in USD (scaled by the exchange rate): a GPU's price and a
  * quote's hourly price (8×H100 on demand is about 25–100 USD/h). */
 #define MAX_PRICE_USD          1e7
@@ -733,14 +729,14 @@ static int read_owned(struct ctx *c, const struct keyed *kv)
 		if ((rc = get_gpu(c, &v[OW_GPU], where, &o->gpu)) != PLANNER_OK)
 			return rc;
 		if (v[OW_COUNT].val) {
-			rc = get_int(c, &v[OW_COUNT], where, "count: 2", 1, MAX_GPU_COUNT, &count);
+			rc = get_int(c, &v[OW_COUNT], where, "count: 2", 1, JOBSPEC_MAX_GPU_COUNT, &count);
 			if (rc != PLANNER_OK)
 				return rc;
 			o->count = (int)count;
 		}
 		o->watts = o->gpu->watts;
 		if (v[OW_WATTS].val)
-			rc = get_range(c, &v[OW_WATTS], where, "watts: 450", 1, MAX_WATTS,
+			rc = get_range(c, &v[OW_WATTS], where, "watts: 450", 1, JOBSPEC_MAX_WATTS,
 			               &o->watts);
 		else if (!(o->watts > 0))
 			rc = fail(c, e->start_mark,
@@ -811,7 +807,7 @@ static int read_buy(struct ctx *c, const struct keyed *kv)
 			return rc;
 		b->watts = b->gpu->watts;
 		if (v[BY_WATTS].val)
-			rc = get_range(c, &v[BY_WATTS], where, "watts: 575", 1, MAX_WATTS,
+			rc = get_range(c, &v[BY_WATTS], where, "watts: 575", 1, JOBSPEC_MAX_WATTS,
 			               &b->watts);
 		else if (!(b->watts > 0))
 			rc = fail(c, e->start_mark,
@@ -822,7 +818,7 @@ static int read_buy(struct ctx *c, const struct keyed *kv)
 			return rc;
 		if (v[BY_MAX].val) {
 			long m;
-			rc = get_int(c, &v[BY_MAX], where, "max_count: 4", 1, MAX_GPU_COUNT, &m);
+			rc = get_int(c, &v[BY_MAX], where, "max_count: 4", 1, JOBSPEC_MAX_GPU_COUNT, &m);
 			if (rc != PLANNER_OK)
 				return rc;
 			b->max_count = (int)m;
@@ -878,7 +874,7 @@ static int read_quotes(struct ctx *c, const struct keyed *kv)
 			return rc;
 		if (v[QT_COUNT].val) {
 			long count;
-			rc = get_int(c, &v[QT_COUNT], where, "count: 8", 1, MAX_GPU_COUNT, &count);
+			rc = get_int(c, &v[QT_COUNT], where, "count: 8", 1, JOBSPEC_MAX_GPU_COUNT, &count);
 			if (rc != PLANNER_OK)
 				return rc;
 			q->count = (int)count;

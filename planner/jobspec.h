@@ -22,6 +22,11 @@ enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
  * read 2026-11-30). Converted to the spec's currency with its fx rate. */
 #define JOBSPEC_DEFAULT_ELECTRICITY_USD 0.16
 
+/* GPUs in one entry of owned/buy/quotes: eight 8-GPU servers. */
+#define JOBSPEC_MAX_GPU_COUNT 64
+/* Watts per GPU: the largest boards (GB200 superchip) draw about 2.7 kW. */
+#define JOBSPEC_MAX_WATTS 5000.0
+
 struct src_pos {
 	int line;   /* 1-based; 0 when not from the file */
 	int column; /* 1-based */

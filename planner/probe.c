@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobspec.h"
 #include "util.h"
 
 /* Fields of one row: index, name, memory.total, power.limit. */
@@ -78,7 +79,7 @@ int probe_parse(const char *text, const struct refdata *ref, struct probe_gpu **
 	struct probe_gpu *gpus = NULL;
 	size_t count = 0, lines = 1;
 	for (const char *p = text ? text : ""; *p; p++)
-		lines += *p == '\n';
+		lines += *p == '\n' || *p == '\r'; /* strtok_r below splits at both */
 	if (!copy || !(gpus = calloc(lines, sizeof *gpus))) {
 		free(copy);
 		return set_err(err, PLANNER_EINPUT, "out of memory");
@@ -109,6 +110,17 @@ int probe_parse(const char *text, const struct refdata *ref, struct probe_gpu **
 	return PLANNER_OK;
 }
 
+/* s with every byte outside printable ASCII as '?': the block is pasted
+ * into a job spec, which must be UTF-8, and printed to a terminal, where
+ * a broken driver's escape sequence must do nothing. Found by fuzzing. */
+static void printable(const char *s, char *dst, size_t len)
+{
+	size_t k = 0;
+	for (; s[k] && k + 1 < len; k++)
+		dst[k] = s[k] >= 0x20 && s[k] < 0x7f ? s[k] : '?';
+	dst[k] = '\0';
+}
+
 char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
 {
 	struct buf b = {0};
@@ -130,15 +142,25 @@ char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
 			same_watts &= gpus[j].power_limit_w == g->power_limit_w;
 		}
 		if (!g->gpu) {
+			char name[sizeof g->name];
+			printable(g->name, name, sizeof name);
 			ok = buf_printf(&b, "  # %dx \"%s\": not in planner's GPU table; see "
 					    "'planner fit --help' for the GPUs it knows\n",
-					count, g->name);
+					count, name);
 			continue;
 		}
-		ok = buf_printf(&b, "  - {gpu: %s, count: %d", g->gpu->name, count);
-		if (ok && same_watts && g->power_limit_w > 0)
-			ok = buf_printf(&b, ", watts: %.0f", g->power_limit_w);
-		ok = ok && buf_printf(&b, "}\n");
+		/* The block must read back: a spec takes at most
+		 * JOBSPEC_MAX_GPU_COUNT GPUs an entry and watts in 1..JOBSPEC_MAX_WATTS
+		 * (a driver's absurd limit is left out). Found by fuzzing. */
+		bool watts = same_watts && g->power_limit_w >= 1 &&
+			     g->power_limit_w <= JOBSPEC_MAX_WATTS;
+		for (int left = count; ok && left > 0; left -= JOBSPEC_MAX_GPU_COUNT) {
+			int k = left < JOBSPEC_MAX_GPU_COUNT ? left : JOBSPEC_MAX_GPU_COUNT;
+			ok = buf_printf(&b, "  - {gpu: %s, count: %d", g->gpu->name, k);
+			if (ok && watts)
+				ok = buf_printf(&b, ", watts: %.0f", g->power_limit_w);
+			ok = ok && buf_printf(&b, "}\n");
+		}
 	}
 	if (!ok) {
 		buf_free(&b);

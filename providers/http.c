@@ -209,6 +209,12 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 			else if (c == CURLE_OK)
 				rc = set_err(err, PLANNER_ENET, "%s: HTTP %ld after %d attempt%s",
 					     where, resp->status, attempt + 1, attempt ? "s" : "");
+			else if (c == CURLE_OPERATION_TIMEDOUT)
+				/* libcurl words it differently by phase ("timed out",
+				 * "Connection timeout after"): say it one way. */
+				rc = set_err(err, PLANNER_ENET, "%s: timed out (%s) after %d attempt%s",
+					     where, errbuf[0] ? errbuf : curl_easy_strerror(c),
+					     attempt + 1, attempt ? "s" : "");
 			else
 				rc = set_err(err, PLANNER_ENET, "%s: %s after %d attempt%s", where,
 					     errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1,

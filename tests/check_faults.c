@@ -419,7 +419,7 @@ END_TEST
 
 START_TEST(a_port_that_never_accepts_times_out_and_keeps_every_adapters_rows)
 {
-	const struct fault f = {"connect timeout", BLACKHOLE, NULL, "imed out|Timeout", 0, NULL,
+	const struct fault f = {"connect timeout", BLACKHOLE, NULL, "timed out", 0, NULL,
 				FEED_FAILS};
 	inject_everywhere(&f);
 }
