@@ -360,7 +360,7 @@ static int get_range(struct ctx *c, const struct keyed *kv, const char *where, c
 static int get_int(struct ctx *c, const struct keyed *kv, const char *where, const char *example,
                    long lo, long hi, long *out)
 {
-	double x;
+	double x = 0;
 	int rc = get_num(c, kv, where, example, &x);
 	if (rc != PLANNER_OK)
 		return rc;
@@ -1035,7 +1035,7 @@ static int read_schedule(struct ctx *c, const struct keyed *kv, struct job *j, c
 		}
 		s->days_mask = mask;
 	}
-	long x;
+	long x = 0;
 	if (v[SK_DEADLINE].val) {
 		if ((rc = get_int(c, &v[SK_DEADLINE], where, "deadline: 25", 1, 31, &x)) !=
 		    PLANNER_OK)
@@ -1268,7 +1268,7 @@ static int read_job(struct ctx *c, yaml_node_t *n, size_t idx)
 	if (!j->precision)
 		return oom(c);
 
-	int e;
+	int e = 0;
 	if (v[JK_TASK].val) {
 		if ((rc = get_enum(c, &v[JK_TASK], where, task_names, NELEM(task_names), &e)) !=
 		    PLANNER_OK)
@@ -1290,7 +1290,7 @@ static int read_job(struct ctx *c, yaml_node_t *n, size_t idx)
 		j->context = maxctx;
 	}
 	if (v[JK_BATCH].val) {
-		long b;
+		long b = 0;
 		if ((rc = get_int(c, &v[JK_BATCH], where, "batch: 4", 1, MAX_BATCH, &b)) !=
 		    PLANNER_OK)
 			return rc;
@@ -1344,7 +1344,7 @@ static int read_job(struct ctx *c, yaml_node_t *n, size_t idx)
 			    "the model's own API hosts",
 			    where);
 		for (size_t i = 0; i < j->n_api_models; i++) {
-			const char *a = j->api_models[i], *sl = strchr(a, '/');
+			const char *a = j->api_models[i], *sl = a ? strchr(a, '/') : NULL;
 			if (sl && sl != a && sl[1])
 				continue;
 			yaml_node_t *at =
@@ -1464,7 +1464,8 @@ static int read_top(struct ctx *c, yaml_node_t *root)
 	for (size_t i = 0; i < sp->n_fx; i++)
 		if (!strcmp(sp->fx[i].code, sp->currency))
 			sp->usd_to_currency = sp->fx[i].per_usd;
-	if (sp->usd_to_currency == 0)
+	/* Only a currency the file names can lack a rate (USD is the default). */
+	if (sp->usd_to_currency == 0 && v[TK_CURRENCY].val)
 		return fail(
 		    c, v[TK_CURRENCY].val->start_mark,
 		    "currency %s has no exchange rate; add fx: {%s: RATE}, the units of %s per USD",
