@@ -337,15 +337,28 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	/* PLANNER_DB_BUSY_TIMEOUT_MS exists for tests that hold the lock on
 	 * purpose and do not want to wait ten seconds per statement. */
 	const char *busy = getenv("PLANNER_DB_BUSY_TIMEOUT_MS");
-	sqlite3_busy_timeout(st->db, busy && atoi(busy) > 0 ? atoi(busy) : STORE_BUSY_TIMEOUT_MS);
-	/* WAL lets compare and offers read while a refresh writes; with WAL,
-	 * synchronous = NORMAL never corrupts the file (a power cut may lose
-	 * the last refresh, which the next cron run fetches again). A 32 MiB
-	 * page cache (SQLite's default is 2 MiB) keeps a 100,000-row replace
-	 * in memory. */
+	int timeout_ms = busy && atoi(busy) > 0 ? atoi(busy) : STORE_BUSY_TIMEOUT_MS;
+	sqlite3_busy_timeout(st->db, timeout_ms);
+	/* WAL lets compare and offers read while a refresh writes. Turning a
+	 * new file to WAL takes an exclusive lock for which SQLite does not
+	 * call the busy handler, so two commands creating the same database
+	 * at once would see "database is locked": wait here instead. */
+	for (int waited = 0; (rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL,
+						 NULL)) != SQLITE_OK;
+	     waited += 10) {
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= timeout_ms) {
+			rc = db_err(st, err, "cannot switch to WAL");
+			goto fail;
+		}
+		usleep(10000);
+	}
+	/* With WAL, synchronous = NORMAL never corrupts the file (a power cut
+	 * may lose the last refresh, which the next cron run fetches again).
+	 * A 32 MiB page cache (SQLite's default is 2 MiB) keeps a 100,000-row
+	 * replace in memory. */
 	if ((rc = exec_sql(st,
-			   "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-			   "PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768",
+			   "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
+			   "PRAGMA cache_size = -32768",
 			   err)))
 		goto fail;
 	if ((rc = migrate(st, ref, err)))

@@ -194,7 +194,8 @@ START_TEST(two_refreshes_started_together_never_write_at_once)
 			ck_assert_msg(rc[1 - loser] == 0, "exits %d %d: %s / %s", rc[0], rc[1],
 				      text[0], text[1]);
 			ck_assert_int_eq(rc[loser], PLANNER_EDB);
-			ck_assert_ptr_nonnull(strstr(text[loser], "another planner refresh is using"));
+			ck_assert_msg(strstr(text[loser], "another planner refresh is using") != NULL,
+				      "the loser said: %s", text[loser]);
 		} else {
 			/* The second waits its turn and refreshes too. */
 			ck_assert_msg(rc[0] == 0 && rc[1] == 0, "exits %d %d: %s / %s", rc[0], rc[1],

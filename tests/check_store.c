@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -257,6 +258,42 @@ START_TEST(the_default_path_follows_planner_db_then_xdg_data_home)
 }
 END_TEST
 
+START_TEST(two_processes_creating_the_same_database_both_succeed)
+{
+	/* Turning a new file to WAL takes an exclusive lock SQLite's busy
+	 * handler does not cover; both openers must still get through. */
+	char *dir = test_tmpdir();
+	for (int round = 0; round < 10; round++) {
+		char *path = xasprintf("%s/race%d.db", dir, round);
+		pid_t pid[2];
+		for (int k = 0; k < 2; k++) {
+			pid[k] = fork();
+			if (pid[k] == 0) {
+				struct store *st = NULL;
+				int rc = store_open(path, test_ref(), &st, NULL);
+				store_close(st);
+				_exit(rc);
+			}
+		}
+		for (int k = 0; k < 2; k++) {
+			int status = -1;
+			ck_assert_int_eq(waitpid(pid[k], &status, 0), pid[k]);
+			ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == PLANNER_OK,
+				      "round %d: opener %d failed", round, k);
+		}
+		struct store *st = NULL;
+		ck_assert_int_eq(store_open(path, test_ref(), &st, NULL), PLANNER_OK);
+		cJSON *snap = cJSON_Parse(planner_snapshot_json);
+		ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"),
+				 cJSON_GetArraySize(cJSON_GetObjectItem(snap, "offers")));
+		cJSON_Delete(snap);
+		store_close(st);
+		free(path);
+	}
+	free(dir);
+}
+END_TEST
+
 Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -270,6 +307,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_untouched);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
+	tcase_add_test(tc, two_processes_creating_the_same_database_both_succeed);
 	suite_add_tcase(s, tc);
 	return s;
 }
