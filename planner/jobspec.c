@@ -694,9 +694,27 @@ static int read_timezone(struct ctx *c, const struct keyed *kv)
 enum { OW_GPU, OW_COUNT, OW_WATTS, OW_N };
 static const char *const owned_keys[OW_N] = {"gpu", "count", "watts"};
 
+/* Entry i of the sequence kv, which must be a mapping: `what` names an
+ * entry in messages ("buy entry"), `example` shows one. Also fills `where`
+ * ("in buy entry 2") for the messages about its keys. */
+static int seq_mapping(struct ctx *c, const struct keyed *kv, size_t i, const char *what,
+                       const char *example, char *where, size_t where_len, yaml_node_t **out)
+{
+	char d[64];
+	yaml_node_t *e = visit(c, kv->val->data.sequence.items.start[i], kv->val->start_mark);
+	if (!e)
+		return PLANNER_EINPUT;
+	snprintf(where, where_len, "in %s %zu", what, i + 1);
+	if (e->type != YAML_MAPPING_NODE)
+		return fail(c, e->start_mark, "%s %zu must be a mapping, got %s; write e.g. - %s",
+		            what, i + 1, describe(e, d, sizeof d), example);
+	*out = e;
+	return PLANNER_OK;
+}
+
 static int read_owned(struct ctx *c, const struct keyed *kv)
 {
-	char d[64], where[48];
+	char where[48];
 	size_t n;
 	int rc = get_seq(c, kv, "owned: [{gpu: RTX 4090, count: 2}]", &n);
 	if (rc != PLANNER_OK || n == 0)
@@ -705,16 +723,10 @@ static int read_owned(struct ctx *c, const struct keyed *kv)
 	if (!(sp->owned = calloc(n, sizeof *sp->owned)))
 		return oom(c);
 	for (size_t i = 0; i < n; i++) {
-		yaml_node_t *e =
-		    visit(c, kv->val->data.sequence.items.start[i], kv->val->start_mark);
-		if (!e)
-			return PLANNER_EINPUT;
-		snprintf(where, sizeof where, "in owned entry %zu", i + 1);
-		if (e->type != YAML_MAPPING_NODE)
-			return fail(c, e->start_mark,
-			            "owned entry %zu must be a mapping, got %s; write e.g. "
-			            "- {gpu: RTX 4090, count: 2}",
-			            i + 1, describe(e, d, sizeof d));
+		yaml_node_t *e;
+		if ((rc = seq_mapping(c, kv, i, "owned entry", "{gpu: RTX 4090, count: 2}", where, sizeof where, &e)) !=
+		    PLANNER_OK)
+			return rc;
 		struct keyed v[OW_N];
 		struct owned_gpu *o = &sp->owned[i];
 		sp->n_owned = i + 1;
@@ -754,7 +766,7 @@ static const char *const buy_keys[BY_N] = {"gpu", "price", "watts", "max_count"}
 
 static int read_buy(struct ctx *c, const struct keyed *kv)
 {
-	char d[64], where[48];
+	char where[48];
 	size_t n;
 	struct jobspec *sp = c->spec;
 	sp->has_buy = true;
@@ -764,16 +776,10 @@ static int read_buy(struct ctx *c, const struct keyed *kv)
 	if (!(sp->buy = calloc(n, sizeof *sp->buy)))
 		return oom(c);
 	for (size_t i = 0; i < n; i++) {
-		yaml_node_t *e =
-		    visit(c, kv->val->data.sequence.items.start[i], kv->val->start_mark);
-		if (!e)
-			return PLANNER_EINPUT;
-		snprintf(where, sizeof where, "in buy entry %zu", i + 1);
-		if (e->type != YAML_MAPPING_NODE)
-			return fail(c, e->start_mark,
-			            "buy entry %zu must be a mapping, got %s; write e.g. "
-			            "- {gpu: RTX 5090, price: 2400}",
-			            i + 1, describe(e, d, sizeof d));
+		yaml_node_t *e;
+		if ((rc = seq_mapping(c, kv, i, "buy entry", "{gpu: RTX 5090, price: 2400}", where, sizeof where, &e)) !=
+		    PLANNER_OK)
+			return rc;
 		struct keyed v[BY_N];
 		struct buy_option *b = &sp->buy[i];
 		sp->n_buy = i + 1;
@@ -832,7 +838,7 @@ static const char *const quote_keys[QT_N] = {"provider", "gpu", "count", "price_
 
 static int read_quotes(struct ctx *c, const struct keyed *kv)
 {
-	char d[64], where[48];
+	char where[48];
 	size_t n;
 	struct jobspec *sp = c->spec;
 	int rc =
@@ -842,16 +848,10 @@ static int read_quotes(struct ctx *c, const struct keyed *kv)
 	if (!(sp->quotes = calloc(n, sizeof *sp->quotes)))
 		return oom(c);
 	for (size_t i = 0; i < n; i++) {
-		yaml_node_t *e =
-		    visit(c, kv->val->data.sequence.items.start[i], kv->val->start_mark);
-		if (!e)
-			return PLANNER_EINPUT;
-		snprintf(where, sizeof where, "in quote %zu", i + 1);
-		if (e->type != YAML_MAPPING_NODE)
-			return fail(c, e->start_mark,
-			            "quote %zu must be a mapping, got %s; write e.g. "
-			            "- {provider: acme, gpu: H100 SXM, price_per_hour: 2.0}",
-			            i + 1, describe(e, d, sizeof d));
+		yaml_node_t *e;
+		if ((rc = seq_mapping(c, kv, i, "quote", "{provider: acme, gpu: H100 SXM, price_per_hour: 2.0}", where, sizeof where, &e)) !=
+		    PLANNER_OK)
+			return rc;
 		struct keyed v[QT_N];
 		struct quote *q = &sp->quotes[i];
 		sp->n_quotes = i + 1;
