@@ -384,25 +384,50 @@ struct sqlite3 *store_handle(struct store *st)
 	return st->db;
 }
 
-/* Makes room for element `count` of an array of `size`-byte elements.
- * Returns false when out of memory (the array is left as it was). */
-static bool grow(void *rows_p, size_t *cap, size_t count, size_t size)
+/* Steps the prepared, bound statement s to its end, reading each row with
+ * read() into a malloc'd array of zeroed `size`-byte rows, and finalizes
+ * s. On PLANNER_OK *out (NULL when there are no rows) and *n are the
+ * caller's; on error nothing is. `what` names the read in messages. */
+static int collect(struct store *st, sqlite3_stmt *s, size_t size,
+		   void (*read)(sqlite3_stmt *s, void *row), void **out, size_t *n,
+		   const char *what, char **err)
 {
-	void **rows = rows_p;
-	if (count < *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 64;
-	void *r = realloc(*rows, n * size);
-	if (!r)
-		return false;
-	*rows = r;
-	*cap = n;
-	return true;
+	char *rows = NULL;
+	size_t count = 0, cap = 0;
+	int rc = PLANNER_OK, step;
+	*out = NULL;
+	*n = 0;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		if (count == cap) {
+			size_t more = cap ? cap * 2 : 64;
+			char *r = realloc(rows, more * size);
+			if (!r) {
+				rc = set_err(err, PLANNER_EDB, "out of memory");
+				goto out;
+			}
+			rows = r;
+			cap = more;
+		}
+		void *row = rows + count++ * size;
+		memset(row, 0, size);
+		read(s, row);
+	}
+	if (step != SQLITE_DONE) {
+		rc = db_err(st, err, what);
+		goto out;
+	}
+	*out = rows;
+	*n = count;
+	rows = NULL;
+out:
+	free(rows);
+	sqlite3_finalize(s);
+	return rc;
 }
 
-static void read_offer(sqlite3_stmt *s, struct offer *o)
+static void read_offer(sqlite3_stmt *s, void *row)
 {
-	memset(o, 0, sizeof *o);
+	struct offer *o = row;
 	copy_text(o->provider, sizeof o->provider, sqlite3_column_text(s, 0));
 	copy_text(o->offer, sizeof o->offer, sqlite3_column_text(s, 1));
 	copy_text(o->region, sizeof o->region, sqlite3_column_text(s, 2));
@@ -423,13 +448,10 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 {
 	static const struct offer_filter none = {.spot = -1};
 	sqlite3_stmt *s = NULL;
-	struct offer *rows = NULL;
-	size_t count = 0, cap = 0;
-	int rc = PLANNER_OK;
-	if (!f)
-		f = &none;
 	*out = NULL;
 	*n = 0;
+	if (!f)
+		f = &none;
 	if (sqlite3_prepare_v2(
 		    st->db,
 		    "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
@@ -448,34 +470,28 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	sqlite3_bind_double(s, 4, f->max_price);
 	sqlite3_bind_int(s, 5, f->spot);
 	sqlite3_bind_int(s, 6, f->available_only);
-	int step;
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!grow(&rows, &cap, count, sizeof *rows)) {
-			rc = set_err(err, PLANNER_EDB, "out of memory");
-			goto out;
-		}
-		read_offer(s, &rows[count++]);
-	}
-	if (step != SQLITE_DONE) {
-		rc = db_err(st, err, "cannot read offers");
-		goto out;
-	}
+	void *rows;
+	int rc = collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
 	*out = rows;
-	*n = count;
-	rows = NULL;
-out:
-	free(rows);
-	sqlite3_finalize(s);
 	return rc;
+}
+
+static void read_api_price(sqlite3_stmt *s, void *row)
+{
+	struct api_price *a = row;
+	copy_text(a->provider, sizeof a->provider, sqlite3_column_text(s, 0));
+	copy_text(a->model, sizeof a->model, sqlite3_column_text(s, 1));
+	a->input_per_token = sqlite3_column_double(s, 2);
+	a->output_per_token = sqlite3_column_double(s, 3);
+	a->context = (long)sqlite3_column_int64(s, 4);
+	copy_text(a->fetched_at, sizeof a->fetched_at, sqlite3_column_text(s, 5));
+	copy_text(a->source, sizeof a->source, sqlite3_column_text(s, 6));
 }
 
 int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
 		     char **err)
 {
 	sqlite3_stmt *s = NULL;
-	struct api_price *rows = NULL;
-	size_t count = 0, cap = 0;
-	int rc = PLANNER_OK;
 	*out = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(st->db,
@@ -487,32 +503,9 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 		return db_err(st, err, "cannot read API prices");
 	if (model)
 		sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC);
-	int step;
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!grow(&rows, &cap, count, sizeof *rows)) {
-			rc = set_err(err, PLANNER_EDB, "out of memory");
-			goto out;
-		}
-		struct api_price *a = &rows[count++];
-		memset(a, 0, sizeof *a);
-		copy_text(a->provider, sizeof a->provider, sqlite3_column_text(s, 0));
-		copy_text(a->model, sizeof a->model, sqlite3_column_text(s, 1));
-		a->input_per_token = sqlite3_column_double(s, 2);
-		a->output_per_token = sqlite3_column_double(s, 3);
-		a->context = (long)sqlite3_column_int64(s, 4);
-		copy_text(a->fetched_at, sizeof a->fetched_at, sqlite3_column_text(s, 5));
-		copy_text(a->source, sizeof a->source, sqlite3_column_text(s, 6));
-	}
-	if (step != SQLITE_DONE) {
-		rc = db_err(st, err, "cannot read API prices");
-		goto out;
-	}
+	void *rows;
+	int rc = collect(st, s, sizeof **out, read_api_price, &rows, n, "cannot read API prices", err);
 	*out = rows;
-	*n = count;
-	rows = NULL;
-out:
-	free(rows);
-	sqlite3_finalize(s);
 	return rc;
 }
 
@@ -530,12 +523,22 @@ int store_prices_as_of(struct store *st, char *buf, size_t len, char **err)
 	return step == SQLITE_ROW ? PLANNER_OK : db_err(st, err, "cannot read price dates");
 }
 
+static void read_provider(sqlite3_stmt *s, void *row)
+{
+	struct provider_state *p = row;
+	copy_text(p->name, sizeof p->name, sqlite3_column_text(s, 0));
+	copy_text(p->kind, sizeof p->kind, sqlite3_column_text(s, 1));
+	copy_text(p->last_good, sizeof p->last_good, sqlite3_column_text(s, 2));
+	copy_text(p->last_attempt, sizeof p->last_attempt, sqlite3_column_text(s, 3));
+	copy_text(p->last_status, sizeof p->last_status, sqlite3_column_text(s, 4));
+	copy_text(p->last_error, sizeof p->last_error, sqlite3_column_text(s, 5));
+	p->from_snapshot = sqlite3_column_int(s, 6) != 0;
+	p->rows = (long)sqlite3_column_int64(s, 7);
+}
+
 int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err)
 {
 	sqlite3_stmt *s = NULL;
-	struct provider_state *rows = NULL;
-	size_t count = 0, cap = 0;
-	int rc = PLANNER_OK;
 	*out = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(
@@ -546,33 +549,9 @@ int store_providers(struct store *st, struct provider_state **out, size_t *n, ch
 		    " FROM providers p ORDER BY p.kind DESC, p.name",
 		    -1, &s, NULL) != SQLITE_OK)
 		return db_err(st, err, "cannot read providers");
-	int step;
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!grow(&rows, &cap, count, sizeof *rows)) {
-			rc = set_err(err, PLANNER_EDB, "out of memory");
-			goto out;
-		}
-		struct provider_state *p = &rows[count++];
-		memset(p, 0, sizeof *p);
-		copy_text(p->name, sizeof p->name, sqlite3_column_text(s, 0));
-		copy_text(p->kind, sizeof p->kind, sqlite3_column_text(s, 1));
-		copy_text(p->last_good, sizeof p->last_good, sqlite3_column_text(s, 2));
-		copy_text(p->last_attempt, sizeof p->last_attempt, sqlite3_column_text(s, 3));
-		copy_text(p->last_status, sizeof p->last_status, sqlite3_column_text(s, 4));
-		copy_text(p->last_error, sizeof p->last_error, sqlite3_column_text(s, 5));
-		p->from_snapshot = sqlite3_column_int(s, 6) != 0;
-		p->rows = (long)sqlite3_column_int64(s, 7);
-	}
-	if (step != SQLITE_DONE) {
-		rc = db_err(st, err, "cannot read providers");
-		goto out;
-	}
+	void *rows;
+	int rc = collect(st, s, sizeof **out, read_provider, &rows, n, "cannot read providers", err);
 	*out = rows;
-	*n = count;
-	rows = NULL;
-out:
-	free(rows);
-	sqlite3_finalize(s);
 	return rc;
 }
 
@@ -890,13 +869,23 @@ out:
 	return rc;
 }
 
+static void read_price_point(sqlite3_stmt *s, void *row)
+{
+	struct price_point *p = row;
+	copy_text(p->provider, sizeof p->provider, sqlite3_column_text(s, 0));
+	copy_text(p->offer, sizeof p->offer, sqlite3_column_text(s, 1));
+	copy_text(p->region, sizeof p->region, sqlite3_column_text(s, 2));
+	p->spot = sqlite3_column_int(s, 3) != 0;
+	copy_text(p->gpu, sizeof p->gpu, sqlite3_column_text(s, 4));
+	p->gpu_count = sqlite3_column_int(s, 5);
+	p->price_per_hour = sqlite3_column_double(s, 6);
+	copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
+}
+
 int store_price_history(struct store *st, const char *gpu, const char *provider,
 			struct price_point **out, size_t *n, char **err)
 {
 	sqlite3_stmt *s = NULL;
-	struct price_point *rows = NULL;
-	size_t count = 0, cap = 0;
-	int rc = PLANNER_OK;
 	*out = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(st->db,
@@ -910,33 +899,9 @@ int store_price_history(struct store *st, const char *gpu, const char *provider,
 		sqlite3_bind_text(s, 1, gpu, -1, SQLITE_STATIC);
 	if (provider)
 		sqlite3_bind_text(s, 2, provider, -1, SQLITE_STATIC);
-	int step;
-	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		if (!grow(&rows, &cap, count, sizeof *rows)) {
-			rc = set_err(err, PLANNER_EDB, "out of memory");
-			goto out;
-		}
-		struct price_point *p = &rows[count++];
-		memset(p, 0, sizeof *p);
-		copy_text(p->provider, sizeof p->provider, sqlite3_column_text(s, 0));
-		copy_text(p->offer, sizeof p->offer, sqlite3_column_text(s, 1));
-		copy_text(p->region, sizeof p->region, sqlite3_column_text(s, 2));
-		p->spot = sqlite3_column_int(s, 3) != 0;
-		copy_text(p->gpu, sizeof p->gpu, sqlite3_column_text(s, 4));
-		p->gpu_count = sqlite3_column_int(s, 5);
-		p->price_per_hour = sqlite3_column_double(s, 6);
-		copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
-	}
-	if (step != SQLITE_DONE) {
-		rc = db_err(st, err, "cannot read price history");
-		goto out;
-	}
+	void *rows;
+	int rc = collect(st, s, sizeof **out, read_price_point, &rows, n, "cannot read price history", err);
 	*out = rows;
-	*n = count;
-	rows = NULL;
-out:
-	free(rows);
-	sqlite3_finalize(s);
 	return rc;
 }
 
