@@ -341,9 +341,15 @@ static void solve_and_measure(struct inst *in, int id, double tol)
 	double gap = opt.c > 0 ? cost / opt.c - 1 : cost > 1e-9;
 	n_unplaced += unpl > opt.u + 1e-6;
 	if (unpl > opt.u + 1e-6 || gap > tol) {
-		fprintf(stderr, "instance %d: unplaced %.4f (optimum %.4f), cost %.4f (optimum %.4f)\n",
-			id, unpl, opt.u, cost, opt.c);
-		dump(in, &s);
+		/* The strict runs fail on any miss: show it. The run without
+		 * the exact placers expects a few and reports only the count
+		 * (PLANNER_TEST_VERBOSE=1 shows each). */
+		if (!without_exact || getenv("PLANNER_TEST_VERBOSE")) {
+			fprintf(stderr,
+				"instance %d: unplaced %.4f (optimum %.4f), cost %.4f (optimum %.4f)\n",
+				id, unpl, opt.u, cost, opt.c);
+			dump(in, &s);
+		}
 		n_over++;
 	}
 	if (gap > worst_gap)
