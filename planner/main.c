@@ -10,17 +10,18 @@
 
 #include "cli.h"
 
+/* In the order a new user meets them: price, plan, report, explore, feed. */
 static const struct cmd_entry *const commands[] = {
 	&cmd_compare_entry,
-	&cmd_fit_entry,
-	&cmd_offers_entry,
+	&cmd_schedule_entry,
 	&cmd_breakeven_entry,
 	&cmd_report_entry,
-	&cmd_history_entry,
-	&cmd_probe_entry,
+	&cmd_fit_entry,
+	&cmd_offers_entry,
 	&cmd_refresh_entry,
 	&cmd_providers_entry,
-	&cmd_schedule_entry,
+	&cmd_history_entry,
+	&cmd_probe_entry,
 	NULL,
 };
 
