@@ -27,31 +27,12 @@ static const char api_spec[] =
 	"    tokens_per_month: {input: 100M, output: 20M}\n"
 	"    interruptible: true\n";
 
-/* Runs a shell command; its stdout into *out (malloc'd). Returns the exit
- * status, or -1. */
-static int run_sh(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		ck_assert(buf_append(&b, chunk, n));
-	int st = pclose(p);
-	if (out)
-		*out = b.data ? b.data : strdup("");
-	else
-		buf_free(&b);
-	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
-}
-
 /* The CSV at path as a JSON array of objects keyed by header, parsed by
  * the strict reader; fails the test when the file is not strict CSV. */
 static cJSON *read_csv_strictly(const char *path)
 {
 	char *cmd = xasprintf("%s tests/tools/csv_to_json.py '%s'", PYTHON, path), *out = NULL;
-	int rc = run_sh(cmd, &out);
+	int rc = test_sh(cmd, &out);
 	ck_assert_msg(rc == 0, "not strict RFC 4180 CSV: %s", path);
 	cJSON *rows = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(rows);

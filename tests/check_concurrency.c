@@ -131,30 +131,11 @@ static int refresh(const char *db, char set, const char *runpod, const char *ext
 	return rc;
 }
 
-/* One text value from db (malloc'd, "" when none). */
-static char *qs(const char *db, const char *sql, const char *param)
-{
-	sqlite3 *h = NULL;
-	sqlite3_stmt *s = NULL;
-	char *v = NULL;
-	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_busy_timeout(h, 10000);
-	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &s, NULL) == SQLITE_OK, "%s",
-		      sqlite3_errmsg(h));
-	if (param)
-		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		v = xstrdup((const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v ? v : xstrdup("");
-}
-
 /* A provider's rows in one line: count, price sum, first and last key.
  * Set a and set b differ in every part for every feed. */
 static char *fingerprint(const char *db, const char *provider)
 {
-	return qs(db,
+	return test_query(db,
 		  "SELECT (SELECT count(*) || '|' || printf('%.6f', total(price_per_hour)) || '|' || "
 		  "ifnull(min(offer || region || spot), '') || '|' || "
 		  "ifnull(max(offer || region || spot), '') FROM offers WHERE provider = ?1) || '#' || "
@@ -212,13 +193,13 @@ START_TEST(two_refreshes_started_together_never_write_at_once)
 		env_free(env);
 	}
 	/* Three complete refreshes of 8 feeds, no row twice, a sound file. */
-	char *ok = qs(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL);
-	char *vast = qs(db, "SELECT count(*) FROM offers WHERE provider = 'vast'", NULL);
-	char *dups = qs(db,
+	char *ok = test_query(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL);
+	char *vast = test_query(db, "SELECT count(*) FROM offers WHERE provider = 'vast'", NULL);
+	char *dups = test_query(db,
 			"SELECT count(*) FROM (SELECT provider, offer, region, spot FROM offers "
 			"GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)",
 			NULL);
-	char *check = qs(db, "PRAGMA integrity_check", NULL);
+	char *check = test_query(db, "PRAGMA integrity_check", NULL);
 	ck_assert_str_eq(ok, "24");
 	ck_assert_int_eq(atoi(vast), GEN_OFFERS);
 	ck_assert_str_eq(dups, "0");
@@ -431,7 +412,7 @@ START_TEST(kill_9_at_random_points_leaves_each_provider_its_old_or_new_rows)
 			killed++;
 		else
 			finished++;
-		char *check = qs(db, "PRAGMA integrity_check", NULL);
+		char *check = test_query(db, "PRAGMA integrity_check", NULL);
 		ck_assert_msg(!strcmp(check, "ok"), "kill %d: integrity_check: %s", i, check);
 		free(check);
 		for (size_t p = 0; p < N_FEEDS; p++) {

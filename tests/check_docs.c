@@ -20,17 +20,9 @@
 static int run_sh(const char *cmd, char **out)
 {
 	char *full = xasprintf("%s 2>&1", cmd);
-	FILE *p = popen(full, "r");
-	ck_assert_ptr_nonnull(p);
-	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		ck_assert(buf_append(&b, chunk, n));
-	int st = pclose(p);
+	int rc = test_sh(full, out);
 	free(full);
-	*out = b.data ? b.data : strdup("");
-	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+	return rc;
 }
 
 /* The command names `planner --help` lists, as a NULL-terminated array of

@@ -75,21 +75,6 @@ static char *schedule_to(struct fx *f, const char *format, const char *name)
 	return out;
 }
 
-/* Runs a shell command; returns its exit status and output. */
-static int sh(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		buf_append(&b, chunk, n);
-	int st = pclose(p);
-	*out = b.data ? b.data : strdup("");
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 START_TEST(json_has_the_contract_keys_and_times_with_their_offset)
 {
 	struct fx f;
@@ -150,7 +135,7 @@ START_TEST(csv_reads_back_with_a_csv_parser_row_for_row)
 		"print(len(rows)-1, sum(1 for r in rows if r[0]==\"rag, \\\"nightly\\\"\"))' %s",
 		path);
 	char *out;
-	ck_assert_int_eq(sh(cmd, &out), 0);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
 	int n = 0, rag = 0;
 	ck_assert_int_eq(sscanf(out, "%d %d", &n, &rag), 2);
 	ck_assert_int_eq(n, runs);
@@ -195,7 +180,7 @@ START_TEST(ics_parses_with_python_icalendar_with_unique_uids_and_folded_lines)
 		"print(len(ev))' %s 2>&1",
 		path);
 	char *out;
-	int rc = sh(cmd, &out);
+	int rc = test_sh(cmd, &out);
 	ck_assert_msg(rc == 0, "python3-icalendar rejects the file (apt-get install "
 			       "python3-icalendar): %s",
 		      out);
@@ -214,7 +199,7 @@ START_TEST(slurm_script_passes_bash_n_and_sets_every_option)
 	setup_fx(&f);
 	char *path = schedule_to(&f, "slurm", "s.sh");
 	char *cmd = xasprintf("bash -n %s 2>&1", path), *out;
-	ck_assert_int_eq(sh(cmd, &out), 0);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
 	free(out);
 	free(cmd);
 	char *text = test_slurp(path);

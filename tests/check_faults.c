@@ -139,29 +139,10 @@ static char *fresh_db(void)
 	return db;
 }
 
-/* The first column of the first row of sql with one text parameter, as
- * malloc'd text ("" when no row or NULL). */
-static char *qs(const char *db, const char *sql, const char *param)
-{
-	sqlite3 *h = NULL;
-	sqlite3_stmt *s = NULL;
-	char *v = NULL;
-	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &s, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(h));
-	if (param)
-		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		v = xstrdup((const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v ? v : xstrdup("");
-}
-
 /* A provider's rows, less the fetch time and source: what a reader sees. */
 static char *rows_of(const char *db, const char *provider)
 {
-	return qs(db,
+	return test_query(db,
 		  "SELECT (SELECT count(*) || ':' || ifnull(group_concat(x, ';'), '') FROM "
 		  "(SELECT offer || '|' || region || '|' || spot || '|' || gpu || '|' || "
 		  "gpu_count || '|' || printf('%.9g', price_per_hour) || '|' || available AS x "
@@ -178,12 +159,12 @@ static char *last_run(const char *db, const char *provider, const char *col)
 	char sql[160];
 	snprintf(sql, sizeof sql,
 		 "SELECT %s FROM refresh_runs WHERE provider = ? ORDER BY id DESC LIMIT 1", col);
-	return qs(db, sql, provider);
+	return test_query(db, sql, provider);
 }
 
 static long runs_of(const char *db, const char *provider)
 {
-	char *n = qs(db, "SELECT count(*) FROM refresh_runs WHERE provider = ?", provider);
+	char *n = test_query(db, "SELECT count(*) FROM refresh_runs WHERE provider = ?", provider);
 	long v = atol(n);
 	free(n);
 	return v;
@@ -325,7 +306,7 @@ static void inject(const struct fault *f, const struct adapter *a)
 			char *status = last_run(db, a->name, "status");
 			char *msg = last_run(db, a->name, "error");
 			char *http = last_run(db, a->name, "http_status");
-			char *state = qs(db, "SELECT last_status FROM providers WHERE name = ?",
+			char *state = test_query(db, "SELECT last_status FROM providers WHERE name = ?",
 					 a->name);
 			ck_assert_int_eq(runs_of(db, a->name), runs + 1);
 			ck_assert_str_eq(status, "failed");

@@ -102,23 +102,6 @@ static double q(const char *db, const char *sql, const char *param)
 	return v;
 }
 
-/* Same, as text (malloc'd; "" when no row or NULL). */
-static char *qs(const char *db, const char *sql, const char *param)
-{
-	sqlite3 *h = NULL;
-	sqlite3_stmt *s = NULL;
-	char *v = NULL;
-	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (param)
-		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		v = xstrdup((const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v ? v : xstrdup("");
-}
-
 static double rows_of(const char *db, const char *provider)
 {
 	return q(db,
@@ -132,7 +115,7 @@ static char *last_run(const char *db, const char *provider, const char *col)
 	char sql[160];
 	snprintf(sql, sizeof sql,
 		 "SELECT %s FROM refresh_runs WHERE provider = ? ORDER BY id DESC LIMIT 1", col);
-	return qs(db, sql, provider);
+	return test_query(db, sql, provider);
 }
 
 #define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-6, "%.10g != %.10g", (double)(a), (double)(b))
@@ -183,7 +166,7 @@ static char *fails_and_keeps(const char *name, const char *provider, const char 
 	char *db = new_db(), *out = NULL, *err = NULL;
 	ck_assert_int_eq(refresh(db, NULL, NULL, NULL, &out, &err), 0);
 	double before = rows_of(db, provider);
-	char *good = qs(db, "SELECT last_good FROM providers WHERE name = ?", provider);
+	char *good = test_query(db, "SELECT last_good FROM providers WHERE name = ?", provider);
 	free(out);
 	free(err);
 	char scen[64];
@@ -197,8 +180,8 @@ static char *fails_and_keeps(const char *name, const char *provider, const char 
 	ck_assert_msg(strstr(err, why), "wanted '%s' in: %s", why, err);
 	ck_assert(before > 0);
 	CLOSE(rows_of(db, provider), before);
-	char *status = qs(db, "SELECT last_status FROM providers WHERE name = ?", provider);
-	char *good2 = qs(db, "SELECT last_good FROM providers WHERE name = ?", provider);
+	char *status = test_query(db, "SELECT last_status FROM providers WHERE name = ?", provider);
+	char *good2 = test_query(db, "SELECT last_good FROM providers WHERE name = ?", provider);
 	char *run = last_run(db, provider, "status");
 	char *msg = last_run(db, provider, "error");
 	ck_assert_str_eq(status, "failed");

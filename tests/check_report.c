@@ -20,25 +20,6 @@
 #define PYTHON "/usr/bin/python3"
 #define CHROMIUM "/usr/bin/chromium"
 
-/* Runs a shell command; its stdout into *out (malloc'd) when out is not
- * NULL. Returns the exit status, or -1. */
-static int run_sh(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		ck_assert(buf_append(&b, chunk, n));
-	int st = pclose(p);
-	if (out)
-		*out = b.data ? b.data : strdup("");
-	else
-		buf_free(&b);
-	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
-}
-
 /* The value of "key=value" line `key` in text, as a number (-1 if none). */
 static double stat_of(const char *text, const char *key)
 {
@@ -92,7 +73,7 @@ static char *make_report(const char *dir, const char *spec, bool history)
 static char *xhtml_stats(const char *html)
 {
 	char *cmd = xasprintf("%s tests/tools/xhtml_stats.py '%s'", PYTHON, html), *out = NULL;
-	ck_assert_msg(run_sh(cmd, &out) == 0, "%s is not well-formed XML", html);
+	ck_assert_msg(test_sh(cmd, &out) == 0, "%s is not well-formed XML", html);
 	free(cmd);
 	return out;
 }
@@ -253,7 +234,7 @@ static int chromium(const char *dir, const char *url, const char *png, const cha
 				       "--window-size=1200,2000 %s%s%s '%s' 2>'%s'",
 			      profile, png ? "--screenshot='" : "--dump-dom", png ? png : "",
 			      png ? "'" : "", url, log);
-	int rc = run_sh(cmd, dom);
+	int rc = test_sh(cmd, dom);
 	char *rm = xasprintf("rm -rf '%s'", profile);
 	ck_assert_int_eq(system(rm), 0);
 	free(rm);
@@ -280,7 +261,7 @@ START_TEST(chromium_renders_the_report_with_ink_and_no_console_errors)
 	char *log = xasprintf("%s/chromium.log", dir);
 	ck_assert_int_eq(chromium(dir, url, png, log, NULL), 0);
 	char *cmd = xasprintf("%s tests/tools/png_stats.py '%s'", PYTHON, png), *out = NULL;
-	ck_assert_msg(run_sh(cmd, &out) == 0, "screenshot %s is not a PNG", png);
+	ck_assert_msg(test_sh(cmd, &out) == 0, "screenshot %s is not a PNG", png);
 	int w = 0, h = 0, colours = 0;
 	double ink = 0;
 	ck_assert_int_eq(sscanf(out, "%d %d %d %lf", &w, &h, &colours, &ink), 4);

@@ -214,17 +214,11 @@ static char *server_log(const char *segment)
 			      "sys.stdout.write(urllib.request.urlopen("
 			      "'http://127.0.0.1:%d%s').read().decode())\"",
 			      server.port, path);
-	FILE *p = popen(cmd, "r");
-	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	ck_assert_ptr_nonnull(p);
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		ck_assert(buf_append(&b, chunk, n));
-	pclose(p);
+	char *log = NULL;
+	test_sh(cmd, &log);
 	free(cmd);
 	free(path);
-	return b.data ? b.data : xstrdup("");
+	return log;
 }
 
 START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)

@@ -19,28 +19,12 @@
 #include "testutil.h"
 #include "util.h"
 
-/* Runs a shell command; returns its exit status and its output (stdout
- * and whatever the command sends there). */
-static int sh(const char *cmd, char **out)
-{
-	FILE *p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		ck_assert(buf_append(&b, chunk, n));
-	int st = pclose(p);
-	*out = b.data ? b.data : xstrdup("");
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The real sbatch's path, or NULL (with the reason printed) when the test
  * cannot run here. */
 static char *slurm_or_skip(const char *test)
 {
 	char *sbatch = NULL;
-	if (sh("command -v sbatch 2>/dev/null", &sbatch) != 0 || !*sbatch) {
+	if (test_sh("command -v sbatch 2>/dev/null", &sbatch) != 0 || !*sbatch) {
 		printf("slurm: %s skipped: sbatch is not installed (apt-get install slurm-wlm "
 		       "munge, then tests/slurm/start.sh DIR as root)\n",
 		       test);
@@ -49,7 +33,7 @@ static char *slurm_or_skip(const char *test)
 	}
 	sbatch[strcspn(sbatch, "\n")] = '\0';
 	char *out = NULL;
-	int rc = sh("scontrol ping 2>&1", &out);
+	int rc = test_sh("scontrol ping 2>&1", &out);
 	if (rc != 0 || !strstr(out, "is UP")) {
 		const char *conf = getenv("SLURM_CONF");
 		/* scontrol's last line says why ("fatal: Could not establish a
@@ -103,7 +87,7 @@ static void setup_fx(struct fx *f, const char *sbatch)
 static void free_fx(struct fx *f)
 {
 	char *cmd = xasprintf("rm -rf '%s'", f->dir), *out = NULL;
-	sh(cmd, &out);
+	test_sh(cmd, &out);
 	free(out);
 	free(cmd);
 	free(f->dir);
@@ -115,7 +99,7 @@ static void free_fx(struct fx *f)
 static int submit(const struct fx *f, const char *script, char **out)
 {
 	char *cmd = xasprintf("PATH='%s':\"$PATH\" bash '%s' 2>&1", f->bin, script);
-	int rc = sh(cmd, out);
+	int rc = test_sh(cmd, out);
 	free(cmd);
 	return rc;
 }

@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,4 +137,39 @@ void test_fixture_stop(struct test_fixture *f)
 	kill(f->pid, SIGTERM);
 	waitpid(f->pid, NULL, 0);
 	f->pid = 0;
+}
+
+int test_sh(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+		ck_assert(buf_append(&b, chunk, n));
+	int st = pclose(p);
+	if (out)
+		*out = b.data ? b.data : xstrdup("");
+	else
+		buf_free(&b);
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+char *test_query(const char *db, const char *sql, const char *param)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *s = NULL;
+	char *v = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(h, 10000); /* a refresh may be writing */
+	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &s, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(h));
+	if (param)
+		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		v = xstrdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v ? v : xstrdup("");
 }

@@ -28,6 +28,15 @@ int test_run_planner(const char *const *argv, const char *const *env, char **out
 int test_run_planner_as(unsigned uid, const char *const *argv, const char *const *env, char **out,
 			char **errout);
 
+/* Runs a shell command; its stdout into *out (malloc'd, "" when empty)
+ * unless out is NULL. Returns the exit status, or -1. */
+int test_sh(const char *cmd, char **out);
+
+/* The first column of the first row of sql (one optional text parameter
+ * ?1) on the database at db, opened read-only, as malloc'd text; "" when
+ * there is no row or it is NULL. Fails the test on an SQL error. */
+char *test_query(const char *db, const char *sql, const char *param);
+
 /* Whole file as a malloc'd string, or NULL. */
 char *test_slurp(const char *path);
 
