@@ -480,12 +480,39 @@ static void restore_job(struct solver *v, int k, size_t j, double rest)
 	v->s->rest[j] = rest;
 }
 
+static bool sched_bad(const struct solver *v, size_t k);
+
+/* After jobs who[0..n) were re-placed: keeps the move when `allowed` and
+ * the month got cheaper than `before` (and, with `check_runs`, every job
+ * still keeps its run rules), else takes them off and puts back what
+ * save_job kept in slot i with rest[i]. Returns whether the move stayed. */
+static bool settle(struct solver *v, const size_t *who, int n, const double *rest,
+		   double before, bool allowed, bool check_runs)
+{
+	double after = 0;
+	bool keep = allowed;
+	if (keep) {
+		for (int i = 0; i < n; i++)
+			after += objective(v, who[i]);
+		keep = after < before - SCHED_COST_EPS - 1e-12 * fabs(before);
+		for (int i = 0; i < n && keep && check_runs; i++)
+			keep = !sched_bad(v, who[i]);
+	}
+	if (!keep) {
+		for (int i = 0; i < n; i++)
+			remove_job(v, who[i]);
+		for (int i = 0; i < n; i++)
+			restore_job(v, i, who[i], rest[i]);
+	}
+	return keep;
+}
+
 /* Takes jobs who[0..n) off the pools and places them again in that order,
  * who[0] starting on pool `first` (-1: its densest); keeps the result when
  * the month is cheaper, else puts everything back. */
 static bool try_order(struct solver *v, const size_t *who, int n, int first)
 {
-	double rest[3] = {0}, before = 0, after = 0;
+	double rest[3] = {0}, before = 0;
 	if (n < 1 || n > 3)
 		return false; /* groups are one to three jobs */
 	for (int i = 0; i < n; i++) {
@@ -496,15 +523,7 @@ static bool try_order(struct solver *v, const size_t *who, int n, int first)
 		remove_job(v, who[i]);
 	for (int i = 0; i < n; i++)
 		place_job(v, who[i], i == 0 ? first : -1);
-	for (int i = 0; i < n; i++)
-		after += objective(v, who[i]);
-	if (after < before - SCHED_COST_EPS - 1e-12 * fabs(before))
-		return true;
-	for (int i = 0; i < n; i++)
-		remove_job(v, who[i]);
-	for (int i = 0; i < n; i++)
-		restore_job(v, i, who[i], rest[i]);
-	return false;
+	return settle(v, who, n, rest, before, true, false);
 }
 
 /* Evicts `evict` (n of them, may be 0) and job k, places k first and the
@@ -1137,7 +1156,7 @@ static bool try_joint(struct solver *v, size_t ja, size_t jb, const size_t *k, i
 	const size_t M = v->p->n_pools;
 	size_t who[3] = {ja, jb, k ? *k : 0};
 	const int n = k ? 3 : 2;
-	double rest[3] = {0}, before = 0, after = 0;
+	double rest[3] = {0}, before = 0;
 	for (int i = 0; i < n; i++) {
 		save_job(v, i, who[i], &rest[i]);
 		before += objective(v, who[i]);
@@ -1166,19 +1185,7 @@ static bool try_joint(struct solver *v, size_t ja, size_t jb, const size_t *k, i
 		*budget -= v->T;
 		place_mode(v, *k, kmode);
 	}
-	if (keep) {
-		for (int i = 0; i < n; i++)
-			after += objective(v, who[i]);
-		keep = after < before - SCHED_COST_EPS - 1e-12 * fabs(before);
-		for (int i = 0; i < n && keep; i++)
-			keep = !sched_bad(v, who[i]);
-	}
-	if (!keep) {
-		for (int i = 0; i < n; i++)
-			remove_job(v, who[i]);
-		for (int i = 0; i < n; i++)
-			restore_job(v, i, who[i], rest[i]);
-	}
+	keep = settle(v, who, n, rest, before, keep, true);
 	for (int i = 0; i < n; i++)
 		for (size_t m = 0; m < M; m++)
 			set_active(v, who[i], (int)m, v->save_active[i * M + m]);
@@ -1229,7 +1236,7 @@ static bool mode_uses(const struct solver *v, int mode, int m)
 static bool try_group(struct solver *v, const size_t *who, const int *mode, int n)
 {
 	const size_t M = v->p->n_pools;
-	double rest[GROUP_MAX], before = 0, after = 0;
+	double rest[GROUP_MAX], before = 0;
 	for (int i = 0; i < n; i++) {
 		save_job(v, i, who[i], &rest[i]);
 		before += objective(v, who[i]);
@@ -1249,17 +1256,7 @@ static bool try_group(struct solver *v, const size_t *who, const int *mode, int 
 			set_active(v, who[i], (int)m, false);
 		place_mode(v, who[i], mode[i]);
 	}
-	for (int i = 0; i < n; i++)
-		after += objective(v, who[i]);
-	bool keep = after < before - SCHED_COST_EPS - 1e-12 * fabs(before);
-	for (int i = 0; i < n && keep; i++)
-		keep = !sched_bad(v, who[i]);
-	if (!keep) {
-		for (int i = 0; i < n; i++)
-			remove_job(v, who[i]);
-		for (int i = 0; i < n; i++)
-			restore_job(v, i, who[i], rest[i]);
-	}
+	bool keep = settle(v, who, n, rest, before, true, true);
 	for (int i = 0; i < n; i++)
 		for (size_t m = 0; m < M; m++)
 			set_active(v, who[i], (int)m, v->save_active[i * M + m]);
