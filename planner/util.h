@@ -13,6 +13,8 @@ enum planner_status {
 	PLANNER_EUSAGE = 2,  /* bad command line */
 	PLANNER_ENET = 3,    /* network or provider failure */
 	PLANNER_EDB = 4,     /* database error */
+	PLANNER_ESYS = 5,    /* the system failed us: out of memory, a write or
+	                      * close that failed (full disk, I/O error) */
 };
 
 /* Sets *err (when err is not NULL) to a malloc'd formatted message,
