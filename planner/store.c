@@ -104,7 +104,9 @@ int store_exec(struct store *st, const char *sql, char **err)
 	char *msg = NULL;
 	int c = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
 	if (c != SQLITE_OK) {
-		int rc = set_err(err, sqlite_code(c), "%s: %s", st->path, msg ? msg : "error");
+		/* No message only when SQLite could not allocate one. */
+		int rc =
+		    set_err(err, sqlite_code(c), "%s: %s", st->path, msg ? msg : sqlite3_errstr(c));
 		sqlite3_free(msg);
 		return rc;
 	}
