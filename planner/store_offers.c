@@ -98,6 +98,7 @@ static void price_map_free(struct price_map *m)
 static size_t price_map_slot(const struct price_map *m, const char *key)
 {
 	size_t i = key_hash(key) & (m->cap - 1);
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): only after load_prices succeeded */
 	while (m->keys[i] && strcmp(m->keys[i], key))
 		i = (i + 1) & (m->cap - 1);
 	return i;
@@ -146,6 +147,14 @@ static int load_prices(struct store *st, const char *provider, struct price_map 
 	return rc;
 }
 
+/* Whether price is new, or differs from the one old holds for key. */
+static bool price_changed(const struct price_map *old, const char *key, double price)
+{
+	size_t slot = price_map_slot(old, key);
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): load_prices allocated it */
+	return !old->keys[slot] || fabs(old->prices[slot] - price) > 1e-9;
+}
+
 /* Adds a price_history row for each of rows whose price is new or changed
  * against old (the provider's rows before this replace). */
 static int write_history(struct store *st, const char *provider, const struct price_map *old,
@@ -162,11 +171,7 @@ static int write_history(struct store *st, const char *provider, const struct pr
 		const struct offer *o = &rows[i];
 		char key[512];
 		offer_key(key, sizeof key, o->offer, o->region, o->spot);
-		size_t slot = price_map_slot(old, key);
-		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): load_prices allocated it */
-		bool changed =
-		    !old->keys[slot] || fabs(old->prices[slot] - o->price_per_hour) > 1e-9;
-		if (!changed)
+		if (!price_changed(old, key, o->price_per_hour))
 			continue;
 		sqlite3_reset(hist);
 		sqlite3_bind_text(hist, 1, provider, -1, SQLITE_STATIC);
