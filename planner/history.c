@@ -27,8 +27,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Builds the curve of rows[0..n), which all share one GPU. */
-static int one_curve(const struct price_point *rows, size_t n, struct history_curve *c,
-		     char **err)
+static int one_curve(const struct price_point *rows, size_t n, struct history_curve *c, char **err)
 {
 	struct current *cur = calloc(n, sizeof *cur);
 	double *prices = calloc(n, sizeof *prices);
@@ -36,7 +35,7 @@ static int one_curve(const struct price_point *rows, size_t n, struct history_cu
 	size_t n_cur = 0;
 	int rc = PLANNER_OK;
 	if (!cur || !prices || !c->steps) {
-		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
 	snprintf(c->gpu, sizeof c->gpu, "%s", rows[0].gpu);
@@ -50,7 +49,7 @@ static int one_curve(const struct price_point *rows, size_t n, struct history_cu
 				n_cur++;
 			cur[k].row = &rows[j];
 			cur[k].per_gpu = rows[j].price_per_hour /
-					 (rows[j].gpu_count > 0 ? rows[j].gpu_count : 1);
+			                 (rows[j].gpu_count > 0 ? rows[j].gpu_count : 1);
 		}
 		for (size_t k = 0; k < n_cur; k++)
 			prices[k] = cur[k].per_gpu;
@@ -59,8 +58,8 @@ static int one_curve(const struct price_point *rows, size_t n, struct history_cu
 		snprintf(s->at, sizeof s->at, "%s", rows[i].recorded_at);
 		s->offers = n_cur;
 		s->min = prices[0];
-		s->median = n_cur % 2 ? prices[n_cur / 2]
-				      : (prices[n_cur / 2 - 1] + prices[n_cur / 2]) / 2;
+		s->median =
+		    n_cur % 2 ? prices[n_cur / 2] : (prices[n_cur / 2 - 1] + prices[n_cur / 2]) / 2;
 		i = j;
 	}
 out:
@@ -70,14 +69,14 @@ out:
 }
 
 int history_curves(const struct price_point *rows, size_t n, struct history_curve **out,
-		   size_t *n_out, char **err)
+                   size_t *n_out, char **err)
 {
 	*out = NULL;
 	*n_out = 0;
 	struct history_curve *curves = calloc(n + 1, sizeof *curves);
 	size_t count = 0;
 	if (!curves)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		while (j < n && !strcmp(rows[j].gpu, rows[i].gpu))
@@ -107,7 +106,7 @@ void history_sparkline(const double *v, size_t n, char *buf, size_t len)
 {
 	/* U+2581 LOWER ONE EIGHTH BLOCK .. U+2588 FULL BLOCK, 3 bytes each. */
 	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
-					     "\u2585", "\u2586", "\u2587", "\u2588"};
+	                                     "\u2585", "\u2586", "\u2587", "\u2588"};
 	if (len == 0)
 		return;
 	buf[0] = '\0';

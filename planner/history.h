@@ -30,7 +30,7 @@ struct history_curve {
  * price at or before that time; an offer a provider stopped listing keeps
  * its last price (the history table does not record removals). Returns
  * PLANNER_OK and a malloc'd array (free with history_curves_free), or
- * PLANNER_EINPUT with *err set when out of memory. */
+ * PLANNER_ESYS with *err set when out of memory. */
 int history_curves(const struct price_point *rows, size_t n, struct history_curve **out,
 		   size_t *n_out, char **err);
 void history_curves_free(struct history_curve *curves, size_t n);

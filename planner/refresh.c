@@ -57,8 +57,8 @@ int refresh_check_providers(const char *list, char **err)
 		if (!provider_find(word)) {
 			const char *near = nearest_name(word, names, k);
 			return set_err(err, PLANNER_EUSAGE, "unknown provider '%s'%s%s%s", word,
-				       near ? "; did you mean '" : "", near ? near : "",
-				       near ? "'" : "");
+			               near ? "; did you mean '" : "", near ? near : "",
+			               near ? "'" : "");
 		}
 		p += n;
 		p += *p == ',';
@@ -92,7 +92,7 @@ static double now_s(void)
 
 /* The provider's row in the providers table, zeroed when it has none. */
 static void find_state(const struct provider_state *ps, size_t n, const char *name,
-		       struct provider_state *out)
+                       struct provider_state *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < n; i++)
@@ -115,13 +115,13 @@ static int base_url(const struct provider *p, char **out, char **err)
 	while (n > 0 && v[n - 1] == '/')
 		n--;
 	*out = xasprintf("%.*s", (int)n, v);
-	return *out ? PLANNER_OK : set_err(err, PLANNER_ENET, "out of memory");
+	return *out ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
 }
 
 /* Fetches one provider and writes its rows; fills r. */
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
-			const struct http_opts *http, const struct provider_state *state,
-			struct refresh_result *r)
+                        const struct http_opts *http, const struct provider_state *state,
+                        struct refresh_result *r)
 {
 	const struct provider *p = r->p;
 	const char *kind = p->kind == PROVIDER_API ? "api" : "rented";
@@ -143,23 +143,27 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	}
 	int rc = base_url(p, &base, &err);
 	struct fetch_ctx fx = {
-		.p = p, .http = http, .base = base, .key = key,
-		.aws_regions = o->aws_regions, .out = &rows,
+	    .p = p,
+	    .http = http,
+	    .base = base,
+	    .key = key,
+	    .aws_regions = o->aws_regions,
+	    .out = &rows,
 	};
 	if (rc == PLANNER_OK)
 		rc = p->fetch(&fx, &err);
 	r->http_status = fx.http_status;
 	size_t n = p->kind == PROVIDER_API ? rows.n_apis : rows.n_offers;
 	if (rc == PLANNER_OK && rows.oom)
-		rc = set_err(&err, PLANNER_ENET, "out of memory");
+		rc = set_err(&err, PLANNER_ESYS, "out of memory");
 	if (rc == PLANNER_OK && n == 0)
 		rc = set_err(&err, PLANNER_ENET, "no usable %s in the response%s",
-			     p->kind == PROVIDER_API ? "prices" : "offers",
-			     rows.unknown_rows ? " (every GPU unknown)" : "");
+		             p->kind == PROVIDER_API ? "prices" : "offers",
+		             rows.unknown_rows ? " (every GPU unknown)" : "");
 	if (rc == PLANNER_OK)
 		rc = p->kind == PROVIDER_API
-			     ? store_replace_api_prices(st, p->name, rows.apis, n, &err)
-			     : store_replace_offers(st, p->name, rows.offers, n, &err);
+		         ? store_replace_api_prices(st, p->name, rows.apis, n, &err)
+		         : store_replace_offers(st, p->name, rows.offers, n, &err);
 	if (rc == PLANNER_OK) {
 		r->status = REFRESH_OK;
 		r->rows = (long)n;
@@ -185,14 +189,14 @@ record:
 	/* A record that cannot be written loses history, not prices: the rows
 	 * are in already, so it does not turn an ok into a failure. */
 	store_record_run(st, p->name, kind, started, ended, refresh_status_name(r->status),
-			 r->status == REFRESH_OK ? r->rows : 0, r->http_status, r->message, &err);
+	                 r->status == REFRESH_OK ? r->rows : 0, r->http_status, r->message, &err);
 	free(err);
 	free(base);
 	norm_free(&rows);
 }
 
 int refresh_run(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
-		struct refresh_result **out, size_t *n, char **err)
+                struct refresh_result **out, size_t *n, char **err)
 {
 	struct provider_state *states = NULL;
 	size_t n_states = 0, count = 0;
@@ -219,7 +223,7 @@ int refresh_run(struct store *st, const struct refdata *ref, const struct refres
 		total++;
 	res = calloc(total + 1, sizeof *res);
 	if (!res) {
-		rc = set_err(err, PLANNER_EDB, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
 	http_opts_init(&http);

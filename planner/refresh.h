@@ -27,7 +27,8 @@ struct refresh_result {
 	long http_status;           /* last HTTP status; 0 when none */
 	double seconds;             /* wall time of the fetch and write */
 	char *message;              /* failed: the error; skipped: why (owned; may be NULL) */
-	int code;                   /* failed: PLANNER_ENET (the feed) or PLANNER_EDB (the store) */
+	int code;                   /* failed: PLANNER_ENET (the feed), PLANNER_EDB (the store)
+	                             * or PLANNER_ESYS (out of memory) */
 	char last_good[24];         /* when the rows held were fetched; "" never */
 	size_t unknown_rows;        /* rows dropped for a GPU no alias matches */
 	char *unknown[NORM_MAX_UNKNOWN]; /* those GPU names, distinct (owned) */
@@ -53,7 +54,7 @@ int refresh_check_providers(const char *list, char **err);
 /* Runs the refresh. Returns PLANNER_OK when it ran (see each result for
  * failures; *out is malloc'd, free with refresh_results_free), PLANNER_EUSAGE
  * for a bad provider list, PLANNER_EDB when the database could not be
- * locked or written. */
+ * locked or written, PLANNER_ESYS when out of memory. */
 int refresh_run(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
 		struct refresh_result **out, size_t *n, char **err);
 void refresh_results_free(struct refresh_result *r, size_t n);

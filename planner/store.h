@@ -1,5 +1,6 @@
 /* store.h — the one SQLite store. Every SQL statement of the program lives
- * in store.c, prepared and bound. The schema (schema/schema.sql, compiled
+ * in store.c and its parts store_offers.c, store_api.c and store_runs.c
+ * (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
  * in) is versioned with PRAGMA user_version and migrated forward on open.
  * A new database is seeded with the reference data and the bundled price
  * snapshot, so the planner works before any `planner refresh`. */
@@ -19,7 +20,7 @@
 
 struct store;
 
-/* One rentable offer, normalised (DESIGN.md, "Adapters"). */
+/* One rentable offer, normalised (docs/design.md, "Adapters"). */
 struct offer {
 	char provider[32];     /* adapter name: "lambda", "vast", … */
 	char offer[128];       /* offer id / instance type */
@@ -75,9 +76,10 @@ char *store_default_path(void);
 
 /* Opens (creating the file and its directory if needed) and migrates the
  * database; seeds reference data and the snapshot into a new one. Returns
- * PLANNER_OK or PLANNER_EDB with *err set. */
+ * PLANNER_OK, or PLANNER_EDB (PLANNER_ESYS when out of memory) with *err
+ * set. Every other store call that fails returns the same two codes. */
 int store_open(const char *path, const struct refdata *ref, struct store **out, char **err);
-/* Opens without writing (no create, no migration); for read-only use. */
+/* Closes the database and frees st; accepts NULL. */
 void store_close(struct store *st);
 
 /* Offers matching f, cheapest first (ties: provider, offer). *out is a

@@ -19,10 +19,11 @@
 /* What the write callback needs for one attempt. */
 struct transfer {
 	const struct http_request *req;
-	struct buf *body;   /* buffered mode */
+	struct buf *body; /* buffered mode */
 	size_t max_body;
-	bool too_big;       /* the body passed max_body */
-	char *sink_err;     /* the sink's reason for aborting */
+	bool too_big;   /* the body passed max_body */
+	bool oom;       /* the body could not be buffered: out of memory */
+	char *sink_err; /* the sink's reason for aborting */
 };
 
 static long env_long(const char *name, long def, long min)
@@ -50,13 +51,12 @@ void http_opts_init(struct http_opts *o)
 	o->max_body = (size_t)env_long("PLANNER_HTTP_MAX_BYTES", (long)HTTP_DEFAULT_MAX_BODY, 1);
 }
 
-long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after_s,
-			unsigned *seed)
+long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after_s, unsigned *seed)
 {
 	long wait;
 	if (retry_after_s > 0) {
 		wait = retry_after_s > o->max_wait_ms / 1000 + 1 ? o->max_wait_ms
-								 : retry_after_s * 1000;
+		                                                 : retry_after_s * 1000;
 	} else {
 		long base = o->backoff_ms;
 		for (int i = 0; i < attempt && base < o->max_wait_ms; i++)
@@ -79,7 +79,11 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 		t->too_big = true;
 		return 0;
 	}
-	return buf_append(t->body, p, n) ? n : 0;
+	if (!buf_append(t->body, p, n)) {
+		t->oom = true;
+		return 0;
+	}
+	return n;
 }
 
 static void sleep_ms(long ms)
@@ -122,36 +126,31 @@ static void url_for_message(const char *url, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), url);
 }
 
-int http_fetch(const struct http_opts *o, const struct http_request *req,
-	       struct http_response *resp, char **err)
+/* The request's header list (req->headers, plus a JSON Content-Type for a
+ * POST) into *hdrs; false when out of memory. */
+static bool build_headers(const struct http_request *req, struct curl_slist **hdrs)
 {
-	char errbuf[CURL_ERROR_SIZE], where[200];
-	struct curl_slist *hdrs = NULL;
-	struct transfer t = {.req = req, .body = &resp->body, .max_body = o->max_body};
-	unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
-	int rc = PLANNER_ENET;
-	CURL *h = curl_easy_init();
-	memset(resp, 0, sizeof *resp);
-	url_for_message(req->url, where, sizeof where);
-	if (!h)
-		return set_err(err, PLANNER_ENET, "cannot start an HTTP client");
 	for (size_t i = 0; req->headers && req->headers[i]; i++) {
-		struct curl_slist *s = curl_slist_append(hdrs, req->headers[i]);
-		if (!s) {
-			rc = set_err(err, PLANNER_ENET, "out of memory");
-			goto out;
-		}
-		hdrs = s;
+		struct curl_slist *s = curl_slist_append(*hdrs, req->headers[i]);
+		if (!s)
+			return false;
+		*hdrs = s;
 	}
 	if (req->post) {
-		struct curl_slist *s = curl_slist_append(hdrs, "Content-Type: application/json");
-		if (!s) {
-			rc = set_err(err, PLANNER_ENET, "out of memory");
-			goto out;
-		}
-		hdrs = s;
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->post);
+		struct curl_slist *s = curl_slist_append(*hdrs, "Content-Type: application/json");
+		if (!s)
+			return false;
+		*hdrs = s;
 	}
+	return true;
+}
+
+/* Every option of the handle, set once for all attempts. */
+static void set_options(CURL *h, const struct http_opts *o, const struct http_request *req,
+                        struct curl_slist *hdrs, struct transfer *t, char *errbuf)
+{
+	if (req->post)
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->post);
 	curl_easy_setopt(h, CURLOPT_URL, req->url);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -174,52 +173,92 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 	}
 	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, HTTP_RECV_BUFFER);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+}
+
+/* One attempt: clears what the last one left in resp and t, performs the
+ * transfer and reads back its status and Content-Type. */
+static CURLcode attempt_once(CURL *h, const struct http_request *req, struct http_response *resp,
+                             struct transfer *t, char *errbuf)
+{
+	resp->body.len = 0;
+	if (resp->body.data)
+		resp->body.data[0] = '\0';
+	resp->content_type[0] = '\0';
+	resp->status = 0;
+	t->too_big = false;
+	t->oom = false;
+	errbuf[0] = '\0';
+	if (req->reset)
+		req->reset(req->ud);
+	CURLcode c = curl_easy_perform(h);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
+	char *ct = NULL;
+	if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
+		snprintf(resp->content_type, sizeof resp->content_type, "%s", ct);
+	return c;
+}
+
+/* The error of the last attempt (number attempt, from 0), which ended in c
+ * with resp->status, into *err; returns its code. */
+static int fail_message(const struct http_opts *o, const struct transfer *t, CURLcode c,
+                        const struct http_response *resp, int attempt, const char *where,
+                        const char *errbuf, char **err)
+{
+	const char *s = attempt ? "s" : "";
+	/* A body that could not be buffered is libcurl's write error: the
+	 * message stays libcurl's, the cause is the system's. */
+	int code = t->oom || c == CURLE_OUT_OF_MEMORY ? PLANNER_ESYS : PLANNER_ENET;
+	if (t->sink_err)
+		return set_err(err, PLANNER_ENET, "%s", t->sink_err);
+	if ((t->too_big || c == CURLE_FILESIZE_EXCEEDED) && o->max_body >= 1 << 20)
+		return set_err(err, PLANNER_ENET, "%s: response larger than %zu MiB", where,
+		               o->max_body >> 20);
+	if (t->too_big || c == CURLE_FILESIZE_EXCEEDED) /* a cap set for a test */
+		return set_err(err, PLANNER_ENET, "%s: response larger than %zu bytes", where,
+		               o->max_body);
+	if (c == CURLE_OK)
+		return set_err(err, PLANNER_ENET, "%s: HTTP %ld after %d attempt%s", where,
+		               resp->status, attempt + 1, s);
+	if (c == CURLE_OPERATION_TIMEDOUT)
+		/* libcurl words it differently by phase ("timed out",
+		 * "Connection timeout after"): say it one way. */
+		return set_err(err, PLANNER_ENET, "%s: timed out (%s) after %d attempt%s", where,
+		               errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1, s);
+	return set_err(err, code, "%s: %s after %d attempt%s", where,
+	               errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1, s);
+}
+
+int http_fetch(const struct http_opts *o, const struct http_request *req,
+               struct http_response *resp, char **err)
+{
+	char errbuf[CURL_ERROR_SIZE], where[200];
+	struct curl_slist *hdrs = NULL;
+	struct transfer t = {.req = req, .body = &resp->body, .max_body = o->max_body};
+	unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+	int rc = PLANNER_ENET;
+	CURL *h = curl_easy_init();
+	memset(resp, 0, sizeof *resp);
+	url_for_message(req->url, where, sizeof where);
+	if (!h)
+		return set_err(err, PLANNER_ENET, "cannot start an HTTP client");
+	if (!build_headers(req, &hdrs)) {
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+		goto out;
+	}
+	set_options(h, o, req, hdrs, &t, errbuf);
 	for (int attempt = 0;; attempt++) {
-		resp->body.len = 0;
-		if (resp->body.data)
-			resp->body.data[0] = '\0';
-		resp->content_type[0] = '\0';
-		resp->status = 0;
-		t.too_big = false;
-		errbuf[0] = '\0';
-		if (req->reset)
-			req->reset(req->ud);
-		CURLcode c = curl_easy_perform(h);
+		CURLcode c = attempt_once(h, req, resp, &t, errbuf);
 		resp->attempts = attempt + 1;
-		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
-		char *ct = NULL;
-		if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
-			snprintf(resp->content_type, sizeof resp->content_type, "%s", ct);
 		if (c == CURLE_OK && resp->status >= 200 && resp->status <= 299) {
 			rc = PLANNER_OK;
-			goto out;
+			break;
 		}
 		bool again = c == CURLE_OK ? retry_status(resp->status) : transient(c);
 		if (!again || attempt >= o->retries) {
-			if (t.sink_err)
-				rc = set_err(err, PLANNER_ENET, "%s", t.sink_err);
-			else if ((t.too_big || c == CURLE_FILESIZE_EXCEEDED) && o->max_body >= 1 << 20)
-				rc = set_err(err, PLANNER_ENET, "%s: response larger than %zu MiB",
-					     where, o->max_body >> 20);
-			else if (t.too_big || c == CURLE_FILESIZE_EXCEEDED) /* a cap set for a test */
-				rc = set_err(err, PLANNER_ENET, "%s: response larger than %zu bytes",
-					     where, o->max_body);
-			else if (c == CURLE_OK)
-				rc = set_err(err, PLANNER_ENET, "%s: HTTP %ld after %d attempt%s",
-					     where, resp->status, attempt + 1, attempt ? "s" : "");
-			else if (c == CURLE_OPERATION_TIMEDOUT)
-				/* libcurl words it differently by phase ("timed out",
-				 * "Connection timeout after"): say it one way. */
-				rc = set_err(err, PLANNER_ENET, "%s: timed out (%s) after %d attempt%s",
-					     where, errbuf[0] ? errbuf : curl_easy_strerror(c),
-					     attempt + 1, attempt ? "s" : "");
-			else
-				rc = set_err(err, PLANNER_ENET, "%s: %s after %d attempt%s", where,
-					     errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1,
-					     attempt ? "s" : "");
-			goto out;
+			rc = fail_message(o, &t, c, resp, attempt, where, errbuf, err);
+			break;
 		}
 		curl_off_t after = 0;
 		if (c == CURLE_OK)
@@ -249,12 +288,12 @@ void http_response_free(struct http_response *resp)
 }
 
 int http_paged(const struct http_opts *o, const char *first_url, const char *const *headers,
-	       http_page_fn page_fn, void *ud, int max_pages, long *status, char **err)
+               http_page_fn page_fn, void *ud, int max_pages, long *status, char **err)
 {
 	char *url = strdup(first_url);
 	int rc = PLANNER_OK;
 	if (!url)
-		return set_err(err, PLANNER_ENET, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (int page = 1; url; page++) {
 		if (page > max_pages) {
 			rc = set_err(err, PLANNER_ENET, "more than %d pages; stopped", max_pages);
@@ -267,7 +306,7 @@ int http_paged(const struct http_opts *o, const char *first_url, const char *con
 		*status = resp.status;
 		if (rc == PLANNER_OK) {
 			rc = page_fn(ud, resp.body.data ? resp.body.data : "", resp.body.len, &next,
-				     err);
+			             err);
 			if (rc != PLANNER_OK && page > 1) {
 				char *inner = err && *err ? *err : NULL;
 				if (err)

@@ -13,9 +13,9 @@
 #include "util.h"
 
 const struct provider *const provider_list[] = {
-	&provider_lambda, &provider_runpod, &provider_vast,       &provider_azure,
-	&provider_aws,    &provider_gcp,    &provider_openrouter, &provider_litellm,
-	NULL,
+    &provider_lambda,     &provider_runpod,  &provider_vast,
+    &provider_azure,      &provider_aws,     &provider_gcp,
+    &provider_openrouter, &provider_litellm, NULL,
 };
 
 const struct provider *provider_find(const char *name)
@@ -59,11 +59,11 @@ int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post
 	struct http_response resp;
 	int rc;
 	if (!url)
-		return set_err(err, PLANNER_ENET, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	if (fx->key && *fx->key) {
 		if (!(auth = xasprintf("Authorization: Bearer %s", fx->key))) {
 			free(url);
-			return set_err(err, PLANNER_ENET, "out of memory");
+			return set_err(err, PLANNER_ESYS, "out of memory");
 		}
 		headers[1] = auth;
 	}
@@ -72,8 +72,8 @@ int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post
 	rc = http_fetch(fx->http, &req, &resp, err);
 	fx->http_status = resp.status;
 	if (rc == PLANNER_OK)
-		rc = fx->p->parse(fx->out, resp.body.data ? resp.body.data : "", resp.body.len, NULL,
-				  err);
+		rc = fx->p->parse(fx->out, resp.body.data ? resp.body.data : "", resp.body.len,
+		                  NULL, err);
 	http_response_free(&resp);
 	free(auth);
 	free(url);
@@ -97,7 +97,7 @@ cJSON *provider_json(const char *body, size_t len, char **err)
 	cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, false);
 	if (!root)
 		set_err(err, PLANNER_ENET, "response is not valid JSON (at byte %zu of %zu)",
-			end && end >= body ? (size_t)(end - body) : 0, len);
+		        end && end >= body ? (size_t)(end - body) : 0, len);
 	return root;
 }
 

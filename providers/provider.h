@@ -45,8 +45,9 @@ struct provider {
 	/* One line for `planner providers`: what the feed brings. */
 	const char *summary;
 	/* Fetches the feed (every page, region or stream) and parses it into
-	 * fx->out. Returns PLANNER_OK or PLANNER_ENET with *err set; leaves the
-	 * store alone (refresh.c writes the rows in one transaction). */
+	 * fx->out. Returns PLANNER_OK or PLANNER_ENET (PLANNER_ESYS when out of
+	 * memory) with *err set; leaves the store alone (refresh.c writes the
+	 * rows in one transaction). */
 	int (*fetch)(struct fetch_ctx *fx, char **err);
 	/* Parses one response body in the feed's real shape into out. For
 	 * paged feeds *next gets the next page's link or token (malloc'd) or

@@ -50,7 +50,7 @@ START_TEST(a_new_database_is_created_versioned_and_seeded_with_the_snapshot)
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM gpus"), (long)test_ref()->n_gpus);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE source = ''"), 0);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM providers WHERE from_snapshot = 0"),
-			 0);
+	                 0);
 	char as_of[24];
 	ck_assert_int_eq(store_prices_as_of(st, as_of, sizeof as_of, NULL), PLANNER_OK);
 	ck_assert_str_eq(as_of, cJSON_GetObjectItem(snap, "as_of")->valuestring);
@@ -105,9 +105,10 @@ START_TEST(replacing_a_provider_changes_only_its_rows_and_records_price_changes)
 		o[i].available = true;
 	}
 	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'lambda'"), 2);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'lambda'"),
+	                 2);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'"),
-			 others);
+	                 others);
 	long hist1 = count_rows(st, "SELECT count(*) FROM price_history");
 	ck_assert_int_ge(hist1, hist0 + 1);
 	/* The same prices again add no history; one changed price adds one row. */
@@ -117,7 +118,7 @@ START_TEST(replacing_a_provider_changes_only_its_rows_and_records_price_changes)
 	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), hist1 + 1);
 	ck_assert_int_eq(
-		count_rows(st, "SELECT from_snapshot FROM providers WHERE name = 'lambda'"), 0);
+	    count_rows(st, "SELECT from_snapshot FROM providers WHERE name = 'lambda'"), 0);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -143,9 +144,49 @@ START_TEST(a_failed_replace_keeps_every_previous_row)
 	ck_assert_int_eq(store_replace_offers(st, "runpod", o, 2, &err), PLANNER_EDB);
 	ck_assert_ptr_nonnull(err);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"),
-			 before);
+	                 before);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE offer = 'good'"), 0);
 	free(err);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+/* SQLite running out of memory is the system's failure, not the
+ * database's: PLANNER_ESYS, with SQLite's message. The hard heap limit
+ * makes every SQLite allocation past what it holds now fail; the runner
+ * forks per test, and the limit is lifted before the checks anyway. */
+START_TEST(sqlite_out_of_memory_is_a_system_error_and_changes_nothing)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	long before = count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'");
+	struct offer o = {.gpu_count = 1, .price_per_hour = 0.4};
+	snprintf(o.offer, sizeof o.offer, "new");
+	snprintf(o.gpu, sizeof o.gpu, "RTX 4090");
+	struct offer *rows = NULL;
+	size_t n = 0;
+	char *read_err = NULL, *write_err = NULL;
+	sqlite3_hard_heap_limit64(sqlite3_memory_used());
+	int read_rc = store_offers(st, NULL, &rows, &n, &read_err);
+	int write_rc = store_replace_offers(st, "runpod", &o, 1, &write_err);
+	sqlite3_hard_heap_limit64(0);
+	ck_assert_int_eq(read_rc, PLANNER_ESYS);
+	ck_assert_ptr_null(rows);
+	ck_assert_msg(strstr(read_err, "out of memory"), "%s", read_err);
+	ck_assert_int_eq(write_rc, PLANNER_ESYS);
+	ck_assert_msg(strstr(write_err, "out of memory"), "%s", write_err);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"),
+	                 before);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE offer = 'new'"), 0);
+	/* With memory back, the same calls work. */
+	ck_assert_int_eq(store_offers(st, NULL, &rows, &n, NULL), PLANNER_OK);
+	ck_assert_uint_gt(n, 0);
+	free(rows);
+	ck_assert_int_eq(store_replace_offers(st, "runpod", &o, 1, NULL), PLANNER_OK);
+	free(read_err);
+	free(write_err);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -160,22 +201,22 @@ START_TEST(a_version_1_database_migrates_forward_and_keeps_its_rows)
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
 	/* The version-1 layout: offers and api_prices had no source column. */
 	ck_assert_int_eq(
-		sqlite3_exec(db,
-			     "CREATE TABLE offers (provider TEXT NOT NULL, offer TEXT NOT NULL,"
-			     " region TEXT NOT NULL DEFAULT '', spot INTEGER NOT NULL DEFAULT 0,"
-			     " gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL, vram_gib REAL NOT NULL,"
-			     " vcpus REAL NOT NULL DEFAULT 0, ram_gib REAL NOT NULL DEFAULT 0,"
-			     " price_per_hour REAL NOT NULL, available INTEGER NOT NULL DEFAULT 1,"
-			     " fetched_at TEXT NOT NULL, PRIMARY KEY (provider, offer, region, spot));"
-			     "CREATE TABLE api_prices (provider TEXT NOT NULL, model TEXT NOT NULL,"
-			     " input_per_token REAL NOT NULL, output_per_token REAL NOT NULL,"
-			     " context INTEGER NOT NULL DEFAULT 0, fetched_at TEXT NOT NULL,"
-			     " PRIMARY KEY (provider, model));"
-			     "INSERT INTO offers VALUES ('lambda','gpu_1x_a10','us-west-1',0,'A10',1,"
-			     " 22.5,30,200,0.75,1,'2025-01-01T00:00:00Z');"
-			     "PRAGMA user_version = 1;",
-			     NULL, NULL, NULL),
-		SQLITE_OK);
+	    sqlite3_exec(db,
+	                 "CREATE TABLE offers (provider TEXT NOT NULL, offer TEXT NOT NULL,"
+	                 " region TEXT NOT NULL DEFAULT '', spot INTEGER NOT NULL DEFAULT 0,"
+	                 " gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL, vram_gib REAL NOT NULL,"
+	                 " vcpus REAL NOT NULL DEFAULT 0, ram_gib REAL NOT NULL DEFAULT 0,"
+	                 " price_per_hour REAL NOT NULL, available INTEGER NOT NULL DEFAULT 1,"
+	                 " fetched_at TEXT NOT NULL, PRIMARY KEY (provider, offer, region, spot));"
+	                 "CREATE TABLE api_prices (provider TEXT NOT NULL, model TEXT NOT NULL,"
+	                 " input_per_token REAL NOT NULL, output_per_token REAL NOT NULL,"
+	                 " context INTEGER NOT NULL DEFAULT 0, fetched_at TEXT NOT NULL,"
+	                 " PRIMARY KEY (provider, model));"
+	                 "INSERT INTO offers VALUES ('lambda','gpu_1x_a10','us-west-1',0,'A10',1,"
+	                 " 22.5,30,200,0.75,1,'2025-01-01T00:00:00Z');"
+	                 "PRAGMA user_version = 1;",
+	                 NULL, NULL, NULL),
+	    SQLITE_OK);
 	sqlite3_close(db);
 	struct store *st = NULL;
 	char *err = NULL;
@@ -197,8 +238,7 @@ START_TEST(a_database_from_a_newer_planner_is_refused_untouched)
 	char *path = xasprintf("%s/new.db", dir);
 	sqlite3 *db;
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL),
-			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	struct store *st = NULL;
 	char *err = NULL;
@@ -215,9 +255,9 @@ START_TEST(refresh_runs_are_recorded_and_mark_the_provider)
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
 	ck_assert_int_eq(store_record_run(st, "vast", "rented", "2026-12-01T03:00:00Z",
-					  "2026-12-01T03:00:05Z", "failed", 0, 500,
-					  "http 500 from console.vast.ai", NULL),
-			 PLANNER_OK);
+	                                  "2026-12-01T03:00:05Z", "failed", 0, 500,
+	                                  "http 500 from console.vast.ai", NULL),
+	                 PLANNER_OK);
 	struct provider_state *p = NULL;
 	size_t n = 0;
 	ck_assert_int_eq(store_providers(st, &p, &n, NULL), PLANNER_OK);
@@ -231,8 +271,8 @@ START_TEST(refresh_runs_are_recorded_and_mark_the_provider)
 	}
 	ck_assert(found);
 	free(p);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM refresh_runs WHERE http_status = 500"),
-			 1);
+	ck_assert_int_eq(
+	    count_rows(st, "SELECT count(*) FROM refresh_runs WHERE http_status = 500"), 1);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -279,13 +319,13 @@ START_TEST(two_processes_creating_the_same_database_both_succeed)
 			int status = -1;
 			ck_assert_int_eq(waitpid(pid[k], &status, 0), pid[k]);
 			ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == PLANNER_OK,
-				      "round %d: opener %d failed", round, k);
+			              "round %d: opener %d failed", round, k);
 		}
 		struct store *st = NULL;
 		ck_assert_int_eq(store_open(path, test_ref(), &st, NULL), PLANNER_OK);
 		cJSON *snap = cJSON_Parse(planner_snapshot_json);
 		ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"),
-				 cJSON_GetArraySize(cJSON_GetObjectItem(snap, "offers")));
+		                 cJSON_GetArraySize(cJSON_GetObjectItem(snap, "offers")));
 		cJSON_Delete(snap);
 		store_close(st);
 		free(path);
@@ -303,6 +343,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, offers_come_back_cheapest_first_and_filters_apply);
 	tcase_add_test(tc, replacing_a_provider_changes_only_its_rows_and_records_price_changes);
 	tcase_add_test(tc, a_failed_replace_keeps_every_previous_row);
+	tcase_add_test(tc, sqlite_out_of_memory_is_a_system_error_and_changes_nothing);
 	tcase_add_test(tc, a_version_1_database_migrates_forward_and_keeps_its_rows);
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_untouched);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);

@@ -1,0 +1,104 @@
+/* store_api.c — per-token API prices, part of the one store module (see
+ * store_int.h). */
+#include "store_int.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void read_api_price(sqlite3_stmt *s, void *row)
+{
+	struct api_price *a = row;
+	store_copy_text(a->provider, sizeof a->provider, sqlite3_column_text(s, 0));
+	store_copy_text(a->model, sizeof a->model, sqlite3_column_text(s, 1));
+	a->input_per_token = sqlite3_column_double(s, 2);
+	a->output_per_token = sqlite3_column_double(s, 3);
+	a->context = (long)sqlite3_column_int64(s, 4);
+	store_copy_text(a->fetched_at, sizeof a->fetched_at, sqlite3_column_text(s, 5));
+	store_copy_text(a->source, sizeof a->source, sqlite3_column_text(s, 6));
+}
+
+int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
+                     char **err)
+{
+	sqlite3_stmt *s = NULL;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "SELECT provider, model, input_per_token, output_per_token, context, "
+	        "fetched_at, source FROM api_prices "
+	        "WHERE (?1 IS NULL OR model = ?1 COLLATE NOCASE) "
+	        "ORDER BY input_per_token + output_per_token, provider, model",
+	        -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read API prices");
+	if (model)
+		sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC);
+	void *rows;
+	int rc = store_collect(st, s, sizeof **out, read_api_price, &rows, n,
+	                       "cannot read API prices", err);
+	*out = rows;
+	return rc;
+}
+
+int store_replace_api_prices(struct store *st, const char *provider, const struct api_price *rows,
+                             size_t n, char **err)
+{
+	sqlite3_stmt *del = NULL, *ins = NULL;
+	int rc;
+	char now[24];
+	iso_now(now, sizeof now);
+	const char *at = "";
+	for (size_t i = 0; i < n; i++)
+		at = store_newest(at, rows[i].fetched_at);
+	if (!*at)
+		at = now;
+	if ((rc = store_exec(st, "SAVEPOINT replace_api", err)))
+		return rc;
+	if (sqlite3_prepare_v2(st->db, "DELETE FROM api_prices WHERE provider = ?", -1, &del,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+	        st->db,
+	        "INSERT OR REPLACE INTO api_prices (provider, model, input_per_token, "
+	        "output_per_token, context, fetched_at, source) "
+	        "VALUES (?,?,?,?,?,?,?)",
+	        -1, &ins, NULL) != SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot prepare API price update");
+		goto fail;
+	}
+	sqlite3_bind_text(del, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(del) != SQLITE_DONE) {
+		rc = store_db_err(st, err, "cannot replace API prices");
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct api_price *a = &rows[i];
+		sqlite3_reset(ins);
+		sqlite3_bind_text(ins, 1, provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 2, a->model, -1, SQLITE_STATIC);
+		sqlite3_bind_double(ins, 3, a->input_per_token);
+		sqlite3_bind_double(ins, 4, a->output_per_token);
+		sqlite3_bind_int64(ins, 5, a->context);
+		sqlite3_bind_text(ins, 6, a->fetched_at[0] ? a->fetched_at : now, -1,
+		                  SQLITE_STATIC);
+		sqlite3_bind_text(ins, 7, a->source, -1, SQLITE_STATIC);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			rc = store_db_err(st, err, "cannot store API prices");
+			goto fail;
+		}
+	}
+	if ((rc = store_mark_fresh(st, provider, "api", at, err)))
+		goto fail;
+	if ((rc = store_exec(st, "RELEASE replace_api", err)))
+		goto fail;
+	goto out;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK TO replace_api; RELEASE replace_api", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* store_int.h — what the parts of the one store module share, private to
+ * them: store.c (open, migrate, seed, lock), store_offers.c (offers and
+ * price history), store_api.c (API prices) and store_runs.c (provider
+ * freshness and refresh runs). Every SQL statement of the program is in
+ * these four files, prepared and bound; nothing outside them includes this
+ * header. */
+#ifndef PLANNER_STORE_INT_H
+#define PLANNER_STORE_INT_H
+
+#include <sqlite3.h>
+#include <string.h>
+
+#include "store.h"
+
+struct store {
+	sqlite3 *db; /* the connection */
+	char *path;  /* file name, for messages */
+};
+
+/* Sets *err to "<path>: <what>: <SQLite's message>" and returns
+ * PLANNER_ESYS when SQLite ran out of memory, else PLANNER_EDB. */
+int store_db_err(struct store *st, char **err, const char *what);
+
+/* Runs one or more statements without parameters (pragmas, savepoints,
+ * the schema); PLANNER_EDB (PLANNER_ESYS when out of memory) with *err
+ * set on failure. */
+int store_exec(struct store *st, const char *sql, char **err);
+
+/* Copies a column's text into dst ("" for NULL), truncating to len. */
+void store_copy_text(char *dst, size_t len, const unsigned char *src);
+
+/* Reads one result row of a store_collect statement into row (zeroed). */
+typedef void (*store_read_fn)(sqlite3_stmt *s, void *row);
+
+/* Steps the prepared, bound statement s to its end, reading each row with
+ * read() into a malloc'd array of zeroed `size`-byte rows, and finalizes
+ * s. On PLANNER_OK *out (NULL when there are no rows) and *n are the
+ * caller's; on error nothing is. `what` names the read in messages. */
+int store_collect(struct store *st, sqlite3_stmt *s, size_t size, store_read_fn read, void **out,
+                  size_t *n, const char *what, char **err);
+
+/* Marks provider as freshly refreshed at `at` (inside the caller's
+ * transaction); kind is "rented" or "api". */
+int store_mark_fresh(struct store *st, const char *provider, const char *kind, const char *at,
+                     char **err);
+
+/* The newer of two ISO 8601 stamps: a replace is dated by its newest
+ * fetched_at, so a snapshot keeps its own date. */
+static inline const char *store_newest(const char *a, const char *b)
+{
+	return strcmp(a, b) >= 0 ? a : b;
+}
+
+#endif

@@ -1,0 +1,306 @@
+/* store_offers.c — offers and their price history, part of the one store
+ * module (see store_int.h). */
+#include "store_int.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void read_offer(sqlite3_stmt *s, void *row)
+{
+	struct offer *o = row;
+	store_copy_text(o->provider, sizeof o->provider, sqlite3_column_text(s, 0));
+	store_copy_text(o->offer, sizeof o->offer, sqlite3_column_text(s, 1));
+	store_copy_text(o->region, sizeof o->region, sqlite3_column_text(s, 2));
+	o->spot = sqlite3_column_int(s, 3) != 0;
+	store_copy_text(o->gpu, sizeof o->gpu, sqlite3_column_text(s, 4));
+	o->gpu_count = sqlite3_column_int(s, 5);
+	o->vram_gib = sqlite3_column_double(s, 6);
+	o->vcpus = sqlite3_column_double(s, 7);
+	o->ram_gib = sqlite3_column_double(s, 8);
+	o->price_per_hour = sqlite3_column_double(s, 9);
+	o->available = sqlite3_column_int(s, 10) != 0;
+	store_copy_text(o->fetched_at, sizeof o->fetched_at, sqlite3_column_text(s, 11));
+	store_copy_text(o->source, sizeof o->source, sqlite3_column_text(s, 12));
+}
+
+int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
+                 char **err)
+{
+	static const struct offer_filter none = {.spot = -1};
+	sqlite3_stmt *s = NULL;
+	*out = NULL;
+	*n = 0;
+	if (!f)
+		f = &none;
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
+	        "ram_gib, price_per_hour, available, fetched_at, source FROM offers "
+	        "WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "
+	        "AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "
+	        "AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "
+	        "ORDER BY price_per_hour, provider, offer, region, spot",
+	        -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read offers");
+	if (f->gpu)
+		sqlite3_bind_text(s, 1, f->gpu, -1, SQLITE_STATIC);
+	if (f->provider)
+		sqlite3_bind_text(s, 2, f->provider, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 3, f->min_vram_gib);
+	sqlite3_bind_double(s, 4, f->max_price);
+	sqlite3_bind_int(s, 5, f->spot);
+	sqlite3_bind_int(s, 6, f->available_only);
+	void *rows;
+	int rc =
+	    store_collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
+	*out = rows;
+	return rc;
+}
+
+/* A provider's current prices keyed by offer, region and spot: history is
+ * decided against one read of the old rows instead of one query per new row
+ * (100,000 rows in a Vast.ai refresh). Open addressing, FNV-1a. */
+struct price_map {
+	char **keys;    /* "offer\x1fregion\x1fspot", owned; NULL = empty slot */
+	double *prices; /* USD per instance-hour */
+	size_t cap;     /* a power of two, at least twice the entries */
+};
+
+static void offer_key(char *buf, size_t len, const char *offer, const char *region, int spot)
+{
+	snprintf(buf, len, "%s\x1f%s\x1f%d", offer, region, spot);
+}
+
+static size_t key_hash(const char *k)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static void price_map_free(struct price_map *m)
+{
+	for (size_t i = 0; m->keys && i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->prices);
+}
+
+/* Where key is, or the empty slot where it would go. */
+static size_t price_map_slot(const struct price_map *m, const char *key)
+{
+	size_t i = key_hash(key) & (m->cap - 1);
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): only after load_prices succeeded */
+	while (m->keys[i] && strcmp(m->keys[i], key))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int load_prices(struct store *st, const char *provider, struct price_map *m, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = PLANNER_OK;
+	long long rows = 0;
+	memset(m, 0, sizeof *m);
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM offers WHERE provider = ?", -1, &s,
+	                       NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read offers");
+	sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		rows = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	for (m->cap = 16; m->cap < (size_t)rows * 2; m->cap *= 2)
+		;
+	m->keys = calloc(m->cap, sizeof *m->keys);
+	m->prices = calloc(m->cap, sizeof *m->prices);
+	if (!m->keys || !m->prices)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT offer, region, spot, price_per_hour FROM offers "
+	                       "WHERE provider = ?",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read offers");
+	sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+	int step;
+	char key[512];
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		offer_key(key, sizeof key, (const char *)sqlite3_column_text(s, 0),
+		          (const char *)sqlite3_column_text(s, 1), sqlite3_column_int(s, 2));
+		size_t i = price_map_slot(m, key);
+		if (!m->keys[i] && !(m->keys[i] = strdup(key))) {
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+			break;
+		}
+		m->prices[i] = sqlite3_column_double(s, 3);
+	}
+	if (rc == PLANNER_OK && step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot read offers");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* Whether price is new, or differs from the one old holds for key. */
+static bool price_changed(const struct price_map *old, const char *key, double price)
+{
+	size_t slot = price_map_slot(old, key);
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): load_prices allocated it */
+	return !old->keys[slot] || fabs(old->prices[slot] - price) > 1e-9;
+}
+
+/* Adds a price_history row for each of rows whose price is new or changed
+ * against old (the provider's rows before this replace). */
+static int write_history(struct store *st, const char *provider, const struct price_map *old,
+                         const struct offer *rows, size_t n, const char *now, char **err)
+{
+	sqlite3_stmt *hist = NULL;
+	int rc = PLANNER_OK;
+	if (sqlite3_prepare_v2(st->db,
+	                       "INSERT INTO price_history (provider, offer, region, spot, gpu, "
+	                       "gpu_count, price_per_hour, recorded_at) VALUES (?,?,?,?,?,?,?,?)",
+	                       -1, &hist, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot prepare offer update");
+	for (size_t i = 0; i < n; i++) {
+		const struct offer *o = &rows[i];
+		char key[512];
+		offer_key(key, sizeof key, o->offer, o->region, o->spot);
+		if (!price_changed(old, key, o->price_per_hour))
+			continue;
+		sqlite3_reset(hist);
+		sqlite3_bind_text(hist, 1, provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(hist, 2, o->offer, -1, SQLITE_STATIC);
+		sqlite3_bind_text(hist, 3, o->region, -1, SQLITE_STATIC);
+		sqlite3_bind_int(hist, 4, o->spot);
+		sqlite3_bind_text(hist, 5, o->gpu, -1, SQLITE_STATIC);
+		sqlite3_bind_int(hist, 6, o->gpu_count);
+		sqlite3_bind_double(hist, 7, o->price_per_hour);
+		sqlite3_bind_text(hist, 8, o->fetched_at[0] ? o->fetched_at : now, -1,
+		                  SQLITE_STATIC);
+		if (sqlite3_step(hist) != SQLITE_DONE) {
+			rc = store_db_err(st, err, "cannot record price history");
+			break;
+		}
+	}
+	sqlite3_finalize(hist);
+	return rc;
+}
+
+/* Deletes the provider's offers and inserts rows in their place. */
+static int replace_rows(struct store *st, const char *provider, const struct offer *rows, size_t n,
+                        const char *now, char **err)
+{
+	sqlite3_stmt *del = NULL, *ins = NULL;
+	int rc = PLANNER_OK;
+	if (sqlite3_prepare_v2(st->db, "DELETE FROM offers WHERE provider = ?", -1, &del, NULL) !=
+	        SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db,
+	                       "INSERT OR REPLACE INTO offers (provider, offer, region, spot, gpu, "
+	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
+	                       "fetched_at, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                       -1, &ins, NULL) != SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot prepare offer update");
+		goto out;
+	}
+	sqlite3_bind_text(del, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(del) != SQLITE_DONE) {
+		rc = store_db_err(st, err, "cannot replace offers");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct offer *o = &rows[i];
+		sqlite3_reset(ins);
+		sqlite3_bind_text(ins, 1, provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 2, o->offer, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 3, o->region, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 4, o->spot);
+		sqlite3_bind_text(ins, 5, o->gpu, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 6, o->gpu_count);
+		sqlite3_bind_double(ins, 7, o->vram_gib);
+		sqlite3_bind_double(ins, 8, o->vcpus);
+		sqlite3_bind_double(ins, 9, o->ram_gib);
+		sqlite3_bind_double(ins, 10, o->price_per_hour);
+		sqlite3_bind_int(ins, 11, o->available);
+		sqlite3_bind_text(ins, 12, o->fetched_at[0] ? o->fetched_at : now, -1,
+		                  SQLITE_STATIC);
+		sqlite3_bind_text(ins, 13, o->source, -1, SQLITE_STATIC);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			rc = store_db_err(st, err, "cannot store offers");
+			goto out;
+		}
+	}
+out:
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+int store_replace_offers(struct store *st, const char *provider, const struct offer *rows, size_t n,
+                         char **err)
+{
+	struct price_map old = {0};
+	int rc;
+	char now[24];
+	iso_now(now, sizeof now);
+	const char *at = "";
+	for (size_t i = 0; i < n; i++)
+		at = store_newest(at, rows[i].fetched_at);
+	if (!*at)
+		at = now;
+	if ((rc = store_exec(st, "SAVEPOINT replace_offers", err)))
+		return rc;
+	/* History first: it compares against the rows about to be replaced. */
+	if ((rc = load_prices(st, provider, &old, err)) ||
+	    (rc = write_history(st, provider, &old, rows, n, now, err)) ||
+	    (rc = replace_rows(st, provider, rows, n, now, err)) ||
+	    (rc = store_mark_fresh(st, provider, "rented", at, err)) ||
+	    (rc = store_exec(st, "RELEASE replace_offers", err)))
+		sqlite3_exec(st->db, "ROLLBACK TO replace_offers; RELEASE replace_offers", NULL,
+		             NULL, NULL);
+	price_map_free(&old);
+	return rc;
+}
+
+static void read_price_point(sqlite3_stmt *s, void *row)
+{
+	struct price_point *p = row;
+	store_copy_text(p->provider, sizeof p->provider, sqlite3_column_text(s, 0));
+	store_copy_text(p->offer, sizeof p->offer, sqlite3_column_text(s, 1));
+	store_copy_text(p->region, sizeof p->region, sqlite3_column_text(s, 2));
+	p->spot = sqlite3_column_int(s, 3) != 0;
+	store_copy_text(p->gpu, sizeof p->gpu, sqlite3_column_text(s, 4));
+	p->gpu_count = sqlite3_column_int(s, 5);
+	p->price_per_hour = sqlite3_column_double(s, 6);
+	store_copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
+}
+
+int store_price_history(struct store *st, const char *gpu, const char *provider,
+                        struct price_point **out, size_t *n, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "SELECT provider, offer, region, spot, gpu, gpu_count, price_per_hour, "
+	        "recorded_at FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
+	        "AND (?2 IS NULL OR provider = ?2) "
+	        "ORDER BY gpu, recorded_at, provider, offer, region, spot",
+	        -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read price history");
+	if (gpu)
+		sqlite3_bind_text(s, 1, gpu, -1, SQLITE_STATIC);
+	if (provider)
+		sqlite3_bind_text(s, 2, provider, -1, SQLITE_STATIC);
+	void *rows;
+	int rc = store_collect(st, s, sizeof **out, read_price_point, &rows, n,
+	                       "cannot read price history", err);
+	*out = rows;
+	return rc;
+}

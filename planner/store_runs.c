@@ -1,0 +1,126 @@
+/* store_runs.c — provider freshness and refresh runs, part of the one
+ * store module (see store_int.h). */
+#include "store_int.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int store_prices_as_of(struct store *st, char *buf, size_t len, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT max(t) FROM (SELECT max(fetched_at) AS t FROM offers "
+	                       "UNION ALL SELECT max(fetched_at) FROM api_prices)",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read price dates");
+	int step = sqlite3_step(s);
+	store_copy_text(buf, len, step == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL);
+	sqlite3_finalize(s);
+	return step == SQLITE_ROW ? PLANNER_OK : store_db_err(st, err, "cannot read price dates");
+}
+
+static void read_provider(sqlite3_stmt *s, void *row)
+{
+	struct provider_state *p = row;
+	store_copy_text(p->name, sizeof p->name, sqlite3_column_text(s, 0));
+	store_copy_text(p->kind, sizeof p->kind, sqlite3_column_text(s, 1));
+	store_copy_text(p->last_good, sizeof p->last_good, sqlite3_column_text(s, 2));
+	store_copy_text(p->last_attempt, sizeof p->last_attempt, sqlite3_column_text(s, 3));
+	store_copy_text(p->last_status, sizeof p->last_status, sqlite3_column_text(s, 4));
+	store_copy_text(p->last_error, sizeof p->last_error, sqlite3_column_text(s, 5));
+	p->from_snapshot = sqlite3_column_int(s, 6) != 0;
+	p->rows = (long)sqlite3_column_int64(s, 7);
+}
+
+int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "SELECT p.name, p.kind, p.last_good, p.last_attempt, p.last_status, p.last_error,"
+	        " p.from_snapshot, (SELECT count(*) FROM offers o WHERE o.provider = p.name) +"
+	        " (SELECT count(*) FROM api_prices a WHERE a.provider = p.name)"
+	        " FROM providers p ORDER BY p.kind DESC, p.name",
+	        -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read providers");
+	void *rows;
+	int rc = store_collect(st, s, sizeof **out, read_provider, &rows, n,
+	                       "cannot read providers", err);
+	*out = rows;
+	return rc;
+}
+
+/* Marks provider as freshly refreshed (inside the caller's transaction). */
+int store_mark_fresh(struct store *st, const char *provider, const char *kind, const char *at,
+                     char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = PLANNER_OK;
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "INSERT INTO providers (name, kind, last_good, last_attempt, "
+	        "last_status, last_error, from_snapshot) VALUES (?1, ?2, ?3, ?3, 'ok', "
+	        "NULL, 0) ON CONFLICT (name) DO UPDATE SET kind = ?2, last_good = ?3, "
+	        "last_attempt = ?3, last_status = 'ok', last_error = NULL, "
+	        "from_snapshot = 0",
+	        -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot update provider state");
+	sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, at, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot update provider state");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int store_record_run(struct store *st, const char *provider, const char *kind,
+                     const char *started_at, const char *ended_at, const char *status, long rows,
+                     long http_status, const char *error, char **err)
+{
+	sqlite3_stmt *run = NULL, *prov = NULL;
+	int rc = PLANNER_OK;
+	if (sqlite3_prepare_v2(st->db,
+	                       "INSERT INTO refresh_runs (provider, started_at, ended_at, status, "
+	                       "rows, http_status, error) VALUES (?,?,?,?,?,?,?)",
+	                       -1, &run, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+	        st->db,
+	        "INSERT INTO providers (name, kind, last_attempt, last_status, "
+	        "last_error) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE "
+	        "SET last_attempt = ?3, last_status = ?4, last_error = ?5",
+	        -1, &prov, NULL) != SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot record refresh run");
+		goto out;
+	}
+	sqlite3_bind_text(run, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(run, 2, started_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(run, 3, ended_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(run, 4, status, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(run, 5, rows);
+	sqlite3_bind_int64(run, 6, http_status);
+	if (error)
+		sqlite3_bind_text(run, 7, error, -1, SQLITE_STATIC);
+	if (sqlite3_step(run) != SQLITE_DONE) {
+		rc = store_db_err(st, err, "cannot record refresh run");
+		goto out;
+	}
+	sqlite3_bind_text(prov, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(prov, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(prov, 3, ended_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(prov, 4, status, -1, SQLITE_STATIC);
+	if (error)
+		sqlite3_bind_text(prov, 5, error, -1, SQLITE_STATIC);
+	if (sqlite3_step(prov) != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot record provider state");
+out:
+	sqlite3_finalize(run);
+	sqlite3_finalize(prov);
+	return rc;
+}
