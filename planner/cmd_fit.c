@@ -27,11 +27,15 @@ static bool parse_task(const char *s, enum task *t)
 	return false;
 }
 
+/* Prints the model's memory need and, per GPU in the reference data, how
+ * many it takes and how fast they run. fit takes no job spec, so no engine
+ * profile of a job: it shows the default profile's figures. */
 static int print_fit(const struct cli *c, const struct fit_args *a, const struct model_spec *m,
 		     const struct precision_info *p)
 {
+	const struct engine *e = engine_default();
 	struct vram_need need;
-	vram_estimate(m, p, a->task, a->context, a->batch, &need);
+	vram_estimate(e, m, p, a->task, a->context, a->batch, &need);
 	cJSON *root = NULL, *gpus = NULL;
 	if (c->format == FORMAT_JSON) {
 		root = cJSON_CreateObject();
@@ -65,10 +69,10 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	}
 	for (size_t i = 0; i < c->ref->n_gpus; i++) {
 		const struct gpu_spec *g = &c->ref->gpus[i];
-		int n = vram_min_gpus(&need, g);
+		int n = vram_min_gpus(e, &need, g);
 		struct speed_est s = {0};
 		if (n > 0)
-			speed_estimate(m, p, g, n, a->task, a->context, a->batch, &s);
+			speed_estimate(e, m, p, g, n, a->task, a->context, a->batch, &s);
 		double tps = a->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
 		double per = n > 0 ? vram_per_gpu(&need, n) : NAN;
 		if (gpus) {
@@ -101,8 +105,9 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	if (root)
 		return cli_print_json(root);
 	if (c->format == FORMAT_TABLE) {
-		printf("\n(\"no\": more than 8 GPUs of that kind; tok/s: decode, all %d streams)\n",
-		       a->batch);
+		printf(
+		    "\n(\"no\": more than %d GPUs of that kind; tok/s: decode, all %d streams)\n",
+		    e->max_tp, a->batch);
 	}
 	return PLANNER_OK;
 }

@@ -3,8 +3,6 @@
  * report.c write one self-contained HTML file. */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,33 +13,20 @@
 /* Offers kept per job: the report shows the first few. */
 #define OFFERS_PER_JOB 5
 
-/* The same filters plan.c's rented route applies: spot only for
- * interruptible jobs, NVIDIA unless accelerator: any, the spec's provider
- * list, nothing for data: restricted, and the offer's GPUs must hold the
- * job. Keeps the cheapest OFFERS_PER_JOB of all (sorted cheapest first). */
-static size_t fitting_offers(const struct cli *c, const struct jobspec *spec,
-			     const struct job_result *j, const struct offer *all, size_t n,
-			     struct offer *keep)
+/* The offers the job may rent and fits on, by the rules compare prices its
+ * rented route with (workload.h). Keeps the cheapest OFFERS_PER_JOB of all
+ * (sorted cheapest first). */
+static size_t fitting_offers(const struct cli *c, const struct job_result *j,
+                             const struct offer *all, size_t n, struct offer *keep)
 {
 	size_t k = 0;
-	if (j->job->data == DATA_RESTRICTED)
+	if (!workload_route_allowed(&j->work, ROUTE_RENTED, NULL, 0))
 		return 0;
 	for (size_t i = 0; i < n && k < OFFERS_PER_JOB; i++) {
-		const struct offer *o = &all[i];
-		const struct gpu_spec *g = refdata_gpu(c->ref, o->gpu);
-		if (!g || (o->spot && !j->job->interruptible) ||
-		    (!j->job->any_accelerator && strcmp(g->vendor, "nvidia")))
-			continue;
-		bool listed = !spec->providers;
-		for (size_t p = 0; spec->providers && p < spec->n_providers; p++)
-			listed |= !strcasecmp(spec->providers[p], o->provider);
-		if (!listed)
-			continue;
-		struct gpu_spec sized = *g;
-		if (o->vram_gib > 0)
-			sized.vram_gib = o->vram_gib;
-		if (vram_fits(&j->need, &sized, o->gpu_count))
-			keep[k++] = *o;
+		struct gpu_spec sized;
+		if (workload_offer_gpu(&j->work, c->ref, &all[i], &sized) &&
+		    workload_fits(&j->work, &sized, all[i].gpu_count))
+			keep[k++] = all[i];
 	}
 	return k;
 }
@@ -76,15 +61,15 @@ static int write_report(FILE *f, void *arg)
 	offers = calloc(plan->n_jobs + 1, sizeof *offers);
 	n_offers = calloc(plan->n_jobs + 1, sizeof *n_offers);
 	if (!offers || !n_offers) {
-		rc = set_err(&err, PLANNER_EINPUT, "out of memory");
+		rc = set_err(&err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n_jobs; i++) {
 		if (!(offers[i] = calloc(OFFERS_PER_JOB, sizeof **offers))) {
-			rc = set_err(&err, PLANNER_EINPUT, "out of memory");
+			rc = set_err(&err, PLANNER_ESYS, "out of memory");
 			goto out;
 		}
-		n_offers[i] = fitting_offers(c, spec, &plan->jobs[i], all, n_all, offers[i]);
+		n_offers[i] = fitting_offers(c, &plan->jobs[i], all, n_all, offers[i]);
 	}
 	iso_now(now, sizeof now);
 	struct report_input in = {.spec = spec, .plan = plan, .offers = offers,

@@ -10,26 +10,16 @@
 
 #include "util.h"
 
-/* Hours in the longest month: one GPU set cannot run more than this, so a
- * break-even beyond it never happens. */
-#define HOURS_IN_LONGEST_MONTH 744.0
-
 /* Everything one job's pricing needs, gathered once. */
 struct job_ctx {
 	const struct jobspec *spec;
 	const struct refdata *ref;
 	const struct job *job;
-	const struct precision_info *prec;
+	const struct workload *w; /* &res->work */
 	struct job_result *res;
 	const struct offer *offers; /* the available catalogue, read once per plan */
 	size_t n_offers;
 };
-
-const char *route_name(enum route r)
-{
-	static const char *const names[] = {"api", "rented", "owned"};
-	return r < ROUTE_COUNT ? names[r] : "?";
-}
 
 static void why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void why(struct route_result *r, const char *fmt, ...)
@@ -41,50 +31,13 @@ static void why(struct route_result *r, const char *fmt, ...)
 	r->feasible = false;
 }
 
-/* Hours and output tokens/s of n GPUs of kind gpu for this job: the given
- * hours, or the hours its tokens take at the estimated throughput. */
-static void config_hours(const struct job_ctx *c, const struct gpu_spec *gpu, int n,
-			 double *hours, double *tps)
-{
-	struct speed_est s;
-	const struct job *j = c->job;
-	speed_estimate(&j->model, c->prec, gpu, n, j->task, j->context, j->batch, &s);
-	*tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
-	if (j->has_hours)
-		*hours = j->hours_per_month;
-	else
-		*hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
-}
-
-static bool vendor_allowed(const struct job *j, const struct gpu_spec *g)
-{
-	return j->any_accelerator || !strcmp(g->vendor, "nvidia");
-}
-
-static bool provider_allowed(const struct jobspec *spec, const char *provider)
-{
-	if (!spec->providers)
-		return true;
-	for (size_t i = 0; i < spec->n_providers; i++)
-		if (!strcasecmp(spec->providers[i], provider))
-			return true;
-	return false;
-}
-
 static int price_api(const struct job_ctx *c, struct store *st, char **err)
 {
 	const struct job *j = c->job;
 	struct route_result *r = &c->res->routes[ROUTE_API];
 	r->route = ROUTE_API;
-	if (j->task != TASK_INFERENCE) {
-		why(r, "task: %s is fine-tuning; the api route prices inference tokens only",
-		    task_name(j->task));
+	if (!workload_route_allowed(c->w, ROUTE_API, r->why, sizeof r->why))
 		return PLANNER_OK;
-	}
-	if (j->data != DATA_PUBLIC) {
-		why(r, "data: %s excludes third-party APIs", data_class_name(j->data));
-		return PLANNER_OK;
-	}
 	if (!j->has_tokens) {
 		why(r, "no tokens_per_month; give the job's token volume to price the api route");
 		return PLANNER_OK;
@@ -132,8 +85,8 @@ static void consider_rental(const struct job_ctx *c, struct route_result *r,
 			    const struct gpu_spec *gpu, int count, double price, bool spot,
 			    const char *provider, const char *offer, const char *region)
 {
-	double hours, tps;
-	config_hours(c, gpu, count, &hours, &tps);
+	double tps;
+	double hours = workload_gpu_hours(c->w, gpu, count, &tps);
 	double cost = hours * price;
 	if (r->feasible && (cost > r->monthly_cost ||
 			    (cost == r->monthly_cost && price >= r->price_per_hour)))
@@ -157,46 +110,37 @@ static void price_rented(const struct job_ctx *c)
 	const struct jobspec *spec = c->spec;
 	struct route_result *r = &c->res->routes[ROUTE_RENTED];
 	r->route = ROUTE_RENTED;
-	if (j->data == DATA_RESTRICTED) {
-		why(r, "data: restricted allows owned GPUs only");
+	if (!workload_route_allowed(c->w, ROUTE_RENTED, r->why, sizeof r->why))
 		return;
-	}
 	double max_vram = 0;
 	int max_count = 0;
 	size_t considered = 0;
 	for (size_t i = 0; i < c->n_offers; i++) {
 		const struct offer *o = &c->offers[i];
-		if (o->spot && !j->interruptible)
-			continue;
-		const struct gpu_spec *ref_gpu = refdata_gpu(c->ref, o->gpu);
-		if (!ref_gpu || !vendor_allowed(j, ref_gpu) || !provider_allowed(spec, o->provider))
+		struct gpu_spec g;
+		const struct gpu_spec *ref_gpu = workload_offer_gpu(c->w, c->ref, o, &g);
+		if (!ref_gpu)
 			continue;
 		considered++;
-		/* The offer's own memory figure wins: a feed may sell a slice of
-		 * a card (Azure NV A10 v5) or a variant the table rounds. */
-		struct gpu_spec g = *ref_gpu;
-		if (o->vram_gib > 0)
-			g.vram_gib = o->vram_gib;
 		if (g.vram_gib > max_vram)
 			max_vram = g.vram_gib;
 		if (o->gpu_count > max_count)
 			max_count = o->gpu_count;
-		if (!vram_fits(&c->res->need, &g, o->gpu_count))
+		if (!workload_fits(c->w, &g, o->gpu_count))
 			continue;
 		consider_rental(c, r, ref_gpu, o->gpu_count, o->price_per_hour * spec->usd_to_currency,
 				o->spot, o->provider, o->offer, o->region);
 	}
 	for (size_t i = 0; i < spec->n_quotes; i++) {
 		const struct quote *q = &spec->quotes[i];
-		if ((q->spot && !j->interruptible) || !vendor_allowed(j, q->gpu) ||
-		    !provider_allowed(spec, q->provider))
+		if (!workload_rental_allowed(c->w, q->provider, q->gpu, q->spot))
 			continue;
 		considered++;
 		if (q->gpu->vram_gib > max_vram)
 			max_vram = q->gpu->vram_gib;
 		if (q->count > max_count)
 			max_count = q->count;
-		if (!vram_fits(&c->res->need, q->gpu, q->count))
+		if (!workload_fits(c->w, q->gpu, q->count))
 			continue;
 		char offer[64];
 		snprintf(offer, sizeof offer, "quote %dx %s", q->count, q->gpu->name);
@@ -213,7 +157,7 @@ static void price_rented(const struct job_ctx *c)
 		    spec->providers ? ", listed providers only" : "");
 	else
 		why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
-		    c->res->need.total_gib, max_vram, max_count);
+		    c->w->need.total_gib, max_vram, max_count);
 }
 
 /* Considers owning `sets` sets of n GPUs of kind g; keeps it when cheaper. */
@@ -222,14 +166,14 @@ static void consider_owned(const struct job_ctx *c, struct route_result *r,
 			   bool on_hand, int sets_available)
 {
 	const struct jobspec *spec = c->spec;
-	double hours, tps;
-	config_hours(c, g, n, &hours, &tps);
+	double tps;
+	double hours = workload_gpu_hours(c->w, g, n, &tps);
 	/* One set runs at most a month's hours; more work needs more sets. */
-	int sets = hours > HOURS_IN_LONGEST_MONTH ? (int)ceil(hours / HOURS_IN_LONGEST_MONTH) : 1;
+	int sets = hours > HOURS_PER_MONTH ? (int)ceil(hours / HOURS_PER_MONTH) : 1;
 	if (sets_available > 0 && sets > sets_available)
 		return;
 	double capex = on_hand ? 0 : capex_per_gpu * n * sets;
-	double power = n * watts * spec->pue * hours / 1000.0 * spec->electricity_per_kwh;
+	double power = power_cost(spec, n, watts, hours);
 	double cost = capex / spec->amortize_months + power;
 	if (r->feasible &&
 	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand))))
@@ -256,42 +200,42 @@ static void price_owned(const struct job_ctx *c)
 	const struct jobspec *spec = c->spec;
 	const struct refdata *ref = c->ref;
 	struct route_result *r = &c->res->routes[ROUTE_OWNED];
-	const struct vram_need *need = &c->res->need;
+	const struct vram_need *need = &c->w->need;
 	r->route = ROUTE_OWNED;
 	double max_vram = 0;
 	int considered = 0;
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
-		if (!vendor_allowed(j, o->gpu))
+		if (!workload_gpu_allowed(c->w, o->gpu))
 			continue;
 		considered++;
 		if (o->gpu->vram_gib > max_vram)
 			max_vram = o->gpu->vram_gib;
-		int n = vram_min_gpus(need, o->gpu);
+		int n = workload_min_gpus(c->w, o->gpu);
 		if (n > 0 && n <= o->count)
 			consider_owned(c, r, o->gpu, n, 0, o->watts, true, o->count / n);
 	}
 	if (spec->has_buy) {
 		for (size_t i = 0; i < spec->n_buy; i++) {
 			const struct buy_option *b = &spec->buy[i];
-			if (!vendor_allowed(j, b->gpu))
+			if (!workload_gpu_allowed(c->w, b->gpu))
 				continue;
 			considered++;
 			if (b->gpu->vram_gib > max_vram)
 				max_vram = b->gpu->vram_gib;
-			int n = vram_min_gpus(need, b->gpu);
+			int n = workload_min_gpus(c->w, b->gpu);
 			if (n > 0 && n <= b->max_count)
 				consider_owned(c, r, b->gpu, n, b->price, b->watts, false, 0);
 		}
 	} else {
 		for (size_t i = 0; i < ref->n_gpus; i++) {
 			const struct gpu_spec *g = &ref->gpus[i];
-			if (g->price_usd <= 0 || g->watts <= 0 || !vendor_allowed(j, g))
+			if (g->price_usd <= 0 || g->watts <= 0 || !workload_gpu_allowed(c->w, g))
 				continue;
 			considered++;
 			if (g->vram_gib > max_vram)
 				max_vram = g->vram_gib;
-			int n = vram_min_gpus(need, g);
+			int n = workload_min_gpus(c->w, g);
 			if (n > 0)
 				consider_owned(c, r, g, n, g->price_usd * spec->usd_to_currency,
 					       g->watts, false, 0);
@@ -303,9 +247,10 @@ static void price_owned(const struct job_ctx *c)
 		why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		    j->any_accelerator ? "" : " (NVIDIA only)");
 	else
-		why(r, "needs %.1f GiB; the largest GPU on hand or to buy has %.0f GiB, and 8 of "
-		       "them are not enough",
-		    need->total_gib, max_vram);
+		why(r,
+		    "needs %.1f GiB; the largest GPU on hand or to buy has %.0f GiB, and %d of "
+		    "them are not enough",
+		    need->total_gib, max_vram, c->w->engine->max_tp);
 }
 
 static void breakevens(const struct job_ctx *c)
@@ -324,13 +269,12 @@ static void breakevens(const struct job_ctx *c)
 		 * GPUs may need more or fewer hours than the rented ones, so an
 		 * owned hour replaces rent_hours / own_hours rented hours. With
 		 * given hours the ratio is 1 and this is ESTIMATION.md's H*. */
-		double power_per_hour =
-			own->gpu_count * own->watts * spec->pue / 1000.0 * spec->electricity_per_kwh;
+		double power_per_hour = power_cost(spec, own->gpu_count, own->watts, 1.0);
 		double rent_per_own_hour = rent->price_per_hour * rent->gpu_hours / own->gpu_hours;
 		double margin = rent_per_own_hour - power_per_hour;
 		if (margin > 0) {
 			double h = own->capex / spec->amortize_months / margin;
-			if (h <= HOURS_IN_LONGEST_MONTH)
+			if (h <= HOURS_PER_MONTH)
 				be->owned_vs_rented_hours = h;
 		}
 		/* GPUs on hand have nothing to pay back: they win at once when
@@ -355,16 +299,18 @@ static int price_job(const struct jobspec *spec, const struct refdata *ref, stru
 		     const struct offer *offers, size_t n_offers, const struct job *j,
 		     struct job_result *res, char **err)
 {
-	struct job_ctx c = {.spec = spec, .ref = ref, .job = j, .res = res, .offers = offers,
-			    .n_offers = n_offers};
-	c.prec = precision_find(j->precision);
-	if (!c.prec)
-		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: unknown precision '%s'", spec->path,
-			       j->pos.line, j->pos.column, j->precision);
-	res->job = j;
-	vram_estimate(&j->model, c.prec, j->task, j->context, j->batch, &res->need);
-	res->vram_gib = res->need.total_gib;
+	struct job_ctx c = {.spec = spec,
+	                    .ref = ref,
+	                    .job = j,
+	                    .w = &res->work,
+	                    .res = res,
+	                    .offers = offers,
+	                    .n_offers = n_offers};
 	int rc;
+	if ((rc = workload_init(&res->work, spec, j, err)))
+		return rc;
+	res->job = j;
+	res->vram_gib = res->work.need.total_gib;
 	if ((rc = price_api(&c, st, err)))
 		return rc;
 	price_rented(&c);
@@ -400,7 +346,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	struct plan *p = calloc(1, sizeof *p);
 	if (!p || !(p->jobs = calloc(spec->n_jobs + 1, sizeof *p->jobs))) {
 		free(p);
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	}
 	snprintf(p->currency, sizeof p->currency, "%s", spec->currency);
 	if ((rc = store_prices_as_of(st, p->prices_as_of, sizeof p->prices_as_of, err)) ||
@@ -410,14 +356,19 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	p->snapshot_only = true;
 	p->stale = calloc(n_provs + 1, sizeof *p->stale);
 	if (!p->stale) {
-		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto fail;
 	}
 	for (size_t i = 0; i < n_provs; i++) {
 		if (!provs[i].from_snapshot)
 			p->snapshot_only = false;
-		if (!strcmp(provs[i].last_status, "failed"))
-			p->stale[p->n_stale++] = strdup(provs[i].name);
+		if (strcmp(provs[i].last_status, "failed"))
+			continue;
+		if (!(p->stale[p->n_stale] = strdup(provs[i].name))) {
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+			goto fail;
+		}
+		p->n_stale++;
 	}
 	for (size_t i = 0; i < spec->n_jobs; i++) {
 		if ((rc = price_job(spec, ref, st, offers, n_offers, &spec->jobs[i], &p->jobs[i],

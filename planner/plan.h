@@ -11,11 +11,8 @@
 
 #include "jobspec.h"
 #include "refdata.h"
-#include "speed.h"
 #include "store.h"
-#include "vram.h"
-
-enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_COUNT };
+#include "workload.h"
 
 struct route_result {
 	enum route route;
@@ -48,8 +45,8 @@ struct breakeven {
 
 struct job_result {
 	const struct job *job;
-	struct vram_need need;         /* on one GPU */
-	double vram_gib;               /* need.total_gib */
+	struct workload work;          /* the job as the pricing rules see it */
+	double vram_gib;               /* work.need.total_gib: on one GPU */
 	double gpu_hours_per_month;    /* given, or of the best GPU route */
 	struct route_result routes[ROUTE_COUNT];
 	int best;                      /* index into routes; -1 when none feasible */
@@ -71,7 +68,5 @@ struct plan {
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err);
 void plan_free(struct plan *p);
-
-const char *route_name(enum route r);
 
 #endif

@@ -10,10 +10,6 @@
 
 #include "util.h"
 
-/* Hours in the longest month: the charts' x axis runs 0..744 (further only
- * when a job's current use needs more than one GPU set's month). */
-#define REPORT_MONTH_HOURS 744.0
-
 /* Chart geometry in SVG user units (CSS pixels at 100 %). */
 #define CHART_W 860
 #define CHART_H 380
@@ -82,8 +78,7 @@ void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
 		} else if (k == ROUTE_RENTED) {
 			l->slope = r->price_per_hour;
 		} else if (k == ROUTE_OWNED) {
-			l->slope = r->gpu_count * r->watts * spec->pue / 1000.0 *
-				   spec->electricity_per_kwh;
+			l->slope = power_cost(spec, r->gpu_count, r->watts, 1.0);
 		}
 	}
 }
@@ -162,15 +157,12 @@ static void axes(FILE *f, const struct scale *s, double xstep, double ystep, con
 	(void)w;
 }
 
-/* The job's cost-curve chart: the three routes over hours per month, the
- * crossings marked and labelled, the current use marked, a legend. */
-static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p,
-		       const struct job_result *j, size_t index)
+/* The cost chart's scale: hours 0..HOURS_PER_MONTH (further only when the
+ * job's current use needs more than one GPU set's month), money 0 to the
+ * highest line at the right edge, rounded up to a tick. */
+static struct scale cost_scale(const struct cost_line lines[ROUTE_COUNT], double use, double *ystep)
 {
-	struct cost_line lines[ROUTE_COUNT];
-	report_cost_lines(spec, j, lines);
-	double use = j->gpu_hours_per_month;
-	double xmax = REPORT_MONTH_HOURS;
+	double xmax = HOURS_PER_MONTH;
 	if (use * 1.05 > xmax)
 		xmax = ceil(use * 1.1 / 100) * 100;
 	double ymax = 0;
@@ -180,64 +172,76 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 			if (v > ymax)
 				ymax = v;
 		}
-	double ystep = nice_step(ymax > 0 ? ymax : 1, 6);
-	struct scale s = {.x0 = 0, .x1 = xmax, .y0 = 0,
-			  .y1 = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep,
-			  .px0 = PLOT_L, .px1 = CHART_W - PLOT_R, .py0 = CHART_H - PLOT_B,
-			  .py1 = PLOT_T};
+	*ystep = nice_step(ymax > 0 ? ymax : 1, 6);
+	struct scale s = {.x0 = 0,
+	                  .x1 = xmax,
+	                  .y0 = 0,
+	                  .y1 = ceil((ymax > 0 ? ymax : 1) / *ystep) * *ystep,
+	                  .px0 = PLOT_L,
+	                  .px1 = CHART_W - PLOT_R,
+	                  .py0 = CHART_H - PLOT_B,
+	                  .py1 = PLOT_T};
 	if (s.y1 <= 0)
-		s.y1 = ystep;
+		s.y1 = *ystep;
+	return s;
+}
+
+/* The routes' lines, clipped to the plot box: a steep API line leaves it
+ * early. */
+static void route_lines(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
+                        size_t index)
+{
+	double xmax = s->x1;
 	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"chart%zu\">\n"
-		"<title id=\"chart%zu\">",
-		CHART_W, CHART_H, CHART_W, CHART_H, index, index);
-	escf(f, "%s: monthly cost in %s against GPU hours per month for the api, rented and "
-		"owned routes",
-	     j->job->name, p->currency);
-	fputs("</title>\n", f);
-	char ytitle[64];
-	snprintf(ytitle, sizeof ytitle, "monthly cost (%s)", p->currency);
-	axes(f, &s, xmax > 1000 ? 200 : 100, ystep, "hours of work per month (h)", ytitle, CHART_W,
-	     CHART_H);
-	/* Clip the lines to the plot box: a steep API line leaves it early. */
-	fprintf(f, "<clipPath id=\"plot%zu\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		   "height=\"%.1f\"/></clipPath>\n",
-		index, s.px0, s.py1, s.px1 - s.px0, s.py0 - s.py1);
+	        "<clipPath id=\"plot%zu\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+	        "height=\"%.1f\"/></clipPath>\n",
+	        index, s->px0, s->py1, s->px1 - s->px0, s->py0 - s->py1);
 	fprintf(f, "<g clip-path=\"url(#plot%zu)\">\n", index);
 	for (int k = 0; k < ROUTE_COUNT; k++) {
 		if (!lines[k].feasible)
 			continue;
 		fprintf(f,
-			"<line class=\"route\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\"/>\n",
-			route_colour[k], sx(&s, 0), sy(&s, lines[k].fixed), sx(&s, xmax),
-			sy(&s, lines[k].fixed + lines[k].slope * xmax));
+		        "<line class=\"route\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		        "y2=\"%.1f\"/>\n",
+		        route_colour[k], sx(s, 0), sy(s, lines[k].fixed), sx(s, xmax),
+		        sy(s, lines[k].fixed + lines[k].slope * xmax));
 	}
 	fputs("</g>\n", f);
-	/* The job's current use. */
-	if (use > 0 && use <= xmax) {
-		fprintf(f,
-			"<line class=\"use\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">current use "
-			"%.1f h</text>\n",
-			sx(&s, use), s.py0, sx(&s, use), s.py1, sx(&s, use) + (use < xmax * 0.8 ? 4 : -4),
-			s.py1 + 12, use < xmax * 0.8 ? "start" : "end", use);
-		for (int k = 0; k < ROUTE_COUNT; k++) {
-			if (!lines[k].feasible)
-				continue;
-			double y = lines[k].fixed + lines[k].slope * use;
-			if (y <= s.y1)
-				fprintf(f,
-					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
-					"stroke=\"#fff\"/>\n",
-					sx(&s, use), sy(&s, y), route_colour[k]);
-		}
+}
+
+/* The job's current use: a dashed line and a dot on each route. */
+static void use_marker(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
+                       double use)
+{
+	double xmax = s->x1;
+	if (!(use > 0 && use <= xmax))
+		return;
+	fprintf(f,
+	        "<line class=\"use\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+	        "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">current use "
+	        "%.1f h</text>\n",
+	        sx(s, use), s->py0, sx(s, use), s->py1, sx(s, use) + (use < xmax * 0.8 ? 4 : -4),
+	        s->py1 + 12, use < xmax * 0.8 ? "start" : "end", use);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		if (!lines[k].feasible)
+			continue;
+		double y = lines[k].fixed + lines[k].slope * use;
+		if (y <= s->y1)
+			fprintf(f,
+			        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+			        "stroke=\"#fff\"/>\n",
+			        sx(s, use), sy(s, y), route_colour[k]);
 	}
-	/* Break-even points: where two feasible lines cross within the axis. */
+}
+
+/* Break-even points: where two feasible lines cross within the axis. */
+static void crossings(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
+                      const char *currency)
+{
 	static const int pairs[][2] = {{ROUTE_OWNED, ROUTE_RENTED},
 				       {ROUTE_API, ROUTE_RENTED},
 				       {ROUTE_API, ROUTE_OWNED}};
+	double xmax = s->x1;
 	int marked = 0;
 	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
 		const struct cost_line *a = &lines[pairs[i][0]], *b = &lines[pairs[i][1]];
@@ -245,9 +249,9 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 		if (!isfinite(h))
 			continue;
 		double y = a->fixed + a->slope * h;
-		if (y > s.y1)
+		if (y > s->y1)
 			continue;
-		double cx = sx(&s, h), cy = sy(&s, y);
+		double cx = sx(s, h), cy = sy(s, y);
 		bool left = h > xmax * 0.6;
 		fprintf(f,
 			"<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
@@ -255,15 +259,19 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 			cx, cy, cx + (left ? -10 : 10), cy + 18 + 16 * marked,
 			left ? "end" : "start");
 		escf(f, "%s = %s at %.1f h, %.2f %s", route_name((enum route)pairs[i][0]),
-		     route_name((enum route)pairs[i][1]), h, y, p->currency);
+		     route_name((enum route)pairs[i][1]), h, y, currency);
 		fputs("</text></g>\n", f);
 		marked++;
 	}
-	/* Legend in a band above the plot, one entry per route, so it never
-	 * hides a line, a crossing or the current-use marker. */
+}
+
+/* Legend in a band above the plot, one entry per route, so it never hides
+ * a line, a crossing or the current-use marker. */
+static void legend(FILE *f, const struct scale *s, const struct job_result *j, const char *currency)
+{
 	fputs("<g class=\"legend\">\n", f);
 	for (int k = 0; k < ROUTE_COUNT; k++) {
-		double x = s.px0 + k * (s.px1 - s.px0) / ROUTE_COUNT, y = 18;
+		double x = s->px0 + k * (s->px1 - s->px0) / ROUTE_COUNT, y = 18;
 		const struct route_result *r = &j->routes[k];
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -272,12 +280,42 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 			r->feasible ? "" : " stroke-dasharray=\"2 3\"", x + 30, y);
 		if (r->feasible)
 			escf(f, "%s: %.2f %s/month now", route_name((enum route)k), r->monthly_cost,
-			     p->currency);
+			     currency);
 		else
 			escf(f, "%s: not possible", route_name((enum route)k));
 		fputs("</text>\n", f);
 	}
-	fputs("</g>\n</svg>\n", f);
+	fputs("</g>\n", f);
+}
+
+/* The job's cost-curve chart: the three routes over hours per month, the
+ * crossings marked and labelled, the current use marked, a legend. */
+static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p,
+                       const struct job_result *j, size_t index)
+{
+	struct cost_line lines[ROUTE_COUNT];
+	report_cost_lines(spec, j, lines);
+	double ystep;
+	struct scale s = cost_scale(lines, j->gpu_hours_per_month, &ystep);
+	fprintf(f,
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
+	        "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"chart%zu\">\n"
+	        "<title id=\"chart%zu\">",
+	        CHART_W, CHART_H, CHART_W, CHART_H, index, index);
+	escf(f,
+	     "%s: monthly cost in %s against GPU hours per month for the api, rented and "
+	     "owned routes",
+	     j->job->name, p->currency);
+	fputs("</title>\n", f);
+	char ytitle[64];
+	snprintf(ytitle, sizeof ytitle, "monthly cost (%s)", p->currency);
+	axes(f, &s, s.x1 > 1000 ? 200 : 100, ystep, "hours of work per month (h)", ytitle, CHART_W,
+	     CHART_H);
+	route_lines(f, &s, lines, index);
+	use_marker(f, &s, lines, j->gpu_hours_per_month);
+	crossings(f, &s, lines, p->currency);
+	legend(f, &s, j, p->currency);
+	fputs("</svg>\n", f);
 }
 
 /* A small chart of one GPU's min and median price over refreshes. */
@@ -558,6 +596,6 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 			history_chart(f, &in->history[i], spec->usd_to_currency, p->currency, i);
 	fputs("</body>\n</html>\n", f);
 	if (ferror(f))
-		return set_err(err, PLANNER_EINPUT, "write error");
+		return set_err(err, PLANNER_ESYS, "write error");
 	return PLANNER_OK;
 }

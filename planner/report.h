@@ -45,7 +45,7 @@ struct report_input {
 	const char *generated_at;             /* ISO 8601 UTC */
 };
 
-/* Writes the report to f. Returns PLANNER_OK, or PLANNER_EINPUT with *err
+/* Writes the report to f. Returns PLANNER_OK, or PLANNER_ESYS with *err
  * set when the stream reports a write error. */
 int report_write_html(FILE *f, const struct report_input *in, char **err);
 

@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "speed.h"
 #include "util.h"
-#include "vram.h"
+#include "workload.h"
 
 /* A run's GPUs are a 64-bit set (struct sched_run.gpus). */
 #define SCHED_MAX_POOL_GPUS 64
@@ -41,7 +40,7 @@ int sched_month_slots(const char *tz, int year, int month, struct sched_slot **o
 	const char *old = getenv("TZ");
 	char *saved = old ? strdup(old) : NULL;
 	if (old && !saved)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	setenv("TZ", tz && *tz ? tz : "UTC", 1);
 	tzset();
 	struct tm a = {.tm_year = year - 1900, .tm_mon = month - 1, .tm_mday = 1, .tm_isdst = -1};
@@ -58,7 +57,7 @@ int sched_month_slots(const char *tz, int year, int month, struct sched_slot **o
 	}
 	s = calloc((size_t)count + 1, sizeof *s);
 	if (!s) {
-		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i <= count; i++) {
@@ -143,35 +142,12 @@ struct builder {
 	struct sched_solution sol;
 };
 
-static bool vendor_ok(const struct job *j, const struct gpu_spec *g)
+/* The plan's route k for the job, when it priced one and the job's rules
+ * allow it; else NULL. */
+static const struct route_result *route_of(const struct job_result *r, enum route k)
 {
-	return j->any_accelerator || !strcmp(g->vendor, "nvidia");
-}
-
-/* Hours n GPUs of g take for the whole job: the given hours, or its tokens
- * at the estimated throughput (as plan.c prices it). */
-static double job_hours(const struct job *j, const struct gpu_spec *g, int n)
-{
-	if (j->has_hours)
-		return j->hours_per_month;
-	const struct precision_info *p = precision_find(j->precision);
-	if (!p)
-		return INFINITY;
-	struct speed_est s;
-	speed_estimate(&j->model, p, g, n, j->task, j->context, j->batch, &s);
-	return speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
-}
-
-static const struct route_result *rented_route(const struct job_result *r)
-{
-	const struct route_result *x = &r->routes[ROUTE_RENTED];
-	return x->feasible && r->job->data != DATA_RESTRICTED ? x : NULL;
-}
-
-static const struct route_result *api_route(const struct job_result *r)
-{
-	const struct route_result *x = &r->routes[ROUTE_API];
-	return x->feasible && r->job->data == DATA_PUBLIC ? x : NULL;
+	const struct route_result *x = &r->routes[k];
+	return x->feasible && workload_route_allowed(&r->work, k, NULL, 0) ? x : NULL;
 }
 
 static int build_pools(struct builder *b, char **err)
@@ -180,7 +156,7 @@ static int build_pools(struct builder *b, char **err)
 	b->pools = calloc(spec->n_owned + 1, sizeof *b->pools);
 	b->pinfo = calloc(spec->n_owned + 1, sizeof *b->pinfo);
 	if (!b->pools || !b->pinfo)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		size_t k = 0;
@@ -228,7 +204,7 @@ static int build_jobs(struct builder *b, char **err)
 	b->allowed = calloc(J * (size_t)T + 1, 1);
 	b->allowed_n = calloc(J + 1, sizeof *b->allowed_n);
 	if (!b->jobs || !b->opts || !b->allowed || !b->allowed_n)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (size_t i = 0; i < J; i++) {
 		const struct job *j = &spec->jobs[i];
 		const struct job_result *r = &b->plan->jobs[i];
@@ -244,7 +220,8 @@ static int build_jobs(struct builder *b, char **err)
 		sj->max_run = j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
 		if (sj->max_run == 0 && j->sched.max_run > 0)
 			sj->max_run = 1;
-		const struct route_result *rent = rented_route(r), *api = api_route(r);
+		const struct route_result *rent = route_of(r, ROUTE_RENTED);
+		const struct route_result *api = route_of(r, ROUTE_API);
 		sj->fallback_cost = INFINITY;
 		if (rent)
 			sj->fallback_cost = rent->monthly_cost;
@@ -254,18 +231,17 @@ static int build_jobs(struct builder *b, char **err)
 		for (size_t m = 0; m < M; m++) {
 			const struct pool_info *pi = &b->pinfo[m];
 			struct sched_option *o = &b->opts[i * M + m];
-			if (!vendor_ok(j, pi->gpu))
+			if (!workload_gpu_allowed(&r->work, pi->gpu))
 				continue;
-			int n = vram_min_gpus(&r->need, pi->gpu);
+			int n = workload_min_gpus(&r->work, pi->gpu);
 			if (n <= 0 || n > b->pools[m].count)
 				continue;
-			double h = job_hours(j, pi->gpu, n);
+			double h = workload_gpu_hours(&r->work, pi->gpu, n, NULL);
 			if (!(h > 0) || !isfinite(h))
 				continue;
 			o->gpus = n;
 			o->hours = h;
-			o->cost_per_hour =
-				n * pi->watts * spec->pue / 1000.0 * spec->electricity_per_kwh;
+			o->cost_per_hour = power_cost(spec, n, pi->watts, 1.0);
 		}
 	}
 	return PLANNER_OK;
@@ -336,7 +312,7 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 			hours += work[t + len++];
 		struct sched_run *r = new_run(s, cap);
 		if (!r)
-			return PLANNER_EINPUT;
+			return PLANNER_ESYS;
 		const struct sched_option *o = &b->jobs[j].opt[m];
 		r->job = j;
 		r->route = ROUTE_OWNED;
@@ -389,7 +365,7 @@ static double rented_runs(struct builder *b, size_t j, const struct route_result
 		}
 		struct sched_run *r = new_run(s, cap);
 		if (!r) {
-			*rc = PLANNER_EINPUT;
+			*rc = PLANNER_ESYS;
 			return placed;
 		}
 		r->job = j;
@@ -423,7 +399,7 @@ static int api_run(struct builder *b, size_t j, const struct route_result *api, 
 	}
 	struct sched_run *r = new_run(s, cap);
 	if (!r)
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	r->job = j;
 	r->route = ROUTE_API;
 	fmt(r->resource, sizeof r->resource, "%s %s", api->provider, api->offer);
@@ -441,6 +417,8 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 	const struct job_result *r = &b->plan->jobs[j];
 	const struct job *job = r->job;
 	struct sched_job_result *res = &b->out->jobs[j];
+	char rule[128] = ""; /* why the job may not leave owned GPUs, if so */
+	bool owned_only = !workload_route_allowed(&r->work, ROUTE_RENTED, rule, sizeof rule);
 	bool fits = false;
 	for (size_t m = 0; m < b->n_pools; m++)
 		fits |= b->jobs[j].opt[m].gpus > 0;
@@ -460,11 +438,11 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 		if (own->feasible && !own->already_owned && own->gpu)
 			snprintf(buy, sizeof buy, " (compare suggests buying %dx %s)",
 				 own->gpu_count, own->gpu->name);
-		if (job->data == DATA_RESTRICTED)
+		if (owned_only)
 			fmt(res->why, sizeof res->why,
-				 "data: restricted allows owned GPUs only, and no GPU on hand fits "
-				 "its %.1f GiB; add one under owned:%s or relax data",
-				 r->vram_gib, buy);
+			    "%s, and no GPU on hand fits its %.1f GiB; add one under owned:%s or "
+			    "relax data",
+			    rule, r->vram_gib, buy);
 		else
 			fmt(res->why, sizeof res->why,
 				 "no route runs it: no GPU on hand fits its %.1f GiB%s; rented: %s; "
@@ -473,12 +451,10 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 				 r->routes[ROUTE_API].why);
 	} else {
 		fmt(res->why, sizeof res->why,
-			 "%s; the owned GPUs that fit are busy or outside its window for %.0f%% of "
-			 "its work; widen the window or days, move the deadline, raise its "
-			 "priority over equal-cost jobs, or add GPUs",
-			 job->data == DATA_RESTRICTED ? "data: restricted allows owned GPUs only"
-						      : "no rented or api route can run it",
-			 frac * 100);
+		    "%s; the owned GPUs that fit are busy or outside its window for %.0f%% of "
+		    "its work; widen the window or days, move the deadline, raise its "
+		    "priority over equal-cost jobs, or add GPUs",
+		    owned_only ? rule : "no rented or api route can run it", frac * 100);
 	}
 }
 
@@ -494,7 +470,8 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 	double unplaced = 0, rented_short = 0;
 	int free_hours = 0;
 	if (frac > FRACTION_EPS) {
-		const struct route_result *rent = rented_route(r), *api = api_route(r);
+		const struct route_result *rent = route_of(r, ROUTE_RENTED);
+		const struct route_result *api = route_of(r, ROUTE_API);
 		if (rent && (!api || rent->monthly_cost <= api->monthly_cost) &&
 		    rent->gpu_hours > 0) {
 			double need = frac * rent->gpu_hours;
@@ -551,7 +528,7 @@ static int assign_gpus(struct builder *b)
 	struct schedule *s = b->out;
 	struct sched_run **list = malloc((s->n_runs + 1) * sizeof *list);
 	if (!list)
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	for (size_t m = 0; m < b->n_pools; m++) {
 		size_t n = 0;
 		for (size_t i = 0; i < s->n_runs; i++)
@@ -607,7 +584,7 @@ static int build_resources(struct builder *b)
 		n += (size_t)b->pools[m].count;
 	s->resources = calloc(n + 1, sizeof *s->resources);
 	if (!s->resources)
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	for (size_t m = 0; m < b->n_pools; m++)
 		for (int g = 0; g < b->pools[m].count; g++) {
 			struct sched_resource *r = &s->resources[s->n_resources++];
@@ -643,7 +620,7 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 	*out = NULL;
 	struct schedule *s = calloc(1, sizeof *s);
 	if (!s)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	b.out = s;
 	snprintf(s->month, sizeof s->month, "%04d-%02d", year, month);
 	snprintf(s->timezone, sizeof s->timezone, "%s", spec->timezone ? spec->timezone : "UTC");
@@ -664,18 +641,18 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 		goto fail;
 	s->jobs = calloc(spec->n_jobs + 1, sizeof *s->jobs);
 	if (!s->jobs) {
-		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto fail;
 	}
 	s->n_jobs = spec->n_jobs;
 	size_t cap = 0;
 	for (size_t j = 0; j < spec->n_jobs; j++)
 		if ((rc = place_rest(&b, j, &cap))) {
-			rc = set_err(err, PLANNER_EINPUT, "out of memory");
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			goto fail;
 		}
 	if (assign_gpus(&b) || build_resources(&b)) {
-		rc = set_err(err, PLANNER_EINPUT, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto fail;
 	}
 	for (size_t i = 0; i < s->n_runs; i++) {

@@ -119,7 +119,8 @@ struct sched_slot {
  * name): local midnight of the 1st to local midnight of the next month, so
  * a month with a daylight-saving change has one hour less or more. *out
  * gets n + 1 entries (the last is the month's end). TZ is set for the call
- * and restored; not thread-safe. Returns PLANNER_OK or PLANNER_EINPUT. */
+ * and restored; not thread-safe. Returns PLANNER_OK, PLANNER_EINPUT (a
+ * month or time zone it cannot lay out) or PLANNER_ESYS (out of memory). */
 int sched_month_slots(const char *tz, int year, int month, struct sched_slot **out, int *n,
 		      char **err);
 

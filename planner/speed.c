@@ -7,45 +7,13 @@
  * token meet the tensor cores' limit. Prefill and training are
  * compute-bound.
  *
- * Calibration (tests/check_speed.c holds the estimator to each figure).
- * llama.cpp llama-bench tg128, one stream, 6.74 B-parameter Llama-2-7B
- * (codellama-7b), bytes read per token = weights less the embedding table:
- *
- *   GPU (GB/s)            format  measured   eta      source
- *   RTX 4090 (1008)       F16     61.03 t/s  0.80     ggml-org/llama.cpp#4766, 2024-01-10
- *   RTX 4090 (1008)       Q8_0    98.13 t/s  0.68     ggml-org/llama.cpp#4766, 2024-01-10
- *   RTX 3090 Ti (1008)    Q4_0   127.43 t/s  0.47     ggml-org/llama.cpp#4812, 2024-01-07
- *   A100 80GB PCIe (1935) F16     74.77 t/s  0.51     ggml-org/llama.cpp#6017, 2024-03-12
- *
- * and, other engines on the same model at 4-bit, RTX 4090: MLC-LLM 191.0
- * t/s (eta 0.70), ExLlama 152.56 t/s (eta 0.53) (mlc-ai/llm-perf-bench#1,
- * 2023-08-05). One eta of 0.62 puts all six within +-35 %. */
+ * How close the engine gets to the card's bandwidth and FLOPS (decode eta,
+ * prefill eta, training MFU, tensor-parallel efficiency) comes from its
+ * profile; engines.c holds the figures and the measurements they are
+ * calibrated on (tests/check_speed.c holds the estimator to each). */
 #include "speed.h"
 
 #include <math.h>
-
-/* Fraction of peak memory bandwidth a decode step achieves (see the table
- * above: measured 0.47-0.80, geometric mean ~0.61). */
-#define DECODE_ETA 0.62
-
-/* Fraction of dense tensor TFLOPS reached by prefill and by large-batch
- * decode. llama-bench pp512, Llama-2-7B F16: RTX 4090 11048 t/s = 0.88 of
- * 165.2 TFLOPS (llama.cpp#4766, 2024-01-10); A100 80GB PCIe 8668 t/s = 0.37
- * of 312 TFLOPS (llama.cpp#6017, 2024-03-12). 0.5 sits between. */
-#define COMPUTE_ETA 0.50
-
-/* Model FLOPs utilisation of training. Llama 3 405B pre-training on H100
- * reached 38-43 % BF16 MFU (380-430 TFLOPS per GPU; "The Llama 3 Herd of
- * Models", 2024, table 4). MFU is measured on multi-GPU jobs, so it already
- * pays for communication and no tensor-parallel factor is applied on top. */
-#define TRAIN_MFU 0.40
-
-/* Tensor parallelism over n > 1 GPUs splits every matrix, so bandwidth and
- * FLOPS add up, but each layer then waits on two all-reduces (Megatron-LM,
- * Shoeybi et al. 2019) whose latency does not shrink with n. At decode
- * batch sizes those take on the order of a tenth or more of a step over
- * NVLink; we charge 15 %. */
-#define TP_EFFICIENCY 0.85
 
 /* FLOPs per parameter per token: forward 2 (one multiply-add); training 6
  * (forward 2 + backward 4, Kaplan et al. 2020). LoRA and QLoRA skip the
@@ -88,14 +56,14 @@ static double dense_flops(const struct gpu_spec *gpu, const struct precision_inf
 	return gpu->fp16_tflops * 1e12;
 }
 
-static double tp_factor(int n)
+static double tp_factor(const struct engine *e, int n)
 {
-	return n > 1 ? n * TP_EFFICIENCY : 1.0;
+	return n > 1 ? n * e->tp_efficiency : 1.0;
 }
 
-void speed_estimate(const struct model_spec *m, const struct precision_info *p,
-		    const struct gpu_spec *gpu, int n, enum task task, long context, int batch,
-		    struct speed_est *out)
+void speed_estimate(const struct engine *e, const struct model_spec *m,
+                    const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                    enum task task, long context, int batch, struct speed_est *out)
 {
 	out->decode_tps = out->stream_tps = out->prefill_tps = out->train_tps = 0.0;
 	if (n < 1)
@@ -106,14 +74,14 @@ void speed_estimate(const struct model_spec *m, const struct precision_info *p,
 	if (params <= 0)
 		return;
 
-	double bw = gpu->bandwidth_gbs * 1e9 * DECODE_ETA * tp_factor(n);
-	double flops = dense_flops(gpu, p) * COMPUTE_ETA * tp_factor(n);
+	double bw = gpu->bandwidth_gbs * 1e9 * e->decode_eta * tp_factor(e, n);
+	double flops = dense_flops(gpu, p) * e->compute_eta * tp_factor(e, n);
 
 	/* One step reads the weights once for all b streams, and each
 	 * stream's KV cache. The KV is charged at the full context: a
 	 * conservative bound for long prompts with short answers. */
 	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
-	double kv_bytes = vram_kv_bytes_per_token(m) * ctx;
+	double kv_bytes = vram_kv_bytes_per_token(e, m) * ctx;
 	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
 	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
 	out->decode_tps = fmin(mem_tps, compute_tps);
@@ -124,7 +92,7 @@ void speed_estimate(const struct model_spec *m, const struct precision_info *p,
 		double per_token = task == TASK_FINETUNE_FULL ? FULL_TRAIN_FLOPS_PER_PARAM
 							      : LORA_TRAIN_FLOPS_PER_PARAM;
 		/* Training multiplies in bf16 whatever the stored precision. */
-		out->train_tps = TRAIN_MFU * gpu->fp16_tflops * 1e12 * n / (per_token * params);
+		out->train_tps = e->train_mfu * gpu->fp16_tflops * 1e12 * n / (per_token * params);
 	}
 }
 

@@ -16,10 +16,11 @@ struct speed_est {
 };
 
 /* Throughput of `n` GPUs of kind `gpu` running the job's model at the
- * precision, task, context and batch. */
-void speed_estimate(const struct model_spec *m, const struct precision_info *p,
-		    const struct gpu_spec *gpu, int n, enum task task, long context, int batch,
-		    struct speed_est *out);
+ * precision, task, context and batch under engine e. Cannot fail; e, m, p
+ * and gpu must not be NULL. */
+void speed_estimate(const struct engine *e, const struct model_spec *m,
+                    const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                    enum task task, long context, int batch, struct speed_est *out);
 
 /* GPU-hours this configuration needs for a month's tokens: input at the
  * prefill rate plus output at the decode rate (inference), or all tokens at

@@ -111,26 +111,11 @@ const char *const *precision_names(void)
 	return precision_name_list;
 }
 
-/* ---- Memory -------------------------------------------------------------- */
-
-/* KV cache elements are fp16/bf16: the default of llama.cpp (cache type
- * f16) and of vLLM (kv_cache_dtype "auto" = the model's activation dtype,
- * bf16 even for fp8 weights). An fp8 KV cache is an opt-in we do not assume,
- * so fp8 jobs are charged 2 bytes too. */
-#define KV_BYTES_PER_ELEMENT 2.0
-
-/* Per-GPU runtime overhead: the CUDA context, cuBLAS workspaces and
- * allocator slack. nvidia-smi shows 781 MB in use right after PyTorch
- * initialises CUDA, before any tensor exists (pytorch/pytorch#34323). */
-#define RUNTIME_OVERHEAD_GIB 0.75
-
-/* Serving engines pre-allocate a fixed fraction of the card and plan the
- * model inside it: vLLM's gpu_memory_utilization defaults to 0.9. */
-#define USABLE_FRACTION 0.90
-
-/* Inference activation peak is one micro-batch of prefill tokens going
- * through a layer; llama.cpp's default physical batch (n_ubatch) is 512. */
-#define INFER_CHUNK_TOKENS 512.0
+/* ---- Memory --------------------------------------------------------------
+ *
+ * What the engine decides (usable fraction of the card, runtime overhead,
+ * KV element size, prefill micro-batch, tensor-parallel sizes) comes from
+ * its profile (engines.c); the rest follows from the model and the task. */
 
 /* Full fine-tuning with Adam in mixed precision (ZeRO paper, Rajbhandari et
  * al. 2020, "16 bytes per parameter"): bf16 weights 2 + bf16 gradients 2 +
@@ -162,15 +147,15 @@ const char *const *precision_names(void)
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
 
-double vram_kv_bytes_per_token(const struct model_spec *m)
+double vram_kv_bytes_per_token(const struct engine *e, const struct model_spec *m)
 {
 	if (m->kv_lora_rank > 0)
 		/* MLA caches one compressed latent plus the decoupled RoPE key
 		 * per layer, shared by all heads (DeepSeek-V2 paper, sec. 2.1). */
 		return (double)m->layers * (m->kv_lora_rank + m->rope_head_dim) *
-		       KV_BYTES_PER_ELEMENT;
+		       e->kv_bytes_per_element;
 	int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
-	return 2.0 * m->layers * kv * m->head_dim * KV_BYTES_PER_ELEMENT;
+	return 2.0 * m->layers * kv * m->head_dim * e->kv_bytes_per_element;
 }
 
 /* Width of the MLP activations one token produces: the dense MLP, or the
@@ -195,11 +180,11 @@ static double infer_bytes_per_token(const struct model_spec *m)
 	return (2.0 * m->hidden + q + kvw + 2.0 * mlp_width(m)) * 2.0;
 }
 
-static double activation_bytes(const struct model_spec *m, enum task task, double tokens,
-			       int batch)
+static double activation_bytes(const struct engine *e, const struct model_spec *m, enum task task,
+                               double tokens, int batch)
 {
 	if (task == TASK_INFERENCE) {
-		double chunk = tokens < INFER_CHUNK_TOKENS ? tokens : INFER_CHUNK_TOKENS;
+		double chunk = tokens < e->prefill_chunk_tokens ? tokens : e->prefill_chunk_tokens;
 		return chunk * infer_bytes_per_token(m) +
 		       (double)batch * m->vocab * LOGIT_BYTES_INFER;
 	}
@@ -208,8 +193,9 @@ static double activation_bytes(const struct model_spec *m, enum task task, doubl
 	       tokens * m->vocab * LOGIT_BYTES_TRAIN;
 }
 
-void vram_estimate(const struct model_spec *m, const struct precision_info *p, enum task task,
-		   long context, int batch, struct vram_need *out)
+void vram_estimate(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, enum task task, long context, int batch,
+                   struct vram_need *out)
 {
 	double params = m->params_total; /* every expert sits in memory */
 	double ctx = context > 0 ? (double)context : 0.0;
@@ -242,10 +228,10 @@ void vram_estimate(const struct model_spec *m, const struct precision_info *p, e
 
 	out->weights_gib = weight_bytes / GIB;
 	/* Training holds no KV cache: each step's attention is recomputed. */
-	out->kv_gib = task == TASK_INFERENCE ? vram_kv_bytes_per_token(m) * tokens / GIB : 0.0;
+	out->kv_gib = task == TASK_INFERENCE ? vram_kv_bytes_per_token(e, m) * tokens / GIB : 0.0;
 	out->training_gib = train_bytes / GIB;
-	out->activation_gib = activation_bytes(m, task, tokens, b) / GIB;
-	out->overhead_gib = RUNTIME_OVERHEAD_GIB;
+	out->activation_gib = activation_bytes(e, m, task, tokens, b) / GIB;
+	out->overhead_gib = e->overhead_gib;
 	out->total_gib = out->weights_gib + out->kv_gib + out->training_gib + out->activation_gib +
 			 out->overhead_gib;
 }
@@ -258,25 +244,24 @@ double vram_per_gpu(const struct vram_need *need, int n)
 	return split / n + need->overhead_gib;
 }
 
-double vram_usable(const struct gpu_spec *gpu)
+double vram_usable(const struct engine *e, const struct gpu_spec *gpu)
 {
-	return gpu->vram_gib * USABLE_FRACTION;
+	return gpu->vram_gib * e->usable_fraction;
 }
 
-bool vram_fits(const struct vram_need *need, const struct gpu_spec *gpu, int n)
+bool vram_fits(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu,
+               int n)
 {
 	if (n < 1)
 		return false;
-	return vram_per_gpu(need, n) <= vram_usable(gpu);
+	return vram_per_gpu(need, n) <= vram_usable(e, gpu);
 }
 
-int vram_min_gpus(const struct vram_need *need, const struct gpu_spec *gpu)
+int vram_min_gpus(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu)
 {
-	/* Tensor-parallel degrees must divide the attention heads; powers of
-	 * two up to one 8-GPU node are what every engine supports. */
-	static const int sizes[] = { 1, 2, 4, 8 };
-	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-		if (vram_fits(need, gpu, sizes[i]))
-			return sizes[i];
+	/* Tensor-parallel degrees: powers of two up to the engine's largest. */
+	for (int n = 1; n <= e->max_tp; n *= 2)
+		if (vram_fits(e, need, gpu, n))
+			return n;
 	return 0;
 }

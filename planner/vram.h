@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "engines.h"
 #include "jobspec.h"
 #include "refdata.h"
 
@@ -31,32 +32,36 @@ struct vram_need {
 	double total_gib;      /* on a single GPU: sum of the above */
 };
 
-/* Bytes of KV cache one token of one sequence holds (fp16 elements):
- * 2 x layers x kv_heads x head_dim x 2, or for multi-head latent attention
- * (kv_lora_rank > 0) layers x (kv_lora_rank + rope_head_dim) x 2. Also the
- * bytes a decode step reads per token of context. Cannot fail. */
-double vram_kv_bytes_per_token(const struct model_spec *m);
+/* Bytes of KV cache one token of one sequence holds, with elements of the
+ * engine's KV size b (2 for fp16): 2 x layers x kv_heads x head_dim x b,
+ * or for multi-head latent attention (kv_lora_rank > 0)
+ * layers x (kv_lora_rank + rope_head_dim) x b. Also the bytes a decode
+ * step reads per token of context. Cannot fail. */
+double vram_kv_bytes_per_token(const struct engine *e, const struct model_spec *m);
 
-/* Memory the job needs (model, precision, task, context, batch). Full
- * fine-tuning counts 16 bytes per parameter (see vram.c), LoRA the frozen
- * weights at p plus adapter state, QLoRA NF4 weights plus adapter state,
- * whatever p says. Cannot fail; m and p must not be NULL. */
-void vram_estimate(const struct model_spec *m, const struct precision_info *p, enum task task,
-		   long context, int batch, struct vram_need *out);
+/* Memory the job needs (model, precision, task, context, batch) when
+ * engine e runs it. Full fine-tuning counts 16 bytes per parameter (see
+ * vram.c), LoRA the frozen weights at p plus adapter state, QLoRA NF4
+ * weights plus adapter state, whatever p says. Cannot fail; e, m and p
+ * must not be NULL. */
+void vram_estimate(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, enum task task, long context, int batch,
+                   struct vram_need *out);
 
 /* Memory needed on each of n GPUs under tensor parallelism: weights, KV,
  * training state and activations split n ways, overhead paid on each. */
 double vram_per_gpu(const struct vram_need *need, int n);
 
 /* Memory of a GPU that a model may use: the card's size times the usable
- * fraction that serving engines pre-allocate. */
-double vram_usable(const struct gpu_spec *gpu);
+ * fraction that engine e pre-allocates. */
+double vram_usable(const struct engine *e, const struct gpu_spec *gpu);
 
-/* True when the job fits on n GPUs of this kind. */
-bool vram_fits(const struct vram_need *need, const struct gpu_spec *gpu, int n);
+/* True when the job (need, estimated for e) fits on n GPUs of this kind. */
+bool vram_fits(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu,
+               int n);
 
-/* Fewest GPUs of this kind (1, 2, 4 or 8: tensor-parallel sizes) that fit
- * the job, or 0 when even 8 do not. */
-int vram_min_gpus(const struct vram_need *need, const struct gpu_spec *gpu);
+/* Fewest GPUs of this kind (1, 2, 4, … e->max_tp: tensor-parallel sizes)
+ * that fit the job, or 0 when even e->max_tp do not. */
+int vram_min_gpus(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu);
 
 #endif

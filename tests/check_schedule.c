@@ -734,9 +734,9 @@ static void check_runs(const struct built *b)
 			ck_assert(r->end > r->start);
 			ck_assert(r->end <= s->slots[r->slot + r->n_slots].start);
 			/* fit */
-			ck_assert_msg(vram_fits(&jr->need, r->gpu, r->gpu_count),
-				      "%s: %d x %s does not fit", job->name, r->gpu_count,
-				      r->gpu->name);
+			ck_assert_msg(workload_fits(&jr->work, r->gpu, r->gpu_count),
+			              "%s: %d x %s does not fit", job->name, r->gpu_count,
+			              r->gpu->name);
 			if (r->n_slots < job->sched.min_run - 1e-9)
 				shorts++;
 			for (int t = r->slot; t < r->slot + r->n_slots; t++) {

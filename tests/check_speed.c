@@ -9,7 +9,7 @@
 #include "speed.h"
 
 /* Single-stream decode tolerance: eta varies 0.47-0.80 across engines,
- * formats and GPUs (see speed.c); one constant must land within this. */
+ * formats and GPUs (see engines.c); one constant must land within this. */
 #define DECODE_TOL 0.35
 /* Prefill efficiency measured 0.37-0.88 of dense TFLOPS; wider band. */
 #define PREFILL_TOL 0.50
@@ -69,7 +69,7 @@ static struct speed_est est(const struct model_spec *m, const char *precision,
 	const struct precision_info *p = precision_find(precision);
 	ck_assert_ptr_nonnull(p);
 	struct speed_est s;
-	speed_estimate(m, p, gpu, n, task, context, batch, &s);
+	speed_estimate(engine_default(), m, p, gpu, n, task, context, batch, &s);
 	return s;
 }
 

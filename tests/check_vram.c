@@ -9,6 +9,9 @@
 
 #define GIB 1073741824.0
 
+/* The figures here are the default engine profile's (engines.c). */
+#define E engine_default()
+
 /* meta-llama/Llama-2-7b-hf config.json; llama-bench counts 6.74 B params. */
 static const struct model_spec llama2_7b = {
 	.id = "llama-2-7b", .layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 32,
@@ -78,7 +81,7 @@ static double weights_gib(const struct model_spec *m, const char *precision)
 	const struct precision_info *p = precision_find(precision);
 	ck_assert_ptr_nonnull(p);
 	struct vram_need need;
-	vram_estimate(m, p, TASK_INFERENCE, 1, 1, &need);
+	vram_estimate(E, m, p, TASK_INFERENCE, 1, 1, &need);
 	return need.weights_gib;
 }
 
@@ -154,18 +157,18 @@ START_TEST(kv_cache_of_llama_3_1_70b_at_8k_is_eight_times_smaller_than_with_full
 	/* 2 (K,V) x 80 layers x 8 kv heads x 128 x 8192 tokens x 2 bytes
 	 * = 2 684 354 560 bytes = 2.5 GiB exactly. */
 	struct vram_need need;
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
 	ck_assert_double_eq_tol(need.kv_gib, 2.5, 1e-9);
 
 	struct model_spec mha = llama31_70b;
 	mha.kv_heads = mha.heads;
 	struct vram_need full;
-	vram_estimate(&mha, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &full);
+	vram_estimate(E, &mha, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &full);
 	ck_assert_double_eq_tol(full.kv_gib / need.kv_gib, 8.0, 1e-9);
 
 	/* batch scales it linearly */
 	struct vram_need four;
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 4, &four);
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 4, &four);
 	ck_assert_double_eq_tol(four.kv_gib, 10.0, 1e-9);
 }
 END_TEST
@@ -174,9 +177,9 @@ START_TEST(gemma_2_9b_kv_cache_uses_head_dim_256_not_hidden_over_heads)
 {
 	/* 2 x 42 x 8 x 256 x 2 bytes = 344 064 bytes per token; hidden/heads
 	 * (224) would give 301 056. */
-	ck_assert_double_eq_tol(vram_kv_bytes_per_token(&gemma2_9b), 344064.0, 1e-6);
+	ck_assert_double_eq_tol(vram_kv_bytes_per_token(E, &gemma2_9b), 344064.0, 1e-6);
 	struct vram_need need;
-	vram_estimate(&gemma2_9b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	vram_estimate(E, &gemma2_9b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
 	ck_assert_double_eq_tol(need.kv_gib, 344064.0 * 8192 / GIB, 1e-9);
 }
 END_TEST
@@ -192,37 +195,37 @@ END_TEST
 START_TEST(deepseek_v3_caches_the_mla_latent_not_per_head_keys_and_values)
 {
 	/* (512 latent + 64 rope) x 61 layers x 2 bytes = 70 272 bytes/token. */
-	ck_assert_double_eq_tol(vram_kv_bytes_per_token(&deepseek_v3), 70272.0, 1e-6);
+	ck_assert_double_eq_tol(vram_kv_bytes_per_token(E, &deepseek_v3), 70272.0, 1e-6);
 	struct vram_need need;
-	vram_estimate(&deepseek_v3, precision_find("fp8"), TASK_INFERENCE, 32768, 2, &need);
+	vram_estimate(E, &deepseek_v3, precision_find("fp8"), TASK_INFERENCE, 32768, 2, &need);
 	ck_assert_double_eq_tol(need.kv_gib, 70272.0 * 32768 * 2 / GIB, 1e-9);
 	/* 128 full heads of 128 would be 2 x 61 x 128 x 128 x 2 = 3 997 696. */
 	struct model_spec mha = deepseek_v3;
 	mha.kv_lora_rank = 0;
-	ck_assert(vram_kv_bytes_per_token(&mha) / vram_kv_bytes_per_token(&deepseek_v3) > 50);
+	ck_assert(vram_kv_bytes_per_token(E, &mha) / vram_kv_bytes_per_token(E, &deepseek_v3) > 50);
 }
 END_TEST
 
 START_TEST(llama_3_1_70b_in_bf16_needs_two_80gb_gpus_not_one)
 {
 	struct vram_need need;
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
 	/* 141 GB of weights: more than one card's 79.6 GiB */
 	ck_assert(need.weights_gib > 130);
-	ck_assert(!vram_fits(&need, &h100, 1));
-	ck_assert(vram_fits(&need, &h100, 2));
-	ck_assert(vram_fits(&need, &h100, 4));
-	ck_assert_int_eq(vram_min_gpus(&need, &h100), 2);
+	ck_assert(!vram_fits(E, &need, &h100, 1));
+	ck_assert(vram_fits(E, &need, &h100, 2));
+	ck_assert(vram_fits(E, &need, &h100, 4));
+	ck_assert_int_eq(vram_min_gpus(E, &need, &h100), 2);
 	/* total memory of two 24 GB cards is not what matters: per GPU is */
-	ck_assert(!vram_fits(&need, &rtx4090, 4));
-	ck_assert_int_eq(vram_min_gpus(&need, &rtx4090), 8);
+	ck_assert(!vram_fits(E, &need, &rtx4090, 4));
+	ck_assert_int_eq(vram_min_gpus(E, &need, &rtx4090), 8);
 }
 END_TEST
 
 START_TEST(tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu)
 {
 	struct vram_need need;
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
 	double split = need.weights_gib + need.kv_gib + need.training_gib + need.activation_gib;
 	ck_assert_double_eq_tol(vram_per_gpu(&need, 1), need.total_gib, 1e-9);
 	ck_assert_double_eq_tol(vram_per_gpu(&need, 4), split / 4 + need.overhead_gib, 1e-9);
@@ -232,42 +235,42 @@ END_TEST
 
 START_TEST(a_model_fits_only_within_the_usable_ninety_percent_of_the_card)
 {
-	ck_assert_double_eq_tol(vram_usable(&h100), 79.6 * 0.9, 1e-9);
+	ck_assert_double_eq_tol(vram_usable(E, &h100), 79.6 * 0.9, 1e-9);
 	/* Llama-3.1-8B in bf16 (14.96 GiB) fits a 24 GB card at 8k context but
 	 * not at its full 128k, whose KV cache alone is 16 GiB. */
 	struct vram_need need;
-	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
-	ck_assert(vram_fits(&need, &rtx4090, 1));
-	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_INFERENCE, 131072, 1, &need);
+	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_INFERENCE, 8192, 1, &need);
+	ck_assert(vram_fits(E, &need, &rtx4090, 1));
+	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_INFERENCE, 131072, 1, &need);
 	ck_assert_double_eq_tol(need.kv_gib, 16.0, 1e-9);
-	ck_assert(!vram_fits(&need, &rtx4090, 1));
+	ck_assert(!vram_fits(E, &need, &rtx4090, 1));
 }
 END_TEST
 
 START_TEST(full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations)
 {
 	struct vram_need need;
-	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_FINETUNE_FULL, 2048, 1, &need);
+	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_FULL, 2048, 1, &need);
 	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 16 / GIB, 1e-9);
 	ck_assert_double_eq_tol(need.weights_gib, 8.03e9 * 2 / GIB, 1e-9);
 	ck_assert_double_eq_tol(need.kv_gib, 0.0, 1e-12);
 	ck_assert(need.activation_gib > 0);
 	/* fp32 training has no master copy: still 16 bytes in all */
-	vram_estimate(&llama31_8b, precision_find("fp32"), TASK_FINETUNE_FULL, 2048, 1, &need);
+	vram_estimate(E, &llama31_8b, precision_find("fp32"), TASK_FINETUNE_FULL, 2048, 1, &need);
 	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 16 / GIB, 1e-9);
 	/* a 70B full fine-tune (1.05 TiB of state) does not fit 8 x 80 GB by
 	 * tensor parallelism alone: it needs sharding across nodes */
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_FINETUNE_FULL, 4096, 1, &need);
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_FULL, 4096, 1, &need);
 	ck_assert(need.weights_gib + need.training_gib > 1000);
-	ck_assert_int_eq(vram_min_gpus(&need, &h100), 0);
+	ck_assert_int_eq(vram_min_gpus(E, &need, &h100), 0);
 }
 END_TEST
 
 START_TEST(lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4)
 {
 	struct vram_need lora, qlora;
-	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
-	vram_estimate(&llama31_8b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
+	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
+	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
 	ck_assert_double_eq_tol(lora.weights_gib, 8.03e9 * 2 / GIB, 1e-9);
 	ck_assert_double_eq_tol(qlora.weights_gib, 8.03e9 * 4.5 / 8 / GIB, 1e-9);
 	/* adapters: 1 % of parameters x 16 bytes */
@@ -275,10 +278,11 @@ START_TEST(lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4)
 	ck_assert_double_eq_tol(qlora.training_gib, lora.training_gib, 1e-12);
 	ck_assert(lora.total_gib < 0.5 * (8.03e9 * 16 / GIB));
 	/* QLoRA of a 70B model fits one 80 GB card; LoRA in bf16 does not */
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
-	vram_estimate(&llama31_70b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
-	ck_assert(vram_fits(&qlora, &h100, 1));
-	ck_assert(!vram_fits(&lora, &h100, 1));
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1,
+	              &qlora);
+	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
+	ck_assert(vram_fits(E, &qlora, &h100, 1));
+	ck_assert(!vram_fits(E, &lora, &h100, 1));
 }
 END_TEST
 
@@ -287,9 +291,9 @@ START_TEST(min_gpus_is_zero_when_eight_are_not_enough)
 	struct model_spec big = llama31_70b;
 	big.params_total = big.params_active = 405e9;
 	struct vram_need need;
-	vram_estimate(&big, precision_find("bf16"), TASK_INFERENCE, 4096, 1, &need);
-	ck_assert_int_eq(vram_min_gpus(&need, &rtx4090), 0);
-	ck_assert(!vram_fits(&need, &rtx4090, 0));
+	vram_estimate(E, &big, precision_find("bf16"), TASK_INFERENCE, 4096, 1, &need);
+	ck_assert_int_eq(vram_min_gpus(E, &need, &rtx4090), 0);
+	ck_assert(!vram_fits(E, &need, &rtx4090, 0));
 }
 END_TEST
 

@@ -1,0 +1,259 @@
+/* check_workload.c — planner/workload.c, the one home of the rules compare,
+ * schedule and report share: which routes, GPUs, providers and offers a
+ * job may use, its hours on a configuration, its power cost. Jobs come
+ * from small specs parsed against the reference data. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobspec.h"
+#include "report.h"
+#include "testutil.h"
+#include "util.h"
+#include "workload.h"
+
+#define HEAD                                                                                       \
+	"version: 1\nelectricity_per_kwh: 0.20\npue: 1.5\n"                                        \
+	"jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+
+static struct jobspec *spec_of(const char *yaml)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	int rc = jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err);
+	return spec;
+}
+
+/* The workload of the spec's first job. */
+static struct workload work_of(const struct jobspec *spec)
+{
+	struct workload w;
+	char *err = NULL;
+	ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[0], &err), PLANNER_OK);
+	ck_assert_ptr_null(err);
+	return w;
+}
+
+static struct offer offer(const char *provider, const char *gpu, int count, bool spot)
+{
+	struct offer o;
+	memset(&o, 0, sizeof o);
+	snprintf(o.provider, sizeof o.provider, "%s", provider);
+	snprintf(o.gpu, sizeof o.gpu, "%s", gpu);
+	o.gpu_count = count;
+	o.spot = spot;
+	return o;
+}
+
+START_TEST(a_workload_carries_its_precision_engine_and_memory_need)
+{
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 100}\n");
+	struct workload w = work_of(spec);
+	ck_assert_ptr_eq(w.job, &spec->jobs[0]);
+	ck_assert_ptr_eq(w.spec, spec);
+	ck_assert_str_eq(w.prec->name, "q4_k_m");
+	ck_assert_ptr_eq(w.engine, engine_default());
+	struct vram_need need;
+	vram_estimate(engine_default(), &spec->jobs[0].model, w.prec, TASK_INFERENCE,
+	              spec->jobs[0].context, spec->jobs[0].batch, &need);
+	ck_assert_double_eq(w.need.total_gib, need.total_gib);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(an_unknown_precision_is_an_input_error_at_the_job)
+{
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 100}\n");
+	struct job j = spec->jobs[0];
+	j.precision = "q9_z";
+	struct workload w;
+	char *err = NULL;
+	ck_assert_int_eq(workload_init(&w, spec, &j, &err), PLANNER_EINPUT);
+	ck_assert_str_eq(err, "t.yaml:5:4: unknown precision 'q9_z'");
+	free(err);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(the_task_and_data_class_decide_the_routes)
+{
+	char why[256];
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
+	struct workload w = work_of(spec);
+	for (int r = 0; r < ROUTE_COUNT; r++)
+		ck_assert(workload_route_allowed(&w, (enum route)r, why, sizeof why));
+	jobspec_free(spec);
+
+	spec = spec_of(HEAD "hours_per_month: 10, task: finetune-lora}\n");
+	w = work_of(spec);
+	ck_assert(!workload_route_allowed(&w, ROUTE_API, why, sizeof why));
+	ck_assert_str_eq(why, "task: finetune-lora is fine-tuning; the api route prices "
+	                      "inference tokens only");
+	ck_assert(workload_route_allowed(&w, ROUTE_RENTED, NULL, 0));
+	jobspec_free(spec);
+
+	spec = spec_of(HEAD "hours_per_month: 10, data: confidential}\n");
+	w = work_of(spec);
+	ck_assert(!workload_route_allowed(&w, ROUTE_API, why, sizeof why));
+	ck_assert_str_eq(why, "data: confidential excludes third-party APIs");
+	ck_assert(workload_route_allowed(&w, ROUTE_RENTED, why, sizeof why));
+	jobspec_free(spec);
+
+	spec = spec_of(HEAD "hours_per_month: 10, data: restricted}\n");
+	w = work_of(spec);
+	ck_assert(!workload_route_allowed(&w, ROUTE_API, NULL, 0)); /* no reason asked */
+	ck_assert(!workload_route_allowed(&w, ROUTE_RENTED, why, sizeof why));
+	ck_assert_str_eq(why, "data: restricted allows owned GPUs only");
+	ck_assert(workload_route_allowed(&w, ROUTE_OWNED, why, sizeof why));
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(gpus_providers_and_spot_prices_follow_the_job_and_spec)
+{
+	const struct gpu_spec *h100 = refdata_gpu(test_ref(), "H100 SXM");
+	const struct gpu_spec *mi300x = refdata_gpu(test_ref(), "MI300X");
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
+	struct workload w = work_of(spec);
+	ck_assert(workload_gpu_allowed(&w, h100));
+	ck_assert(!workload_gpu_allowed(&w, mi300x));
+	ck_assert(workload_provider_allowed(&w, "anyone")); /* no providers: list */
+	ck_assert(workload_rental_allowed(&w, "anyone", h100, false));
+	ck_assert(!workload_rental_allowed(&w, "anyone", h100, true)); /* not interruptible */
+	jobspec_free(spec);
+
+	spec = spec_of("version: 1\nproviders: [RunPod, lambda]\n"
+	               "jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+	               "hours_per_month: 10, interruptible: true, accelerator: any}\n");
+	w = work_of(spec);
+	ck_assert(workload_gpu_allowed(&w, mi300x));
+	ck_assert(workload_provider_allowed(&w, "runpod"));
+	ck_assert(workload_provider_allowed(&w, "LAMBDA"));
+	ck_assert(!workload_provider_allowed(&w, "vast"));
+	ck_assert(workload_rental_allowed(&w, "runpod", mi300x, true));
+	ck_assert(!workload_rental_allowed(&w, "vast", mi300x, true));
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(an_offer_is_its_reference_gpu_sized_by_the_offer)
+{
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
+	struct workload w = work_of(spec);
+	struct gpu_spec sized;
+	struct offer o = offer("x", "A10", 1, false);
+	const struct gpu_spec *g = workload_offer_gpu(&w, test_ref(), &o, &sized);
+	ck_assert_ptr_eq(g, refdata_gpu(test_ref(), "A10"));
+	ck_assert_double_eq(sized.vram_gib, g->vram_gib); /* no figure of its own */
+	o.vram_gib = 3.5;                                 /* a slice of the card */
+	ck_assert_ptr_eq(workload_offer_gpu(&w, test_ref(), &o, &sized), g);
+	ck_assert_double_eq(sized.vram_gib, 3.5);
+	ck_assert(!workload_fits(&w, &sized, 1));
+	o = offer("x", "no such GPU", 1, false);
+	ck_assert_ptr_null(workload_offer_gpu(&w, test_ref(), &o, &sized));
+	o = offer("x", "A10", 1, true);
+	ck_assert_ptr_null(workload_offer_gpu(&w, test_ref(), &o, &sized)); /* spot */
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(fit_and_gpu_count_use_the_jobs_engine)
+{
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
+	struct workload w = work_of(spec);
+	const struct gpu_spec *h100 = refdata_gpu(test_ref(), "H100 SXM");
+	ck_assert(workload_fits(&w, h100, 1));
+	ck_assert_int_eq(workload_min_gpus(&w, h100), 1);
+	ck_assert_int_eq(workload_min_gpus(&w, h100), vram_min_gpus(w.engine, &w.need, h100));
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate)
+{
+	const struct gpu_spec *h100 = refdata_gpu(test_ref(), "H100 SXM");
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 123}\n");
+	struct workload w = work_of(spec);
+	double tps = -1;
+	ck_assert_double_eq(workload_gpu_hours(&w, h100, 1, NULL), 123);
+	ck_assert_double_eq(workload_gpu_hours(&w, h100, 1, &tps), 123);
+	ck_assert(tps > 0); /* the rate is estimated even when the hours are given */
+	jobspec_free(spec);
+
+	spec = spec_of(HEAD "tokens_per_month: {input: 50M, output: 20M}}\n");
+	w = work_of(spec);
+	const struct job *j = &spec->jobs[0];
+	struct speed_est s;
+	speed_estimate(engine_default(), &j->model, w.prec, h100, 2, j->task, j->context, j->batch,
+	               &s);
+	double hours = speed_hours_for_tokens(&s, j->task, 50e6, 20e6);
+	ck_assert_double_eq(workload_gpu_hours(&w, h100, 2, &tps), hours);
+	ck_assert_double_eq(tps, s.decode_tps);
+	ck_assert_double_eq(workload_gpu_hours(&w, h100, 2, NULL), hours);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(power_costs_watts_times_pue_times_hours_at_the_kwh_price)
+{
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
+	/* 2 x 500 W x PUE 1.5 x 10 h = 15 kWh at 0.20 */
+	ck_assert_double_eq_tol(power_cost(spec, 2, 500, 10), 3.0, 1e-12);
+	ck_assert_double_eq_tol(power_cost(spec, 2, 500, 1), 0.3, 1e-12);
+	ck_assert_double_eq(power_cost(spec, 2, 500, 0), 0);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(the_month_bound_is_the_longest_month)
+{
+	ck_assert_double_eq(HOURS_PER_MONTH, 31 * 24);
+	ck_assert_str_eq(route_name(ROUTE_API), "api");
+	ck_assert_str_eq(route_name(ROUTE_RENTED), "rented");
+	ck_assert_str_eq(route_name(ROUTE_OWNED), "owned");
+	ck_assert_str_eq(route_name(ROUTE_COUNT), "?");
+}
+END_TEST
+
+/* The report's owned line at zero hours costs what power_cost says an
+ * hour costs: the two consumers cannot drift apart. */
+START_TEST(the_reports_owned_slope_is_the_hourly_power_cost)
+{
+	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
+	struct job_result j;
+	memset(&j, 0, sizeof j);
+	j.job = &spec->jobs[0];
+	j.routes[ROUTE_OWNED] = (struct route_result){.route = ROUTE_OWNED,
+	                                              .feasible = true,
+	                                              .gpu_count = 4,
+	                                              .watts = 350,
+	                                              .capex = 7200,
+	                                              .monthly_cost = 100};
+	struct cost_line l[ROUTE_COUNT];
+	report_cost_lines(spec, &j, l);
+	ck_assert(l[ROUTE_OWNED].feasible);
+	ck_assert_double_eq(l[ROUTE_OWNED].slope, power_cost(spec, 4, 350, 1));
+	jobspec_free(spec);
+}
+END_TEST
+
+Suite *workload_suite(void)
+{
+	Suite *s = suite_create("workload");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, a_workload_carries_its_precision_engine_and_memory_need);
+	tcase_add_test(tc, an_unknown_precision_is_an_input_error_at_the_job);
+	tcase_add_test(tc, the_task_and_data_class_decide_the_routes);
+	tcase_add_test(tc, gpus_providers_and_spot_prices_follow_the_job_and_spec);
+	tcase_add_test(tc, an_offer_is_its_reference_gpu_sized_by_the_offer);
+	tcase_add_test(tc, fit_and_gpu_count_use_the_jobs_engine);
+	tcase_add_test(tc, hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate);
+	tcase_add_test(tc, power_costs_watts_times_pue_times_hours_at_the_kwh_price);
+	tcase_add_test(tc, the_month_bound_is_the_longest_month);
+	tcase_add_test(tc, the_reports_owned_slope_is_the_hourly_power_cost);
+	suite_add_tcase(s, tc);
+	return s;
+}
