@@ -1,6 +1,7 @@
 /* cli.c — what every command shares: common options, usage errors, the
  * lazily opened store, CSV quoting and rounding for output. */
 #include "cli.h"
+#include "export.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,16 +17,16 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 		free(c->db_path);
 		c->db_path = strdup(arg);
 		return 0;
-	case 'F':
-		if (!strcmp(arg, "table"))
-			c->format = FORMAT_TABLE;
-		else if (!strcmp(arg, "json"))
-			c->format = FORMAT_JSON;
-		else if (!strcmp(arg, "csv"))
-			c->format = FORMAT_CSV;
-		else
-			return cli_usage(c, "unknown format '%s'; use table, json or csv", arg);
+	case 'F': {
+		const struct export_format *ef = export_format_find(arg, EXPORT_DATA);
+		char names[128];
+		if (!ef)
+			return cli_usage(c, "unknown format '%s'; use %s", arg,
+			                 export_format_names(EXPORT_DATA, ", ", " or ", false,
+			                                     names, sizeof names));
+		c->format = ef->data;
 		return 0;
+	}
 	case 'v':
 		c->verbose = true;
 		return 0;
@@ -124,8 +125,7 @@ char *cli_safe(char *dst, size_t len, const char *s)
 	size_t k = 0;
 	if (!len)
 		return dst;
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 1 < len;
-	     p++) {
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 1 < len; p++) {
 		if (*p < 0x20 || *p == 0x7f) {
 			dst[k++] = '?';
 		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {

@@ -100,7 +100,7 @@ static void prop(FILE *f, struct buf *b, const char *name, const char *value, bo
 	line(f, b->data ? b->data : "");
 }
 
-int export_ics(FILE *f, const struct schedule *s, char **err)
+static int write_ics(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	struct buf b = {0};
 	char stamp[24], start[24], end[24], slug[64], tmp[512];
@@ -123,16 +123,17 @@ int export_ics(FILE *f, const struct schedule *s, char **err)
 		export_slug(name, slug, sizeof slug);
 		line(f, "BEGIN:VEVENT");
 		snprintf(tmp, sizeof tmp, "%s-%08x-%s-%s@planner", slug, (unsigned)fnv(name),
-			 route_name(r->route), start);
+		         route_name(r->route), start);
 		prop(f, &b, "UID", tmp, false);
 		prop(f, &b, "DTSTAMP", stamp, false);
 		prop(f, &b, "DTSTART", start, false);
 		prop(f, &b, "DTEND", end, false);
 		snprintf(tmp, sizeof tmp, "%s on %s (%s)", name, r->resource, route_name(r->route));
 		prop(f, &b, "SUMMARY", tmp, true);
-		snprintf(tmp, sizeof tmp, "route: %s\nresource: %s\nGPUs: %d x %s\nhours: %.2f\ncost: %.2f %s",
-			 route_name(r->route), r->resource, r->gpu_count, r->gpu ? r->gpu->name : "-",
-			 r->hours, r->cost, s->currency);
+		snprintf(tmp, sizeof tmp,
+		         "route: %s\nresource: %s\nGPUs: %d x %s\nhours: %.2f\ncost: %.2f %s",
+		         route_name(r->route), r->resource, r->gpu_count,
+		         r->gpu ? r->gpu->name : "-", r->hours, r->cost, s->currency);
 		prop(f, &b, "DESCRIPTION", tmp, true);
 		prop(f, &b, "CATEGORIES", route_name(r->route), false);
 		prop(f, &b, "TRANSP", "OPAQUE", false);
@@ -143,3 +144,13 @@ int export_ics(FILE *f, const struct schedule *s, char **err)
 	(void)err;
 	return PLANNER_OK;
 }
+
+/* RFC 5545: one VEVENT per owned or rented run, times in UTC, stable UIDs
+ * from job and start, CRLF and folded lines. API work has no hours and is
+ * left out. */
+const struct export_format export_format_ics = {
+    .name = "ics",
+    .summary = "calendar",
+    .applies = EXPORT_SCHEDULE,
+    .write = write_ics,
+};
