@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_common_option(struct cli *c, int opt, const char *arg)
@@ -15,7 +16,10 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 	switch (opt) {
 	case 'D':
 		free(c->db_path);
-		c->db_path = strdup(arg);
+		if (!(c->db_path = strdup(arg))) {
+			errorf("out of memory");
+			return PLANNER_ESYS;
+		}
 		return 0;
 	case 'F': {
 		const struct export_format *ef = export_format_find(arg, EXPORT_DATA);
@@ -29,6 +33,12 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 	}
 	case 'v':
 		c->verbose = true;
+		return 0;
+	case 'o':
+		c->out_path = arg;
+		return 0;
+	case 'q':
+		c->quiet = true;
 		return 0;
 	case 'h':
 		printf("usage: %s %s %s\n\n%s", c->prog, c->cmd->name, c->cmd->args, c->cmd->help);
@@ -52,7 +62,7 @@ int cli_print_json(cJSON *doc)
 	cJSON_Delete(doc);
 	if (!text) {
 		errorf("out of memory");
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	}
 	puts(text);
 	free(text);
@@ -79,7 +89,7 @@ struct store *cli_store(struct cli *c, int *status)
 		return c->store;
 	if (!c->db_path && !(c->db_path = store_default_path())) {
 		errorf("out of memory");
-		*status = PLANNER_EDB;
+		*status = PLANNER_ESYS;
 		return NULL;
 	}
 	int rc = store_open(c->db_path, c->ref, &c->store, &err);
@@ -228,6 +238,10 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 		errorf("cannot write %s: %s", path, strerror(errno));
 		return PLANNER_EINPUT;
 	}
+	/* Only a regular file is removed after a failure: -o /dev/full or a
+	 * FIFO must not lose its device node (run as root, unlink would). */
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
 	int rc = write(f, arg);
 	bool failed = ferror(f) != 0;
 	int saved = errno;
@@ -237,9 +251,9 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 	}
 	if (failed && rc == PLANNER_OK) {
 		errorf("cannot write %s: %s", path, strerror(saved));
-		rc = PLANNER_EINPUT;
+		rc = PLANNER_ESYS;
 	}
-	if (rc != PLANNER_OK)
+	if (rc != PLANNER_OK && regular)
 		unlink(path);
 	return rc;
 }

@@ -113,25 +113,17 @@ static void describe(void)
 static int exec_schedule(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+	                                     CLI_OUTPUT_OPTIONS,
 	                                     {"month", required_argument, NULL, 'm'},
-	                                     {"output", required_argument, NULL, 'o'},
-	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"baseline", no_argument, NULL, 'B'},
 	                                     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
 	unsigned flags = 0;
 	const struct export_format *fmt = export_formats[0];
-	const char *out_path = NULL;
 	describe();
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'q':
-			c->quiet = true;
-			continue;
-		case 'o':
-			out_path = optarg;
-			continue;
 		case 'B':
 			flags |= SCHEDULE_BASELINE;
 			continue;
@@ -175,7 +167,7 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 		      now_s() - t0);
 	note_unplaced(c, sched);
 	struct out_args args = {.c = c, .s = sched, .fmt = fmt};
-	rc = cli_write_file(out_path, write_out, &args);
+	rc = cli_write_file(c->out_path, write_out, &args);
 out:
 	free(err);
 	schedule_free(sched);

@@ -89,10 +89,10 @@ int main(int argc, char **argv)
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
 		c.term_width = ws.ws_col;
 	char *err = NULL;
-	if (refdata_load(&c.ref, &err) != PLANNER_OK) {
+	if ((status = refdata_load(&c.ref, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot load reference data");
 		free(err);
-		return PLANNER_EINPUT;
+		return status;
 	}
 	/* getopt_long permutes from argv[1]: the command sees itself as argv[0]. */
 	status = c.cmd->exec(&c, argc - 1, argv + 1);
@@ -107,7 +107,7 @@ flush:
 	/* A full disk or a closed pipe must not pass silently (jq's habit). */
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		errorf("writing output failed: %s", strerror(errno));
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	}
 	return PLANNER_OK;
 }
