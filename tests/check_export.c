@@ -309,6 +309,33 @@ START_TEST(bad_options_are_usage_errors)
 }
 END_TEST
 
+START_TEST(the_format_list_drives_lookup_and_help)
+{
+	ck_assert_ptr_eq(export_format_find("k8s", EXPORT_SCHEDULE), &export_format_k8s);
+	ck_assert_ptr_null(export_format_find("k8s", EXPORT_DATA));
+	ck_assert_ptr_eq(export_format_find("csv", EXPORT_DATA), &export_format_csv);
+	ck_assert_ptr_null(export_format_find("xml", EXPORT_DATA | EXPORT_SCHEDULE));
+	char buf[512];
+	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, sizeof buf),
+	                 "table, json or csv");
+	ck_assert_str_eq(export_format_names(EXPORT_SCHEDULE, "|", "|", false, buf, sizeof buf),
+	                 "table|json|csv|ics|slurm|k8s");
+	ck_assert_str_eq(
+	    export_format_help(EXPORT_SCHEDULE, buf, sizeof buf),
+	    "  --format F       table (default), json, csv, ics (calendar), slurm (sbatch\n"
+	    "                   script, owned runs) or k8s (batch/v1 Jobs, owned runs)\n");
+	/* Cut to fit, never past the buffer. */
+	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, 6), "table");
+	for (size_t i = 0; export_formats[i]; i++) {
+		const struct export_format *ef = export_formats[i];
+		ck_assert_msg(ef->applies != 0, "%s applies nowhere", ef->name);
+		ck_assert_msg(!(ef->applies & EXPORT_SCHEDULE) || ef->write, "%s has no writer",
+		              ef->name);
+		ck_assert_ptr_eq(export_format_find(ef->name, ef->applies), ef);
+	}
+}
+END_TEST
+
 /* Whether /dev/full is the device that fails every write (a container
  * may lack it); says so and skips when not. */
 static bool have_dev_full(const char *test)
@@ -369,6 +396,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);
+	tcase_add_test(tc, the_format_list_drives_lookup_and_help);
 	suite_add_tcase(s, tc);
 	return s;
 }
