@@ -181,8 +181,9 @@ static bool has_word(const char *text, const char *word)
 }
 
 /* Every row of export_formats shows up wherever formats are offered: the
- * help and usage of the commands it applies to, planner.1, and the bash
- * completion, which offers exactly the list's names in its order. A new
+ * help and usage of the commands it applies to, planner.1, the README's
+ * command table, and the bash completion, which offers exactly the list's
+ * names in its order. A new
  * format that is one row in the list fails here until it is documented. */
 START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 {
@@ -198,8 +199,20 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 	    {EXPORT_DATA, "compare", ".BI \\-\\-format", "planner compare x --format \"\"", 4},
 	    {EXPORT_DATA, "offers", ".BI \\-\\-format", "planner offers --format \"\"", 3},
 	};
-	char *man = test_slurp("planner.1");
+	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
 	ck_assert_ptr_nonnull(man);
+	ck_assert_ptr_nonnull(readme);
+	/* The README's command table gives schedule's synopsis. */
+	const char *synopsis = strstr(readme, "| `planner schedule FILE");
+	ck_assert_ptr_nonnull(synopsis);
+	char *row = xasprintf("%.*s", (int)strcspn(synopsis, "\n"), synopsis);
+	for (size_t i = 0; export_formats[i]; i++)
+		if (export_formats[i]->applies & EXPORT_SCHEDULE)
+			ck_assert_msg(has_word(row, export_formats[i]->name),
+			              "README's schedule synopsis lacks %s",
+			              export_formats[i]->name);
+	free(row);
+	free(readme);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		const char *argv[] = {kinds[k].cmd, "--help", NULL};
 		char *help = NULL, *section = man_part(man, kinds[k].man);
