@@ -198,6 +198,8 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 	     "planner schedule x --format \"\"", 4},
 	    {EXPORT_DATA, "compare", ".BI \\-\\-format", "planner compare x --format \"\"", 4},
 	    {EXPORT_DATA, "offers", ".BI \\-\\-format", "planner offers --format \"\"", 3},
+	    {EXPORT_DATA, "fit", ".BI \\-\\-format", "planner fit m --format \"\"", 4},
+	    {EXPORT_DATA, "history", ".BI \\-\\-format", "planner history h100 --format \"\"", 4},
 	};
 	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
 	ck_assert_ptr_nonnull(man);
