@@ -1,12 +1,14 @@
 /* cli.c — what every command shares: common options, usage errors, the
  * lazily opened store, CSV quoting and rounding for output. */
 #include "cli.h"
+#include "export.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_common_option(struct cli *c, int opt, const char *arg)
@@ -14,20 +16,29 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 	switch (opt) {
 	case 'D':
 		free(c->db_path);
-		c->db_path = strdup(arg);
+		if (!(c->db_path = strdup(arg))) {
+			errorf("out of memory");
+			return PLANNER_ESYS;
+		}
 		return 0;
-	case 'F':
-		if (!strcmp(arg, "table"))
-			c->format = FORMAT_TABLE;
-		else if (!strcmp(arg, "json"))
-			c->format = FORMAT_JSON;
-		else if (!strcmp(arg, "csv"))
-			c->format = FORMAT_CSV;
-		else
-			return cli_usage(c, "unknown format '%s'; use table, json or csv", arg);
+	case 'F': {
+		const struct export_format *ef = export_format_find(arg, EXPORT_DATA);
+		char names[128];
+		if (!ef)
+			return cli_usage(c, "unknown format '%s'; use %s", arg,
+			                 export_format_names(EXPORT_DATA, ", ", " or ", false,
+			                                     names, sizeof names));
+		c->format = ef->data;
 		return 0;
+	}
 	case 'v':
 		c->verbose = true;
+		return 0;
+	case 'o':
+		c->out_path = arg;
+		return 0;
+	case 'q':
+		c->quiet = true;
 		return 0;
 	case 'h':
 		printf("usage: %s %s %s\n\n%s", c->prog, c->cmd->name, c->cmd->args, c->cmd->help);
@@ -51,7 +62,7 @@ int cli_print_json(cJSON *doc)
 	cJSON_Delete(doc);
 	if (!text) {
 		errorf("out of memory");
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	}
 	puts(text);
 	free(text);
@@ -78,7 +89,7 @@ struct store *cli_store(struct cli *c, int *status)
 		return c->store;
 	if (!c->db_path && !(c->db_path = store_default_path())) {
 		errorf("out of memory");
-		*status = PLANNER_EDB;
+		*status = PLANNER_ESYS;
 		return NULL;
 	}
 	int rc = store_open(c->db_path, c->ref, &c->store, &err);
@@ -124,8 +135,7 @@ char *cli_safe(char *dst, size_t len, const char *s)
 	size_t k = 0;
 	if (!len)
 		return dst;
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 1 < len;
-	     p++) {
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 1 < len; p++) {
 		if (*p < 0x20 || *p == 0x7f) {
 			dst[k++] = '?';
 		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
@@ -228,6 +238,10 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 		errorf("cannot write %s: %s", path, strerror(errno));
 		return PLANNER_EINPUT;
 	}
+	/* Only a regular file is removed after a failure: -o /dev/full or a
+	 * FIFO must not lose its device node (run as root, unlink would). */
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
 	int rc = write(f, arg);
 	bool failed = ferror(f) != 0;
 	int saved = errno;
@@ -237,9 +251,9 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 	}
 	if (failed && rc == PLANNER_OK) {
 		errorf("cannot write %s: %s", path, strerror(saved));
-		rc = PLANNER_EINPUT;
+		rc = PLANNER_ESYS;
 	}
-	if (rc != PLANNER_OK)
+	if (rc != PLANNER_OK && regular)
 		unlink(path);
 	return rc;
 }

@@ -25,6 +25,7 @@ struct cli {
 	enum out_format format;  /* --format; table by default */
 	bool verbose;            /* --verbose */
 	bool quiet;              /* --quiet */
+	const char *out_path;    /* -o, --output; NULL for standard output */
 	bool color;              /* stdout is a terminal and NO_COLOR is unset */
 	int term_width;          /* columns of the terminal; 0 when not a terminal */
 	struct refdata *ref;     /* reference data, loaded before the command runs */
@@ -45,19 +46,31 @@ struct cmd_entry {
 	{"db", required_argument, NULL, 'D'}, {"format", required_argument, NULL, 'F'},           \
 		{"help", no_argument, NULL, 'h'}, {"verbose", no_argument, NULL, 'v'}
 
-/* Handles a common option (opt is 'D', 'F', 'h' or 'v'). Returns -1 when
+/* The options of a command that writes one file: -o/--output PATH (into
+ * c->out_path) and --quiet; getopt's short options then take "o:q".
+ * cli_common_option handles them. */
+/* clang-format off */
+#define CLI_OUTPUT_OPTIONS                                                                         \
+	{"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'}
+/* clang-format on */
+
+/* Handles a common option (opt is 'D', 'F', 'h', 'v', or with
+ * CLI_OUTPUT_OPTIONS 'o' and 'q'). Returns -1 when
  * opt is not a common option, 0 when handled, PLANNER_EUSAGE on a bad
- * value, or a special value CLI_HELP_SHOWN after printing --help. */
+ * value, PLANNER_ESYS when out of memory, or a special value
+ * CLI_HELP_SHOWN after printing --help. */
 #define CLI_HELP_SHOWN 100
 int cli_common_option(struct cli *c, int opt, const char *arg);
 
 /* For a command's `default:` option case: handles a common option, or
  * reports an unknown one. Returns 0 when the command should go on, else the
- * status to return (PLANNER_EUSAGE, or CLI_HELP_SHOWN after --help). */
+ * status to return (PLANNER_EUSAGE, PLANNER_ESYS, or CLI_HELP_SHOWN after
+ * --help). */
 int cli_other_option(struct cli *c, int opt, const char *arg);
 
 /* Prints a cJSON document to stdout and deletes it. Returns PLANNER_OK, or
- * PLANNER_EINPUT after an error message when out of memory. */
+ * PLANNER_ESYS after an error message when out of memory. Write errors on
+ * stdout are main's to find at its final fclose. */
 int cli_print_json(cJSON *doc);
 
 /* Reads the job spec at path, opens the database and prices every job,
@@ -68,8 +81,9 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 
 /* Runs write(f, arg) on the file at path, or on stdout when path is NULL.
  * A file that could not be written whole is removed, never left half
- * written. Returns write's status, or PLANNER_EINPUT after a message when
- * the file cannot be opened, written or closed. */
+ * written. Returns write's status, PLANNER_EINPUT after a message when the
+ * file cannot be opened (a path to fix), or PLANNER_ESYS after a message
+ * when it cannot be written or closed (full disk, I/O error). */
 int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg);
 
 /* Prints "usage: planner NAME ARGS" and a hint to stderr; returns
@@ -77,7 +91,7 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 int cli_usage(struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Opens the database (once) and returns it, or NULL after printing the
- * error; *status gets the exit code. */
+ * error; *status gets the exit code (PLANNER_ESYS when out of memory). */
 struct store *cli_store(struct cli *c, int *status);
 
 /* Messages (msg.c): "planner: ...", lowercase, what failed first. */

@@ -89,25 +89,12 @@ static int write_csv(FILE *f, void *arg)
 
 static int exec_breakeven(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"output", required_argument, NULL, 'o'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {0, 0, 0, 0}};
-	const char *out_path = NULL;
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
-		if (opt == 'o') {
-			out_path = optarg;
-			continue;
-		}
-		if (opt == 'q') {
-			c->quiet = true;
-			continue;
-		}
+	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1)
 		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-	}
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
 	if (c->format == FORMAT_JSON)
@@ -117,7 +104,7 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 	struct plan *plan = NULL;
 	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
 		return rc;
-	rc = cli_write_file(out_path, write_csv, plan);
+	rc = cli_write_file(c->out_path, write_csv, plan);
 	plan_free(plan);
 	jobspec_free(spec);
 	return rc;

@@ -72,7 +72,7 @@ static int print_table(const struct cli *c, const struct history_curve *cv, cons
 		free(mins);
 		free(meds);
 		errorf("out of memory");
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	}
 	for (size_t i = 0; i < cv->n_steps; i++) {
 		mins[i] = cv->steps[i].min;
@@ -110,7 +110,7 @@ static int exec_history(struct cli *c, int argc, char **argv)
 		if (!buf_printf(&name, "%s%s", i > optind ? " " : "", argv[i])) {
 			buf_free(&name);
 			errorf("out of memory");
-			return PLANNER_EINPUT;
+			return PLANNER_ESYS;
 		}
 	struct price_point *rows = NULL;
 	struct history_curve *curves = NULL;

@@ -6,7 +6,8 @@
 
 #include "cli.h"
 
-static void print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
+/* Prints the offers; returns the exit status. */
+static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
 {
 	if (limit == 0 || limit > n)
 		limit = n;
@@ -31,8 +32,7 @@ static void print_offers(const struct cli *c, const struct offer *o, size_t n, s
 			cJSON_AddStringToObject(x, "source", o[i].source);
 			cJSON_AddItemToArray(arr, x);
 		}
-		cli_print_json(arr);
-		return;
+		return cli_print_json(arr);
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"
@@ -49,7 +49,7 @@ static void print_offers(const struct cli *c, const struct offer *o, size_t n, s
 			csv_field(stdout, o[i].region);
 			printf(",%s\r\n", o[i].fetched_at);
 		}
-		return;
+		return PLANNER_OK;
 	}
 	printf("%-10s %-28s %-12s %4s %7s %9s %9s %-4s %s\n", "provider", "offer", "gpu", "gpus",
 	       "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "region");
@@ -62,9 +62,11 @@ static void print_offers(const struct cli *c, const struct offer *o, size_t n, s
 	}
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
+	return PLANNER_OK;
 }
 
-static void print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit)
+/* Prints the API prices; returns the exit status. */
+static int print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit)
 {
 	if (limit == 0 || limit > n)
 		limit = n;
@@ -83,8 +85,7 @@ static void print_api(const struct cli *c, const struct api_price *a, size_t n, 
 			cJSON_AddStringToObject(x, "source", a[i].source);
 			cJSON_AddItemToArray(arr, x);
 		}
-		cli_print_json(arr);
-		return;
+		return cli_print_json(arr);
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at\r\n", stdout);
@@ -95,7 +96,7 @@ static void print_api(const struct cli *c, const struct api_price *a, size_t n, 
 			printf(",%.6g,%.6g,%ld,%s\r\n", a[i].input_per_token * 1e6,
 			       a[i].output_per_token * 1e6, a[i].context, a[i].fetched_at);
 		}
-		return;
+		return PLANNER_OK;
 	}
 	printf("%-11s %-44s %10s %10s %9s\n", "provider", "model", "in/Mtok", "out/Mtok",
 	       "context");
@@ -107,9 +108,19 @@ static void print_api(const struct cli *c, const struct api_price *a, size_t n, 
 	}
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
+	return PLANNER_OK;
 }
 
-static int exec_offers(struct cli *c, int argc, char **argv)
+/* What the command line asks for. */
+struct offers_args {
+	struct offer_filter f;
+	bool api;          /* --api: per-token prices instead of offers */
+	const char *model; /* --model, with --api */
+	double limit;      /* --limit; 0 for all */
+};
+
+/* Reads the options into a; returns 0 to go on, else the exit status. */
+static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *a)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"gpu", required_argument, NULL, 'g'},
@@ -121,10 +132,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 					     {"model", required_argument, NULL, 'M'},
 					     {"limit", required_argument, NULL, 'l'},
 					     {0, 0, 0, 0}};
-	struct offer_filter f = {.spot = -1};
-	bool api = false;
-	const char *model = NULL;
-	double v, limit = 0;
+	double v;
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -137,33 +145,33 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 						 near ? "; did you mean '" : "", near ? near : "",
 						 near ? "'" : "");
 			}
-			f.gpu = g->name;
+			a->f.gpu = g->name;
 			break;
 		}
 		case 'm':
 			if (!parse_count(optarg, &v))
 				return cli_usage(c, "--min-vram wants GiB per GPU, e.g. 48");
-			f.min_vram_gib = v;
+			a->f.min_vram_gib = v;
 			break;
 		case 'x':
 			if (!parse_count(optarg, &v) || v <= 0)
 				return cli_usage(c, "--max-price wants USD per hour, e.g. 2.50");
-			f.max_price = v;
+			a->f.max_price = v;
 			break;
 		case 'p':
-			f.provider = optarg;
+			a->f.provider = optarg;
 			break;
 		case 's':
-			f.spot = 1;
+			a->f.spot = 1;
 			break;
 		case 'a':
-			api = true;
+			a->api = true;
 			break;
 		case 'M':
-			model = optarg;
+			a->model = optarg;
 			break;
 		case 'l':
-			if (!parse_count(optarg, &limit))
+			if (!parse_count(optarg, &a->limit))
 				return cli_usage(c, "--limit wants a number of rows (0 for all)");
 			break;
 		default:
@@ -173,27 +181,38 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
-	if (c->format == FORMAT_TABLE && limit == 0 && c->term_width > 0)
-		limit = 40; /* a terminal gets the cheapest screenful */
+	return 0;
+}
+
+static int exec_offers(struct cli *c, int argc, char **argv)
+{
+	struct offers_args a = {.f = {.spot = -1}};
+	int rc;
+	if ((rc = parse_args(c, argc, argv, &a)))
+		return rc;
+	if (c->format == FORMAT_TABLE && a.limit == 0 && c->term_width > 0)
+		a.limit = 40; /* a terminal gets the cheapest screenful */
 	struct store *st = cli_store(c, &rc);
 	if (!st)
 		return rc;
 	char *err = NULL;
-	if (api) {
+	if (a.api) {
 		struct api_price *rows = NULL;
 		size_t n = 0;
-		if ((rc = store_api_prices(st, model, &rows, &n, &err)) == PLANNER_OK)
-			print_api(c, rows, n, (size_t)limit);
+		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK)
+			rc = print_api(c, rows, n, (size_t)a.limit);
+		else
+			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
 	} else {
 		struct offer *rows = NULL;
 		size_t n = 0;
-		if ((rc = store_offers(st, &f, &rows, &n, &err)) == PLANNER_OK)
-			print_offers(c, rows, n, (size_t)limit);
+		if ((rc = store_offers(st, &a.f, &rows, &n, &err)) == PLANNER_OK)
+			rc = print_offers(c, rows, n, (size_t)a.limit);
+		else
+			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
 	}
-	if (rc != PLANNER_OK)
-		errorf("%s", err ? err : "cannot read the catalogue");
 	free(err);
 	return rc;
 }

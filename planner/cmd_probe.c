@@ -10,9 +10,13 @@
 #include "cli.h"
 #include "probe.h"
 
+/* run_nvidia_smi's status when its output could not be held in memory. */
+#define SMI_OUT_OF_MEMORY (-2)
+
 /* Runs nvidia-smi (or $PLANNER_NVIDIA_SMI, for tests) with the query,
  * stdout and stderr into *out. Returns its exit status; 127 when it could
- * not be run, -1 when no process could be started. */
+ * not be run, -1 when no process could be started, SMI_OUT_OF_MEMORY when
+ * its output did not fit in memory (*out is then NULL). */
 static int run_nvidia_smi(char **out)
 {
 	const char *smi = getenv("PLANNER_NVIDIA_SMI");
@@ -40,9 +44,12 @@ static int run_nvidia_smi(char **out)
 	struct buf b = {0};
 	char chunk[4096];
 	ssize_t n;
+	bool oom = false;
 	while ((n = read(fd[0], chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0 && !buf_append(&b, chunk, (size_t)n))
+		if (n > 0 && !buf_append(&b, chunk, (size_t)n)) {
+			oom = true;
 			break;
+		}
 	close(fd[0]);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -50,7 +57,10 @@ static int run_nvidia_smi(char **out)
 			buf_free(&b);
 			return -1;
 		}
-	*out = b.data ? b.data : strdup("");
+	if (oom || !(*out = b.data ? b.data : strdup(""))) {
+		buf_free(&b);
+		return SMI_OUT_OF_MEMORY;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -116,6 +126,11 @@ static int exec_probe(struct cli *c, int argc, char **argv)
 	size_t n = 0;
 	int status = run_nvidia_smi(&out);
 	rc = PLANNER_OK;
+	if (status == SMI_OUT_OF_MEMORY) {
+		errorf("out of memory");
+		rc = PLANNER_ESYS;
+		goto out;
+	}
 	if (status != 0 || probe_parse(out, c->ref, &gpus, &n, &err) != PLANNER_OK || n == 0) {
 		/* No driver, no nvidia-smi, no device: all mean the same here. */
 		if (c->verbose)
@@ -129,7 +144,7 @@ static int exec_probe(struct cli *c, int argc, char **argv)
 	}
 	if (!(yaml = probe_owned_yaml(gpus, n))) {
 		errorf("out of memory");
-		rc = PLANNER_EINPUT;
+		rc = PLANNER_ESYS;
 		goto out;
 	}
 	if (c->format == FORMAT_JSON)

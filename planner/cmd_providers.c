@@ -41,7 +41,7 @@ static void age(const char *iso, char *buf, size_t len)
 		snprintf(buf, len, "%lldd ago", d / 86400);
 }
 
-static void print_json(const struct listing *l, size_t n)
+static int print_json(const struct listing *l, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++) {
@@ -70,7 +70,7 @@ static void print_json(const struct listing *l, size_t n)
 		}
 		cJSON_AddItemToArray(arr, x);
 	}
-	cli_print_json(arr);
+	return cli_print_json(arr);
 }
 
 static void print_table(const struct listing *l, size_t n)
@@ -122,7 +122,7 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 	if (!l) {
 		free(ps);
 		errorf("out of memory");
-		return PLANNER_EDB;
+		return PLANNER_ESYS;
 	}
 	for (size_t i = 0; i < n_adapters; i++, n++) {
 		const struct provider *p = provider_list[i];
@@ -141,13 +141,14 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 			l[n++].s = ps[k];
 	for (size_t i = 0; i < n; i++)
 		l[i].stale = is_stale(&l[i].s);
+	rc = PLANNER_OK;
 	if (c->format == FORMAT_JSON)
-		print_json(l, n);
+		rc = print_json(l, n);
 	else
 		print_table(l, n);
 	free(l);
 	free(ps);
-	return PLANNER_OK;
+	return rc;
 }
 
 const struct cmd_entry cmd_providers_entry = {

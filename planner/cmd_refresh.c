@@ -55,7 +55,7 @@ static void on_done(void *ud, const struct refresh_result *r)
 	fflush(stdout);
 }
 
-static void print_json(const struct refresh_result *res, size_t n)
+static int print_json(const struct refresh_result *res, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
 	for (size_t i = 0; i < n; i++) {
@@ -78,36 +78,80 @@ static void print_json(const struct refresh_result *res, size_t n)
 			cJSON_AddItemToArray(u, cJSON_CreateString(r->unknown[k]));
 		cJSON_AddItemToArray(arr, x);
 	}
-	cli_print_json(arr);
+	return cli_print_json(arr);
 }
 
-static int exec_refresh(struct cli *c, int argc, char **argv)
+/* The exit status for a failed provider's code, given the status so far:
+ * a system error (out of memory) outranks a database that cannot be
+ * written, which outranks a feed that failed: the next refresh would fail
+ * the same way. */
+static int worse(int rc, int code)
+{
+	if (code == PLANNER_ESYS || rc == PLANNER_ESYS)
+		return PLANNER_ESYS;
+	if (code == PLANNER_EDB || rc == PLANNER_EDB)
+		return PLANNER_EDB;
+	return PLANNER_ENET;
+}
+
+/* Says on stderr what failed, was skipped or named unknown GPUs; returns
+ * the exit status the results give (rc so far). */
+static int report_results(const struct cli *c, const struct refresh_result *res, size_t n, int rc)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct refresh_result *r = &res[i];
+		if (r->status == REFRESH_FAILED) {
+			if (r->last_good[0])
+				errorf("%s: %s; keeping %ld rows from %s", r->p->name, r->message,
+				       r->rows, r->last_good);
+			else
+				errorf("%s: %s", r->p->name, r->message);
+			rc = worse(rc, r->code);
+		} else if (r->status == REFRESH_SKIPPED && !c->quiet) {
+			notef("%s skipped: %s", r->p->name, r->message);
+		}
+		if (c->verbose && r->n_unknown) {
+			char line[1024] = "";
+			size_t used = 0;
+			for (size_t k = 0; k < r->n_unknown && used < sizeof line; k++)
+				used += (size_t)snprintf(line + used, sizeof line - used, "%s%s",
+				                         k ? "; " : "", r->unknown[k]);
+			notef("%s: %zu row%s name GPUs no alias matches: %s", r->p->name,
+			      r->unknown_rows, r->unknown_rows == 1 ? "" : "s", line);
+		}
+	}
+	return rc;
+}
+
+/* Reads the options into ro and pr; returns 0 to go on, else the exit
+ * status. */
+static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts *ro,
+                      struct progress *pr)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"provider", required_argument, NULL, 'p'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"if-older-than", required_argument, NULL, 'o'},
-					     {"aws-regions", required_argument, NULL, 'r'},
-					     {0, 0, 0, 0}};
-	struct refresh_opts ro = {.lock_wait_ms = -1};
-	struct progress pr = {.c = c, .tty = isatty(STDOUT_FILENO)};
+	                                     {"provider", required_argument, NULL, 'p'},
+	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {"if-older-than", required_argument, NULL, 'o'},
+	                                     {"aws-regions", required_argument, NULL, 'r'},
+	                                     {0, 0, 0, 0}};
 	char *err = NULL;
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			ro.providers = optarg;
+			ro->providers = optarg;
 			break;
 		case 'q':
-			pr.quiet = c->quiet = true;
+			pr->quiet = c->quiet = true;
 			break;
 		case 'o':
-			if (!parse_duration(optarg, &ro.if_older_than_s) || ro.if_older_than_s <= 0)
+			if (!parse_duration(optarg, &ro->if_older_than_s) ||
+			    ro->if_older_than_s <= 0)
 				return cli_usage(c, "--if-older-than wants a duration, e.g. 20h, 90m, 2d");
 			break;
 		case 'r':
-			ro.aws_regions = optarg;
+			ro->aws_regions = optarg;
 			break;
 		default:
 			if ((rc = cli_other_option(c, opt, optarg)))
@@ -116,11 +160,26 @@ static int exec_refresh(struct cli *c, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
-	if (refresh_check_providers(ro.providers, &err) != PLANNER_OK) {
+	if (refresh_check_providers(ro->providers, &err) != PLANNER_OK) {
+		if (!err) { /* the message itself could not be made */
+			errorf("out of memory");
+			return PLANNER_ESYS;
+		}
 		rc = cli_usage(c, "%s", err);
 		free(err);
 		return rc;
 	}
+	return 0;
+}
+
+static int exec_refresh(struct cli *c, int argc, char **argv)
+{
+	struct refresh_opts ro = {.lock_wait_ms = -1};
+	struct progress pr = {.c = c, .tty = isatty(STDOUT_FILENO)};
+	char *err = NULL;
+	int rc;
+	if ((rc = parse_args(c, argc, argv, &ro, &pr)))
+		return rc;
 	struct store *st = cli_store(c, &rc);
 	if (!st)
 		return rc;
@@ -135,55 +194,32 @@ static int exec_refresh(struct cli *c, int argc, char **argv)
 		return rc;
 	}
 	if (c->format == FORMAT_JSON)
-		print_json(res, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct refresh_result *r = &res[i];
-		if (r->status == REFRESH_FAILED) {
-			if (r->last_good[0])
-				errorf("%s: %s; keeping %ld rows from %s", r->p->name, r->message,
-				       r->rows, r->last_good);
-			else
-				errorf("%s: %s", r->p->name, r->message);
-			/* A database that cannot be written outranks a feed that
-			 * failed: the next refresh would fail the same way. */
-			if (r->code == PLANNER_EDB || rc != PLANNER_EDB)
-				rc = r->code == PLANNER_EDB ? PLANNER_EDB : PLANNER_ENET;
-		} else if (r->status == REFRESH_SKIPPED && !c->quiet) {
-			notef("%s skipped: %s", r->p->name, r->message);
-		}
-		if (c->verbose && r->n_unknown) {
-			char line[1024] = "";
-			size_t used = 0;
-			for (size_t k = 0; k < r->n_unknown && used < sizeof line; k++)
-				used += (size_t)snprintf(line + used, sizeof line - used, "%s%s",
-							 k ? "; " : "", r->unknown[k]);
-			notef("%s: %zu row%s name GPUs no alias matches: %s", r->p->name,
-			      r->unknown_rows, r->unknown_rows == 1 ? "" : "s", line);
-		}
-	}
+		rc = print_json(res, n);
+	rc = report_results(c, res, n, rc);
 	refresh_results_free(res, n);
 	return rc;
 }
 
 const struct cmd_entry cmd_refresh_entry = {
-	.name = "refresh",
-	.args = "[--provider a,b] [--quiet] [--if-older-than DURATION] [--aws-regions r1,r2]",
-	.summary = "fetch live prices from every provider into the database",
-	.help = "Fetches each provider's prices and replaces its rows in one transaction. A\n"
-		"provider that fails keeps its previous rows, marked stale; the others\n"
-		"still refresh. Exit status 3 when any provider failed, 4 when the\n"
-		"database could not be written.\n\n"
-		"  --provider a,b       only these (lambda, runpod, vast, azure, aws, gcp,\n"
-		"                       openrouter, litellm)\n"
-		"  --quiet              print nothing unless a provider failed (for cron)\n"
-		"  --if-older-than D    leave providers refreshed within D (20h, 90m, 2d)\n"
-		"  --aws-regions r1,r2  AWS price lists to read (else $PLANNER_AWS_REGIONS)\n"
-		"  --format json        the results as JSON\n\n"
-		"keys come from LAMBDA_API_KEY, RUNPOD_API_KEY, GCP_API_KEY (needed) and\n"
-		"VAST_API_KEY, OPENROUTER_API_KEY (optional); a provider whose key is\n"
-		"missing is skipped. PLANNER_<NAME>_URL replaces a provider's scheme, host\n"
-		"and port (e.g. PLANNER_VAST_URL=http://127.0.0.1:8123).\n\n"
-		"example (crontab):\n"
-		"  17 3 * * *  planner refresh --quiet --if-older-than 20h\n",
-	.exec = exec_refresh,
+    .name = "refresh",
+    .args = "[--provider a,b] [--quiet] [--if-older-than DURATION] [--aws-regions r1,r2]",
+    .summary = "fetch live prices from every provider into the database",
+    .help = "Fetches each provider's prices and replaces its rows in one transaction. A\n"
+            "provider that fails keeps its previous rows, marked stale; the others\n"
+            "still refresh. Exit status 3 when any provider failed, 4 when the\n"
+            "database could not be written, 5 on a system error (out of memory, a\n"
+            "failed write).\n\n"
+            "  --provider a,b       only these (lambda, runpod, vast, azure, aws, gcp,\n"
+            "                       openrouter, litellm)\n"
+            "  --quiet              print nothing unless a provider failed (for cron)\n"
+            "  --if-older-than D    leave providers refreshed within D (20h, 90m, 2d)\n"
+            "  --aws-regions r1,r2  AWS price lists to read (else $PLANNER_AWS_REGIONS)\n"
+            "  --format json        the results as JSON\n\n"
+            "keys come from LAMBDA_API_KEY, RUNPOD_API_KEY, GCP_API_KEY (needed) and\n"
+            "VAST_API_KEY, OPENROUTER_API_KEY (optional); a provider whose key is\n"
+            "missing is skipped. PLANNER_<NAME>_URL replaces a provider's scheme, host\n"
+            "and port (e.g. PLANNER_VAST_URL=http://127.0.0.1:8123).\n\n"
+            "example (crontab):\n"
+            "  17 3 * * *  planner refresh --quiet --if-older-than 20h\n",
+    .exec = exec_refresh,
 };

@@ -92,25 +92,13 @@ out:
 
 static int exec_report(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"output", required_argument, NULL, 'o'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {0, 0, 0, 0}};
-	const char *out_path = NULL;
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
-		if (opt == 'o') {
-			out_path = optarg;
-			continue;
-		}
-		if (opt == 'q') {
-			c->quiet = true;
-			continue;
-		}
+	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1)
 		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
-	}
+	const char *out_path = c->out_path;
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
 	if (!out_path)

@@ -10,11 +10,6 @@
 #include "plan.h"
 #include "schedule.h"
 
-enum sched_format { SF_TABLE, SF_JSON, SF_CSV, SF_ICS, SF_SLURM, SF_K8S };
-
-static const char *const format_names[] = {"table", "json", "csv", "ics", "slurm", "k8s"};
-#define N_FORMATS (sizeof format_names / sizeof format_names[0])
-
 /* "2026-03" into year and month; false on anything else. */
 static bool parse_month(const char *s, int *year, int *month)
 {
@@ -45,44 +40,21 @@ static void next_month(int *year, int *month)
 struct out_args {
 	struct cli *c;
 	const struct schedule *s;
-	enum sched_format fmt;
+	const struct export_format *fmt;
 };
 
 static int write_out(FILE *f, void *arg)
 {
 	const struct out_args *a = arg;
-	struct cli *c = a->c;
-	const struct schedule *s = a->s;
-	enum sched_format fmt = a->fmt;
+	struct export_opts o = {.color = a->c->color && f == stdout};
 	char *err = NULL;
-	int skipped = 0, rc;
-	switch (fmt) {
-	case SF_JSON:
-		rc = export_json(f, s, &err);
-		break;
-	case SF_CSV:
-		rc = export_csv(f, s, &err);
-		break;
-	case SF_ICS:
-		rc = export_ics(f, s, &err);
-		break;
-	case SF_SLURM:
-		rc = export_slurm(f, s, &skipped, &err);
-		break;
-	case SF_K8S:
-		rc = export_k8s(f, s, &skipped, &err);
-		break;
-	default:
-		rc = export_table(f, s, c->color && f == stdout, &err);
-		break;
-	}
+	int rc = a->fmt->write(f, a->s, &o, &err);
 	if (rc != PLANNER_OK)
 		errorf("%s", err ? err : "cannot write the schedule");
-	else if (skipped > 0)
+	else if (o.skipped > 0)
 		warnf("%d owned run%s left out: their jobs have no run.%s; add run: {%s: …} to "
 		      "the job",
-		      skipped, skipped == 1 ? " is" : "s are", fmt == SF_K8S ? "image" : "command",
-		      fmt == SF_K8S ? "image" : "command");
+		      o.skipped, o.skipped == 1 ? " is" : "s are", a->fmt->needs, a->fmt->needs);
 	free(err);
 	return rc;
 }
@@ -104,44 +76,68 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The synopsis and --help name the formats export_formats lists for
+ * schedule; describe() writes them here before anything can print them. */
+static char schedule_args[160], schedule_help[2048];
+
+#define HELP_HEAD                                                                                  \
+	"Lays the month out hour by hour in the spec's time zone: each job's hours on\n"           \
+	"the GPUs you own (power only), then the cheapest rented capacity (spot where\n"           \
+	"the job is interruptible), and token work on an API where that is cheapest,\n"            \
+	"inside each job's window, days and deadline, at the least total cost. Higher\n"           \
+	"priority wins owned GPUs only when the cost is equal. Hours that cannot be\n"             \
+	"placed are listed with what to change.\n\n"                                               \
+	"  --month YYYY-MM  the month (default: next month)\n"
+#define HELP_TAIL                                                                                  \
+	"  -o, --output P   write to P instead of standard output\n"                               \
+	"  --db PATH        price database (else $PLANNER_DB, else\n"                              \
+	"                   $XDG_DATA_HOME/planner/prices.db)\n"                                   \
+	"  --quiet          no notes about prices or unplaced hours\n"                             \
+	"  --baseline       greedy by priority instead of the optimiser (for\n"                    \
+	"                   benchmarks: bench/schedule.sh compares the two)\n\n"                   \
+	"examples:\n"                                                                              \
+	"  planner schedule jobs/monthly.yaml --month 2026-03\n"                                   \
+	"  planner schedule jobs/monthly.yaml --format slurm -o march.sh && bash march.sh\n"       \
+	"  planner schedule jobs/monthly.yaml --format k8s -o march.yaml\n"
+
+static void describe(void)
+{
+	char names[128], formats[512];
+	snprintf(schedule_args, sizeof schedule_args,
+	         "FILE [--month YYYY-MM] [--format %s] [-o PATH] [--db PATH]",
+	         export_format_names(EXPORT_SCHEDULE, "|", "|", false, names, sizeof names));
+	snprintf(schedule_help, sizeof schedule_help, "%s%s%s", HELP_HEAD,
+	         export_format_help(EXPORT_SCHEDULE, formats, sizeof formats), HELP_TAIL);
+}
+
 static int exec_schedule(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"month", required_argument, NULL, 'm'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"baseline", no_argument, NULL, 'B'},
-					     {0, 0, 0, 0}};
+	                                     CLI_OUTPUT_OPTIONS,
+	                                     {"month", required_argument, NULL, 'm'},
+	                                     {"baseline", no_argument, NULL, 'B'},
+	                                     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
 	unsigned flags = 0;
-	enum sched_format fmt = SF_TABLE;
-	const char *out_path = NULL;
+	const struct export_format *fmt = export_formats[0];
+	describe();
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'q':
-			c->quiet = true;
-			continue;
-		case 'o':
-			out_path = optarg;
-			continue;
 		case 'B':
 			flags |= SCHEDULE_BASELINE;
 			continue;
 		case 'm':
 			if (!parse_month(optarg, &year, &month))
-				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03", optarg);
+				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
+				                 optarg);
 			continue;
 		case 'F': {
-			size_t k = 0;
-			while (k < N_FORMATS && strcmp(optarg, format_names[k]))
-				k++;
-			if (k == N_FORMATS)
-				return cli_usage(c,
-						 "unknown format '%s'; use table, json, csv, ics, slurm "
-						 "or k8s",
-						 optarg);
-			fmt = (enum sched_format)k;
+			char names[128];
+			if (!(fmt = export_format_find(optarg, EXPORT_SCHEDULE)))
+				return cli_usage(c, "unknown format '%s'; use %s", optarg,
+				                 export_format_names(EXPORT_SCHEDULE, ", ", " or ",
+				                                     false, names, sizeof names));
 			continue;
 		}
 		default:
@@ -171,7 +167,7 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 		      now_s() - t0);
 	note_unplaced(c, sched);
 	struct out_args args = {.c = c, .s = sched, .fmt = fmt};
-	rc = cli_write_file(out_path, write_out, &args);
+	rc = cli_write_file(c->out_path, write_out, &args);
 out:
 	free(err);
 	schedule_free(sched);
@@ -181,28 +177,9 @@ out:
 }
 
 const struct cmd_entry cmd_schedule_entry = {
-	.name = "schedule",
-	.args = "FILE [--month YYYY-MM] [--format table|json|csv|ics|slurm|k8s] [-o PATH] "
-		"[--db PATH]",
-	.summary = "the month as a schedule: which job runs where and when",
-	.help = "Lays the month out hour by hour in the spec's time zone: each job's hours on\n"
-		"the GPUs you own (power only), then the cheapest rented capacity (spot where\n"
-		"the job is interruptible), and token work on an API where that is cheapest,\n"
-		"inside each job's window, days and deadline, at the least total cost. Higher\n"
-		"priority wins owned GPUs only when the cost is equal. Hours that cannot be\n"
-		"placed are listed with what to change.\n\n"
-		"  --month YYYY-MM  the month (default: next month)\n"
-		"  --format F       table (default), json, csv, ics (calendar), slurm (sbatch\n"
-		"                   script, owned runs) or k8s (batch/v1 Jobs, owned runs)\n"
-		"  -o, --output P   write to P instead of standard output\n"
-		"  --db PATH        price database (else $PLANNER_DB, else\n"
-		"                   $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet          no notes about prices or unplaced hours\n"
-		"  --baseline       greedy by priority instead of the optimiser (for\n"
-		"                   benchmarks: bench/schedule.sh compares the two)\n\n"
-		"examples:\n"
-		"  planner schedule jobs/monthly.yaml --month 2026-03\n"
-		"  planner schedule jobs/monthly.yaml --format slurm -o march.sh && bash march.sh\n"
-		"  planner schedule jobs/monthly.yaml --format k8s -o march.yaml\n",
-	.exec = exec_schedule,
+    .name = "schedule",
+    .args = schedule_args,
+    .summary = "the month as a schedule: which job runs where and when",
+    .help = schedule_help,
+    .exec = exec_schedule,
 };

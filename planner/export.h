@@ -1,36 +1,80 @@
 /* export.h — a schedule in the formats people already run jobs with
- * (DESIGN.md, "Schedules run on real batch systems"). One small file per
- * format (export_<format>.c). Each writes to f and returns PLANNER_OK, or
- * PLANNER_EINPUT with *err set; they never print anything else. Write
- * errors show on f (ferror) and are the caller's to check at fclose. */
+ * (docs/design.md, "Schedules run on real batch systems"). One small file
+ * per format, export_<format>.c, ending in its `const struct export_format`
+ * row; export.c lists the rows. `--format` parsing, the format lists in
+ * --help and usage errors, and the docs test are all driven by that list,
+ * so a new format is one file, one line in export_formats[] and its test. */
 #ifndef PLANNER_EXPORT_H
 #define PLANNER_EXPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "jobspec.h"
 #include "schedule.h"
 
-/* The JSON contract: month, timezone, currency, total_cost, runs, jobs,
- * unplaced, owned_utilization (times ISO 8601 with their UTC offset). */
-int export_json(FILE *f, const struct schedule *s, char **err);
-/* A month view per owned GPU (a row per day, a letter per hour), the
- * rented and API totals and the cost split by route. */
-int export_table(FILE *f, const struct schedule *s, bool color, char **err);
-/* One row per run, RFC 4180 (CRLF, quoted where needed). */
-int export_csv(FILE *f, const struct schedule *s, char **err);
-/* RFC 5545: one VEVENT per owned or rented run, times in UTC, stable UIDs
- * from job and start, CRLF and folded lines. API work has no hours and is
- * left out. */
-int export_ics(FILE *f, const struct schedule *s, char **err);
-/* A bash script of sbatch calls, one per owned run. Runs of a job without
- * run.command are written commented out; *skipped counts them. */
-int export_slurm(FILE *f, const struct schedule *s, int *skipped, char **err);
-/* Kubernetes batch/v1 Jobs, one per owned run, created suspended with the
- * start as an annotation; runs of a job without run.image are left out and
- * counted in *skipped. */
-int export_k8s(FILE *f, const struct schedule *s, int *skipped, char **err);
+/* Where a format applies (export_format.applies, a bit set). */
+enum export_kind {
+	/* The data formats every command's --format takes (cli.c): table,
+	 * json, csv; each command prints its own data in them. */
+	EXPORT_DATA = 1u << 0,
+	/* `planner schedule --format`: the schedule written by the row's
+	 * write function. */
+	EXPORT_SCHEDULE = 1u << 1,
+};
+
+/* What a writer is given besides the file and the schedule, and what it
+ * says back. */
+struct export_opts {
+	bool color;  /* in: ANSI bold wanted (the table, on a terminal) */
+	int skipped; /* out: owned runs left out for want of run.<needs> */
+};
+
+/* Writes s to f in one format. Returns PLANNER_OK, or PLANNER_ESYS (out
+ * of memory, a failed write) with *err set; never prints anything else.
+ * Plain write errors also show on f (ferror): the caller checks them at
+ * fclose. */
+typedef int export_write_fn(FILE *f, const struct schedule *s, struct export_opts *opts,
+                            char **err);
+
+struct export_format {
+	const char *name;       /* the --format word */
+	const char *summary;    /* "(…)" after the name in --help; NULL when the
+	                         * name says it all */
+	unsigned applies;       /* enum export_kind bits */
+	enum out_format data;   /* with EXPORT_DATA: the value cli.c sets */
+	const char *needs;      /* run.<needs> a job must have for its owned runs
+	                         * to be written ("command"); NULL when none */
+	export_write_fn *write; /* the schedule writer (EXPORT_SCHEDULE) */
+};
+
+/* Every format, NULL-terminated, in the order --help lists them; the
+ * first is the default. */
+extern const struct export_format *const export_formats[];
+
+/* The format named `name` that applies to `kind`, or NULL. */
+const struct export_format *export_format_find(const char *name, unsigned kind);
+
+/* The names of the formats for `kind` into buf: joined by sep, the last
+ * by last ("table, json or csv"; "table|json|csv" with "|" twice), with
+ * each summary in brackets when summaries is true and " (default)" after
+ * the first. Cut to fit len. Returns buf. */
+char *export_format_names(unsigned kind, const char *sep, const char *last, bool summaries,
+                          char *buf, size_t len);
+
+/* The --help paragraph for --format: "  --format F       " and the names
+ * of the formats for `kind` with their summaries, wrapped at 79 columns
+ * under the option's text, ending in a newline, into buf (cut to fit
+ * len). Returns buf. */
+char *export_format_help(unsigned kind, char *buf, size_t len);
+
+extern const struct export_format export_format_table;
+extern const struct export_format export_format_json;
+extern const struct export_format export_format_csv;
+extern const struct export_format export_format_ics;
+extern const struct export_format export_format_slurm;
+extern const struct export_format export_format_k8s;
 
 /* Lower-case letters, digits and '-' from s, at most len-1 bytes, never
  * starting or ending with '-' ("RTX 4090" -> "rtx-4090"); "x" when

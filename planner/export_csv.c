@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "export.h"
 
-int export_csv(FILE *f, const struct schedule *s, char **err)
+static int write_csv(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	fputs("job,route,resource,gpu,gpu_count,start,end,hours,cost,currency\r\n", f);
 	for (size_t i = 0; i < s->n_runs; i++) {
@@ -17,7 +17,14 @@ int export_csv(FILE *f, const struct schedule *s, char **err)
 		fputc(',', f);
 		csv_field(f, r->gpu ? r->gpu->name : "");
 		fprintf(f, ",%d,%s,%s,%.2f,%.2f,%s\r\n", r->gpu_count, start, end,
-			round_to(r->hours, 2), round_to(r->cost, 2), s->currency);
+		        round_to(r->hours, 2), round_to(r->cost, 2), s->currency);
 	}
 	return PLANNER_OK;
 }
+
+const struct export_format export_format_csv = {
+    .name = "csv",
+    .applies = EXPORT_DATA | EXPORT_SCHEDULE,
+    .data = FORMAT_CSV,
+    .write = write_csv,
+};

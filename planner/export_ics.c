@@ -58,17 +58,19 @@ static void line(FILE *f, const char *s)
 	fputs("\r\n", f);
 }
 
-/* TEXT value escaping (RFC 5545 3.3.11). */
-static void text(struct buf *b, const char *s)
+/* TEXT value escaping (RFC 5545 3.3.11). False when out of memory. */
+static bool text(struct buf *b, const char *s)
 {
-	for (; *s; s++) {
+	bool ok = true;
+	for (; *s && ok; s++) {
 		if (*s == '\\' || *s == ';' || *s == ',')
-			buf_printf(b, "\\%c", *s);
+			ok = buf_printf(b, "\\%c", *s);
 		else if (*s == '\n')
-			buf_append(b, "\\n", 2);
+			ok = buf_append(b, "\\n", 2);
 		else if (*s != '\r')
-			buf_append(b, s, 1);
+			ok = buf_append(b, s, 1);
 	}
+	return ok;
 }
 
 static void utc_stamp(time_t t, char *out, size_t len)
@@ -87,22 +89,23 @@ static uint32_t fnv(const char *s)
 	return h;
 }
 
-static void prop(FILE *f, struct buf *b, const char *name, const char *value, bool escape)
+/* Writes "NAME:value" as a content line; false, writing nothing, when out
+ * of memory. */
+static bool prop(FILE *f, struct buf *b, const char *name, const char *value, bool escape)
 {
 	b->len = 0;
 	if (b->data)
 		b->data[0] = '\0';
-	buf_printf(b, "%s:", name);
-	if (escape)
-		text(b, value);
-	else
-		buf_printf(b, "%s", value);
-	line(f, b->data ? b->data : "");
+	if (!buf_printf(b, "%s:", name) || !(escape ? text(b, value) : buf_printf(b, "%s", value)))
+		return false;
+	line(f, b->data);
+	return true;
 }
 
-int export_ics(FILE *f, const struct schedule *s, char **err)
+static int write_ics(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	struct buf b = {0};
+	bool ok = true;
 	char stamp[24], start[24], end[24], slug[64], tmp[512];
 	long long as_of = s->prices_as_of[0] ? iso_to_epoch(s->prices_as_of) : -1;
 	utc_stamp(as_of >= 0 ? (time_t)as_of : s->slots[0].start, stamp, sizeof stamp);
@@ -112,7 +115,7 @@ int export_ics(FILE *f, const struct schedule *s, char **err)
 	line(f, "CALSCALE:GREGORIAN");
 	line(f, "METHOD:PUBLISH");
 	snprintf(tmp, sizeof tmp, "planner schedule %s (%s)", s->month, s->timezone);
-	prop(f, &b, "X-WR-CALNAME", tmp, true);
+	ok &= prop(f, &b, "X-WR-CALNAME", tmp, true);
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (r->route == ROUTE_API)
@@ -123,23 +126,33 @@ int export_ics(FILE *f, const struct schedule *s, char **err)
 		export_slug(name, slug, sizeof slug);
 		line(f, "BEGIN:VEVENT");
 		snprintf(tmp, sizeof tmp, "%s-%08x-%s-%s@planner", slug, (unsigned)fnv(name),
-			 route_name(r->route), start);
-		prop(f, &b, "UID", tmp, false);
-		prop(f, &b, "DTSTAMP", stamp, false);
-		prop(f, &b, "DTSTART", start, false);
-		prop(f, &b, "DTEND", end, false);
+		         route_name(r->route), start);
+		ok &= prop(f, &b, "UID", tmp, false);
+		ok &= prop(f, &b, "DTSTAMP", stamp, false);
+		ok &= prop(f, &b, "DTSTART", start, false);
+		ok &= prop(f, &b, "DTEND", end, false);
 		snprintf(tmp, sizeof tmp, "%s on %s (%s)", name, r->resource, route_name(r->route));
-		prop(f, &b, "SUMMARY", tmp, true);
-		snprintf(tmp, sizeof tmp, "route: %s\nresource: %s\nGPUs: %d x %s\nhours: %.2f\ncost: %.2f %s",
-			 route_name(r->route), r->resource, r->gpu_count, r->gpu ? r->gpu->name : "-",
-			 r->hours, r->cost, s->currency);
-		prop(f, &b, "DESCRIPTION", tmp, true);
-		prop(f, &b, "CATEGORIES", route_name(r->route), false);
-		prop(f, &b, "TRANSP", "OPAQUE", false);
+		ok &= prop(f, &b, "SUMMARY", tmp, true);
+		snprintf(tmp, sizeof tmp,
+		         "route: %s\nresource: %s\nGPUs: %d x %s\nhours: %.2f\ncost: %.2f %s",
+		         route_name(r->route), r->resource, r->gpu_count,
+		         r->gpu ? r->gpu->name : "-", r->hours, r->cost, s->currency);
+		ok &= prop(f, &b, "DESCRIPTION", tmp, true);
+		ok &= prop(f, &b, "CATEGORIES", route_name(r->route), false);
+		ok &= prop(f, &b, "TRANSP", "OPAQUE", false);
 		line(f, "END:VEVENT");
 	}
 	line(f, "END:VCALENDAR");
 	buf_free(&b);
-	(void)err;
-	return PLANNER_OK;
+	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the calendar");
 }
+
+/* RFC 5545: one VEVENT per owned or rented run, times in UTC, stable UIDs
+ * from job and start, CRLF and folded lines. API work has no hours and is
+ * left out. */
+const struct export_format export_format_ics = {
+    .name = "ics",
+    .summary = "calendar",
+    .applies = EXPORT_SCHEDULE,
+    .write = write_ics,
+};

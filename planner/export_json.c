@@ -1,4 +1,6 @@
-/* export_json.c — the schedule as JSON (the contract in export.h). */
+/* export_json.c — the schedule as JSON. The contract: month, timezone,
+ * currency, total_cost, runs, jobs, unplaced, owned_utilization (times
+ * ISO 8601 with their UTC offset). */
 #include <cJSON.h>
 #include <stdlib.h>
 
@@ -27,7 +29,7 @@ static cJSON *run_json(const struct schedule *s, const struct sched_run *r)
 	return o;
 }
 
-int export_json(FILE *f, const struct schedule *s, char **err)
+static int write_json(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "month", s->month);
@@ -39,7 +41,7 @@ int export_json(FILE *f, const struct schedule *s, char **err)
 	cJSON *split = cJSON_AddObjectToObject(root, "cost_by_route");
 	for (int k = 0; k < ROUTE_COUNT; k++)
 		cJSON_AddNumberToObject(split, route_name((enum route)k),
-					round_to(s->route_cost[k], 2));
+		                        round_to(s->route_cost[k], 2));
 	cJSON *runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < s->n_runs; i++)
 		cJSON_AddItemToArray(runs, run_json(s, &s->runs[i]));
@@ -72,9 +74,16 @@ int export_json(FILE *f, const struct schedule *s, char **err)
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)
-		return set_err(err, PLANNER_EINPUT, "out of memory writing JSON");
+		return set_err(err, PLANNER_ESYS, "out of memory writing JSON");
 	fputs(text, f);
 	fputc('\n', f);
 	free(text);
 	return PLANNER_OK;
 }
+
+const struct export_format export_format_json = {
+    .name = "json",
+    .applies = EXPORT_DATA | EXPORT_SCHEDULE,
+    .data = FORMAT_JSON,
+    .write = write_json,
+};

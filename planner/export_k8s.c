@@ -38,7 +38,7 @@ static void scalar(struct emit *e, const char *v)
 	/* Plain where libyaml can, quoted where a plain scalar would read as
 	 * another type ("true", "4"): the emitter picks, implicit both ways. */
 	yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v), 1, 1,
-				     YAML_ANY_SCALAR_STYLE);
+	                             YAML_ANY_SCALAR_STYLE);
 	put(e);
 }
 
@@ -47,7 +47,7 @@ static void quoted(struct emit *e, const char *v)
 	if (!e->ok)
 		return;
 	yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v), 0, 1,
-				     YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	                             YAML_DOUBLE_QUOTED_SCALAR_STYLE);
 	put(e);
 }
 
@@ -105,47 +105,56 @@ static void gpu_product(const char *gpu, char *out, size_t len)
 	for (; *gpu && n + 1 < len; gpu++) {
 		char ch = *gpu;
 		bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-			  (ch >= '0' && ch <= '9') || ch == '.' || ch == '_';
+		          (ch >= '0' && ch <= '9') || ch == '.' || ch == '_';
 		out[n++] = ok ? ch : '-';
 	}
 	out[n < len ? n : len - 1] = '\0';
 }
 
-static void job_doc(struct emit *e, const struct schedule *s, const struct sched_run *r)
+/* The Job's names for one run: its object name (slug and local start),
+ * the job's slug, start and end with their offsets, and the node label. */
+struct run_names {
+	char name[K8S_NAME_MAX + 1], slug[48], start[32], end[32], product[96];
+};
+
+static void run_names(const struct schedule *s, const struct sched_run *r, struct run_names *n)
 {
-	const struct job *job = s->jobs[r->job].job;
-	char name[K8S_NAME_MAX + 1], slug[48], start[32], end[32], num[64], product[96];
 	struct tm tm;
 	time_t local = r->start + r->start_offset;
 	gmtime_r(&local, &tm);
-	export_slug(job->name, slug, sizeof slug);
+	export_slug(s->jobs[r->job].job->name, n->slug, sizeof n->slug);
 	char when[16];
 	strftime(when, sizeof when, "%Y%m%d-%H%M", &tm);
-	snprintf(name, sizeof name, "%.40s-%.13s", slug, when);
-	sched_iso(r->start, r->start_offset, start, sizeof start);
-	sched_iso(r->end, r->end_offset, end, sizeof end);
-	gpu_product(r->gpu->name, product, sizeof product);
+	snprintf(n->name, sizeof n->name, "%.40s-%.13s", n->slug, when);
+	sched_iso(r->start, r->start_offset, n->start, sizeof n->start);
+	sched_iso(r->end, r->end_offset, n->end, sizeof n->end);
+	gpu_product(r->gpu->name, n->product, sizeof n->product);
+}
 
-	if (!e->ok)
-		return;
-	yaml_document_start_event_initialize(&e->ev, NULL, NULL, NULL, 0);
-	put(e);
-	map_start(e);
-	kv(e, "apiVersion", "batch/v1");
-	kv(e, "kind", "Job");
-	scalar(e, "metadata");
-	map_start(e);
-	kv(e, "name", name);
+static void labels(struct emit *e, const struct run_names *n)
+{
 	scalar(e, "labels");
 	map_start(e);
 	kv(e, "app.kubernetes.io/managed-by", "planner");
-	kv(e, "planner.dev/job", slug);
+	kv(e, "planner.dev/job", n->slug);
 	map_end(e);
+}
+
+/* metadata: the name, labels, and the run's start, end, hours and cost as
+ * annotations. */
+static void job_metadata(struct emit *e, const struct schedule *s, const struct sched_run *r,
+                         const struct run_names *n)
+{
+	char num[64];
+	scalar(e, "metadata");
+	map_start(e);
+	kv(e, "name", n->name);
+	labels(e, n);
 	scalar(e, "annotations");
 	map_start(e);
-	kq(e, "planner.dev/job-name", job->name);
-	kq(e, "planner.dev/start", start);
-	kq(e, "planner.dev/end", end);
+	kq(e, "planner.dev/job-name", s->jobs[r->job].job->name);
+	kq(e, "planner.dev/start", n->start);
+	kq(e, "planner.dev/end", n->end);
 	snprintf(num, sizeof num, "%.2f", r->hours);
 	kq(e, "planner.dev/hours", num);
 	snprintf(num, sizeof num, "%.2f %s", r->cost, s->currency);
@@ -153,33 +162,25 @@ static void job_doc(struct emit *e, const struct schedule *s, const struct sched
 	kq(e, "planner.dev/resource", r->resource);
 	map_end(e);
 	map_end(e);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "suspend", "true");
-	kv(e, "backoffLimit", "0");
-	snprintf(num, sizeof num, "%ld", (long)ceil(r->hours * 3600 - 1e-6));
-	kv(e, "activeDeadlineSeconds", num);
-	scalar(e, "template");
-	map_start(e);
-	scalar(e, "metadata");
-	map_start(e);
-	scalar(e, "labels");
-	map_start(e);
-	kv(e, "app.kubernetes.io/managed-by", "planner");
-	kv(e, "planner.dev/job", slug);
-	map_end(e);
-	map_end(e);
+}
+
+/* spec.template.spec: one container of the job's image and command,
+ * limited to the run's GPUs, on nodes with its GPU model. */
+static void pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
+                     const struct run_names *n)
+{
+	char num[32];
 	scalar(e, "spec");
 	map_start(e);
 	kv(e, "restartPolicy", "Never");
 	scalar(e, "nodeSelector");
 	map_start(e);
-	kq(e, "nvidia.com/gpu.product", product);
+	kq(e, "nvidia.com/gpu.product", n->product);
 	map_end(e);
 	scalar(e, "containers");
 	seq_start(e);
 	map_start(e);
-	kv(e, "name", slug);
+	kv(e, "name", n->slug);
 	kq(e, "image", job->run_image);
 	if (job->run_command) {
 		scalar(e, "command");
@@ -199,7 +200,35 @@ static void job_doc(struct emit *e, const struct schedule *s, const struct sched
 	map_end(e);
 	map_end(e);
 	seq_end(e);
-	map_end(e); /* pod spec */
+	map_end(e);
+}
+
+static void job_doc(struct emit *e, const struct schedule *s, const struct sched_run *r)
+{
+	struct run_names n;
+	char num[64];
+	run_names(s, r, &n);
+	if (!e->ok)
+		return;
+	yaml_document_start_event_initialize(&e->ev, NULL, NULL, NULL, 0);
+	put(e);
+	map_start(e);
+	kv(e, "apiVersion", "batch/v1");
+	kv(e, "kind", "Job");
+	job_metadata(e, s, r, &n);
+	scalar(e, "spec");
+	map_start(e);
+	kv(e, "suspend", "true");
+	kv(e, "backoffLimit", "0");
+	snprintf(num, sizeof num, "%ld", (long)ceil(r->hours * 3600 - 1e-6));
+	kv(e, "activeDeadlineSeconds", num);
+	scalar(e, "template");
+	map_start(e);
+	scalar(e, "metadata");
+	map_start(e);
+	labels(e, &n);
+	map_end(e);
+	pod_spec(e, s->jobs[r->job].job, r, &n);
 	map_end(e); /* template */
 	map_end(e); /* job spec */
 	map_end(e);
@@ -209,12 +238,12 @@ static void job_doc(struct emit *e, const struct schedule *s, const struct sched
 	put(e);
 }
 
-int export_k8s(FILE *f, const struct schedule *s, int *skipped, char **err)
+static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	struct emit e = {.ok = true};
-	*skipped = 0;
+	opts->skipped = 0;
 	if (!yaml_emitter_initialize(&e.em))
-		return set_err(err, PLANNER_EINPUT, "out of memory writing YAML");
+		return set_err(err, PLANNER_ESYS, "out of memory writing YAML");
 	yaml_emitter_set_output_file(&e.em, f);
 	yaml_emitter_set_unicode(&e.em, 1);
 	yaml_emitter_set_width(&e.em, -1);
@@ -225,7 +254,7 @@ int export_k8s(FILE *f, const struct schedule *s, int *skipped, char **err)
 		if (r->route != ROUTE_OWNED)
 			continue;
 		if (!s->jobs[r->job].job->run_image) {
-			++*skipped;
+			opts->skipped++;
 			continue;
 		}
 		job_doc(&e, s, r);
@@ -236,8 +265,24 @@ int export_k8s(FILE *f, const struct schedule *s, int *skipped, char **err)
 	}
 	int rc = PLANNER_OK;
 	if (!e.ok || !yaml_emitter_flush(&e.em))
-		rc = set_err(err, PLANNER_EINPUT, "cannot write YAML: %s",
-			     e.em.problem ? e.em.problem : "write failed");
+		/* The emitter fails on a write or on memory; anything else would
+		 * be a bug in the events above. */
+		rc = set_err(err,
+		             e.em.error == YAML_WRITER_ERROR || e.em.error == YAML_MEMORY_ERROR
+		                 ? PLANNER_ESYS
+		                 : PLANNER_EINPUT,
+		             "cannot write YAML: %s", e.em.problem ? e.em.problem : "write failed");
 	yaml_emitter_delete(&e.em);
 	return rc;
 }
+
+/* Kubernetes batch/v1 Jobs, one per owned run, created suspended with the
+ * start as an annotation; runs of a job without run.image are left out and
+ * counted as skipped. */
+const struct export_format export_format_k8s = {
+    .name = "k8s",
+    .summary = "batch/v1 Jobs, owned runs",
+    .applies = EXPORT_SCHEDULE,
+    .needs = "image",
+    .write = write_k8s,
+};

@@ -37,20 +37,21 @@ static void gres_type(const char *gpu, char *out, size_t len)
 	out[n] = '\0';
 }
 
-int export_slurm(FILE *f, const struct schedule *s, int *skipped, char **err)
+static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
-	*skipped = 0;
+	opts->skipped = 0;
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_runs; i++)
 		n += s->runs[i].route == ROUTE_OWNED;
-	fprintf(f, "#!/bin/bash\n"
-		   "# planner schedule for %s: %zu run%s on owned GPUs, for Slurm.\n"
-		   "# Submit with: bash THIS_FILE (sbatch holds each job until --begin).\n"
-		   "# --gres types are the GPU models as gres.conf names; adjust them to\n"
-		   "# your cluster's (scontrol show node | grep Gres).\n"
-		   "set -euo pipefail\n"
-		   "export TZ=",
-		s->month, n, n == 1 ? "" : "s");
+	fprintf(f,
+	        "#!/bin/bash\n"
+	        "# planner schedule for %s: %zu run%s on owned GPUs, for Slurm.\n"
+	        "# Submit with: bash THIS_FILE (sbatch holds each job until --begin).\n"
+	        "# --gres types are the GPU models as gres.conf names; adjust them to\n"
+	        "# your cluster's (scontrol show node | grep Gres).\n"
+	        "set -euo pipefail\n"
+	        "export TZ=",
+	        s->month, n, n == 1 ? "" : "s");
 	shell_quote(f, s->timezone);
 	fputs("  # --begin times below are wall-clock times in this zone\n", f);
 	for (size_t i = 0; i < s->n_runs; i++) {
@@ -67,18 +68,19 @@ int export_slurm(FILE *f, const struct schedule *s, int *skipped, char **err)
 		if (minutes < 1)
 			minutes = 1;
 		fprintf(f, "\n# %s on %s: %.2f h, %.2f %s\n", job->name, r->resource, r->hours,
-			r->cost, s->currency);
+		        r->cost, s->currency);
 		if (!job->run_command) {
 			fputs("# no run.command in the job spec; add run: {command: ...} to submit "
 			      "this run\n# ",
 			      f);
-			++*skipped;
+			opts->skipped++;
 		}
 		fprintf(f, "sbatch --parsable --job-name=");
 		shell_quote(f, job->name);
-		fprintf(f, " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=1 --ntasks=1 "
-			   "--gres=gpu:%s:%d --comment=",
-			begin, minutes / 1440, minutes / 60 % 24, minutes % 60, type, r->gpu_count);
+		fprintf(f,
+		        " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=1 --ntasks=1 "
+		        "--gres=gpu:%s:%d --comment=",
+		        begin, minutes / 1440, minutes / 60 % 24, minutes % 60, type, r->gpu_count);
 		shell_quote(f, r->resource);
 		fputs(" --wrap=", f);
 		shell_quote(f, job->run_command ? job->run_command : "true");
@@ -87,3 +89,13 @@ int export_slurm(FILE *f, const struct schedule *s, int *skipped, char **err)
 	(void)err;
 	return PLANNER_OK;
 }
+
+/* A bash script of sbatch calls, one per owned run. Runs of a job without
+ * run.command are written commented out and counted as skipped. */
+const struct export_format export_format_slurm = {
+    .name = "slurm",
+    .summary = "sbatch script, owned runs",
+    .applies = EXPORT_SCHEDULE,
+    .needs = "command",
+    .write = write_slurm,
+};

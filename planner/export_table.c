@@ -17,7 +17,7 @@ static char job_letter(size_t j)
 }
 
 static void month_view(FILE *f, const struct schedule *s, const struct sched_resource *res,
-		       size_t k, char *line)
+                       size_t k, char *line)
 {
 	static const char *const wd[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
 	const int T = s->n_slots;
@@ -34,26 +34,28 @@ static void month_view(FILE *f, const struct schedule *s, const struct sched_res
 			line[t] = job_letter(r->job);
 	}
 	fprintf(f, "\n%s  (%.0f of %.0f h used)\n", res->name, res->hours_used,
-		res->hours_available);
+	        res->hours_available);
 	fprintf(f, "          0     6     12    18    24\n");
 	for (int t = 0; t < T;) {
 		int d = s->slots[t].mday, n = 0;
 		while (t + n < T && s->slots[t + n].mday == d)
 			n++;
 		fprintf(f, "  %s %2d  %.*s%s\n", wd[s->slots[t].wday], d, n, line + t,
-			n == 23 ? "   (23 h: clocks go forward)" :
-			n == 25 ? "  (25 h: clocks go back)" : "");
+		        n == 23   ? "   (23 h: clocks go forward)"
+		        : n == 25 ? "  (25 h: clocks go back)"
+		                  : "");
 		t += n;
 	}
 }
 
-int export_table(FILE *f, const struct schedule *s, bool color, char **err)
+static int write_table(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
+	bool color = opts->color;
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
 	fprintf(f, "%sschedule for %s%s (%s, %d hours), costs in %s\n", bold, s->month, off,
-		s->timezone, s->n_slots, s->currency);
+	        s->timezone, s->n_slots, s->currency);
 	fprintf(f, "\n%-3s %-24s %9s %9s %9s %9s %10s %9s\n", "", "job", "needed h", "owned h",
-		"rented h", "api", "cost", "unplaced");
+	        "rented h", "api", "cost", "unplaced");
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		double h[ROUTE_COUNT] = {0}, api = 0;
 		for (size_t i = 0; i < s->n_runs; i++) {
@@ -72,12 +74,12 @@ int export_table(FILE *f, const struct schedule *s, bool color, char **err)
 			snprintf(apis, sizeof apis, "%.2f", api);
 		char name[256]; /* job names and offers reach the terminal through cli_safe */
 		fprintf(f, "%c   %-24.24s %9.1f %9.1f %9.1f %9s %10.2f %9s\n", job_letter(j),
-			cli_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], apis,
-			r->cost, unpl);
+		        cli_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED],
+		        h[ROUTE_RENTED], apis, r->cost, unpl);
 	}
 	char *line = malloc((size_t)s->n_slots + 1);
 	if (!line)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (size_t k = 0; k < s->n_resources; k++)
 		month_view(f, s, &s->resources[k], k, line);
 	free(line);
@@ -97,21 +99,28 @@ int export_table(FILE *f, const struct schedule *s, bool color, char **err)
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		if (r->route == ROUTE_RENTED)
 			fprintf(f, "  %-22.22s %.16s  %6.1f h  %9.2f  %s\n", name, start, r->hours,
-				r->cost, res);
+			        r->cost, res);
 		else
 			fprintf(f, "  %-22.22s %-16s  %8s  %9.2f  %s\n", name, "api, all month",
-				"tokens", r->cost, res);
+			        "tokens", r->cost, res);
 	}
 	fprintf(f, "\n%scost by route%s\n", bold, off);
 	for (int k = ROUTE_OWNED; k >= 0; k--)
-		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k), s->route_cost[k],
-			s->currency, s->route_hours[k]);
+		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k),
+		        s->route_cost[k], s->currency, s->route_hours[k]);
 	fprintf(f, "  %-7s %10.2f %s\n", "total", s->total_cost, s->currency);
 	char name[256];
 	for (size_t j = 0; j < s->n_jobs; j++)
 		if (s->jobs[j].why[0])
 			fprintf(f, "\nunplaced: %s, %.1f h: %s\n",
-				cli_safe(name, sizeof name, s->jobs[j].job->name),
-				s->jobs[j].unplaced_hours, s->jobs[j].why);
+			        cli_safe(name, sizeof name, s->jobs[j].job->name),
+			        s->jobs[j].unplaced_hours, s->jobs[j].why);
 	return PLANNER_OK;
 }
+
+const struct export_format export_format_table = {
+    .name = "table",
+    .applies = EXPORT_DATA | EXPORT_SCHEDULE,
+    .data = FORMAT_TABLE,
+    .write = write_table,
+};

@@ -9,40 +9,43 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "export.h"
 
 /* In the order a new user meets them: price, plan, report, explore, feed. */
 static const struct cmd_entry *const commands[] = {
-	&cmd_compare_entry,
-	&cmd_schedule_entry,
-	&cmd_breakeven_entry,
-	&cmd_report_entry,
-	&cmd_fit_entry,
-	&cmd_offers_entry,
-	&cmd_refresh_entry,
-	&cmd_providers_entry,
-	&cmd_history_entry,
-	&cmd_probe_entry,
-	NULL,
+    &cmd_compare_entry,
+    &cmd_schedule_entry,
+    &cmd_breakeven_entry,
+    &cmd_report_entry,
+    &cmd_fit_entry,
+    &cmd_offers_entry,
+    &cmd_refresh_entry,
+    &cmd_providers_entry,
+    &cmd_history_entry,
+    &cmd_probe_entry,
+    NULL,
 };
 
 static void print_help(FILE *f)
 {
-	fprintf(f,
-		"usage: planner COMMAND [OPTIONS]\n\n"
-		"What each AI workload costs on a cloud API, a rented GPU or a GPU you own,\n"
-		"where the curves cross, and a schedule for the month.\n\n"
-		"commands:\n");
+	fprintf(f, "usage: planner COMMAND [OPTIONS]\n\n"
+	           "What each AI workload costs on a cloud API, a rented GPU or a GPU you own,\n"
+	           "where the curves cross, and a schedule for the month.\n\n"
+	           "commands:\n");
 	for (size_t i = 0; commands[i]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(f, "\n"
-		   "options every command takes:\n"
-		   "  --db PATH        price database (else $PLANNER_DB, else\n"
-		   "                   $XDG_DATA_HOME/planner/prices.db)\n"
-		   "  --format F       table, json or csv where the command prints data\n"
-		   "  --help           the command's own help, with an example\n\n"
-		   "exit codes: 0 ok, 1 job or input problem, 2 usage, 3 network/provider,\n"
-		   "4 database\n\n"
-		   "example: planner compare jobs/monthly.yaml\n");
+	char formats[128];
+	fprintf(f,
+	        "\n"
+	        "options every command takes:\n"
+	        "  --db PATH        price database (else $PLANNER_DB, else\n"
+	        "                   $XDG_DATA_HOME/planner/prices.db)\n"
+	        "  --format F       %s where the command prints data\n"
+	        "  --help           the command's own help, with an example\n\n"
+	        "exit codes: 0 ok, 1 job or input problem, 2 usage, 3 network/provider,\n"
+	        "4 database, 5 system (out of memory, failed write)\n\n"
+	        "example: planner compare jobs/monthly.yaml\n",
+	        export_format_names(EXPORT_DATA, ", ", " or ", false, formats, sizeof formats));
 }
 
 static const struct cmd_entry *find_command(const char *name)
@@ -86,10 +89,10 @@ int main(int argc, char **argv)
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
 		c.term_width = ws.ws_col;
 	char *err = NULL;
-	if (refdata_load(&c.ref, &err) != PLANNER_OK) {
+	if ((status = refdata_load(&c.ref, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot load reference data");
 		free(err);
-		return PLANNER_EINPUT;
+		return status;
 	}
 	/* getopt_long permutes from argv[1]: the command sees itself as argv[0]. */
 	status = c.cmd->exec(&c, argc - 1, argv + 1);
@@ -104,7 +107,7 @@ flush:
 	/* A full disk or a closed pipe must not pass silently (jq's habit). */
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		errorf("writing output failed: %s", strerror(errno));
-		return PLANNER_EINPUT;
+		return PLANNER_ESYS;
 	}
 	return PLANNER_OK;
 }

@@ -6,7 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The one exit-code enum (DESIGN.md); library calls return these too. */
+/* The one exit-code enum, by cause (README.md, "Exit codes"; planner(1),
+ * EXIT STATUS); library calls return these too. */
 enum planner_status {
 	PLANNER_OK = 0,      /* success */
 	PLANNER_EINPUT = 1,  /* a job or input problem the user must fix */

@@ -4,12 +4,15 @@
  * groff is absent); the completion parses and completes commands, options
  * and option values when driven through COMP_WORDS as bash would. */
 #include <check.h>
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -132,14 +135,13 @@ START_TEST(bash_completes_commands_options_and_their_values)
 		int cword;
 		const char *want;
 	} cases[] = {
-		{"planner re", 1, "refresh report\n"},
-		{"planner hi", 1, "history\n"},
-		{"planner breakeven jobs/monthly.yaml --o", 3, "--output\n"},
-		{"planner report x.yaml -", 3, "--output -o --quiet --db --format --help --verbose\n"},
-		{"planner fit llama --precision q4", 4, "q4_k_m q4_0\n"},
-		{"planner schedule x --format \"\"", 4, "table json csv ics slurm k8s\n"},
-		{"planner history h100 --provider ru", 4, "runpod\n"},
-		{"planner compare jobs/month", 2, "jobs/monthly.yaml\n"},
+	    {"planner re", 1, "refresh report\n"},
+	    {"planner hi", 1, "history\n"},
+	    {"planner breakeven jobs/monthly.yaml --o", 3, "--output\n"},
+	    {"planner report x.yaml -", 3, "--output -o --quiet --db --format --help --verbose\n"},
+	    {"planner fit llama --precision q4", 4, "q4_k_m q4_0\n"},
+	    {"planner history h100 --provider ru", 4, "runpod\n"},
+	    {"planner compare jobs/month", 2, "jobs/monthly.yaml\n"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		out = complete(cases[i].words, cases[i].cword);
@@ -147,6 +149,137 @@ START_TEST(bash_completes_commands_options_and_their_values)
 			      cases[i].words, out, cases[i].want);
 		free(out);
 	}
+}
+END_TEST
+
+/* The text of planner.1 from head up to the next .SS, .SH or .TP;
+ * malloc'd. */
+static char *man_part(const char *man, const char *head)
+{
+	const char *p = strstr(man, head);
+	ck_assert_msg(p != NULL, "planner.1 has no '%s'", head);
+	size_t n = strlen(p);
+	static const char *const ends[] = {"\n.SS", "\n.SH", "\n.TP"};
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		const char *e = strstr(p + 1, ends[i]);
+		if (e && (size_t)(e - p) < n)
+			n = (size_t)(e - p);
+	}
+	return xasprintf("%.*s", (int)n, p);
+}
+
+/* Whether word appears in text with no letter or digit on either side. */
+static bool has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '-');
+		if (!before && !isalnum((unsigned char)p[n]))
+			return true;
+	}
+	return false;
+}
+
+/* Every row of export_formats shows up wherever formats are offered: the
+ * help and usage of the commands it applies to, planner.1, the README's
+ * command table, and the bash completion, which offers exactly the list's
+ * names in its order. A new
+ * format that is one row in the list fails here until it is documented. */
+START_TEST(every_export_format_has_help_a_man_entry_and_completion)
+{
+	static const struct {
+		unsigned kind;
+		const char *cmd;   /* a command whose --format takes the kind */
+		const char *man;   /* where planner.1 lists them */
+		const char *words; /* COMP_WORDS asking for its --format */
+		int cword;
+	} kinds[] = {
+	    {EXPORT_SCHEDULE, "schedule", ".SS \"planner schedule",
+	     "planner schedule x --format \"\"", 4},
+	    {EXPORT_DATA, "compare", ".BI \\-\\-format", "planner compare x --format \"\"", 4},
+	    {EXPORT_DATA, "offers", ".BI \\-\\-format", "planner offers --format \"\"", 3},
+	    {EXPORT_DATA, "fit", ".BI \\-\\-format", "planner fit m --format \"\"", 4},
+	    {EXPORT_DATA, "history", ".BI \\-\\-format", "planner history h100 --format \"\"", 4},
+	};
+	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
+	ck_assert_ptr_nonnull(man);
+	ck_assert_ptr_nonnull(readme);
+	/* The README's command table gives schedule's synopsis. */
+	const char *synopsis = strstr(readme, "| `planner schedule FILE");
+	ck_assert_ptr_nonnull(synopsis);
+	char *row = xasprintf("%.*s", (int)strcspn(synopsis, "\n"), synopsis);
+	for (size_t i = 0; export_formats[i]; i++)
+		if (export_formats[i]->applies & EXPORT_SCHEDULE)
+			ck_assert_msg(has_word(row, export_formats[i]->name),
+			              "README's schedule synopsis lacks %s",
+			              export_formats[i]->name);
+	free(row);
+	free(readme);
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		const char *argv[] = {kinds[k].cmd, "--help", NULL};
+		char *help = NULL, *section = man_part(man, kinds[k].man);
+		ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
+		char names[256] = "", *want = NULL;
+		for (size_t i = 0; export_formats[i]; i++) {
+			const struct export_format *ef = export_formats[i];
+			if (!(ef->applies & kinds[k].kind))
+				continue;
+			ck_assert_msg(has_word(help, ef->name), "%s --help does not name format %s",
+			              kinds[k].cmd, ef->name);
+			ck_assert_msg(has_word(section, ef->name),
+			              "planner.1's '%s' does not name %s", kinds[k].man, ef->name);
+			if (ef->summary && kinds[k].kind == EXPORT_SCHEDULE) {
+				char *note = xasprintf("%s (%.6s", ef->name, ef->summary);
+				ck_assert_msg(strstr(help, note) != NULL, "%s --help lacks '%s …)'",
+				              kinds[k].cmd, note);
+				free(note);
+			}
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+			         names[0] ? " " : "", ef->name);
+		}
+		want = xasprintf("%s\n", names);
+		char *got = complete(kinds[k].words, kinds[k].cword);
+		ck_assert_msg(!strcmp(got, want), "completion of %s --format: '%s', want '%s'",
+		              kinds[k].cmd, got, want);
+		free(got);
+		free(want);
+		free(section);
+		free(help);
+	}
+	free(man);
+}
+END_TEST
+
+/* Every exit status, 0 to PLANNER_ESYS, is in planner.1's EXIT STATUS, the
+ * README's table and the top-level --help. */
+START_TEST(every_exit_status_is_documented)
+{
+	const char *argv[] = {"--help", NULL};
+	char *help = NULL, *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
+	ck_assert_ptr_nonnull(man);
+	ck_assert_ptr_nonnull(readme);
+	ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
+	const char *codes = strstr(help, "exit codes:");
+	ck_assert_ptr_nonnull(codes);
+	for (int k = PLANNER_OK; k <= PLANNER_ESYS; k++) {
+		char *tp = xasprintf(".TP\n.B %d\n", k), *row = xasprintf("\n| %d | ", k),
+		     *word = xasprintf("%s%d ", k ? ", " : " ", k);
+		ck_assert_msg(strstr(man, tp) != NULL, "planner.1 lacks exit status %d", k);
+		ck_assert_msg(strstr(readme, row) != NULL, "README lacks exit code %d", k);
+		/* "exit codes: 0 ok, 1 job …": the help wraps after a comma. */
+		char *flat = xasprintf("%s", codes);
+		for (char *p = flat; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		ck_assert_msg(strstr(flat, word) != NULL, "--help lacks exit code %d", k);
+		free(flat);
+		free(tp);
+		free(row);
+		free(word);
+	}
+	free(help);
+	free(man);
+	free(readme);
 }
 END_TEST
 
@@ -158,6 +291,8 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, every_command_has_help_with_an_example_a_man_section_and_completion);
 	tcase_add_test(tc, groff_renders_the_man_page_without_a_warning);
 	tcase_add_test(tc, bash_completes_commands_options_and_their_values);
+	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
+	tcase_add_test(tc, every_exit_status_is_documented);
 	suite_add_tcase(s, tc);
 	return s;
 }

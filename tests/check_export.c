@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <yaml.h>
 
+#include "export.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -307,6 +309,81 @@ START_TEST(bad_options_are_usage_errors)
 }
 END_TEST
 
+START_TEST(the_format_list_drives_lookup_and_help)
+{
+	ck_assert_ptr_eq(export_format_find("k8s", EXPORT_SCHEDULE), &export_format_k8s);
+	ck_assert_ptr_null(export_format_find("k8s", EXPORT_DATA));
+	ck_assert_ptr_eq(export_format_find("csv", EXPORT_DATA), &export_format_csv);
+	ck_assert_ptr_null(export_format_find("xml", EXPORT_DATA | EXPORT_SCHEDULE));
+	char buf[512];
+	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, sizeof buf),
+	                 "table, json or csv");
+	ck_assert_str_eq(export_format_names(EXPORT_SCHEDULE, "|", "|", false, buf, sizeof buf),
+	                 "table|json|csv|ics|slurm|k8s");
+	ck_assert_str_eq(
+	    export_format_help(EXPORT_SCHEDULE, buf, sizeof buf),
+	    "  --format F       table (default), json, csv, ics (calendar), slurm (sbatch\n"
+	    "                   script, owned runs) or k8s (batch/v1 Jobs, owned runs)\n");
+	/* Cut to fit, never past the buffer. */
+	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, 6), "table");
+	for (size_t i = 0; export_formats[i]; i++) {
+		const struct export_format *ef = export_formats[i];
+		ck_assert_msg(ef->applies != 0, "%s applies nowhere", ef->name);
+		ck_assert_msg(!(ef->applies & EXPORT_SCHEDULE) || ef->write, "%s has no writer",
+		              ef->name);
+		ck_assert_ptr_eq(export_format_find(ef->name, ef->applies), ef);
+	}
+}
+END_TEST
+
+/* Whether /dev/full is the device that fails every write (a container
+ * may lack it); says so and skips when not. */
+static bool have_dev_full(const char *test)
+{
+	struct stat st;
+	if (stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode))
+		return true;
+	printf("export: %s skipped: /dev/full is not a character device here\n", test);
+	return false;
+}
+
+START_TEST(a_failed_write_exits_5_in_every_format)
+{
+	if (!have_dev_full("a_failed_write_exits_5_in_every_format"))
+		return;
+	struct fx f;
+	setup_fx(&f);
+	const char *bin = getenv("PLANNER_BIN") ? getenv("PLANNER_BIN") : "build/planner";
+	/* Standard output on a full disk: main's last fclose finds it. */
+	char *cmd = xasprintf("'%s' --help >/dev/full 2>/dev/null", bin);
+	ck_assert_int_eq(test_sh(cmd, NULL), PLANNER_ESYS);
+	free(cmd);
+	for (size_t i = 0; export_formats[i]; i++) {
+		const char *name = export_formats[i]->name;
+		if (!(export_formats[i]->applies & EXPORT_SCHEDULE))
+			continue;
+		cmd = xasprintf("'%s' schedule '%s' --month 2026-10 --format %s --db '%s' --quiet "
+		                ">/dev/full 2>/dev/null",
+		                bin, f.spec, name, f.db);
+		ck_assert_msg(test_sh(cmd, NULL) == PLANNER_ESYS, "%s to a full stdout", name);
+		free(cmd);
+		/* -o on a full disk: cli_write_file's fclose finds it, and the
+		 * device is not removed as a half-written file would be. */
+		const char *argv[] = {"schedule", f.spec, "--month", "2026-10",
+		                      "--format", name,   "-o",      "/dev/full",
+		                      "--db",     f.db,   "--quiet", NULL};
+		char *err = NULL;
+		int rc = test_run_planner(argv, NULL, NULL, &err);
+		ck_assert_msg(rc == PLANNER_ESYS, "%s -o /dev/full exits %d: %s", name, rc, err);
+		ck_assert_msg(strstr(err, "write") != NULL, "%s: no message: %s", name, err);
+		free(err);
+		struct stat st;
+		ck_assert(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+	}
+	free_fx(&f);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -318,6 +395,8 @@ Suite *export_suite(void)
 	tcase_add_test(tc, slurm_script_passes_bash_n_and_sets_every_option);
 	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
 	tcase_add_test(tc, bad_options_are_usage_errors);
+	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);
+	tcase_add_test(tc, the_format_list_drives_lookup_and_help);
 	suite_add_tcase(s, tc);
 	return s;
 }
