@@ -62,10 +62,6 @@ int jobspec_parse(const char *name, const char *text, size_t len, const struct r
 		rc = yr_oom(&c.y);
 		goto out;
 	}
-	memcpy(sp->currency, "USD", 4);
-	sp->usd_to_currency = 1;
-	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD;
-	sp->electricity_default = true;
 	c.spec = sp;
 	c.dir = dir;
 	if ((rc = spec_defaults(&c, &spec_top, sp)) != PLANNER_OK)

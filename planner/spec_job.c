@@ -91,7 +91,7 @@ static const struct spec_table token_table = {
              "hours_per_month is not given.",
     .keys = token_keys,
     .n = NELEM(token_keys),
-    .where = "in tokens_per_month of %s",
+    .where = "in tokens_per_month of ",
     .done = tokens_done,
 };
 
@@ -327,7 +327,7 @@ static const struct spec_table sched_table = {
     .intro = "When the job may run. Times are in the spec's timezone.",
     .keys = sched_keys,
     .n = NELEM(sched_keys),
-    .where = "in the schedule of %s",
+    .where = "in the schedule of ",
     .init = schedule_init,
     .done = schedule_done,
 };
@@ -352,7 +352,7 @@ static const struct spec_table run_table = {
     .intro = "How to start the job, for the exports (`planner schedule --format`).",
     .keys = run_keys,
     .n = NELEM(run_keys),
-    .where = "in run of %s",
+    .where = "in run of ",
 };
 
 /* ---- the job ----------------------------------------------------------- */
@@ -671,6 +671,11 @@ static const struct spec_key job_keys[] = {
      .example = "run: {command: \"python serve.py\", image: \"vllm/vllm-openai:latest\"}",
      .desc = "How to start the job (see jobs[].run)."},
 };
+
+_Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(sched_keys) <= SPEC_MAX_KEYS, "sched_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(run_keys) <= SPEC_MAX_KEYS, "run_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(job_keys) <= SPEC_MAX_KEYS, "job_keys: raise SPEC_MAX_KEYS");
 
 const struct spec_table spec_job = {
     .intro = "One workload each. A job needs a name, a model, and hours_per_month or "

@@ -560,9 +560,25 @@ static const struct spec_key top_keys[] = {
      .desc = "The workloads to place, at least one (see jobs[])."},
 };
 
+/* Defaults that depend on fx are set again once it is read (resolve_currency). */
+static void top_init(void *target)
+{
+	struct jobspec *sp = target;
+	memcpy(sp->currency, "USD", 4);
+	sp->usd_to_currency = 1;
+	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD;
+	sp->electricity_default = true;
+}
+
+_Static_assert(NELEM(owned_keys) <= SPEC_MAX_KEYS, "owned_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(buy_keys) <= SPEC_MAX_KEYS, "buy_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(quote_keys) <= SPEC_MAX_KEYS, "quote_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(top_keys) <= SPEC_MAX_KEYS, "top_keys: raise SPEC_MAX_KEYS");
+
 const struct spec_table spec_top = {
     .intro = "Settings for the whole spec, and the lists below.",
     .keys = top_keys,
     .n = NELEM(top_keys),
     .where = "at the top level",
+    .init = top_init,
 };

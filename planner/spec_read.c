@@ -246,8 +246,8 @@ static void name_mapping(struct spec_rd *r)
 		snprintf(r->where, sizeof r->where, "in %s %zu", t->what, r->index + 1);
 		snprintf(r->who, sizeof r->who, "%s %zu", t->what, r->index + 1);
 	} else if (r->up) {
-		const char *fmt = t->where;
-		snprintf(r->where, sizeof r->where, fmt, r->up->where + 3);
+		/* "in job 'bot'" → "in the schedule of job 'bot'" */
+		snprintf(r->where, sizeof r->where, "%s%s", t->where, r->up->where + 3);
 	} else {
 		snprintf(r->where, sizeof r->where, "%s", t->where);
 	}

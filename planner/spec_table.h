@@ -84,8 +84,9 @@ struct spec_table {
 	const char *intro; /* the paragraph under its heading in docs/spec.md */
 	const struct spec_key *keys;
 	size_t n;
-	const char *where;               /* messages: "at the top level", or a format given the
-	                                    parent's where less "in " ("in run of %s") */
+	/* messages: "at the top level"; for a nested mapping, what precedes
+	 * the parent's where less "in " ("in run of " + "job 'bot'") */
+	const char *where;
 	const char *what;                /* entries: "owned entry" ("owned entry 2 has no 'gpu'") */
 	const char *example;             /* entries: one entry, "{gpu: RTX 4090, count: 2}" */
 	size_t size;                     /* entries: bytes per entry */
