@@ -56,16 +56,13 @@ struct spec_rd;
 struct spec_key;
 typedef int (*spec_fn)(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
+/* One key. Pointers and sizes first, the small fields last: no padding. */
 struct spec_key {
 	const char *name;
-	enum spec_kind kind;
-	size_t offset;         /* the field in the table's target struct */
-	size_t count_offset;   /* SPEC_LIST, SPEC_ENTRIES: its size_t count */
-	enum spec_store store; /* SPEC_WHOLE, SPEC_ENUM, .def */
-	unsigned flags;
+	size_t offset;                /* the field in the table's target struct */
+	size_t count_offset;          /* SPEC_LIST, SPEC_ENTRIES: its size_t count */
 	double lo, hi;                /* bounds of numbers */
-	bool has_def;                 /* .def is stored before the mapping is read */
-	double def;                   /* numeric default */
+	double def;                   /* numeric default, when has_def */
 	const char *def_text;         /* SPEC_TEXT default; else the default in words */
 	const char *zero;             /* when set, 0 (or an empty list) is an error: the fix */
 	const char *missing;          /* SPEC_REQUIRED: the whole message, when not generic */
@@ -78,6 +75,10 @@ struct spec_key {
 	const char *type;             /* the reference's type, when not the kind's */
 	const char *bounds;           /* the reference's bounds, when not lo..hi */
 	const char *desc;             /* one line for the reference */
+	enum spec_kind kind;
+	enum spec_store store; /* SPEC_WHOLE, SPEC_ENUM, .def */
+	unsigned flags;        /* SPEC_REQUIRED ... */
+	bool has_def;          /* .def is stored before the mapping is read */
 };
 
 struct spec_table {
