@@ -96,8 +96,14 @@ static void row_bounds(const struct spec_key *k, char *buf, size_t len)
 	case SPEC_ENTRIES:
 		snprintf(buf, len, "%s", k->zero ? "at least one entry" : "any number of entries");
 		return;
+	case SPEC_GPU:
+		snprintf(buf, len, "a GPU name or alias in the reference data");
+		return;
+	case SPEC_MAP:
+		snprintf(buf, len, "the keys in its section below");
+		return;
 	default:
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "any text");
 		return;
 	}
 }

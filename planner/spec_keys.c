@@ -290,7 +290,7 @@ static int buy_price(struct spec_rd *r, const struct spec_key *k, const struct k
 	               r->who, b->gpu->name);
 }
 
-#define GPU_DESC "GPU model, by name or alias as `planner offers` lists them"
+#define GPU_DESC "The GPU model; unknown names suggest the nearest known one"
 
 static const struct spec_key owned_keys[] = {
     {.name = "gpu",
