@@ -10,6 +10,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make bench      benchmarks (figures, not pass/fail timing)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
+#   make spec-doc   rewrite docs/spec.md from the job spec's key tables
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -45,7 +46,8 @@ TEST_BIN := $(BUILD)/tests/run
 # Compiled-in reference data and bundled snapshot (see planner/embed.c).
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
-.PHONY: all run check check-slow asan valgrind install uninstall clean bench deps format lint tidy
+.PHONY: all run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
+        spec-doc
 
 all: $(BIN)
 
@@ -78,6 +80,14 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) $(CHECK_LIBS)
+
+# docs/spec.md is rendered from the key tables (planner/spec_keys.c,
+# planner/spec_job.c); tests/check_jobspec.c fails when it is stale.
+$(BUILD)/gen_spec_doc: $(BUILD)/obj/tests/gen_spec_doc.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+spec-doc: $(BUILD)/gen_spec_doc
+	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 
 # Installs what is missing (as root), builds, and runs the tour.
 run: deps

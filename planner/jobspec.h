@@ -1,4 +1,4 @@
-/* jobspec.h — the YAML job spec (DESIGN.md, "The job spec"), read with
+/* jobspec.h — the YAML job spec (docs/spec.md), read with
  * libyaml. Every value keeps the line and column it came from, so errors
  * found later (an unknown model, an unplaceable job) can still name
  * file:line:column. */
@@ -129,7 +129,8 @@ struct jobspec {
  * GPUs through the alias table. Returns PLANNER_OK and a new spec in *out
  * (free with jobspec_free), or PLANNER_EINPUT with *out NULL and *err set
  * to "FILE:LINE:COL: what is wrong; how to fix it" ("cannot open FILE: ..."
- * when the file cannot be read). YAML aliases are rejected. */
+ * when the file cannot be read), or PLANNER_ESYS when memory runs out.
+ * YAML aliases are rejected. */
 int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **out, char **err);
 /* Same, from a buffer of len bytes (need not be NUL-terminated); `name` is
  * used in messages, and config.json paths are relative to its directory
@@ -137,6 +138,14 @@ int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **o
 int jobspec_parse(const char *name, const char *text, size_t len, const struct refdata *ref,
 		  struct jobspec **out, char **err);
 void jobspec_free(struct jobspec *spec);
+
+/* The key reference, docs/spec.md, as Markdown rendered from the key
+ * tables the reader applies; malloc'd, NULL when out of memory. */
+char *jobspec_reference(void);
+/* Every key's path ("version", "jobs[].schedule.window") in table order,
+ * as a malloc'd array of *n malloc'd strings. PLANNER_OK, or PLANNER_ESYS
+ * (out of memory) with *paths NULL. */
+int jobspec_key_paths(char ***paths, size_t *n);
 
 const char *task_name(enum task t);
 const char *data_class_name(enum data_class d);

@@ -1,6 +1,7 @@
-/* check_jobspec.c — the YAML job spec (planner/jobspec.c): every key read,
- * every default, and every mistake reported at its file:line:column with a
- * fix. Fixtures live in tests/fixtures/jobs/. */
+/* check_jobspec.c — the YAML job spec (planner/jobspec.c and its key
+ * tables): every key read, every default, and every mistake reported at its
+ * file:line:column with a fix; docs/spec.md is what the key tables render,
+ * and names the same keys. Fixtures live in tests/fixtures/jobs/. */
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
@@ -608,6 +609,124 @@ START_TEST(deep_nesting_and_a_second_document_do_not_crash)
 }
 END_TEST
 
+/* ---- the reference, docs/spec.md ----------------------------------- */
+
+#define SPEC_DOC "docs/spec.md"
+
+START_TEST(the_committed_reference_is_what_the_tables_render)
+{
+	char *want = jobspec_reference();
+	char *have = test_slurp(SPEC_DOC);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_msg(have != NULL, "cannot read %s; run `make spec-doc`", SPEC_DOC);
+	ck_assert_msg(strcmp(want, have) == 0,
+	              "%s is not what the key tables render; run `make spec-doc` and commit it",
+	              SPEC_DOC);
+	free(want);
+	free(have);
+}
+END_TEST
+
+/* The key paths docs/spec.md lists: the first cell of each table row,
+ * "| `jobs[].name` |". */
+static char **doc_paths(const char *doc, size_t *n)
+{
+	char **v = NULL;
+	*n = 0;
+	for (const char *p = doc; (p = strstr(p, "\n| `")) != NULL;) {
+		p += 4;
+		const char *end = strchr(p, '`');
+		ck_assert_ptr_nonnull(end);
+		v = realloc(v, (*n + 1) * sizeof *v);
+		ck_assert_ptr_nonnull(v);
+		v[(*n)++] = strndup(p, (size_t)(end - p));
+	}
+	return v;
+}
+
+static bool has_path(char **v, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], path))
+			return true;
+	return false;
+}
+
+START_TEST(every_key_in_the_tables_is_in_the_reference_and_back)
+{
+	char **keys = NULL, **docs = NULL, *doc = test_slurp(SPEC_DOC);
+	size_t n_keys = 0, n_docs = 0;
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(jobspec_key_paths(&keys, &n_keys), PLANNER_OK);
+	docs = doc_paths(doc, &n_docs);
+	ck_assert_uint_gt(n_keys, 40);
+	for (size_t i = 0; i < n_keys; i++)
+		ck_assert_msg(has_path(docs, n_docs, keys[i]), "%s is not in %s", keys[i],
+		              SPEC_DOC);
+	for (size_t i = 0; i < n_docs; i++)
+		ck_assert_msg(has_path(keys, n_keys, docs[i]), "%s in %s is not a key", docs[i],
+		              SPEC_DOC);
+	ck_assert_uint_eq(n_keys, n_docs);
+	for (size_t i = 0; i < n_keys; i++)
+		free(keys[i]);
+	for (size_t i = 0; i < n_docs; i++)
+		free(docs[i]);
+	free(keys);
+	free(docs);
+	free(doc);
+}
+END_TEST
+
+/* The keys directly under prefix ("" for the top level, "jobs[]." for a
+ * job), joined as the "use one of:" list of an unknown key. */
+static char *keys_under(const char *prefix)
+{
+	char **keys = NULL, *list = strdup("");
+	size_t n = 0, pl = strlen(prefix);
+	ck_assert_int_eq(jobspec_key_paths(&keys, &n), PLANNER_OK);
+	for (size_t i = 0; i < n; i++) {
+		const char *rest = keys[i] + pl;
+		if (!strncmp(keys[i], prefix, pl) && !strpbrk(rest, ".[")) {
+			char *more = xasprintf("%s%s%s", list, *list ? ", " : "", rest);
+			free(list);
+			list = more;
+		}
+		free(keys[i]);
+	}
+	free(keys);
+	return list;
+}
+
+START_TEST(unknown_key_lists_come_from_the_tables)
+{
+	static const struct {
+		const char *prefix, *text, *where;
+	} cases[] = {
+	    {"", "xqxqxqxqxqxq: 1\n" HEAD "    hours_per_month: 1\n", "at the top level"},
+	    {"jobs[].", HEAD "    xqxqxqxqxqxq: 1\n", "in job 'bot'"},
+	    {"jobs[].schedule.", HEAD "    hours_per_month: 1\n    schedule: {xqxqxqxqxqxq: 1}\n",
+	     "in the schedule of job 'bot'"},
+	    {"owned[].", "owned: [{gpu: RTX 4090, xqxqxqxqxqxq: 1}]\n" HEAD, "in owned entry 1"},
+	    {"quotes[].", "quotes: [{xqxqxqxqxqxq: 1}]\n" HEAD, "in quote 1"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *list = keys_under(cases[i].prefix);
+		char *want = xasprintf("unknown key 'xqxqxqxqxqxq' %s; remove it or use one of: %s",
+		                       cases[i].where, list);
+		struct jobspec *spec = NULL;
+		char *err = NULL;
+		jobspec_parse("t.yaml", cases[i].text, strlen(cases[i].text), test_ref(), &spec,
+		              &err);
+		ck_assert_ptr_null(spec);
+		ck_assert_ptr_nonnull(err);
+		ck_assert_msg(strstr(err, want) != NULL, "expected '%s' in: %s", want, err);
+		free(err);
+		free(want);
+		free(list);
+	}
+}
+END_TEST
+
 Suite *jobspec_suite(void)
 {
 	Suite *s = suite_create("jobspec");
@@ -640,6 +759,12 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, schedule_values_are_checked);
 	tcase_add_test(bads, api_models_must_name_a_vendor);
 	suite_add_tcase(s, bads);
+
+	TCase *doc = tcase_create("reference");
+	tcase_add_test(doc, the_committed_reference_is_what_the_tables_render);
+	tcase_add_test(doc, every_key_in_the_tables_is_in_the_reference_and_back);
+	tcase_add_test(doc, unknown_key_lists_come_from_the_tables);
+	suite_add_tcase(s, doc);
 
 	TCase *hostile = tcase_create("hostile input");
 	tcase_set_timeout(hostile, 30);

@@ -1,0 +1,690 @@
+/* spec_job.c — the rows of one job of the spec and of its nested
+ * tokens_per_month:, schedule: and run: mappings (spec_table.h), with the
+ * checks a row's kind cannot express. */
+#include "spec_table.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "vram.h"
+
+/* Hours in the longest (31-day) month: a job cannot ask one month for more
+ * GPU time than that, and no run can be longer. */
+#define MAX_HOURS_PER_MONTH 744.0
+/* Concurrent sequences; above this it is a typo, not a serving setup
+ * (vLLM's default max_num_seqs is 256). */
+#define MAX_BATCH       4096
+#define DEFAULT_CONTEXT 4096
+/* Tokens per sequence when the model states no maximum; 100M is beyond
+ * any model's context window. */
+#define MAX_CONTEXT 100000000
+/* Tokens per month: 1e15 is ~370 million tokens a second all month, far
+ * beyond any one workload; anything larger is a typo. */
+#define MAX_TOKENS_PER_MONTH 1e15
+#define MAX_NAME_LEN         128
+#define MAX_PRIORITY         1000000
+/* Days in the longest month: the latest deadline. */
+#define MAX_DEADLINE 31
+/* Entries of a days: list; a week needs seven. */
+#define MAX_DAY_ENTRIES   64
+#define DEFAULT_PRECISION "bf16"
+#define MINUTES_PER_DAY   1440
+
+#define NELEM(a) (sizeof(a) / sizeof *(a))
+
+const char *const jobspec_task_names[] = {
+    [TASK_INFERENCE] = "inference",
+    [TASK_FINETUNE_LORA] = "finetune-lora",
+    [TASK_FINETUNE_QLORA] = "finetune-qlora",
+    [TASK_FINETUNE_FULL] = "finetune-full",
+};
+const size_t jobspec_n_task_names = NELEM(jobspec_task_names);
+
+const char *const jobspec_data_names[] = {
+    [DATA_PUBLIC] = "public",
+    [DATA_CONFIDENTIAL] = "confidential",
+    [DATA_RESTRICTED] = "restricted",
+};
+const size_t jobspec_n_data_names = NELEM(jobspec_data_names);
+
+static const char *const accel_names[] = {"nvidia", "any"};
+
+/* ---- tokens_per_month -------------------------------------------------- */
+
+static int tokens_done(struct spec_rd *r)
+{
+	struct job *j = r->target;
+	if (j->input_tokens + j->output_tokens == 0)
+		return yr_fail(&r->c->y, r->map->start_mark,
+		               "'tokens_per_month' %s has no tokens; give e.g. {input: 200M, "
+		               "output: 40M}, or remove it and give hours_per_month",
+		               r->up->where);
+	j->has_tokens = true;
+	return PLANNER_OK;
+}
+
+static const struct spec_key token_keys[] = {
+    {.name = "input",
+     .kind = SPEC_COUNT,
+     .offset = offsetof(struct job, input_tokens),
+     .lo = 0,
+     .hi = MAX_TOKENS_PER_MONTH,
+     .def_text = "0",
+     .example = "input: 200M",
+     .desc = "Prompt tokens the job reads in a month."},
+    {.name = "output",
+     .kind = SPEC_COUNT,
+     .offset = offsetof(struct job, output_tokens),
+     .lo = 0,
+     .hi = MAX_TOKENS_PER_MONTH,
+     .def_text = "0",
+     .example = "output: 40M",
+     .desc = "Tokens the job generates in a month."},
+};
+
+static const struct spec_table token_table = {
+    .intro = "The job's monthly token volume; input and output together must not be 0. It "
+             "prices the API route, and gives the GPU hours (from the estimated speed) when "
+             "hours_per_month is not given.",
+    .keys = token_keys,
+    .n = NELEM(token_keys),
+    .where = "in tokens_per_month of ",
+    .done = tokens_done,
+};
+
+/* ---- schedule ---------------------------------------------------------- */
+
+static const char *const day_names[] = {"mon",      "tue",    "wed",      "thu",     "fri",
+                                        "sat",      "sun",    "monday",   "tuesday", "wednesday",
+                                        "thursday", "friday", "saturday", "sunday",  "weekdays",
+                                        "weekends", "all"};
+
+/* Days mask for one word of day_names (or "weekend", "daily"); 0 if none. */
+static unsigned day_bits(const char *w)
+{
+	for (size_t i = 0; i < NELEM(day_names); i++) {
+		if (strcasecmp(w, day_names[i]))
+			continue;
+		if (i < 14)
+			return 1u << (i % 7);
+		return i == 14 ? 0x1f : i == 15 ? 0x60 : DAYS_ALL;
+	}
+	if (!strcasecmp(w, "weekend"))
+		return 0x60;
+	if (!strcasecmp(w, "daily"))
+		return DAYS_ALL;
+	return 0;
+}
+
+static int read_day(struct spec_rd *r, yaml_node_t *n, unsigned *mask)
+{
+	char d[64];
+	struct yr *y = &r->c->y;
+	if (!yr_is_text(n))
+		return yr_fail(y, n->start_mark, "a day %s is %s; write e.g. days: [mon, tue, wed]",
+		               r->where, yr_describe(n, d, sizeof d));
+	unsigned b = day_bits(yr_sval(n));
+	if (b) {
+		*mask |= b;
+		return PLANNER_OK;
+	}
+	const char *s = nearest_name(yr_sval(n), day_names, NELEM(day_names));
+	if (s)
+		return yr_fail(y, n->start_mark, "unknown day '%s' %s; did you mean '%s'?",
+		               yr_sval(n), r->where, s);
+	return yr_fail(y, n->start_mark,
+	               "unknown day '%s' %s; use mon ... sun, weekdays, weekends or all",
+	               yr_sval(n), r->where);
+}
+
+static int read_days(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct yr *y = &r->c->y;
+	yaml_node_t *dn = kv->val;
+	unsigned mask = 0;
+	if (dn->type != YAML_SEQUENCE_NODE) {
+		int rc = read_day(r, dn, &mask);
+		if (rc == PLANNER_OK)
+			*(unsigned *)spec_field(r, k) = mask;
+		return rc;
+	}
+	size_t n = yr_seq_len(dn);
+	if (n == 0)
+		return yr_fail(y, dn->start_mark,
+		               "'days' %s is empty; list days such as [mon, "
+		               "tue] or write days: all",
+		               r->where);
+	if (n > MAX_DAY_ENTRIES)
+		return yr_fail(y, dn->start_mark, "'days' %s has %zu entries; name each day once",
+		               r->where, n);
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *it = yr_visit(y, dn->data.sequence.items.start[i], dn->start_mark);
+		if (!it || read_day(r, it, &mask) != PLANNER_OK)
+			return PLANNER_EINPUT;
+	}
+	*(unsigned *)spec_field(r, k) = mask;
+	return PLANNER_OK;
+}
+
+/* "HH:MM" → minutes; 24:00 only when allow24. Returns -1 when malformed. */
+static int parse_clock(const char **sp, bool allow24)
+{
+	const char *s = *sp;
+	while (*s == ' ')
+		s++;
+	int h = 0, digits = 0;
+	while (isdigit((unsigned char)*s) && digits < 2) {
+		h = h * 10 + (*s++ - '0');
+		digits++;
+	}
+	if (!digits || *s++ != ':' || !isdigit((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[1]))
+		return -1;
+	int m = (s[0] - '0') * 10 + (s[1] - '0');
+	s += 2;
+	while (*s == ' ')
+		s++;
+	*sp = s;
+	if (m > 59 || h > 24 || (h == 24 && (m || !allow24)))
+		return -1;
+	return h * 60 + m;
+}
+
+static bool parse_window(const char *s, int *start, int *end)
+{
+	int a = parse_clock(&s, false);
+	if (a < 0 || *s++ != '-')
+		return false;
+	int b = parse_clock(&s, true);
+	if (b < 0 || *s)
+		return false;
+	if (b == 0)
+		b = MINUTES_PER_DAY; /* "22:00-00:00" runs to midnight */
+	if (a == b)
+		return false;
+	*start = a;
+	*end = b;
+	return true;
+}
+
+static int read_window(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64];
+	struct job_schedule *s = r->target;
+	if (yr_is_text(kv->val) && parse_window(yr_sval(kv->val), &s->window_start, &s->window_end))
+		return PLANNER_OK;
+	return yr_fail(&r->c->y, kv->val->start_mark,
+	               "window %s %s is not a time range; write e.g. window: \"22:00-06:00\" "
+	               "(\"00:00-24:00\" is the whole day)",
+	               yr_describe(kv->val, d, sizeof d), r->where);
+}
+
+static int check_max_run(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job_schedule *s = r->target;
+	if (s->max_run < s->min_run)
+		return yr_fail(
+		    &r->c->y, kv->val->start_mark,
+		    "max_run %gh %s is shorter than min_run %gh; make max_run at least %g",
+		    s->max_run, r->where, s->min_run, s->min_run);
+	return PLANNER_OK;
+}
+
+/* After every key: a run must fit in the window. */
+static int schedule_done(struct spec_rd *r)
+{
+	struct job_schedule *s = r->target;
+	const struct keyed *kv = spec_val(r, "min_run");
+	int len = s->window_end > s->window_start
+	              ? s->window_end - s->window_start
+	              : s->window_end + MINUTES_PER_DAY - s->window_start;
+	if (kv->val && s->min_run * 60 > len)
+		return yr_fail(
+		    &r->c->y, kv->val->start_mark,
+		    "min_run %gh %s is longer than the %gh window; widen the window or shorten "
+		    "min_run",
+		    s->min_run, r->where, len / 60.0);
+	return PLANNER_OK;
+}
+
+static void schedule_init(void *target)
+{
+	struct job_schedule *s = target;
+	s->window_start = 0;
+	s->window_end = MINUTES_PER_DAY;
+}
+
+static const struct spec_key sched_keys[] = {
+    {.name = "window",
+     .kind = SPEC_CUSTOM,
+     .read = read_window,
+     .offset = offsetof(struct job_schedule, window_start),
+     .def_text = "00:00-24:00",
+     .example = "window: \"22:00-06:00\"",
+     .type = "text, \"HH:MM-HH:MM\"",
+     .bounds = "00:00 to 24:00; the end before the start crosses midnight",
+     .desc = "Hours of the day, in timezone, the job may run."},
+    {.name = "days",
+     .kind = SPEC_CUSTOM,
+     .read = read_days,
+     .offset = offsetof(struct job_schedule, days_mask),
+     .store = STORE_INT,
+     .has_def = true,
+     .def = DAYS_ALL,
+     .def_text = "all",
+     .example = "days: [mon, tue, wed]",
+     .type = "day or list of days",
+     .bounds = "mon ... sun, monday ... sunday, weekdays, weekends, weekend, all, daily",
+     .desc = "Days a window may start on."},
+    {.name = "deadline",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct job_schedule, deadline),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = MAX_DEADLINE,
+     .def_text = "end of the month",
+     .example = "deadline: 25",
+     .type = "whole number, day of month",
+     .desc = "Last day of the month the job may run on; all its hours are done by its "
+             "end."},
+    {.name = "priority",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct job_schedule, priority),
+     .store = STORE_INT,
+     .lo = -MAX_PRIORITY,
+     .hi = MAX_PRIORITY,
+     .has_def = true,
+     .def = 0,
+     .example = "priority: 10",
+     .desc = "Breaks ties only: a higher priority wins owned GPUs when the cost is equal."},
+    {.name = "min_run",
+     .kind = SPEC_HOURS,
+     .offset = offsetof(struct job_schedule, min_run),
+     .lo = 0,
+     .hi = MAX_HOURS_PER_MONTH,
+     .def_text = "no minimum",
+     .example = "min_run: 4",
+     .bounds = "0 to 744, and at most the window's length",
+     .desc = "Shortest contiguous run in hours (the last run may be shorter when it "
+             "finishes the work)."},
+    {.name = "max_run",
+     .kind = SPEC_HOURS,
+     .offset = offsetof(struct job_schedule, max_run),
+     .lo = 0,
+     .hi = MAX_HOURS_PER_MONTH,
+     .zero = "give the longest run in hours, or remove it",
+     .check = check_max_run,
+     .def_text = "no maximum",
+     .example = "max_run: 8",
+     .bounds = "over 0, at most 744, and at least min_run",
+     .desc = "Longest contiguous run in hours."},
+};
+
+static const struct spec_table sched_table = {
+    .intro = "When the job may run. Times are in the spec's timezone.",
+    .keys = sched_keys,
+    .n = NELEM(sched_keys),
+    .where = "in the schedule of ",
+    .init = schedule_init,
+    .done = schedule_done,
+};
+
+/* ---- run --------------------------------------------------------------- */
+
+static const struct spec_key run_keys[] = {
+    {.name = "command",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, run_command),
+     .example = "command: \"python serve.py\"",
+     .desc = "Shell command the exported job runs (the Slurm script; /bin/sh -c in the "
+             "Kubernetes container)."},
+    {.name = "image",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, run_image),
+     .example = "image: \"vllm/vllm-openai:latest\"",
+     .desc = "Container image of the exported Kubernetes job."},
+};
+
+static const struct spec_table run_table = {
+    .intro = "How to start the job, for the exports (`planner schedule --format`).",
+    .keys = run_keys,
+    .n = NELEM(run_keys),
+    .where = "in run of ",
+};
+
+/* ---- the job ----------------------------------------------------------- */
+
+/* The job's name as written, if it has a text one, for messages that come
+ * before the name itself is checked. Does not mark anything visited. */
+static int job_begin(struct spec_rd *r)
+{
+	yaml_node_t *map = r->map;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&r->c->y.doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&r->c->y.doc, p->value);
+		if (k && v && yr_is_text(k) && !strcmp(yr_sval(k), "name") && yr_is_text(v) &&
+		    *yr_sval(v) && strlen(yr_sval(v)) <= MAX_NAME_LEN) {
+			snprintf(r->where, sizeof r->where, "in job '%s'", yr_sval(v));
+			break;
+		}
+	}
+	return PLANNER_OK;
+}
+
+/* A short printable name, unique in the spec; names the job from here on. */
+static int check_name(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64];
+	const struct jobspec *sp = r->c->spec;
+	const struct job *j = r->target;
+	bool ok = *j->name && strlen(j->name) <= MAX_NAME_LEN;
+	for (const char *p = j->name; ok && *p; p++)
+		ok = !iscntrl((unsigned char)*p);
+	if (!ok)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "job name %s is empty, too long or has control characters; use a "
+		               "short name of up to %d characters",
+		               yr_describe(kv->val, d, sizeof d), MAX_NAME_LEN);
+	for (size_t i = 0; i < r->index; i++)
+		if (!strcmp(sp->jobs[i].name, j->name))
+			return yr_fail(&r->c->y, kv->val->start_mark,
+			               "duplicate job name '%s' (first on line %d); give each job "
+			               "its own name",
+			               j->name, sp->jobs[i].pos.line);
+	snprintf(r->where, sizeof r->where, "in job '%s'", j->name);
+	snprintf(r->who, sizeof r->who, "job '%s'", j->name);
+	return PLANNER_OK;
+}
+
+static bool is_model_path(const char *s)
+{
+	size_t l = strlen(s);
+	return strchr(s, '/') || (l >= 5 && !strcasecmp(s + l - 5, ".json"));
+}
+
+/* A config.json path, relative to the spec's directory. */
+static int model_config(struct spec_rd *r, const struct keyed *kv, struct job *j)
+{
+	struct ctx *c = r->c;
+	const char *id = j->model_ref;
+	char *path = *id == '/' ? strdup(id) : xasprintf("%s/%s", c->dir, id);
+	char *e = NULL;
+	if (!path)
+		return yr_oom(&c->y);
+	int rc = model_from_config(path, &j->model, &e);
+	if (rc != PLANNER_OK)
+		rc = yr_fail(&c->y, kv->val->start_mark,
+		             "cannot read model config '%s' %s (%s); give a reference model "
+		             "id or the "
+		             "path of a Hugging Face config.json, relative to this file",
+		             id, r->where, e ? e : "unknown error");
+	free(e);
+	free(path);
+	return rc;
+}
+
+/* model_ref → the model's architecture, from the reference or a config. */
+static int check_model(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	const char *id = j->model_ref;
+	j->model_pos = (struct src_pos){(int)kv->val->start_mark.line + 1,
+	                                (int)kv->val->start_mark.column + 1};
+	if (is_model_path(id))
+		return model_config(r, kv, j);
+	const struct model_spec *m = refdata_model(r->c->ref, id);
+	if (m)
+		return model_spec_copy(&j->model, m) ? PLANNER_OK : yr_oom(&r->c->y);
+	const char *s = refdata_model_suggest(r->c->ref, id);
+	if (s)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "unknown model '%s' %s; did you mean '%s'?", id, r->where, s);
+	return yr_fail(
+	    &r->c->y, kv->val->start_mark,
+	    "unknown model '%s' %s; use a reference model id such as 'llama-3.1-8b', or the "
+	    "path of a Hugging Face config.json",
+	    id, r->where);
+}
+
+/* The precision as written → its canonical name. */
+static int check_precision(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	const struct precision_info *pi = precision_find(j->precision);
+	if (!pi) {
+		const char *s = precision_suggest(j->precision);
+		if (s)
+			return yr_fail(&r->c->y, kv->val->start_mark,
+			               "unknown precision '%s' %s; did you mean '%s'?",
+			               j->precision, r->where, s);
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "unknown precision '%s' %s; use e.g. bf16, fp8, int8, "
+		               "q4_k_m or int4",
+		               j->precision, r->where);
+	}
+	char *p = strdup(pi->name);
+	if (!p)
+		return yr_oom(&r->c->y);
+	free(j->precision);
+	j->precision = p;
+	return PLANNER_OK;
+}
+
+/* At most the model's maximum context; the default is cut down to it. */
+static int check_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	long maxctx = j->model.max_context > 0 ? j->model.max_context : MAX_CONTEXT;
+	if (!kv->val) {
+		if (j->context > maxctx)
+			j->context = maxctx;
+		return PLANNER_OK;
+	}
+	if (j->context > maxctx)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "context %ld %s is longer than %s's maximum of %ld tokens; use "
+		               "at most %ld",
+		               j->context, r->where, j->model_ref, maxctx, maxctx);
+	return PLANNER_OK;
+}
+
+static int hours_given(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	((struct job *)r->target)->has_hours = true;
+	return PLANNER_OK;
+}
+
+/* After tokens_per_month, with or without it: the job has work. */
+static int check_work(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	const struct job *j = r->target;
+	if (j->has_hours || j->has_tokens)
+		return PLANNER_OK;
+	return yr_fail(&r->c->y, r->map->start_mark,
+	               "job '%s' has neither hours_per_month nor tokens_per_month; add e.g. "
+	               "hours_per_month: 300 or tokens_per_month: {input: 200M, output: 40M}",
+	               j->name);
+}
+
+/* Each api model is "vendor/model". */
+static int check_api_models(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	const struct job *j = r->target;
+	yaml_node_t *an = kv->val;
+	if (j->n_api_models == 0)
+		return yr_fail(&r->c->y, an->start_mark,
+		               "'api_models' %s is empty; list vendor/model ids, or remove it to "
+		               "use the model's own API hosts",
+		               r->where);
+	for (size_t i = 0; i < j->n_api_models; i++) {
+		const char *a = j->api_models[i], *sl = a ? strchr(a, '/') : NULL;
+		if (sl && sl != a && sl[1])
+			continue;
+		yaml_node_t *at =
+		    an->type == YAML_SEQUENCE_NODE
+		        ? yaml_document_get_node(&r->c->y.doc, an->data.sequence.items.start[i])
+		        : an;
+		return yr_fail(
+		    &r->c->y, at->start_mark,
+		    "api model '%s' %s is not vendor/model; write e.g. openai/gpt-4o-mini", a,
+		    r->where);
+	}
+	return PLANNER_OK;
+}
+
+static const struct spec_key job_keys[] = {
+    {.name = "name",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, name),
+     .flags = SPEC_REQUIRED,
+     .check = check_name,
+     .example = "name: support-bot",
+     .bounds = "1 to 128 characters, no control characters, unique",
+     .desc = "Names the job in every output."},
+    {.name = "model",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, model_ref),
+     .flags = SPEC_REQUIRED,
+     .check = check_model,
+     .example = "model: llama-3.1-8b",
+     .type = "text, model id or path",
+     .bounds = "a reference model id, or a Hugging Face config.json path (one with a '/' or "
+               "ending in .json) relative to the spec",
+     .desc = "The model the job runs; its architecture sizes memory and speed."},
+    {.name = "precision",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, precision),
+     .check = check_precision,
+     .def_text = DEFAULT_PRECISION,
+     .example = "precision: bf16",
+     .type = "text, precision name",
+     .bounds = "a known precision, e.g. bf16, fp8, int8, q4_k_m, int4",
+     .desc = "Number format of the weights; sets memory per parameter and speed."},
+    {.name = "task",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, task),
+     .store = STORE_INT,
+     .names = jobspec_task_names,
+     .n_names = NELEM(jobspec_task_names),
+     .def_text = "inference",
+     .example = "task: finetune-qlora",
+     .desc = "Serving the model, or fine-tuning it (LoRA, QLoRA or all weights); only "
+             "inference can use the API route."},
+    {.name = "context",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct job, context),
+     .store = STORE_LONG,
+     .lo = 1,
+     .hi = MAX_CONTEXT,
+     .flags = SPEC_ALWAYS,
+     .check = check_context,
+     .has_def = true,
+     .def = DEFAULT_CONTEXT,
+     .def_text = "4096, or the model's maximum if smaller",
+     .example = "context: 8192",
+     .type = "whole number, tokens",
+     .bounds = "1 to the model's maximum context",
+     .desc = "Tokens per sequence (prompt and output); sizes the KV cache."},
+    {.name = "batch",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct job, batch),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = MAX_BATCH,
+     .has_def = true,
+     .def = 1,
+     .example = "batch: 4",
+     .type = "whole number, sequences",
+     .desc = "Sequences processed at once; sizes the KV cache and the speed estimate."},
+    {.name = "hours_per_month",
+     .kind = SPEC_HOURS,
+     .offset = offsetof(struct job, hours_per_month),
+     .lo = 0,
+     .hi = MAX_HOURS_PER_MONTH,
+     .zero = "give the GPU hours the job needs (up to 744), or remove it",
+     .check = hours_given,
+     .def_text = "from tokens_per_month",
+     .example = "hours_per_month: 300",
+     .desc = "GPU time the job needs a month. This or tokens_per_month is required; when "
+             "both are given, the GPU hours are this."},
+    {.name = "tokens_per_month",
+     .kind = SPEC_MAP,
+     .sub = &token_table,
+     .flags = SPEC_ALWAYS,
+     .check = check_work,
+     .def_text = "none",
+     .example = "tokens_per_month: {input: 200M, output: 40M}",
+     .desc = "Monthly token volume (see jobs[].tokens_per_month)."},
+    {.name = "data",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, data),
+     .store = STORE_INT,
+     .names = jobspec_data_names,
+     .n_names = NELEM(jobspec_data_names),
+     .def_text = "public",
+     .example = "data: confidential",
+     .desc = "Where the data may go: public anywhere; confidential not to third-party APIs; "
+             "restricted only to owned or bought GPUs."},
+    {.name = "interruptible",
+     .kind = SPEC_BOOL,
+     .offset = offsetof(struct job, interruptible),
+     .def_text = "false",
+     .example = "interruptible: true",
+     .desc = "The job may run on spot (preemptible) GPUs."},
+    {.name = "accelerator",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, any_accelerator),
+     .store = STORE_BOOL,
+     .names = accel_names,
+     .n_names = NELEM(accel_names),
+     .def_text = "nvidia",
+     .example = "accelerator: any",
+     .desc = "GPU vendors the job may use: NVIDIA only, or any."},
+    {.name = "api_models",
+     .kind = SPEC_LIST,
+     .offset = offsetof(struct job, api_models),
+     .count_offset = offsetof(struct job, n_api_models),
+     .check = check_api_models,
+     .def_text = "the model's own API models",
+     .example = "api_models: [openai/gpt-4o-mini]",
+     .type = "text or list of text",
+     .bounds = "vendor/model ids, at least one",
+     .desc = "API models the API route prices for this job, instead of the model's own "
+             "list."},
+    {.name = "schedule",
+     .kind = SPEC_MAP,
+     .sub = &sched_table,
+     .offset = offsetof(struct job, sched),
+     .flags = SPEC_NULL_OK,
+     .def_text = "any time",
+     .example = "schedule: {window: \"22:00-06:00\", days: [mon, fri]}",
+     .desc = "When the job may run (see jobs[].schedule)."},
+    {.name = "run",
+     .kind = SPEC_MAP,
+     .sub = &run_table,
+     .flags = SPEC_NULL_OK,
+     .def_text = "none",
+     .example = "run: {command: \"python serve.py\", image: \"vllm/vllm-openai:latest\"}",
+     .desc = "How to start the job (see jobs[].run)."},
+};
+
+_Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(sched_keys) <= SPEC_MAX_KEYS, "sched_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(run_keys) <= SPEC_MAX_KEYS, "run_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(job_keys) <= SPEC_MAX_KEYS, "job_keys: raise SPEC_MAX_KEYS");
+
+const struct spec_table spec_job = {
+    .intro = "One workload each. A job needs a name, a model, and hours_per_month or "
+             "tokens_per_month.",
+    .keys = job_keys,
+    .n = NELEM(job_keys),
+    .what = "job",
+    .example = "{name: bot, model: llama-3.1-8b, hours_per_month: 300}",
+    .size = sizeof(struct job),
+    .pos_offset = offsetof(struct job, pos),
+    .begin = job_begin,
+};

@@ -1,0 +1,584 @@
+/* spec_keys.c — the rows of the job spec's top level and of its owned:,
+ * buy: and quotes: entries (spec_table.h), with the checks a row's kind
+ * cannot express. The job's own rows are in spec_job.c; docs/spec.md is
+ * rendered from both (spec_doc.c). */
+#include "spec_table.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+/* Sanity limits, in USD (scaled by the exchange rate): a GPU's price and a
+ * quote's hourly price (8×H100 on demand is about 25–100 USD/h). */
+#define MAX_PRICE_USD          1e7
+#define MAX_PRICE_PER_HOUR_USD 1e4
+/* USD per kWh; the dearest retail power in Europe is well under 1. */
+#define MAX_ELECTRICITY_USD 10.0
+/* Units of a currency per USD; the weakest currencies trade near 1e5. */
+#define MAX_FX 1e7
+/* Currencies in fx: ISO 4217 lists fewer than 200. */
+#define MAX_FX_ENTRIES 300
+/* Most GPUs a `buy` option considers when max_count is not given: one
+ * 8-GPU server. */
+#define DEFAULT_MAX_BUY 8
+/* Power usage effectiveness is 1.0 with no overhead at all; above 3 is
+ * taken for a typo. */
+#define MAX_PUE 3.0
+/* Months to spread a purchase over: 20 years at most. */
+#define MAX_AMORTIZE_MONTHS 240
+#define DEFAULT_AMORTIZE    36
+#define ZONEINFO_DIR        "/usr/share/zoneinfo"
+
+#define NELEM(a) (sizeof(a) / sizeof *(a))
+
+static bool is_currency_code(const char *s)
+{
+	return strlen(s) == 3 && isalpha((unsigned char)s[0]) && isalpha((unsigned char)s[1]) &&
+	       isalpha((unsigned char)s[2]);
+}
+
+static void upcase(char *dst, const char *src, size_t len)
+{
+	size_t i = 0;
+	for (; src[i] && i + 1 < len; i++)
+		dst[i] = (char)toupper((unsigned char)src[i]);
+	dst[i] = 0;
+}
+
+/* ---- top level --------------------------------------------------------- */
+
+static int read_version(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64];
+	double ver;
+	int rc = yr_get_num(&r->c->y, kv, r->where, k->example, &ver);
+	if (rc == PLANNER_OK && ver != 1)
+		rc = yr_fail(&r->c->y, kv->val->start_mark,
+		             "unsupported version %s; this planner reads version: 1",
+		             yr_describe(kv->val, d, sizeof d));
+	return rc;
+}
+
+static int read_currency(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64], *cur = NULL;
+	struct jobspec *sp = r->c->spec;
+	int rc = yr_get_str(&r->c->y, kv, r->where, k->example, &cur);
+	if (rc != PLANNER_OK)
+		return rc;
+	bool ok = is_currency_code(cur);
+	if (ok)
+		upcase(sp->currency, cur, sizeof sp->currency);
+	free(cur);
+	if (!ok)
+		return yr_fail(
+		    &r->c->y, kv->val->start_mark,
+		    "currency %s is not a 3-letter ISO 4217 code; write e.g. currency: EUR",
+		    yr_describe(kv->val, d, sizeof d));
+	return PLANNER_OK;
+}
+
+/* One `CODE: rate` pair of fx. */
+static int read_rate(struct ctx *c, yaml_node_t *m, yaml_node_pair_t *p)
+{
+	char d[64], code[8];
+	struct jobspec *sp = c->spec;
+	yaml_node_t *k = yr_visit(&c->y, p->key, m->start_mark);
+	if (!k)
+		return PLANNER_EINPUT;
+	if (!yr_is_text(k) || !is_currency_code(yr_sval(k)))
+		return yr_fail(
+		    &c->y, k->start_mark,
+		    "fx key %s is not a 3-letter currency code; write e.g. fx: {EUR: 0.92}",
+		    yr_describe(k, d, sizeof d));
+	upcase(code, yr_sval(k), sizeof code);
+	for (size_t j = 0; j < sp->n_fx; j++)
+		if (!strcmp(sp->fx[j].code, code))
+			return yr_fail(&c->y, k->start_mark,
+			               "duplicate key '%s' in fx; keep only one", yr_sval(k));
+	struct keyed e = {k, yr_visit(&c->y, p->value, k->start_mark)};
+	if (!e.val)
+		return PLANNER_EINPUT;
+	double rate;
+	int rc = yr_get_num(&c->y, &e, "in fx", "EUR: 0.92", &rate);
+	if (rc == PLANNER_OK && !(rate > 0 && rate <= MAX_FX))
+		rc = yr_fail(&c->y, e.val->start_mark,
+		             "exchange rate %g for %s is out of range; give units of %s per "
+		             "USD, above 0",
+		             rate, code, code);
+	if (rc == PLANNER_OK && !strcmp(code, "USD") && rate != 1)
+		rc = yr_fail(&c->y, e.val->start_mark,
+		             "fx gives USD a rate of %g; remove it (USD is always 1)", rate);
+	if (rc != PLANNER_OK)
+		return rc;
+	memcpy(sp->fx[sp->n_fx].code, code, sizeof code);
+	sp->fx[sp->n_fx].per_usd = rate;
+	sp->n_fx++;
+	return PLANNER_OK;
+}
+
+static int read_fx(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64];
+	struct ctx *c = r->c;
+	yaml_node_t *m = kv->val;
+	if (yr_is_null(m))
+		return PLANNER_OK;
+	if (m->type != YAML_MAPPING_NODE)
+		return yr_fail(&c->y, m->start_mark,
+		               "'fx' must be a mapping of currency to units per USD, got %s; "
+		               "write e.g. fx: {EUR: 0.92}",
+		               yr_describe(m, d, sizeof d));
+	size_t n = yr_map_len(m);
+	if (n > MAX_FX_ENTRIES)
+		return yr_fail(&c->y, m->start_mark,
+		               "'fx' has %zu entries; list only the currencies you use", n);
+	if (n && !(c->spec->fx = calloc(n, sizeof *c->spec->fx)))
+		return yr_oom(&c->y);
+	for (size_t i = 0; i < n; i++) {
+		int rc = read_rate(c, m, &m->data.mapping.pairs.start[i]);
+		if (rc != PLANNER_OK)
+			return rc;
+	}
+	return PLANNER_OK;
+}
+
+/* After fx, with or without it: the rate of `currency`, and the default
+ * electricity price converted with it. */
+static int resolve_currency(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct jobspec *sp = r->c->spec;
+	const struct keyed *cur = spec_val(r, "currency");
+	sp->usd_to_currency = 0;
+	if (!strcmp(sp->currency, "USD"))
+		sp->usd_to_currency = 1;
+	for (size_t i = 0; i < sp->n_fx; i++)
+		if (!strcmp(sp->fx[i].code, sp->currency))
+			sp->usd_to_currency = sp->fx[i].per_usd;
+	/* Only a currency the file names can lack a rate (USD is the default). */
+	if (sp->usd_to_currency == 0 && cur->val)
+		return yr_fail(
+		    &r->c->y, cur->val->start_mark,
+		    "currency %s has no exchange rate; add fx: {%s: RATE}, the units of %s per USD",
+		    sp->currency, sp->currency, sp->currency);
+	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD * sp->usd_to_currency;
+	sp->electricity_default = true;
+	return PLANNER_OK;
+}
+
+/* Nearest zone name in the same zoneinfo directory, for "did you mean". */
+static char *suggest_zone(const char *zdir, const char *name)
+{
+	char dir[512], *res = NULL;
+	const char *slash = strrchr(name, '/');
+	int dl = slash ? (int)(slash - name) : 0;
+	snprintf(dir, sizeof dir, "%s/%.*s", zdir, dl, name);
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return NULL;
+	const char *base = slash ? slash + 1 : name;
+	const char *best = NULL;
+	char *names[1024];
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dp)) && n < NELEM(names))
+		if (de->d_name[0] != '.' && (names[n] = strdup(de->d_name)))
+			n++;
+	closedir(dp);
+	best = nearest_name(base, (const char *const *)names, n);
+	if (best)
+		res = xasprintf("%.*s%s%s", dl, name, slash ? "/" : "", best);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	return res;
+}
+
+/* timezone is UTC or a file under $TZDIR (default /usr/share/zoneinfo). */
+static int check_timezone(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	const char *tz = r->c->spec->timezone;
+	if (!strcmp(tz, "UTC"))
+		return PLANNER_OK;
+	const char *zdir = getenv("TZDIR");
+	if (!zdir || !*zdir)
+		zdir = ZONEINFO_DIR;
+	bool ok = *tz != '/' && !strstr(tz, "..") && strlen(tz) < 200;
+	for (const char *p = tz; ok && *p; p++)
+		ok = isalnum((unsigned char)*p) || strchr("/_+-", *p);
+	if (ok) {
+		char path[512];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", zdir, tz);
+		ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	}
+	if (ok)
+		return PLANNER_OK;
+	int rc;
+	char *s = *tz != '/' && !strstr(tz, "..") ? suggest_zone(zdir, tz) : NULL;
+	if (s)
+		rc = yr_fail(&r->c->y, kv->val->start_mark,
+		             "unknown timezone '%s'; did you mean '%s'?", tz, s);
+	else
+		rc = yr_fail(&r->c->y, kv->val->start_mark,
+		             "unknown timezone '%s'; use UTC or an IANA name under %s, e.g. "
+		             "Europe/Amsterdam",
+		             tz, zdir);
+	free(s);
+	return rc;
+}
+
+static int electricity_given(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	r->c->spec->electricity_default = false;
+	return PLANNER_OK;
+}
+
+static int buy_given(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	r->c->spec->has_buy = true;
+	return PLANNER_OK;
+}
+
+/* ---- owned, buy, quotes -------------------------------------------------- */
+
+/* watts not given: the reference board power, which must be known. `gpu`
+ * is the entry's GPU, `watts` its field. */
+static int default_watts(struct spec_rd *r, const struct gpu_spec *gpu, double *watts,
+                         const struct keyed *kv)
+{
+	if (kv->val)
+		return PLANNER_OK;
+	*watts = gpu->watts;
+	if (*watts > 0)
+		return PLANNER_OK;
+	return yr_fail(&r->c->y, r->map->start_mark,
+	               "the reference data has no power figure for %s; add watts: "
+	               "(board power per GPU)",
+	               gpu->name);
+}
+
+static int owned_watts(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct owned_gpu *o = r->target;
+	return default_watts(r, o->gpu, &o->watts, kv);
+}
+
+static int buy_watts(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct buy_option *b = r->target;
+	return default_watts(r, b->gpu, &b->watts, kv);
+}
+
+/* price not given: the reference price, converted, which must be known. */
+static int buy_price(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct buy_option *b = r->target;
+	if (kv->val)
+		return PLANNER_OK;
+	if (b->gpu->price_usd > 0) {
+		b->price = b->gpu->price_usd * r->c->spec->usd_to_currency;
+		return PLANNER_OK;
+	}
+	return yr_fail(&r->c->y, r->map->start_mark,
+	               "%s has no 'price' and the reference data has "
+	               "none for %s; add e.g. price: 2400",
+	               r->who, b->gpu->name);
+}
+
+#define GPU_DESC "The GPU model; unknown names suggest the nearest known one"
+
+static const struct spec_key owned_keys[] = {
+    {.name = "gpu",
+     .kind = SPEC_GPU,
+     .offset = offsetof(struct owned_gpu, gpu),
+     .flags = SPEC_REQUIRED,
+     .example = "gpu: RTX 4090",
+     .desc = GPU_DESC "."},
+    {.name = "count",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct owned_gpu, count),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = JOBSPEC_MAX_GPU_COUNT,
+     .has_def = true,
+     .def = 1,
+     .example = "count: 2",
+     .desc = "How many of these GPUs you have."},
+    {.name = "watts",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct owned_gpu, watts),
+     .lo = 1,
+     .hi = JOBSPEC_MAX_WATTS,
+     .flags = SPEC_ALWAYS,
+     .check = owned_watts,
+     .def_text = "the GPU's reference board power",
+     .example = "watts: 450",
+     .type = "number, watts per GPU",
+     .desc = "Power one GPU draws under load; with pue and electricity_per_kwh it prices the "
+             "hours it runs."},
+};
+
+static const struct spec_table owned_table = {
+    .intro = "GPUs already on hand. Their purchase is sunk: only their power is paid.",
+    .keys = owned_keys,
+    .n = NELEM(owned_keys),
+    .what = "owned entry",
+    .example = "{gpu: RTX 4090, count: 2}",
+    .size = sizeof(struct owned_gpu),
+    .pos_offset = offsetof(struct owned_gpu, pos),
+};
+
+static const struct spec_key buy_keys[] = {
+    {.name = "gpu",
+     .kind = SPEC_GPU,
+     .offset = offsetof(struct buy_option, gpu),
+     .flags = SPEC_REQUIRED,
+     .example = "gpu: RTX 5090",
+     .desc = GPU_DESC "."},
+    {.name = "price",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct buy_option, price),
+     .lo = 0,
+     .hi = MAX_PRICE_USD,
+     .flags = SPEC_FX | SPEC_ALWAYS,
+     .zero = "give the purchase price per GPU, or list GPUs you already have under 'owned'",
+     .check = buy_price,
+     .def_text = "the reference price, converted to currency",
+     .example = "price: 2400",
+     .type = "number, currency per GPU",
+     .desc = "Purchase price of one GPU, spread over amortize_months."},
+    {.name = "watts",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct buy_option, watts),
+     .lo = 1,
+     .hi = JOBSPEC_MAX_WATTS,
+     .flags = SPEC_ALWAYS,
+     .check = buy_watts,
+     .def_text = "the GPU's reference board power",
+     .example = "watts: 575",
+     .type = "number, watts per GPU",
+     .desc = "Power one GPU draws under load."},
+    {.name = "max_count",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct buy_option, max_count),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = JOBSPEC_MAX_GPU_COUNT,
+     .has_def = true,
+     .def = DEFAULT_MAX_BUY,
+     .example = "max_count: 4",
+     .desc = "Most GPUs of this kind the planner may propose buying."},
+};
+
+static const struct spec_table buy_table = {
+    .intro = "GPUs you would consider buying. Without `buy:` every GPU with a reference "
+             "price is considered; `buy: []` considers none.",
+    .keys = buy_keys,
+    .n = NELEM(buy_keys),
+    .what = "buy entry",
+    .example = "{gpu: RTX 5090, price: 2400}",
+    .size = sizeof(struct buy_option),
+    .pos_offset = offsetof(struct buy_option, pos),
+};
+
+static const struct spec_key quote_keys[] = {
+    {.name = "provider",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct quote, provider),
+     .flags = SPEC_REQUIRED | SPEC_LOWER,
+     .example = "provider: acme",
+     .desc = "Who quoted the price; any name, lower-cased."},
+    {.name = "gpu",
+     .kind = SPEC_GPU,
+     .offset = offsetof(struct quote, gpu),
+     .flags = SPEC_REQUIRED,
+     .example = "gpu: H100 SXM",
+     .desc = GPU_DESC "."},
+    {.name = "count",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct quote, count),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = JOBSPEC_MAX_GPU_COUNT,
+     .has_def = true,
+     .def = 1,
+     .example = "count: 8",
+     .desc = "GPUs in the quoted instance."},
+    {.name = "price_per_hour",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct quote, price_per_hour),
+     .lo = 0,
+     .hi = MAX_PRICE_PER_HOUR_USD,
+     .flags = SPEC_REQUIRED | SPEC_FX,
+     .zero = "give the quoted price for the whole instance",
+     .example = "price_per_hour: 2.0",
+     .type = "number, currency per hour",
+     .desc = "Price of the whole instance (all count GPUs) per hour, in currency."},
+    {.name = "spot",
+     .kind = SPEC_BOOL,
+     .offset = offsetof(struct quote, spot),
+     .def_text = "false",
+     .example = "spot: false",
+     .desc = "The instance can be interrupted; only interruptible jobs may use it."},
+};
+
+static const struct spec_table quote_table = {
+    .intro = "Prices offered to you directly (a colo, a reseller), used beside the providers' "
+             "public offers.",
+    .keys = quote_keys,
+    .n = NELEM(quote_keys),
+    .what = "quote",
+    .example = "{provider: acme, gpu: H100 SXM, price_per_hour: 2.0}",
+    .size = sizeof(struct quote),
+    .pos_offset = offsetof(struct quote, pos),
+    .required_first = true,
+};
+
+static const struct spec_key top_keys[] = {
+    {.name = "version",
+     .kind = SPEC_CUSTOM,
+     .read = read_version,
+     .offset = offsetof(struct jobspec, version),
+     .store = STORE_INT,
+     .has_def = true,
+     .def = 1,
+     .example = "version: 1",
+     .type = "number",
+     .bounds = "1",
+     .desc = "Version of the spec format; this planner reads 1."},
+    {.name = "currency",
+     .kind = SPEC_CUSTOM,
+     .read = read_currency,
+     .offset = offsetof(struct jobspec, currency),
+     .def_text = "USD",
+     .example = "currency: EUR",
+     .type = "text, ISO 4217 code",
+     .bounds = "3 letters, with a rate in fx unless USD",
+     .desc = "Currency of every price in the spec and in the output; provider prices (USD) "
+             "are converted with fx."},
+    {.name = "fx",
+     .kind = SPEC_CUSTOM,
+     .read = read_fx,
+     .flags = SPEC_ALWAYS,
+     .check = resolve_currency,
+     .def_text = "none (USD is always 1)",
+     .example = "fx: {EUR: 0.92}",
+     .type = "mapping, currency code to number",
+     .bounds = "rates above 0, at most 1e+07",
+     .desc = "Exchange rates: units of each currency per USD."},
+    {.name = "timezone",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct jobspec, timezone),
+     .check = check_timezone,
+     .def_text = "UTC",
+     .example = "timezone: Europe/Amsterdam",
+     .type = "text, IANA zone name",
+     .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo)",
+     .desc = "Zone the schedule windows and days are read in."},
+    {.name = "electricity_per_kwh",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct jobspec, electricity_per_kwh),
+     .lo = 0,
+     .hi = MAX_ELECTRICITY_USD,
+     .flags = SPEC_FX,
+     .check = electricity_given,
+     .def_text = "0.16 USD (EIA 2023 US residential average), converted to currency",
+     .example = "electricity_per_kwh: 0.30",
+     .type = "number, currency per kWh",
+     .desc = "Price of electricity for owned and bought GPUs."},
+    {.name = "pue",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct jobspec, pue),
+     .lo = 1.0,
+     .hi = MAX_PUE,
+     .has_def = true,
+     .def = 1.0,
+     .example = "pue: 1.2",
+     .desc = "Power usage effectiveness: the GPUs' power is multiplied by it for cooling and "
+             "the rest of the machine."},
+    {.name = "amortize_months",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct jobspec, amortize_months),
+     .store = STORE_DOUBLE,
+     .lo = 1,
+     .hi = MAX_AMORTIZE_MONTHS,
+     .has_def = true,
+     .def = DEFAULT_AMORTIZE,
+     .example = "amortize_months: 36",
+     .type = "whole number, months",
+     .desc = "Months a purchase is spread over when it is compared with renting."},
+    {.name = "providers",
+     .kind = SPEC_LIST,
+     .offset = offsetof(struct jobspec, providers),
+     .count_offset = offsetof(struct jobspec, n_providers),
+     .flags = SPEC_NULL_OK | SPEC_LOWER,
+     .def_text = "every provider",
+     .example = "providers: [lambda, runpod]",
+     .desc = "Rent only from these providers (names as `planner providers` lists them, "
+             "lower-cased)."},
+    {.name = "owned",
+     .kind = SPEC_ENTRIES,
+     .sub = &owned_table,
+     .offset = offsetof(struct jobspec, owned),
+     .count_offset = offsetof(struct jobspec, n_owned),
+     .def_text = "none",
+     .example = "owned: [{gpu: RTX 4090, count: 2}]",
+     .desc = "GPUs you already have (see owned[])."},
+    {.name = "buy",
+     .kind = SPEC_ENTRIES,
+     .sub = &buy_table,
+     .offset = offsetof(struct jobspec, buy),
+     .count_offset = offsetof(struct jobspec, n_buy),
+     .check = buy_given,
+     .def_text = "every GPU with a reference price",
+     .example = "buy: [{gpu: RTX 5090, price: 2400}]",
+     .desc = "GPUs you would consider buying (see buy[])."},
+    {.name = "quotes",
+     .kind = SPEC_ENTRIES,
+     .sub = &quote_table,
+     .offset = offsetof(struct jobspec, quotes),
+     .count_offset = offsetof(struct jobspec, n_quotes),
+     .def_text = "none",
+     .example = "quotes: [{provider: acme, gpu: H100 SXM, price_per_hour: 2.0}]",
+     .desc = "Prices quoted to you directly (see quotes[])."},
+    {.name = "jobs",
+     .kind = SPEC_ENTRIES,
+     .sub = &spec_job,
+     .offset = offsetof(struct jobspec, jobs),
+     .count_offset = offsetof(struct jobspec, n_jobs),
+     .flags = SPEC_REQUIRED,
+     .missing = "no 'jobs' list; add 'jobs:' with at least one job "
+                "(name, model, hours_per_month or tokens_per_month)",
+     .zero = "add at least one job with a name, a model and hours_per_month or "
+             "tokens_per_month",
+     .example = "jobs: [{name: bot, model: llama-3.1-8b, hours_per_month: 300}]",
+     .desc = "The workloads to place, at least one (see jobs[])."},
+};
+
+/* Defaults that depend on fx are set again once it is read (resolve_currency). */
+static void top_init(void *target)
+{
+	struct jobspec *sp = target;
+	memcpy(sp->currency, "USD", 4);
+	sp->usd_to_currency = 1;
+	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD;
+	sp->electricity_default = true;
+}
+
+_Static_assert(NELEM(owned_keys) <= SPEC_MAX_KEYS, "owned_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(buy_keys) <= SPEC_MAX_KEYS, "buy_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(quote_keys) <= SPEC_MAX_KEYS, "quote_keys: raise SPEC_MAX_KEYS");
+_Static_assert(NELEM(top_keys) <= SPEC_MAX_KEYS, "top_keys: raise SPEC_MAX_KEYS");
+
+const struct spec_table spec_top = {
+    .intro = "Settings for the whole spec, and the lists below.",
+    .keys = top_keys,
+    .n = NELEM(top_keys),
+    .where = "at the top level",
+    .init = top_init,
+};

@@ -1,0 +1,130 @@
+/* spec_table.h — the job spec's keys as data (internal to jobspec*.c and
+ * spec_*.c). Each mapping of the spec (top level, a job, its schedule, run
+ * and tokens_per_month, an owned/buy/quotes entry) is one struct
+ * spec_table; each key one row: its kind, the field it fills (offsetof),
+ * bounds, default, example and description, and an optional check. One
+ * reader (spec_read) applies a table to a mapping; the same rows give the
+ * "did you mean" candidates and the reference in docs/spec.md
+ * (spec_reference). Adding a key is one row (plus its field and test). */
+#ifndef PLANNER_SPEC_TABLE_H
+#define PLANNER_SPEC_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobspec.h"
+#include "yamlread.h"
+
+/* Rows in one table; the reader keeps per-row values on the stack. */
+#define SPEC_MAX_KEYS 16
+
+/* One load: the document being read and the spec being filled. */
+struct ctx {
+	struct yr y;               /* the document and the error */
+	const char *dir;           /* config.json paths are relative to this */
+	const struct refdata *ref; /* models and GPUs */
+	struct jobspec *spec;      /* being filled */
+};
+
+enum spec_kind {
+	SPEC_TEXT,    /* text → char * (strdup'ed) */
+	SPEC_NUMBER,  /* number in [lo, hi] → double */
+	SPEC_WHOLE,   /* whole number in [lo, hi] → .store */
+	SPEC_HOURS,   /* hours, "300" or "300h", in [lo, hi] → double */
+	SPEC_COUNT,   /* token count with K/M/B/T suffix, in [lo, hi] → double */
+	SPEC_BOOL,    /* true/false (yes/no, on/off) → bool */
+	SPEC_ENUM,    /* one of .names, case-insensitive → index as .store */
+	SPEC_LIST,    /* text or a list of text → char ** and size_t at .count_offset */
+	SPEC_GPU,     /* a GPU name or alias → const struct gpu_spec * */
+	SPEC_MAP,     /* nested mapping read with .sub, its fields at .offset */
+	SPEC_ENTRIES, /* list of mappings read with .sub into a new array */
+	SPEC_CUSTOM,  /* .read reads and stores the value */
+};
+
+/* How SPEC_WHOLE, SPEC_ENUM and numeric defaults are stored. */
+enum spec_store { STORE_DOUBLE, STORE_INT, STORE_LONG, STORE_BOOL };
+
+enum {
+	SPEC_REQUIRED = 1 << 0, /* absent is an error (.missing, else "who has no 'key'") */
+	SPEC_FX = 1 << 1,       /* .hi is in USD: scaled by the spec's exchange rate */
+	SPEC_NULL_OK = 1 << 2,  /* an empty value (key:) counts as absent */
+	SPEC_LOWER = 1 << 3,    /* text is lower-cased */
+	SPEC_ALWAYS = 1 << 4,   /* .check also runs when the key is absent (kv->val NULL) */
+};
+
+struct spec_rd;
+struct spec_key;
+typedef int (*spec_fn)(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+
+/* One key. Pointers and sizes first, the small fields last: no padding. */
+struct spec_key {
+	const char *name;
+	size_t offset;                /* the field in the table's target struct */
+	size_t count_offset;          /* SPEC_LIST, SPEC_ENTRIES: its size_t count */
+	double lo, hi;                /* bounds of numbers */
+	double def;                   /* numeric default, when has_def */
+	const char *def_text;         /* SPEC_TEXT default; else the default in words */
+	const char *zero;             /* when set, 0 (or an empty list) is an error: the fix */
+	const char *missing;          /* SPEC_REQUIRED: the whole message, when not generic */
+	const char *const *names;     /* SPEC_ENUM */
+	size_t n_names;               /* SPEC_ENUM */
+	const struct spec_table *sub; /* SPEC_MAP, SPEC_ENTRIES */
+	spec_fn read;                 /* SPEC_CUSTOM */
+	spec_fn check;                /* after the value is stored (see SPEC_ALWAYS) */
+	const char *example;          /* a whole line, "context: 8192"; quoted in messages */
+	const char *type;             /* the reference's type, when not the kind's */
+	const char *bounds;           /* the reference's bounds, when not lo..hi */
+	const char *desc;             /* one line for the reference */
+	enum spec_kind kind;
+	enum spec_store store; /* SPEC_WHOLE, SPEC_ENUM, .def */
+	unsigned flags;        /* SPEC_REQUIRED ... */
+	bool has_def;          /* .def is stored before the mapping is read */
+};
+
+struct spec_table {
+	const char *intro; /* the paragraph under its heading in docs/spec.md */
+	const struct spec_key *keys;
+	size_t n;
+	/* messages: "at the top level"; for a nested mapping, what precedes
+	 * the parent's where less "in " ("in run of " + "job 'bot'") */
+	const char *where;
+	const char *what;                /* entries: "owned entry" ("owned entry 2 has no 'gpu'") */
+	const char *example;             /* entries: one entry, "{gpu: RTX 4090, count: 2}" */
+	size_t size;                     /* entries: bytes per entry */
+	size_t pos_offset;               /* entries: its struct src_pos */
+	bool required_first;             /* every required key is checked before any value */
+	void (*init)(void *target);      /* defaults the rows cannot hold */
+	int (*begin)(struct spec_rd *r); /* before the keys are read */
+	int (*done)(struct spec_rd *r);  /* after every row */
+};
+
+/* One mapping being read with a table. */
+struct spec_rd {
+	struct ctx *c;
+	const struct spec_table *t;
+	const struct spec_rd *up; /* the mapping this one is nested in, or NULL */
+	void *target;             /* the struct the rows' offsets are in */
+	yaml_node_t *map;
+	size_t index;                  /* entry number (0-based) in its list */
+	struct keyed v[SPEC_MAX_KEYS]; /* per row */
+	char where[YR_WHERE_LEN];      /* "in job 'bot'", "at the top level" */
+	char who[YR_WHERE_LEN];        /* "job 'bot'", "owned entry 2" */
+};
+
+extern const struct spec_table spec_top, spec_job;
+/* task: and data: values, indexed by enum task and enum data_class. */
+extern const char *const jobspec_task_names[], *const jobspec_data_names[];
+extern const size_t jobspec_n_task_names, jobspec_n_data_names;
+
+/* Stores the defaults of t (and its nested mappings) into target. */
+int spec_defaults(struct ctx *c, const struct spec_table *t, void *target);
+/* Reads mapping `map` into target with table t; up is the enclosing
+ * mapping (NULL at the top), index the entry number in its list. */
+int spec_read(struct ctx *c, const struct spec_table *t, const struct spec_rd *up, void *target,
+              yaml_node_t *map, size_t index);
+/* The value read for the row named `name` in r (val NULL when absent). */
+const struct keyed *spec_val(const struct spec_rd *r, const char *name);
+/* The field of row k in r's target. */
+void *spec_field(const struct spec_rd *r, const struct spec_key *k);
+
+#endif
