@@ -10,10 +10,10 @@
 
 #include "util.h"
 #include "vram.h"
+#include "workload.h"
 
-/* Hours in the longest (31-day) month: a job cannot ask one month for more
- * GPU time than that, and no run can be longer. */
-#define MAX_HOURS_PER_MONTH 744.0
+/* A job cannot ask one month for more GPU time than the longest month
+ * (HOURS_PER_MONTH, workload.h), and no run can be longer. */
 /* Concurrent sequences; above this it is a typo, not a serving setup
  * (vLLM's default max_num_seqs is 256). */
 #define MAX_BATCH       4096
@@ -304,7 +304,7 @@ static const struct spec_key sched_keys[] = {
      .kind = SPEC_HOURS,
      .offset = offsetof(struct job_schedule, min_run),
      .lo = 0,
-     .hi = MAX_HOURS_PER_MONTH,
+     .hi = HOURS_PER_MONTH,
      .def_text = "no minimum",
      .example = "min_run: 4",
      .bounds = "0 to 744, and at most the window's length",
@@ -314,7 +314,7 @@ static const struct spec_key sched_keys[] = {
      .kind = SPEC_HOURS,
      .offset = offsetof(struct job_schedule, max_run),
      .lo = 0,
-     .hi = MAX_HOURS_PER_MONTH,
+     .hi = HOURS_PER_MONTH,
      .zero = "give the longest run in hours, or remove it",
      .check = check_max_run,
      .def_text = "no maximum",
@@ -604,7 +604,7 @@ static const struct spec_key job_keys[] = {
      .kind = SPEC_HOURS,
      .offset = offsetof(struct job, hours_per_month),
      .lo = 0,
-     .hi = MAX_HOURS_PER_MONTH,
+     .hi = HOURS_PER_MONTH,
      .zero = "give the GPU hours the job needs (up to 744), or remove it",
      .check = hours_given,
      .def_text = "from tokens_per_month",
