@@ -1,5 +1,5 @@
 /* plan.c — the three cost routes per job and their break-even points (see
- * plan.h and ESTIMATION.md, "Cost curves"). */
+ * plan.h and docs/estimation.md, "Cost"). */
 #include "plan.h"
 
 #include <math.h>
@@ -268,7 +268,7 @@ static void breakevens(const struct job_ctx *c)
 		/* Compare equal work: when the hours come from tokens, the owned
 		 * GPUs may need more or fewer hours than the rented ones, so an
 		 * owned hour replaces rent_hours / own_hours rented hours. With
-		 * given hours the ratio is 1 and this is ESTIMATION.md's H*. */
+		 * given hours the ratio is 1 and this is docs/estimation.md's H*. */
 		double power_per_hour = power_cost(spec, own->gpu_count, own->watts, 1.0);
 		double rent_per_own_hour = rent->price_per_hour * rent->gpu_hours / own->gpu_hours;
 		double margin = rent_per_own_hour - power_per_hour;

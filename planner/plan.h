@@ -1,5 +1,5 @@
 /* plan.h — the three cost routes for each job, the cheapest, and the
- * break-even points (ESTIMATION.md, "Cost curves"). Pure computation over a
+ * break-even points (docs/estimation.md, "Cost"). Pure computation over a
  * job spec, the reference data and the offers/API prices in the store;
  * printing is the CLI's job (cmd_compare.c). All money is in the spec's
  * currency. */

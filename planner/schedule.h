@@ -1,5 +1,5 @@
-/* schedule.h — the month as a schedule (DESIGN.md, "Schedules run on real
- * batch systems"): every job's hours placed on owned GPUs, rented capacity
+/* schedule.h — the month as a schedule (README, "Schedule the month";
+ * docs/spec.md, "jobs[].schedule"): every job's hours placed on owned GPUs, rented capacity
  * or the API, inside its window, days and deadline, at the least total
  * cost.
  *

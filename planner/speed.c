@@ -1,4 +1,4 @@
-/* speed.c — tokens per second of a GPU configuration (ESTIMATION.md,
+/* speed.c — tokens per second of a GPU configuration (docs/estimation.md,
  * "Speed").
  *
  * Decode is memory-bound: every step streams the active weights and the KV

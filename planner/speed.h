@@ -1,4 +1,4 @@
-/* speed.h — how many tokens a GPU configuration turns out (ESTIMATION.md,
+/* speed.h — how many tokens a GPU configuration turns out (docs/estimation.md,
  * "Speed"): decode is memory-bound, prefill compute-bound, batching shares
  * the weight read until compute becomes the limit. */
 #ifndef PLANNER_SPEED_H

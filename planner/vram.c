@@ -1,4 +1,4 @@
-/* vram.c — GPU memory a job needs (ESTIMATION.md, "Memory").
+/* vram.c — GPU memory a job needs (docs/estimation.md, "Memory").
  *
  * Everything is counted in bytes and reported in GiB (2^30), the unit
  * nvidia-smi and the serving engines print; vendors' "80 GB" cards are

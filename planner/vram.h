@@ -1,4 +1,4 @@
-/* vram.h — how much GPU memory a model needs (ESTIMATION.md, "Memory"),
+/* vram.h — how much GPU memory a model needs (docs/estimation.md, "Memory"),
  * and whether it fits on N GPUs of a given kind. All sizes in GiB. */
 #ifndef PLANNER_VRAM_H
 #define PLANNER_VRAM_H
