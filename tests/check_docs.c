@@ -283,6 +283,36 @@ START_TEST(every_exit_status_is_documented)
 }
 END_TEST
 
+/* A clone is all a reader has: nothing the project ships may send them to
+ * the founders' briefing (../shared/ and its DESIGN.md, ESTIMATION.md,
+ * STYLE.md, PROVIDERS.md), and every relative link in README.md and docs/
+ * must name a file that exists. The recorded third-party data under
+ * tests/calibration and tests/fixtures/real is quoted, not ours, and is
+ * left out. */
+START_TEST(the_repository_stands_alone)
+{
+	char *out = NULL;
+	int rc = run_sh("grep -rnE --exclude=check_docs.c '[.][.]/shared|(DESIGN|ESTIMATION|STYLE|PROVIDERS)[.]md' "
+			"README.md CHANGELOG.md Makefile planner.1 .clang-tidy docs planner "
+			"providers completion jobs bench tests/*.c tests/*.h tests/*.py "
+			"tests/fixtures/jobs tests/fuzz/*.c tests/fuzz/*.md",
+			&out);
+	ck_assert_msg(rc == 1, "citations of files a clone lacks:\n%s", out);
+	free(out);
+	out = NULL;
+	/* Each [text](target) whose target is a relative path, resolved
+	 * against the Markdown file's folder. */
+	rc = run_sh("for f in README.md docs/*.md; do d=$(dirname \"$f\"); "
+		    "grep -oE '\\]\\([^)#]+' \"$f\" | sed 's/^](//' | "
+		    "grep -vE '^(https?|mailto):' | while read -r t; do "
+		    "[ -e \"$d/$t\" ] || echo \"$f: $t\"; done; done",
+		    &out);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(out[0] == '\0', "links to missing files:\n%s", out);
+	free(out);
+}
+END_TEST
+
 Suite *docs_suite(void)
 {
 	Suite *s = suite_create("docs");
@@ -293,6 +323,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, bash_completes_commands_options_and_their_values);
 	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
 	tcase_add_test(tc, every_exit_status_is_documented);
+	tcase_add_test(tc, the_repository_stands_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }
