@@ -161,9 +161,10 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
-	if (refresh_check_providers(ro->providers, &err) != PLANNER_OK) {
-		if (!err) { /* the message itself could not be made */
-			errorf("out of memory");
+	if ((rc = refresh_check_providers(ro->providers, &err)) != PLANNER_OK) {
+		if (rc == PLANNER_ESYS || !err) { /* !err: the message could not be made */
+			errorf("%s", err ? err : "out of memory");
+			free(err);
 			return PLANNER_ESYS;
 		}
 		rc = cli_usage(c, "%s", err);
