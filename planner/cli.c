@@ -257,3 +257,44 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 		unlink(path);
 	return rc;
 }
+
+/* Appends k bytes of s to buf (len bytes, holding *n), cutting to fit. */
+static void append(char *buf, size_t len, size_t *n, const char *s, size_t k)
+{
+	if (*n + k >= len)
+		k = len - 1 - *n;
+	memcpy(buf + *n, s, k);
+	*n += k;
+	buf[*n] = '\0';
+}
+
+char *cli_fill(char *buf, size_t len, int col, int indent, int width, const char *text)
+{
+	size_t n = strnlen(buf, len);
+	bool line_start = true;
+	if (n >= len)
+		return buf;
+	for (const char *w = text; *w;) {
+		size_t wl = strcspn(w, " ");
+		if (wl) {
+			if (!line_start && col + 1 + (int)wl > width) {
+				append(buf, len, &n, "\n", 1);
+				for (int i = 0; i < indent; i++)
+					append(buf, len, &n, " ", 1);
+				col = indent;
+				line_start = true;
+			}
+			if (!line_start) {
+				append(buf, len, &n, " ", 1);
+				col++;
+			}
+			append(buf, len, &n, w, wl);
+			col += (int)wl;
+			line_start = false;
+		}
+		w += wl;
+		w += *w == ' ';
+	}
+	append(buf, len, &n, "\n", 1);
+	return buf;
+}

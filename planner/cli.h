@@ -116,6 +116,14 @@ char *cli_safe(char *dst, size_t len, const char *s);
  * an ellipsis when stdout is a terminal (never cut in a pipe or a file). */
 void cli_line(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Appends text to the string in buf (len bytes, cut to fit), filled word
+ * by word for --help: the first word follows what buf holds, which ends
+ * `col` columns into its line; a word that would pass column `width`
+ * starts a new line of `indent` spaces. Ends with a newline. For help text
+ * made from a list (providers, formats) that grows a row at a time.
+ * Returns buf. */
+char *cli_fill(char *buf, size_t len, int col, int indent, int width, const char *text);
+
 /* Rounds to `places` decimals, for printed and JSON figures. */
 double round_to(double v, int places);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "provider.h"
 
 /* Prints the offers; returns the exit status. */
 static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
@@ -22,7 +23,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			cJSON_AddNumberToObject(x, "vram_gib", round_to(o[i].vram_gib, 2));
 			cJSON_AddNumberToObject(x, "price_per_hour", o[i].price_per_hour);
 			cJSON_AddNumberToObject(x, "price_per_gpu_hour",
-						round_to(o[i].price_per_hour / o[i].gpu_count, 4));
+			                        round_to(o[i].price_per_hour / o[i].gpu_count, 4));
 			cJSON_AddBoolToObject(x, "spot", o[i].spot);
 			cJSON_AddBoolToObject(x, "available", o[i].available);
 			cJSON_AddStringToObject(x, "region", o[i].region);
@@ -77,9 +78,9 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 			cJSON_AddStringToObject(x, "provider", a[i].provider);
 			cJSON_AddStringToObject(x, "model", a[i].model);
 			cJSON_AddNumberToObject(x, "input_per_mtok",
-						round_to(a[i].input_per_token * 1e6, 6));
+			                        round_to(a[i].input_per_token * 1e6, 6));
 			cJSON_AddNumberToObject(x, "output_per_mtok",
-						round_to(a[i].output_per_token * 1e6, 6));
+			                        round_to(a[i].output_per_token * 1e6, 6));
 			cJSON_AddNumberToObject(x, "context", (double)a[i].context);
 			cJSON_AddStringToObject(x, "fetched_at", a[i].fetched_at);
 			cJSON_AddStringToObject(x, "source", a[i].source);
@@ -88,7 +89,8 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 		return cli_print_json(arr);
 	}
 	if (c->format == FORMAT_CSV) {
-		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at\r\n", stdout);
+		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at\r\n",
+		      stdout);
 		for (size_t i = 0; i < limit; i++) {
 			csv_field(stdout, a[i].provider);
 			putchar(',');
@@ -111,6 +113,40 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 	return PLANNER_OK;
 }
 
+/* The --help text: --provider's list is the rented adapters of
+ * provider_list, so a new adapter's row is all it takes to be named here;
+ * describe() writes it before anything can print it. */
+static char offers_help[2048];
+
+/* --help is filled to fit an 80-column terminal, as the rest of it is. */
+#define HELP_WIDTH 79
+/* "  --provider X     ": where an option's text starts. */
+#define HELP_INDENT 19
+
+#define HELP_HEAD                                                                                  \
+	"Lists the offers in the price database, cheapest instance-hour first.\n\n"                \
+	"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"                    \
+	"  --min-vram N     at least N GiB per GPU\n"                                              \
+	"  --max-price P    at most P USD per instance-hour\n"                                     \
+	"  --provider X     "
+#define HELP_TAIL                                                                                  \
+	"  --spot           spot / interruptible prices only\n"                                    \
+	"  --api            per-token API prices instead (--model vendor/model)\n"                 \
+	"  --limit N        at most N rows (a terminal shows 40 unless asked)\n"                   \
+	"  --format F       table (default), json or csv\n\n"                                      \
+	"example:\n  planner offers --gpu h100 --max-price 3 --format json\n"
+
+static void describe(void)
+{
+	char rented[512], text[600];
+	provider_names(PROVIDER_PICK_RENTED, rented, sizeof rented);
+	snprintf(text, sizeof text, "one provider (%s)", rented);
+	snprintf(offers_help, sizeof offers_help, "%s", HELP_HEAD);
+	cli_fill(offers_help, sizeof offers_help, HELP_INDENT, HELP_INDENT, HELP_WIDTH, text);
+	size_t n = strlen(offers_help);
+	snprintf(offers_help + n, sizeof offers_help - n, "%s", HELP_TAIL);
+}
+
 /* What the command line asks for. */
 struct offers_args {
 	struct offer_filter f;
@@ -123,15 +159,15 @@ struct offers_args {
 static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *a)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"gpu", required_argument, NULL, 'g'},
-					     {"min-vram", required_argument, NULL, 'm'},
-					     {"max-price", required_argument, NULL, 'x'},
-					     {"provider", required_argument, NULL, 'p'},
-					     {"spot", no_argument, NULL, 's'},
-					     {"api", no_argument, NULL, 'a'},
-					     {"model", required_argument, NULL, 'M'},
-					     {"limit", required_argument, NULL, 'l'},
-					     {0, 0, 0, 0}};
+	                                     {"gpu", required_argument, NULL, 'g'},
+	                                     {"min-vram", required_argument, NULL, 'm'},
+	                                     {"max-price", required_argument, NULL, 'x'},
+	                                     {"provider", required_argument, NULL, 'p'},
+	                                     {"spot", no_argument, NULL, 's'},
+	                                     {"api", no_argument, NULL, 'a'},
+	                                     {"model", required_argument, NULL, 'M'},
+	                                     {"limit", required_argument, NULL, 'l'},
+	                                     {0, 0, 0, 0}};
 	double v;
 	int opt, rc;
 	optind = 0;
@@ -142,8 +178,8 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 			if (!g) {
 				const char *near = refdata_gpu_suggest(c->ref, optarg);
 				return cli_usage(c, "unknown GPU '%s'%s%s%s", optarg,
-						 near ? "; did you mean '" : "", near ? near : "",
-						 near ? "'" : "");
+				                 near ? "; did you mean '" : "", near ? near : "",
+				                 near ? "'" : "");
 			}
 			a->f.gpu = g->name;
 			break;
@@ -188,6 +224,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 {
 	struct offers_args a = {.f = {.spot = -1}};
 	int rc;
+	describe();
 	if ((rc = parse_args(c, argc, argv, &a)))
 		return rc;
 	if (c->format == FORMAT_TABLE && a.limit == 0 && c->term_width > 0)
@@ -218,19 +255,10 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_offers_entry = {
-	.name = "offers",
-	.args = "[--gpu G] [--min-vram N] [--max-price P] [--provider X] [--spot] [--api "
-		"[--model M]] [--limit N] [--format F]",
-	.summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
-	.help = "Lists the offers in the price database, cheapest instance-hour first.\n\n"
-		"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"
-		"  --min-vram N     at least N GiB per GPU\n"
-		"  --max-price P    at most P USD per instance-hour\n"
-		"  --provider X     one provider (lambda, runpod, vast, aws, azure, gcp)\n"
-		"  --spot           spot / interruptible prices only\n"
-		"  --api            per-token API prices instead (--model vendor/model)\n"
-		"  --limit N        at most N rows (a terminal shows 40 unless asked)\n"
-		"  --format F       table (default), json or csv\n\n"
-		"example:\n  planner offers --gpu h100 --max-price 3 --format json\n",
-	.exec = exec_offers,
+    .name = "offers",
+    .args = "[--gpu G] [--min-vram N] [--max-price P] [--provider X] [--spot] [--api "
+            "[--model M]] [--limit N] [--format F]",
+    .summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
+    .help = offers_help,
+    .exec = exec_offers,
 };

@@ -148,7 +148,8 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 		case 'o':
 			if (!parse_duration(optarg, &ro->if_older_than_s) ||
 			    ro->if_older_than_s <= 0)
-				return cli_usage(c, "--if-older-than wants a duration, e.g. 20h, 90m, 2d");
+				return cli_usage(
+				    c, "--if-older-than wants a duration, e.g. 20h, 90m, 2d");
 			break;
 		case 'r':
 			ro->aws_regions = optarg;
@@ -160,9 +161,10 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
-	if (refresh_check_providers(ro->providers, &err) != PLANNER_OK) {
-		if (!err) { /* the message itself could not be made */
-			errorf("out of memory");
+	if ((rc = refresh_check_providers(ro->providers, &err)) != PLANNER_OK) {
+		if (rc == PLANNER_ESYS || !err) { /* !err: the message could not be made */
+			errorf("%s", err ? err : "out of memory");
+			free(err);
 			return PLANNER_ESYS;
 		}
 		rc = cli_usage(c, "%s", err);
@@ -172,12 +174,62 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 	return 0;
 }
 
+/* The --help text: the adapters and their key variables come from
+ * provider_list, so a new adapter's row is all it takes to be named here;
+ * describe() writes it before anything can print it. */
+static char refresh_help[4096];
+
+/* The column the help's own text is filled to, as its hand-written
+ * paragraphs are. */
+#define HELP_WIDTH 74
+/* "  --provider a,b       ": where an option's text starts. */
+#define HELP_INDENT 23
+
+#define HELP_HEAD                                                                                  \
+	"Fetches each provider's prices and replaces its rows in one transaction. A\n"             \
+	"provider that fails keeps its previous rows, marked stale; the others\n"                  \
+	"still refresh. Exit status 3 when any provider failed, 4 when the\n"                      \
+	"database could not be written, 5 on a system error (out of memory, a\n"                   \
+	"failed write).\n\n"
+#define HELP_OPTIONS                                                                               \
+	"  --quiet              print nothing unless a provider failed (for cron)\n"               \
+	"  --if-older-than D    leave providers refreshed within D (20h, 90m, 2d)\n"               \
+	"  --aws-regions r1,r2  AWS price lists to read (else $PLANNER_AWS_REGIONS)\n"             \
+	"  --format json        the results as JSON\n\n"
+#define HELP_URL                                                                                   \
+	"a provider whose key is missing is skipped. PLANNER_<NAME>_URL replaces a "               \
+	"provider's scheme, host and port (e.g. PLANNER_VAST_URL=http://127.0.0.1:8123)."
+#define HELP_TAIL                                                                                  \
+	"\nexample (crontab):\n"                                                                   \
+	"  17 3 * * *  planner refresh --quiet --if-older-than 20h\n"
+
+static void describe(void)
+{
+	char all[512], needed[512], optional[512], text[2048];
+	provider_names(PROVIDER_PICK_ALL, all, sizeof all);
+	provider_names(PROVIDER_PICK_KEY_NEEDED, needed, sizeof needed);
+	provider_names(PROVIDER_PICK_KEY_OPTIONAL, optional, sizeof optional);
+	snprintf(refresh_help, sizeof refresh_help, "%s  --provider a,b       ", HELP_HEAD);
+	snprintf(text, sizeof text, "only these (%s)", all);
+	cli_fill(refresh_help, sizeof refresh_help, HELP_INDENT, HELP_INDENT, HELP_WIDTH, text);
+	size_t n = strlen(refresh_help);
+	snprintf(refresh_help + n, sizeof refresh_help - n, "%s", HELP_OPTIONS);
+	snprintf(text, sizeof text, "%s%s%s%s%s%s%s%s",
+	         *needed || *optional ? "keys come from " : "", needed, *needed ? " (needed)" : "",
+	         *needed && *optional ? " and " : "", optional, *optional ? " (optional)" : "",
+	         *needed || *optional ? "; " : "", HELP_URL);
+	cli_fill(refresh_help, sizeof refresh_help, 0, 0, HELP_WIDTH, text);
+	n = strlen(refresh_help);
+	snprintf(refresh_help + n, sizeof refresh_help - n, "%s", HELP_TAIL);
+}
+
 static int exec_refresh(struct cli *c, int argc, char **argv)
 {
 	struct refresh_opts ro = {.lock_wait_ms = -1};
 	struct progress pr = {.c = c, .tty = isatty(STDOUT_FILENO)};
 	char *err = NULL;
 	int rc;
+	describe();
 	if ((rc = parse_args(c, argc, argv, &ro, &pr)))
 		return rc;
 	struct store *st = cli_store(c, &rc);
@@ -204,22 +256,6 @@ const struct cmd_entry cmd_refresh_entry = {
     .name = "refresh",
     .args = "[--provider a,b] [--quiet] [--if-older-than DURATION] [--aws-regions r1,r2]",
     .summary = "fetch live prices from every provider into the database",
-    .help = "Fetches each provider's prices and replaces its rows in one transaction. A\n"
-            "provider that fails keeps its previous rows, marked stale; the others\n"
-            "still refresh. Exit status 3 when any provider failed, 4 when the\n"
-            "database could not be written, 5 on a system error (out of memory, a\n"
-            "failed write).\n\n"
-            "  --provider a,b       only these (lambda, runpod, vast, azure, aws, gcp,\n"
-            "                       openrouter, litellm)\n"
-            "  --quiet              print nothing unless a provider failed (for cron)\n"
-            "  --if-older-than D    leave providers refreshed within D (20h, 90m, 2d)\n"
-            "  --aws-regions r1,r2  AWS price lists to read (else $PLANNER_AWS_REGIONS)\n"
-            "  --format json        the results as JSON\n\n"
-            "keys come from LAMBDA_API_KEY, RUNPOD_API_KEY, GCP_API_KEY (needed) and\n"
-            "VAST_API_KEY, OPENROUTER_API_KEY (optional); a provider whose key is\n"
-            "missing is skipped. PLANNER_<NAME>_URL replaces a provider's scheme, host\n"
-            "and port (e.g. PLANNER_VAST_URL=http://127.0.0.1:8123).\n\n"
-            "example (crontab):\n"
-            "  17 3 * * *  planner refresh --quiet --if-older-than 20h\n",
+    .help = refresh_help,
     .exec = exec_refresh,
 };

@@ -46,19 +46,26 @@ static bool listed(const char *list, const char *name)
 
 int refresh_check_providers(const char *list, char **err)
 {
-	const char *names[16];
-	size_t k = 0;
-	for (; k < 16 && provider_list[k]; k++)
-		names[k] = provider_list[k]->name;
 	for (const char *p = list ? list : ""; *p;) {
 		size_t n = strcspn(p, ",");
 		char word[64];
 		snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
 		if (!provider_find(word)) {
+			/* Every adapter is a candidate, however long the list. */
+			size_t k = 0;
+			while (provider_list[k])
+				k++;
+			const char **names = calloc(k ? k : 1, sizeof *names);
+			if (!names)
+				return set_err(err, PLANNER_ESYS, "out of memory");
+			for (size_t i = 0; i < k; i++)
+				names[i] = provider_list[i]->name;
 			const char *near = nearest_name(word, names, k);
-			return set_err(err, PLANNER_EUSAGE, "unknown provider '%s'%s%s%s", word,
-			               near ? "; did you mean '" : "", near ? near : "",
-			               near ? "'" : "");
+			int rc = set_err(err, PLANNER_EUSAGE, "unknown provider '%s'%s%s%s", word,
+			                 near ? "; did you mean '" : "", near ? near : "",
+			                 near ? "'" : "");
+			free(names);
+			return rc;
 		}
 		p += n;
 		p += *p == ',';

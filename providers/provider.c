@@ -26,6 +26,40 @@ const struct provider *provider_find(const char *name)
 	return NULL;
 }
 
+/* The word `pick` takes from p, or NULL when it takes none. */
+static const char *picked(const struct provider *p, enum provider_pick pick)
+{
+	switch (pick) {
+	case PROVIDER_PICK_ALL:
+		return p->name;
+	case PROVIDER_PICK_RENTED:
+		return p->kind == PROVIDER_RENTED ? p->name : NULL;
+	case PROVIDER_PICK_KEY_NEEDED:
+		return p->key_env && !p->key_optional ? p->key_env : NULL;
+	case PROVIDER_PICK_KEY_OPTIONAL:
+		return p->key_env && p->key_optional ? p->key_env : NULL;
+	}
+	return NULL;
+}
+
+char *provider_names(enum provider_pick pick, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; provider_list[i]; i++) {
+		const char *w = picked(provider_list[i], pick);
+		if (!w)
+			continue;
+		int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", w);
+		if (k < 0 || (size_t)k >= len - n)
+			break; /* cut to fit; snprintf ended it */
+		n += (size_t)k;
+	}
+	return buf;
+}
+
 void provider_url_env(const struct provider *p, char *buf, size_t len)
 {
 	char upper[32];

@@ -62,6 +62,19 @@ extern const struct provider *const provider_list[];
 /* The adapter named `name`, or NULL. */
 const struct provider *provider_find(const char *name);
 
+/* Which adapters provider_names() lists. */
+enum provider_pick {
+	PROVIDER_PICK_ALL,          /* every adapter's name */
+	PROVIDER_PICK_RENTED,       /* the names of the PROVIDER_RENTED ones */
+	PROVIDER_PICK_KEY_NEEDED,   /* the key variables refresh cannot do without */
+	PROVIDER_PICK_KEY_OPTIONAL, /* the key variables sent only when set */
+};
+
+/* What `pick` takes from provider_list, in its order, joined by ", " into
+ * buf (len bytes, cut to fit): the text --help and the docs show, so a new
+ * adapter is named there by its row alone. Returns buf. */
+char *provider_names(enum provider_pick pick, char *buf, size_t len);
+
 extern const struct provider provider_lambda;
 extern const struct provider provider_vast;
 extern const struct provider provider_runpod;

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "provider.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -45,33 +46,39 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-static const char *const feeds[] = {"LAMBDA", "VAST", "RUNPOD", "AZURE",
-				    "AWS",    "GCP",  "OPENROUTER", "LITELLM"};
-static const char *const providers[] = {"lambda", "vast", "runpod", "azure",
-					"aws",    "gcp",  "openrouter", "litellm"};
-#define N_FEEDS (sizeof feeds / sizeof feeds[0])
+/* Every adapter of provider_list is pointed at the fixture server. */
+static size_t n_feeds(void)
+{
+	size_t n = 0;
+	while (provider_list[n])
+		n++;
+	return n;
+}
 
 /* The environment for a refresh of feed set `set` ('a': "ok" and Vast
  * gen-a; 'b': "shift" and Vast gen-b), RUNPOD in `runpod` when not NULL,
  * and `extra`. NULL-terminated, malloc'd strings; free with env_free. */
 static char **env_for(char set, const char *runpod, const char *extra)
 {
-	char **env = calloc(32, sizeof *env);
+	char **env = calloc(2 * n_feeds() + 16, sizeof *env);
 	size_t e = 0;
-	for (size_t i = 0; i < N_FEEDS; i++) {
-		char scen[48];
-		if (!strcmp(feeds[i], "VAST"))
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *p = provider_list[i];
+		char scen[48], var[64];
+		if (!strcmp(p->name, "vast"))
 			snprintf(scen, sizeof scen, "gen-%d-%c", GEN_OFFERS, set);
-		else if (runpod && !strcmp(feeds[i], "RUNPOD"))
+		else if (runpod && !strcmp(p->name, "runpod"))
 			snprintf(scen, sizeof scen, "%s", runpod);
 		else
 			snprintf(scen, sizeof scen, "%s", set == 'a' ? "ok" : "shift");
-		env[e++] = xasprintf("PLANNER_%s_URL=http://127.0.0.1:%d/%s", feeds[i], server.port,
-				     scen);
+		provider_url_env(p, var, sizeof var);
+		env[e++] = xasprintf("%s=http://127.0.0.1:%d/%s", var, server.port, scen);
+		/* The keys refresh needs; the optional ones stay unset. */
+		if (p->key_env && !p->key_optional)
+			env[e++] = xasprintf("%s=k-%s", p->key_env, p->name);
 	}
-	const char *fixed[] = {"LAMBDA_API_KEY=k-lambda", "RUNPOD_API_KEY=k-runpod",
-			       "GCP_API_KEY=k-gcp", "PLANNER_AWS_REGIONS=us-east-1",
-			       "PLANNER_HTTP_TIMEOUT_MS=20000", "PLANNER_HTTP_RETRIES=0"};
+	const char *fixed[] = {"PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=20000",
+			       "PLANNER_HTTP_RETRIES=0"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		env[e++] = xstrdup(fixed[i]);
 	if (extra)
@@ -382,7 +389,9 @@ START_TEST(kill_9_at_random_points_leaves_each_provider_its_old_or_new_rows)
 {
 	char *dir, *db = new_dir_db(&dir), *err = NULL;
 	char *bdir, *bdb = new_dir_db(&bdir);
-	char *fp[N_FEEDS][2];
+	size_t n_fp = n_feeds();
+	char *(*fp)[2] = calloc(n_fp, sizeof *fp);
+	ck_assert_ptr_nonnull(fp);
 	ck_assert_int_eq(refresh(db, 'a', NULL, NULL, &err), 0);
 	free(err);
 	/* How long a whole refresh takes here: the range of kill points. */
@@ -390,9 +399,9 @@ START_TEST(kill_9_at_random_points_leaves_each_provider_its_old_or_new_rows)
 	ck_assert_int_eq(refresh(bdb, 'b', NULL, NULL, &err), 0);
 	double span = now_s() - t0;
 	free(err);
-	for (size_t i = 0; i < N_FEEDS; i++) {
-		fp[i][0] = fingerprint(db, providers[i]);
-		fp[i][1] = fingerprint(bdb, providers[i]);
+	for (size_t i = 0; i < n_fp; i++) {
+		fp[i][0] = fingerprint(db, provider_list[i]->name);
+		fp[i][1] = fingerprint(bdb, provider_list[i]->name);
 		ck_assert_str_ne(fp[i][0], fp[i][1]);
 	}
 	unsigned seed = 9;
@@ -415,11 +424,11 @@ START_TEST(kill_9_at_random_points_leaves_each_provider_its_old_or_new_rows)
 		char *check = test_query(db, "PRAGMA integrity_check", NULL);
 		ck_assert_msg(!strcmp(check, "ok"), "kill %d: integrity_check: %s", i, check);
 		free(check);
-		for (size_t p = 0; p < N_FEEDS; p++) {
-			char *now = fingerprint(db, providers[p]);
+		for (size_t p = 0; p < n_fp; p++) {
+			char *now = fingerprint(db, provider_list[p]->name);
 			ck_assert_msg(!strcmp(now, fp[p][0]) || !strcmp(now, fp[p][1]),
 				      "kill %d after %ld us: %s has neither its old nor its new rows: %s",
-				      i, delay_us, providers[p], now);
+				      i, delay_us, provider_list[p]->name, now);
 			changed += !strcmp(now, fp[p][i % 2 ? 0 : 1]);
 			free(now);
 		}
@@ -431,10 +440,11 @@ START_TEST(kill_9_at_random_points_leaves_each_provider_its_old_or_new_rows)
 		"concurrency: %d kill -9 over 0-%.0f ms: %d killed mid-run, %d had finished; "
 		"integrity ok and old-or-new rows every time (%d provider states on the new set)\n",
 		KILLS, span * 1200, killed, finished, changed);
-	for (size_t i = 0; i < N_FEEDS; i++) {
+	for (size_t i = 0; i < n_fp; i++) {
 		free(fp[i][0]);
 		free(fp[i][1]);
 	}
+	free(fp);
 	unlink(out);
 	unlink(errp);
 	free(out);

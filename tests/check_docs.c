@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "provider.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -168,17 +169,111 @@ static char *man_part(const char *man, const char *head)
 	return xasprintf("%.*s", (int)n, p);
 }
 
-/* Whether word appears in text with no letter or digit on either side. */
-static bool has_word(const char *text, const char *word)
+/* Where word first appears in text with no letter or digit on either
+ * side; NULL when it does not. */
+static const char *find_word(const char *text, const char *word)
 {
 	size_t n = strlen(word);
 	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
 		bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '-');
 		if (!before && !isalnum((unsigned char)p[n]))
-			return true;
+			return p;
 	}
-	return false;
+	return NULL;
 }
+
+/* Whether word appears in text with no letter or digit on either side. */
+static bool has_word(const char *text, const char *word)
+{
+	return find_word(text, word) != NULL;
+}
+
+/* The text of s from the first `from` up to the next `to` (or the end);
+ * malloc'd. Fails the test when s has no `from`. */
+static char *part(const char *s, const char *what, const char *from, const char *to)
+{
+	const char *p = strstr(s, from);
+	ck_assert_msg(p != NULL, "%s has no '%s'", what, from);
+	const char *e = strstr(p + strlen(from), to);
+	return xasprintf("%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
+}
+
+/* Whether word appears in text, and before `marker` exactly when before
+ * is true: "lambda, … (rented GPUs) and openrouter, … (per-token …)". */
+static bool named_on_its_side(const char *text, const char *word, const char *marker, bool before)
+{
+	const char *w = find_word(text, word), *m = strstr(text, marker);
+	return w && m && (w < m) == before;
+}
+
+/* Every row of provider_list is named wherever the providers are listed by
+ * hand: README's `planner providers` example, its refresh paragraph (on
+ * the rented or the API side) and its list of key variables (needed or
+ * optional), planner.1's refresh section and ENVIRONMENT, and the bash
+ * completion of --provider, which offers exactly the list's names in its
+ * order. The help text is built from the list; it is checked too, so a
+ * buffer that cuts it shows here. A new adapter that is one row in the
+ * list fails here until it is documented. */
+START_TEST(every_provider_is_in_the_help_readme_man_page_and_completion)
+{
+	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
+	ck_assert_ptr_nonnull(man);
+	ck_assert_ptr_nonnull(readme);
+	char *example = part(readme, "README.md", "$ planner providers\n", "\n$ ");
+	char *fetches = part(readme, "README.md", "`planner refresh` fetches", "\n\n");
+	char *keys = part(readme, "README.md", "* **Keys**", "\n* ");
+	char *refresh_man = man_part(man, ".SS \"planner refresh");
+	char *env_man = part(man, "planner.1", ".SH ENVIRONMENT", "\n.SH");
+	const char *refresh_argv[] = {"refresh", "--help", NULL};
+	const char *offers_argv[] = {"offers", "--help", NULL};
+	char *refresh_help = NULL, *offers_help = NULL, names[1024] = "";
+	ck_assert_int_eq(test_run_planner(refresh_argv, NULL, &refresh_help, NULL), 0);
+	ck_assert_int_eq(test_run_planner(offers_argv, NULL, &offers_help, NULL), 0);
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *p = provider_list[i];
+		bool rented = p->kind == PROVIDER_RENTED;
+		char *row = xasprintf("\n%s ", p->name);
+		ck_assert_msg(strstr(example, row) != NULL,
+		              "README's `planner providers` example has no row for %s", p->name);
+		free(row);
+		ck_assert_msg(named_on_its_side(fetches, p->name, "(rented", rented),
+		              "README's refresh paragraph does not name %s among the %s feeds",
+		              p->name, rented ? "rented" : "API");
+		ck_assert_msg(has_word(refresh_man, p->name),
+		              "planner.1's refresh section does not name %s", p->name);
+		ck_assert_msg(has_word(refresh_help, p->name), "refresh --help does not name %s",
+		              p->name);
+		ck_assert_msg(!rented || has_word(offers_help, p->name),
+		              "offers --help does not name %s", p->name);
+		if (p->key_env) {
+			ck_assert_msg(
+			    named_on_its_side(keys, p->key_env, "(needed)", !p->key_optional),
+			    "README's keys do not list %s as %s", p->key_env,
+			    p->key_optional ? "optional" : "needed");
+			ck_assert_msg(has_word(env_man, p->key_env),
+			              "planner.1's ENVIRONMENT does not name %s", p->key_env);
+			ck_assert_msg(has_word(refresh_help, p->key_env),
+			              "refresh --help does not name %s", p->key_env);
+		}
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+		         names[0] ? " " : "", p->name);
+	}
+	char *want = xasprintf("%s\n", names);
+	char *got = complete("planner refresh --provider \"\"", 3);
+	ck_assert_msg(!strcmp(got, want), "completion of --provider: '%s', want '%s'", got, want);
+	free(got);
+	free(want);
+	free(offers_help);
+	free(refresh_help);
+	free(env_man);
+	free(refresh_man);
+	free(keys);
+	free(fetches);
+	free(example);
+	free(readme);
+	free(man);
+}
+END_TEST
 
 /* Every row of export_formats shows up wherever formats are offered: the
  * help and usage of the commands it applies to, planner.1, the README's
@@ -322,6 +417,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, groff_renders_the_man_page_without_a_warning);
 	tcase_add_test(tc, bash_completes_commands_options_and_their_values);
 	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
+	tcase_add_test(tc, every_provider_is_in_the_help_readme_man_page_and_completion);
 	tcase_add_test(tc, every_exit_status_is_documented);
 	tcase_add_test(tc, the_repository_stands_alone);
 	suite_add_tcase(s, tc);

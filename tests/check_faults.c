@@ -28,27 +28,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "provider.h"
 #include "testutil.h"
 #include "util.h"
 
 static struct test_fixture server;
 static char *seeded; /* a database after a good refresh of every adapter */
 
-/* The adapters, with the stem of their PLANNER_<NAME>_URL. */
-static const struct adapter {
-	const char *name;
-	const char *env;
-} adapters[] = {
-	{"lambda", "LAMBDA"}, {"vast", "VAST"}, {"runpod", "RUNPOD"},         {"azure", "AZURE"},
-	{"aws", "AWS"},       {"gcp", "GCP"},   {"openrouter", "OPENROUTER"}, {"litellm", "LITELLM"},
-};
-#define N_ADAPTERS (sizeof adapters / sizeof adapters[0])
-
-/* Keys for the adapters that need one; values are of no importance here
- * (tests/check_security.c follows them). */
-static const char *const keys[] = {"LAMBDA_API_KEY=fault-lambda", "RUNPOD_API_KEY=fault-runpod",
-				   "GCP_API_KEY=fault-gcp", "VAST_API_KEY=fault-vast",
-				   "OPENROUTER_API_KEY=fault-openrouter", NULL};
+/* Every adapter of provider_list is tested, each with a key when it has
+ * a key variable; the values are of no importance here
+ * (tests/check_security.c follows them). Appends "VAR=fault-<name>" for
+ * each to env at *e. */
+static void add_keys(char **env, size_t *e)
+{
+	for (size_t i = 0; provider_list[i]; i++)
+		if (provider_list[i]->key_env)
+			env[(*e)++] = xasprintf("%s=fault-%s", provider_list[i]->key_env,
+						provider_list[i]->name);
+}
 
 /* Limits that end every fault in well under a second; a whole good fetch
  * still fits (the ASan build included). */
@@ -90,22 +87,35 @@ struct fault {
 	enum expect expect;
 };
 
-static char *url_env(const struct adapter *a, const char *url)
+/* Room for an environment: a URL and a key per adapter, the knobs and a
+ * case's extras; free with free(). */
+static char **env_new(void)
 {
-	return xasprintf("PLANNER_%s_URL=%s", a->env, url);
+	size_t n = 0;
+	while (provider_list[n])
+		n++;
+	char **env = calloc(2 * n + 32, sizeof *env);
+	ck_assert_ptr_nonnull(env);
+	return env;
+}
+
+static char *url_env(const struct provider *a, const char *url)
+{
+	char var[64];
+	provider_url_env(a, var, sizeof var);
+	return xasprintf("%s=%s", var, url);
 }
 
 /* Runs `planner refresh --db db --provider a` with base URL `url`; as
  * `uid` when not 0. */
-static int refresh(unsigned uid, const char *db, const struct adapter *a, const char *url,
+static int refresh(unsigned uid, const char *db, const struct provider *a, const char *url,
 		   const char *const *extra, char **out, char **err)
 {
 	const char *argv[] = {"refresh", "--db", db, "--provider", a->name, NULL};
-	char *env[40];
+	char **env = env_new();
 	size_t e = 0;
 	env[e++] = url_env(a, url);
-	for (size_t i = 0; keys[i]; i++)
-		env[e++] = xstrdup(keys[i]);
+	add_keys(env, &e);
 	for (size_t i = 0; knobs[i]; i++)
 		env[e++] = xstrdup(knobs[i]);
 	for (size_t i = 0; extra && extra[i]; i++)
@@ -114,6 +124,7 @@ static int refresh(unsigned uid, const char *db, const struct adapter *a, const 
 	int rc = test_run_planner_as(uid, argv, (const char *const *)env, out, err);
 	for (size_t i = 0; i < e; i++)
 		free(env[i]);
+	free(env);
 	return rc;
 }
 
@@ -253,7 +264,7 @@ static void blackhole_close(struct blackhole *b)
 
 /* Runs fault f against adapter a on a fresh copy of the seeded database
  * and checks what the header comment says. */
-static void inject(const struct fault *f, const struct adapter *a)
+static void inject(const struct fault *f, const struct provider *a)
 {
 	char *db = fresh_db(), *out = NULL, *err = NULL, *url = NULL;
 	struct blackhole hole = {.listener = -1};
@@ -332,8 +343,8 @@ static void inject(const struct fault *f, const struct adapter *a)
 
 static void inject_everywhere(const struct fault *f)
 {
-	for (size_t i = 0; i < N_ADAPTERS; i++)
-		inject(f, &adapters[i]);
+	for (size_t i = 0; provider_list[i]; i++)
+		inject(f, provider_list[i]);
 }
 
 static void start(void)
@@ -343,21 +354,21 @@ static void start(void)
 	seeded = xasprintf("%s/seeded.db", dir);
 	free(dir);
 	const char *argv[] = {"refresh", "--db", seeded, "--quiet", NULL};
-	char *env[40], *out = NULL, *err = NULL;
+	char **env = env_new(), *out = NULL, *err = NULL;
 	size_t e = 0;
-	for (size_t i = 0; i < N_ADAPTERS; i++) {
+	for (size_t i = 0; provider_list[i]; i++) {
 		char *u = xasprintf("http://127.0.0.1:%d/ok", server.port);
-		env[e++] = url_env(&adapters[i], u);
+		env[e++] = url_env(provider_list[i], u);
 		free(u);
 	}
-	for (size_t i = 0; keys[i]; i++)
-		env[e++] = xstrdup(keys[i]);
+	add_keys(env, &e);
 	for (size_t i = 0; knobs[i]; i++)
 		env[e++] = xstrdup(knobs[i]);
 	env[e] = NULL;
 	int rc = test_run_planner(argv, (const char *const *)env, &out, &err);
 	for (size_t i = 0; i < e; i++)
 		free(env[i]);
+	free(env);
 	ck_assert_msg(rc == 0, "seeding refresh: exit %d: %s", rc, err);
 	free(out);
 	free(err);
@@ -418,13 +429,13 @@ START_TEST(bodies_cut_at_random_offsets_keep_every_adapters_rows)
 {
 	/* Seeded: the same offsets every run, different per adapter. */
 	unsigned seed = 20261130;
-	for (size_t i = 0; i < N_ADAPTERS; i++) {
+	for (size_t i = 0; provider_list[i]; i++) {
 		for (int k = 0; k < 3; k++) {
 			char scen[32];
 			snprintf(scen, sizeof scen, "cut-%d", rand_r(&seed) % 1000);
 			const struct fault f = {scen, FIXTURE, scen, "remaining", 200, NULL,
 						FEED_FAILS};
-			inject(&f, &adapters[i]);
+			inject(&f, provider_list[i]);
 		}
 	}
 }
@@ -457,16 +468,16 @@ END_TEST
 START_TEST(a_body_past_the_cap_keeps_every_adapters_rows)
 {
 	/* aws streams its CSV: no body cap, but a 4 MiB "line" is refused. */
-	for (size_t i = 0; i < N_ADAPTERS; i++) {
-		bool csv = !strcmp(adapters[i].name, "aws");
+	for (size_t i = 0; provider_list[i]; i++) {
+		bool csv = !strcmp(provider_list[i]->name, "aws");
 		const struct fault with_length = {"huge body", FIXTURE, "huge",
 						  csv ? "line over" : "larger than", 200, small_cap,
 						  FEED_FAILS};
 		const struct fault streamed = {"huge body, no length", FIXTURE, "hugestream",
 					       csv ? "line over" : "larger than", 200, small_cap,
 					       FEED_FAILS};
-		inject(&with_length, &adapters[i]);
-		inject(&streamed, &adapters[i]);
+		inject(&with_length, provider_list[i]);
+		inject(&streamed, provider_list[i]);
 	}
 }
 END_TEST
@@ -514,8 +525,8 @@ START_TEST(a_read_only_database_fails_with_status_4_and_keeps_its_rows)
 {
 	/* Root writes through any mode bits, so the planner runs as nobody. */
 	unsigned uid = geteuid() == 0 ? 65534 : 0;
-	for (size_t i = 0; i < N_ADAPTERS; i++) {
-		const struct adapter *a = &adapters[i];
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *a = provider_list[i];
 		char *db = fresh_db(), *out = NULL, *err = NULL;
 		char *dir = xstrdup(db);
 		*strrchr(dir, '/') = '\0';
@@ -548,8 +559,8 @@ END_TEST
 
 START_TEST(a_database_locked_by_another_writer_fails_with_status_4_and_keeps_its_rows)
 {
-	for (size_t i = 0; i < N_ADAPTERS; i++) {
-		const struct adapter *a = &adapters[i];
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *a = provider_list[i];
 		char *db = fresh_db(), *out = NULL, *err = NULL;
 		char *before = rows_of(db, a->name);
 		long runs = runs_of(db, a->name);

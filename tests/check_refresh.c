@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "refresh.h"
 #include "testutil.h"
@@ -25,9 +26,6 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-static const char *const names[] = {"LAMBDA", "VAST", "RUNPOD", "AZURE",
-				    "AWS", "GCP", "OPENROUTER", "LITELLM"};
-#define N_NAMES (sizeof names / sizeof names[0])
 
 /* Keys long and odd enough that finding one anywhere is no accident. */
 #define LAMBDA_KEY "lambda-key-Zq81vXk2"
@@ -45,17 +43,23 @@ static int refresh(const char *db, const char *const *args, const char *const *s
 	for (size_t i = 0; args && args[i]; i++)
 		argv[a++] = args[i];
 	argv[a] = NULL;
-	char *env[40];
+	size_t n = 0;
+	while (provider_list[n])
+		n++;
+	char **env = calloc(n + 40, sizeof *env);
 	size_t e = 0;
-	for (size_t i = 0; i < N_NAMES; i++) {
-		const char *s = "ok";
+	ck_assert_ptr_nonnull(env);
+	/* Every adapter of provider_list, so none reaches the real API. */
+	for (size_t i = 0; provider_list[i]; i++) {
+		const char *s = "ok", *name = provider_list[i]->name;
+		char var[64];
 		for (size_t k = 0; scen && scen[k]; k++) {
-			size_t nl = strlen(names[i]);
-			if (!strncmp(scen[k], names[i], nl) && scen[k][nl] == '=')
+			size_t nl = strlen(name);
+			if (!strncasecmp(scen[k], name, nl) && scen[k][nl] == '=')
 				s = scen[k] + nl + 1;
 		}
-		env[e++] = xasprintf("PLANNER_%s_URL=http://127.0.0.1:%d/%s", names[i], server.port,
-				     s);
+		provider_url_env(provider_list[i], var, sizeof var);
+		env[e++] = xasprintf("%s=http://127.0.0.1:%d/%s", var, server.port, s);
 	}
 	const char *fixed[] = {"LAMBDA_API_KEY=" LAMBDA_KEY, "RUNPOD_API_KEY=" RUNPOD_KEY,
 			       "GCP_API_KEY=" GCP_KEY, "VAST_API_KEY=" VAST_KEY,
@@ -72,6 +76,7 @@ static int refresh(const char *db, const char *const *args, const char *const *s
 	/* The child's putenv kept pointers into env; the child is gone. */
 	for (size_t i = 0; i < e; i++)
 		free(env[i]);
+	free(env);
 	return rc;
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "provider.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -39,22 +40,14 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-static const struct keyed {
-	const char *name;
-	const char *env;   /* PLANNER_<ENV>_URL */
-	const char *var;   /* the key's variable */
-	const char *key;
-} keyed[] = {
-	{"lambda", "LAMBDA", "LAMBDA_API_KEY", "sec-lambda-Qz7Wv1Kx9"},
-	{"vast", "VAST", "VAST_API_KEY", "sec-vast-Mn4Rt8Yp2"},
-	{"runpod", "RUNPOD", "RUNPOD_API_KEY", "sec-runpod-Hb3Jd6Lf0"},
-	{"gcp", "GCP", "GCP_API_KEY", "sec-gcp-Xc5Vb2Nm7"},
-	{"openrouter", "OPENROUTER", "OPENROUTER_API_KEY", "sec-openrouter-Ps9Ql4Tz1"},
-};
-#define N_KEYED (sizeof keyed / sizeof keyed[0])
-
-static const char *const all_envs[] = {"LAMBDA", "VAST", "RUNPOD", "AZURE",
-				       "AWS",    "GCP",  "OPENROUTER", "LITELLM"};
+/* The fake key every adapter of provider_list with a key variable gets
+ * (written into buf, len bytes): odd enough that finding it anywhere is no
+ * accident, and naming its adapter. */
+static const char *key_of(const struct provider *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "sec-%s-Qz7Wv1Kx9", p->name);
+	return buf;
+}
 
 /* The strings tests/fixture_server.py's EVIL list puts in names. */
 static const char *const evil[] = {
@@ -77,14 +70,20 @@ static const char *const evil[] = {
 static int run(const char *const *argv, const char *who, const char *scen, char **out,
 	       char **err)
 {
-	char *env[32];
+	size_t n = 0;
+	while (provider_list[n])
+		n++;
+	char **env = calloc(2 * n + 8, sizeof *env), var[64], key[64];
 	size_t e = 0;
-	for (size_t i = 0; i < sizeof all_envs / sizeof all_envs[0]; i++)
-		env[e++] = xasprintf("PLANNER_%s_URL=http://127.0.0.1:%d/%s", all_envs[i],
-				     server.port,
-				     !who || !strcmp(who, all_envs[i]) ? scen : "ok");
-	for (size_t i = 0; i < N_KEYED; i++)
-		env[e++] = xasprintf("%s=%s", keyed[i].var, keyed[i].key);
+	ck_assert_ptr_nonnull(env);
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *p = provider_list[i];
+		provider_url_env(p, var, sizeof var);
+		env[e++] = xasprintf("%s=http://127.0.0.1:%d/%s", var, server.port,
+				     !who || !strcmp(who, p->name) ? scen : "ok");
+		if (p->key_env)
+			env[e++] = xasprintf("%s=%s", p->key_env, key_of(p, key, sizeof key));
+	}
 	const char *fixed[] = {"PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=3000",
 			       "PLANNER_HTTP_RETRIES=0", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
@@ -93,6 +92,7 @@ static int run(const char *const *argv, const char *who, const char *scen, char 
 	int rc = test_run_planner(argv, (const char *const *)env, out, err);
 	for (size_t i = 0; i < e; i++)
 		free(env[i]);
+	free(env);
 	return rc;
 }
 
@@ -107,9 +107,14 @@ static char *new_db(void)
 /* Which key, if any, appears in len bytes at p; NULL when none. */
 static const char *key_in(const void *p, size_t len)
 {
-	for (size_t i = 0; p && i < N_KEYED; i++)
-		if (memmem(p, len, keyed[i].key, strlen(keyed[i].key)))
-			return keyed[i].key;
+	static char key[64];
+	for (size_t i = 0; p && provider_list[i]; i++) {
+		if (!provider_list[i]->key_env)
+			continue;
+		key_of(provider_list[i], key, sizeof key);
+		if (memmem(p, len, key, strlen(key)))
+			return key;
+	}
 	return NULL;
 }
 
@@ -164,21 +169,24 @@ START_TEST(keys_never_reach_the_files_or_the_output_of_any_keyed_provider)
 	 * HTML page, a hostile error message. */
 	const char *const scenarios[] = {"ok", "echokey", "500", "drop", "html", "evilerr"};
 	const char *const flags[][3] = {{NULL}, {"--verbose", NULL}, {"--format", "json", NULL}};
-	for (size_t p = 0; p < N_KEYED; p++) {
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *kp = provider_list[i];
+		if (!kp->key_env)
+			continue;
 		char *db = new_db();
 		for (size_t s = 0; s < sizeof scenarios / sizeof scenarios[0]; s++) {
 			for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
 				const char *argv[10] = {"refresh", "--db", db, "--provider",
-							keyed[p].name};
+							kp->name};
 				size_t a = 5;
 				for (size_t k = 0; flags[f][k]; k++)
 					argv[a++] = flags[f][k];
 				argv[a] = NULL;
 				char scen[48], *out = NULL, *err = NULL;
-				snprintf(scen, sizeof scen, "%s-sec%s", scenarios[s], keyed[p].name);
-				int rc = run(argv, keyed[p].env, scen, &out, &err);
+				snprintf(scen, sizeof scen, "%s-sec%s", scenarios[s], kp->name);
+				int rc = run(argv, kp->name, scen, &out, &err);
 				ck_assert_msg(rc == (s == 0 ? 0 : 3), "%s, %s: exit %d: %s",
-					      keyed[p].name, scen, rc, err);
+					      kp->name, scen, rc, err);
 				no_key_in_text("stdout", out);
 				no_key_in_text("stderr", err);
 				free(out);
@@ -190,7 +198,7 @@ START_TEST(keys_never_reach_the_files_or_the_output_of_any_keyed_provider)
 		const char *const readers[][8] = {
 			{"providers", "--db", db, NULL},
 			{"providers", "--db", db, "--format", "json", "--verbose", NULL},
-			{"offers", "--db", db, "--provider", keyed[p].name, "--format", "json", NULL},
+			{"offers", "--db", db, "--provider", kp->name, "--format", "json", NULL},
 			{"offers", "--db", db, "--api", "--format", "csv", NULL},
 		};
 		for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
@@ -223,14 +231,17 @@ static char *server_log(const char *segment)
 
 START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)
 {
-	for (size_t p = 0; p < N_KEYED; p++) {
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *kp = provider_list[i];
+		if (!kp->key_env)
+			continue;
 		char *db = new_db(), *out = NULL, *err = NULL, scen[48];
-		snprintf(scen, sizeof scen, "ok-hdr%s", keyed[p].name);
-		const char *argv[] = {"refresh", "--db", db, "--provider", keyed[p].name, NULL};
-		ck_assert_int_eq(run(argv, keyed[p].env, scen, &out, &err), 0);
+		snprintf(scen, sizeof scen, "ok-hdr%s", kp->name);
+		const char *argv[] = {"refresh", "--db", db, "--provider", kp->name, NULL};
+		ck_assert_int_eq(run(argv, kp->name, scen, &out, &err), 0);
 		char *log = server_log(scen);
 		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true"),
-			      "%s sent no key: %s", keyed[p].name, log);
+			      "%s sent no key: %s", kp->name, log);
 		no_key_in_text("a request line", log);
 		free(log);
 		free(out);
