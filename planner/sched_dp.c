@@ -81,7 +81,7 @@ static int memo_reserve(struct memo *mm, size_t n, bool keyed)
 	mm->key = keyed ? malloc(n * sizeof *mm->key) : NULL;
 	mm->cost = malloc(n * sizeof *mm->cost);
 	mm->press = malloc(n * sizeof *mm->press);
-	mm->choice = malloc(n * sizeof *mm->choice);
+	mm->choice = calloc(n, sizeof *mm->choice); /* zeroed for the analyser */
 	if (!mm->stamp || (keyed && !mm->key) || !mm->cost || !mm->press || !mm->choice) {
 		solver_memo_free(mm);
 		return PLANNER_ESYS;

@@ -201,7 +201,8 @@ static int lns_joint(struct solver *v, const size_t *g, int n, long *budget, boo
 {
 	*kept = false;
 	if (n == 2 && *budget > 0 && solver_pair_fits(v, g[0], g[1]))
-		return try_joint(v, g[0], g[1], NULL, NULL, false, budget, kept);
+		return try_joint(v, g[0], g[1], NULL, &(struct place_mode){.kind = PLACE_NONE},
+		                 false, budget, kept);
 	for (int k = 0; n == 3 && k < 3; k++) {
 		size_t a = g[k == 0 ? 1 : 0], b = g[k == 2 ? 1 : 2];
 		if (!solver_pair_fits(v, a, b))
