@@ -80,15 +80,16 @@ struct sched_solution {
 
 /* Rules every run must keep, in terms of runs: a run is a maximal block of
  * consecutive slots of one job on one pool. The solver keeps them, and
- * sched_check (used by the tests and asserted in debug builds) verifies:
+ * sched_check (sched_check.c: the tests' oracle, sharing no code with the
+ * solver) verifies:
  * the slot is allowed, a pool never runs more GPUs than it has, a job is in
  * one place at a time, each run is at least min_run slots except the job's
  * last run when it finishes the job, and no stretch of consecutive busy slots of a job
  * is longer than max_run. */
 
 /* Solves p. Returns PLANNER_OK and fills *out (free with
- * sched_solution_free), or PLANNER_EINPUT with *err set when out of
- * memory. Deterministic: same problem, same solution. */
+ * sched_solution_free), or PLANNER_ESYS with *err set when out of memory
+ * (*out then holds nothing). Deterministic: same problem, same solution. */
 int sched_solve(const struct sched_problem *p, struct sched_solution *out, char **err);
 void sched_solution_free(struct sched_solution *s);
 

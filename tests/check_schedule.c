@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "plan.h"
 #include "schedule.h"
@@ -581,6 +584,67 @@ START_TEST(the_same_problem_gives_the_same_solution)
 }
 END_TEST
 
+/* Out of memory: sched_solve returns PLANNER_ESYS, not a placement made
+ * with less, whether setup runs short (a month of a million slots) or the
+ * exact placer's memo does (one job whose programme has ~155,000 states,
+ * ~3.4 MB, under a limit 1 MB above what the process holds). Each case
+ * runs in a child of its own under RLIMIT_AS; not under AddressSanitizer
+ * or valgrind, whose own memory the limit would starve. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+static int solve_with_headroom(int T, int min_run, int max_run, long headroom)
+{
+	static unsigned char allowed[1 << 20];
+	memset(allowed, 1, sizeof allowed);
+	struct sched_pool pool = {.name = "GPU", .count = 1};
+	struct sched_option opt = {.gpus = 1, .hours = 20, .cost_per_hour = 0.1};
+	struct sched_job job = {.name = "j", .allowed = allowed, .fallback_cost = 100,
+				.min_run = min_run, .max_run = max_run, .opt = &opt};
+	struct sched_problem p = {.n_slots = T, .pools = &pool, .n_pools = 1, .jobs = &job,
+				  .n_jobs = 1};
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		long pages = 0;
+		FILE *f = fopen("/proc/self/statm", "r");
+		if (!f || fscanf(f, "%ld", &pages) != 1)
+			_exit(99);
+		fclose(f);
+		rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (rlim_t)headroom;
+		struct rlimit rl = {cap, cap};
+		if (setrlimit(RLIMIT_AS, &rl))
+			_exit(98);
+		struct sched_solution s;
+		_exit(sched_solve(&p, &s, NULL));
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+START_TEST(out_of_memory_is_a_system_error_at_setup_and_in_the_exact_placer)
+{
+#ifdef UNDER_ASAN
+	return;
+#endif
+	const char *preload = getenv("LD_PRELOAD");
+	if (preload && strstr(preload, "vgpreload"))
+		return; /* valgrind */
+	ck_assert_int_eq(solve_with_headroom(1 << 20, 0, 0, 1L << 20), PLANNER_ESYS);
+	/* 21 hour counts × 2 runs × 5 lengths × 9 busy × 2 × 41 slots */
+	ck_assert_int_eq(solve_with_headroom(40, 4, 8, 1L << 20), PLANNER_ESYS);
+	/* and with room, the same problem solves */
+	ck_assert_int_eq(solve_with_headroom(40, 4, 8, 64L << 20), PLANNER_OK);
+}
+END_TEST
+
 /* ---- the month ---- */
 
 static int hours_in(const char *tz, int y, int m)
@@ -899,6 +963,7 @@ Suite *schedule_suite(void)
 	tcase_add_test(solver, a_wide_window_leaves_a_narrow_window_its_hours);
 	tcase_add_test(solver, hand_made_instances_with_runs_and_multi_gpu_jobs_are_optimal);
 	tcase_add_test(solver, the_same_problem_gives_the_same_solution);
+	tcase_add_test(solver, out_of_memory_is_a_system_error_at_setup_and_in_the_exact_placer);
 	suite_add_tcase(s, solver);
 	TCase *month = tcase_create("month");
 	tcase_add_test(month, a_month_with_a_daylight_saving_change_has_743_or_745_hours);
