@@ -82,7 +82,7 @@ int probe_parse(const char *text, const struct refdata *ref, struct probe_gpu **
 		lines += *p == '\n' || *p == '\r'; /* strtok_r below splits at both */
 	if (!copy || !(gpus = calloc(lines, sizeof *gpus))) {
 		free(copy);
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	}
 	char *save = NULL;
 	for (char *line = strtok_r(copy, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
