@@ -116,8 +116,10 @@ valgrind: $(BIN) $(TEST_BIN)
 	CK_FORK=no PLANNER_BIN=$(abspath $(BIN)) valgrind --quiet --error-exitcode=1 \
 		--leak-check=full --errors-for-leak-kinds=definite,indirect $(TEST_BIN)
 
+# The sanitizers slow the suite several times over: Check's per-test hang
+# guard (CK_DEFAULT_TIMEOUT in tests/run.c) is stretched to match.
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+	CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-10} $(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" check
 
 install: $(BIN)
