@@ -44,6 +44,9 @@ static const struct azure_sku {
 	{"Standard_NC80adis_H100_v5", "H100 NVL", 2},
 	{"Standard_ND96isr_H100_v5", "H100 SXM", 8},
 	{"Standard_ND96isr_H200_v5", "H200", 8},
+	/* Microsoft's size table lists this one (MicrosoftDocs/azure-docs,
+	 * articles/virtual-machines/sizes/gpu-accelerated/nd-mi300x-v5-series.md,
+	 * read 2026-11-30); ND96is_MI300X_v5 below is SkyPilot's name. */
 	{"Standard_ND96isr_MI300X_v5", "MI300X", 8},
 	{"Standard_NV6ads_A10_v5", "A10", 0},
 	{"Standard_NV12ads_A10_v5", "A10", 0},
