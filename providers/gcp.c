@@ -33,14 +33,15 @@ static const char spot_prefix[] = "Spot Preemptible ";
  * carry usageType OnDemand: sole-tenant nodes, premiums, reservations,
  * commitments, DWS (Dynamic Workload Scheduler: "… GPU attached to DWS
  * Defined Duration VMs …", 1.846198 against 3.928080 on demand for an
- * A100 80GB in one peer's test) and calendar mode. The first five are
- * gpuhunt's list (dstackai/gpuhunt src/gpuhunt/providers/gcp.py, commit
+ * A100 80GB in one peer's test; its flex-start mode too) and calendar
+ * mode. The first five are gpuhunt's list (dstackai/gpuhunt
+ * src/gpuhunt/providers/gcp.py, commit
  * 027ccf3547aba30a17be6055be1f065291be35f1, Prices.add_skus); the rest from
  * issue 11 and Cyclenerd's build/mapping.csv ("Reserved A2%",
  * "Commitment v1: …"), read 2026-11-30. */
 static const char *const skip_words[] = {
 	"Sole Tenancy", "Reserved", "Premium", "Custom", "suspended", "Commitment",
-	"DWS", "Dynamic Workload", "Defined Duration", "Calendar", "Reservation", NULL,
+	"DWS", "Dynamic Workload", "Defined Duration", "Flex", "Calendar", "Reservation", NULL,
 };
 
 /* The machine shapes GCP sells with GPUs, and which SKUs price them.
