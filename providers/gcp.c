@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "provider.h"
 
@@ -46,7 +47,7 @@ static const char *const skip_words[] = {
 
 /* The machine shapes GCP sells with GPUs, and which SKUs price them.
  * gpu_sku: the GPU SKU description before " GPU" (after "Spot Preemptible
- * "); family: the core/RAM SKU description before " Instance Core" /
+ * "; compared without case: "Nvidia"/"NVIDIA" both occur); family: the core/RAM SKU description before " Instance Core" /
  * " Instance Ram". Shapes (vCPUs, memory GiB) are GCP's own
  * `gcloud compute machine-types list` as Cyclenerd recorded it
  * (tests/fixtures/real/gcp/cyclenerd-machinetypes.gpu-families.excerpt.csv,
@@ -86,6 +87,13 @@ static const struct gcp_shape {
 	 * peer's Go mapping (find_string file id 54067092609, repository not
 	 * resolved), 2026-11-30 (unconfirmed). */
 	{"a3-ultragpu-8g", "H200 141GB", "A3Ultra", "H200", 8, 224, 2952, false},
+	/* "NVIDIA B200 GPU running in Americas", "Nvidia GB200 GPU running in
+	 * us-central1", "A4 Instance Core running in Iowa", "A4X Instance Core
+	 * running in Iowa": strings in peers' tests (find_string file ids
+	 * 70969447193, 53901969132, 71016818543, 55773903208; repositories not
+	 * resolved), 2026-11-30 (unconfirmed). */
+	{"a4-highgpu-8g", "Nvidia B200", "A4", "B200", 8, 224, 3968, false},
+	{"a4x-highgpu-4g", "Nvidia GB200", "A4X", "GB200", 4, 140, 884, false},
 	/* G2: 1 L4 for -4/-8/-12/-16/-32, 2 for -24, 4 for -48, 8 for -96 (GCP's
 	 * G2 documentation, cloud.google.com/compute/docs/gpus#l4-gpus, as
 	 * PROVENANCE.md quotes it). */
@@ -307,7 +315,7 @@ static void price_shapes(const struct gcp_book *b, struct norm *out, const struc
 {
 	for (size_t i = 0; i < N_SHAPES; i++) {
 		const struct gcp_shape *s = &shapes[i];
-		if (strcmp(s->gpu_sku, g->name) || (s->spot_only && !g->spot))
+		if (strcasecmp(s->gpu_sku, g->name) || (s->spot_only && !g->spot))
 			continue;
 		const struct gcp_rate *core = book_find(b, PART_CORE, s->family, g->region, g->spot);
 		const struct gcp_rate *ram = book_find(b, PART_RAM, s->family, g->region, g->spot);
@@ -339,7 +347,7 @@ static void compose(const struct gcp_book *b, struct norm *out)
 			continue;
 		bool known = false;
 		for (size_t i = 0; i < N_SHAPES && !known; i++)
-			known = !strcmp(shapes[i].gpu_sku, g->name);
+			known = !strcasecmp(shapes[i].gpu_sku, g->name);
 		if (!known) {
 			char label[96];
 			snprintf(label, sizeof label, "%s (no GCP machine shape)", g->name);

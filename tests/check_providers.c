@@ -488,6 +488,7 @@ START_TEST(gcp_lists_only_the_machine_shapes_gcp_sells)
 	size_t t4 = 0;
 	for (size_t i = 0; i < n.n_offers; i++) {
 		ck_assert_msg(!strncmp(n.offers[i].offer, "a2-", 3) ||
+				      !strncmp(n.offers[i].offer, "a4-highgpu-8g", 13) ||
 				      !strncmp(n.offers[i].offer, "n1-standard-", 12),
 			      "%s", n.offers[i].offer);
 		if (!strcmp(n.offers[i].gpu, "T4")) {
@@ -499,8 +500,13 @@ START_TEST(gcp_lists_only_the_machine_shapes_gcp_sells)
 	/* N1 + T4: the GPU SKU plus the N1 core and RAM SKUs. */
 	CLOSE(find(&n, "n1-standard-8 + 1x T4", "us-central1", false)->price_per_hour,
 	      0.35 + 8 * 0.031611 + 30 * 0.004237);
-	/* 3 regions × 5 A2 shapes, on demand and spot, and 3 N1 T4 shapes. */
-	ck_assert_uint_eq(n.n_offers, 33);
+	/* B200 comes only as a4-highgpu-8g; "NVIDIA" matches "Nvidia". */
+	const struct offer *b200 = find(&n, "a4-highgpu-8g", "us-central1", false);
+	ck_assert_ptr_nonnull(b200);
+	ck_assert_int_eq(b200->gpu_count, 8);
+	CLOSE(b200->price_per_hour, 8 * 10.0 + 224 * 0.03 + 3968 * 0.004);
+	/* 3 regions × 5 A2 shapes, on demand and spot, 3 N1 T4 shapes, 1 A4. */
+	ck_assert_uint_eq(n.n_offers, 34);
 	norm_free(&n);
 }
 END_TEST
