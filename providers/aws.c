@@ -2,7 +2,8 @@
  * (/offers/v1.0/aws/AmazonEC2/current/<region>/index.csv, hundreds of MB).
  * The CSV is parsed as it streams in: one partial line is carried between
  * chunks, so memory does not grow with the file. Five preamble lines come
- * before the header row; every value is quoted. Prices are USD per
+ * before the header row; non-empty values are quoted, empty ones are bare
+ * ("USD",,"3yr": tests/fixtures/real/aws, the 2025-09-12 index). Prices are USD per
  * instance-hour; the GPU model comes from the instance family (a table),
  * the GPU count from the GPU column. No spot prices in this file. */
 #include <errno.h>
@@ -18,11 +19,21 @@
 #define AWS_MAX_LINE (1L << 20)
 
 /* Regions asked for when neither --aws-regions nor PLANNER_AWS_REGIONS
- * says: the ones with every current GPU family. */
-#define AWS_DEFAULT_REGIONS "us-east-1,us-west-2,eu-west-1"
+ * says: the US ones with every current GPU family, and the EU ones with
+ * GPU instances (Ireland, Frankfurt, Stockholm; AWS "Amazon EC2 instance
+ * types by Region", docs.aws.amazon.com/ec2/latest/instancetypes/
+ * ec2-instance-regions.html, read 2026-11-30; issue 11). */
+#define AWS_DEFAULT_REGIONS "us-east-1,us-west-2,eu-west-1,eu-central-1,eu-north-1"
 
-/* Instance families with NVIDIA GPUs, from the EC2 accelerated-computing
- * instance pages (aws.amazon.com/ec2/instance-types/#Accelerated_Computing). */
+/* Instance families with GPUs, from the EC2 accelerated-computing
+ * instance pages (aws.amazon.com/ec2/instance-types/#Accelerated_Computing,
+ * docs.aws.amazon.com/ec2/latest/instancetypes/ac.html), read 2026-11-30,
+ * and gpuhunt's AWS allow-list (dstackai/gpuhunt, src/gpuhunt/providers/
+ * aws.py, snapshot 35841515de3792fe6be73b0422ac8901b6b929c8). A GPU
+ * planner's table lacks (GB200, B300, T4G, Radeon Pro V520, RTX PRO) is
+ * reported by its name until schema/gpus.json has it. The longer family
+ * name must come first where one is a prefix of the other only through
+ * the '.' (matching is on the whole name before the '.'). */
 static const struct aws_family {
 	const char *family; /* the instance type before the '.' */
 	const char *gpu;    /* canonical name or an alias */
@@ -31,6 +42,25 @@ static const struct aws_family {
 	{"p4de", "A100 80GB"}, {"p4d", "A100 40GB"},  {"p3dn", "V100 32GB"},
 	{"p3", "V100 16GB"},   {"g6e", "L40S"},       {"g6", "L4"},       {"g5", "A10G"},
 	{"g4dn", "T4"},
+	/* Gr6: L4 GPUs with a higher CPU:memory ratio (AWS, "Amazon EC2 G6
+	 * instances", aws.amazon.com/ec2/instance-types/g6/). */
+	{"gr6", "L4"},
+	/* G5g: Graviton2 with "NVIDIA T4G Tensor Core GPUs" (aws.amazon.com/
+	 * ec2/instance-types/g5g/). */
+	{"g5g", "T4G"},
+	/* G4ad: "AMD Radeon Pro V520 GPUs" (aws.amazon.com/ec2/instance-types/
+	 * g4/). */
+	{"g4ad", "Radeon Pro V520"},
+	/* P6-B300 (B300) and P6e-GB200 (GB200 NVL72 UltraServers): AWS, "Amazon
+	 * EC2 P6 instances", aws.amazon.com/ec2/instance-types/p6/. */
+	{"p6-b300", "B300"},
+	{"p6e-gb200", "GB200"},
+	/* G7e: RTX PRO 6000 Blackwell Server Edition (nvidia.com/gpu.product
+	 * label in aws/sagemaker-hyperpod-cli PR 390, 2026-03-17); G7: RTX PRO
+	 * 4500 Blackwell Server Edition (kubernetes/autoscaler issue 9854,
+	 * GA 2026-06-18) (unconfirmed at an AWS page). */
+	{"g7e", "RTX PRO 6000 Blackwell Server Edition"},
+	{"g7", "RTX PRO 4500 Blackwell Server Edition"},
 };
 
 /* The columns read, by header name. */

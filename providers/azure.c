@@ -44,6 +44,9 @@ static const struct azure_sku {
 	{"Standard_NC80adis_H100_v5", "H100 NVL", 2},
 	{"Standard_ND96isr_H100_v5", "H100 SXM", 8},
 	{"Standard_ND96isr_H200_v5", "H200", 8},
+	/* Microsoft's size table lists this one (MicrosoftDocs/azure-docs,
+	 * articles/virtual-machines/sizes/gpu-accelerated/nd-mi300x-v5-series.md,
+	 * read 2026-11-30); ND96is_MI300X_v5 below is SkyPilot's name. */
 	{"Standard_ND96isr_MI300X_v5", "MI300X", 8},
 	{"Standard_NV6ads_A10_v5", "A10", 0},
 	{"Standard_NV12ads_A10_v5", "A10", 0},
@@ -51,6 +54,24 @@ static const struct azure_sku {
 	{"Standard_NV36ads_A10_v5", "A10", 1},
 	{"Standard_NV36adms_A10_v5", "A10", 1},
 	{"Standard_NV72ads_A10_v5", "A10", 2},
+	/* NC A10 v4: whole A10s (StandardNCADSA10v4Family). Microsoft's
+	 * nca10v4-series size page; GPU counts as microsoft/aspire lists them
+	 * (src/Aspire.Hosting.Azure.Kubernetes/AksNodeVmSizes.cs, commit
+	 * 5bd693ae1897dee5e2ce71c2cc08879c1c7eff51), read 2026-11-30. */
+	{"Standard_NC8ads_A10_v4", "A10", 1},
+	{"Standard_NC16ads_A10_v4", "A10", 1},
+	{"Standard_NC32ads_A10_v4", "A10", 2},
+	/* The rest from SkyPilot's fetcher and catalog (skypilot-org/skypilot,
+	 * sky/catalog/data_fetchers/fetch_azure.py, stored version
+	 * 0089fca0c9a46c497d908752cdaa734727ddc0b1): ND96is_H100_v5 8 GPUs
+	 * (106.186 USD/h, Dec 2023), ND96is_MI300X_v5 8, the confidential
+	 * NCC40ads_H100_v5 (StandardNCCads2023Family) 1 H100 NVL, and the
+	 * GB200/GB300 v6 sizes 4 each; read 2026-11-30. */
+	{"Standard_ND96is_H100_v5", "H100 SXM", 8},
+	{"Standard_ND96is_MI300X_v5", "MI300X", 8},
+	{"Standard_NCC40ads_H100_v5", "H100 NVL", 1},
+	{"Standard_ND128isr_NDR_GB200_v6", "GB200", 4},
+	{"Standard_ND128isr_GB300_v6", "GB300", 4},
 };
 
 static const struct azure_sku *find_sku(const char *name)
@@ -59,6 +80,35 @@ static const struct azure_sku *find_sku(const char *name)
 		if (!strcasecmp(skus[i].sku, name))
 			return &skus[i];
 	return NULL;
+}
+
+/* Whether productName is a Linux VM: it begins "Virtual Machines " and is
+ * not a Windows or Cloud Services meter. Windows names end " Windows" or,
+ * for some H100 series, " Win" ("Virtual Machines NCCadsv5 Srs Win",
+ * SkyPilot's fetch_azure.py, which filters ' Win| Cloud Services|
+ * CloudServices'); "Basv2 Series Cloud Services" is priced like Windows
+ * (0.747 against 0.673 for Linux in the recorded rows,
+ * tests/fixtures/real/azure, FINDINGS.md). isPrimaryMeterRegion is true on
+ * all of them, so the name is the only test. */
+static bool linux_product(const char *p)
+{
+	static const char vm[] = "Virtual Machines ";
+	size_t n = strlen(p);
+	if (strncmp(p, vm, sizeof vm - 1) || strstr(p, "Windows") || strstr(p, "Cloud Services") ||
+	    strstr(p, "CloudServices"))
+		return false;
+	return !(n >= 4 && !strcmp(p + n - 4, " Win")) && !strstr(p, " Win ");
+}
+
+/* Whether out already has this provider row: two Linux rows for one key
+ * are a feed error, and the first stays rather than the last. */
+static bool seen(const struct norm *out, const char *sku, const char *region, bool spot)
+{
+	for (size_t i = 0; i < out->n_offers; i++)
+		if (out->offers[i].spot == spot && !strcmp(out->offers[i].offer, sku) &&
+		    !strcmp(out->offers[i].region, region))
+			return true;
+	return false;
 }
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
@@ -84,7 +134,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		if (strcmp(pj_str(it, "type"), "Consumption") ||
 		    strcmp(pj_str(it, "currencyCode"), "USD") ||
 		    strcmp(pj_str(it, "unitOfMeasure"), "1 Hour") || strstr(meter, "Low Priority") ||
-		    strstr(sku, "Low Priority") || strstr(pj_str(it, "productName"), "Windows"))
+		    strstr(sku, "Low Priority") || !linux_product(pj_str(it, "productName")))
 			continue; /* not a Linux pay-as-you-go hour */
 		const struct azure_sku *m = find_sku(sku_name);
 		if (!m) {
@@ -105,6 +155,10 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 			.spot = strstr(sku, " Spot") || strstr(meter, " Spot"),
 			.available = true,
 		};
+		if (seen(out, r.offer, r.region, r.spot)) {
+			out->skipped++;
+			continue;
+		}
 		norm_offer(out, &r);
 	}
 	const char *link = pj_str(root, "NextPageLink");

@@ -135,15 +135,16 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 	CLOSE(rows_of(db, "runpod"), 24);
 	CLOSE(rows_of(db, "azure"), 5);   /* three pages followed */
 	CLOSE(rows_of(db, "aws"), 4);
-	CLOSE(rows_of(db, "gcp"), 20);    /* two pages followed */
+	CLOSE(rows_of(db, "gcp"), 22);    /* two pages followed */
 	CLOSE(rows_of(db, "openrouter"), 3);
 	CLOSE(rows_of(db, "litellm"), 4);
 	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
 		    "offer='gpu_1x_a100_sxm4'", NULL), 1.29);
 	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='azure' AND "
 		    "offer='Standard_ND96asr_v4'", NULL), 27.197);
-	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='gcp' AND offer LIKE "
-		    "'1x Nvidia H100 80GB%'", NULL), 11.060822);
+	/* GPU + vCPU + RAM SKUs, the A3 core on page 1 and its RAM on page 2. */
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='gcp' AND "
+		    "offer='a3-highgpu-8g'", NULL), 8 * 11.060822 + 208 * 0.03 + 1872 * 0.004);
 	CLOSE(q(db, "SELECT gpu_count FROM offers WHERE provider='aws' AND offer='p5.48xlarge'",
 		NULL), 8);
 	CLOSE(q(db, "SELECT input_per_token FROM api_prices WHERE provider='openrouter' AND "
@@ -259,7 +260,7 @@ START_TEST(rate_limits_and_server_errors_are_retried_to_success)
 	const char *s[] = {"AZURE=429once-r1", "GCP=500once-r1", "LAMBDA=429once-r1", NULL};
 	ck_assert_int_eq(refresh(db, NULL, s, NULL, &out, &err), 0);
 	CLOSE(rows_of(db, "azure"), 5);
-	CLOSE(rows_of(db, "gcp"), 20);
+	CLOSE(rows_of(db, "gcp"), 22);
 	CLOSE(rows_of(db, "lambda"), 4);
 	free(out);
 	free(err);

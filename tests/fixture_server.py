@@ -43,6 +43,12 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
             and spreadsheet formulas (lambda, vast, openrouter)
   evilerr   200 with an error body whose message is those names
 
+Recorded real responses (tests/fixtures/real/, PROVENANCE.md there):
+
+  real      <tag> names an entry of REAL: the recorded file for the first
+            request, and for a later page (GCP pageToken, Azure $skip) the
+            documented-shape file named there, or an empty last page
+
 GET /_log/<segment> returns the requests seen for that segment as JSON
 (method, path, and the headers that matter: no values but the user agent
 and accept-encoding, and whether an auth header came).
@@ -70,6 +76,23 @@ ROUTES = [
     (re.compile(r"^/api/v1/models$"), "openrouter", "json"),
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
 ]
+
+# Scenario "real-<tag>": (provider, tag) → (file for the first request,
+# file for later pages or None), relative to --root; and an optional
+# (old, new) byte substitution applied to the recorded bytes, said here.
+REAL = {
+    # opencost's recorded A2 page (verbatim); its real nextPageToken leads
+    # to a documented-shape page of spot, DWS, Reserved and N1/T4 SKUs.
+    ("gcp", "a2"): ("../real/gcp/opencost-skus-a2-page.json", "gcp.real-a2.next.json", None),
+    # The 13 recorded Azure rows of Standard_B16als_v2 (reconstructed from a
+    # table), with armSkuName replaced by a GPU size so that azure.c's SKU
+    # table reads them: the Linux, Windows and Cloud Services rows are real.
+    ("azure", "b16als"): (
+        "../real/azure/retail-prices.australiacentral-B16als_v2.13-rows.reconstructed.json",
+        None, (b"Standard_B16als_v2", b"Standard_NC24ads_A100_v4")),
+    # The recorded head of the 2025-09-12 EC2 index, for any region asked.
+    ("aws", "sample"): ("../real/aws/ec2-global-index.csv.2025-09-12.head-sample.csv", None, None),
+}
 
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
              b"<body><h1>502 Bad Gateway</h1><p>cloudflare</p></body></html>\n")
@@ -257,6 +280,24 @@ class Handler(BaseHTTPRequestHandler):
                 return path
         return None
 
+    def reply_real(self, name, ext, segment, query):
+        entry = REAL.get((name, segment.split("-", 1)[-1]))
+        if entry is None:
+            return self.reply(404, b'{"error":"no recorded response"}')
+        first, later, sub = entry
+        page = (query.get("pageToken", [""])[0] if name == "gcp"
+                else query.get("$skip", ["0"])[0] not in ("", "0") if name == "azure" else "")
+        path = later if page else first
+        if page and path is None:
+            body = (b'{"skus": [], "nextPageToken": ""}' if name == "gcp"
+                    else b'{"Items": [], "NextPageLink": null, "Count": 0}')
+        else:
+            with open(os.path.join(self.server.state.root, path), "rb") as f:
+                body = f.read()
+            if sub and not page:
+                body = body.replace(sub[0], sub[1])
+        self.reply(200, body, "text/csv" if ext == "csv" else "application/json")
+
     def handle_any(self):
         st = self.server.state
         url = urllib.parse.urlsplit(self.path)
@@ -337,6 +378,8 @@ class Handler(BaseHTTPRequestHandler):
                 if body is None:
                     body = st.generated[tag] = gen_vast(tag)
             return self.reply(200, body)
+        if kind == "real":
+            return self.reply_real(name, ext, segment, query)
         if kind == "slow":
             time.sleep(st.slow)
         path = self.payload_file(name, ext, kind, region, query)
