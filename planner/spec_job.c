@@ -4,6 +4,7 @@
 #include "spec_table.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,31 @@ const size_t jobspec_n_data_names = NELEM(jobspec_data_names);
 
 static const char *const accel_names[] = {"nvidia", "any"};
 
+/* kv_cache: values, indexed by enum kv_cache_type. bf16 is the default of
+ * vLLM (--kv-cache-dtype auto: the model's dtype) and llama.cpp (-ctk/-ctv
+ * f16, two bytes too); fp8 is vLLM's --kv-cache-dtype fp8 and
+ * TensorRT-LLM's FP8 KV cache, one byte per element (vllm-project/vllm,
+ * vllm/config.py CacheDType, docs.vllm.ai v0.9-v0.10, read 2026-11-30). */
+static const char *const kv_cache_names[] = {
+    [KV_CACHE_BF16] = "bf16",
+    [KV_CACHE_FP8] = "fp8",
+};
+static const double kv_cache_element_bytes[] = {
+    [KV_CACHE_BF16] = 2.0,
+    [KV_CACHE_FP8] = 1.0,
+};
+static const char *const serving_names[] = {"on-demand", "always-on"};
+
+const char *kv_cache_name(enum kv_cache_type k)
+{
+	return (unsigned)k < NELEM(kv_cache_names) ? kv_cache_names[k] : "?";
+}
+
+double kv_cache_bytes(enum kv_cache_type k)
+{
+	return (unsigned)k < NELEM(kv_cache_element_bytes) ? kv_cache_element_bytes[k] : 2.0;
+}
+
 /* ---- tokens_per_month -------------------------------------------------- */
 
 static int tokens_done(struct spec_rd *r)
@@ -93,6 +119,50 @@ static const struct spec_table token_table = {
     .n = NELEM(token_keys),
     .where = "in tokens_per_month of ",
     .done = tokens_done,
+};
+
+/* ---- request ----------------------------------------------------------- */
+
+static int request_done(struct spec_rd *r)
+{
+	struct job *j = r->target;
+	if (j->request_input + j->request_output == 0)
+		return yr_fail(&r->c->y, r->map->start_mark,
+		               "'request' %s has no tokens; give the mean tokens of one request, "
+		               "e.g. {input: 512, output: 256}",
+		               r->up->where);
+	j->has_request = true;
+	return PLANNER_OK;
+}
+
+static const struct spec_key request_keys[] = {
+    {.name = "input",
+     .kind = SPEC_COUNT,
+     .offset = offsetof(struct job, request_input),
+     .lo = 0,
+     .hi = MAX_CONTEXT,
+     .def_text = "0",
+     .example = "input: 512",
+     .desc = "Mean prompt tokens of one request."},
+    {.name = "output",
+     .kind = SPEC_COUNT,
+     .offset = offsetof(struct job, request_output),
+     .lo = 0,
+     .hi = MAX_CONTEXT,
+     .def_text = "0",
+     .example = "output: 256",
+     .desc = "Mean tokens one request generates."},
+};
+
+static const struct spec_table request_table = {
+    .intro = "The mean request the job serves; input and output together must not be 0 and "
+             "must fit in context. A decode step attends on average to input + output / 2 "
+             "tokens of each sequence, which sizes the KV cache read per step and, with "
+             "batch: max, the batch.",
+    .keys = request_keys,
+    .n = NELEM(request_keys),
+    .where = "in request of ",
+    .done = request_done,
 };
 
 /* ---- schedule ---------------------------------------------------------- */
@@ -502,8 +572,12 @@ static int hours_given(struct spec_rd *r, const struct spec_key *k, const struct
 static int check_work(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	const struct job *j = r->target;
+	const struct keyed *serving = spec_val(r, "serving");
 	if (j->has_hours || j->has_tokens)
 		return PLANNER_OK;
+	if (serving->val && yr_is_text(serving->val) &&
+	    !strcasecmp(yr_sval(serving->val), "always-on"))
+		return PLANNER_OK; /* the serving row gives it its hours */
 	return yr_fail(&r->c->y, r->map->start_mark,
 	               "job '%s' has neither hours_per_month nor tokens_per_month; add e.g. "
 	               "hours_per_month: 300 or tokens_per_month: {input: 200M, output: 40M}",
@@ -533,6 +607,69 @@ static int check_api_models(struct spec_rd *r, const struct spec_key *k, const s
 		    "api model '%s' %s is not vendor/model; write e.g. openai/gpt-4o-mini", a,
 		    r->where);
 	}
+	return PLANNER_OK;
+}
+
+/* A whole number of sequences, or max: the largest batch that fits
+ * beside the weights on each configuration (workload_batch). */
+static int read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	long x = 0;
+	if (yr_is_text(kv->val) && !strcasecmp(yr_sval(kv->val), "max")) {
+		if (j->task != TASK_INFERENCE)
+			return yr_fail(&r->c->y, kv->val->start_mark,
+			               "batch: max %s is for serving; %s trains a fixed batch, give "
+			               "e.g. batch: 4",
+			               r->where, task_name(j->task));
+		j->batch_max = true;
+		j->batch = 1; /* one sequence must fit; the batch grows per GPU */
+		return PLANNER_OK;
+	}
+	int rc = yr_get_int(&r->c->y, kv, r->where, k->example, (long)k->lo, (long)k->hi, &x);
+	if (rc == PLANNER_OK)
+		j->batch = (int)x;
+	return rc;
+}
+
+/* After context and tokens_per_month: the request shape, given or the
+ * default (the whole context, split as the month's tokens are). */
+static int check_request(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	double in = j->request_input, out = j->request_output;
+	if (!j->has_request) {
+		double tot = j->input_tokens + j->output_tokens;
+		double share = j->has_tokens && tot > 0 ? j->input_tokens / tot : 1.0;
+		j->request_input = j->context * share;
+		j->request_output = j->context - j->request_input;
+		return PLANNER_OK;
+	}
+	if (in + out > j->context)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "request of %.0f tokens %s is longer than context %ld; raise "
+		               "context to at least %.0f or shorten the request",
+		               in + out, r->where, j->context, ceil(in + out));
+	return PLANNER_OK;
+}
+
+/* serving: always-on is up all month: hours_per_month is 744, given or
+ * not. */
+static int check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	if (!j->always_on) {
+		if (j->has_hours && j->hours_per_month >= HOURS_PER_MONTH)
+			j->always_on = true; /* up every hour of the month */
+		return PLANNER_OK;
+	}
+	if (j->has_hours && j->hours_per_month < HOURS_PER_MONTH)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "serving: always-on %s is up %g h a month, but hours_per_month "
+		               "says %g; remove hours_per_month or serving",
+		               r->where, HOURS_PER_MONTH, j->hours_per_month);
+	j->has_hours = true;
+	j->hours_per_month = HOURS_PER_MONTH;
 	return PLANNER_OK;
 }
 
@@ -590,7 +727,8 @@ static const struct spec_key job_keys[] = {
      .bounds = "1 to the model's maximum context",
      .desc = "Tokens per sequence (prompt and output); sizes the KV cache."},
     {.name = "batch",
-     .kind = SPEC_WHOLE,
+     .kind = SPEC_CUSTOM,
+     .read = read_batch,
      .offset = offsetof(struct job, batch),
      .store = STORE_INT,
      .lo = 1,
@@ -598,8 +736,12 @@ static const struct spec_key job_keys[] = {
      .has_def = true,
      .def = 1,
      .example = "batch: 4",
-     .type = "whole number, sequences",
-     .desc = "Sequences processed at once; sizes the KV cache and the speed estimate."},
+     .type = "whole number, sequences, or max",
+     .bounds = "1 to 4096, or max (inference only)",
+     .desc = "Sequences processed at once; sizes the KV cache and the speed estimate. max: "
+             "the largest batch whose KV cache fits beside the weights on each GPU "
+             "configuration, as a throughput-oriented server runs (at most vLLM's "
+             "max_num_seqs)."},
     {.name = "hours_per_month",
      .kind = SPEC_HOURS,
      .offset = offsetof(struct job, hours_per_month),
@@ -670,6 +812,36 @@ static const struct spec_key job_keys[] = {
      .def_text = "none",
      .example = "run: {command: \"python serve.py\", image: \"vllm/vllm-openai:latest\"}",
      .desc = "How to start the job (see jobs[].run)."},
+    {.name = "request",
+     .kind = SPEC_MAP,
+     .sub = &request_table,
+     .flags = SPEC_ALWAYS,
+     .check = check_request,
+     .def_text = "context tokens, split as tokens_per_month is (all input without it)",
+     .example = "request: {input: 512, output: 256}",
+     .desc = "Mean tokens per request (see jobs[].request)."},
+    {.name = "kv_cache",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, kv_cache),
+     .store = STORE_INT,
+     .names = kv_cache_names,
+     .n_names = NELEM(kv_cache_names),
+     .def_text = "bf16",
+     .example = "kv_cache: fp8",
+     .desc = "Element type of the KV cache: bf16 (2 bytes, vLLM's and llama.cpp's default) "
+             "or fp8 (1 byte, vLLM --kv-cache-dtype fp8)."},
+    {.name = "serving",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, always_on),
+     .store = STORE_BOOL,
+     .names = serving_names,
+     .n_names = NELEM(serving_names),
+     .flags = SPEC_ALWAYS,
+     .check = check_serving,
+     .def_text = "on-demand (always-on when hours_per_month is 744)",
+     .example = "serving: always-on",
+     .desc = "always-on: the service is up all month (744 h) and priced for those hours; "
+             "every route then shows its cost per million tokens."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");

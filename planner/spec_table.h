@@ -16,7 +16,7 @@
 #include "yamlread.h"
 
 /* Rows in one table; the reader keeps per-row values on the stack. */
-#define SPEC_MAX_KEYS 16
+#define SPEC_MAX_KEYS 32
 
 /* One load: the document being read and the spec being filled. */
 struct ctx {

@@ -247,8 +247,12 @@ START_TEST(token_volumes_become_hours_through_the_throughput_estimate)
 	const struct job_result *j = &p->jobs[0];
 	const struct route_result *r = &j->routes[ROUTE_RENTED];
 	struct speed_est s;
-	speed_estimate(engine_default(), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
-	               r->gpu_count, TASK_INFERENCE, spec->jobs[0].context, 4, &s);
+	/* A request is the context split 50:20; decode attends to input +
+	 * output / 2 tokens of it on average, in bf16. */
+	double ctx = spec->jobs[0].context, attended = ctx * 50 / 70 + ctx * 20 / 70 / 2;
+	ck_assert_double_eq_tol(j->work.attended, attended, 1e-9);
+	speed_estimate_kv(engine_default(), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
+	                  r->gpu_count, TASK_INFERENCE, attended, 2.0, 4, &s);
 	double hours = speed_hours_for_tokens(&s, TASK_INFERENCE, 50e6, 20e6);
 	ck_assert_double_eq_tol(r->gpu_hours, hours, 1e-9);
 	ck_assert_double_eq_tol(r->tokens_per_second, s.decode_tps, 1e-9);

@@ -187,8 +187,8 @@ START_TEST(hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate)
 	w = work_of(spec);
 	const struct job *j = &spec->jobs[0];
 	struct speed_est s;
-	speed_estimate(engine_default(), &j->model, w.prec, h100, 2, j->task, j->context, j->batch,
-	               &s);
+	speed_estimate_kv(engine_default(), &j->model, w.prec, h100, 2, j->task, w.attended,
+	                  w.kv_bytes, j->batch, &s);
 	double hours = speed_hours_for_tokens(&s, j->task, 50e6, 20e6);
 	ck_assert_double_eq(workload_gpu_hours(&w, h100, 2, &tps), hours);
 	ck_assert_double_eq(tps, s.decode_tps);
