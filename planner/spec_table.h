@@ -116,6 +116,19 @@ extern const struct spec_table spec_top, spec_job;
 extern const char *const jobspec_task_names[], *const jobspec_data_names[];
 extern const size_t jobspec_n_task_names, jobspec_n_data_names;
 
+/* spec_serve.c: the serving keys' values, nested table and checks. */
+#define SPEC_N_KV_CACHE 2
+#define SPEC_N_SERVING  2
+extern const char *const spec_kv_cache_names[SPEC_N_KV_CACHE]; /* by enum kv_cache_type */
+extern const char *const spec_serving_names[SPEC_N_SERVING];   /* on-demand, always-on */
+extern const struct spec_table spec_request;                   /* jobs[].request */
+/* batch: a whole number, or max (inference only). */
+int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* After context and tokens_per_month: the request, given or defaulted. */
+int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* serving: always-on sets hours_per_month to 744; 744 h means always-on. */
+int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+
 /* Stores the defaults of t (and its nested mappings) into target. */
 int spec_defaults(struct ctx *c, const struct spec_table *t, void *target);
 /* Reads mapping `map` into target with table t; up is the enclosing

@@ -105,15 +105,37 @@ int workload_min_gpus(const struct workload *w, const struct gpu_spec *gpu)
 	return vram_min_gpus(w->engine, &w->need, gpu);
 }
 
-/* Whether b sequences at the mean attended context fit on n GPUs. */
-static bool batch_fits(const struct workload *w, const struct gpu_spec *gpu, int n, int b)
+/* Whether b sequences of `attended` tokens fit on n GPUs. */
+static bool batch_fits(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, double attended, double kv_bytes,
+                       const struct gpu_spec *gpu, int n, int b)
 {
-	const struct job *j = w->job;
-	struct engine kv_e = *w->engine;
-	kv_e.kv_bytes_per_element = w->kv_bytes;
+	struct engine kv_e = *e;
+	kv_e.kv_bytes_per_element = kv_bytes;
 	struct vram_need need;
-	vram_estimate(&kv_e, &j->model, w->prec, j->task, (long)ceil(w->attended), b, &need);
-	return vram_fits(w->engine, &need, gpu, n);
+	vram_estimate(&kv_e, m, p, TASK_INFERENCE, (long)ceil(attended), b, &need);
+	return vram_fits(e, &need, gpu, n);
+}
+
+int workload_max_batch(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, double attended, double kv_bytes,
+                       const struct gpu_spec *gpu, int n)
+{
+	int hi = gpu->vram_gib >= WORKLOAD_LARGE_CARD_GIB && !strstr(gpu->name, "A100")
+	             ? WORKLOAD_MAX_SEQS_LARGE
+	             : WORKLOAD_MAX_SEQS;
+	int lo = 1;
+	if (batch_fits(e, m, p, attended, kv_bytes, gpu, n, hi))
+		return hi;
+	/* lo fits (or is the floor), hi does not: halve the gap. */
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (batch_fits(e, m, p, attended, kv_bytes, gpu, n, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n)
@@ -121,21 +143,7 @@ int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n)
 	const struct job *j = w->job;
 	if (!j->batch_max)
 		return j->batch > 0 ? j->batch : 1;
-	int hi = gpu->vram_gib >= WORKLOAD_LARGE_CARD_GIB && !strstr(gpu->name, "A100")
-	             ? WORKLOAD_MAX_SEQS_LARGE
-	             : WORKLOAD_MAX_SEQS;
-	int lo = 1;
-	if (batch_fits(w, gpu, n, hi))
-		return hi;
-	/* lo fits (or is the floor), hi does not: halve the gap. */
-	while (hi - lo > 1) {
-		int mid = lo + (hi - lo) / 2;
-		if (batch_fits(w, gpu, n, mid))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return workload_max_batch(w->engine, &j->model, w->prec, w->attended, w->kv_bytes, gpu, n);
 }
 
 /* The tokens a configuration's rate is about: output tokens when serving,

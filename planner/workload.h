@@ -120,6 +120,13 @@ double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, 
  * weights in the usable memory, at most vLLM's max_num_seqs. */
 int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n);
 
+/* The same without a job (for `fit`): the largest batch of inference
+ * sequences of `attended` tokens each, KV elements of kv_bytes bytes, that
+ * fits on n GPUs of kind gpu under engine e; 1 when even one does not. */
+int workload_max_batch(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, double attended, double kv_bytes,
+                       const struct gpu_spec *gpu, int n);
+
 /* Sizes n GPUs of kind gpu for the job's month (*out). With tokens and
  * hours both given, a configuration that cannot produce the tokens in the
  * hours gets replicas; with tokens only, the hours follow from them and
