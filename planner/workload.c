@@ -182,12 +182,19 @@ bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, 
 		out->hours = out->work_hours / out->replicas;
 	if (out->replicas <= max_replicas)
 		return true;
+	/* The rate over the hours one copy needs: the decode (or training)
+	 * rate, slowed by the prefill of the input when serving. */
+	double does = rated_tokens(j) / (out->work_hours * 3600.0);
+	char prefill[64] = "";
+	if (j->task == TASK_INFERENCE && j->input_tokens > 0 && lround(does) != lround(out->tps))
+		snprintf(prefill, sizeof prefill, " (%.0f with the prefill of its input)", does);
+	int most = (max_replicas > 0 ? max_replicas : 0) * n;
 	if (why && len)
 		snprintf(why, len,
-		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s, so %d copies (%d "
-		         "GPUs) would be needed, over the %d GPUs this route may use",
-		         out->need_tps, span, n, gpu->name, out->tps, w->engine->name,
-		         out->replicas, out->replicas * n, (max_replicas > 0 ? max_replicas : 0) * n);
+		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s%s, so %d copies (%d "
+		         "GPUs) would be needed, more than the %d GPU%s this route may use",
+		         out->need_tps, span, n, gpu->name, out->tps, w->engine->name, prefill,
+		         out->replicas, out->replicas * n, most, most == 1 ? "" : "s");
 	return false;
 }
 
