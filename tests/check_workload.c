@@ -276,6 +276,47 @@ START_TEST(tokens_alone_split_into_replicas_of_at_most_a_month)
 }
 END_TEST
 
+/* Output tokens/s of n GPUs of g for the spec's first job. */
+static double rate_of(const char *yaml, const char *gpu)
+{
+	struct jobspec *spec = spec_of(yaml);
+	struct workload w = work_of(spec);
+	struct workload_run run;
+	ck_assert(workload_size(&w, refdata_gpu(test_ref(), gpu), 1, 1, &run, NULL, 0));
+	jobspec_free(spec);
+	return run.tps;
+}
+
+START_TEST(decode_reads_the_kv_cache_to_the_mean_attended_context_in_its_type)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "H100 SXM");
+	struct jobspec *spec = spec_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, "
+				       "batch: 32, context: 8192, request: {input: 1000, output: "
+				       "2000}, hours_per_month: 100}\n");
+	struct workload w = work_of(spec);
+	const struct job *j = &spec->jobs[0];
+	struct speed_est full, mean;
+	/* The step reads 2,000 tokens of KV per sequence (1000 + 2000 / 2),
+	 * not the 8,192 of the context: exactly a full-context estimate at a
+	 * context of 2,000. */
+	speed_estimate(w.engine, &j->model, w.prec, g, 1, TASK_INFERENCE, 2000, 32, &mean);
+	speed_estimate(w.engine, &j->model, w.prec, g, 1, TASK_INFERENCE, 8192, 32, &full);
+	struct workload_run run;
+	ck_assert(workload_size(&w, g, 1, 1, &run, NULL, 0));
+	ck_assert_double_eq_tol(run.tps, mean.decode_tps, 1e-9);
+	ck_assert(mean.decode_tps > 1.5 * full.decode_tps);
+	jobspec_free(spec);
+	/* An fp8 cache halves the KV bytes a step reads. */
+	double bf16 = rate_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, batch: 32, "
+			      "context: 8192, hours_per_month: 100}\n",
+			      "H100 SXM");
+	double fp8 = rate_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, batch: 32, "
+			     "context: 8192, kv_cache: fp8, hours_per_month: 100}\n",
+			     "H100 SXM");
+	ck_assert(fp8 > 1.3 * bf16);
+}
+END_TEST
+
 START_TEST(power_costs_watts_times_pue_times_hours_at_the_kwh_price)
 {
 	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
@@ -334,6 +375,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_context);
 	tcase_add_test(tc, batch_max_stops_at_vllms_max_num_seqs);
 	tcase_add_test(tc, tokens_alone_split_into_replicas_of_at_most_a_month);
+	tcase_add_test(tc, decode_reads_the_kv_cache_to_the_mean_attended_context_in_its_type);
 	tcase_add_test(tc, the_month_bound_is_the_longest_month);
 	tcase_add_test(tc, the_reports_owned_slope_is_the_hourly_power_cost);
 	suite_add_tcase(s, tc);
