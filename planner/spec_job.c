@@ -619,7 +619,8 @@ static const struct spec_key job_keys[] = {
      .def_text = "from tokens_per_month",
      .example = "hours_per_month: 300",
      .desc = "GPU time the job needs a month. This or tokens_per_month is required; when "
-             "both are given, the GPU hours are this."},
+             "both are given, the GPU hours are this, and a GPU route that cannot make the "
+             "tokens in them runs as several copies (replicas) or is not possible."},
     {.name = "tokens_per_month",
      .kind = SPEC_MAP,
      .sub = &token_table,
@@ -708,7 +709,7 @@ static const struct spec_key job_keys[] = {
      .def_text = "on-demand (always-on when hours_per_month is 744)",
      .example = "serving: always-on",
      .desc = "always-on: the service is up all month (744 h) and priced for those hours; "
-             "every route then shows its cost per million tokens."},
+             "with tokens_per_month every route shows its cost per million tokens."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");
