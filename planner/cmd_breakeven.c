@@ -21,6 +21,7 @@ static const char *const columns[] = {
 	"owned_monthly_cost", "owned_gpu", "owned_gpu_count", "owned_already_owned",
 	"owned_capex", "best_route", "best_monthly_cost", "owned_vs_rented_breakeven_hours",
 	"owned_payback_months", "api_vs_rented_breakeven_mtokens", "currency", "prices_as_of",
+	"rented_replicas", "owned_replicas", "best_cost_per_mtok",
 };
 
 /* A number rounded as the JSON rounds it; NAN ("never") is an empty cell. */
@@ -73,6 +74,9 @@ static void write_row(FILE *f, const struct plan *p, const struct job_result *j)
 	    6);
 	text(f, p->currency);
 	text(f, p->prices_as_of);
+	num(f, rent->feasible ? rent->replicas : NAN, 0);
+	num(f, own->feasible ? own->replicas : NAN, 0);
+	num(f, j->best >= 0 ? j->routes[j->best].cost_per_mtok : NAN, 4);
 	fputs("\r\n", f);
 }
 

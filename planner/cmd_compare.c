@@ -57,8 +57,27 @@ static cJSON *route_json(const struct route_result *r)
 	default:
 		break;
 	}
+	if (r->route != ROUTE_API) {
+		cJSON_AddNumberToObject(o, "replicas", r->replicas);
+		cJSON_AddNumberToObject(o, "batch", r->batch);
+	}
 	cJSON_AddNumberToObject(o, "monthly_cost", round_to(r->monthly_cost, 2));
+	add_num_or_null(o, "cost_per_mtok", r->cost_per_mtok, 4);
 	return o;
+}
+
+/* The job's serving settings as compare priced them. */
+static void serving_json(cJSON *j, const struct job *job)
+{
+	if (job->batch_max)
+		cJSON_AddStringToObject(j, "batch", "max");
+	else
+		cJSON_AddNumberToObject(j, "batch", job->batch);
+	cJSON *rq = cJSON_AddObjectToObject(j, "request");
+	cJSON_AddNumberToObject(rq, "input", round_to(job->request_input, 1));
+	cJSON_AddNumberToObject(rq, "output", round_to(job->request_output, 1));
+	cJSON_AddStringToObject(j, "kv_cache", kv_cache_name(job->kv_cache));
+	cJSON_AddStringToObject(j, "serving", job->always_on ? "always-on" : "on-demand");
 }
 
 static int print_json(const struct jobspec *spec, const struct plan *p)
@@ -90,6 +109,7 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 			cJSON_AddNumberToObject(t, "input", r->job->input_tokens);
 			cJSON_AddNumberToObject(t, "output", r->job->output_tokens);
 		}
+		serving_json(j, r->job);
 		cJSON *routes = cJSON_AddArrayToObject(j, "routes");
 		for (int k = 0; k < ROUTE_COUNT; k++)
 			cJSON_AddItemToArray(routes, route_json(&r->routes[k]));
@@ -170,37 +190,52 @@ static void human_count(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.*f%s", v < 10 && u ? 2 : 1, v, units[u]);
 }
 
+/* "2 replicas of 1x" when the route runs several copies. */
+static void replica_text(char *buf, size_t len, const struct route_result *r)
+{
+	if (r->replicas > 1)
+		snprintf(buf, len, "%d replicas of %dx", r->replicas, r->gpu_count / r->replicas);
+	else
+		snprintf(buf, len, "%dx", r->gpu_count);
+}
+
 static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
 {
+	char reps[48];
 	if (!r->feasible) {
 		snprintf(buf, len, "not possible: %s", r->why);
 		return;
 	}
+	replica_text(reps, sizeof reps, r);
+	int n = 0;
 	switch (r->route) {
 	case ROUTE_API:
-		snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
-			 r->input_per_mtok, r->output_per_mtok);
+		n = snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
+			     r->input_per_mtok, r->output_per_mtok);
 		break;
 	case ROUTE_RENTED:
-		snprintf(buf, len, "%s %s (%dx %s%s), %.4g %s/h x %.1f h, %.0f tok/s", r->provider,
-			 r->offer, r->gpu_count, r->gpu->name, r->spot ? ", spot" : "",
-			 r->price_per_hour, cur, r->gpu_hours, r->tokens_per_second);
+		n = snprintf(buf, len, "%s %s (%s %s%s), %.4g %s/h x %.1f h%s, %.0f tok/s",
+			     r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
+			     r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
+			     r->tokens_per_second);
 		break;
 	case ROUTE_OWNED:
 		if (r->already_owned)
-			snprintf(buf, len, "%dx %s on hand, power %.2f for %.1f h, %.0f tok/s",
-				 r->gpu_count, r->gpu->name, r->power_cost, r->gpu_hours,
-				 r->tokens_per_second);
+			n = snprintf(buf, len, "%s %s on hand, power %.2f for %.1f h, %.0f tok/s",
+				     reps, r->gpu->name, r->power_cost, r->gpu_hours,
+				     r->tokens_per_second);
 		else
-			snprintf(buf, len,
-				 "buy %dx %s for %.0f %s, amortised + power %.2f for %.1f h, "
-				 "%.0f tok/s",
-				 r->gpu_count, r->gpu->name, r->capex, cur, r->power_cost,
-				 r->gpu_hours, r->tokens_per_second);
+			n = snprintf(buf, len,
+				     "buy %s %s for %.0f %s, amortised + power %.2f for %.1f h, "
+				     "%.0f tok/s",
+				     reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
+				     r->tokens_per_second);
 		break;
 	default:
 		buf[0] = '\0';
 	}
+	if (n > 0 && (size_t)n < len && isfinite(r->cost_per_mtok))
+		snprintf(buf + n, len - (size_t)n, ", %.4g %s/Mtok", r->cost_per_mtok, cur);
 }
 
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)

@@ -14,6 +14,8 @@ struct refdata;
 
 enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETUNE_FULL };
 enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
+/* kv_cache: element type of the KV cache (2 bytes, 1 byte). */
+enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
 
 /* Electricity price when the spec gives none, USD per kWh: the US average
  * retail price to residential customers in 2023, 16.00 cents/kWh (EIA,
@@ -68,6 +70,13 @@ struct job {
 	char *run_image;          /* run.image, may be NULL */
 	struct src_pos pos;       /* where the job's mapping starts */
 	struct src_pos model_pos; /* where `model:` value is */
+	/* Serving (docs/estimation.md, "Serving"). */
+	bool has_request;         /* request: given (else request_* are the default shape) */
+	double request_input;     /* mean prompt tokens per request */
+	double request_output;    /* mean generated tokens per request */
+	enum kv_cache_type kv_cache; /* default KV_CACHE_BF16 */
+	bool batch_max;           /* batch: max (batch holds 1, the fit check's) */
+	bool always_on;           /* serving: always-on (hours_per_month is then 744) */
 };
 
 struct owned_gpu {
@@ -149,5 +158,9 @@ int jobspec_key_paths(char ***paths, size_t *n);
 
 const char *task_name(enum task t);
 const char *data_class_name(enum data_class d);
+/* "bf16", "fp8". */
+const char *kv_cache_name(enum kv_cache_type k);
+/* Bytes per KV-cache element: 2 for bf16, 1 for fp8. */
+double kv_cache_bytes(enum kv_cache_type k);
 
 #endif

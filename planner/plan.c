@@ -80,28 +80,63 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 	return PLANNER_OK;
 }
 
-/* Considers one rentable configuration; keeps it in r when it is cheaper. */
-static void consider_rental(const struct job_ctx *c, struct route_result *r,
-			    const struct gpu_spec *gpu, int count, double price, bool spot,
-			    const char *provider, const char *offer, const char *region)
-{
+/* The configuration that fit in memory but not in time, closest to
+ * doing the work: its reason becomes the route's when nothing else fits. */
+struct short_of {
+	bool any;
 	double tps;
-	double hours = workload_gpu_hours(c->w, gpu, count, &tps);
-	double cost = hours * price;
+	char why[256];
+};
+
+static void note_short(struct short_of *sh, const struct workload_run *run, const char *why)
+{
+	if (sh->any && run->tps <= sh->tps)
+		return;
+	sh->any = true;
+	sh->tps = run->tps;
+	snprintf(sh->why, sizeof sh->why, "%s", why);
+}
+
+/* A rented route: what renting `count` GPUs at `price` costs when the job
+ * needs `run`. */
+struct rental {
+	const struct gpu_spec *gpu;
+	int count;
+	double price;
+	bool spot;
+	const char *provider, *offer, *region;
+	int max_replicas; /* offers: up to WORKLOAD_MAX_GPUS; a quote: itself only */
+};
+
+/* Considers one rentable configuration; keeps it in r when it is cheaper. */
+static void consider_rental(const struct job_ctx *c, struct route_result *r, const struct rental *o,
+			    struct short_of *sh)
+{
+	struct workload_run run;
+	char why_short[256];
+	if (!workload_size(c->w, o->gpu, o->count, o->max_replicas, &run, why_short,
+			   sizeof why_short)) {
+		note_short(sh, &run, why_short);
+		return;
+	}
+	double cost = run.replicas * run.hours * o->price;
 	if (r->feasible && (cost > r->monthly_cost ||
-			    (cost == r->monthly_cost && price >= r->price_per_hour)))
+			    (cost == r->monthly_cost && o->price >= r->price_per_hour)))
 		return;
 	r->feasible = true;
-	r->gpu = gpu;
-	r->gpu_count = count;
-	r->spot = spot;
-	r->price_per_hour = price;
-	r->gpu_hours = hours;
-	r->tokens_per_second = tps;
+	r->gpu = o->gpu;
+	r->gpu_count = o->count * run.replicas;
+	r->replicas = run.replicas;
+	r->batch = run.batch;
+	r->work_hours = run.work_hours;
+	r->spot = o->spot;
+	r->price_per_hour = o->price;
+	r->gpu_hours = run.hours;
+	r->tokens_per_second = run.tps * run.replicas;
 	r->monthly_cost = cost;
-	snprintf(r->provider, sizeof r->provider, "%s", provider);
-	snprintf(r->offer, sizeof r->offer, "%s", offer);
-	snprintf(r->region, sizeof r->region, "%s", region ? region : "");
+	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
+	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
+	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
 }
 
 static void price_rented(const struct job_ctx *c)
@@ -115,6 +150,7 @@ static void price_rented(const struct job_ctx *c)
 	double max_vram = 0;
 	int max_count = 0;
 	size_t considered = 0;
+	struct short_of sh = {0};
 	for (size_t i = 0; i < c->n_offers; i++) {
 		const struct offer *o = &c->offers[i];
 		struct gpu_spec g;
@@ -128,8 +164,15 @@ static void price_rented(const struct job_ctx *c)
 			max_count = o->gpu_count;
 		if (!workload_fits(c->w, &g, o->gpu_count))
 			continue;
-		consider_rental(c, r, ref_gpu, o->gpu_count, o->price_per_hour * spec->usd_to_currency,
-				o->spot, o->provider, o->offer, o->region);
+		struct rental rent = {.gpu = ref_gpu,
+				      .count = o->gpu_count,
+				      .price = o->price_per_hour * spec->usd_to_currency,
+				      .spot = o->spot,
+				      .provider = o->provider,
+				      .offer = o->offer,
+				      .region = o->region,
+				      .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
+		consider_rental(c, r, &rent, &sh);
 	}
 	for (size_t i = 0; i < spec->n_quotes; i++) {
 		const struct quote *q = &spec->quotes[i];
@@ -144,12 +187,22 @@ static void price_rented(const struct job_ctx *c)
 			continue;
 		char offer[64];
 		snprintf(offer, sizeof offer, "quote %dx %s", q->count, q->gpu->name);
-		consider_rental(c, r, q->gpu, q->count, q->price_per_hour, q->spot, q->provider,
-				offer, "");
+		/* A quote prices what it names, so it is never replicated. */
+		struct rental rent = {.gpu = q->gpu,
+				      .count = q->count,
+				      .price = q->price_per_hour,
+				      .spot = q->spot,
+				      .provider = q->provider,
+				      .offer = offer,
+				      .region = "",
+				      .max_replicas = 1};
+		consider_rental(c, r, &rent, &sh);
 	}
 	if (r->feasible)
 		return;
-	if (considered == 0)
+	if (sh.any)
+		why(r, "%s", sh.why);
+	else if (considered == 0)
 		why(r, "no rentable offer matches (%s%s%s); run `planner refresh`, widen providers "
 		       "or allow accelerator: any",
 		    j->interruptible ? "" : "on-demand only, ",
@@ -160,35 +213,41 @@ static void price_rented(const struct job_ctx *c)
 		    c->w->need.total_gib, max_vram, max_count);
 }
 
-/* Considers owning `sets` sets of n GPUs of kind g; keeps it when cheaper. */
+/* Considers owning up to max_sets sets of n GPUs of kind g (as many as
+ * the work needs); keeps it when cheaper. */
 static void consider_owned(const struct job_ctx *c, struct route_result *r,
 			   const struct gpu_spec *g, int n, double capex_per_gpu, double watts,
-			   bool on_hand, int sets_available)
+			   bool on_hand, int max_sets, struct short_of *sh)
 {
 	const struct jobspec *spec = c->spec;
-	double tps;
-	double hours = workload_gpu_hours(c->w, g, n, &tps);
-	/* One set runs at most a month's hours; more work needs more sets. */
-	int sets = hours > HOURS_PER_MONTH ? (int)ceil(hours / HOURS_PER_MONTH) : 1;
-	if (sets_available > 0 && sets > sets_available)
+	struct workload_run run;
+	char why_short[256];
+	if (!workload_size(c->w, g, n, max_sets, &run, why_short, sizeof why_short)) {
+		note_short(sh, &run, why_short);
 		return;
+	}
+	/* One set runs at most the job's hours (or a month's); more work
+	 * needs more sets, each running run.hours. */
+	int sets = run.replicas;
 	double capex = on_hand ? 0 : capex_per_gpu * n * sets;
-	double power = power_cost(spec, n, watts, hours);
+	double power = power_cost(spec, n * sets, watts, run.hours);
 	double cost = capex / spec->amortize_months + power;
 	if (r->feasible &&
 	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand))))
 		return;
 	r->feasible = true;
 	r->gpu = g;
-	/* Several sets share the work: each runs hours / sets, so that
-	 * gpu_count x watts x gpu_hours is still the energy used. */
+	/* gpu_count x watts x gpu_hours is the energy used. */
 	r->gpu_count = n * sets;
+	r->replicas = sets;
+	r->batch = run.batch;
+	r->work_hours = run.work_hours;
 	r->already_owned = on_hand;
 	r->capex = capex;
 	r->watts = watts;
 	r->power_cost = power;
-	r->gpu_hours = hours / sets;
-	r->tokens_per_second = tps * sets;
+	r->gpu_hours = run.hours;
+	r->tokens_per_second = run.tps * sets;
 	r->monthly_cost = cost;
 	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
 		 g->name);
@@ -204,6 +263,7 @@ static void price_owned(const struct job_ctx *c)
 	r->route = ROUTE_OWNED;
 	double max_vram = 0;
 	int considered = 0;
+	struct short_of sh = {0};
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		if (!workload_gpu_allowed(c->w, o->gpu))
@@ -213,7 +273,7 @@ static void price_owned(const struct job_ctx *c)
 			max_vram = o->gpu->vram_gib;
 		int n = workload_min_gpus(c->w, o->gpu);
 		if (n > 0 && n <= o->count)
-			consider_owned(c, r, o->gpu, n, 0, o->watts, true, o->count / n);
+			consider_owned(c, r, o->gpu, n, 0, o->watts, true, o->count / n, &sh);
 	}
 	if (spec->has_buy) {
 		for (size_t i = 0; i < spec->n_buy; i++) {
@@ -225,7 +285,8 @@ static void price_owned(const struct job_ctx *c)
 				max_vram = b->gpu->vram_gib;
 			int n = workload_min_gpus(c->w, b->gpu);
 			if (n > 0 && n <= b->max_count)
-				consider_owned(c, r, b->gpu, n, b->price, b->watts, false, 0);
+				consider_owned(c, r, b->gpu, n, b->price, b->watts, false,
+					       b->max_count / n, &sh);
 		}
 	} else {
 		for (size_t i = 0; i < ref->n_gpus; i++) {
@@ -238,12 +299,14 @@ static void price_owned(const struct job_ctx *c)
 			int n = workload_min_gpus(c->w, g);
 			if (n > 0)
 				consider_owned(c, r, g, n, g->price_usd * spec->usd_to_currency,
-					       g->watts, false, 0);
+					       g->watts, false, WORKLOAD_MAX_GPUS / n, &sh);
 		}
 	}
 	if (r->feasible)
 		return;
-	if (considered == 0)
+	if (sh.any)
+		why(r, "%s", sh.why);
+	else if (considered == 0)
 		why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		    j->any_accelerator ? "" : " (NVIDIA only)");
 	else
@@ -270,7 +333,8 @@ static void breakevens(const struct job_ctx *c)
 		 * owned hour replaces rent_hours / own_hours rented hours. With
 		 * given hours the ratio is 1 and this is docs/estimation.md's H*. */
 		double power_per_hour = power_cost(spec, own->gpu_count, own->watts, 1.0);
-		double rent_per_own_hour = rent->price_per_hour * rent->gpu_hours / own->gpu_hours;
+		double rent_per_own_hour =
+			rent->price_per_hour * rent->replicas * rent->gpu_hours / own->gpu_hours;
 		double margin = rent_per_own_hour - power_per_hour;
 		if (margin > 0) {
 			double h = own->capex / spec->amortize_months / margin;
@@ -288,10 +352,16 @@ static void breakevens(const struct job_ctx *c)
 	 * come from the tokens both bills grow in step and never cross. */
 	const struct job *j = c->job;
 	if (api->feasible && rent->feasible && j->has_hours) {
+		/* k replicas cost k x one's bill and carry k x one's tokens, so
+		 * the API line meets the rented steps inside the first replica's
+		 * capacity or never. */
 		double tokens = j->input_tokens + j->output_tokens;
 		double per_token = api->monthly_cost / tokens;
-		if (per_token > 0)
-			be->api_vs_rented_tokens = rent->monthly_cost / per_token;
+		double one = rent->monthly_cost / rent->replicas;
+		double capacity = rent->work_hours > 0 ? tokens * rent->gpu_hours / rent->work_hours
+						       : INFINITY;
+		if (per_token > 0 && one / per_token <= capacity)
+			be->api_vs_rented_tokens = one / per_token;
 	}
 }
 
@@ -332,6 +402,13 @@ static int price_job(const struct jobspec *spec, const struct refdata *ref, stru
 	else
 		res->gpu_hours_per_month = res->routes[ROUTE_OWNED].gpu_hours;
 	breakevens(&c);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		struct route_result *r = &res->routes[k];
+		double tokens = j->input_tokens + j->output_tokens;
+		r->cost_per_mtok = r->feasible && j->has_tokens && tokens > 0
+					   ? r->monthly_cost / (tokens / 1e6)
+					   : NAN;
+	}
 	return PLANNER_OK;
 }
 

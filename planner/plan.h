@@ -22,7 +22,7 @@ struct route_result {
 	char offer[160];         /* api model / rented offer id / quote */
 	char region[64];         /* rented */
 	const struct gpu_spec *gpu; /* rented, owned */
-	int gpu_count;
+	int gpu_count;           /* every GPU of the route: replicas x one configuration's */
 	bool spot;               /* rented at a spot price */
 	bool already_owned;      /* owned route uses GPUs on hand (capex sunk) */
 	double price_per_hour;   /* rented: instance-hour, currency */
@@ -31,9 +31,14 @@ struct route_result {
 	double capex;            /* owned: purchase, currency (0 if on hand) */
 	double watts;            /* owned: per GPU */
 	double power_cost;       /* owned: electricity part of monthly_cost */
-	double gpu_hours;        /* hours of this configuration per month */
-	double tokens_per_second;/* output (or training) tokens/s of the config */
+	double gpu_hours;        /* hours each replica runs per month */
+	double tokens_per_second;/* output (or training) tokens/s, all replicas together */
 	double monthly_cost;     /* currency per month */
+	/* Capacity (docs/estimation.md, "Capacity"); rented, owned. */
+	int replicas;            /* copies of the configuration running together */
+	int batch;               /* sequences one replica runs at once */
+	double work_hours;       /* hours one replica needs for the month's tokens */
+	double cost_per_mtok;    /* monthly_cost per million tokens; NAN without tokens */
 };
 
 /* NAN means the curves never cross ("never" in tables, null in JSON). */

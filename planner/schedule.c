@@ -236,12 +236,18 @@ static int build_jobs(struct builder *b, char **err)
 			int n = workload_min_gpus(&r->work, pi->gpu);
 			if (n <= 0 || n > b->pools[m].count)
 				continue;
-			double h = workload_gpu_hours(&r->work, pi->gpu, n, NULL);
+			/* As compare sizes it: replicas of n GPUs when the tokens
+			 * need them in the hours, as many as the pool holds. */
+			struct workload_run run;
+			if (!workload_size(&r->work, pi->gpu, n, b->pools[m].count / n, &run, NULL,
+					   0))
+				continue;
+			double h = run.hours;
 			if (!(h > 0) || !isfinite(h))
 				continue;
-			o->gpus = n;
+			o->gpus = n * run.replicas;
 			o->hours = h;
-			o->cost_per_hour = power_cost(spec, n, pi->watts, 1.0);
+			o->cost_per_hour = power_cost(spec, o->gpus, pi->watts, 1.0);
 		}
 	}
 	return PLANNER_OK;
@@ -377,7 +383,7 @@ static double rented_runs(struct builder *b, size_t j, const struct route_result
 		r->slot = t;
 		r->n_slots = len;
 		r->hours = left < len ? left : len;
-		r->cost = r->hours * rent->price_per_hour;
+		r->cost = r->hours * rent->price_per_hour * rent->replicas; /* all copies run */
 		*cost += r->cost;
 		placed += r->hours;
 		t += len + (sj->max_run > 0 ? 1 : 0);

@@ -502,8 +502,12 @@ static int hours_given(struct spec_rd *r, const struct spec_key *k, const struct
 static int check_work(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	const struct job *j = r->target;
+	const struct keyed *serving = spec_val(r, "serving");
 	if (j->has_hours || j->has_tokens)
 		return PLANNER_OK;
+	if (serving->val && yr_is_text(serving->val) &&
+	    !strcasecmp(yr_sval(serving->val), "always-on"))
+		return PLANNER_OK; /* the serving row gives it its hours */
 	return yr_fail(&r->c->y, r->map->start_mark,
 	               "job '%s' has neither hours_per_month nor tokens_per_month; add e.g. "
 	               "hours_per_month: 300 or tokens_per_month: {input: 200M, output: 40M}",
@@ -590,7 +594,8 @@ static const struct spec_key job_keys[] = {
      .bounds = "1 to the model's maximum context",
      .desc = "Tokens per sequence (prompt and output); sizes the KV cache."},
     {.name = "batch",
-     .kind = SPEC_WHOLE,
+     .kind = SPEC_CUSTOM,
+     .read = spec_read_batch,
      .offset = offsetof(struct job, batch),
      .store = STORE_INT,
      .lo = 1,
@@ -598,8 +603,12 @@ static const struct spec_key job_keys[] = {
      .has_def = true,
      .def = 1,
      .example = "batch: 4",
-     .type = "whole number, sequences",
-     .desc = "Sequences processed at once; sizes the KV cache and the speed estimate."},
+     .type = "whole number, sequences, or max",
+     .bounds = "1 to 4096, or max (inference only)",
+     .desc = "Sequences processed at once; sizes the KV cache and the speed estimate. max: "
+             "the largest batch whose KV cache fits beside the weights on each GPU "
+             "configuration, as a throughput-oriented server runs (at most vLLM's "
+             "max_num_seqs)."},
     {.name = "hours_per_month",
      .kind = SPEC_HOURS,
      .offset = offsetof(struct job, hours_per_month),
@@ -610,7 +619,8 @@ static const struct spec_key job_keys[] = {
      .def_text = "from tokens_per_month",
      .example = "hours_per_month: 300",
      .desc = "GPU time the job needs a month. This or tokens_per_month is required; when "
-             "both are given, the GPU hours are this."},
+             "both are given, the GPU hours are this, and a GPU route that cannot make the "
+             "tokens in them runs as several copies (replicas) or is not possible."},
     {.name = "tokens_per_month",
      .kind = SPEC_MAP,
      .sub = &token_table,
@@ -670,6 +680,36 @@ static const struct spec_key job_keys[] = {
      .def_text = "none",
      .example = "run: {command: \"python serve.py\", image: \"vllm/vllm-openai:latest\"}",
      .desc = "How to start the job (see jobs[].run)."},
+    {.name = "request",
+     .kind = SPEC_MAP,
+     .sub = &spec_request,
+     .flags = SPEC_ALWAYS,
+     .check = spec_check_request,
+     .def_text = "context tokens, split as tokens_per_month is (all input without it)",
+     .example = "request: {input: 512, output: 256}",
+     .desc = "Mean tokens per request (see jobs[].request)."},
+    {.name = "kv_cache",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, kv_cache),
+     .store = STORE_INT,
+     .names = spec_kv_cache_names,
+     .n_names = SPEC_N_KV_CACHE,
+     .def_text = "bf16",
+     .example = "kv_cache: fp8",
+     .desc = "Element type of the KV cache: bf16 (2 bytes, vLLM's and llama.cpp's default) "
+             "or fp8 (1 byte, vLLM --kv-cache-dtype fp8)."},
+    {.name = "serving",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct job, always_on),
+     .store = STORE_BOOL,
+     .names = spec_serving_names,
+     .n_names = SPEC_N_SERVING,
+     .flags = SPEC_ALWAYS,
+     .check = spec_check_serving,
+     .def_text = "on-demand (always-on when hours_per_month is 744)",
+     .example = "serving: always-on",
+     .desc = "always-on: the service is up all month (744 h) and priced for those hours; "
+             "with tokens_per_month every route shows its cost per million tokens."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");

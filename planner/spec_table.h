@@ -16,7 +16,7 @@
 #include "yamlread.h"
 
 /* Rows in one table; the reader keeps per-row values on the stack. */
-#define SPEC_MAX_KEYS 16
+#define SPEC_MAX_KEYS 32
 
 /* One load: the document being read and the spec being filled. */
 struct ctx {
@@ -115,6 +115,19 @@ extern const struct spec_table spec_top, spec_job;
 /* task: and data: values, indexed by enum task and enum data_class. */
 extern const char *const jobspec_task_names[], *const jobspec_data_names[];
 extern const size_t jobspec_n_task_names, jobspec_n_data_names;
+
+/* spec_serve.c: the serving keys' values, nested table and checks. */
+#define SPEC_N_KV_CACHE 2
+#define SPEC_N_SERVING  2
+extern const char *const spec_kv_cache_names[SPEC_N_KV_CACHE]; /* by enum kv_cache_type */
+extern const char *const spec_serving_names[SPEC_N_SERVING];   /* on-demand, always-on */
+extern const struct spec_table spec_request;                   /* jobs[].request */
+/* batch: a whole number, or max (inference only). */
+int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* After context and tokens_per_month: the request, given or defaulted. */
+int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* serving: always-on sets hours_per_month to 744; 744 h means always-on. */
+int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
 /* Stores the defaults of t (and its nested mappings) into target. */
 int spec_defaults(struct ctx *c, const struct spec_table *t, void *target);

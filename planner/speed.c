@@ -61,15 +61,16 @@ static double tp_factor(const struct engine *e, int n)
 	return n > 1 ? n * e->tp_efficiency : 1.0;
 }
 
-void speed_estimate(const struct engine *e, const struct model_spec *m,
-                    const struct precision_info *p, const struct gpu_spec *gpu, int n,
-                    enum task task, long context, int batch, struct speed_est *out)
+void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                       enum task task, double attended, double kv_bytes_per_element, int batch,
+                       struct speed_est *out)
 {
 	out->decode_tps = out->stream_tps = out->prefill_tps = out->train_tps = 0.0;
 	if (n < 1)
 		n = 1;
 	int b = batch > 0 ? batch : 1;
-	double ctx = context > 0 ? (double)context : 0.0;
+	double ctx = attended > 0 ? attended : 0.0;
 	double params = flop_params(m);
 	if (params <= 0)
 		return;
@@ -78,10 +79,13 @@ void speed_estimate(const struct engine *e, const struct model_spec *m,
 	double flops = dense_flops(gpu, p) * e->compute_eta * tp_factor(e, n);
 
 	/* One step reads the weights once for all b streams, and each
-	 * stream's KV cache. The KV is charged at the full context: a
-	 * conservative bound for long prompts with short answers. */
+	 * stream's KV cache up to where it is: on average the mean attended
+	 * context, in elements of kv_bytes_per_element bytes. */
+	struct engine kv_e = *e;
+	if (kv_bytes_per_element > 0)
+		kv_e.kv_bytes_per_element = kv_bytes_per_element;
 	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
-	double kv_bytes = vram_kv_bytes_per_token(e, m) * ctx;
+	double kv_bytes = vram_kv_bytes_per_token(&kv_e, m) * ctx;
 	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
 	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
 	out->decode_tps = fmin(mem_tps, compute_tps);
@@ -94,6 +98,16 @@ void speed_estimate(const struct engine *e, const struct model_spec *m,
 		/* Training multiplies in bf16 whatever the stored precision. */
 		out->train_tps = e->train_mfu * gpu->fp16_tflops * 1e12 * n / (per_token * params);
 	}
+}
+
+void speed_estimate(const struct engine *e, const struct model_spec *m,
+                    const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                    enum task task, long context, int batch, struct speed_est *out)
+{
+	/* Every sequence at the full context, in the engine's KV type: the
+	 * conservative bound `fit` and the calibration use. */
+	speed_estimate_kv(e, m, p, gpu, n, task, context > 0 ? (double)context : 0.0,
+	                  e->kv_bytes_per_element, batch, out);
 }
 
 /* Seconds to push `tokens` through at `rate`; infinite when there is work

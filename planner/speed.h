@@ -22,6 +22,17 @@ void speed_estimate(const struct engine *e, const struct model_spec *m,
                     const struct precision_info *p, const struct gpu_spec *gpu, int n,
                     enum task task, long context, int batch, struct speed_est *out);
 
+/* The same, with the KV cache a decode step reads given apart: each
+ * sequence attends on average to `attended` tokens (a request of input N
+ * and output M: N + M/2, docs/estimation.md "Serving"), stored in
+ * kv_bytes_per_element bytes (2 bf16, 1 fp8; 0 takes the engine's).
+ * speed_estimate is this with attended = context and the engine's KV
+ * element size. */
+void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                       enum task task, double attended, double kv_bytes_per_element, int batch,
+                       struct speed_est *out);
+
 /* GPU-hours this configuration needs for a month's tokens: input at the
  * prefill rate plus output at the decode rate (inference), or all tokens at
  * the training rate (fine-tuning). Hours of the whole configuration (all n

@@ -28,7 +28,14 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	if (!w->prec)
 		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: unknown precision '%s'", spec->path,
 		               j->pos.line, j->pos.column, j->precision);
-	vram_estimate(w->engine, &j->model, w->prec, j->task, j->context, j->batch, &w->need);
+	w->kv_bytes = kv_cache_bytes(j->kv_cache);
+	/* A decode step of a request of input N and output M attends to N
+	 * tokens at its first step and N + M at its last: N + M/2 on average
+	 * over the request, and so over a batch of requests at all stages. */
+	w->attended = j->request_input + j->request_output / 2.0;
+	struct engine kv_e = *w->engine;
+	kv_e.kv_bytes_per_element = w->kv_bytes;
+	vram_estimate(&kv_e, &j->model, w->prec, j->task, j->context, j->batch, &w->need);
 	return PLANNER_OK;
 }
 
@@ -98,13 +105,107 @@ int workload_min_gpus(const struct workload *w, const struct gpu_spec *gpu)
 	return vram_min_gpus(w->engine, &w->need, gpu);
 }
 
+/* Whether b sequences of `attended` tokens fit on n GPUs. */
+static bool batch_fits(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, double attended, double kv_bytes,
+                       const struct gpu_spec *gpu, int n, int b)
+{
+	struct engine kv_e = *e;
+	kv_e.kv_bytes_per_element = kv_bytes;
+	struct vram_need need;
+	vram_estimate(&kv_e, m, p, TASK_INFERENCE, (long)ceil(attended), b, &need);
+	return vram_fits(e, &need, gpu, n);
+}
+
+int workload_max_batch(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, double attended, double kv_bytes,
+                       const struct gpu_spec *gpu, int n)
+{
+	int hi = gpu->vram_gib >= WORKLOAD_LARGE_CARD_GIB && !strstr(gpu->name, "A100")
+	             ? WORKLOAD_MAX_SEQS_LARGE
+	             : WORKLOAD_MAX_SEQS;
+	int lo = 1;
+	if (batch_fits(e, m, p, attended, kv_bytes, gpu, n, hi))
+		return hi;
+	/* lo fits (or is the floor), hi does not: halve the gap. */
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (batch_fits(e, m, p, attended, kv_bytes, gpu, n, mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n)
+{
+	const struct job *j = w->job;
+	if (!j->batch_max)
+		return j->batch > 0 ? j->batch : 1;
+	return workload_max_batch(w->engine, &j->model, w->prec, w->attended, w->kv_bytes, gpu, n);
+}
+
+/* The tokens a configuration's rate is about: output tokens when serving,
+ * every token when fine-tuning. */
+static double rated_tokens(const struct job *j)
+{
+	return j->task == TASK_INFERENCE ? j->output_tokens : j->input_tokens + j->output_tokens;
+}
+
+bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
+                   struct workload_run *out, char *why, size_t len)
+{
+	const struct job *j = w->job;
+	struct speed_est s;
+	memset(out, 0, sizeof *out);
+	out->batch = workload_batch(w, gpu, n);
+	out->replicas = 1;
+	speed_estimate_kv(w->engine, &j->model, w->prec, gpu, n, j->task, w->attended, w->kv_bytes,
+	                  out->batch, &s);
+	out->tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
+	out->hours = j->hours_per_month;
+	if (!j->has_tokens)
+		return true;
+	out->work_hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
+	if (!isfinite(out->work_hours)) {
+		if (why && len)
+			snprintf(why, len, "%dx %s has no estimated rate for %s", n, gpu->name,
+			         j->model.id);
+		return false;
+	}
+	double span = j->has_hours ? j->hours_per_month : HOURS_PER_MONTH;
+	out->need_tps = rated_tokens(j) / (span * 3600.0);
+	if (out->work_hours > span)
+		out->replicas = (int)ceil(out->work_hours / span - 1e-9);
+	if (!j->has_hours)
+		out->hours = out->work_hours / out->replicas;
+	if (out->replicas <= max_replicas)
+		return true;
+	/* The rate over the hours one copy needs: the decode (or training)
+	 * rate, slowed by the prefill of the input when serving. */
+	double does = rated_tokens(j) / (out->work_hours * 3600.0);
+	char prefill[64] = "";
+	if (j->task == TASK_INFERENCE && j->input_tokens > 0 && lround(does) != lround(out->tps))
+		snprintf(prefill, sizeof prefill, " (%.0f with the prefill of its input)", does);
+	int most = (max_replicas > 0 ? max_replicas : 0) * n;
+	if (why && len)
+		snprintf(why, len,
+		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s%s, so %d copies (%d "
+		         "GPUs) would be needed, more than the %d GPU%s this route may use",
+		         out->need_tps, span, n, gpu->name, out->tps, w->engine->name, prefill,
+		         out->replicas, out->replicas * n, most, most == 1 ? "" : "s");
+	return false;
+}
+
 double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, int n, double *tps)
 {
 	const struct job *j = w->job;
 	if (j->has_hours && !tps)
 		return j->hours_per_month;
 	struct speed_est s;
-	speed_estimate(w->engine, &j->model, w->prec, gpu, n, j->task, j->context, j->batch, &s);
+	speed_estimate_kv(w->engine, &j->model, w->prec, gpu, n, j->task, w->attended, w->kv_bytes,
+	                  workload_batch(w, gpu, n), &s);
 	if (tps)
 		*tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
 	if (j->has_hours)

@@ -38,6 +38,33 @@ struct workload {
 	const struct precision_info *prec; /* the job's precision */
 	const struct engine *engine;       /* the job's engine profile */
 	struct vram_need need;             /* on one GPU, under engine */
+	double kv_bytes;                   /* bytes per KV element (job's kv_cache) */
+	double attended;                   /* mean tokens a decode step attends to */
+};
+
+/* Most GPUs planner sizes one route to when it adds replicas for capacity
+ * (a policy bound, not a fact: eight 8-GPU servers, the same bound as an
+ * owned/buy/quotes count). */
+#define WORKLOAD_MAX_GPUS JOBSPEC_MAX_GPU_COUNT
+
+/* vLLM's default max_num_seqs, the most sequences it batches: 256, and
+ * 1024 on cards of at least 70 GiB other than the A100
+ * (vllm-project/vllm, vllm/engine/arg_utils.py,
+ * EngineArgs.get_batch_defaults, OPENAI_API_SERVER usage context, v0.10
+ * and later; read 2026-11-30). batch: max never exceeds it. */
+#define WORKLOAD_MAX_SEQS       256
+#define WORKLOAD_MAX_SEQS_LARGE 1024
+#define WORKLOAD_LARGE_CARD_GIB 70.0
+
+/* How one GPU configuration does the job's month: the batch it runs, its
+ * rate, and how many copies of it (replicas) the tokens need in the hours. */
+struct workload_run {
+	int batch;         /* sequences one replica runs at once */
+	double tps;        /* output (fine-tuning: training) tokens/s of one replica */
+	double work_hours; /* hours one replica needs for the month's tokens; 0 without tokens */
+	double hours;      /* hours each replica runs in the month */
+	int replicas;      /* copies of the configuration running together, >= 1 */
+	double need_tps;   /* tokens given: the rate the tokens need in the hours */
 };
 
 /* Builds the workload of job j of spec: its precision, its engine profile
@@ -87,6 +114,28 @@ int workload_min_gpus(const struct workload *w, const struct gpu_spec *gpu);
  * not NULL it gets the configuration's output tokens/s (inference) or
  * training tokens/s (fine-tuning). */
 double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, int n, double *tps);
+
+/* The batch n GPUs of kind gpu run: the job's, or with batch: max the
+ * largest whose KV cache (at the mean attended context) fits beside the
+ * weights in the usable memory, at most vLLM's max_num_seqs. */
+int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n);
+
+/* The same without a job (for `fit`): the largest batch of inference
+ * sequences of `attended` tokens each, KV elements of kv_bytes bytes, that
+ * fits on n GPUs of kind gpu under engine e; 1 when even one does not. */
+int workload_max_batch(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, double attended, double kv_bytes,
+                       const struct gpu_spec *gpu, int n);
+
+/* Sizes n GPUs of kind gpu for the job's month (*out). With tokens and
+ * hours both given, a configuration that cannot produce the tokens in the
+ * hours gets replicas; with tokens only, the hours follow from them and
+ * replicas keep each copy within HOURS_PER_MONTH; with hours only there is
+ * nothing to check. Returns false, with the reason in why (len bytes: what
+ * the job needs and what the configuration does), when the job would need
+ * more than max_replicas copies or the configuration has no rate. */
+bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
+                   struct workload_run *out, char *why, size_t len);
 
 /* Electricity for `gpus` GPUs of `watts` each running `hours`, with the
  * spec's PUE and price per kWh, in the spec's currency. hours = 1 gives

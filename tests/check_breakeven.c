@@ -25,6 +25,7 @@ static const char api_spec[] =
 	"    model: llama-3.1-8b\n    precision: q4_k_m\n"
 	"    hours_per_month: 200\n"
 	"    tokens_per_month: {input: 100M, output: 20M}\n"
+	"    batch: max\n" /* one GPU at its largest batch can beat the API per token */
 	"    interruptible: true\n";
 
 /* The CSV at path as a JSON array of objects keyed by header, parsed by
@@ -129,6 +130,13 @@ static int check_spec_matches(const char *spec)
 		same_number(row, "owned_monthly_cost", get(own, "monthly_cost"), 1);
 		same_number(row, "owned_capex", get(own, "capex"), 1);
 		same_number(row, "owned_gpu_count", get(own, "gpu_count"), 1);
+		same_number(row, "rented_replicas", get(rent, "replicas"), 1);
+		same_number(row, "owned_replicas", get(own, "replicas"), 1);
+		const cJSON *best_name = get(get(j, "best"), "route");
+		same_number(row, "best_cost_per_mtok",
+			    best_name ? get(route_of(j, best_name->valuestring), "cost_per_mtok")
+				      : NULL,
+			    1);
 		same_number(row, "best_monthly_cost", get(get(j, "best"), "monthly_cost"), 1);
 		same_number(row, "owned_vs_rented_breakeven_hours",
 			    get(brk, "owned_vs_rented_hours_per_month"), 1);
@@ -184,7 +192,8 @@ START_TEST(the_header_names_units_and_never_is_an_empty_cell)
 	static const char *const cols[] = {"owned_vs_rented_breakeven_hours,",
 					   "owned_payback_months,",
 					   "api_vs_rented_breakeven_mtokens,", "currency,",
-					   "prices_as_of\r\n"};
+					   "prices_as_of,", "rented_replicas,", "owned_replicas,",
+					   "best_cost_per_mtok\r\n"};
 	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
 		ck_assert_msg(strstr(out, cols[i]) != NULL, "no column %s", cols[i]);
 	/* support-bot: owned vs rented never, payback never, api vs rented never. */

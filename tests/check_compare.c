@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "util.h"
@@ -76,8 +77,33 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 				best_cost = cost;
 				best_route = rn;
 			}
+			const cJSON *tok = cJSON_GetObjectItem(job, "tokens_per_month");
+			const cJSON *cpm = cJSON_GetObjectItem(r, "cost_per_mtok");
+			if (tok) {
+				/* Cost per million tokens on every route that has tokens. */
+				double mtok = (num(tok, "input") + num(tok, "output")) / 1e6;
+				ck_assert_msg(fabs(num(r, "cost_per_mtok") - cost / mtok) <=
+						  1e-4 + cost / mtok * 1e-3,
+					      "%s %s cost_per_mtok", name, rn);
+			} else {
+				ck_assert(cJSON_IsNull(cpm));
+			}
+			if (strcmp(rn, "api")) {
+				ck_assert(num(r, "replicas") >= 1 && num(r, "batch") >= 1);
+				/* Capacity: with hours and tokens both given, the route's
+				 * GPUs produce the output tokens in those hours. */
+				if (tok && num(job, "gpu_hours_per_month") > 0 &&
+				    !strcmp(cJSON_GetObjectItem(job, "task")->valuestring, "inference"))
+					ck_assert_msg(num(r, "tokens_per_second") * num(r, "gpu_hours") *
+							      3600 >=
+							  num(tok, "output"),
+						      "%s %s: %.0f tok/s x %.1f h cannot make %.0f tokens",
+						      name, rn, num(r, "tokens_per_second"),
+						      num(r, "gpu_hours"), num(tok, "output"));
+			}
 			if (!strcmp(rn, "rented")) {
-				double want = num(r, "price_per_hour") * num(r, "gpu_hours");
+				double want =
+					num(r, "price_per_hour") * num(r, "gpu_hours") * num(r, "replicas");
 				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-4,
 					      "%s rented %.2f != %.2f", name, cost, want);
 				ck_assert(num(r, "tokens_per_second") > 0);
@@ -114,8 +140,8 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 		const cJSON *rent = route(job, "rented"), *own = route(job, "owned");
 		if (cJSON_IsNumber(h)) {
 			/* Equal work: an owned hour stands for rented/owned hours. */
-			double margin = num(rent, "price_per_hour") * num(rent, "gpu_hours") /
-						num(own, "gpu_hours") -
+			double margin = num(rent, "price_per_hour") * num(rent, "replicas") *
+						num(rent, "gpu_hours") / num(own, "gpu_hours") -
 					num(own, "gpu_count") * num(own, "watts") * pue / 1000 * elec;
 			double want = num(own, "capex") / months / margin;
 			ck_assert_msg(fabs(h->valuedouble - want) <= 0.06 + want * 1e-3,
@@ -141,6 +167,115 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 	free(out);
 	free(err);
 	free(db);
+}
+END_TEST
+
+/* 1B input + 1B output tokens in 10 hours: about 28,000 output tokens a
+ * second. Was priced on 2x H100 at 25 tok/s as the best route. */
+static const char impossible_spec[] = "version: 1\njobs:\n"
+				      "  - name: impossible\n"
+				      "    model: llama-3.1-70b\n"
+				      "    hours_per_month: 10\n"
+				      "    tokens_per_month: {input: 1B, output: 1B}\n";
+
+/* compare of text in format; the output, exit status 0. */
+static char *compare_text(const char *text, const char *format)
+{
+	char *dir = test_tmpdir(), *spec = test_write(dir, "job.yaml", text);
+	char *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
+	const char *argv[] = {"compare", spec, "--format", format, "--db", db, NULL};
+	int rc = test_run_planner(argv, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	free(err);
+	unlink(db);
+	unlink(spec);
+	rmdir(dir);
+	free(db);
+	free(spec);
+	free(dir);
+	return out;
+}
+
+/* Every GPU route of the job is either sized to do its tokens in its
+ * hours (replicas) or infeasible saying what it needs and what it does. */
+static int check_capacity(const cJSON *job, double hours, double output)
+{
+	int replicated = 0;
+	for (int k = 0; k < 2; k++) {
+		const cJSON *r = route(job, k ? "owned" : "rented");
+		if (cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible"))) {
+			ck_assert_double_eq(num(r, "gpu_hours"), hours);
+			ck_assert(num(r, "tokens_per_second") * hours * 3600 >= output);
+			replicated += num(r, "replicas") > 1;
+		} else {
+			const char *why = cJSON_GetObjectItem(r, "why")->valuestring;
+			ck_assert_msg(strstr(why, "needs 27778 tok/s over 10 h; ") && strstr(why, " does "),
+				      "%s", why);
+		}
+	}
+	return replicated;
+}
+
+START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
+{
+	char *out = compare_text(impossible_spec, "json");
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	check_capacity(job, 10, 1e9);
+	/* Neither GPU route can: 70B at batch 1 needs over 64 GPUs. */
+	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(route(job, "rented"), "feasible")));
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")->valuestring,
+			 "api");
+	cJSON_Delete(root);
+	free(out);
+	out = compare_text(impossible_spec, "table");
+	ck_assert_msg(strstr(out, "rented            -  not possible: needs 27778 tok/s over 10 h"),
+		      "%s", out);
+	free(out);
+
+	/* Served as a throughput server would, with an FP8 KV cache, it fits
+	 * in replicas, priced as such. */
+	char *spec = xasprintf("%s    batch: max\n    kv_cache: fp8\n"
+			       "    request: {input: 500, output: 500}\n",
+			       impossible_spec);
+	out = compare_text(spec, "json");
+	root = cJSON_Parse(out);
+	job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	ck_assert_int_ge(check_capacity(job, 10, 1e9), 1);
+	const cJSON *r = route(job, "rented");
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	ck_assert(num(r, "replicas") > 1 && num(r, "batch") > 1);
+	ck_assert_double_eq_tol(num(r, "monthly_cost"),
+				num(r, "replicas") * num(r, "price_per_hour") * 10, 0.01);
+	cJSON_Delete(root);
+	free(out);
+	out = compare_text(spec, "table");
+	ck_assert_msg(strstr(out, " replicas of ") && strstr(out, " h each, "), "%s", out);
+	free(out);
+	free(spec);
+}
+END_TEST
+
+START_TEST(an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok)
+{
+	char *out = compare_text("version: 1\njobs:\n  - name: chat\n    model: llama-3.1-8b\n"
+				 "    serving: always-on\n    batch: max\n"
+				 "    tokens_per_month: {input: 2B, output: 1B}\n",
+				 "json");
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(job, "serving")->valuestring, "always-on");
+	ck_assert_double_eq(num(job, "gpu_hours_per_month"), 744);
+	for (int k = 0; k < 3; k++) {
+		const cJSON *r = route(job, k == 0 ? "api" : k == 1 ? "rented" : "owned");
+		ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+		ck_assert_double_eq_tol(num(r, "cost_per_mtok"), num(r, "monthly_cost") / 3000,
+					1e-4);
+		if (k)
+			ck_assert_double_eq(num(r, "gpu_hours"), 744);
+	}
+	cJSON_Delete(root);
+	free(out);
 }
 END_TEST
 
@@ -280,6 +415,8 @@ Suite *compare_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
 	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_three_rows_a_job);
+	tcase_add_test(tc, the_impossible_job_is_resized_or_infeasible_with_the_reason);
+	tcase_add_test(tc, an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok);
 	tcase_add_test(tc, exit_codes_follow_the_documented_enum);
 	tcase_add_test(tc, a_bad_job_spec_names_file_line_and_column_and_exits_1);
 	tcase_add_test(tc, fit_json_lists_gpus_with_the_fewest_that_hold_the_model);

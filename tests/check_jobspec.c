@@ -727,6 +727,67 @@ START_TEST(unknown_key_lists_come_from_the_tables)
 }
 END_TEST
 
+START_TEST(serving_keys_read_the_request_kv_cache_batch_and_always_on)
+{
+	struct jobspec *spec =
+	    parse_ok(HEAD "    context: 8192\n    request: {input: 1K, output: 500}\n"
+	                  "    kv_cache: FP8\n    batch: max\n    serving: always-on\n"
+	                  "    tokens_per_month: {input: 1B, output: 500M}\n");
+	const struct job *j = &spec->jobs[0];
+	ck_assert(j->has_request);
+	ck_assert_double_eq(j->request_input, 1000);
+	ck_assert_double_eq(j->request_output, 500);
+	ck_assert_int_eq(j->kv_cache, KV_CACHE_FP8);
+	ck_assert_double_eq(kv_cache_bytes(j->kv_cache), 1);
+	ck_assert_str_eq(kv_cache_name(j->kv_cache), "fp8");
+	ck_assert(j->batch_max);
+	ck_assert_int_eq(j->batch, 1); /* the fit check's one sequence */
+	ck_assert(j->always_on && j->has_hours);
+	ck_assert_double_eq(j->hours_per_month, 744);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(the_request_defaults_to_the_context_split_as_the_months_tokens)
+{
+	struct jobspec *spec =
+	    parse_ok(HEAD "    context: 6000\n    tokens_per_month: {input: 200M, output: 40M}\n");
+	const struct job *j = &spec->jobs[0];
+	ck_assert(!j->has_request && !j->batch_max && !j->always_on);
+	ck_assert_double_eq_tol(j->request_input, 5000, 1e-9);
+	ck_assert_double_eq_tol(j->request_output, 1000, 1e-9);
+	ck_assert_int_eq(j->kv_cache, KV_CACHE_BF16);
+	ck_assert_double_eq(kv_cache_bytes(j->kv_cache), 2);
+	jobspec_free(spec);
+	/* Hours alone: the whole context is the prompt. */
+	spec = parse_ok(HEAD "    context: 6000\n    hours_per_month: 744\n");
+	ck_assert_double_eq(spec->jobs[0].request_input, 6000);
+	ck_assert_double_eq(spec->jobs[0].request_output, 0);
+	ck_assert(spec->jobs[0].always_on); /* up every hour of the month */
+	jobspec_free(spec);
+	/* serving: always-on is work enough on its own. */
+	spec = parse_ok(HEAD "    serving: always-on\n");
+	ck_assert_double_eq(spec->jobs[0].hours_per_month, 744);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(serving_values_are_checked)
+{
+	bad(HEAD "    hours_per_month: 1\n    request: {input: 4000, output: 500}\n", "t.yaml:5:14: ",
+	    "request of 4500 tokens", "longer than context 4096", "raise context to at least 4500",
+	    NULL);
+	bad(HEAD "    hours_per_month: 1\n    request: {input: 0, output: 0}\n", "t.yaml:5:14: ",
+	    "'request' in job 'bot' has no tokens", NULL);
+	bad(HEAD "    hours_per_month: 1\n    kv_cache: fp4\n", "t.yaml:5:15: ", "fp4", NULL);
+	bad(HEAD "    hours_per_month: 1\n    batch: most\n", "t.yaml:5:12: ", "batch", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    batch: max\n",
+	    "t.yaml:6:12: ", "batch: max", "is for serving", NULL);
+	bad(HEAD "    hours_per_month: 300\n    serving: always-on\n", "t.yaml:5:14: ",
+	    "always-on", "hours_per_month", "says 300", NULL);
+}
+END_TEST
+
 Suite *jobspec_suite(void)
 {
 	Suite *s = suite_create("jobspec");
@@ -739,6 +800,8 @@ Suite *jobspec_suite(void)
 	tcase_add_test(good, a_foreign_currency_converts_the_default_electricity_price);
 	tcase_add_test(good, empty_sections_and_a_single_api_model_are_accepted);
 	tcase_add_test(good, free_accepts_null_and_names_read_back);
+	tcase_add_test(good, serving_keys_read_the_request_kv_cache_batch_and_always_on);
+	tcase_add_test(good, the_request_defaults_to_the_context_split_as_the_months_tokens);
 	suite_add_tcase(s, good);
 
 	TCase *bads = tcase_create("mistakes");
@@ -758,6 +821,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, top_level_settings_are_checked);
 	tcase_add_test(bads, schedule_values_are_checked);
 	tcase_add_test(bads, api_models_must_name_a_vendor);
+	tcase_add_test(bads, serving_values_are_checked);
 	suite_add_tcase(s, bads);
 
 	TCase *doc = tcase_create("reference");

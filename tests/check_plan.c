@@ -247,8 +247,12 @@ START_TEST(token_volumes_become_hours_through_the_throughput_estimate)
 	const struct job_result *j = &p->jobs[0];
 	const struct route_result *r = &j->routes[ROUTE_RENTED];
 	struct speed_est s;
-	speed_estimate(engine_default(), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
-	               r->gpu_count, TASK_INFERENCE, spec->jobs[0].context, 4, &s);
+	/* A request is the context split 50:20; decode attends to input +
+	 * output / 2 tokens of it on average, in bf16. */
+	double ctx = spec->jobs[0].context, attended = ctx * 50 / 70 + ctx * 20 / 70 / 2;
+	ck_assert_double_eq_tol(j->work.attended, attended, 1e-9);
+	speed_estimate_kv(engine_default(), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
+	                  r->gpu_count, TASK_INFERENCE, attended, 2.0, 4, &s);
 	double hours = speed_hours_for_tokens(&s, TASK_INFERENCE, 50e6, 20e6);
 	ck_assert_double_eq_tol(r->gpu_hours, hours, 1e-9);
 	ck_assert_double_eq_tol(r->tokens_per_second, s.decode_tps, 1e-9);
@@ -278,6 +282,79 @@ START_TEST(a_quote_is_a_rentable_offer_priced_in_the_spec_currency)
 }
 END_TEST
 
+/* 20M output tokens in 10 hours: 556 tok/s, several times what one GPU
+ * does for an 8B model at batch 1. */
+#define BUSY_JOB                                                                                   \
+	"jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 10, "        \
+	"tokens_per_month: {input: 1M, output: 20M}}\n"
+
+START_TEST(a_route_short_of_capacity_rents_replicas_priced_as_such)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD BUSY_JOB, &spec);
+	const struct job_result *j = &p->jobs[0];
+	const struct route_result *r = &j->routes[ROUTE_RENTED];
+	ck_assert(r->feasible);
+	struct workload_run run;
+	ck_assert(workload_size(&j->work, r->gpu, r->gpu_count / r->replicas, 64, &run, NULL, 0));
+	ck_assert_int_gt(run.replicas, 1);
+	ck_assert_int_eq(r->replicas, (int)ceil(run.work_hours / 10));
+	ck_assert_int_eq(r->replicas, run.replicas);
+	ck_assert_double_eq_tol(r->gpu_hours, 10, 1e-9); /* each copy runs the job's hours */
+	ck_assert_double_eq_tol(r->monthly_cost, r->replicas * 10 * r->price_per_hour, 1e-9);
+	ck_assert_double_eq_tol(r->tokens_per_second, r->replicas * run.tps, 1e-9);
+	ck_assert(r->tokens_per_second * 10 * 3600 >= 20e6);
+	ck_assert_double_eq_tol(r->cost_per_mtok, r->monthly_cost / 21, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(a_quote_is_not_replicated_and_says_what_it_lacks)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of("version: 1\nproviders: [acme]\nquotes: [{provider: acme, gpu: "
+				 "H100 SXM, count: 1, price_per_hour: 2}]\n" BUSY_JOB,
+				 &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert(!r->feasible);
+	ck_assert_msg(strstr(r->why, "needs 556 tok/s over 10 h; 1x H100 SXM does ") == r->why,
+		      "%s", r->why);
+	ck_assert_ptr_nonnull(strstr(r->why, " under default"));
+	ck_assert_ptr_nonnull(strstr(r->why, "copies (")); /* what it would take */
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(gpus_on_hand_run_as_many_sets_as_the_work_needs_if_there_are_enough)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of("version: 1\nowned: [{gpu: RTX 4090, count: 2}]\nbuy: []\n"
+				 "providers: [acme]\n" BUSY_JOB,
+				 &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert(!r->feasible);
+	ck_assert_msg(strstr(r->why, "needs 556 tok/s over 10 h; 1x RTX 4090 does "), "%s", r->why);
+	plan_free(p);
+	jobspec_free(spec);
+	p = plan_of("version: 1\nowned: [{gpu: RTX 4090, count: 16}]\nbuy: []\n"
+		    "providers: [acme]\n" BUSY_JOB,
+		    &spec);
+	r = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert(r->feasible);
+	ck_assert_int_gt(r->replicas, 2);
+	ck_assert_int_eq(r->gpu_count, r->replicas); /* sets of one GPU */
+	ck_assert_double_eq_tol(r->gpu_hours, 10, 1e-9);
+	ck_assert_double_eq_tol(r->power_cost,
+				r->gpu_count * r->watts * spec->pue * 10 / 1000 *
+				    spec->electricity_per_kwh,
+				1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -294,6 +371,9 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, an_amd_offer_is_a_candidate_only_with_accelerator_any);
 	tcase_add_test(tc, token_volumes_become_hours_through_the_throughput_estimate);
 	tcase_add_test(tc, a_quote_is_a_rentable_offer_priced_in_the_spec_currency);
+	tcase_add_test(tc, a_route_short_of_capacity_rents_replicas_priced_as_such);
+	tcase_add_test(tc, a_quote_is_not_replicated_and_says_what_it_lacks);
+	tcase_add_test(tc, gpus_on_hand_run_as_many_sets_as_the_work_needs_if_there_are_enough);
 	suite_add_tcase(s, tc);
 	return s;
 }

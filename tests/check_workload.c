@@ -187,13 +187,133 @@ START_TEST(hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate)
 	w = work_of(spec);
 	const struct job *j = &spec->jobs[0];
 	struct speed_est s;
-	speed_estimate(engine_default(), &j->model, w.prec, h100, 2, j->task, j->context, j->batch,
-	               &s);
+	speed_estimate_kv(engine_default(), &j->model, w.prec, h100, 2, j->task, w.attended,
+	                  w.kv_bytes, j->batch, &s);
 	double hours = speed_hours_for_tokens(&s, j->task, 50e6, 20e6);
 	ck_assert_double_eq(workload_gpu_hours(&w, h100, 2, &tps), hours);
 	ck_assert_double_eq(tps, s.decode_tps);
 	ck_assert_double_eq(workload_gpu_hours(&w, h100, 2, NULL), hours);
 	jobspec_free(spec);
+}
+END_TEST
+
+/* need of b sequences of `tokens` each, with KV elements of kv bytes. */
+static bool fits_batch(const struct workload *w, const struct gpu_spec *g, int b, long tokens,
+		       double kv)
+{
+	struct engine e = *w->engine;
+	e.kv_bytes_per_element = kv;
+	struct vram_need need;
+	vram_estimate(&e, &w->job->model, w->prec, TASK_INFERENCE, tokens, b, &need);
+	return vram_fits(w->engine, &need, g, 1);
+}
+
+START_TEST(batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_context)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "RTX 4090");
+	struct jobspec *spec = spec_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, "
+				       "batch: max, context: 8192, request: {input: 3000, output: 2000}, "
+				       "hours_per_month: 100}\n");
+	struct workload w = work_of(spec);
+	ck_assert_double_eq(w.attended, 4000); /* 3000 + 2000 / 2 */
+	ck_assert_double_eq(w.kv_bytes, 2);
+	int b = workload_batch(&w, g, 1);
+	ck_assert_int_gt(b, 1);
+	ck_assert(fits_batch(&w, g, b, 4000, 2) && !fits_batch(&w, g, b + 1, 4000, 2));
+	jobspec_free(spec);
+
+	/* An FP8 cache holds about twice the sequences. */
+	spec = spec_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, batch: max, "
+		       "kv_cache: fp8, context: 8192, request: {input: 3000, output: 2000}, "
+		       "hours_per_month: "
+		       "100}\n");
+	struct workload w8 = work_of(spec);
+	ck_assert_double_eq(w8.kv_bytes, 1);
+	int b8 = workload_batch(&w8, g, 1);
+	ck_assert(fits_batch(&w8, g, b8, 4000, 1) && !fits_batch(&w8, g, b8 + 1, 4000, 1));
+	ck_assert_int_ge(b8, 2 * b - 1);
+	/* A fixed batch is the job's on every GPU. */
+	spec->jobs[0].batch_max = false;
+	spec->jobs[0].batch = 3;
+	ck_assert_int_eq(workload_batch(&w8, g, 1), 3);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(batch_max_stops_at_vllms_max_num_seqs)
+{
+	struct jobspec *spec = spec_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, "
+				       "precision: q4_k_m, batch: max, context: 256, "
+				       "hours_per_month: 100}\n");
+	struct workload w = work_of(spec);
+	ck_assert_int_eq(workload_batch(&w, refdata_gpu(test_ref(), "H100 SXM"), 1), 1024);
+	ck_assert_int_eq(workload_batch(&w, refdata_gpu(test_ref(), "A100 80GB"), 1), 256);
+	ck_assert_int_eq(workload_batch(&w, refdata_gpu(test_ref(), "RTX 4090"), 1), 256);
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(tokens_alone_split_into_replicas_of_at_most_a_month)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "RTX 4090");
+	struct jobspec *spec = spec_of(HEAD "tokens_per_month: {input: 1B, output: 1B}}\n");
+	struct workload w = work_of(spec);
+	struct workload_run run;
+	char why[256] = "";
+	ck_assert(workload_size(&w, g, 1, 1000, &run, why, sizeof why));
+	ck_assert_double_eq(run.hours * run.replicas, run.work_hours);
+	ck_assert_int_eq(run.replicas, (int)ceil(run.work_hours / HOURS_PER_MONTH));
+	ck_assert(run.hours <= HOURS_PER_MONTH);
+	ck_assert_int_gt(run.replicas, 1);
+	ck_assert_str_eq(why, "");
+	/* Too few copies allowed: the reason says what is needed and done. */
+	ck_assert(!workload_size(&w, g, 1, 1, &run, why, sizeof why));
+	char want[256];
+	snprintf(want, sizeof want, "needs %.0f tok/s over 744 h; 1x RTX 4090 does %.0f under %s",
+		 1e9 / (744 * 3600.0), run.tps, w.engine->name);
+	ck_assert_msg(!strncmp(why, want, strlen(want)), "%s", why);
+	jobspec_free(spec);
+}
+END_TEST
+
+/* Output tokens/s of n GPUs of g for the spec's first job. */
+static double rate_of(const char *yaml, const char *gpu)
+{
+	struct jobspec *spec = spec_of(yaml);
+	struct workload w = work_of(spec);
+	struct workload_run run;
+	ck_assert(workload_size(&w, refdata_gpu(test_ref(), gpu), 1, 1, &run, NULL, 0));
+	jobspec_free(spec);
+	return run.tps;
+}
+
+START_TEST(decode_reads_the_kv_cache_to_the_mean_attended_context_in_its_type)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "H100 SXM");
+	struct jobspec *spec = spec_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, "
+				       "batch: 32, context: 8192, request: {input: 1000, output: "
+				       "2000}, hours_per_month: 100}\n");
+	struct workload w = work_of(spec);
+	const struct job *j = &spec->jobs[0];
+	struct speed_est full, mean;
+	/* The step reads 2,000 tokens of KV per sequence (1000 + 2000 / 2),
+	 * not the 8,192 of the context: exactly a full-context estimate at a
+	 * context of 2,000. */
+	speed_estimate(w.engine, &j->model, w.prec, g, 1, TASK_INFERENCE, 2000, 32, &mean);
+	speed_estimate(w.engine, &j->model, w.prec, g, 1, TASK_INFERENCE, 8192, 32, &full);
+	struct workload_run run;
+	ck_assert(workload_size(&w, g, 1, 1, &run, NULL, 0));
+	ck_assert_double_eq_tol(run.tps, mean.decode_tps, 1e-9);
+	ck_assert(mean.decode_tps > 1.5 * full.decode_tps);
+	jobspec_free(spec);
+	/* An fp8 cache halves the KV bytes a step reads. */
+	double bf16 = rate_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, batch: 32, "
+			      "context: 8192, hours_per_month: 100}\n",
+			      "H100 SXM");
+	double fp8 = rate_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, batch: 32, "
+			     "context: 8192, kv_cache: fp8, hours_per_month: 100}\n",
+			     "H100 SXM");
+	ck_assert(fp8 > 1.3 * bf16);
 }
 END_TEST
 
@@ -252,6 +372,10 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, fit_and_gpu_count_use_the_jobs_engine);
 	tcase_add_test(tc, hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate);
 	tcase_add_test(tc, power_costs_watts_times_pue_times_hours_at_the_kwh_price);
+	tcase_add_test(tc, batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_context);
+	tcase_add_test(tc, batch_max_stops_at_vllms_max_num_seqs);
+	tcase_add_test(tc, tokens_alone_split_into_replicas_of_at_most_a_month);
+	tcase_add_test(tc, decode_reads_the_kv_cache_to_the_mean_attended_context_in_its_type);
 	tcase_add_test(tc, the_month_bound_is_the_longest_month);
 	tcase_add_test(tc, the_reports_owned_slope_is_the_hourly_power_cost);
 	suite_add_tcase(s, tc);

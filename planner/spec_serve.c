@@ -1,0 +1,146 @@
+/* spec_serve.c — the serving keys of a job (docs/estimation.md,
+ * "Serving" and "Capacity"): the request shape, the KV cache type, batch:
+ * max and serving: always-on. Their rows are in job_keys (spec_job.c);
+ * the values, nested table and checks they use are here. */
+#include "spec_table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+#include "workload.h"
+
+/* Tokens per sequence when the model states no maximum (as spec_job.c). */
+#define MAX_REQUEST_TOKENS 100000000
+
+/* kv_cache: values, indexed by enum kv_cache_type. bf16 is the default of
+ * vLLM (--kv-cache-dtype auto: the model's dtype) and llama.cpp (-ctk/-ctv
+ * f16, two bytes too); fp8 is vLLM's --kv-cache-dtype fp8 and
+ * TensorRT-LLM's FP8 KV cache, one byte per element (vllm-project/vllm,
+ * vllm/config.py CacheDType, docs.vllm.ai v0.9-v0.10, read 2026-11-30). */
+const char *const spec_kv_cache_names[SPEC_N_KV_CACHE] = {
+    [KV_CACHE_BF16] = "bf16",
+    [KV_CACHE_FP8] = "fp8",
+};
+static const double kv_cache_element_bytes[SPEC_N_KV_CACHE] = {
+    [KV_CACHE_BF16] = 2.0,
+    [KV_CACHE_FP8] = 1.0,
+};
+const char *const spec_serving_names[SPEC_N_SERVING] = {"on-demand", "always-on"};
+
+const char *kv_cache_name(enum kv_cache_type k)
+{
+	return (unsigned)k < SPEC_N_KV_CACHE ? spec_kv_cache_names[k] : "?";
+}
+
+double kv_cache_bytes(enum kv_cache_type k)
+{
+	return (unsigned)k < SPEC_N_KV_CACHE ? kv_cache_element_bytes[k] : 2.0;
+}
+
+static int request_done(struct spec_rd *r)
+{
+	struct job *j = r->target;
+	if (j->request_input + j->request_output == 0)
+		return yr_fail(&r->c->y, r->map->start_mark,
+		               "'request' %s has no tokens; give the mean tokens of one request, "
+		               "e.g. {input: 512, output: 256}",
+		               r->up->where);
+	j->has_request = true;
+	return PLANNER_OK;
+}
+
+static const struct spec_key request_keys[] = {
+    {.name = "input",
+     .kind = SPEC_COUNT,
+     .offset = offsetof(struct job, request_input),
+     .lo = 0,
+     .hi = MAX_REQUEST_TOKENS,
+     .def_text = "0",
+     .example = "input: 512",
+     .desc = "Mean prompt tokens of one request."},
+    {.name = "output",
+     .kind = SPEC_COUNT,
+     .offset = offsetof(struct job, request_output),
+     .lo = 0,
+     .hi = MAX_REQUEST_TOKENS,
+     .def_text = "0",
+     .example = "output: 256",
+     .desc = "Mean tokens one request generates."},
+};
+
+const struct spec_table spec_request = {
+    .intro = "The mean request the job serves; input and output together must not be 0 and "
+             "must fit in context. A decode step attends on average to input + output / 2 "
+             "tokens of each sequence, which sizes the KV cache read per step and, with "
+             "batch: max, the batch.",
+    .keys = request_keys,
+    .n = sizeof request_keys / sizeof *request_keys,
+    .where = "in request of ",
+    .done = request_done,
+};
+
+/* A whole number of sequences, or max: the largest batch that fits
+ * beside the weights on each configuration (workload_batch). */
+int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	long x = 0;
+	if (yr_is_text(kv->val) && !strcasecmp(yr_sval(kv->val), "max")) {
+		if (j->task != TASK_INFERENCE)
+			return yr_fail(&r->c->y, kv->val->start_mark,
+			               "batch: max %s is for serving; %s trains a fixed batch, give "
+			               "e.g. batch: 4",
+			               r->where, task_name(j->task));
+		j->batch_max = true;
+		j->batch = 1; /* one sequence must fit; the batch grows per GPU */
+		return PLANNER_OK;
+	}
+	int rc = yr_get_int(&r->c->y, kv, r->where, k->example, (long)k->lo, (long)k->hi, &x);
+	if (rc == PLANNER_OK)
+		j->batch = (int)x;
+	return rc;
+}
+
+/* After context and tokens_per_month: the request shape, given or the
+ * default (the whole context, split as the month's tokens are). */
+int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	double in = j->request_input, out = j->request_output;
+	if (!j->has_request) {
+		double tot = j->input_tokens + j->output_tokens;
+		double share = j->has_tokens && tot > 0 ? j->input_tokens / tot : 1.0;
+		j->request_input = j->context * share;
+		j->request_output = j->context - j->request_input;
+		return PLANNER_OK;
+	}
+	if (in + out > j->context)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "request of %.0f tokens %s is longer than context %ld; raise "
+		               "context to at least %.0f or shorten the request",
+		               in + out, r->where, j->context, ceil(in + out));
+	return PLANNER_OK;
+}
+
+/* serving: always-on is up all month: hours_per_month is 744, given or
+ * not. */
+int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	if (!j->always_on) {
+		if (j->has_hours && j->hours_per_month >= HOURS_PER_MONTH)
+			j->always_on = true; /* up every hour of the month */
+		return PLANNER_OK;
+	}
+	if (j->has_hours && j->hours_per_month < HOURS_PER_MONTH)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "serving: always-on %s is up %g h a month, but hours_per_month "
+		               "says %g; remove hours_per_month or serving",
+		               r->where, HOURS_PER_MONTH, j->hours_per_month);
+	j->has_hours = true;
+	j->hours_per_month = HOURS_PER_MONTH;
+	return PLANNER_OK;
+}
