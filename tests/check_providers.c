@@ -4,9 +4,12 @@
 #include <cJSON.h>
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobspec.h"
+#include "plan.h"
 #include "provider.h"
 #include "testutil.h"
 
@@ -809,6 +812,51 @@ START_TEST(lambda_on_the_recorded_price_book_stores_its_b200_and_gh200_rows)
 }
 END_TEST
 
+/* The api route of a plan, on a store holding two hosted copies of
+ * llama-3.1-70b: a cheap one whose price holds up to 2048 tokens (a
+ * long-prompt tier's threshold) and a dearer one with a 131072 window,
+ * both cheaper than the bundled snapshot's rows for the model. */
+static const char *plan_api_pick(long context)
+{
+	static char picked[sizeof ((struct route_result *)0)->offer];
+	char *dir = test_tmpdir(), *path = xasprintf("%s/plan.db", dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct api_price a[2] = {
+		{.input_per_token = 0.1e-6, .output_per_token = 0.1e-6, .context = 2048},
+		{.input_per_token = 0.11e-6, .output_per_token = 0.11e-6, .context = 131072}};
+	snprintf(a[0].model, sizeof a[0].model, "hosta/meta-llama/Meta-Llama-3.1-70B-Instruct");
+	snprintf(a[1].model, sizeof a[1].model, "hostb/llama3.1-70b-instruct-fp8");
+	ck_assert_int_eq(store_replace_api_prices(st, "testfeed", a, 2, &err), PLANNER_OK);
+	char *yaml = xasprintf("version: 1\njobs:\n - {name: a, model: llama-3.1-70b, context: %ld, "
+			       "tokens_per_month: {input: 1M, output: 1M}}\n",
+			       context);
+	struct jobspec *spec = NULL;
+	struct plan *p = NULL;
+	ck_assert_msg(jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err) ==
+			      PLANNER_OK,
+		      "%s", err);
+	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_API];
+	snprintf(picked, sizeof picked, "%s", r->feasible ? r->offer : "");
+	plan_free(p);
+	jobspec_free(spec);
+	store_close(st);
+	free(yaml);
+	free(path);
+	free(dir);
+	return picked;
+}
+
+START_TEST(the_api_route_finds_hosted_copies_and_skips_a_price_shorter_than_the_job)
+{
+	/* api_models [meta-llama/llama-3.1-70b-instruct] matches both copies. */
+	ck_assert_str_eq(plan_api_pick(1024), "hosta/meta-llama/Meta-Llama-3.1-70B-Instruct");
+	/* 8192-token sequences are past the cheap row's 2048: the other. */
+	ck_assert_str_eq(plan_api_pick(8192), "hostb/llama3.1-70b-instruct-fp8");
+}
+END_TEST
+
 static void add_apifeeds_tests(Suite *s)
 {
 	TCase *t = tcase_create("real feeds over loopback");
@@ -825,6 +873,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, vast_asks_for_and_keeps_only_verified_non_external_hosts);
 	tcase_add_test(t, lambda_uses_the_production_host_of_lambdas_openapi_document);
 	tcase_add_test(t, lambda_on_the_recorded_price_book_stores_its_b200_and_gh200_rows);
+	tcase_add_test(t, the_api_route_finds_hosted_copies_and_skips_a_price_shorter_than_the_job);
 	suite_add_tcase(s, t);
 }
 /* --- end of issue 11, API feeds block --- */
