@@ -131,7 +131,9 @@ static char offers_help[2048];
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \
-	"  --api            per-token API prices instead (--model vendor/model)\n"                 \
+	"  --api            per-token API prices instead (--model vendor/model, or an\n"          \
+	"                   open model's id: llama-3.1-70b finds every hosted copy;\n"            \
+	"                   --provider openrouter or litellm picks one feed)\n"                   \
 	"  --limit N        at most N rows (a terminal shows 40 unless asked)\n"                   \
 	"  --format F       table (default), json or csv\n\n"                                      \
 	"example:\n  planner offers --gpu h100 --max-price 3 --format json\n"
@@ -220,6 +222,16 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	return 0;
 }
 
+/* Keeps the rows of `provider` (all when NULL), in order; returns how many. */
+static size_t only_provider(struct api_price *a, size_t n, const char *provider)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!provider || !strcmp(a[i].provider, provider))
+			a[kept++] = a[i];
+	return kept;
+}
+
 static int exec_offers(struct cli *c, int argc, char **argv)
 {
 	struct offers_args a = {.f = {.spot = -1}};
@@ -236,8 +248,10 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 	if (a.api) {
 		struct api_price *rows = NULL;
 		size_t n = 0;
-		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK)
+		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
+			n = only_provider(rows, n, a.f.provider);
 			rc = print_api(c, rows, n, (size_t)a.limit);
+		}
 		else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);

@@ -57,6 +57,10 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
+			/* A row's context is the longest sequence its price holds
+			 * for (a window, or a long-prompt tier's threshold). */
+			if (rows[i].context > 0 && rows[i].context < j->context)
+				continue;
 			double usd = j->input_tokens * rows[i].input_per_token +
 				     j->output_tokens * rows[i].output_per_token;
 			double cost = usd * c->spec->usd_to_currency;

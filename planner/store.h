@@ -88,7 +88,9 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 		 char **err);
 
 /* API prices for `model` ("vendor/model"; NULL for all), cheapest blended
- * first. *out is malloc'd. */
+ * first: the id itself, and for an open model every hosted copy whose id
+ * has the same key (api_model.h; "llama-3.1-70b" finds
+ * "deepinfra/meta-llama/Meta-Llama-3.1-70B-Instruct"). *out is malloc'd. */
 int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
 		     char **err);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_model.h"
 #include "util.h"
 
 static void read_api_price(sqlite3_stmt *s, void *row)
@@ -35,12 +36,23 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 	        "ORDER BY input_per_token + output_per_token, provider, model",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read API prices");
-	if (model)
+	/* An open model's id is matched by its key (api_model.h), in C: the
+	 * hosted copies are spelled a dozen ways, so every row is read. */
+	char key[128];
+	bool by_key = model && api_model_key(model, key, sizeof key);
+	if (model && !by_key)
 		sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC);
 	void *rows;
 	int rc = store_collect(st, s, sizeof **out, read_api_price, &rows, n,
 	                       "cannot read API prices", err);
 	*out = rows;
+	if (rc == PLANNER_OK && by_key) {
+		size_t kept = 0;
+		for (size_t i = 0; i < *n; i++)
+			if (api_model_matches(model, (*out)[i].model))
+				(*out)[kept++] = (*out)[i];
+		*n = kept;
+	}
 	return rc;
 }
 

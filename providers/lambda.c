@@ -1,7 +1,17 @@
 /* lambda.c — Lambda instance types (GET /api/v1/instance-types).
  * `data` is an object keyed by instance-type name; prices are integer US
  * cents per instance-hour; VRAM is only in the description ("8x H100
- * (80 GB SXM5)"); available means a non-empty regions list. No spot. */
+ * (80 GB SXM5)"); available means a non-empty regions list. No spot.
+ *
+ * Host: Lambda's own OpenAPI document 1.10.0 (tests/fixtures/real/lambda/
+ * openapi-1.10.0-instance-types.excerpt.json, api-evangelist/lambda-labs
+ * snapshot 911506f4, 2026-08-22) names https://cloud.lambda.ai/ the
+ * "Production server" and https://cloud.lambdalabs.com/ the "Secondary
+ * production server (deprecated)", so base_url stays cloud.lambda.ai,
+ * although gpuhunt still calls the deprecated host. No redirect is
+ * followed (http.c): the key travels as a header and must never reach
+ * another host; a 3xx fails the refresh with its status, and
+ * PLANNER_LAMBDA_URL points planner at a moved API. */
 #include <cJSON.h>
 #include <limits.h>
 #include <stdio.h>

@@ -108,10 +108,28 @@ const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gi
 	return g;
 }
 
+/* Feed spellings of parts schema/gpus.json knows under another name,
+ * tried when the alias table has no match. */
+static const struct {
+	const char *feed;  /* as the feed writes it */
+	const char *known; /* a name or alias in schema/gpus.json */
+} feed_aliases[] = {
+	/* Vast.ai gpu_name of the RTX 4080 SUPER (16 GB): "RTX_4080S" with
+	 * 16376 MiB in skypilot-org/skypilot-catalog catalogs/v7/vast/vms.csv
+	 * (stored version 00690e7666c7, read 2026-11-30). */
+	{"RTX 4080S", "RTX 4080 SUPER"},
+	/* Vast.ai gpu_name of the GH200 as issue 11 quotes it (2026-11-30);
+	 * not seen in a recorded response (unconfirmed). */
+	{"GH200 SXM", "GH200"},
+};
+
 /* norm_gpu without the cache. */
 static const struct gpu_spec *lookup(struct norm *n, const char *name, double vram_gib)
 {
 	const struct gpu_spec *g = refdata_gpu(n->ref, name);
+	for (size_t i = 0; !g && i < sizeof feed_aliases / sizeof *feed_aliases; i++)
+		if (!strcasecmp(name, feed_aliases[i].feed))
+			g = refdata_gpu(n->ref, feed_aliases[i].known);
 	if (g && (vram_gib <= 0 || vram_close(vram_gib, g->vram_gib)))
 		return g;
 	if (g) {

@@ -1,6 +1,7 @@
 /* runpod.c — RunPod GraphQL gpuTypes (POST /graphql). Prices are USD per
  * GPU-hour (an N-GPU pod costs N times), null or 0 when not offered;
- * errors arrive as HTTP 200 with {"errors":[{"message"}]}. */
+ * errors arrive as HTTP 200 with {"errors":[{"message"}]}. Works without
+ * a key; the key is sent as a Bearer header when set. */
 #include <cJSON.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +13,8 @@
 static const char query[] =
 	"{\"query\":\"query GpuTypes { gpuTypes { id displayName memoryInGb securePrice "
 	"communityPrice secureSpotPrice communitySpotPrice maxGpuCount "
-	"lowestPrice(input: {gpuCount: 1}) { minimumBidPrice uninterruptablePrice stockStatus } "
+	"lowestPrice(input: {gpuCount: 1}) { minimumBidPrice uninterruptablePrice stockStatus "
+	"availableGpuCounts } "
 	"} }\"}";
 
 /* Pod sizes offered as rows: a job needing 4 GPUs needs a 4-GPU row. */
@@ -29,6 +31,29 @@ static const struct {
 	{"secureSpotPrice", "secure", true},
 	{"communitySpotPrice", "community", true},
 };
+
+/* Whether a pod of `count` GPUs is in stock. stockStatus answers for the
+ * one GPU the query asks about ("High", "Medium", "Low"; null or "None"
+ * when there is none); availableGpuCounts lists the pod sizes that can be
+ * had now ([1, 2, 4] at High stock in RunPod's own example,
+ * runpod/docs sdks/graphql/manage-pods.mdx, 2026-07-20). Without that
+ * list a larger pod's stock is unknown, and unknown is not available. */
+static bool in_stock(const cJSON *lowest, int count)
+{
+	const cJSON *stock = cJSON_GetObjectItemCaseSensitive(lowest, "stockStatus");
+	if (!cJSON_IsString(stock) || !strcmp(stock->valuestring, "None"))
+		return false;
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(lowest, "availableGpuCounts");
+	if (!cJSON_IsArray(counts))
+		return count == 1;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, counts)
+	{
+		if (cJSON_IsNumber(c) && c->valuedouble == count)
+			return true;
+	}
+	return false;
+}
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
@@ -58,7 +83,6 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		double gib = pj_num(t, "memoryInGb") * NORM_BYTES_PER_GB / NORM_BYTES_PER_GIB;
 		int max = (int)pj_count(t, "maxGpuCount", INT_MAX);
 		const cJSON *lowest = cJSON_GetObjectItemCaseSensitive(t, "lowestPrice");
-		const cJSON *stock = cJSON_GetObjectItemCaseSensitive(lowest, "stockStatus");
 		/* An id like "NVIDIA A100 80GB PCIe" names the part best. */
 		const char *name = id;
 		if (!refdata_gpu(out->ref, id) && *shown)
@@ -84,7 +108,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 					.price = price,
 					.per_gpu = true,
 					.spot = prices[k].spot,
-					.available = cJSON_IsString(stock),
+					.available = in_stock(lowest, pod_sizes[s]),
 				};
 				if (!norm_offer(out, &r))
 					break; /* one unknown GPU, counted once per price */
@@ -106,6 +130,10 @@ const struct provider provider_runpod = {
 	.kind = PROVIDER_RENTED,
 	.base_url = "https://api.runpod.io",
 	.key_env = "RUNPOD_API_KEY",
+	/* The gpuTypes prices query answers without a key: RunPod's own docs
+	 * generator (runpod/docs helpers/gpu_types.py) and gpuhunt
+	 * (dstackai/gpuhunt providers/runpod.py) POST it keyless daily. */
+	.key_optional = true,
 	.summary = "RunPod GPU types, secure and community cloud, spot, per GPU",
 	.fetch = fetch,
 	.parse = parse,

@@ -13,6 +13,23 @@
  * every GPU model's cheapest few hundred, cheapest first. */
 #define VAST_DEFAULT_LIMIT 10000
 
+/* Whether an offer comes from a verified host that Vast itself runs the
+ * offer of: vast-cli's default query (vast-ai/vast-cli, search__offers)
+ * asks verified = true and external = false, and fetch() sends the same.
+ * The filter is applied here too because a recorded `--raw` offer
+ * (tests/fixtures/real/vast, 2024-07-30) carries no "verified" boolean
+ * but "verification": "verified", and "external": null. */
+static bool verified_host(const cJSON *it)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "verified");
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(it, "verification");
+	if (cJSON_IsBool(v) && !cJSON_IsTrue(v))
+		return false;
+	if (cJSON_IsString(ver) && strcmp(ver->valuestring, "verified"))
+		return false;
+	return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "external"));
+}
+
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
 	if (next)
@@ -33,7 +50,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	cJSON_ArrayForEach(it, offers)
 	{
 		double idnum = pj_num(it, "id");
-		if (idnum <= 0) {
+		if (idnum <= 0 || !verified_host(it)) {
 			out->skipped++;
 			continue;
 		}
@@ -67,7 +84,8 @@ static int fetch(struct fetch_ctx *fx, char **err)
 {
 	const char *env = getenv("PLANNER_VAST_LIMIT");
 	long limit = env && atol(env) > 0 ? atol(env) : VAST_DEFAULT_LIMIT;
-	char *body = xasprintf("{\"rentable\":{\"eq\":true},\"rented\":{\"eq\":false},"
+	char *body = xasprintf("{\"verified\":{\"eq\":true},\"external\":{\"eq\":false},"
+			       "\"rentable\":{\"eq\":true},\"rented\":{\"eq\":false},"
 			       "\"type\":\"on-demand\",\"order\":[[\"dph_total\",\"asc\"]],"
 			       "\"limit\":%ld}",
 			       limit);

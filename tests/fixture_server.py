@@ -42,16 +42,18 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   evil      the payload with names made of quotes, SQL, terminal escapes
             and spreadsheet formulas (lambda, vast, openrouter)
   evilerr   200 with an error body whose message is those names
+  real      the recorded real response under tests/fixtures/real/
+            (REAL_LATEST: one file per provider)
 
 Recorded real responses (tests/fixtures/real/, PROVENANCE.md there):
 
-  real      <tag> names an entry of REAL: the recorded file for the first
+  real-<tag>  <tag> names an entry of REAL: the recorded file for the first
             request, and for a later page (GCP pageToken, Azure $skip) the
             documented-shape file named there, or an empty last page
 
 GET /_log/<segment> returns the requests seen for that segment as JSON
-(method, path, and the headers that matter: no values but the user agent
-and accept-encoding, and whether an auth header came).
+(method, path, the POSTed body, and the headers that matter: no values but
+the user agent and accept-encoding, and whether an auth header came).
 """
 import argparse
 import csv
@@ -92,6 +94,15 @@ REAL = {
         None, (b"Standard_B16als_v2", b"Standard_NC24ads_A100_v4")),
     # The recorded head of the 2025-09-12 EC2 index, for any region asked.
     ("aws", "sample"): ("../real/aws/ec2-global-index.csv.2025-09-12.head-sample.csv", None, None),
+}
+
+# Scenario "real": the recorded real response of tests/fixtures/real/
+# (see its PROVENANCE.md) instead of the hand-written payload.
+REAL_LATEST = {
+    "litellm": "litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
+    "openrouter": "openrouter/api-v1-models.2026-08-01.json",
+    "lambda": "lambda/instance-types.2026-04-11.reconstructed.json",
+    "vast": "vast/cli-search-offers-raw.2024-rtx4090.json",
 }
 
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
@@ -244,7 +255,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         if length:
-            self.rfile.read(length)
+            self.posted = self.rfile.read(length)
         self.handle_any()
 
     def do_GET(self):
@@ -274,6 +285,9 @@ class Handler(BaseHTTPRequestHandler):
                 stem = "gcp." + re.sub(r"[^A-Za-z0-9_-]", "", token)
         elif name == "aws" and os.path.exists(os.path.join(st.root, "aws-%s.csv" % region)):
             stem = "aws-" + region
+        if kind == "real" and name in REAL_LATEST:
+            path = os.path.join(st.root, "..", "real", REAL_LATEST[name])
+            return path if os.path.exists(path) else None
         for cand in ("%s.%s.%s" % (stem, kind, ext), "%s.%s" % (stem, ext)):
             path = os.path.join(st.root, cand)
             if os.path.exists(path):
@@ -321,6 +335,7 @@ class Handler(BaseHTTPRequestHandler):
                 "accept_encoding": self.headers.get("Accept-Encoding", ""),
                 "auth": self.headers.get("Authorization", "").split(" ")[0],
                 "goog_key": bool(self.headers.get("X-Goog-Api-Key")),
+                "body": getattr(self, "posted", b"").decode("utf-8", "replace"),
             })
             key = segment + " " + self.path
             st.hits[key] = st.hits.get(key, 0) + 1
@@ -378,7 +393,7 @@ class Handler(BaseHTTPRequestHandler):
                 if body is None:
                     body = st.generated[tag] = gen_vast(tag)
             return self.reply(200, body)
-        if kind == "real":
+        if kind == "real" and "-" in segment:
             return self.reply_real(name, ext, segment, query)
         if kind == "slow":
             time.sleep(st.slow)
