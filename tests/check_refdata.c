@@ -182,6 +182,64 @@ START_TEST(a_config_path_that_is_not_a_regular_file_is_refused_without_reading)
 }
 END_TEST
 
+START_TEST(every_gpu_names_its_memory_type)
+{
+	static const char *const types[] = {"GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM2e",
+					    "HBM3", "HBM3e", NULL};
+	const struct refdata *ref = test_ref();
+	for (size_t i = 0; i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		bool known = false;
+		for (size_t k = 0; g->memory_type && types[k]; k++)
+			known |= !strcmp(g->memory_type, types[k]);
+		ck_assert_msg(known, "%s: memory_type '%s'", g->name,
+			      g->memory_type ? g->memory_type : "(none)");
+		ck_assert_msg(g->vram_gib > 4 && g->bandwidth_gbs > 100 && g->fp16_tflops > 5 &&
+				      g->watts > 30,
+			      "%s has an implausible figure", g->name);
+		ck_assert_msg(g->fp8_tflops == 0 || g->fp8_tflops >= g->fp16_tflops,
+			      "%s: fp8 below fp16", g->name);
+	}
+}
+END_TEST
+
+/* Issue 10: GeForce cards carried their FP16-accumulate tensor rate (RTX
+ * 4090: 330) while PyTorch BF16 training runs at the FP32-accumulate rate
+ * (165), and tests/check_speed.c's and check_vram.c's RTX 4090 used 165.2:
+ * the tests held constants the binary did not ship. */
+START_TEST(geforce_cards_carry_the_fp32_accumulate_tensor_rate)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "RTX 4090");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_double_eq_tol(g->fp16_tflops, 165.2, 0.05);
+	ck_assert_double_eq_tol(g->fp8_tflops, 330.3, 0.05);
+	ck_assert_double_eq_tol(refdata_gpu(test_ref(), "RTX 3090")->fp16_tflops, 71, 0.05);
+	ck_assert_double_eq_tol(refdata_gpu(test_ref(), "RTX 5090")->fp16_tflops, 209.5, 0.05);
+	/* a professional Ada card runs FP32 accumulate at full rate */
+	ck_assert_double_eq_tol(refdata_gpu(test_ref(), "RTX 6000 Ada")->fp16_tflops, 364.2, 0.05);
+}
+END_TEST
+
+START_TEST(the_cards_people_own_and_rent_are_known)
+{
+	static const char *const cases[][2] = {
+		{"RTX 3060", "RTX 3060 12GB"},   {"GeForce RTX 3060 12GB", "RTX 3060 12GB"},
+		{"RTX 3080", "RTX 3080"},        {"RTX 4070 Ti Super", "RTX 4070 Ti SUPER"},
+		{"RTX 5080", "RTX 5080"},        {"A30", "A30"},
+		{"NVIDIA H200 NVL", "H200 NVL"}, {"RTX PRO 6000 Blackwell", "RTX PRO 6000"},
+		{"AMD Instinct MI250X", "MI250X"}, {"MI325X", "MI325X"},
+		{"AMD Radeon RX 7900 XTX", "RX 7900 XTX"}, {"RTX A4500", "RTX A4500"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const struct gpu_spec *g = refdata_gpu(test_ref(), cases[i][0]);
+		ck_assert_msg(g && !strcmp(g->name, cases[i][1]), "'%s' -> %s, want %s",
+			      cases[i][0], g ? g->name : "nothing", cases[i][1]);
+		ck_assert_msg(g->source && strstr(g->source, "2026"), "%s: source undated",
+			      g->name);
+	}
+}
+END_TEST
+
 static struct model_spec read_fixture(const char *file)
 {
 	struct model_spec m;
@@ -460,6 +518,9 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, every_reference_models_api_equivalent_has_a_snapshot_price);
 	tcase_add_test(tc, a_hugging_face_config_json_is_read_and_its_parameters_derived);
 	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
+	tcase_add_test(tc, every_gpu_names_its_memory_type);
+	tcase_add_test(tc, geforce_cards_carry_the_fp32_accumulate_tensor_rate);
+	tcase_add_test(tc, the_cards_people_own_and_rent_are_known);
 	tcase_add_test(tc, real_config_files_give_their_published_parameter_counts);
 	tcase_add_test(tc, legacy_key_names_of_falcon_and_glm_are_read);
 	tcase_add_test(tc, the_text_model_under_text_config_is_read);
