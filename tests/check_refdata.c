@@ -240,6 +240,42 @@ START_TEST(the_cards_people_own_and_rent_are_known)
 }
 END_TEST
 
+START_TEST(planner_gpus_and_models_list_every_row_in_json_and_csv)
+{
+	const struct refdata *ref = test_ref();
+	const char *gj[] = {"gpus", "--format", "json", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(gj, NULL, &out, NULL), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), (int)ref->n_gpus);
+	bool seen = false;
+	const cJSON *g;
+	cJSON_ArrayForEach(g, arr)
+	{
+		if (!strcmp(cJSON_GetObjectItem(g, "name")->valuestring, "RTX 3060 12GB")) {
+			seen = true;
+			ck_assert_str_eq(cJSON_GetObjectItem(g, "memory_type")->valuestring, "GDDR6");
+			ck_assert(strlen(cJSON_GetObjectItem(g, "source")->valuestring) > 20);
+		}
+	}
+	ck_assert(seen);
+	cJSON_Delete(arr);
+	free(out);
+	const char *mc[] = {"models", "--format", "csv", NULL};
+	ck_assert_int_eq(test_run_planner(mc, NULL, &out, NULL), 0);
+	size_t lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	ck_assert_int_eq(lines, ref->n_models + 1); /* header, then one row each */
+	ck_assert(strncmp(out, "id,name,params_total", 20) == 0);
+	free(out);
+	const char *mt[] = {"models", NULL};
+	ck_assert_int_eq(test_run_planner(mt, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "deepseek-v3"));
+	free(out);
+}
+END_TEST
+
 static struct model_spec read_fixture(const char *file)
 {
 	struct model_spec m;
@@ -519,6 +555,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, a_hugging_face_config_json_is_read_and_its_parameters_derived);
 	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
 	tcase_add_test(tc, every_gpu_names_its_memory_type);
+	tcase_add_test(tc, planner_gpus_and_models_list_every_row_in_json_and_csv);
 	tcase_add_test(tc, geforce_cards_carry_the_fp32_accumulate_tensor_rate);
 	tcase_add_test(tc, the_cards_people_own_and_rent_are_known);
 	tcase_add_test(tc, real_config_files_give_their_published_parameter_counts);
