@@ -300,6 +300,23 @@ const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name)
 	return hit ? hit->gpu : NULL;
 }
 
+const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
+				      const char *name)
+{
+	char want[64], have[64];
+	if (!first || !name)
+		return NULL;
+	gpu_key(name, want, sizeof want);
+	for (size_t i = 0; want[0] && i < n; i++) {
+		const struct gpu_spec *g =
+			(const struct gpu_spec *)(const void *)((const char *)first + i * stride);
+		gpu_key(g->name ? g->name : "", have, sizeof have);
+		if (!strcmp(want, have))
+			return g;
+	}
+	return NULL;
+}
+
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name)
 {
 	const char **names = calloc(ref->n_gpus + 1, sizeof *names);

@@ -109,6 +109,11 @@ void refdata_free(struct refdata *ref);
  * alias table after normalisation (case, punctuation, vendor words). NULL
  * when nothing matches: callers report the name, they never guess. */
 const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name);
+/* The GPU of a caller's own list whose name matches `name` after the same
+ * normalisation as refdata_gpu; the list is n gpu_specs `stride` bytes
+ * apart from first (a gpu_spec inside a larger struct). NULL when none. */
+const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
+				      const char *name);
 /* Nearest canonical GPU name, for "did you mean" messages; may be NULL. */
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobspec.h"
 #include "refdata.h"
 #include "testutil.h"
 #include "util.h"
@@ -273,6 +274,64 @@ START_TEST(planner_gpus_and_models_list_every_row_in_json_and_csv)
 	ck_assert_int_eq(test_run_planner(mt, NULL, &out, NULL), 0);
 	ck_assert_ptr_nonnull(strstr(out, "deepseek-v3"));
 	free(out);
+}
+END_TEST
+
+/* Issue 10: an RTX 3060 owner was stopped at "unknown GPU" with no way to
+ * describe the card. */
+START_TEST(a_card_described_under_gpus_can_be_owned_and_bought)
+{
+	static const char spec[] =
+		"version: 1\n"
+		"gpus:\n"
+		"  - {name: My RTX 3060, vram_gib: 12, bandwidth_gbs: 360, fp16_tflops: 25.6,\n"
+		"     watts: 170, price: 329, memory_type: GDDR6}\n"
+		"owned: [{gpu: my-rtx-3060, count: 2}]\n"
+		"buy: [{gpu: My RTX 3060}]\n"
+		"jobs: [{name: a, model: qwen3-8b, hours_per_month: 10}]\n";
+	struct jobspec *sp = NULL;
+	char *err = NULL;
+	ck_assert_msg(jobspec_parse("s.yaml", spec, strlen(spec), test_ref(), &sp, &err) ==
+			      PLANNER_OK,
+		      "%s", err);
+	ck_assert_uint_eq(sp->n_gpus, 1);
+	ck_assert_ptr_eq(sp->owned[0].gpu, &sp->gpus[0].spec);
+	ck_assert_ptr_eq(sp->buy[0].gpu, &sp->gpus[0].spec);
+	ck_assert_double_eq_tol(sp->owned[0].watts, 170, 1e-9); /* the card's own figure */
+	ck_assert_double_eq_tol(sp->buy[0].price, 329, 1e-9);
+	ck_assert_str_eq(sp->gpus[0].spec.vendor, "nvidia");
+	ck_assert_str_eq(sp->gpus[0].spec.memory_type, "GDDR6");
+	jobspec_free(sp);
+	static const struct {
+		const char *gpus, *says;
+	} bad[] = {
+		{"[{name: RTX 4090, vram_gib: 24, bandwidth_gbs: 1008, fp16_tflops: 165, watts: 450}]",
+		 "already knows"},
+		{"[{name: X, vram_gib: 12, bandwidth_gbs: 360, fp16_tflops: 25, watts: 170},"
+		 " {name: x, vram_gib: 8, bandwidth_gbs: 300, fp16_tflops: 20, watts: 100}]",
+		 "repeats"},
+		{"[{name: X, vram_gib: 12, fp16_tflops: 25, watts: 170}]", "bandwidth_gbs"},
+		{"[{name: X, vram_gib: 0, bandwidth_gbs: 360, fp16_tflops: 25, watts: 170}]",
+		 "vram_gib"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *text = xasprintf("version: 1\ngpus: %s\n"
+				       "jobs: [{name: a, model: qwen3-8b, hours_per_month: 10}]\n",
+				       bad[i].gpus);
+		ck_assert_int_eq(jobspec_parse("s.yaml", text, strlen(text), test_ref(), &sp, &err),
+				 PLANNER_EINPUT);
+		ck_assert_msg(strstr(err, bad[i].says), "%s", err);
+		free(err);
+		err = NULL;
+		free(text);
+	}
+	/* an unknown card's message says how to describe it */
+	static const char unknown[] = "version: 1\nowned: [{gpu: Quadro X9}]\n"
+				      "jobs: [{name: a, model: qwen3-8b, hours_per_month: 10}]\n";
+	ck_assert_int_eq(jobspec_parse("s.yaml", unknown, strlen(unknown), test_ref(), &sp, &err),
+			 PLANNER_EINPUT);
+	ck_assert_msg(strstr(err, "gpus:") || strstr(err, "did you mean"), "%s", err);
+	free(err);
 }
 END_TEST
 
@@ -555,6 +614,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, a_hugging_face_config_json_is_read_and_its_parameters_derived);
 	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
 	tcase_add_test(tc, every_gpu_names_its_memory_type);
+	tcase_add_test(tc, a_card_described_under_gpus_can_be_owned_and_bought);
 	tcase_add_test(tc, planner_gpus_and_models_list_every_row_in_json_and_csv);
 	tcase_add_test(tc, geforce_cards_carry_the_fp32_accumulate_tensor_rate);
 	tcase_add_test(tc, the_cards_people_own_and_rent_are_known);
