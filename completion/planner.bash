@@ -8,7 +8,7 @@ _planner()
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="compare fit offers refresh providers schedule breakeven report history probe"
+	local commands="compare fit offers refresh providers models gpus schedule breakeven report history probe"
 	local common="--db --format --help --verbose"
 
 	# The command is always the first word (planner COMMAND [OPTIONS]).
@@ -57,6 +57,7 @@ _planner()
 	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions" ;;
 	providers) opts="" ;;
+	models | gpus) opts="" ;;
 	schedule) opts="--month --output -o --quiet" ;;
 	breakeven) opts="--output -o --quiet" ;;
 	report) opts="--output -o --quiet" ;;

@@ -137,5 +137,7 @@ extern const struct cmd_entry cmd_probe_entry;
 extern const struct cmd_entry cmd_refresh_entry;
 extern const struct cmd_entry cmd_providers_entry;
 extern const struct cmd_entry cmd_schedule_entry;
+extern const struct cmd_entry cmd_models_entry;
+extern const struct cmd_entry cmd_gpus_entry;
 
 #endif

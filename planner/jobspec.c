@@ -122,6 +122,13 @@ void jobspec_free(struct jobspec *spec)
 	for (size_t i = 0; i < spec->n_quotes; i++)
 		free(spec->quotes[i].provider);
 	free(spec->quotes);
+	for (size_t i = 0; i < spec->n_gpus; i++) {
+		free(spec->gpus[i].spec.name);
+		free(spec->gpus[i].spec.vendor);
+		free(spec->gpus[i].spec.memory_type);
+		free(spec->gpus[i].spec.source);
+	}
+	free(spec->gpus);
 	free(spec->buy);
 	free(spec->owned);
 	free_strv(spec->providers, spec->n_providers);

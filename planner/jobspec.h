@@ -103,6 +103,14 @@ struct quote {
 	struct src_pos pos;
 };
 
+/* A card described in the spec's gpus: list, for GPUs planner does not
+ * know; owned: and buy: entries may name it. */
+struct custom_gpu {
+	struct gpu_spec spec;       /* name, vram_gib, bandwidth_gbs, fp16_tflops, watts… */
+	double price;               /* per GPU, in the spec's currency; 0 when not given */
+	struct src_pos pos;
+};
+
 struct fx_rate {
 	char code[8];               /* ISO 4217, upper case */
 	double per_usd;             /* units of `code` per USD */
@@ -129,6 +137,8 @@ struct jobspec {
 	size_t n_buy;
 	struct quote *quotes;
 	size_t n_quotes;
+	struct custom_gpu *gpus;    /* gpus: cards described in the spec */
+	size_t n_gpus;
 	struct job *jobs;
 	size_t n_jobs;
 };

@@ -21,6 +21,8 @@ static const struct cmd_entry *const commands[] = {
     &cmd_offers_entry,
     &cmd_refresh_entry,
     &cmd_providers_entry,
+    &cmd_models_entry,
+    &cmd_gpus_entry,
     &cmd_history_entry,
     &cmd_probe_entry,
     NULL,

@@ -4,11 +4,9 @@
 
 #include <cJSON.h>
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util.h"
 
@@ -16,15 +14,6 @@
  * RTX 4090" and "RTX 4090" are one GPU. */
 static const char *const vendor_words[] = {"nvidia", "geforce", "tesla", "amd", "instinct",
 					   "radeon", NULL};
-
-/* Longest context a config.json may claim, tokens: the longest public
- * models reach 10M (Llama 4 Scout); a larger figure is a broken file, and
- * it must stay well inside a long. */
-#define MAX_CONTEXT_TOKENS 1e9
-
-/* Largest config.json read, bytes: real ones are a few KB (DeepSeek-V3's
- * is under 2 KB, with quantisation blocks rarely past 10 KB). */
-#define MAX_CONFIG_BYTES (1L << 20)
 
 /* Reduces a GPU name to its comparison key: lower-case letters and digits
  * only, vendor words dropped ("NVIDIA H100 80GB HBM3" -> "h10080gbhbm3").
@@ -66,17 +55,6 @@ static double json_num(const cJSON *o, const char *name)
 	return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : 0;
 }
 
-static int json_int(const cJSON *o, const char *name)
-{
-	double d = json_num(o, name);
-	return d > 0 && d < 1e9 ? (int)d : 0;
-}
-
-static bool json_bool(const cJSON *o, const char *name)
-{
-	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, name));
-}
-
 /* Copies a JSON array of strings; false when out of memory. */
 static bool json_strings(const cJSON *arr, char ***out, size_t *n)
 {
@@ -113,6 +91,7 @@ static void gpu_clear(struct gpu_spec *g)
 	free_strings(g->aliases, g->n_aliases);
 	free(g->source);
 	free(g->price_source);
+	free(g->memory_type);
 }
 
 void model_spec_clear(struct model_spec *m)
@@ -123,6 +102,7 @@ void model_spec_clear(struct model_spec *m)
 	free(m->name);
 	free_strings(m->api_models, m->n_api_models);
 	free(m->source);
+	free(m->quant_method);
 	memset(m, 0, sizeof *m);
 }
 
@@ -132,6 +112,7 @@ bool model_spec_copy(struct model_spec *dst, const struct model_spec *src)
 	dst->id = xstrdup(src->id);
 	dst->name = xstrdup(src->name);
 	dst->source = xstrdup(src->source);
+	dst->quant_method = xstrdup(src->quant_method);
 	dst->api_models = NULL;
 	dst->n_api_models = 0;
 	if (src->n_api_models) {
@@ -145,69 +126,13 @@ bool model_spec_copy(struct model_spec *dst, const struct model_spec *src)
 			dst->n_api_models++;
 		}
 	}
-	if ((src->id && !dst->id) || (src->name && !dst->name) || (src->source && !dst->source))
+	if ((src->id && !dst->id) || (src->name && !dst->name) || (src->source && !dst->source) ||
+	    (src->quant_method && !dst->quant_method))
 		goto fail;
 	return true;
 fail:
 	model_spec_clear(dst);
 	return false;
-}
-
-/* Fills the architecture fields from a config.json-shaped object. Reference
- * models use the same field names as Hugging Face, so one reader serves the
- * table and a user's config.json. */
-static void read_architecture(const cJSON *o, struct model_spec *m)
-{
-	m->layers = json_int(o, "num_hidden_layers");
-	m->hidden = json_int(o, "hidden_size");
-	m->heads = json_int(o, "num_attention_heads");
-	m->kv_heads = json_int(o, "num_key_value_heads");
-	if (m->kv_heads == 0)
-		m->kv_heads = m->heads; /* no GQA field: multi-head attention */
-	m->head_dim = json_int(o, "head_dim");
-	if (m->head_dim == 0 && m->heads > 0)
-		m->head_dim = m->hidden / m->heads;
-	m->intermediate = json_int(o, "intermediate_size");
-	m->vocab = json_int(o, "vocab_size");
-	double ctx = json_num(o, "max_position_embeddings");
-	m->max_context = ctx > 0 && ctx < MAX_CONTEXT_TOKENS ? (long)ctx : 0;
-	m->tied_embeddings = json_bool(o, "tie_word_embeddings");
-	m->experts = json_int(o, "num_experts");
-	if (!m->experts)
-		m->experts = json_int(o, "num_local_experts"); /* Mixtral */
-	if (!m->experts)
-		m->experts = json_int(o, "n_routed_experts"); /* DeepSeek */
-	m->experts_active = json_int(o, "num_experts_per_tok");
-	m->moe_intermediate = json_int(o, "moe_intermediate_size");
-	m->shared_experts = json_int(o, "n_shared_experts");
-	m->first_dense = json_int(o, "first_k_dense_replace");
-	m->kv_lora_rank = json_int(o, "kv_lora_rank");
-	m->rope_head_dim = json_int(o, "qk_rope_head_dim");
-}
-
-double model_param_count(const struct model_spec *m, double *active)
-{
-	double h = m->hidden, L = m->layers;
-	double embed = (double)m->vocab * h * (m->tied_embeddings ? 1 : 2);
-	double attn = h * m->heads * m->head_dim * 2.0 + h * m->kv_heads * m->head_dim * 2.0;
-	double norms = 2 * h;
-	double dense_mlp = 3.0 * h * m->intermediate; /* gate, up, down (SwiGLU) */
-	double total, act;
-	if (m->experts > 0) {
-		double inter = m->moe_intermediate ? m->moe_intermediate : m->intermediate;
-		double expert = 3.0 * h * inter;
-		double moe_layers = L - m->first_dense;
-		double router = h * m->experts;
-		total = embed + L * (attn + norms) + m->first_dense * dense_mlp +
-			moe_layers * (expert * (m->experts + m->shared_experts) + router);
-		act = embed + L * (attn + norms) + m->first_dense * dense_mlp +
-		      moe_layers * (expert * (m->experts_active + m->shared_experts) + router);
-	} else {
-		total = act = embed + L * (attn + norms + dense_mlp);
-	}
-	if (active)
-		*active = act;
-	return total;
 }
 
 static int load_gpus(struct refdata *ref, char **err)
@@ -230,6 +155,7 @@ static int load_gpus(struct refdata *ref, char **err)
 		g->vendor = json_str(it, "vendor");
 		g->source = json_str(it, "source");
 		g->price_source = json_str(it, "price_source");
+		g->memory_type = json_str(it, "memory_type");
 		if (!g->name || !g->vendor)
 			goto oom;
 		if (!json_strings(cJSON_GetObjectItemCaseSensitive(it, "aliases"), &g->aliases,
@@ -272,13 +198,13 @@ static int load_models(struct refdata *ref, char **err)
 		m->source = json_str(it, "source");
 		if (!m->id)
 			goto oom;
-		read_architecture(it, m);
-		m->params_total = json_num(it, "params_total");
-		m->params_active = json_num(it, "params_active");
-		if (m->params_total <= 0)
-			m->params_total = model_param_count(m, &m->params_active);
-		if (m->params_active <= 0)
-			m->params_active = m->params_total;
+		if ((rc = model_read_config(m->id, it, m, err)) != PLANNER_OK)
+			goto out;
+		/* The published counts win over the architecture's estimate. */
+		if (json_num(it, "params_total") > 0)
+			m->params_total = json_num(it, "params_total");
+		if (json_num(it, "params_active") > 0)
+			m->params_active = json_num(it, "params_active");
 		if (!json_strings(cJSON_GetObjectItemCaseSensitive(it, "api_models"),
 				  &m->api_models, &m->n_api_models))
 			goto oom;
@@ -374,6 +300,23 @@ const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name)
 	return hit ? hit->gpu : NULL;
 }
 
+const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
+				      const char *name)
+{
+	char want[64], have[64];
+	if (!first || !name)
+		return NULL;
+	gpu_key(name, want, sizeof want);
+	for (size_t i = 0; want[0] && i < n; i++) {
+		const struct gpu_spec *g =
+			(const struct gpu_spec *)(const void *)((const char *)first + i * stride);
+		gpu_key(g->name ? g->name : "", have, sizeof have);
+		if (!strcmp(want, have))
+			return g;
+	}
+	return NULL;
+}
+
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name)
 {
 	const char **names = calloc(ref->n_gpus + 1, sizeof *names);
@@ -406,62 +349,4 @@ const char *refdata_model_suggest(const struct refdata *ref, const char *id)
 	const char *best = nearest_name(id, names, ref->n_models);
 	free(names);
 	return best;
-}
-
-int model_from_config_text(const char *name, const char *text, size_t len, struct model_spec *out,
-			   char **err)
-{
-	int rc = PLANNER_OK;
-	memset(out, 0, sizeof *out);
-	cJSON *root = cJSON_ParseWithLength(text, len);
-	if (!cJSON_IsObject(root)) {
-		rc = set_err(err, PLANNER_EINPUT,
-			     "%s: not a JSON object; give the model's Hugging Face config.json", name);
-		goto out;
-	}
-	read_architecture(root, out);
-	if (out->layers <= 0 || out->hidden <= 0 || out->heads <= 0 || out->vocab <= 0) {
-		rc = set_err(err, PLANNER_EINPUT,
-			     "%s: missing num_hidden_layers, hidden_size, num_attention_heads or "
-			     "vocab_size; give the model's Hugging Face config.json",
-			     name);
-		goto out;
-	}
-	out->params_total = model_param_count(out, &out->params_active);
-	out->id = strdup(name);
-	const char *slash = strrchr(name, '/');
-	out->name = strdup(slash ? slash + 1 : name);
-	out->source = xasprintf("%s (architecture read from config.json; parameters derived)", name);
-	if (!out->id || !out->name || !out->source)
-		rc = set_err(err, PLANNER_EINPUT, "out of memory");
-out:
-	if (rc != PLANNER_OK)
-		model_spec_clear(out);
-	cJSON_Delete(root);
-	return rc;
-}
-
-int model_from_config(const char *path, struct model_spec *out, char **err)
-{
-	size_t len = 0;
-	struct stat st;
-	memset(out, 0, sizeof *out);
-	/* A job spec names this path: /dev/zero would be read until memory
-	 * ran out, a FIFO or /dev/stdin would wait for ever. */
-	if (stat(path, &st) != 0)
-		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return set_err(err, PLANNER_EINPUT,
-			       "%s is not a regular file; give the model's Hugging Face config.json",
-			       path);
-	if (st.st_size > MAX_CONFIG_BYTES)
-		return set_err(err, PLANNER_EINPUT,
-			       "%s is %lld bytes, too large for a Hugging Face config.json", path,
-			       (long long)st.st_size);
-	char *text = read_file(path, &len);
-	if (!text)
-		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(errno));
-	int rc = model_from_config_text(path, text, len, out, err);
-	free(text);
-	return rc;
 }

@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* cJSON without its header: refdata.h is included everywhere. */
+struct cJSON;
+
 struct gpu_spec {
 	char *name;           /* canonical name, e.g. "H100 SXM", "A100 80GB" */
 	char *vendor;         /* "nvidia", "amd", "google" */
@@ -23,6 +26,7 @@ struct gpu_spec {
 	double int8_tops;     /* dense INT8 tensor TOPS; 0 when unknown */
 	double watts;         /* board power (TDP/TGP), W */
 	double price_usd;     /* typical purchase price, USD; 0 when none public */
+	char *memory_type;    /* "GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM2e", "HBM3", "HBM3e" */
 	char *source;         /* where the spec figures come from, with date */
 	char *price_source;   /* where the price comes from, with date; NULL if none */
 };
@@ -46,6 +50,30 @@ struct model_spec {
 	int first_dense;     /* leading dense layers before MoE (first_k_dense_replace) */
 	int kv_lora_rank;    /* multi-head latent attention latent size; 0 if none */
 	int rope_head_dim;   /* MLA decoupled RoPE key dim (qk_rope_head_dim) */
+	int mlp_matrices;    /* 3 for gated (SwiGLU/GeGLU) MLPs, 2 for GPT-style up/down;
+			      * 0 reads as 3 */
+	int dense_intermediate; /* MLP width of the dense layers of an MoE model when it
+				 * differs from the experts' (Llama 4 intermediate_size_mlp);
+				 * 0 = intermediate */
+	int mlp_layers;      /* layers with an MLP or MoE block; 0 = every layer
+			      * (Nemotron-H gives MLP and mixer layers of their own) */
+	/* Which layers keep a KV cache and how much of it. vram.c charges, per
+	 * sequence of c tokens:
+	 *   (kv_layers - sliding_layers) * c  +  sliding_layers * min(c, sliding_window)
+	 * token-layers of K and V, and nothing for ssm_layers (their state is a
+	 * fixed few MiB per sequence, independent of c). */
+	int kv_layers;       /* layers holding a KV cache; 0 = every layer */
+	int sliding_window;  /* tokens a sliding-window or chunked-attention layer
+			      * keeps in its cache; 0 = none */
+	int sliding_layers;  /* of kv_layers, those capped at sliding_window */
+	int ssm_layers;      /* Mamba / linear-attention layers: no KV cache */
+	int ssm_inner;       /* their inner width (mamba_expand * hidden) */
+	/* A quantised checkpoint (FP8, MXFP4…) keeps some layers in 16 bit:
+	 * embeddings always, and whatever quantization_config lists as ignored
+	 * (modules_to_not_convert, ignored_layers, ignore). vram.c charges
+	 * params_16bit at 2 bytes and the rest at the checkpoint's width. */
+	char *quant_method;  /* quantization_config.quant_method; NULL when none */
+	double params_16bit; /* parameters kept in BF16/FP16; 0 when not quantised */
 	double params_total; /* all parameters (memory), count */
 	double params_active;/* parameters used per token (decode speed), count */
 	char **api_models;   /* the same model at API hosts, "vendor/model" ids */
@@ -81,6 +109,11 @@ void refdata_free(struct refdata *ref);
  * alias table after normalisation (case, punctuation, vendor words). NULL
  * when nothing matches: callers report the name, they never guess. */
 const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name);
+/* The GPU of a caller's own list whose name matches `name` after the same
+ * normalisation as refdata_gpu; the list is n gpu_specs `stride` bytes
+ * apart from first (a gpu_spec inside a larger struct). NULL when none. */
+const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
+				      const char *name);
 /* Nearest canonical GPU name, for "did you mean" messages; may be NULL. */
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name);
 
@@ -104,6 +137,17 @@ void model_spec_clear(struct model_spec *m);
  * MLP or experts, norms). Used for config.json models and to check the
  * reference table. Sets *active to the per-token count. */
 double model_param_count(const struct model_spec *m, double *active);
+
+/* Reads the architecture of a config.json-shaped object (a Hugging Face
+ * config.json or a row of models.json) into m, the text model's when it
+ * sits under text_config / llm_config / language_config, under legacy key
+ * names too (n_layer, n_head, n_embd, d_model, num_layers, multi_query…).
+ * Every figure is checked: PLANNER_EINPUT with *err naming the field when
+ * one is missing, not a whole number, or out of range, or when the derived
+ * parameter count is not finite and positive. `name` is used in messages.
+ * Fills params_total / params_active from the architecture. Does not set
+ * id, name or source. (refdata_config.c) */
+int model_read_config(const char *name, const struct cJSON *o, struct model_spec *m, char **err);
 
 /* The embedded files (planner/embed.c); NUL-terminated. */
 extern const char planner_schema_sql[];

@@ -85,7 +85,12 @@ static int read_gpu(struct spec_rd *r, const struct keyed *kv, const struct gpu_
 	int rc = yr_get_str(&c->y, kv, r->where, "gpu: H100 SXM", &name);
 	if (rc != PLANNER_OK)
 		return rc;
-	*out = refdata_gpu(c->ref, name);
+	/* a card the spec describes (gpus:) before the reference table */
+	*out = c->spec->gpus ? refdata_gpu_in(&c->spec->gpus->spec, sizeof *c->spec->gpus,
+	                                       c->spec->n_gpus, name)
+	                     : NULL;
+	if (!*out)
+		*out = refdata_gpu(c->ref, name);
 	if (!*out) {
 		const char *s = refdata_gpu_suggest(c->ref, name);
 		if (s)
@@ -94,7 +99,8 @@ static int read_gpu(struct spec_rd *r, const struct keyed *kv, const struct gpu_
 		else
 			rc = yr_fail(
 			    &c->y, kv->val->start_mark,
-			    "unknown GPU '%s' %s; use a GPU name such as 'H100 SXM' or 'RTX 4090'",
+			    "unknown GPU '%s' %s; use a GPU name such as 'H100 SXM' or 'RTX 4090' "
+			    "(planner gpus lists them), or describe the card under gpus:",
 			    name, r->where);
 	}
 	free(name);

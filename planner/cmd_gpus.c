@@ -1,0 +1,119 @@
+/* cmd_gpus.c — `planner gpus`: the GPUs planner knows (schema/gpus.json),
+ * with memory, memory type, bandwidth, tensor rates, power and price, each
+ * with its source in JSON. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void add_num_or_null(cJSON *o, const char *key, double v)
+{
+	if (v > 0)
+		cJSON_AddNumberToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static int print_json(const struct refdata *ref)
+{
+	cJSON *arr = cJSON_CreateArray();
+	for (size_t i = 0; arr && i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		cJSON *x = cJSON_CreateObject(), *al = cJSON_CreateArray();
+		cJSON_AddStringToObject(x, "name", g->name);
+		cJSON_AddStringToObject(x, "vendor", g->vendor);
+		for (size_t a = 0; a < g->n_aliases; a++)
+			cJSON_AddItemToArray(al, cJSON_CreateString(g->aliases[a]));
+		cJSON_AddItemToObject(x, "aliases", al);
+		cJSON_AddNumberToObject(x, "vram_gib", g->vram_gib);
+		cJSON_AddStringToObject(x, "memory_type", g->memory_type ? g->memory_type : "");
+		cJSON_AddNumberToObject(x, "bandwidth_gbs", g->bandwidth_gbs);
+		cJSON_AddNumberToObject(x, "fp16_tflops", g->fp16_tflops);
+		add_num_or_null(x, "fp8_tflops", g->fp8_tflops);
+		add_num_or_null(x, "int8_tops", g->int8_tops);
+		cJSON_AddNumberToObject(x, "watts", g->watts);
+		add_num_or_null(x, "price_usd", g->price_usd);
+		cJSON_AddStringToObject(x, "source", g->source ? g->source : "");
+		if (g->price_source)
+			cJSON_AddStringToObject(x, "price_source", g->price_source);
+		cJSON_AddItemToArray(arr, x);
+	}
+	return cli_print_json(arr);
+}
+
+static void print_csv(const struct refdata *ref)
+{
+	printf("name,vendor,vram_gib,memory_type,bandwidth_gbs,fp16_tflops,fp8_tflops,int8_tops,"
+	       "watts,price_usd,source\n");
+	for (size_t i = 0; i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		csv_field(stdout, g->name);
+		putchar(',');
+		csv_field(stdout, g->vendor);
+		printf(",%.2f,", g->vram_gib);
+		csv_field(stdout, g->memory_type ? g->memory_type : "");
+		printf(",%.0f,%.1f,%.1f,%.1f,%.0f,", g->bandwidth_gbs, g->fp16_tflops,
+		       g->fp8_tflops, g->int8_tops, g->watts);
+		if (g->price_usd > 0)
+			printf("%.0f", g->price_usd);
+		putchar(',');
+		csv_field(stdout, g->source ? g->source : "");
+		putchar('\n');
+	}
+}
+
+static void print_table(const struct cli *c, const struct refdata *ref)
+{
+	cli_line(c, "%-18s %-6s %7s %-6s %6s %7s %7s %5s %7s", "gpu", "vendor", "GiB", "memory",
+		 "GB/s", "fp16", "fp8", "W", "USD");
+	for (size_t i = 0; i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		char fp8[16] = "-", price[16] = "-";
+		if (g->fp8_tflops > 0)
+			snprintf(fp8, sizeof fp8, "%.0f", g->fp8_tflops);
+		if (g->price_usd > 0)
+			snprintf(price, sizeof price, "%.0f", g->price_usd);
+		cli_line(c, "%-18s %-6s %7.2f %-6s %6.0f %7.1f %7s %5.0f %7s", g->name, g->vendor,
+			 g->vram_gib, g->memory_type ? g->memory_type : "-", g->bandwidth_gbs,
+			 g->fp16_tflops, fp8, g->watts, price);
+	}
+	printf("\nfp16/fp8: dense tensor TFLOPS with FP32 accumulate; reference data as of %s\n",
+	       ref->as_of ? ref->as_of : "?");
+}
+
+static int exec_gpus(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0, 0, 0, 0}};
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if ((rc = cli_other_option(c, opt, optarg)))
+			return rc;
+	}
+	if (optind != argc)
+		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	if (c->format == FORMAT_JSON)
+		return print_json(c->ref);
+	if (c->format == FORMAT_CSV)
+		print_csv(c->ref);
+	else
+		print_table(c, c->ref);
+	return PLANNER_OK;
+}
+
+const struct cmd_entry cmd_gpus_entry = {
+	.name = "gpus",
+	.args = "[--format table|json|csv]",
+	.summary = "the GPUs planner knows: memory, bandwidth, TFLOPS, watts, price",
+	.help = "Lists every GPU in planner's reference table (schema/gpus.json): memory in GiB\n"
+		"and its type (GDDR or HBM), bandwidth, dense FP16/BF16 and FP8 tensor TFLOPS\n"
+		"with FP32 accumulate (the rate PyTorch and serving kernels get; GeForce cards\n"
+		"run it at half their FP16-accumulate rate), board power and purchase price.\n"
+		"JSON and CSV carry each card's source. A card not listed can be described\n"
+		"in a job spec's gpus: block.\n\n"
+		"options:\n"
+		"  --format F       table (default), json or csv\n\n"
+		"example:\n  planner gpus --format json\n",
+	.exec = exec_gpus,
+};
