@@ -28,6 +28,10 @@ static void read_offer(sqlite3_stmt *s, void *row)
 	o->available = sqlite3_column_int(s, 10) != 0;
 	store_copy_text(o->fetched_at, sizeof o->fetched_at, sqlite3_column_text(s, 11));
 	store_copy_text(o->source, sizeof o->source, sqlite3_column_text(s, 12));
+	store_copy_text(o->country, sizeof o->country, sqlite3_column_text(s, 13));
+	store_copy_text(o->region_group, sizeof o->region_group, sqlite3_column_text(s, 14));
+	store_copy_text(o->tier, sizeof o->tier, sqlite3_column_text(s, 15));
+	o->estimated = sqlite3_column_int(s, 16) != 0;
 }
 
 int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
@@ -42,10 +46,14 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
-	        "ram_gib, price_per_hour, available, fetched_at, source FROM offers "
+	        "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "
+	        "tier, estimated FROM offers "
 	        "WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "
 	        "AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "
 	        "AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "
+	        "AND (?7 IS NULL OR (region_group <> '' AND region_group = ?7 COLLATE NOCASE) "
+	        "OR (country <> '' AND country = ?7 COLLATE NOCASE) "
+	        "OR (region <> '' AND region = ?7 COLLATE NOCASE)) "
 	        "ORDER BY price_per_hour, provider, offer, region, spot",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read offers");
@@ -57,6 +65,8 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	sqlite3_bind_double(s, 4, f->max_price);
 	sqlite3_bind_int(s, 5, f->spot);
 	sqlite3_bind_int(s, 6, f->available_only);
+	if (f->region && *f->region)
+		sqlite3_bind_text(s, 7, f->region, -1, SQLITE_STATIC);
 	void *rows;
 	int rc =
 	    store_collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
@@ -203,7 +213,8 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 	    sqlite3_prepare_v2(st->db,
 	                       "INSERT OR REPLACE INTO offers (provider, offer, region, spot, gpu, "
 	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
-	                       "fetched_at, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                       "fetched_at, source, country, region_group, tier, estimated) "
+	                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	                       -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto out;
@@ -230,6 +241,10 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 		sqlite3_bind_text(ins, 12, o->fetched_at[0] ? o->fetched_at : now, -1,
 		                  SQLITE_STATIC);
 		sqlite3_bind_text(ins, 13, o->source, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 14, o->country, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 15, o->region_group, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 16, o->tier, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 17, o->estimated);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store offers");
 			goto out;
