@@ -50,8 +50,6 @@ static const char *const migrations[] = {
           "ALTER TABLE api_prices ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;"
           "UPDATE offers SET tier = region, region = '' WHERE provider = 'runpod' "
           "AND region IN ('secure', 'community');"
-          "UPDATE price_history SET region = '' WHERE provider = 'runpod' "
-          "AND region IN ('secure', 'community');"
           "UPDATE offers SET estimated = 1 WHERE source LIKE '%unconfirmed%' "
           "OR source LIKE '%estimate%';",
 };
@@ -401,10 +399,16 @@ static int migrate(struct store *st, const struct refdata *ref, char **err)
 		for (int to = v + 1; to <= STORE_SCHEMA_VERSION; to++)
 			if (migrations[to] && (rc = store_exec(st, migrations[to], err)))
 				goto fail;
-		if (v < STORE_LOCATED_VERSION && (rc = locate_rows(st, err)))
-			goto fail;
 		if ((rc = store_exec(st, planner_schema_sql, err)) ||
 		    (rc = seed_reference(st, ref, err)))
+			goto fail;
+		/* After schema.sql: a version-1 database had no price_history. */
+		if (v < STORE_LOCATED_VERSION &&
+		    ((rc = locate_rows(st, err)) ||
+		     (rc = store_exec(st,
+		                      "UPDATE price_history SET region = '' WHERE provider = "
+		                      "'runpod' AND region IN ('secure', 'community')",
+		                      err))))
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||

@@ -191,8 +191,9 @@ static int write_history(struct store *st, const char *provider, const struct pr
 		sqlite3_bind_text(hist, 5, o->gpu, -1, SQLITE_STATIC);
 		sqlite3_bind_int(hist, 6, o->gpu_count);
 		sqlite3_bind_double(hist, 7, o->price_per_hour);
-		sqlite3_bind_text(hist, 8, o->fetched_at[0] ? o->fetched_at : now, -1,
-		                  SQLITE_STATIC);
+		/* One stamp per replace: the bundled snapshot's rows carry their
+		 * own sources' dates, yet seeding it is one price point. */
+		sqlite3_bind_text(hist, 8, now, -1, SQLITE_STATIC);
 		if (sqlite3_step(hist) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot record price history");
 			break;
@@ -272,7 +273,7 @@ int store_replace_offers(struct store *st, const char *provider, const struct of
 		return rc;
 	/* History first: it compares against the rows about to be replaced. */
 	if ((rc = load_prices(st, provider, &old, err)) ||
-	    (rc = write_history(st, provider, &old, rows, n, now, err)) ||
+	    (rc = write_history(st, provider, &old, rows, n, at, err)) ||
 	    (rc = replace_rows(st, provider, rows, n, now, err)) ||
 	    (rc = store_mark_fresh(st, provider, "rented", at, err)) ||
 	    (rc = store_exec(st, "RELEASE replace_offers", err)))
