@@ -165,8 +165,8 @@ static char offers_help[2048];
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \
-	"  --region R       where it runs: a group (eu, us, asia, …), a country code (DE)\n"       \
-	"                   or a provider's region name (eu-central-1); with --api, where\n"      \
+	"  --region R       where it runs: a group (eu, us, asia, …), a country code (DE)\n"     \
+	"                   or a provider's region name (eu-central-1); with --api, where\n"       \
 	"                   the host processes data\n"                                             \
 	"  --api            per-token API prices instead (--model vendor/model)\n"                 \
 	"  --limit N        at most N rows (a terminal shows 40 unless asked)\n"                   \
@@ -283,8 +283,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
 			n = keep_region(rows, n, a.f.region);
 			rc = print_api(c, rows, n, (size_t)a.limit);
-		}
-		else
+		} else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
 	} else {

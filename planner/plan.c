@@ -59,7 +59,7 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
 			if (!workload_region_allowed(c->w, NULL, rows[i].country,
-						     rows[i].region_group)) {
+			                             rows[i].region_group)) {
 				elsewhere++;
 				continue;
 			}
@@ -80,8 +80,9 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 		free(rows);
 	}
 	if (!r->feasible && elsewhere)
-		why(r, "no API host of %s%s processes data in the job's regions (%zu priced "
-		       "elsewhere or of unknown location)",
+		why(r,
+		    "no API host of %s%s processes data in the job's regions (%zu priced "
+		    "elsewhere or of unknown location)",
 		    models[0], n_models > 1 ? " or its alternatives" : "", elsewhere);
 	else if (!r->feasible)
 		why(r, "no API price for %s%s in the database; run `planner refresh` or set "
@@ -160,8 +161,9 @@ static void price_rented(const struct job_ctx *c)
 	if (r->feasible)
 		return;
 	if (considered == 0)
-		why(r, "no rentable offer matches (%s%s%s%s); run `planner refresh`, widen providers "
-		       "or allow accelerator: any",
+		why(r,
+		    "no rentable offer matches (%s%s%s%s); run `planner refresh`, widen providers "
+		    "or allow accelerator: any",
 		    j->interruptible ? "" : "on-demand only, ",
 		    j->any_accelerator ? "any accelerator" : "NVIDIA only",
 		    spec->providers ? ", listed providers only" : "",

@@ -12,6 +12,7 @@
  * principles-countries-history/eu-countries_en; EEA (IS, LI, NO):
  * https://www.efta.int/eea. The rest by continent (ISO 3166-1 alpha-2
  * codes, https://www.iso.org/obp/ui/#search). */
+/* clang-format off */
 static const struct {
 	const char *cc, *group;
 } countries[] = {
@@ -136,6 +137,8 @@ static const struct {
      "the PRC)"},
 };
 
+/* clang-format on */
+
 const char *regions_group_of(const char *country)
 {
 	for (size_t i = 0; country && i < sizeof countries / sizeof countries[0]; i++)
@@ -145,7 +148,7 @@ const char *regions_group_of(const char *country)
 }
 
 static void set_location(char *country, size_t clen, char *group, size_t glen, const char *cc,
-			 const char *grp)
+                         const char *grp)
 {
 	snprintf(country, clen, "%s", cc ? cc : "");
 	for (char *p = country; *p; p++)
@@ -190,13 +193,13 @@ void regions_locate_offer(struct offer *o)
 	}
 	if (c) {
 		set_location(o->country, sizeof o->country, o->region_group, sizeof o->region_group,
-			     c->country, c->group);
+		             c->country, c->group);
 		return;
 	}
 	const char *cc = trailing_country(o->region);
 	if (cc)
 		set_location(o->country, sizeof o->country, o->region_group, sizeof o->region_group,
-			     cc, NULL);
+		             cc, NULL);
 }
 
 void regions_locate_api(struct api_price *a)
@@ -210,7 +213,7 @@ void regions_locate_api(struct api_price *a)
 	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
 		if (!strcasecmp(hosts[i].host, host)) {
 			set_location(a->country, sizeof a->country, a->region_group,
-				     sizeof a->region_group, hosts[i].country, hosts[i].group);
+			             sizeof a->region_group, hosts[i].country, hosts[i].group);
 			return;
 		}
 }
@@ -227,7 +230,7 @@ bool regions_match(const char *want, const char *region, const char *country, co
 bool regions_known(const char *want)
 {
 	static const char *const groups[] = {"eu",   "europe",  "us",      "americas",
-					     "asia", "oceania", "mideast", "africa"};
+	                                     "asia", "oceania", "mideast", "africa"};
 	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
 		if (!strcasecmp(want, groups[i]))
 			return true;

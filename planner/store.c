@@ -347,9 +347,9 @@ static int locate_rows(struct store *st, char **err)
 	rd = up = NULL;
 	if (sqlite3_prepare_v2(st->db, "SELECT rowid, provider, model FROM api_prices", -1, &rd,
 	                       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db,
-	                       "UPDATE api_prices SET country = ?, region_group = ? WHERE rowid = ?",
-	                       -1, &up, NULL) != SQLITE_OK) {
+	    sqlite3_prepare_v2(
+	        st->db, "UPDATE api_prices SET country = ?, region_group = ? WHERE rowid = ?", -1,
+	        &up, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot locate API prices");
 		goto out;
 	}

@@ -50,9 +50,9 @@ struct api_price {
 	long context;            /* context length, tokens; 0 when unknown */
 	char fetched_at[24];
 	char source[160];
-	char country[4];         /* where the host processes data; "" unknown (regions.h) */
-	char region_group[16];   /* "eu", "us", …; "" unknown */
-	bool estimated;          /* price not confirmed at the host itself */
+	char country[4];       /* where the host processes data; "" unknown (regions.h) */
+	char region_group[16]; /* "eu", "us", …; "" unknown */
+	bool estimated;        /* price not confirmed at the host itself */
 };
 
 /* Filters for store_offers; zero/NULL fields do not filter. */
@@ -63,7 +63,7 @@ struct offer_filter {
 	double max_price;       /* USD per hour */
 	int spot;               /* -1 any, 0 on-demand only, 1 spot only */
 	bool available_only;
-	const char *region;     /* a group ("eu"), a country code or a provider's region name */
+	const char *region; /* a group ("eu"), a country code or a provider's region name */
 };
 
 /* Freshness of one provider's rows. */

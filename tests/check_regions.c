@@ -21,8 +21,13 @@ static struct offer located(const char *provider, const char *region, const char
 {
 	struct norm n;
 	norm_init(&n, test_ref(), provider);
-	struct raw_offer r = {.offer = "x", .region = region, .tier = tier, .gpu_name = "H100 SXM",
-			      .gpu_count = 1, .price = 2.0, .available = true};
+	struct raw_offer r = {.offer = "x",
+	                      .region = region,
+	                      .tier = tier,
+	                      .gpu_name = "H100 SXM",
+	                      .gpu_count = 1,
+	                      .price = 2.0,
+	                      .available = true};
 	ck_assert(norm_offer(&n, &r));
 	struct offer o = n.offers[0];
 	norm_free(&n);
@@ -34,23 +39,33 @@ START_TEST(the_normaliser_fills_country_and_group_from_cloud_region_names)
 	static const struct {
 		const char *provider, *region, *country, *group;
 	} cases[] = {
-	    {"aws", "eu-central-1", "DE", "eu"},     {"aws", "eu-west-1", "IE", "eu"},
-	    {"aws", "eu-west-2", "GB", "europe"},    {"aws", "us-east-1", "US", "us"},
-	    {"azure", "westeurope", "NL", "eu"},     {"azure", "swedencentral", "SE", "eu"},
-	    {"azure", "eastus", "US", "us"},         {"gcp", "europe-west4", "NL", "eu"},
-	    {"gcp", "europe-west4-a", "NL", "eu"},   {"gcp", "us-central1", "US", "us"},
-	    {"lambda", "europe-central-1", "DE", "eu"}, {"lambda", "us-south-2", "US", "us"},
-	    {"lambda", "asia-northeast-2", "", "asia"}, {"vast", "Oslo, NO", "NO", "eu"},
-	    {"vast", "Texas, US", "US", "us"},       {"vast", "Guangdong, CN", "CN", "asia"},
-	    {"vast", "US", "US", "us"},              {"vast", "Atlantis, XX", "", ""},
-	    {"aws", "mars-north-1", "", ""},         {"runpod", "", "", ""},
+	    {"aws", "eu-central-1", "DE", "eu"},
+	    {"aws", "eu-west-1", "IE", "eu"},
+	    {"aws", "eu-west-2", "GB", "europe"},
+	    {"aws", "us-east-1", "US", "us"},
+	    {"azure", "westeurope", "NL", "eu"},
+	    {"azure", "swedencentral", "SE", "eu"},
+	    {"azure", "eastus", "US", "us"},
+	    {"gcp", "europe-west4", "NL", "eu"},
+	    {"gcp", "europe-west4-a", "NL", "eu"},
+	    {"gcp", "us-central1", "US", "us"},
+	    {"lambda", "europe-central-1", "DE", "eu"},
+	    {"lambda", "us-south-2", "US", "us"},
+	    {"lambda", "asia-northeast-2", "", "asia"},
+	    {"vast", "Oslo, NO", "NO", "eu"},
+	    {"vast", "Texas, US", "US", "us"},
+	    {"vast", "Guangdong, CN", "CN", "asia"},
+	    {"vast", "US", "US", "us"},
+	    {"vast", "Atlantis, XX", "", ""},
+	    {"aws", "mars-north-1", "", ""},
+	    {"runpod", "", "", ""},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct offer o = located(cases[i].provider, cases[i].region, NULL);
 		ck_assert_msg(!strcmp(o.country, cases[i].country) &&
-				  !strcmp(o.region_group, cases[i].group),
-			      "%s %s: got '%s' '%s'", cases[i].provider, cases[i].region,
-			      o.country, o.region_group);
+		                  !strcmp(o.region_group, cases[i].group),
+		              "%s %s: got '%s' '%s'", cases[i].provider, cases[i].region, o.country,
+		              o.region_group);
 		/* The provider's own name stays beside the location. */
 		ck_assert_str_eq(o.region, cases[i].region);
 	}
@@ -87,9 +102,9 @@ START_TEST(api_rows_get_their_hosts_jurisdiction)
 		norm_init(&n, test_ref(), cases[i].provider);
 		ck_assert(norm_api(&n, cases[i].model, 1e-6, 2e-6, 0));
 		ck_assert_msg(!strcmp(n.apis[0].country, cases[i].country) &&
-				  !strcmp(n.apis[0].region_group, cases[i].group),
-			      "%s: got '%s' '%s'", cases[i].model, n.apis[0].country,
-			      n.apis[0].region_group);
+		                  !strcmp(n.apis[0].region_group, cases[i].group),
+		              "%s: got '%s' '%s'", cases[i].model, n.apis[0].country,
+		              n.apis[0].region_group);
 		norm_free(&n);
 	}
 }
@@ -136,7 +151,7 @@ static struct store *two_regions(char **dir)
 	ck_assert_int_eq(store_replace_offers(st, "aws", o, 2, NULL), PLANNER_OK);
 	struct api_price a[2] = {0};
 	const char *models[] = {"together_ai/meta-llama/llama-3.1-8b-instruct",
-				"scaleway/meta-llama/llama-3.1-8b-instruct"};
+	                        "scaleway/meta-llama/llama-3.1-8b-instruct"};
 	for (int i = 0; i < 2; i++) {
 		snprintf(a[i].provider, sizeof a[i].provider, "litellm");
 		snprintf(a[i].model, sizeof a[i].model, "%s", models[i]);
@@ -147,14 +162,13 @@ static struct store *two_regions(char **dir)
 	return st;
 }
 
-static const char spec_text[] =
-    "version: 1\n%s"
-    "jobs:\n"
-    "  - name: bot\n"
-    "    model: llama-3.1-70b\n"
-    "    api_models: [together_ai/meta-llama/llama-3.1-8b-instruct,"
-    " scaleway/meta-llama/llama-3.1-8b-instruct]\n"
-    "    tokens_per_month: {input: 200M, output: 40M}\n";
+static const char spec_text[] = "version: 1\n%s"
+                                "jobs:\n"
+                                "  - name: bot\n"
+                                "    model: llama-3.1-70b\n"
+                                "    api_models: [together_ai/meta-llama/llama-3.1-8b-instruct,"
+                                " scaleway/meta-llama/llama-3.1-8b-instruct]\n"
+                                "    tokens_per_month: {input: 200M, output: 40M}\n";
 
 /* Plans the spec with `top` added at the top level over two_regions. */
 static struct plan *plan_with(struct store *st, const char *top, struct jobspec **spec)
@@ -163,8 +177,8 @@ static struct plan *plan_with(struct store *st, const char *top, struct jobspec 
 	snprintf(text, sizeof text, spec_text, top);
 	char *err = NULL;
 	ck_assert_msg(jobspec_parse("t.yaml", text, strlen(text), test_ref(), spec, &err) ==
-			  PLANNER_OK,
-		      "%s", err);
+	                  PLANNER_OK,
+	              "%s", err);
 	struct plan *p = NULL;
 	ck_assert_msg(plan_compare(*spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
 	return p;
@@ -180,7 +194,7 @@ START_TEST(regions_eu_excludes_us_offers_and_us_api_hosts)
 	/* Anywhere: the cheaper US rows win. */
 	ck_assert_str_eq(ja->routes[ROUTE_RENTED].region, "us-east-1");
 	ck_assert_str_eq(ja->routes[ROUTE_API].offer,
-			 "together_ai/meta-llama/llama-3.1-8b-instruct");
+	                 "together_ai/meta-llama/llama-3.1-8b-instruct");
 	/* regions: [eu]: only the EU ones are left, dearer as they are. */
 	ck_assert(je->routes[ROUTE_RENTED].feasible);
 	ck_assert_str_eq(je->routes[ROUTE_RENTED].region, "eu-central-1");
@@ -206,8 +220,8 @@ START_TEST(a_jobs_own_regions_replace_the_specs)
 	strcat(text, "    regions: [us]\n");
 	char *err = NULL;
 	ck_assert_msg(jobspec_parse("t.yaml", text, strlen(text), test_ref(), &spec, &err) ==
-			  PLANNER_OK,
-		      "%s", err);
+	                  PLANNER_OK,
+	              "%s", err);
 	struct workload w;
 	ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[0], NULL), PLANNER_OK);
 	ck_assert(workload_region_allowed(&w, "us-east-1", "US", "us"));
@@ -229,8 +243,8 @@ START_TEST(confidential_data_still_excludes_eu_api_hosts)
 	strcat(text, "    data: confidential\n");
 	char *err = NULL;
 	ck_assert_msg(jobspec_parse("t.yaml", text, strlen(text), test_ref(), &spec, &err) ==
-			  PLANNER_OK,
-		      "%s", err);
+	                  PLANNER_OK,
+	              "%s", err);
 	struct plan *p = NULL;
 	ck_assert_int_eq(plan_compare(spec, test_ref(), st, &p, &err), PLANNER_OK);
 	ck_assert(!p->jobs[0].routes[ROUTE_API].feasible);
@@ -248,9 +262,9 @@ START_TEST(an_unknown_region_in_a_spec_is_an_input_error_that_says_what_is_known
 	char text[1024], *err = NULL;
 	snprintf(text, sizeof text, spec_text, "regions: [eu, narnia]\n");
 	ck_assert_int_eq(jobspec_parse("t.yaml", text, strlen(text), test_ref(), &spec, &err),
-			 PLANNER_EINPUT);
+	                 PLANNER_EINPUT);
 	ck_assert_msg(strstr(err, "t.yaml:2:") && strstr(err, "'narnia'") && strstr(err, "eu"),
-		      "%s", err);
+	              "%s", err);
 	free(err);
 }
 END_TEST

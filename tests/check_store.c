@@ -310,8 +310,9 @@ START_TEST(the_estimated_flag_round_trips_and_marks_every_unconfirmed_snapshot_r
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 0 AND "
-	                                "(source LIKE '%unconfirmed%' OR source LIKE '%estimate%')"),
+	ck_assert_int_eq(count_rows(st,
+	                            "SELECT count(*) FROM offers WHERE estimated = 0 AND "
+	                            "(source LIKE '%unconfirmed%' OR source LIKE '%estimate%')"),
 	                 0);
 	ck_assert_int_gt(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 1"), 0);
 	ck_assert_int_gt(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 0"), 0);
