@@ -4,6 +4,7 @@
  * row's jurisdiction from its host; then `regions:` in a job spec, through
  * workload_region_allowed and plan_compare. */
 #include <check.h>
+#include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,63 @@ START_TEST(an_unknown_region_in_a_spec_is_an_input_error_that_says_what_is_known
 }
 END_TEST
 
+/* The route object `route` of the first job of `planner compare --format
+ * json` over db, for the spec of spec_text with `top` added. */
+static cJSON *compare_route(const char *dir, const char *db, const char *top, const char *route,
+                            cJSON **root)
+{
+	char text[1024];
+	snprintf(text, sizeof text, spec_text, top);
+	char *spec = test_write(dir, "spec.yaml", text), *out = NULL, *err = NULL;
+	const char *argv[] = {"compare", spec, "--db", db, "--format", "json", "--quiet", NULL};
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	*root = cJSON_Parse(out);
+	ck_assert_msg(*root != NULL, "%s", out);
+	cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(*root, "jobs"), 0), *r;
+	cJSON *found = NULL;
+	cJSON_ArrayForEach(
+	    r, cJSON_GetObjectItem(
+	           job, "routes")) if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, route))
+	    found = r;
+	ck_assert_ptr_nonnull(found);
+	free(spec);
+	free(out);
+	free(err);
+	return found;
+}
+
+START_TEST(compare_json_with_regions_eu_names_only_eu_offers_and_hosts)
+{
+	char *dir;
+	struct store *st = two_regions(&dir);
+	store_close(st);
+	char *db = xasprintf("%s/prices.db", dir);
+	cJSON *any, *eu;
+	cJSON *rent_any = compare_route(dir, db, "", "rented", &any);
+	cJSON *rent_eu = compare_route(dir, db, "regions: [eu]\n", "rented", &eu);
+	ck_assert_str_eq(cJSON_GetObjectItem(rent_any, "region")->valuestring, "us-east-1");
+	ck_assert_str_eq(cJSON_GetObjectItem(rent_eu, "region")->valuestring, "eu-central-1");
+	cJSON_Delete(any);
+	cJSON_Delete(eu);
+	cJSON *api_any = compare_route(dir, db, "", "api", &any);
+	cJSON *api_eu = compare_route(dir, db, "regions: [eu]\n", "api", &eu);
+	ck_assert_str_eq(cJSON_GetObjectItem(api_any, "offer")->valuestring,
+	                 "together_ai/meta-llama/llama-3.1-8b-instruct");
+	ck_assert_str_eq(cJSON_GetObjectItem(api_eu, "offer")->valuestring,
+	                 "scaleway/meta-llama/llama-3.1-8b-instruct");
+	cJSON_Delete(any);
+	cJSON_Delete(eu);
+	/* No EU host at all: the api route says why. */
+	cJSON *api_de = compare_route(dir, db, "regions: [de]\n", "api", &eu);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(api_de, "feasible")));
+	ck_assert_ptr_nonnull(
+	    strstr(cJSON_GetObjectItem(api_de, "why")->valuestring, "job's regions"));
+	cJSON_Delete(eu);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *regions_suite(void)
 {
 	Suite *s = suite_create("regions");
@@ -282,6 +340,7 @@ Suite *regions_suite(void)
 	tcase_add_test(tc, a_jobs_own_regions_replace_the_specs);
 	tcase_add_test(tc, confidential_data_still_excludes_eu_api_hosts);
 	tcase_add_test(tc, an_unknown_region_in_a_spec_is_an_input_error_that_says_what_is_known);
+	tcase_add_test(tc, compare_json_with_regions_eu_names_only_eu_offers_and_hosts);
 	suite_add_tcase(s, tc);
 	return s;
 }
