@@ -191,9 +191,9 @@ static void note_prices(const struct cli *c, const struct plan *p)
 {
 	if (!c->quiet) {
 		if (p->snapshot_only)
-			notef("prices are the bundled snapshot of %.10s; run 'planner refresh' for "
+			notef("prices are the bundled snapshot of %s; run 'planner refresh' for "
 			      "live prices",
-			      p->prices_as_of);
+			      p->snapshot_dates[0] ? p->snapshot_dates : p->prices_as_of);
 		else
 			notef("prices as of %s", p->prices_as_of);
 	}

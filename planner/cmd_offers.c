@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "provider.h"
+#include "regions.h"
 
 /* Prints the offers; returns the exit status. */
 static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
@@ -27,6 +28,10 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			cJSON_AddBoolToObject(x, "spot", o[i].spot);
 			cJSON_AddBoolToObject(x, "available", o[i].available);
 			cJSON_AddStringToObject(x, "region", o[i].region);
+			cJSON_AddStringToObject(x, "country", o[i].country);
+			cJSON_AddStringToObject(x, "region_group", o[i].region_group);
+			cJSON_AddStringToObject(x, "tier", o[i].tier);
+			cJSON_AddBoolToObject(x, "estimated", o[i].estimated);
 			cJSON_AddNumberToObject(x, "vcpus", o[i].vcpus);
 			cJSON_AddNumberToObject(x, "ram_gib", o[i].ram_gib);
 			cJSON_AddStringToObject(x, "fetched_at", o[i].fetched_at);
@@ -37,7 +42,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"
-		      "fetched_at\r\n",
+		      "fetched_at,country,region_group,tier,estimated\r\n",
 		      stdout);
 		for (size_t i = 0; i < limit; i++) {
 			csv_field(stdout, o[i].provider);
@@ -48,19 +53,34 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			printf(",%d,%.2f,%.4f,%s,", o[i].gpu_count, o[i].vram_gib,
 			       o[i].price_per_hour, o[i].spot ? "true" : "false");
 			csv_field(stdout, o[i].region);
-			printf(",%s\r\n", o[i].fetched_at);
+			printf(",%s,%s,%s,", o[i].fetched_at, o[i].country, o[i].region_group);
+			csv_field(stdout, o[i].tier);
+			printf(",%s\r\n", o[i].estimated ? "true" : "false");
 		}
 		return PLANNER_OK;
 	}
-	printf("%-10s %-28s %-12s %4s %7s %9s %9s %-4s %s\n", "provider", "offer", "gpu", "gpus",
-	       "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "region");
+	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-4s %-9s %s\n", "provider", "offer", "gpu",
+	       "gpus", "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "where", "region");
+	bool marked = false;
 	for (size_t i = 0; i < limit; i++) {
-		char offer[sizeof o->offer], region[sizeof o->region];
-		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f %9.3f %-4s %s\n", o[i].provider,
-		       cli_safe(offer, sizeof offer, o[i].offer), o[i].gpu, o[i].gpu_count,
-		       o[i].vram_gib, o[i].price_per_hour, o[i].price_per_hour / o[i].gpu_count,
-		       o[i].spot ? "yes" : "", cli_safe(region, sizeof region, o[i].region));
+		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
+		char where[sizeof o->region_group + sizeof o->country + 1];
+		/* RunPod's tier stands where a region would. */
+		snprintf(region, sizeof region, "%s%s%s", o[i].region,
+		         o[i].region[0] && o[i].tier[0] ? " " : "", o[i].tier);
+		snprintf(where, sizeof where, "%s%s%s", o[i].region_group,
+		         o[i].region_group[0] && o[i].country[0] ? " " : "", o[i].country);
+		marked |= o[i].estimated;
+		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f%c %9.3f %-4s %-9s %s\n",
+		       o[i].provider, cli_safe(offer, sizeof offer, o[i].offer), o[i].gpu,
+		       o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
+		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
+		       o[i].spot ? "yes" : "", where[0] ? where : "?",
+		       cli_safe(region, sizeof region, region));
 	}
+	if (marked)
+		printf("~ estimated: not read from the provider itself (see its source in "
+		       "--format json)\n");
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
 	return PLANNER_OK;
@@ -84,6 +104,9 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 			cJSON_AddNumberToObject(x, "context", (double)a[i].context);
 			cJSON_AddStringToObject(x, "fetched_at", a[i].fetched_at);
 			cJSON_AddStringToObject(x, "source", a[i].source);
+			cJSON_AddStringToObject(x, "country", a[i].country);
+			cJSON_AddStringToObject(x, "region_group", a[i].region_group);
+			cJSON_AddBoolToObject(x, "estimated", a[i].estimated);
 			cJSON_AddItemToArray(arr, x);
 		}
 		return cli_print_json(arr);
@@ -113,6 +136,17 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 	return PLANNER_OK;
 }
 
+/* Keeps the API prices whose host processes data in region (all when
+ * NULL), in order; returns how many are left. */
+static size_t keep_region(struct api_price *a, size_t n, const char *region)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!region || regions_match(region, NULL, a[i].country, a[i].region_group))
+			a[kept++] = a[i];
+	return kept;
+}
+
 /* The --help text: --provider's list is the rented adapters of
  * provider_list, so a new adapter's row is all it takes to be named here;
  * describe() writes it before anything can print it. */
@@ -131,6 +165,9 @@ static char offers_help[2048];
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \
+	"  --region R       where it runs: a group (eu, us, asia, …), a country code (DE)\n"     \
+	"                   or a provider's region name (eu-central-1); with --api, where\n"       \
+	"                   the host processes data\n"                                             \
 	"  --api            per-token API prices instead (--model vendor/model, or an\n"          \
 	"                   open model's id: llama-3.1-70b finds every hosted copy;\n"            \
 	"                   --provider openrouter or litellm picks one feed)\n"                   \
@@ -166,6 +203,7 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	                                     {"max-price", required_argument, NULL, 'x'},
 	                                     {"provider", required_argument, NULL, 'p'},
 	                                     {"spot", no_argument, NULL, 's'},
+	                                     {"region", required_argument, NULL, 'r'},
 	                                     {"api", no_argument, NULL, 'a'},
 	                                     {"model", required_argument, NULL, 'M'},
 	                                     {"limit", required_argument, NULL, 'l'},
@@ -201,6 +239,12 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 			break;
 		case 's':
 			a->f.spot = 1;
+			break;
+		case 'r':
+			if (!*optarg)
+				return cli_usage(c, "--region wants eu, us, a country code or a "
+				                    "provider's region name");
+			a->f.region = optarg;
 			break;
 		case 'a':
 			a->api = true;
@@ -250,9 +294,9 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		size_t n = 0;
 		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
 			n = only_provider(rows, n, a.f.provider);
+			n = keep_region(rows, n, a.f.region);
 			rc = print_api(c, rows, n, (size_t)a.limit);
-		}
-		else
+		} else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
 	} else {
@@ -270,7 +314,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_offers_entry = {
     .name = "offers",
-    .args = "[--gpu G] [--min-vram N] [--max-price P] [--provider X] [--spot] [--api "
+    .args = "[--gpu G] [--min-vram N] [--max-price P] [--provider X] [--spot] [--region R] [--api "
             "[--model M]] [--limit N] [--format F]",
     .summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
     .help = offers_help,

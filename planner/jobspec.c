@@ -115,6 +115,7 @@ void jobspec_free(struct jobspec *spec)
 		model_spec_clear(&j->model);
 		free(j->precision);
 		free_strv(j->api_models, j->n_api_models);
+		free_strv(j->regions, j->n_regions);
 		free(j->run_command);
 		free(j->run_image);
 	}
@@ -132,6 +133,7 @@ void jobspec_free(struct jobspec *spec)
 	free(spec->buy);
 	free(spec->owned);
 	free_strv(spec->providers, spec->n_providers);
+	free_strv(spec->regions, spec->n_regions);
 	free(spec->fx);
 	free(spec->timezone);
 	free(spec->path);

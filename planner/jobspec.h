@@ -65,6 +65,8 @@ struct job {
 	bool any_accelerator;     /* accelerator: any (default nvidia only) */
 	char **api_models;        /* explicit API alternatives; NULL = model's own */
 	size_t n_api_models;
+	char **regions;           /* where it may run; NULL = the spec's regions */
+	size_t n_regions;
 	struct job_schedule sched;
 	char *run_command;        /* run.command, may be NULL */
 	char *run_image;          /* run.image, may be NULL */
@@ -130,6 +132,8 @@ struct jobspec {
 	double amortize_months;     /* default 36 */
 	char **providers;           /* rented offers only from these; NULL = all */
 	size_t n_providers;
+	char **regions;             /* rented offers and API hosts only here; NULL = all */
+	size_t n_regions;
 	struct owned_gpu *owned;
 	size_t n_owned;
 	bool has_buy;               /* `buy:` present (else every priced GPU) */

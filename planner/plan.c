@@ -50,6 +50,7 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 		return PLANNER_OK;
 	}
 	double best = INFINITY;
+	size_t elsewhere = 0; /* prices left out by the job's regions */
 	for (size_t m = 0; m < n_models; m++) {
 		struct api_price *rows = NULL;
 		size_t n = 0;
@@ -61,6 +62,11 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 			 * for (a window, or a long-prompt tier's threshold). */
 			if (rows[i].context > 0 && rows[i].context < j->context)
 				continue;
+			if (!workload_region_allowed(c->w, NULL, rows[i].country,
+			                             rows[i].region_group)) {
+				elsewhere++;
+				continue;
+			}
 			double usd = j->input_tokens * rows[i].input_per_token +
 				     j->output_tokens * rows[i].output_per_token;
 			double cost = usd * c->spec->usd_to_currency;
@@ -77,7 +83,12 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 		}
 		free(rows);
 	}
-	if (!r->feasible)
+	if (!r->feasible && elsewhere)
+		why(r,
+		    "no API host of %s%s processes data in the job's regions (%zu priced "
+		    "elsewhere or of unknown location)",
+		    models[0], n_models > 1 ? " or its alternatives" : "", elsewhere);
+	else if (!r->feasible)
 		why(r, "no API price for %s%s in the database; run `planner refresh` or set "
 		       "api_models",
 		    models[0], n_models > 1 ? " or its alternatives" : "");
@@ -207,11 +218,13 @@ static void price_rented(const struct job_ctx *c)
 	if (sh.any)
 		why(r, "%s", sh.why);
 	else if (considered == 0)
-		why(r, "no rentable offer matches (%s%s%s); run `planner refresh`, widen providers "
-		       "or allow accelerator: any",
+		why(r,
+		    "no rentable offer matches (%s%s%s%s); run `planner refresh`, widen providers "
+		    "or allow accelerator: any",
 		    j->interruptible ? "" : "on-demand only, ",
 		    j->any_accelerator ? "any accelerator" : "NVIDIA only",
-		    spec->providers ? ", listed providers only" : "");
+		    spec->providers ? ", listed providers only" : "",
+		    j->regions || spec->regions ? ", listed regions only" : "");
 	else
 		why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
 		    c->w->need.total_gib, max_vram, max_count);
@@ -431,6 +444,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	}
 	snprintf(p->currency, sizeof p->currency, "%s", spec->currency);
 	if ((rc = store_prices_as_of(st, p->prices_as_of, sizeof p->prices_as_of, err)) ||
+	    (rc = store_snapshot_dates(st, p->snapshot_dates, sizeof p->snapshot_dates, err)) ||
 	    (rc = store_providers(st, &provs, &n_provs, err)) ||
 	    (rc = store_offers(st, &all, &offers, &n_offers, err)))
 		goto fail;

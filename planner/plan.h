@@ -62,6 +62,7 @@ struct plan {
 	char currency[8];
 	char prices_as_of[24];
 	bool snapshot_only;            /* no live refresh has ever run */
+	char snapshot_dates[256];      /* "aws 2026-06-30, openrouter 2025-10-03" (snapshot rows) */
 	char **stale;                  /* providers whose last refresh failed */
 	size_t n_stale;
 	struct job_result *jobs;

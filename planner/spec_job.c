@@ -665,6 +665,18 @@ static const struct spec_key job_keys[] = {
      .bounds = "vendor/model ids, at least one",
      .desc = "API models the API route prices for this job, instead of the model's own "
              "list."},
+    {.name = "regions",
+     .kind = SPEC_LIST,
+     .offset = offsetof(struct job, regions),
+     .count_offset = offsetof(struct job, n_regions),
+     .flags = SPEC_LOWER,
+     .check = spec_check_regions,
+     .def_text = "the spec's regions",
+     .example = "regions: [eu]",
+     .type = "text or list of text",
+     .bounds = "as the top-level regions",
+     .desc = "Where this job's rented GPUs and API hosts may be, instead of the spec's "
+             "regions."},
     {.name = "schedule",
      .kind = SPEC_MAP,
      .sub = &sched_table,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "regions.h"
 #include "util.h"
 
 /* Sanity limits, in USD (scaled by the exchange rate): a GPU's price and a
@@ -563,6 +564,31 @@ static const struct spec_table quote_table = {
     .required_first = true,
 };
 
+int spec_check_regions(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char **list = *(char ***)spec_field(r, k);
+	size_t n = *(size_t *)((char *)r->target + k->count_offset);
+	yaml_node_t *an = kv->val;
+	if (n == 0)
+		return yr_fail(&r->c->y, an->start_mark,
+		               "'regions' %s is empty; list e.g. [eu], or remove it to allow "
+		               "anywhere",
+		               r->where);
+	for (size_t i = 0; i < n; i++) {
+		if (list[i] && regions_known(list[i]))
+			continue;
+		yaml_node_t *at =
+		    an->type == YAML_SEQUENCE_NODE
+		        ? yaml_document_get_node(&r->c->y.doc, an->data.sequence.items.start[i])
+		        : an;
+		return yr_fail(&r->c->y, at->start_mark,
+		               "unknown region '%s' %s; use a group (" REGIONS_GROUPS
+		               "), a country code (de) or a provider's region name (eu-central-1)",
+		               list[i] ? list[i] : "", r->where);
+	}
+	return PLANNER_OK;
+}
+
 static const struct spec_key top_keys[] = {
     {.name = "version",
      .kind = SPEC_CUSTOM,
@@ -654,6 +680,20 @@ static const struct spec_key top_keys[] = {
      .example = "gpus: [{name: My RTX 3060, vram_gib: 12, bandwidth_gbs: 360, fp16_tflops: 25.6, "
                 "watts: 170}]",
      .desc = "Cards planner does not know (see gpus[]); owned: and buy: entries may name them."},
+    {.name = "regions",
+     .kind = SPEC_LIST,
+     .offset = offsetof(struct jobspec, regions),
+     .count_offset = offsetof(struct jobspec, n_regions),
+     .flags = SPEC_LOWER,
+     .check = spec_check_regions,
+     .def_text = "anywhere",
+     .example = "regions: [eu]",
+     .type = "text or list of text",
+     .bounds = "eu, europe, us, americas, asia, oceania, mideast, africa, a country code "
+               "(de) or a provider's region name (eu-central-1)",
+     .desc = "Rent only offers located there and use only API hosts that process data there "
+             "(offers and hosts of unknown location are left out). A job's own regions "
+             "replace these."},
     {.name = "owned",
      .kind = SPEC_ENTRIES,
      .sub = &owned_table,

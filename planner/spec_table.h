@@ -139,5 +139,9 @@ int spec_read(struct ctx *c, const struct spec_table *t, const struct spec_rd *u
 const struct keyed *spec_val(const struct spec_rd *r, const char *name);
 /* The field of row k in r's target. */
 void *spec_field(const struct spec_rd *r, const struct spec_key *k);
+/* The check of a `regions:` list (spec level and per job): not empty,
+ * and every entry a group, a country code or a region name regions.c
+ * knows. */
+int spec_check_regions(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
 #endif

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "regions.h"
 #include "store_int.h"
 #include "util.h"
 
@@ -36,7 +37,25 @@ static const char *const migrations[] = {
     /* Secondary indexes on offers cost a large refresh more than they
      * ever saved a reader. */
     [3] = "DROP INDEX IF EXISTS offers_by_price; DROP INDEX IF EXISTS offers_by_gpu;",
+    /* Regions are first-class (issue 11): a location beside the provider's
+     * region name (filled by locate_rows), RunPod's secure/community out
+     * of `region` into `tier`, and rows whose source says they were not
+     * confirmed flagged estimated. */
+    [4] = "ALTER TABLE offers ADD COLUMN country TEXT NOT NULL DEFAULT '';"
+          "ALTER TABLE offers ADD COLUMN region_group TEXT NOT NULL DEFAULT '';"
+          "ALTER TABLE offers ADD COLUMN tier TEXT NOT NULL DEFAULT '';"
+          "ALTER TABLE offers ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;"
+          "ALTER TABLE api_prices ADD COLUMN country TEXT NOT NULL DEFAULT '';"
+          "ALTER TABLE api_prices ADD COLUMN region_group TEXT NOT NULL DEFAULT '';"
+          "ALTER TABLE api_prices ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;"
+          "UPDATE offers SET tier = region, region = '' WHERE provider = 'runpod' "
+          "AND region IN ('secure', 'community');"
+          "UPDATE offers SET estimated = 1 WHERE source LIKE '%unconfirmed%' "
+          "OR source LIKE '%estimate%';",
 };
+
+/* The schema version whose migration needs locate_rows after its SQL. */
+#define STORE_LOCATED_VERSION 4
 
 /* The exit code of a failed SQLite call: running out of memory is the
  * system's failure, anything else the database's. */
@@ -251,6 +270,9 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		o->available = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(it, "available"));
 		snprintf(o->fetched_at, sizeof o->fetched_at, "%s", jstr(it, "fetched_at"));
 		snprintf(o->source, sizeof o->source, "%s", jstr(it, "source"));
+		snprintf(o->tier, sizeof o->tier, "%s", jstr(it, "tier"));
+		o->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
+		regions_locate_offer(o);
 		if (o->gpu_count > 0 && o->price_per_hour > 0)
 			n_off++;
 	}
@@ -264,6 +286,8 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		a->context = (long)jnum(it, "context");
 		snprintf(a->fetched_at, sizeof a->fetched_at, "%s", jstr(it, "fetched_at"));
 		snprintf(a->source, sizeof a->source, "%s", jstr(it, "source"));
+		a->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
+		regions_locate_api(a);
 	}
 	/* Each provider's rows go in as one refresh of it would. */
 	qsort(offers, n_off, sizeof *offers, by_provider);
@@ -285,6 +309,67 @@ out:
 	free(offers);
 	free(apis);
 	cJSON_Delete(root);
+	return rc;
+}
+
+/* Fills country and region_group of every offer and API price from the
+ * region tables (regions.c): rows a version-3 database kept. */
+static int locate_rows(struct store *st, char **err)
+{
+	sqlite3_stmt *rd = NULL, *up = NULL;
+	int rc = PLANNER_OK, step;
+	if (sqlite3_prepare_v2(st->db, "SELECT rowid, provider, region FROM offers", -1, &rd,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db,
+	                       "UPDATE offers SET country = ?, region_group = ? WHERE rowid = ?",
+	                       -1, &up, NULL) != SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot locate offers");
+		goto out;
+	}
+	while ((step = sqlite3_step(rd)) == SQLITE_ROW) {
+		struct offer o = {0};
+		store_copy_text(o.provider, sizeof o.provider, sqlite3_column_text(rd, 1));
+		store_copy_text(o.region, sizeof o.region, sqlite3_column_text(rd, 2));
+		regions_locate_offer(&o);
+		sqlite3_reset(up);
+		sqlite3_bind_text(up, 1, o.country, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(up, 2, o.region_group, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 3, sqlite3_column_int64(rd, 0));
+		if (sqlite3_step(up) != SQLITE_DONE)
+			break;
+	}
+	if (step != SQLITE_DONE) {
+		rc = store_db_err(st, err, "cannot locate offers");
+		goto out;
+	}
+	sqlite3_finalize(rd);
+	sqlite3_finalize(up);
+	rd = up = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT rowid, provider, model FROM api_prices", -1, &rd,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+	        st->db, "UPDATE api_prices SET country = ?, region_group = ? WHERE rowid = ?", -1,
+	        &up, NULL) != SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot locate API prices");
+		goto out;
+	}
+	while ((step = sqlite3_step(rd)) == SQLITE_ROW) {
+		struct api_price a = {0};
+		store_copy_text(a.provider, sizeof a.provider, sqlite3_column_text(rd, 1));
+		store_copy_text(a.model, sizeof a.model, sqlite3_column_text(rd, 2));
+		regions_locate_api(&a);
+		sqlite3_reset(up);
+		sqlite3_bind_text(up, 1, a.country, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(up, 2, a.region_group, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 3, sqlite3_column_int64(rd, 0));
+		if (sqlite3_step(up) != SQLITE_DONE)
+			break;
+	}
+	if (step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot locate API prices");
+out:
+	sqlite3_finalize(rd);
+	sqlite3_finalize(up);
 	return rc;
 }
 
@@ -316,6 +401,14 @@ static int migrate(struct store *st, const struct refdata *ref, char **err)
 				goto fail;
 		if ((rc = store_exec(st, planner_schema_sql, err)) ||
 		    (rc = seed_reference(st, ref, err)))
+			goto fail;
+		/* After schema.sql: a version-1 database had no price_history. */
+		if (v < STORE_LOCATED_VERSION &&
+		    ((rc = locate_rows(st, err)) ||
+		     (rc = store_exec(st,
+		                      "UPDATE price_history SET region = '' WHERE provider = "
+		                      "'runpod' AND region IN ('secure', 'community')",
+		                      err))))
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||
@@ -388,6 +481,33 @@ void store_close(struct store *st)
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
+}
+
+int store_snapshot_dates(struct store *st, char *buf, size_t len, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	size_t used = 0;
+	int step;
+	if (len > 0)
+		buf[0] = '\0';
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "SELECT p.name, min(t.at) FROM providers p JOIN (SELECT provider, fetched_at AS at "
+	        "FROM offers UNION ALL SELECT provider, fetched_at FROM api_prices) t "
+	        "ON t.provider = p.name WHERE p.from_snapshot = 1 GROUP BY p.name ORDER BY p.name",
+	        -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read snapshot dates");
+	while ((step = sqlite3_step(s)) == SQLITE_ROW && used < len) {
+		const unsigned char *name = sqlite3_column_text(s, 0);
+		const unsigned char *at = sqlite3_column_text(s, 1);
+		int w = snprintf(buf + used, len - used, "%s%s %.10s", used ? ", " : "",
+		                 name ? (const char *)name : "", at ? (const char *)at : "");
+		used += w > 0 ? (size_t)w : 0;
+	}
+	sqlite3_finalize(s);
+	if (step != SQLITE_DONE && step != SQLITE_ROW)
+		return store_db_err(st, err, "cannot read snapshot dates");
+	return PLANNER_OK;
 }
 
 struct sqlite3 *store_handle(struct store *st)

@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -35,6 +35,10 @@ struct offer {
 	bool available;        /* capacity reported available */
 	char fetched_at[24];   /* ISO 8601 UTC */
 	char source[160];      /* where the row came from (URL or feed, date) */
+	char country[4];       /* ISO 3166-1 alpha-2 where it runs; "" unknown (regions.h) */
+	char region_group[16]; /* "eu", "us", "asia", …; "" unknown (regions.h) */
+	char tier[16];         /* RunPod's "secure" / "community"; "" elsewhere */
+	bool estimated;        /* price estimated or not confirmed at the provider itself */
 };
 
 /* One per-token API price. */
@@ -46,6 +50,9 @@ struct api_price {
 	long context;            /* context length, tokens; 0 when unknown */
 	char fetched_at[24];
 	char source[160];
+	char country[4];       /* where the host processes data; "" unknown (regions.h) */
+	char region_group[16]; /* "eu", "us", …; "" unknown */
+	bool estimated;        /* price not confirmed at the host itself */
 };
 
 /* Filters for store_offers; zero/NULL fields do not filter. */
@@ -56,6 +63,7 @@ struct offer_filter {
 	double max_price;       /* USD per hour */
 	int spot;               /* -1 any, 0 on-demand only, 1 spot only */
 	bool available_only;
+	const char *region; /* a group ("eu"), a country code or a provider's region name */
 };
 
 /* Freshness of one provider's rows. */
@@ -96,6 +104,11 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 
 /* The newest fetched_at over all price rows, into buf ("" when none). */
 int store_prices_as_of(struct store *st, char *buf, size_t len, char **err);
+
+/* The bundled snapshot's date per provider still on it, oldest row of
+ * each: "lambda 2026-08-11, openrouter 2025-10-03" ("" when no provider's
+ * rows are the snapshot's). */
+int store_snapshot_dates(struct store *st, char *buf, size_t len, char **err);
 
 /* Each known provider's freshness (snapshot rows included). *out malloc'd. */
 int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err);

@@ -20,6 +20,9 @@ static void read_api_price(sqlite3_stmt *s, void *row)
 	a->context = (long)sqlite3_column_int64(s, 4);
 	store_copy_text(a->fetched_at, sizeof a->fetched_at, sqlite3_column_text(s, 5));
 	store_copy_text(a->source, sizeof a->source, sqlite3_column_text(s, 6));
+	store_copy_text(a->country, sizeof a->country, sqlite3_column_text(s, 7));
+	store_copy_text(a->region_group, sizeof a->region_group, sqlite3_column_text(s, 8));
+	a->estimated = sqlite3_column_int(s, 9) != 0;
 }
 
 int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
@@ -31,7 +34,7 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, model, input_per_token, output_per_token, context, "
-	        "fetched_at, source FROM api_prices "
+	        "fetched_at, source, country, region_group, estimated FROM api_prices "
 	        "WHERE (?1 IS NULL OR model = ?1 COLLATE NOCASE) "
 	        "ORDER BY input_per_token + output_per_token, provider, model",
 	        -1, &s, NULL) != SQLITE_OK)
@@ -75,8 +78,8 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 	    sqlite3_prepare_v2(
 	        st->db,
 	        "INSERT OR REPLACE INTO api_prices (provider, model, input_per_token, "
-	        "output_per_token, context, fetched_at, source) "
-	        "VALUES (?,?,?,?,?,?,?)",
+	        "output_per_token, context, fetched_at, source, country, region_group, "
+	        "estimated) VALUES (?,?,?,?,?,?,?,?,?,?)",
 	        -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare API price update");
 		goto fail;
@@ -97,6 +100,9 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 		sqlite3_bind_text(ins, 6, a->fetched_at[0] ? a->fetched_at : now, -1,
 		                  SQLITE_STATIC);
 		sqlite3_bind_text(ins, 7, a->source, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 8, a->country, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 9, a->region_group, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 10, a->estimated);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store API prices");
 			goto fail;

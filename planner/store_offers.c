@@ -28,6 +28,10 @@ static void read_offer(sqlite3_stmt *s, void *row)
 	o->available = sqlite3_column_int(s, 10) != 0;
 	store_copy_text(o->fetched_at, sizeof o->fetched_at, sqlite3_column_text(s, 11));
 	store_copy_text(o->source, sizeof o->source, sqlite3_column_text(s, 12));
+	store_copy_text(o->country, sizeof o->country, sqlite3_column_text(s, 13));
+	store_copy_text(o->region_group, sizeof o->region_group, sqlite3_column_text(s, 14));
+	store_copy_text(o->tier, sizeof o->tier, sqlite3_column_text(s, 15));
+	o->estimated = sqlite3_column_int(s, 16) != 0;
 }
 
 int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
@@ -42,10 +46,14 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
-	        "ram_gib, price_per_hour, available, fetched_at, source FROM offers "
+	        "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "
+	        "tier, estimated FROM offers "
 	        "WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "
 	        "AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "
 	        "AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "
+	        "AND (?7 IS NULL OR (region_group <> '' AND region_group = ?7 COLLATE NOCASE) "
+	        "OR (country <> '' AND country = ?7 COLLATE NOCASE) "
+	        "OR (region <> '' AND region = ?7 COLLATE NOCASE)) "
 	        "ORDER BY price_per_hour, provider, offer, region, spot",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read offers");
@@ -57,6 +65,8 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	sqlite3_bind_double(s, 4, f->max_price);
 	sqlite3_bind_int(s, 5, f->spot);
 	sqlite3_bind_int(s, 6, f->available_only);
+	if (f->region && *f->region)
+		sqlite3_bind_text(s, 7, f->region, -1, SQLITE_STATIC);
 	void *rows;
 	int rc =
 	    store_collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
@@ -181,8 +191,9 @@ static int write_history(struct store *st, const char *provider, const struct pr
 		sqlite3_bind_text(hist, 5, o->gpu, -1, SQLITE_STATIC);
 		sqlite3_bind_int(hist, 6, o->gpu_count);
 		sqlite3_bind_double(hist, 7, o->price_per_hour);
-		sqlite3_bind_text(hist, 8, o->fetched_at[0] ? o->fetched_at : now, -1,
-		                  SQLITE_STATIC);
+		/* One stamp per replace: the bundled snapshot's rows carry their
+		 * own sources' dates, yet seeding it is one price point. */
+		sqlite3_bind_text(hist, 8, now, -1, SQLITE_STATIC);
 		if (sqlite3_step(hist) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot record price history");
 			break;
@@ -203,7 +214,8 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 	    sqlite3_prepare_v2(st->db,
 	                       "INSERT OR REPLACE INTO offers (provider, offer, region, spot, gpu, "
 	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
-	                       "fetched_at, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                       "fetched_at, source, country, region_group, tier, estimated) "
+	                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	                       -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto out;
@@ -230,6 +242,10 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 		sqlite3_bind_text(ins, 12, o->fetched_at[0] ? o->fetched_at : now, -1,
 		                  SQLITE_STATIC);
 		sqlite3_bind_text(ins, 13, o->source, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 14, o->country, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 15, o->region_group, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 16, o->tier, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 17, o->estimated);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store offers");
 			goto out;
@@ -257,7 +273,7 @@ int store_replace_offers(struct store *st, const char *provider, const struct of
 		return rc;
 	/* History first: it compares against the rows about to be replaced. */
 	if ((rc = load_prices(st, provider, &old, err)) ||
-	    (rc = write_history(st, provider, &old, rows, n, now, err)) ||
+	    (rc = write_history(st, provider, &old, rows, n, at, err)) ||
 	    (rc = replace_rows(st, provider, rows, n, now, err)) ||
 	    (rc = store_mark_fresh(st, provider, "rented", at, err)) ||
 	    (rc = store_exec(st, "RELEASE replace_offers", err)))

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "regions.h"
 #include "util.h"
 
 const char *route_name(enum route r)
@@ -76,6 +77,20 @@ bool workload_provider_allowed(const struct workload *w, const char *provider)
 	return false;
 }
 
+bool workload_region_allowed(const struct workload *w, const char *region, const char *country,
+                             const char *group)
+{
+	const struct job *j = w->job;
+	char *const *want = j->regions ? j->regions : w->spec->regions;
+	size_t n = j->regions ? j->n_regions : w->spec->n_regions;
+	if (!want)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (regions_match(want[i], region, country, group))
+			return true;
+	return false;
+}
+
 bool workload_rental_allowed(const struct workload *w, const char *provider,
                              const struct gpu_spec *gpu, bool spot)
 {
@@ -87,7 +102,8 @@ const struct gpu_spec *workload_offer_gpu(const struct workload *w, const struct
                                           const struct offer *o, struct gpu_spec *sized)
 {
 	const struct gpu_spec *g = refdata_gpu(ref, o->gpu);
-	if (!g || !workload_rental_allowed(w, o->provider, g, o->spot))
+	if (!g || !workload_rental_allowed(w, o->provider, g, o->spot) ||
+	    !workload_region_allowed(w, o->region, o->country, o->region_group))
 		return NULL;
 	*sized = *g;
 	if (o->vram_gib > 0)

@@ -87,6 +87,13 @@ bool workload_gpu_allowed(const struct workload *w, const struct gpu_spec *gpu);
  * providers, else only those listed (case-insensitive). */
 bool workload_provider_allowed(const struct workload *w, const char *provider);
 
+/* Whether the job's regions (its own, else the spec's; any when neither
+ * lists one) take a row located at region / country / group (regions.h):
+ * a rented offer, or an API host (region NULL). A row of unknown location
+ * is left out whenever regions are listed. */
+bool workload_region_allowed(const struct workload *w, const char *region, const char *country,
+                             const char *group);
+
 /* Whether the job may rent gpu from provider at this price kind: spot
  * prices only for interruptible jobs, plus the GPU and provider rules
  * above. Memory is not checked here (see workload_fits). */
@@ -94,7 +101,8 @@ bool workload_rental_allowed(const struct workload *w, const char *provider,
                              const struct gpu_spec *gpu, bool spot);
 
 /* An offer from the store as the job sees it: its reference GPU when the
- * job may rent the offer (workload_rental_allowed), else NULL. *sized gets
+ * job may rent the offer (workload_rental_allowed and
+ * workload_region_allowed), else NULL. *sized gets
  * a copy of that GPU with the offer's own memory figure, which wins over
  * the reference one (a feed may sell a slice of a card, like Azure NV A10
  * v5, or a variant the table rounds); check fit against *sized. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "regions.h"
 #include "util.h"
 
 void norm_init(struct norm *n, const struct refdata *ref, const char *provider)
@@ -190,6 +191,8 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	o->available = r->available;
 	snprintf(o->fetched_at, sizeof o->fetched_at, "%s", n->fetched_at);
 	snprintf(o->source, sizeof o->source, "%s", n->source);
+	snprintf(o->tier, sizeof o->tier, "%s", r->tier ? r->tier : "");
+	regions_locate_offer(o);
 	return true;
 }
 
@@ -220,6 +223,7 @@ bool norm_api(struct norm *n, const char *model, double in_per_token, double out
 	a->context = context > 0 ? context : 0;
 	snprintf(a->fetched_at, sizeof a->fetched_at, "%s", n->fetched_at);
 	snprintf(a->source, sizeof a->source, "%s", n->source);
+	regions_locate_api(a);
 	return true;
 }
 

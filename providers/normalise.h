@@ -67,7 +67,8 @@ struct norm {
 /* One offer as the feed states it. */
 struct raw_offer {
 	const char *offer;    /* offer id / instance type (required) */
-	const char *region;   /* NULL or "" when none */
+	const char *region;   /* NULL or "" when none; the provider's own name */
+	const char *tier;     /* NULL, or RunPod's "secure" / "community" */
 	const char *gpu_name; /* the feed's spelling (required) */
 	int gpu_count;        /* GPUs in the instance (> 0) */
 	double vram_gib;      /* per GPU as the feed states it, converted to GiB; 0 unknown */
@@ -91,12 +92,14 @@ void norm_truncate(struct norm *n, size_t offers, size_t apis);
  * recorded as unknown. */
 const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gib);
 
-/* Adds one offer. Returns true when added; false when dropped (unknown
+/* Adds one offer, located: its country and region group come from the
+ * region tables (regions_locate_offer), never from an adapter. Returns true when added; false when dropped (unknown
  * GPU, missing id, non-positive count, price not above 0 or above
  * NORM_MAX_PRICE_PER_HOUR — counted) or on out of memory (n->oom set). */
 bool norm_offer(struct norm *n, const struct raw_offer *r);
 
-/* Adds one per-token API price (USD per token). Negative, non-finite or
+/* Adds one per-token API price (USD per token), with its host's
+ * jurisdiction (regions_locate_api). Negative, non-finite or
  * above NORM_MAX_PRICE_PER_TOKEN prices are dropped and counted. */
 bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
 	      long context);

@@ -101,7 +101,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 					 *id ? id : shown, prices[k].tier);
 				struct raw_offer r = {
 					.offer = offer,
-					.region = prices[k].tier,
+					.tier = prices[k].tier,
 					.gpu_name = name,
 					.gpu_count = pod_sizes[s],
 					.vram_gib = gib,

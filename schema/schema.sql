@@ -16,6 +16,10 @@ CREATE TABLE IF NOT EXISTS offers (
 	available       INTEGER NOT NULL DEFAULT 1,
 	fetched_at      TEXT NOT NULL,
 	source          TEXT NOT NULL DEFAULT '',
+	country         TEXT NOT NULL DEFAULT '', -- ISO 3166-1 alpha-2; '' unknown
+	region_group    TEXT NOT NULL DEFAULT '', -- eu, us, asia, …; '' unknown
+	tier            TEXT NOT NULL DEFAULT '', -- RunPod secure | community
+	estimated       INTEGER NOT NULL DEFAULT 0, -- not confirmed at the provider
 	PRIMARY KEY (provider, offer, region, spot)
 );
 -- No secondary indexes: a refresh rewrites a provider's rows (100,000 from
@@ -30,6 +34,9 @@ CREATE TABLE IF NOT EXISTS api_prices (
 	context          INTEGER NOT NULL DEFAULT 0,
 	fetched_at       TEXT NOT NULL,
 	source           TEXT NOT NULL DEFAULT '',
+	country          TEXT NOT NULL DEFAULT '', -- where the host processes data
+	region_group     TEXT NOT NULL DEFAULT '',
+	estimated        INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (provider, model)
 );
 

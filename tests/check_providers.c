@@ -129,19 +129,21 @@ START_TEST(runpod_prices_are_per_gpu_and_multiplied_out)
 	struct norm n;
 	char *err = NULL;
 	ck_assert_int_eq(parse_file(&provider_runpod, "runpod.json", &n, NULL, &err), PLANNER_OK);
-	const struct offer *one = find(&n, "1x NVIDIA A100 80GB PCIe (secure)", "secure", false);
-	const struct offer *eight = find(&n, "8x NVIDIA A100 80GB PCIe (secure)", "secure", false);
+	const struct offer *one = find(&n, "1x NVIDIA A100 80GB PCIe (secure)", "", false);
+	const struct offer *eight = find(&n, "8x NVIDIA A100 80GB PCIe (secure)", "", false);
 	ck_assert_str_eq(one->gpu, "A100 80GB");
+	/* secure/community is RunPod's tier, not a region (issue 11). */
+	ck_assert_str_eq(one->tier, "secure");
 	CLOSE(one->price_per_hour, 1.64);
 	CLOSE(eight->price_per_hour, 8 * 1.64);
-	CLOSE(find(&n, "1x NVIDIA A100 80GB PCIe (secure)", "secure", true)->price_per_hour, 0.82);
+	CLOSE(find(&n, "1x NVIDIA A100 80GB PCIe (secure)", "", true)->price_per_hour, 0.82);
 	/* null and 0 mean not offered; maxGpuCount bounds the pod sizes. */
-	ck_assert_ptr_null(find(&n, "1x NVIDIA A100 80GB PCIe (community)", "community", true));
-	ck_assert_ptr_null(find(&n, "1x NVIDIA H100 80GB HBM3 (community)", "community", false));
-	ck_assert_ptr_null(find(&n, "4x NVIDIA GeForce RTX 4090 (secure)", "secure", false));
-	ck_assert_ptr_nonnull(find(&n, "2x NVIDIA GeForce RTX 4090 (secure)", "secure", false));
+	ck_assert_ptr_null(find(&n, "1x NVIDIA A100 80GB PCIe (community)", "", true));
+	ck_assert_ptr_null(find(&n, "1x NVIDIA H100 80GB HBM3 (community)", "", false));
+	ck_assert_ptr_null(find(&n, "4x NVIDIA GeForce RTX 4090 (secure)", "", false));
+	ck_assert_ptr_nonnull(find(&n, "2x NVIDIA GeForce RTX 4090 (secure)", "", false));
 	/* stockStatus null: listed, not available. */
-	ck_assert(!find(&n, "1x NVIDIA H100 80GB HBM3 (secure)", "secure", false)->available);
+	ck_assert(!find(&n, "1x NVIDIA H100 80GB HBM3 (secure)", "", false)->available);
 	ck_assert(unknown_has(&n, "Z9000"));
 	norm_free(&n);
 }

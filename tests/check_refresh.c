@@ -4,6 +4,7 @@
  * is read back: what was written, what was kept, what is stale, what
  * refresh_runs says. */
 #include <check.h>
+#include <cJSON.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -446,6 +447,51 @@ START_TEST(providers_shows_stale_rows_and_never_a_key)
 }
 END_TEST
 
+/* `planner offers --db DB --provider vast --region R --format json`, parsed. */
+static cJSON *vast_offers_in(const char *db, const char *region)
+{
+	const char *argv[] = {"offers", "--db", db, "--provider", "vast", "--region", region,
+			      "--format", "json", NULL};
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_msg(cJSON_IsArray(arr), "%s", out);
+	free(out);
+	free(err);
+	return arr;
+}
+
+START_TEST(offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *args[] = {"--provider", "vast", NULL};
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
+	cJSON *eu = vast_offers_in(db, "eu"), *us = vast_offers_in(db, "us");
+	cJSON *no = vast_offers_in(db, "NO"), *it;
+	/* The fixture's one European host is in Oslo. */
+	ck_assert_int_gt(cJSON_GetArraySize(eu), 0);
+	ck_assert_int_eq(cJSON_GetArraySize(eu), cJSON_GetArraySize(no));
+	cJSON_ArrayForEach(it, eu)
+	{
+		ck_assert_str_eq(cJSON_GetObjectItem(it, "region")->valuestring, "Oslo, NO");
+		ck_assert_str_eq(cJSON_GetObjectItem(it, "country")->valuestring, "NO");
+		ck_assert_str_eq(cJSON_GetObjectItem(it, "region_group")->valuestring, "eu");
+		ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(it, "estimated")));
+	}
+	ck_assert_int_gt(cJSON_GetArraySize(us), 0);
+	cJSON_ArrayForEach(it, us)
+		ck_assert_str_eq(cJSON_GetObjectItem(it, "country")->valuestring, "US");
+	ck_assert(q(db, "SELECT count(*) FROM offers WHERE provider = 'vast' AND country = ''",
+		    NULL) == 0);
+	cJSON_Delete(eu);
+	cJSON_Delete(us);
+	cJSON_Delete(no);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 Suite *refresh_suite(void)
 {
 	Suite *s = suite_create("refresh");
@@ -470,6 +516,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, a_second_refresh_says_another_is_running);
 	tcase_add_test(t, an_unknown_provider_is_a_usage_error_with_a_suggestion);
 	tcase_add_test(t, providers_shows_stale_rows_and_never_a_key);
+	tcase_add_test(t, offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -232,6 +232,150 @@ START_TEST(a_version_1_database_migrates_forward_and_keeps_its_rows)
 }
 END_TEST
 
+START_TEST(a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/v3.db", dir);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	/* The version-3 layout: no country, region_group, tier or estimated;
+	 * RunPod's secure/community in region. */
+	ck_assert_int_eq(
+	    sqlite3_exec(db,
+	                 "CREATE TABLE offers (provider TEXT NOT NULL, offer TEXT NOT NULL,"
+	                 " region TEXT NOT NULL DEFAULT '', spot INTEGER NOT NULL DEFAULT 0,"
+	                 " gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL, vram_gib REAL NOT NULL,"
+	                 " vcpus REAL NOT NULL DEFAULT 0, ram_gib REAL NOT NULL DEFAULT 0,"
+	                 " price_per_hour REAL NOT NULL, available INTEGER NOT NULL DEFAULT 1,"
+	                 " fetched_at TEXT NOT NULL, source TEXT NOT NULL DEFAULT '',"
+	                 " PRIMARY KEY (provider, offer, region, spot));"
+	                 "CREATE TABLE api_prices (provider TEXT NOT NULL, model TEXT NOT NULL,"
+	                 " input_per_token REAL NOT NULL, output_per_token REAL NOT NULL,"
+	                 " context INTEGER NOT NULL DEFAULT 0, fetched_at TEXT NOT NULL,"
+	                 " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (provider, model));"
+	                 "CREATE TABLE price_history (provider TEXT NOT NULL, offer TEXT NOT NULL,"
+	                 " region TEXT NOT NULL DEFAULT '', spot INTEGER NOT NULL DEFAULT 0,"
+	                 " gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL,"
+	                 " price_per_hour REAL NOT NULL, recorded_at TEXT NOT NULL);"
+	                 "INSERT INTO offers VALUES ('aws','p5.48xlarge','eu-central-1',0,"
+	                 " 'H100 SXM',8,79.6,192,2048,60.0,1,'2026-01-01T00:00:00Z','feed');"
+	                 "INSERT INTO offers VALUES ('runpod','1x H100 (secure)','secure',0,"
+	                 " 'H100 SXM',1,79.6,0,0,2.69,1,'2026-01-01T00:00:00Z',"
+	                 " 'a list (unconfirmed)');"
+	                 "INSERT INTO offers VALUES ('vast','42','Texas, US',0,'RTX 4090',1,24,"
+	                 " 16,64,0.35,1,'2026-01-01T00:00:00Z','feed');"
+	                 "INSERT INTO price_history VALUES ('runpod','1x H100 (secure)','secure',"
+	                 " 0,'H100 SXM',1,2.69,'2026-01-01T00:00:00Z');"
+	                 "INSERT INTO api_prices VALUES ('litellm','mistral/mistral-large',"
+	                 " 2e-6,6e-6,0,'2026-01-01T00:00:00Z','feed');"
+	                 "PRAGMA user_version = 3;",
+	                 NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(db);
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(count_rows(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), 3);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'aws' AND "
+	                                "country = 'DE' AND region_group = 'eu' AND "
+	                                "region = 'eu-central-1' AND estimated = 0"),
+	                 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod' AND "
+	                                "region = '' AND tier = 'secure' AND estimated = 1"),
+	                 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'vast' AND "
+	                                "country = 'US' AND region_group = 'us'"),
+	                 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history WHERE region = ''"), 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM api_prices WHERE "
+	                                "region_group = 'eu'"),
+	                 1);
+	/* The same RunPod price again is no price change. */
+	struct offer *rows = NULL;
+	size_t n = 0;
+	struct offer_filter f = {.spot = -1, .provider = "runpod"};
+	ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(store_replace_offers(st, "runpod", rows, n, NULL), PLANNER_OK);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), 1);
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(the_estimated_flag_round_trips_and_marks_every_unconfirmed_snapshot_row)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	ck_assert_int_eq(count_rows(st,
+	                            "SELECT count(*) FROM offers WHERE estimated = 0 AND "
+	                            "(source LIKE '%unconfirmed%' OR source LIKE '%estimate%')"),
+	                 0);
+	ck_assert_int_gt(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 1"), 0);
+	ck_assert_int_gt(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 0"), 0);
+	struct offer o[2] = {0};
+	for (int i = 0; i < 2; i++) {
+		snprintf(o[i].offer, sizeof o[i].offer, "gpu_1x_h100_%d", i);
+		snprintf(o[i].gpu, sizeof o[i].gpu, "H100 SXM");
+		snprintf(o[i].region, sizeof o[i].region, "europe-central-1");
+		snprintf(o[i].country, sizeof o[i].country, "DE");
+		snprintf(o[i].region_group, sizeof o[i].region_group, "eu");
+		o[i].gpu_count = 1;
+		o[i].vram_gib = 79.6;
+		o[i].price_per_hour = 3.0 + i;
+		o[i].estimated = i == 1;
+	}
+	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
+	struct offer *rows = NULL;
+	size_t n = 0;
+	struct offer_filter f = {.spot = -1, .provider = "lambda", .region = "DE"};
+	ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(!rows[0].estimated && rows[1].estimated);
+	ck_assert_str_eq(rows[1].region_group, "eu");
+	free(rows);
+	/* --region matches the group, the country or the provider's name. */
+	const char *names[] = {"eu", "EU", "de", "europe-central-1"};
+	for (size_t i = 0; i < 4; i++) {
+		f.region = names[i];
+		ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
+		ck_assert_uint_eq(n, 2);
+		free(rows);
+	}
+	f.region = "us";
+	ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
+	ck_assert_uint_eq(n, 0);
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(the_snapshot_is_dated_per_provider)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	char dates[512];
+	ck_assert_int_eq(store_snapshot_dates(st, dates, sizeof dates, NULL), PLANNER_OK);
+	/* The API prices are OpenRouter's of 2025-10-03, not the rented rows' date. */
+	ck_assert_msg(strstr(dates, "openrouter 2025-10-03") != NULL, "%s", dates);
+	ck_assert_msg(strstr(dates, "lambda 2026-") != NULL, "%s", dates);
+	/* A refreshed provider is no longer the snapshot's. */
+	struct api_price a = {.input_per_token = 1e-6, .output_per_token = 1e-6};
+	snprintf(a.model, sizeof a.model, "openai/gpt-4o");
+	ck_assert_int_eq(store_replace_api_prices(st, "openrouter", &a, 1, NULL), PLANNER_OK);
+	ck_assert_int_eq(store_snapshot_dates(st, dates, sizeof dates, NULL), PLANNER_OK);
+	ck_assert_msg(strstr(dates, "openrouter") == NULL, "%s", dates);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 START_TEST(a_database_from_a_newer_planner_is_refused_untouched)
 {
 	char *dir = test_tmpdir();
@@ -345,6 +489,9 @@ Suite *store_suite(void)
 	tcase_add_test(tc, a_failed_replace_keeps_every_previous_row);
 	tcase_add_test(tc, sqlite_out_of_memory_is_a_system_error_and_changes_nothing);
 	tcase_add_test(tc, a_version_1_database_migrates_forward_and_keeps_its_rows);
+	tcase_add_test(tc, a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows);
+	tcase_add_test(tc, the_estimated_flag_round_trips_and_marks_every_unconfirmed_snapshot_row);
+	tcase_add_test(tc, the_snapshot_is_dated_per_provider);
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_untouched);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);

@@ -1,0 +1,243 @@
+/* regions.c — the location tables (see regions.h): country → group,
+ * cloud region name → country, API host → jurisdiction. Every entry
+ * cites where it was read; all were checked on 2026-11-30. */
+#include "regions.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Country → group. EU member states: https://european-union.europa.eu/
+ * principles-countries-history/eu-countries_en; EEA (IS, LI, NO):
+ * https://www.efta.int/eea. The rest by continent (ISO 3166-1 alpha-2
+ * codes, https://www.iso.org/obp/ui/#search). */
+/* clang-format off */
+static const struct {
+	const char *cc, *group;
+} countries[] = {
+    {"AT", "eu"},       {"BE", "eu"},       {"BG", "eu"},       {"HR", "eu"},
+    {"CY", "eu"},       {"CZ", "eu"},       {"DK", "eu"},       {"EE", "eu"},
+    {"FI", "eu"},       {"FR", "eu"},       {"DE", "eu"},       {"GR", "eu"},
+    {"HU", "eu"},       {"IE", "eu"},       {"IT", "eu"},       {"LV", "eu"},
+    {"LT", "eu"},       {"LU", "eu"},       {"MT", "eu"},       {"NL", "eu"},
+    {"PL", "eu"},       {"PT", "eu"},       {"RO", "eu"},       {"SK", "eu"},
+    {"SI", "eu"},       {"ES", "eu"},       {"SE", "eu"},       {"IS", "eu"},
+    {"LI", "eu"},       {"NO", "eu"},       {"GB", "europe"},   {"CH", "europe"},
+    {"UA", "europe"},   {"RS", "europe"},   {"TR", "europe"},   {"US", "us"},
+    {"CA", "americas"}, {"MX", "americas"}, {"BR", "americas"}, {"AR", "americas"},
+    {"CL", "americas"}, {"CO", "americas"}, {"JP", "asia"},     {"KR", "asia"},
+    {"IN", "asia"},     {"SG", "asia"},     {"TW", "asia"},     {"HK", "asia"},
+    {"CN", "asia"},     {"ID", "asia"},     {"MY", "asia"},     {"TH", "asia"},
+    {"VN", "asia"},     {"PH", "asia"},     {"AU", "oceania"},  {"NZ", "oceania"},
+    {"AE", "mideast"},  {"IL", "mideast"},  {"SA", "mideast"},  {"QA", "mideast"},
+    {"BH", "mideast"},  {"ZA", "africa"},   {"NG", "africa"},   {"KE", "africa"},
+};
+
+/* One cloud region: its provider, its name, its country, or (country
+ * NULL) only the group its name states where no page gave the country. */
+struct cloud_region {
+	const char *provider, *name, *country, *group;
+};
+
+/* AWS: https://docs.aws.amazon.com/global-infrastructure/latest/regions/
+ * aws-regions.html (code and location of each region). */
+#define AWS(n, c) {"aws", n, c, NULL}
+/* Azure: https://learn.microsoft.com/en-us/azure/reliability/regions-list
+ * (programmatic name and geography). */
+#define AZ(n, c) {"azure", n, c, NULL}
+/* GCP: https://cloud.google.com/compute/docs/regions-zones (region and
+ * location). */
+#define GCP(n, c) {"gcp", n, c, NULL}
+/* Lambda: region names from Lambda's API (docs.lambda.ai, the names the
+ * terraform provider and dstack's Lambda backend accept); every us-* is in
+ * the USA, europe-central-1 is Germany (docs.lambda.ai, as a public
+ * catalogue noted on 2026-09-11). The others' countries are not stated on
+ * a page found: only the group their names give. */
+#define LAM(n, c, g) {"lambda", n, c, g}
+
+static const struct cloud_region clouds[] = {
+    AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
+    AWS("us-west-2", "US"), AWS("ca-central-1", "CA"), AWS("ca-west-1", "CA"),
+    AWS("eu-central-1", "DE"), AWS("eu-central-2", "CH"), AWS("eu-west-1", "IE"),
+    AWS("eu-west-2", "GB"), AWS("eu-west-3", "FR"), AWS("eu-north-1", "SE"),
+    AWS("eu-south-1", "IT"), AWS("eu-south-2", "ES"), AWS("ap-northeast-1", "JP"),
+    AWS("ap-northeast-2", "KR"), AWS("ap-northeast-3", "JP"), AWS("ap-south-1", "IN"),
+    AWS("ap-south-2", "IN"), AWS("ap-southeast-1", "SG"), AWS("ap-southeast-2", "AU"),
+    AWS("ap-southeast-3", "ID"), AWS("ap-southeast-4", "AU"), AWS("ap-east-1", "HK"),
+    AWS("sa-east-1", "BR"), AWS("me-central-1", "AE"), AWS("me-south-1", "BH"),
+    AWS("il-central-1", "IL"), AWS("af-south-1", "ZA"),
+    AZ("eastus", "US"), AZ("eastus2", "US"), AZ("centralus", "US"),
+    AZ("northcentralus", "US"), AZ("southcentralus", "US"), AZ("westcentralus", "US"),
+    AZ("westus", "US"), AZ("westus2", "US"), AZ("westus3", "US"),
+    AZ("canadacentral", "CA"), AZ("canadaeast", "CA"), AZ("brazilsouth", "BR"),
+    AZ("mexicocentral", "MX"), AZ("northeurope", "IE"), AZ("westeurope", "NL"),
+    AZ("swedencentral", "SE"), AZ("francecentral", "FR"), AZ("germanywestcentral", "DE"),
+    AZ("italynorth", "IT"), AZ("polandcentral", "PL"), AZ("spaincentral", "ES"),
+    AZ("norwayeast", "NO"), AZ("switzerlandnorth", "CH"), AZ("uksouth", "GB"),
+    AZ("ukwest", "GB"), AZ("japaneast", "JP"), AZ("japanwest", "JP"),
+    AZ("koreacentral", "KR"), AZ("southeastasia", "SG"), AZ("eastasia", "HK"),
+    AZ("centralindia", "IN"), AZ("southindia", "IN"), AZ("indonesiacentral", "ID"),
+    AZ("australiaeast", "AU"), AZ("australiacentral", "AU"), AZ("australiasoutheast", "AU"),
+    AZ("uaenorth", "AE"), AZ("qatarcentral", "QA"), AZ("israelcentral", "IL"),
+    AZ("southafricanorth", "ZA"),
+    GCP("us-central1", "US"), GCP("us-east1", "US"), GCP("us-east4", "US"),
+    GCP("us-east5", "US"), GCP("us-south1", "US"), GCP("us-west1", "US"),
+    GCP("us-west2", "US"), GCP("us-west3", "US"), GCP("us-west4", "US"),
+    GCP("northamerica-northeast1", "CA"), GCP("northamerica-northeast2", "CA"),
+    GCP("southamerica-east1", "BR"), GCP("southamerica-west1", "CL"),
+    GCP("europe-west1", "BE"), GCP("europe-west2", "GB"), GCP("europe-west3", "DE"),
+    GCP("europe-west4", "NL"), GCP("europe-west6", "CH"), GCP("europe-west8", "IT"),
+    GCP("europe-west9", "FR"), GCP("europe-west10", "DE"), GCP("europe-west12", "IT"),
+    GCP("europe-north1", "FI"), GCP("europe-central2", "PL"),
+    GCP("europe-southwest1", "ES"), GCP("asia-east1", "TW"), GCP("asia-east2", "HK"),
+    GCP("asia-northeast1", "JP"), GCP("asia-northeast2", "JP"), GCP("asia-northeast3", "KR"),
+    GCP("asia-south1", "IN"), GCP("asia-south2", "IN"), GCP("asia-southeast1", "SG"),
+    GCP("asia-southeast2", "ID"), GCP("australia-southeast1", "AU"),
+    GCP("australia-southeast2", "AU"), GCP("me-west1", "IL"), GCP("me-central1", "QA"),
+    GCP("me-central2", "SA"), GCP("africa-south1", "ZA"),
+    LAM("us-east-1", "US", NULL), LAM("us-east-2", "US", NULL), LAM("us-east-3", "US", NULL),
+    LAM("us-west-1", "US", NULL), LAM("us-west-2", "US", NULL), LAM("us-west-3", "US", NULL),
+    LAM("us-south-1", "US", NULL), LAM("us-south-2", "US", NULL),
+    LAM("us-south-3", "US", NULL), LAM("us-midwest-1", "US", NULL),
+    LAM("us-midwest-2", "US", NULL), LAM("europe-central-1", "DE", NULL),
+    LAM("asia-south-1", NULL, "asia"), LAM("asia-northeast-1", NULL, "asia"),
+    LAM("asia-northeast-2", NULL, "asia"), LAM("australia-east-1", NULL, "oceania"),
+    LAM("me-west-1", NULL, "mideast"),
+};
+
+/* Where an API host processes data. "openrouter" rows are OpenRouter's;
+ * a LiteLLM row's host is the first segment of its id. A host left out
+ * (azure, bedrock, vertex_ai: the customer's deployment decides; nebius:
+ * its sub-processor list, https://docs.studio.nebius.com/legal/
+ * subprocessors, names a Finnish and a US data centre) is unknown and
+ * never matches a region. */
+static const struct {
+	const char *host, *country, *group, *source;
+} hosts[] = {
+    {"openrouter", "US", NULL, "https://openrouter.ai/privacy (OpenRouter, Inc., USA)"},
+    {"openai", "US", NULL,
+     "https://openai.com/policies/row-privacy-policy (US unless an EU data-residency "
+     "project is set up)"},
+    {"anthropic", "US", NULL, "https://privacy.anthropic.com (data stored in the US)"},
+    {"mistral", NULL, "eu",
+     "https://mistral.ai/cloud/inference/ (requests processed in the EU; the US region "
+     "only when chosen)"},
+    {"codestral", NULL, "eu", "https://mistral.ai/cloud/inference/ (Mistral's API)"},
+    {"scaleway", "FR", NULL,
+     "https://www.scaleway.com/en/generative-apis/ (hosted in Paris, fr-par)"},
+    {"ovhcloud", "FR", NULL,
+     "https://www.ovhcloud.com/en/public-cloud/ai-endpoints/ (hosted in France)"},
+    {"groq", "US", NULL, "https://groq.com/privacy-policy (Groq, Inc., USA)"},
+    {"together_ai", "US", NULL, "https://www.together.ai/privacy (Together AI, USA)"},
+    {"fireworks_ai", "US", NULL, "https://fireworks.ai/privacy-policy (Fireworks AI, USA)"},
+    {"deepinfra", "US", NULL, "https://deepinfra.com/privacy (DeepInfra, USA)"},
+    {"deepseek", "CN", NULL,
+     "https://platform.deepseek.com/downloads/DeepSeek%20Privacy%20Policy.html (stored in "
+     "the PRC)"},
+};
+
+/* clang-format on */
+
+const char *regions_group_of(const char *country)
+{
+	for (size_t i = 0; country && i < sizeof countries / sizeof countries[0]; i++)
+		if (!strcasecmp(countries[i].cc, country))
+			return countries[i].group;
+	return "";
+}
+
+static void set_location(char *country, size_t clen, char *group, size_t glen, const char *cc,
+                         const char *grp)
+{
+	snprintf(country, clen, "%s", cc ? cc : "");
+	for (char *p = country; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	snprintf(group, glen, "%s", grp ? grp : regions_group_of(cc));
+}
+
+/* A table entry for provider's region name, or NULL. */
+static const struct cloud_region *cloud_find(const char *provider, const char *name)
+{
+	for (size_t i = 0; i < sizeof clouds / sizeof clouds[0]; i++)
+		if (!strcmp(clouds[i].provider, provider) && !strcasecmp(clouds[i].name, name))
+			return &clouds[i];
+	return NULL;
+}
+
+/* The country code a Vast-style geolocation ends in ("Texas, US", "US"),
+ * when the table knows it; NULL otherwise. */
+static const char *trailing_country(const char *region)
+{
+	const char *comma = strrchr(region, ',');
+	const char *cc = comma ? comma + 1 : region;
+	while (*cc == ' ')
+		cc++;
+	if (strlen(cc) != 2 || !isalpha((unsigned char)cc[0]) || !isalpha((unsigned char)cc[1]))
+		return NULL;
+	return *regions_group_of(cc) ? cc : NULL;
+}
+
+void regions_locate_offer(struct offer *o)
+{
+	o->country[0] = o->region_group[0] = '\0';
+	if (!o->region[0])
+		return;
+	const struct cloud_region *c = cloud_find(o->provider, o->region);
+	char zone[sizeof o->region];
+	size_t len = strlen(o->region);
+	/* A GCP zone ("europe-west4-a") is in its region. */
+	if (!c && len > 2 && o->region[len - 2] == '-') {
+		snprintf(zone, sizeof zone, "%.*s", (int)(len - 2), o->region);
+		c = cloud_find(o->provider, zone);
+	}
+	if (c) {
+		set_location(o->country, sizeof o->country, o->region_group, sizeof o->region_group,
+		             c->country, c->group);
+		return;
+	}
+	const char *cc = trailing_country(o->region);
+	if (cc)
+		set_location(o->country, sizeof o->country, o->region_group, sizeof o->region_group,
+		             cc, NULL);
+}
+
+void regions_locate_api(struct api_price *a)
+{
+	a->country[0] = a->region_group[0] = '\0';
+	char host[32];
+	if (!strcmp(a->provider, "openrouter"))
+		snprintf(host, sizeof host, "openrouter");
+	else
+		snprintf(host, sizeof host, "%.*s", (int)strcspn(a->model, "/"), a->model);
+	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
+		if (!strcasecmp(hosts[i].host, host)) {
+			set_location(a->country, sizeof a->country, a->region_group,
+			             sizeof a->region_group, hosts[i].country, hosts[i].group);
+			return;
+		}
+}
+
+bool regions_match(const char *want, const char *region, const char *country, const char *group)
+{
+	if (!want || !*want)
+		return true;
+	return (group && *group && !strcasecmp(want, group)) ||
+	       (country && *country && !strcasecmp(want, country)) ||
+	       (region && *region && !strcasecmp(want, region));
+}
+
+bool regions_known(const char *want)
+{
+	static const char *const groups[] = {"eu",   "europe",  "us",      "americas",
+	                                     "asia", "oceania", "mideast", "africa"};
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+		if (!strcasecmp(want, groups[i]))
+			return true;
+	if (*regions_group_of(want))
+		return true;
+	for (size_t i = 0; i < sizeof clouds / sizeof clouds[0]; i++)
+		if (!strcasecmp(clouds[i].name, want))
+			return true;
+	return false;
+}
