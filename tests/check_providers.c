@@ -609,7 +609,9 @@ START_TEST(aws_knows_gr6_g5g_g4ad_and_the_p6_variants)
 	ck_assert(unknown_has(&n, "Radeon Pro V520"));
 	ck_assert(unknown_has(&n, "B300"));
 	ck_assert(unknown_has(&n, "GB200"));
-	ck_assert(unknown_has(&n, "RTX PRO 6000"));
+	/* g7e's RTX PRO 6000 is in the GPU table: stored, not unknown. */
+	ck_assert(!unknown_has(&n, "RTX PRO 6000"));
+	ck_assert_str_eq(find(&n, "g7e.2xlarge", "eu-north-1", false)->gpu, "RTX PRO 6000");
 	for (size_t i = 0; i < n.n_unknown; i++)
 		ck_assert_msg(!strchr(n.unknown[i], '.'), "%s", n.unknown[i]);
 	norm_free(&n);
