@@ -171,7 +171,7 @@ static int load_gpus(struct refdata *ref, char **err)
 	}
 	goto out;
 oom:
-	rc = set_err(err, PLANNER_EINPUT, "cannot read embedded gpus.json: out of memory");
+	rc = set_err(err, PLANNER_ESYS, "cannot read embedded gpus.json: out of memory");
 out:
 	cJSON_Delete(root);
 	return rc;
@@ -211,7 +211,7 @@ static int load_models(struct refdata *ref, char **err)
 	}
 	goto out;
 oom:
-	rc = set_err(err, PLANNER_EINPUT, "cannot read embedded models.json: out of memory");
+	rc = set_err(err, PLANNER_ESYS, "cannot read embedded models.json: out of memory");
 out:
 	cJSON_Delete(root);
 	return rc;
@@ -223,7 +223,7 @@ int refdata_load(struct refdata **out, char **err)
 {
 	struct refdata *ref = calloc(1, sizeof *ref);
 	if (!ref)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	int rc = load_gpus(ref, err);
 	if (rc == PLANNER_OK)
 		rc = build_alias_table(ref, err);
@@ -272,7 +272,7 @@ static int build_alias_table(struct refdata *ref, char **err)
 		n += 1 + ref->gpus[i].n_aliases;
 	ref->keys = calloc(n + 1, sizeof *ref->keys);
 	if (!ref->keys)
-		return set_err(err, PLANNER_EINPUT, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (size_t i = 0; i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
 		for (size_t a = 0; a <= g->n_aliases; a++) {

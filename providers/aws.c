@@ -330,7 +330,7 @@ static bool carry_append(struct aws_csv *a, const char *p, size_t n, char **err)
 			cap *= 2;
 		char *c = realloc(a->carry, cap);
 		if (!c) {
-			set_err(err, PLANNER_ENET, "out of memory");
+			set_err(err, PLANNER_ESYS, "out of memory");
 			return false;
 		}
 		a->carry = c;
@@ -363,7 +363,7 @@ bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err)
 			read_line(a, p, len);
 		}
 		if (a->out->oom) {
-			set_err(err, PLANNER_ENET, "out of memory");
+			set_err(err, PLANNER_ESYS, "out of memory");
 			return false;
 		}
 		p = nl + 1;
@@ -392,7 +392,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		*next = NULL;
 	struct aws_csv *a = aws_csv_new(out, "");
 	if (!a)
-		return set_err(err, PLANNER_ENET, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	bool ok = aws_csv_feed(a, body, len, err) && aws_csv_finish(a, err);
 	aws_csv_free(a);
 	return ok ? PLANNER_OK : PLANNER_ENET;
@@ -439,7 +439,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 		char *url = path ? provider_url(fx, path) : NULL;
 		struct aws_csv *a = aws_csv_new(fx->out, region);
 		if (!url || !a) {
-			rc = set_err(err, PLANNER_ENET, "out of memory");
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
 		} else {
 			struct http_request req = {
 				.url = url, .sink = on_chunk, .reset = on_reset, .ud = a};

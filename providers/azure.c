@@ -163,7 +163,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	}
 	const char *link = pj_str(root, "NextPageLink");
 	if (next && *link && !(*next = strdup(link)))
-		rc = set_err(err, PLANNER_ENET, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 out:
 	cJSON_Delete(root);
 	return rc;
@@ -177,7 +177,7 @@ static int page(void *ud, const char *body, size_t len, char **next, char **err)
 	int rc = parse(fx->out, body, len, &link, err);
 	*next = NULL;
 	if (rc == PLANNER_OK && link && !(*next = provider_rebase(fx, link)))
-		rc = set_err(err, PLANNER_ENET, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 	free(link);
 	return rc;
 }
@@ -186,7 +186,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 {
 	char *url = provider_url(fx, first_path);
 	if (!url)
-		return set_err(err, PLANNER_ENET, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/api/retail/prices", fx->base);
 	const char *headers[] = {"Accept: application/json", NULL};
 	int rc = http_paged(fx->http, url, headers, page, fx, AZURE_MAX_PAGES, &fx->http_status,

@@ -298,13 +298,13 @@ static int read_page(struct gcp_book *b, struct norm *out, const char *body, siz
 	{
 		if (!read_sku(b, out, s)) {
 			out->oom = true;
-			rc = set_err(err, PLANNER_ENET, "out of memory");
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			goto out;
 		}
 	}
 	const char *token = pj_str(root, "nextPageToken");
 	if (next && *token && !(*next = strdup(token)))
-		rc = set_err(err, PLANNER_ENET, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 out:
 	cJSON_Delete(root);
 	return rc;
@@ -386,7 +386,7 @@ static int page(void *ud, const char *body, size_t len, char **next, char **err)
 		*next = esc ? xasprintf("%s%s&pageToken=%s", fx->base, skus_path, esc) : NULL;
 		free(esc);
 		if (!*next)
-			rc = set_err(err, PLANNER_ENET, "out of memory");
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
 	}
 	free(token);
 	return rc;
@@ -401,7 +401,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 	struct gcp_fetch gf = {.fx = fx};
 	int rc;
 	if (!url || !hdr) {
-		rc = set_err(err, PLANNER_ENET, "out of memory");
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/v1/services/6F81-5844-456A/skus",

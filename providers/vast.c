@@ -90,7 +90,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 			       "\"limit\":%ld}",
 			       limit);
 	if (!body)
-		return set_err(err, PLANNER_ENET, "out of memory");
+		return set_err(err, PLANNER_ESYS, "out of memory");
 	int rc = provider_fetch_json(fx, "/api/v0/bundles/", body, err);
 	free(body);
 	return rc;
