@@ -117,6 +117,7 @@ void jobspec_free(struct jobspec *spec)
 		free_strv(j->api_models, j->n_api_models);
 		free(j->run_command);
 		free(j->run_image);
+		free(j->engine);
 	}
 	free(spec->jobs);
 	for (size_t i = 0; i < spec->n_quotes; i++)

@@ -247,7 +247,7 @@ START_TEST(token_volumes_become_hours_through_the_throughput_estimate)
 	const struct job_result *j = &p->jobs[0];
 	const struct route_result *r = &j->routes[ROUTE_RENTED];
 	struct speed_est s;
-	speed_estimate(engine_default(), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
+	speed_estimate(engine_for(false, "q4_k_m"), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
 	               r->gpu_count, TASK_INFERENCE, spec->jobs[0].context, 4, &s);
 	double hours = speed_hours_for_tokens(&s, TASK_INFERENCE, 50e6, 20e6);
 	ck_assert_double_eq_tol(r->gpu_hours, hours, 1e-9);
