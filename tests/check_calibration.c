@@ -350,7 +350,10 @@ static const char *row_training(const struct ctx *x, struct vram_job *j, struct 
 	const char *ft = r->c[C_FT];
 	if (strstr(ft, "pretraining"))
 		return "pre-training recipe (model not in the tables)";
-	if (strstr(ft, "offload") || strstr(r->c[C_CKPT], "offload") ||
+	/* Unsloth's offloaded checkpoints are its engine's own (engines.c);
+	 * any other offload is not modelled. */
+	bool own = strstr(r->c[C_CKPT], "unsloth offloaded") && x->e->offload_checkpoints;
+	if (strstr(ft, "offload") || (strstr(r->c[C_CKPT], "offload") && !own) ||
 	    strstr(r->c[C_OPT], "offload"))
 		return "CPU offload is not modelled";
 	if (!strncmp(ft, "qlora", 5))
