@@ -18,6 +18,10 @@ struct fit_args {
 	const struct engine *engine;  /* --engine, else the default for task and precision */
 	const struct gpu_spec *gpu;   /* --gpu: this GPU only; NULL = every GPU */
 	int gpus;                     /* --gpus: a fixed count; 0 = the fewest that fit */
+	double input, output;         /* --input/--output: mean tokens per request; 0 = none */
+	const char *kv_cache;         /* --kv-cache: bf16, fp8; NULL = the engine's default */
+	double kv_bytes;              /* its element size under the engine */
+	bool batch_max;               /* --batch max: the largest batch that fits */
 };
 
 static bool parse_task(const char *s, enum task *t)
@@ -36,6 +40,7 @@ struct fit_line {
 	const struct gpu_spec *g;
 	int needed;      /* fewest that fit; 0 = none up to max_tp */
 	int n;           /* the count the line is about: --gpus, else needed */
+	int batch;       /* sequences at once: --batch, or the most that fit (max) */
 	bool fits;       /* the job fits on n */
 	double per_gpu;  /* GiB on each of n */
 	struct speed_est s;
@@ -50,10 +55,23 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	l->g = g;
 	l->needed = vram_min_gpus(e, need, g);
 	l->n = a->gpus > 0 ? a->gpus : l->needed;
-	l->fits = l->n > 0 && vram_fits(e, need, g, l->n);
+	l->batch = a->batch;
+	struct vram_need at = *need;
+	if (a->batch_max && l->n > 0) {
+		l->batch = vram_max_batch(e, m, p, g, l->n, a->context, a->kv_bytes);
+		struct vram_job vj = {.task = a->task, .context = a->context,
+				      .batch = l->batch > 0 ? l->batch : 1,
+				      .kv_bytes_per_element = a->kv_bytes};
+		vram_estimate_job(e, m, p, &vj, &at);
+	}
+	l->fits = l->n > 0 && l->batch > 0 && vram_fits(e, &at, g, l->n);
 	if (l->n > 0) {
-		l->per_gpu = vram_per_gpu_engine(e, need, l->n);
-		speed_estimate(e, m, p, g, l->n, a->task, a->context, a->batch, &l->s);
+		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
+		struct speed_job sj = {.task = a->task, .context = a->context,
+				       .batch = l->batch > 0 ? l->batch : 1,
+				       .input_tokens = a->input, .output_tokens = a->output,
+				       .kv_bytes_per_element = a->kv_bytes};
+		speed_estimate_job(e, m, p, g, l->n, &sj, &l->s);
 	}
 }
 
@@ -76,6 +94,7 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 	cJSON_AddBoolToObject(o, "fits", l->fits);
 	if (l->n > 0) {
 		cJSON_AddNumberToObject(o, "gpus", l->n);
+		cJSON_AddNumberToObject(o, "batch", l->batch);
 		cJSON_AddNumberToObject(o, "per_gpu_gib", round_to(l->per_gpu, 2));
 		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(line_tps(a, l), 1));
 		cJSON_AddNumberToObject(o, "decode_tokens_per_second", round_to(l->s.stream_tps, 1));
@@ -117,7 +136,10 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 	cJSON_AddStringToObject(root, "task", task_name(a->task));
 	cJSON_AddStringToObject(root, "engine", a->engine->name);
 	cJSON_AddNumberToObject(root, "context", (double)a->context);
-	cJSON_AddNumberToObject(root, "batch", a->batch);
+	if (a->batch_max)
+		cJSON_AddStringToObject(root, "batch", "max"); /* per GPU entry: its number */
+	else
+		cJSON_AddNumberToObject(root, "batch", a->batch);
 	cJSON_AddNumberToObject(root, "params_total", m->params_total);
 	cJSON_AddNumberToObject(root, "params_active", m->params_active);
 	cJSON *n = cJSON_AddObjectToObject(root, "need");
@@ -153,7 +175,9 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 		     const struct precision_info *p)
 {
 	struct vram_need need;
-	vram_estimate(a->engine, m, p, a->task, a->context, a->batch, &need);
+	struct vram_job vj = {.task = a->task, .context = a->context,
+			      .batch = a->batch_max ? 1 : a->batch, .kv_bytes_per_element = a->kv_bytes};
+	vram_estimate_job(a->engine, m, p, &vj, &need);
 	cJSON *root = NULL;
 	if (c->format == FORMAT_JSON)
 		root = json_head(a, m, p, &need);
@@ -197,6 +221,9 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 				 task_name(a->task),
 				 a->task == TASK_INFERENCE ? "vllm, sglang, tensorrt-llm or llama.cpp"
 							   : "hf, unsloth or torchtune");
+	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
+		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
+				 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
 	if (gpu && !(a->gpu = refdata_gpu(c->ref, gpu))) {
 		const char *near = refdata_gpu_suggest(c->ref, gpu);
 		return cli_usage(c, "unknown GPU '%s'%s%s%s; 'planner fit MODEL' lists them", gpu,
@@ -252,13 +279,16 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 					     {"engine", required_argument, NULL, 'e'},
 					     {"gpu", required_argument, NULL, 'g'},
 					     {"gpus", required_argument, NULL, 'n'},
+					     {"input", required_argument, NULL, 'i'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"kv-cache", required_argument, NULL, 'k'},
 					     {0, 0, 0, 0}};
 	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
 	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			a.precision = optarg;
@@ -272,9 +302,24 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.context = (long)v;
 			break;
 		case 'b':
+			if (!strcmp(optarg, "max")) {
+				a.batch_max = true;
+				break;
+			}
 			if (!parse_count(optarg, &v) || v < 1 || v > 4096)
-				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences");
+				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences, "
+						    "or max");
 			a.batch = (int)v;
+			break;
+		case 'i':
+		case 'o':
+			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
+				return cli_usage(c, "--%s wants mean tokens per request, e.g. 512",
+						 opt == 'i' ? "input" : "output");
+			*(opt == 'i' ? &a.input : &a.output) = v;
+			break;
+		case 'k':
+			a.kv_cache = optarg;
 			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))
@@ -309,7 +354,7 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_fit_entry = {
 	.name = "fit",
 	.args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
-		"[--gpu G [--gpus N]] [--format F]",
+		"[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--format F]",
 	.summary = "memory a model needs, and which GPUs (and how many) it fits on",
 	.help = "Estimates the GPU memory MODEL needs (weights at the precision, KV cache\n"
 		"for context x batch, training state, activations, runtime overhead) and\n"
@@ -320,7 +365,8 @@ const struct cmd_entry cmd_fit_entry = {
 		"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m int4 ...\n"
 		"                   (default bf16)\n"
 		"  --context N      tokens per sequence (default 4096; 128K works)\n"
-		"  --batch N        concurrent sequences (default 1)\n"
+		"  --batch N        concurrent sequences (default 1), or max: the most\n"
+		"                   whose KV cache fits, as a throughput server runs\n"
 		"  --task T         inference, finetune-lora, finetune-qlora, finetune-full\n"
 		"  --engine E       vllm, sglang, tensorrt-llm, llama.cpp (inference);\n"
 		"                   hf, unsloth, torchtune (fine-tuning). Default: llama.cpp\n"
@@ -328,6 +374,10 @@ const struct cmd_entry cmd_fit_entry = {
 		"                   fine-tuning\n"
 		"  --gpu G          only this GPU (a name or alias: 4090, h100, ...)\n"
 		"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"
+		"  --input N        mean prompt tokens per request (with --output: the\n"
+		"                   request shape; decode attends to input + output/2)\n"
+		"  --output N       mean output tokens per request\n"
+		"  --kv-cache D     bf16 (default) or fp8 (llama.cpp: q8_0)\n"
 		"  --format F       table (default), json or csv\n\n"
 		"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"
 		"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n",

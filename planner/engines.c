@@ -370,6 +370,16 @@ const struct engine *engine_find(const char *name)
 	return NULL;
 }
 
+double engine_kv_bytes(const struct engine *e, const char *dtype)
+{
+	if (!dtype || !strcasecmp(dtype, "auto") || !strcasecmp(dtype, "bf16") ||
+	    !strcasecmp(dtype, "fp16") || !strcasecmp(dtype, "f16"))
+		return e->kv_bytes_per_element;
+	if (!strcasecmp(dtype, "fp8") || !strcasecmp(dtype, "q8_0"))
+		return e->kv_fp8_bytes;
+	return 0.0;
+}
+
 const char *engine_names(char *buf, size_t len)
 {
 	size_t at = 0;

@@ -74,6 +74,11 @@ const struct engine *engine_find(const char *name);
 /* Whether precision names a GGUF (llama.cpp) quantisation. */
 bool engine_gguf_precision(const char *precision);
 
+/* Bytes of one KV-cache element under engine e for dtype "bf16", "fp16",
+ * "auto" (NULL too: the engine's default) or "fp8" (llama.cpp: q8_0, its
+ * 8-bit cache); 0 when the engine has no such option. */
+double engine_kv_bytes(const struct engine *e, const char *dtype);
+
 /* Engine names joined by ", " into buf (for messages and help). */
 const char *engine_names(char *buf, size_t len);
 

@@ -301,6 +301,32 @@ double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need,
 	return vram_per_gpu(need, n);
 }
 
+int vram_max_batch(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                   long context, double kv_bytes)
+{
+	struct vram_need need;
+	struct vram_job job = {.task = TASK_INFERENCE, .context = context, .batch = 1,
+	                       .kv_bytes_per_element = kv_bytes};
+	if (n < 1)
+		n = 1;
+	vram_estimate_job(e, m, p, &job, &need);
+	double free_gib = vram_usable(e, gpu) * n -
+	                  (need.weights_gib + need.activation_gib + need.overhead_gib * n);
+	if (need.kv_gib <= 0 || free_gib < need.kv_gib)
+		return 0;
+	double most = free_gib / need.kv_gib;
+	int b = most > e->max_batch ? e->max_batch : (int)most;
+	/* Each sequence also holds its logits: step down until all fit. */
+	for (; b > 0; b--) {
+		job.batch = b;
+		vram_estimate_job(e, m, p, &job, &need);
+		if (vram_fits(e, &need, gpu, n))
+			break;
+	}
+	return b;
+}
+
 double vram_usable(const struct engine *e, const struct gpu_spec *gpu)
 {
 	return gpu->vram_gib * e->usable_fraction;

@@ -83,6 +83,14 @@ double vram_per_gpu(const struct vram_need *need, int n);
  * once, all GPUs together) over the GPUs, so all of it divides by n. */
 double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n);
 
+/* The most sequences of `context` tokens each (KV elements of kv_bytes,
+ * 0 = the engine's) whose KV cache fits on n GPUs of kind gpu beside the
+ * weights, as a throughput-oriented server fills its cache, capped at the
+ * engine's scheduler limit; 0 when not even one fits. */
+int vram_max_batch(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                   long context, double kv_bytes);
+
 /* Memory of a GPU that a model may use: the card's size times the usable
  * fraction that engine e pre-allocates. */
 double vram_usable(const struct engine *e, const struct gpu_spec *gpu);

@@ -306,18 +306,10 @@ static void est_prefill(const struct ctx *x, struct outcome *o)
 	o->est = s.prefill_tps;
 }
 
-/* The batch a throughput-oriented server reaches: every sequence's KV for
- * its whole request in what the weights leave, up to the engine's cap. */
+/* The batch a throughput-oriented server reaches (vram_max_batch). */
 static int max_batch(const struct ctx *x, const struct speed_job *j)
 {
-	struct vram_need need;
-	struct vram_job vj = {.task = TASK_INFERENCE, .context = j->context, .batch = 1,
-	                      .kv_bytes_per_element = j->kv_bytes_per_element};
-	vram_estimate_job(x->e, x->m, x->p, &vj, &need);
-	double free_gib = vram_usable(x->e, x->g) * x->n -
-	                  (need.weights_gib + need.activation_gib + need.overhead_gib * x->n);
-	int b = need.kv_gib > 0 ? (int)(free_gib / need.kv_gib) : 0;
-	return b > x->e->max_batch ? x->e->max_batch : b;
+	return vram_max_batch(x->e, x->m, x->p, x->g, x->n, j->context, j->kv_bytes_per_element);
 }
 
 static void est_serving(const struct ctx *x, struct outcome *o)

@@ -57,6 +57,12 @@ START_TEST(the_default_engine_follows_the_task_and_precision)
 	ck_assert_ptr_null(engine_find(NULL));
 	char buf[256];
 	ck_assert_ptr_nonnull(strstr(engine_names(buf, sizeof buf), "tensorrt-llm"));
+	/* KV options: every engine has 16 bit; fp8 where it offers it */
+	ck_assert_double_eq(engine_kv_bytes(engine_find("vllm"), NULL), 2.0);
+	ck_assert_double_eq(engine_kv_bytes(engine_find("vllm"), "fp8"), 1.0);
+	ck_assert_double_eq(engine_kv_bytes(engine_find("llama.cpp"), "fp8"), 1.0625);
+	ck_assert_double_eq(engine_kv_bytes(engine_find("hf"), "fp8"), 0.0);
+	ck_assert_double_eq(engine_kv_bytes(engine_find("vllm"), "fp4"), 0.0);
 }
 END_TEST
 
@@ -278,6 +284,27 @@ START_TEST(fit_answers_for_a_fixed_gpu_and_count_with_every_speed)
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(g, "fits")));
 	cJSON_Delete(root);
 	free(out);
+
+	/* A throughput server's batch: as many sequences as the KV cache holds;
+	 * an fp8 cache holds about twice as many. */
+	int batch[2];
+	const char *kv[2] = {"bf16", "fp8"};
+	for (int i = 0; i < 2; i++) {
+		const char *mx[] = {"fit", "llama-3.1-70b", "--precision", "fp8", "--gpu", "h100",
+		                    "--gpus", "2", "--input", "1000", "--output", "1000",
+		                    "--context", "2000", "--batch", "max", "--kv-cache", kv[i],
+		                    "--format", "json", NULL};
+		ck_assert_int_eq(test_run_planner(mx, NULL, &out, NULL), 0);
+		root = cJSON_Parse(out);
+		g = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "gpus"), 0);
+		ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(g, "fits")));
+		batch[i] = cJSON_GetObjectItem(g, "batch")->valueint;
+		ck_assert(cJSON_GetObjectItem(g, "output_tokens_per_second")->valuedouble >
+		          cJSON_GetObjectItem(g, "decode_tokens_per_second")->valuedouble * 10);
+		cJSON_Delete(root);
+		free(out);
+	}
+	ck_assert_msg(batch[0] > 8 && batch[1] > batch[0] * 1.8, "%d %d", batch[0], batch[1]);
 
 	char *err = NULL;
 	const char *bad[] = {"fit", "llama-3.1-8b", "--engine", "vlm", NULL};
