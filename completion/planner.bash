@@ -40,12 +40,20 @@ _planner()
 		COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m q4_0 int4" -- "$cur"))
 		return 0
 		;;
+	--engine)
+		COMPREPLY=($(compgen -W "vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune" -- "$cur"))
+		return 0
+		;;
+	--kv-cache)
+		COMPREPLY=($(compgen -W "bf16 fp8" -- "$cur"))
+		return 0
+		;;
 	--provider)
 		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp openrouter litellm" -- "$cur"))
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --limit | --month | --model | --gpu | \
-		--if-older-than | --aws-regions)
+		--if-older-than | --aws-regions | --gpus | --input | --output)
 		return 0
 		;;
 	esac
@@ -53,7 +61,7 @@ _planner()
 	local opts
 	case $cmd in
 	compare) opts="--quiet" ;;
-	fit) opts="--precision --context --batch --task" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache" ;;
 	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions" ;;
 	providers) opts="" ;;

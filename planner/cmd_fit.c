@@ -15,6 +15,13 @@ struct fit_args {
 	long context;          /* default 4096 */
 	int batch;             /* default 1 */
 	enum task task;
+	const struct engine *engine;  /* --engine, else the default for task and precision */
+	const struct gpu_spec *gpu;   /* --gpu: this GPU only; NULL = every GPU */
+	int gpus;                     /* --gpus: a fixed count; 0 = the fewest that fit */
+	double input, output;         /* --input/--output: mean tokens per request; 0 = none */
+	const char *kv_cache;         /* --kv-cache: bf16, fp8; NULL = the engine's default */
+	double kv_bytes;              /* its element size under the engine */
+	bool batch_max;               /* --batch max: the largest batch that fits */
 };
 
 static bool parse_task(const char *s, enum task *t)
@@ -27,89 +34,239 @@ static bool parse_task(const char *s, enum task *t)
 	return false;
 }
 
-/* Prints the model's memory need and, per GPU in the reference data, how
- * many it takes and how fast they run. fit takes no job spec, so no engine
- * profile of a job: it shows the default profile's figures. */
+/* One GPU kind's line: how many it takes, whether the asked count fits,
+ * and the speeds there. */
+struct fit_line {
+	const struct gpu_spec *g;
+	int needed;      /* fewest that fit; 0 = none up to max_tp */
+	int n;           /* the count the line is about: --gpus, else needed */
+	int batch;       /* sequences at once: --batch, or the most that fit (max) */
+	bool fits;       /* the job fits on n */
+	double per_gpu;  /* GiB on each of n */
+	struct speed_est s;
+};
+
+static void fit_line(const struct fit_args *a, const struct model_spec *m,
+		     const struct precision_info *p, const struct vram_need *need,
+		     const struct gpu_spec *g, struct fit_line *l)
+{
+	const struct engine *e = a->engine;
+	memset(l, 0, sizeof *l);
+	l->g = g;
+	l->needed = vram_min_gpus(e, need, g);
+	l->n = a->gpus > 0 ? a->gpus : l->needed;
+	l->batch = a->batch;
+	struct vram_need at = *need;
+	if (a->batch_max && l->n > 0) {
+		l->batch = vram_max_batch(e, m, p, g, l->n, a->context, a->kv_bytes);
+		struct vram_job vj = {.task = a->task, .context = a->context,
+				      .batch = l->batch > 0 ? l->batch : 1,
+				      .kv_bytes_per_element = a->kv_bytes};
+		vram_estimate_job(e, m, p, &vj, &at);
+	}
+	l->fits = l->n > 0 && l->batch > 0 && vram_fits(e, &at, g, l->n);
+	if (l->n > 0) {
+		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
+		struct speed_job sj = {.task = a->task, .context = a->context,
+				       .batch = l->batch > 0 ? l->batch : 1,
+				       .input_tokens = a->input, .output_tokens = a->output,
+				       .kv_bytes_per_element = a->kv_bytes};
+		speed_estimate_job(e, m, p, g, l->n, &sj, &l->s);
+	}
+}
+
+static double line_tps(const struct fit_args *a, const struct fit_line *l)
+{
+	return a->task == TASK_INFERENCE ? l->s.decode_tps : l->s.train_tps;
+}
+
+static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON *gpus)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "gpu", l->g->name);
+	cJSON_AddStringToObject(o, "vendor", l->g->vendor);
+	cJSON_AddNumberToObject(o, "vram_gib", round_to(l->g->vram_gib, 2));
+	if (l->needed > 0)
+		cJSON_AddNumberToObject(o, "gpus_needed", l->needed);
+	else
+		cJSON_AddNullToObject(o, "gpus_needed");
+	cJSON_AddStringToObject(o, "engine", a->engine->name);
+	cJSON_AddBoolToObject(o, "fits", l->fits);
+	if (l->n > 0) {
+		cJSON_AddNumberToObject(o, "gpus", l->n);
+		cJSON_AddNumberToObject(o, "batch", l->batch);
+		cJSON_AddNumberToObject(o, "per_gpu_gib", round_to(l->per_gpu, 2));
+		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(line_tps(a, l), 1));
+		cJSON_AddNumberToObject(o, "decode_tokens_per_second", round_to(l->s.stream_tps, 1));
+		cJSON_AddNumberToObject(o, "output_tokens_per_second", round_to(l->s.output_tps, 1));
+		cJSON_AddNumberToObject(o, "prefill_tokens_per_second",
+					round_to(l->s.prefill_tps, 1));
+		cJSON_AddNumberToObject(o, "train_tokens_per_second", round_to(l->s.train_tps, 1));
+	}
+	cJSON_AddItemToArray(gpus, o);
+}
+
+static void text_line(const struct cli *c, const struct fit_args *a, const struct fit_line *l)
+{
+	if (c->format == FORMAT_CSV) {
+		csv_field(stdout, l->g->name);
+		printf(",%.2f,", l->g->vram_gib);
+		if (l->needed > 0)
+			printf("%d", l->needed);
+		if (l->n > 0)
+			printf(",%.2f,%.1f", l->per_gpu, line_tps(a, l));
+		else
+			printf(",,");
+		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
+	} else if (l->n > 0) {
+		printf("%-16s %8.1f %6d %12.2f %12.0f %5s\n", l->g->name, l->g->vram_gib, l->n,
+		       l->per_gpu, line_tps(a, l), l->fits ? "yes" : "no");
+	} else {
+		printf("%-16s %8.1f %6s %12s %12s %5s\n", l->g->name, l->g->vram_gib, "no", "-", "-",
+		       "no");
+	}
+}
+
+static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
+			const struct precision_info *p, const struct vram_need *need)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "model", m->id);
+	cJSON_AddStringToObject(root, "precision", p->name);
+	cJSON_AddStringToObject(root, "task", task_name(a->task));
+	cJSON_AddStringToObject(root, "engine", a->engine->name);
+	cJSON_AddNumberToObject(root, "context", (double)a->context);
+	if (a->batch_max)
+		cJSON_AddStringToObject(root, "batch", "max"); /* per GPU entry: its number */
+	else
+		cJSON_AddNumberToObject(root, "batch", a->batch);
+	cJSON_AddNumberToObject(root, "params_total", m->params_total);
+	cJSON_AddNumberToObject(root, "params_active", m->params_active);
+	cJSON *n = cJSON_AddObjectToObject(root, "need");
+	cJSON_AddNumberToObject(n, "weights_gib", round_to(need->weights_gib, 2));
+	cJSON_AddNumberToObject(n, "kv_cache_gib", round_to(need->kv_gib, 2));
+	cJSON_AddNumberToObject(n, "training_gib", round_to(need->training_gib, 2));
+	cJSON_AddNumberToObject(n, "activation_gib", round_to(need->activation_gib, 2));
+	cJSON_AddNumberToObject(n, "overhead_gib", round_to(need->overhead_gib, 2));
+	cJSON_AddNumberToObject(n, "total_gib", round_to(need->total_gib, 2));
+	cJSON_AddArrayToObject(root, "gpus");
+	return root;
+}
+
+static void text_head(const struct fit_args *a, const struct model_spec *m,
+		      const struct precision_info *p, const struct vram_need *need)
+{
+	printf("%s at %s, %s under %s, context %ld, batch %d (%.2fB parameters, %.2fB active)\n",
+	       m->id, p->name, task_name(a->task), a->engine->name, a->context, a->batch,
+	       m->params_total / 1e9, m->params_active / 1e9);
+	printf("  weights %.2f GiB + KV cache %.2f GiB + training state %.2f GiB + "
+	       "activations %.2f GiB + overhead %.2f GiB per GPU\n",
+	       need->weights_gib, need->kv_gib, need->training_gib, need->activation_gib,
+	       need->overhead_gib);
+	printf("  = %.2f GiB on one GPU\n\n", need->total_gib);
+	printf("%-16s %8s %6s %12s %12s %5s\n", "gpu", "GiB", "gpus", "GiB per GPU", "tok/s",
+	       "fits");
+}
+
+/* Prints the model's memory need under the engine and, per GPU in the
+ * reference data (or the one --gpu names), how many it takes (or whether
+ * the --gpus count fits) and how fast they run. */
 static int print_fit(const struct cli *c, const struct fit_args *a, const struct model_spec *m,
 		     const struct precision_info *p)
 {
-	const struct engine *e = engine_default();
 	struct vram_need need;
-	vram_estimate(e, m, p, a->task, a->context, a->batch, &need);
-	cJSON *root = NULL, *gpus = NULL;
-	if (c->format == FORMAT_JSON) {
-		root = cJSON_CreateObject();
-		cJSON_AddStringToObject(root, "model", m->id);
-		cJSON_AddStringToObject(root, "precision", p->name);
-		cJSON_AddStringToObject(root, "task", task_name(a->task));
-		cJSON_AddNumberToObject(root, "context", (double)a->context);
-		cJSON_AddNumberToObject(root, "batch", a->batch);
-		cJSON_AddNumberToObject(root, "params_total", m->params_total);
-		cJSON_AddNumberToObject(root, "params_active", m->params_active);
-		cJSON *n = cJSON_AddObjectToObject(root, "need");
-		cJSON_AddNumberToObject(n, "weights_gib", round_to(need.weights_gib, 2));
-		cJSON_AddNumberToObject(n, "kv_cache_gib", round_to(need.kv_gib, 2));
-		cJSON_AddNumberToObject(n, "training_gib", round_to(need.training_gib, 2));
-		cJSON_AddNumberToObject(n, "activation_gib", round_to(need.activation_gib, 2));
-		cJSON_AddNumberToObject(n, "overhead_gib", round_to(need.overhead_gib, 2));
-		cJSON_AddNumberToObject(n, "total_gib", round_to(need.total_gib, 2));
-		gpus = cJSON_AddArrayToObject(root, "gpus");
-	} else if (c->format == FORMAT_CSV) {
-		fputs("gpu,vram_gib,gpus_needed,per_gpu_gib,tokens_per_second\r\n", stdout);
-	} else {
-		printf("%s at %s, %s, context %ld, batch %d (%.2fB parameters, %.2fB active)\n",
-		       m->id, p->name, task_name(a->task), a->context, a->batch,
-		       m->params_total / 1e9, m->params_active / 1e9);
-		printf("  weights %.2f GiB + KV cache %.2f GiB + training state %.2f GiB + "
-		       "activations %.2f GiB + overhead %.2f GiB per GPU\n",
-		       need.weights_gib, need.kv_gib, need.training_gib, need.activation_gib,
-		       need.overhead_gib);
-		printf("  = %.2f GiB on one GPU\n\n", need.total_gib);
-		printf("%-16s %8s %6s %12s %12s\n", "gpu", "GiB", "gpus", "GiB per GPU", "tok/s");
-	}
+	struct vram_job vj = {.task = a->task, .context = a->context,
+			      .batch = a->batch_max ? 1 : a->batch, .kv_bytes_per_element = a->kv_bytes};
+	vram_estimate_job(a->engine, m, p, &vj, &need);
+	cJSON *root = NULL;
+	if (c->format == FORMAT_JSON)
+		root = json_head(a, m, p, &need);
+	else if (c->format == FORMAT_CSV)
+		fputs("gpu,vram_gib,gpus_needed,per_gpu_gib,tokens_per_second,fits,engine\r\n",
+		      stdout);
+	else
+		text_head(a, m, p, &need);
 	for (size_t i = 0; i < c->ref->n_gpus; i++) {
 		const struct gpu_spec *g = &c->ref->gpus[i];
-		int n = vram_min_gpus(e, &need, g);
-		struct speed_est s = {0};
-		if (n > 0)
-			speed_estimate(e, m, p, g, n, a->task, a->context, a->batch, &s);
-		double tps = a->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
-		double per = n > 0 ? vram_per_gpu(&need, n) : NAN;
-		if (gpus) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "gpu", g->name);
-			cJSON_AddStringToObject(o, "vendor", g->vendor);
-			cJSON_AddNumberToObject(o, "vram_gib", round_to(g->vram_gib, 2));
-			if (n > 0) {
-				cJSON_AddNumberToObject(o, "gpus_needed", n);
-				cJSON_AddNumberToObject(o, "per_gpu_gib", round_to(per, 2));
-				cJSON_AddNumberToObject(o, "tokens_per_second", round_to(tps, 1));
-			} else {
-				cJSON_AddNullToObject(o, "gpus_needed");
-			}
-			cJSON_AddItemToArray(gpus, o);
-		} else if (c->format == FORMAT_CSV) {
-			csv_field(stdout, g->name);
-			printf(",%.2f,", g->vram_gib);
-			if (n > 0)
-				printf("%d,%.2f,%.1f", n, per, tps);
-			else
-				printf(",,");
-			fputs("\r\n", stdout);
-		} else if (n > 0) {
-			printf("%-16s %8.1f %6d %12.2f %12.0f\n", g->name, g->vram_gib, n, per, tps);
-		} else {
-			printf("%-16s %8.1f %6s %12s %12s\n", g->name, g->vram_gib, "no", "-", "-");
-		}
+		if (a->gpu && g != a->gpu)
+			continue;
+		struct fit_line l;
+		fit_line(a, m, p, &need, g, &l);
+		if (root)
+			json_line(a, &l, cJSON_GetObjectItem(root, "gpus"));
+		else
+			text_line(c, a, &l);
 	}
 	if (root)
 		return cli_print_json(root);
-	if (c->format == FORMAT_TABLE) {
-		printf(
-		    "\n(\"no\": more than %d GPUs of that kind; tok/s: decode, all %d streams)\n",
-		    e->max_tp, a->batch);
-	}
+	if (c->format == FORMAT_TABLE)
+		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n(engine %s)\n",
+		       a->engine->max_tp,
+		       a->task == TASK_INFERENCE ? "decode, all streams" : "training",
+		       a->engine->summary);
 	return PLANNER_OK;
+}
+
+/* --engine, --gpu and --gpus, checked against the task and the table. */
+static int fit_check(struct cli *c, struct fit_args *a, const char *engine, const char *gpu)
+{
+	char names[256];
+	if (engine && !(a->engine = engine_find(engine)))
+		return cli_usage(c, "unknown engine '%s'; use %s", engine,
+				 engine_names(names, sizeof names));
+	if (!a->engine)
+		a->engine = engine_for(a->task != TASK_INFERENCE, a->precision);
+	if (a->task == TASK_INFERENCE ? !a->engine->inference : !a->engine->training)
+		return cli_usage(c, "engine '%s' does not run %s; use %s", a->engine->name,
+				 task_name(a->task),
+				 a->task == TASK_INFERENCE ? "vllm, sglang, tensorrt-llm or llama.cpp"
+							   : "hf, unsloth or torchtune");
+	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
+		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
+				 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
+	if (gpu && !(a->gpu = refdata_gpu(c->ref, gpu))) {
+		const char *near = refdata_gpu_suggest(c->ref, gpu);
+		return cli_usage(c, "unknown GPU '%s'%s%s%s; 'planner fit MODEL' lists them", gpu,
+				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
+	}
+	if (a->gpus > a->engine->max_tp)
+		return cli_usage(c, "--gpus %d: %s splits a model over at most %d GPUs", a->gpus,
+				 a->engine->name, a->engine->max_tp);
+	return PLANNER_OK;
+}
+
+static int fit_model(struct cli *c, struct fit_args *a)
+{
+	const struct precision_info *p = precision_find(a->precision);
+	if (!p) {
+		const char *near = precision_suggest(a->precision);
+		return cli_usage(c, "unknown precision '%s'%s%s%s", a->precision,
+				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
+	}
+	struct model_spec owned = {0};
+	const struct model_spec *m = refdata_model(c->ref, a->model);
+	char *err = NULL;
+	int rc;
+	if (!m) {
+		if (!strstr(a->model, ".json") && !strchr(a->model, '/')) {
+			const char *near = refdata_model_suggest(c->ref, a->model);
+			errorf("unknown model '%s'%s%s%s; give a reference id or a config.json path",
+			       a->model, near ? "; did you mean '" : "", near ? near : "",
+			       near ? "'" : "");
+			return PLANNER_EINPUT;
+		}
+		if ((rc = model_from_config(a->model, &owned, &err)) != PLANNER_OK) {
+			errorf("%s", err);
+			free(err);
+			return rc;
+		}
+		m = &owned;
+	}
+	if (a->context > m->max_context && m->max_context > 0)
+		warnf("context %ld is beyond %s's maximum of %ld", a->context, m->id, m->max_context);
+	rc = print_fit(c, a, m, p);
+	model_spec_clear(&owned);
+	return rc;
 }
 
 static int exec_fit(struct cli *c, int argc, char **argv)
@@ -119,12 +276,19 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 					     {"context", required_argument, NULL, 'c'},
 					     {"batch", required_argument, NULL, 'b'},
 					     {"task", required_argument, NULL, 't'},
+					     {"engine", required_argument, NULL, 'e'},
+					     {"gpu", required_argument, NULL, 'g'},
+					     {"gpus", required_argument, NULL, 'n'},
+					     {"input", required_argument, NULL, 'i'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"kv-cache", required_argument, NULL, 'k'},
 					     {0, 0, 0, 0}};
 	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
+	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "hp:c:b:t:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			a.precision = optarg;
@@ -138,15 +302,41 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.context = (long)v;
 			break;
 		case 'b':
+			if (!strcmp(optarg, "max")) {
+				a.batch_max = true;
+				break;
+			}
 			if (!parse_count(optarg, &v) || v < 1 || v > 4096)
-				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences");
+				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences, "
+						    "or max");
 			a.batch = (int)v;
+			break;
+		case 'i':
+		case 'o':
+			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
+				return cli_usage(c, "--%s wants mean tokens per request, e.g. 512",
+						 opt == 'i' ? "input" : "output");
+			*(opt == 'i' ? &a.input : &a.output) = v;
+			break;
+		case 'k':
+			a.kv_cache = optarg;
 			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))
 				return cli_usage(c, "unknown task '%s'; use inference, finetune-lora, "
 						    "finetune-qlora or finetune-full",
 						 optarg);
+			break;
+		case 'e':
+			engine = optarg;
+			break;
+		case 'g':
+			gpu = optarg;
+			break;
+		case 'n':
+			if (!parse_count(optarg, &v) || v < 1 || v > 64 || v != (int)v)
+				return cli_usage(c, "--gpus wants a whole number of GPUs, 1 to 64");
+			a.gpus = (int)v;
 			break;
 		default:
 			if ((rc = cli_other_option(c, opt, optarg)))
@@ -156,52 +346,40 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage(c, "give one model: a reference id or a config.json path");
 	a.model = argv[optind];
-	const struct precision_info *p = precision_find(a.precision);
-	if (!p) {
-		const char *near = precision_suggest(a.precision);
-		return cli_usage(c, "unknown precision '%s'%s%s%s", a.precision,
-				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
-	}
-	struct model_spec owned = {0};
-	const struct model_spec *m = refdata_model(c->ref, a.model);
-	char *err = NULL;
-	if (!m) {
-		if (!strstr(a.model, ".json") && !strchr(a.model, '/')) {
-			const char *near = refdata_model_suggest(c->ref, a.model);
-			errorf("unknown model '%s'%s%s%s; give a reference id or a config.json path",
-			       a.model, near ? "; did you mean '" : "", near ? near : "",
-			       near ? "'" : "");
-			return PLANNER_EINPUT;
-		}
-		if ((rc = model_from_config(a.model, &owned, &err)) != PLANNER_OK) {
-			errorf("%s", err);
-			free(err);
-			return rc;
-		}
-		m = &owned;
-	}
-	if (a.context > m->max_context && m->max_context > 0)
-		warnf("context %ld is beyond %s's maximum of %ld", a.context, m->id, m->max_context);
-	rc = print_fit(c, &a, m, p);
-	model_spec_clear(&owned);
-	return rc;
+	if ((rc = fit_check(c, &a, engine, gpu)))
+		return rc;
+	return fit_model(c, &a);
 }
 
 const struct cmd_entry cmd_fit_entry = {
 	.name = "fit",
-	.args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--format F]",
+	.args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
+		"[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--format F]",
 	.summary = "memory a model needs, and which GPUs (and how many) it fits on",
 	.help = "Estimates the GPU memory MODEL needs (weights at the precision, KV cache\n"
 		"for context x batch, training state, activations, runtime overhead) and\n"
-		"lists every GPU in the reference table with the fewest GPUs (1, 2, 4 or 8,\n"
-		"tensor parallel) that hold it, and the decode speed there.\n\n"
+		"lists every GPU in the reference table with the fewest GPUs (1, 2, 4 or 8)\n"
+		"that hold it under the engine, and the speed there. With --gpu and --gpus\n"
+		"it answers for that one configuration (\"will it run on my two 4090s?\").\n\n"
 		"  MODEL            a reference id (llama-3.1-70b) or a config.json path\n"
 		"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m int4 ...\n"
 		"                   (default bf16)\n"
 		"  --context N      tokens per sequence (default 4096; 128K works)\n"
-		"  --batch N        concurrent sequences (default 1)\n"
+		"  --batch N        concurrent sequences (default 1), or max: the most\n"
+		"                   whose KV cache fits, as a throughput server runs\n"
 		"  --task T         inference, finetune-lora, finetune-qlora, finetune-full\n"
+		"  --engine E       vllm, sglang, tensorrt-llm, llama.cpp (inference);\n"
+		"                   hf, unsloth, torchtune (fine-tuning). Default: llama.cpp\n"
+		"                   for GGUF precisions, vllm for other inference, hf for\n"
+		"                   fine-tuning\n"
+		"  --gpu G          only this GPU (a name or alias: 4090, h100, ...)\n"
+		"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"
+		"  --input N        mean prompt tokens per request (with --output: the\n"
+		"                   request shape; decode attends to input + output/2)\n"
+		"  --output N       mean output tokens per request\n"
+		"  --kv-cache D     bf16 (default) or fp8 (llama.cpp: q8_0)\n"
 		"  --format F       table (default), json or csv\n\n"
-		"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n",
+		"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"
+		"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n",
 	.exec = exec_fit,
 };

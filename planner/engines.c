@@ -1,96 +1,370 @@
 /* engines.c — the engine profiles (see engines.h). A profile holds the
  * figures that depend on the serving or training software rather than on
  * the model or the GPU; a new engine is one row of engines[] with the
- * source of each figure, plus a test in tests/check_engines.c. */
+ * source of each figure, plus a test in tests/check_engines.c.
+ *
+ * Efficiency constants marked FITTED come from the `fit` half of
+ * tests/calibration/measurements.tsv only, never from its holdout rows, by
+ * the procedure in tests/calibration/README.md ("Fitting"): for each engine
+ * and memory type, the median of measured / estimated over the fit rows of
+ * that engine, the estimate taken with the constant at 1. The command
+ *   CK_RUN_SUITE=calibration CALIBRATION_RATIOS=1 build/tests/run
+ * prints every row's ratio; tests/check_calibration.c holds the error of
+ * both halves. */
 #include "engines.h"
 
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
-/* ---- default: the figures planner has always used ---------------------
- *
- * Memory as vLLM plans it, activations as llama.cpp batches them, decode
- * and prefill efficiency fitted to llama.cpp, MLC-LLM and ExLlama
- * measurements, training efficiency from Megatron-style pre-training.
- *
- * Decode calibration (tests/check_speed.c holds the estimator to each
- * figure). llama.cpp llama-bench tg128, one stream, 6.74 B-parameter
- * Llama-2-7B (codellama-7b), bytes read per token = weights less the
- * embedding table:
- *
- *   GPU (GB/s)            format  measured   eta      source
- *   RTX 4090 (1008)       F16     61.03 t/s  0.80     ggml-org/llama.cpp#4766, 2024-01-10
- *   RTX 4090 (1008)       Q8_0    98.13 t/s  0.68     ggml-org/llama.cpp#4766, 2024-01-10
- *   RTX 3090 Ti (1008)    Q4_0   127.43 t/s  0.47     ggml-org/llama.cpp#4812, 2024-01-07
- *   A100 80GB PCIe (1935) F16     74.77 t/s  0.51     ggml-org/llama.cpp#6017, 2024-03-12
- *
- * and, other engines on the same model at 4-bit, RTX 4090: MLC-LLM 191.0
- * t/s (eta 0.70), ExLlama 152.56 t/s (eta 0.53) (mlc-ai/llm-perf-bench#1,
- * 2023-08-05). One eta of 0.62 puts all six within +-35 %. */
-
-/* Serving engines pre-allocate a fixed fraction of the card and plan the
- * model inside it: vLLM's gpu_memory_utilization defaults to 0.9. */
-#define DEFAULT_USABLE_FRACTION 0.90
+/* ---- Figures several engines share ------------------------------------ */
 
 /* Per-GPU runtime overhead: the CUDA context, cuBLAS workspaces and
  * allocator slack. nvidia-smi shows 781 MB in use right after PyTorch
  * initialises CUDA, before any tensor exists (pytorch/pytorch#34323). */
-#define DEFAULT_OVERHEAD_GIB 0.75
+#define CUDA_CONTEXT_GIB 0.75
 
-/* KV cache elements are fp16/bf16: the default of llama.cpp (cache type
- * f16) and of vLLM (kv_cache_dtype "auto" = the model's activation dtype,
- * bf16 even for fp8 weights). An fp8 KV cache is an opt-in we do not assume,
- * so fp8 jobs are charged 2 bytes too. */
-#define DEFAULT_KV_BYTES_PER_ELEMENT 2.0
+/* Serving engines also hold CUDA graphs and sampler buffers: vLLM logs
+ * "Graph capturing finished ... took 0.5-1.5 GiB" on 7-70B models
+ * (vllm-project/vllm#6689, #10517 logs, 2024) (unconfirmed as a general
+ * figure); we charge 1 GiB on top of the context. */
+#define SERVING_OVERHEAD_GIB (CUDA_CONTEXT_GIB + 1.0)
 
-/* Inference activation peak is one micro-batch of prefill tokens going
- * through a layer; llama.cpp's default physical batch (n_ubatch) is 512. */
-#define DEFAULT_PREFILL_CHUNK_TOKENS 512.0
+/* KV elements: 16-bit by default in every engine (vLLM kv_cache_dtype
+ * "auto" = the model dtype; llama.cpp cache type f16; SGLang and
+ * TensorRT-LLM follow the model). The fp8 option stores one byte
+ * (vLLM --kv-cache-dtype fp8, SGLang --kv-cache-dtype fp8_e5m2/e4m3,
+ * TensorRT-LLM KvCacheConfig dtype "fp8"); llama.cpp has no fp8 cache but
+ * q8_0 (34 bytes per 32 elements = 1.0625, ggml-common.h block_q8_0). */
+#define KV_BF16 2.0
+#define KV_FP8 1.0
+#define KV_Q8_0 1.0625
 
 /* Tensor-parallel degrees must divide the attention heads; powers of two
  * up to one 8-GPU node are what every engine supports. */
-#define DEFAULT_MAX_TP 8
+#define MAX_TP_NODE 8
 
-/* Fraction of peak memory bandwidth a decode step achieves (see the table
- * above: measured 0.47-0.80, geometric mean ~0.61). */
-#define DEFAULT_DECODE_ETA 0.62
+/* Training holds the whole card: PyTorch's caching allocator has no
+ * reservation fraction; what is left is allocator fragmentation, which
+ * PyTorch's docs put at "a few percent" (expandable_segments note,
+ * pytorch.org/docs/stable/notes/cuda.html, 2024) (unconfirmed as a figure):
+ * we plan inside 95 %. */
+#define TRAIN_USABLE_FRACTION 0.95
 
-/* Fraction of dense tensor TFLOPS reached by prefill and by large-batch
- * decode. llama-bench pp512, Llama-2-7B F16: RTX 4090 11048 t/s = 0.88 of
- * 165.2 TFLOPS (llama.cpp#4766, 2024-01-10); A100 80GB PCIe 8668 t/s = 0.37
- * of 312 TFLOPS (llama.cpp#6017, 2024-03-12). 0.5 sits between. */
-#define DEFAULT_COMPUTE_ETA 0.50
+/* Prefill micro-batch held live at once: llama.cpp's default n_ubatch is
+ * 512 (common/common.h, 2024); vLLM's chunked prefill default
+ * max_num_batched_tokens is 2048 for online serving (vLLM docs,
+ * "Optimization and Tuning", v0.6, 2024). */
+#define UBATCH_LLAMA_CPP 512.0
+#define UBATCH_SERVING 2048.0
 
-/* Model FLOPs utilisation of training. Llama 3 405B pre-training on H100
- * reached 38-43 % BF16 MFU (380-430 TFLOPS per GPU; "The Llama 3 Herd of
- * Models", 2024, table 4). MFU is measured on multi-GPU jobs, so it already
- * pays for communication and no tensor-parallel factor is applied on top. */
-#define DEFAULT_TRAIN_MFU 0.40
+/* Training MFU, Llama 3 405B pre-training on H100: 38-43 % BF16 MFU ("The
+ * Llama 3 Herd of Models", 2024, table 4). Used where the calibration set
+ * has no measurement of the stack (hf, unsloth). */
+#define MFU_PRETRAIN 0.40
 
-/* Tensor parallelism over n > 1 GPUs splits every matrix, so bandwidth and
- * FLOPS add up, but each layer then waits on two all-reduces (Megatron-LM,
- * Shoeybi et al. 2019) whose latency does not shrink with n. At decode
- * batch sizes those take on the order of a tenth or more of a step over
- * NVLink; we charge 15 %. */
-#define DEFAULT_TP_EFFICIENCY 0.85
+/* ---- Fitted constants (see the header comment and README "Fitting") ---- */
+
+/* llama.cpp decode, one stream, batch 1: measured tok/s over bandwidth /
+ * bytes per token. FITTED on the single-GPU llama.cpp decode fit rows
+ * (llama-bench tg128 / tg1024 in llama.cpp#4766, #4812, #6017 and the
+ * XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, 2024): 0.80 x median
+ * 0.816 over 14 GDDR rows, 0.45 x median 1.080 over 7 HBM rows. */
+#define LLAMA_CPP_ETA_GDDR 0.65
+#define LLAMA_CPP_ETA_HBM 0.49
+/* llama.cpp's default split (-sm layer) runs the layers one GPU after the
+ * other: a stream gains no bandwidth from more GPUs. Held at 1.0, the
+ * physical bound: the multi-GPU fit rows would fit ~1.3, because they are
+ * 70B models, which reach a larger share of bandwidth than the 8B rows the
+ * eta above comes from (tests/calibration/README.md, "Fitting"). */
+#define LLAMA_CPP_SPLIT_EFF 1.0
+/* Prompt processing over a layer split is pipelined (llama.cpp#6017,
+ * "pipeline parallelism", 2024-03): each extra GPU adds this fraction of
+ * one GPU's prefill speed. FITTED: median of (measured / estimated - 1) /
+ * (n - 1) over the multi-GPU llama.cpp prefill fit rows (2, 4 and 8 GPUs:
+ * -0.05, 0.13, 0.14). */
+#define LLAMA_CPP_PIPELINE_GAIN 0.13
+/* llama.cpp prefill (llama-bench pp512/pp1024) over dense FP16 tensor
+ * FLOPS. FITTED: 0.45 x median 0.883 over 12 GDDR rows, 0.45 x median
+ * 0.720 over 5 HBM rows (single GPU). */
+#define LLAMA_CPP_COMPUTE_GDDR 0.40
+#define LLAMA_CPP_COMPUTE_HBM 0.32
+
+/* vLLM decode, one stream: the set's vLLM rows (mlc-ai/llm-perf-bench
+ * README, 2023) are all multi-GPU, so eta cannot be told from the TP
+ * factor; 0.60 is the old single figure's neighbourhood (unconfirmed), and
+ * the multi-GPU rows fit the TP factor below. */
+#define VLLM_ETA_GDDR 0.60
+#define VLLM_ETA_HBM 0.60
+/* Tensor parallelism over PCIe (A10G, RTX 4090: no NVLink): FITTED on the
+ * 2 vLLM multi-GPU fit rows (0.60 x median 0.679) (AWQ 4-bit, vLLM 0.2 era; its AWQ kernels
+ * were not bandwidth-bound, which this figure absorbs). Over NVLink
+ * (HBM parts) the set has no vLLM row: TensorRT-LLM's fitted figure is
+ * used (unconfirmed for vLLM). */
+#define VLLM_TP_EFF_PCIE 0.41
+/* vLLM prefill / batched compute: no prefill row in the set; the
+ * TensorRT-LLM serving fit below is used (unconfirmed for vLLM). */
+#define VLLM_COMPUTE_ETA 0.50
+
+/* TensorRT-LLM batched serving (docs perf-overview.md v1.0 and
+ * performance.md v0.6.1 tables, H100/H200/L40S). FITTED on the serving fit
+ * rows: eta 0.70 x median 1.392 (20 single-GPU HBM rows) and 0.70 x 1.078
+ * (2 L40S rows); then TP 0.80 x median 0.949 (8 multi-GPU rows). An eta of
+ * 0.97 is more than a kernel reaches: it also absorbs KV traffic the v1.0
+ * rows leave unstated (NVIDIA's FP8 checkpoints likely run an fp8 cache,
+ * unconfirmed). Compute eta: no separate fit (unconfirmed). */
+#define TRTLLM_ETA_GDDR 0.75
+#define TRTLLM_ETA_HBM 0.97
+#define TRTLLM_COMPUTE_ETA 0.50
+#define TRTLLM_TP_EFF 0.76
+
+/* SGLang: no single-stream row; the two offline ShareGPT rows (SGLang
+ * benchmark/benchmark_vllm_060/README.md, 2024-09) show it within 5 % of
+ * vLLM 0.6.0 on the same runs, so it takes vLLM's figures
+ * (unconfirmed per memory type). */
+
+/* torchtune fine-tuning throughput, tokens/s over 6 (full) or 4 (LoRA)
+ * FLOPs per parameter per token at dense BF16 FLOPS. FITTED on the 8
+ * torchtune fit rows (README tables, PR #1664 2024-09-24, #2003
+ * 2024-11-18): 0.40 x median 1.033. */
+#define TORCHTUNE_MFU 0.41
+
+/* ---- Usable fractions --------------------------------------------------- */
+
+/* vLLM pre-allocates gpu_memory_utilization = 0.9 of the card and plans
+ * weights, activations and KV inside it (vllm/engine/arg_utils.py,
+ * EngineArgs.gpu_memory_utilization default 0.9). */
+#define VLLM_USABLE 0.90
+/* SGLang's mem_fraction_static: "fraction of the free GPU memory used for
+ * static memory like model weights and KV cache"
+ * (docs/backend/server_arguments.md); its default is set per GPU size in
+ * server_args.py, 0.85-0.88 on 24-80 GB cards (unconfirmed). */
+#define SGLANG_USABLE 0.88
+/* TensorRT-LLM gives the KV cache free_gpu_memory_fraction = 0.9 of what
+ * is free after weights and activations (KvCacheConfig default,
+ * nvidia.github.io/TensorRT-LLM/llm-api/reference/KvCacheConfig.html): the
+ * weights may use the whole card, the cache 90 % of the rest. We plan
+ * inside 95 % (unconfirmed as one figure). */
+#define TRTLLM_USABLE 0.95
+/* llama.cpp allocates exactly its weights, KV cache and compute buffers,
+ * no fraction (llama.cpp README "memory" / llama_context); documented
+ * runs put a 39.6 GiB 70B Q4_K_M on a 44.4 GiB L40S / RTX A6000 (XiongjieDai
+ * GPU-Benchmarks-on-LLM-Inference, 2024). We plan inside 97 %. */
+#define LLAMA_CPP_USABLE 1.0
+
+/* ---- Training stacks --------------------------------------------------- */
+
+/* Optimizer state per trained parameter. AdamW keeps two moments: fp32
+ * (torch.optim.AdamW on fp32 adapters / master weights) 8 bytes;
+ * bitsandbytes 8-bit AdamW / PagedAdamW8bit 2 bytes (Dettmers et al. 2022,
+ * "8-bit Optimizers via Block-wise Quantization"). */
+#define ADAM_FP32_BYTES 8.0
+#define ADAM_8BIT_BYTES 2.0
+
+/* Logits the loss holds, bytes per token per vocabulary entry. transformers
+ * computes them all and the loss upcasts them (logits.float() in
+ * modeling_llama.py, v4.40-4.44): fp32 logits 4 + their gradient 4.
+ * torchtune's CEWithChunkedOutputLoss keeps the bf16 logits (2) and upcasts
+ * one of 8 chunks at a time (8 / 8). Unsloth's fused cross-entropy never
+ * holds the whole logit matrix (unsloth/kernels/cross_entropy_loss.py):
+ * we charge nothing beyond the layer being recomputed. */
+#define LOGITS_FULL_FP32 8.0
+#define LOGITS_CHUNKED 3.0
+#define LOGITS_FUSED 0.0
 
 const struct engine engines[] = {
     {
-        .name = "default",
-        .summary = "vLLM's memory plan, decode and prefill fitted to llama.cpp, "
-                   "MLC-LLM and ExLlama, Megatron-style fine-tuning",
-        .usable_fraction = DEFAULT_USABLE_FRACTION,
-        .overhead_gib = DEFAULT_OVERHEAD_GIB,
-        .kv_bytes_per_element = DEFAULT_KV_BYTES_PER_ELEMENT,
-        .prefill_chunk_tokens = DEFAULT_PREFILL_CHUNK_TOKENS,
-        .max_tp = DEFAULT_MAX_TP,
-        .decode_eta = DEFAULT_DECODE_ETA,
-        .compute_eta = DEFAULT_COMPUTE_ETA,
-        .train_mfu = DEFAULT_TRAIN_MFU,
-        .tp_efficiency = DEFAULT_TP_EFFICIENCY,
+        .name = "vllm",
+        .summary = "vLLM: paged KV cache in 90 % of the card, tensor parallel",
+        .inference = true,
+        .usable_fraction = VLLM_USABLE,
+        .overhead_gib = SERVING_OVERHEAD_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .kv_fp8_bytes = KV_FP8,
+        .prefill_chunk_tokens = UBATCH_SERVING,
+        .max_tp = MAX_TP_NODE,
+        .multi_gpu = MULTI_TENSOR_PARALLEL,
+        .decode_eta = {VLLM_ETA_GDDR, VLLM_ETA_HBM},
+        .compute_eta = {VLLM_COMPUTE_ETA, VLLM_COMPUTE_ETA},
+        .train_mfu = MFU_PRETRAIN,
+        .tp_efficiency = {VLLM_TP_EFF_PCIE, TRTLLM_TP_EFF},
+        /* max_num_seqs default 256 (vLLM EngineArgs, v0.6-v0.10). */
+        .max_batch = 256,
+    },
+    {
+        .name = "sglang",
+        .summary = "SGLang: radix KV cache in ~88 % of the card, tensor parallel",
+        .inference = true,
+        .usable_fraction = SGLANG_USABLE,
+        .overhead_gib = SERVING_OVERHEAD_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .kv_fp8_bytes = KV_FP8,
+        .prefill_chunk_tokens = UBATCH_SERVING,
+        .max_tp = MAX_TP_NODE,
+        .multi_gpu = MULTI_TENSOR_PARALLEL,
+        .decode_eta = {VLLM_ETA_GDDR, VLLM_ETA_HBM},
+        .compute_eta = {VLLM_COMPUTE_ETA, VLLM_COMPUTE_ETA},
+        .train_mfu = MFU_PRETRAIN,
+        .tp_efficiency = {VLLM_TP_EFF_PCIE, TRTLLM_TP_EFF},
+        /* max_running_requests is derived from the KV pool; we cap as
+         * vLLM (unconfirmed). */
+        .max_batch = 256,
+    },
+    {
+        .name = "tensorrt-llm",
+        .summary = "TensorRT-LLM: compiled kernels, fp8 on Hopper/Ada, tensor parallel",
+        .inference = true,
+        .usable_fraction = TRTLLM_USABLE,
+        .overhead_gib = SERVING_OVERHEAD_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .kv_fp8_bytes = KV_FP8,
+        .prefill_chunk_tokens = UBATCH_SERVING,
+        .max_tp = MAX_TP_NODE,
+        .multi_gpu = MULTI_TENSOR_PARALLEL,
+        .decode_eta = {TRTLLM_ETA_GDDR, TRTLLM_ETA_HBM},
+        .compute_eta = {TRTLLM_COMPUTE_ETA, TRTLLM_COMPUTE_ETA},
+        .train_mfu = MFU_PRETRAIN,
+        .tp_efficiency = {TRTLLM_TP_EFF, TRTLLM_TP_EFF},
+        /* trtllm-bench sizes max_batch_size up to 2048 for short requests
+         * (perf-overview.md v1.0 "max_batch_size" column) (unconfirmed as
+         * a default). */
+        .max_batch = 2048,
+    },
+    {
+        .name = "llama.cpp",
+        .summary = "llama.cpp: GGUF, allocates what it needs, layer split over GPUs",
+        .inference = true,
+        .usable_fraction = LLAMA_CPP_USABLE,
+        .overhead_gib = CUDA_CONTEXT_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .kv_fp8_bytes = KV_Q8_0,
+        .prefill_chunk_tokens = UBATCH_LLAMA_CPP,
+        .max_tp = MAX_TP_NODE,
+        .multi_gpu = MULTI_LAYER_SPLIT,
+        .decode_eta = {LLAMA_CPP_ETA_GDDR, LLAMA_CPP_ETA_HBM},
+        .compute_eta = {LLAMA_CPP_COMPUTE_GDDR, LLAMA_CPP_COMPUTE_HBM},
+        .train_mfu = MFU_PRETRAIN,
+        .tp_efficiency = {LLAMA_CPP_SPLIT_EFF, LLAMA_CPP_SPLIT_EFF},
+        .pipeline_gain = LLAMA_CPP_PIPELINE_GAIN,
+        /* llama-server -np default 1 slot (tools/server/README.md);
+         * --parallel raises it. We let batches up to vLLM's cap. */
+        .max_batch = 256,
+    },
+    {
+        .name = "hf",
+        .summary = "transformers + PEFT + bitsandbytes: full fp32 logits, AdamW",
+        .training = true,
+        .usable_fraction = TRAIN_USABLE_FRACTION,
+        .overhead_gib = CUDA_CONTEXT_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .prefill_chunk_tokens = UBATCH_LLAMA_CPP,
+        .max_tp = MAX_TP_NODE,
+        .multi_gpu = MULTI_DATA_PARALLEL,
+        .decode_eta = {VLLM_ETA_GDDR, VLLM_ETA_HBM},
+        .compute_eta = {VLLM_COMPUTE_ETA, VLLM_COMPUTE_ETA},
+        .train_mfu = MFU_PRETRAIN,
+        .tp_efficiency = {1.0, 1.0},
+        .max_batch = 1,
+        /* LlamaForCausalLM computes logits for every position and the
+         * loss upcasts them: logits.float() (transformers modeling_llama.py,
+         * v4.40-4.44, 2024). */
+        .logit_bytes = LOGITS_FULL_FP32,
+        /* prepare_model_for_kbit_training turns on gradient checkpointing
+         * (peft/utils/other.py, use_gradient_checkpointing=True). */
+        .grad_checkpointing = true,
+        /* TrainingArguments.optim default "adamw_torch": fp32 moments. */
+        .optimizer_bytes = ADAM_FP32_BYTES,
+        /* Trainer with bf16 mixed precision: bf16 gradients 2 + fp32
+         * master weights 4 + fp32 Adam moments 8 (ZeRO paper,
+         * Rajbhandari et al. 2020, "16 bytes per parameter" less the
+         * 2 bytes of bf16 weights). */
+        .full_ft_bytes = 14.0,
+        .optimizer = "adamw",
+    },
+    {
+        .name = "unsloth",
+        .summary = "Unsloth: fused chunked loss, offloaded checkpoints, 8-bit AdamW",
+        .training = true,
+        .usable_fraction = TRAIN_USABLE_FRACTION,
+        .overhead_gib = CUDA_CONTEXT_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .prefill_chunk_tokens = UBATCH_LLAMA_CPP,
+        .max_tp = 1, /* the open-source release trains on one GPU */
+        .multi_gpu = MULTI_DATA_PARALLEL,
+        .decode_eta = {VLLM_ETA_GDDR, VLLM_ETA_HBM},
+        .compute_eta = {VLLM_COMPUTE_ETA, VLLM_COMPUTE_ETA},
+        .train_mfu = MFU_PRETRAIN,
+        .tp_efficiency = {1.0, 1.0},
+        .max_batch = 1,
+        /* Fused cross-entropy that never materialises all logits, and
+         * use_gradient_checkpointing="unsloth" which offloads the saved
+         * activations to system RAM (unslothai/unsloth README, 2024-2025). */
+        .logit_bytes = LOGITS_FUSED,
+        .grad_checkpointing = true,
+        .offload_checkpoints = true,
+        /* The README notebooks use optim="adamw_8bit". */
+        .optimizer_bytes = ADAM_8BIT_BYTES,
+        /* bf16 gradients 2 + 8-bit moments 2 (full_finetuning=True with
+         * a bf16 model; unsloth README 2025) (unconfirmed). */
+        .full_ft_bytes = 4.0,
+        .optimizer = "adamw-8bit",
+    },
+    {
+        .name = "torchtune",
+        .summary = "torchtune: chunked cross-entropy, checkpointing, bf16 weights",
+        .training = true,
+        .usable_fraction = TRAIN_USABLE_FRACTION,
+        .overhead_gib = CUDA_CONTEXT_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .prefill_chunk_tokens = UBATCH_LLAMA_CPP,
+        .max_tp = MAX_TP_NODE,
+        .multi_gpu = MULTI_DATA_PARALLEL,
+        .decode_eta = {VLLM_ETA_GDDR, VLLM_ETA_HBM},
+        .compute_eta = {VLLM_COMPUTE_ETA, VLLM_COMPUTE_ETA},
+        .train_mfu = TORCHTUNE_MFU,
+        .tp_efficiency = {1.0, 1.0},
+        .max_batch = 1,
+        /* CEWithChunkedOutputLoss, num_output_chunks = 8
+         * (torchtune/modules/loss/ce_chunked_output_loss.py), and
+         * enable_activation_checkpointing: True in the llama3_1 recipes. */
+        .logit_bytes = LOGITS_CHUNKED,
+        .grad_checkpointing = true,
+        /* LoRA recipes: torch.optim.AdamW on the adapters (fp32 state
+         * in the lora_finetune recipes' configs). */
+        .optimizer_bytes = ADAM_FP32_BYTES,
+        /* Full single-device recipes train in pure bf16 with
+         * bitsandbytes PagedAdamW8bit and optimizer_in_bwd: True
+         * (recipes/configs/llama3_1/8B_full_single_device.yaml), so
+         * gradients are freed layer by layer and the 2 bytes of 8-bit
+         * moments are paged (CUDA unified memory). The README measures
+         * 18.9 GiB peak on an RTX 4090 for 14.96 GiB of weights: we
+         * charge the 8-bit moments only. */
+        .full_ft_bytes = ADAM_8BIT_BYTES,
+        .optimizer = "adamw",
     },
 };
 
 const size_t n_engines = sizeof engines / sizeof engines[0];
+
+bool engine_gguf_precision(const char *precision)
+{
+	/* GGUF quant names: q2_k ... q8_0, iq*; never fp/bf/int/awq/gptq/nf4. */
+	if (!precision)
+		return false;
+	if ((precision[0] == 'q' || precision[0] == 'Q') && precision[1] >= '1' &&
+	    precision[1] <= '8')
+		return true;
+	return strncasecmp(precision, "iq", 2) == 0;
+}
+
+const struct engine *engine_for(bool training, const char *precision)
+{
+	if (training)
+		return engine_find("hf");
+	if (engine_gguf_precision(precision))
+		return engine_find("llama.cpp");
+	return engine_find("vllm");
+}
 
 const struct engine *engine_default(void)
 {
@@ -105,4 +379,29 @@ const struct engine *engine_find(const char *name)
 		if (strcasecmp(name, engines[i].name) == 0)
 			return &engines[i];
 	return NULL;
+}
+
+double engine_kv_bytes(const struct engine *e, const char *dtype)
+{
+	if (!dtype || !strcasecmp(dtype, "auto") || !strcasecmp(dtype, "bf16") ||
+	    !strcasecmp(dtype, "fp16") || !strcasecmp(dtype, "f16"))
+		return e->kv_bytes_per_element;
+	if (!strcasecmp(dtype, "fp8") || !strcasecmp(dtype, "q8_0"))
+		return e->kv_fp8_bytes;
+	return 0.0;
+}
+
+const char *engine_names(char *buf, size_t len)
+{
+	size_t at = 0;
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n_engines && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", engines[i].name);
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+	return buf;
 }

@@ -1,41 +1,85 @@
 /* engines.h — the numbers of the software that runs a job, as opposed to
- * the model's or the GPU's own (docs/estimation.md, "Memory" and "Speed"):
- * how much of a card the engine plans inside, what it keeps per GPU, how
- * close it gets to the card's bandwidth and FLOPS. vram.c and speed.c read
- * them from an engine profile; each profile is one row of engines[] in
- * engines.c, with the source of every figure beside it. */
+ * the model's or the GPU's own (docs/estimation.md, "Engines"): how much
+ * of a card the engine plans inside, what it keeps per GPU, how it spreads
+ * a model over several GPUs, how close it gets to the card's bandwidth and
+ * FLOPS, and for training stacks how they hold logits, activations and
+ * optimizer state. vram.c and speed.c read them from an engine profile;
+ * each profile is one row of engines[] in engines.c, with the source of
+ * every figure beside it. */
 #ifndef PLANNER_ENGINES_H
 #define PLANNER_ENGINES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+/* How an engine spreads one model over n GPUs. */
+enum multi_gpu {
+	MULTI_TENSOR_PARALLEL, /* every matrix split n ways (vLLM, SGLang, TensorRT-LLM) */
+	MULTI_LAYER_SPLIT,     /* whole layers per GPU, run one after another (llama.cpp) */
+	MULTI_DATA_PARALLEL,   /* sharded training state, each GPU its own batch (FSDP) */
+};
+
+/* Memory technology of a card: decode efficiency differs between them. */
+enum gpu_memory { MEM_GDDR, MEM_HBM, MEM_KINDS };
+
 struct engine {
-	const char *name;    /* "default"; what a job spec will name */
+	const char *name;    /* "vllm", "llama.cpp", ...; what a job spec names */
 	const char *summary; /* one line on what the profile models */
+	bool inference;      /* runs inference jobs */
+	bool training;       /* runs fine-tuning jobs */
 
 	/* Memory (vram.c). */
 	double usable_fraction;      /* of a card's memory the engine plans inside */
 	double overhead_gib;         /* runtime overhead on every GPU, GiB */
-	double kv_bytes_per_element; /* KV cache element size, bytes */
+	double kv_bytes_per_element; /* default KV cache element size, bytes */
+	double kv_fp8_bytes;         /* element size of its fp8 KV option; 0 = none */
 	double prefill_chunk_tokens; /* tokens one prefill micro-batch holds live */
-	int max_tp;                  /* largest tensor-parallel group, a power of two */
+	int max_tp;                  /* most GPUs it splits one model over, a power of two */
 
 	/* Speed (speed.c). */
-	double decode_eta;    /* fraction of memory bandwidth a decode step reaches */
-	double compute_eta;   /* fraction of dense tensor FLOPS prefill reaches */
-	double train_mfu;     /* model FLOPs utilisation of fine-tuning */
-	double tp_efficiency; /* per-GPU efficiency under tensor parallelism */
+	enum multi_gpu multi_gpu;
+	double decode_eta[MEM_KINDS]; /* fraction of memory bandwidth a decode step reaches */
+	double compute_eta[MEM_KINDS]; /* fraction of dense tensor FLOPS prefill reaches */
+	double train_mfu;             /* model FLOPs utilisation of fine-tuning */
+	double tp_efficiency[MEM_KINDS]; /* per-GPU efficiency with n > 1 GPUs: PCIe
+	                                  * cards (GDDR) vs NVLink parts (HBM) */
+	double pipeline_gain;         /* layer split: prefill speed-up per extra GPU */
+	int max_batch;                /* most sequences it schedules at once */
+
+	/* Training (vram.c); 0 / false for inference engines. */
+	double logit_bytes;        /* bytes per token per vocabulary entry the loss holds */
+	bool grad_checkpointing;   /* activation checkpointing on by default */
+	bool offload_checkpoints;  /* checkpointed activations kept in host memory */
+	double optimizer_bytes;    /* optimizer state per trained parameter, bytes */
+	double full_ft_bytes;      /* full fine-tuning: bytes per parameter beyond the
+	                            * 16-bit weights (gradients, master copy, optimizer) */
+	const char *optimizer;     /* the recipe's default optimizer, for messages */
 };
 
-/* Every profile, in the order help text lists them; engines[0] is the
- * default. */
+/* Every profile, in the order help text lists them. */
 extern const struct engine engines[];
 extern const size_t n_engines;
 
-/* The profile a job gets when its spec names none. Never NULL. */
+/* The profile a job gets when its spec names none: llama.cpp for GGUF
+ * precisions (q*_k*, q4_0, q8_0, ...), vLLM for other inference, Hugging
+ * Face transformers + PEFT for fine-tuning. Never NULL. */
+const struct engine *engine_for(bool training, const char *precision);
+
+/* engine_for(false, "bf16"): vLLM. Never NULL. */
 const struct engine *engine_default(void);
 
 /* The profile named (case-insensitive), or NULL. */
 const struct engine *engine_find(const char *name);
+
+/* Whether precision names a GGUF (llama.cpp) quantisation. */
+bool engine_gguf_precision(const char *precision);
+
+/* Bytes of one KV-cache element under engine e for dtype "bf16", "fp16",
+ * "auto" (NULL too: the engine's default) or "fp8" (llama.cpp: q8_0, its
+ * 8-bit cache); 0 when the engine has no such option. */
+double engine_kv_bytes(const struct engine *e, const char *dtype);
+
+/* Engine names joined by ", " into buf (for messages and help). */
+const char *engine_names(char *buf, size_t len);
 
 #endif

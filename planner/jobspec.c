@@ -118,6 +118,7 @@ void jobspec_free(struct jobspec *spec)
 		free_strv(j->regions, j->n_regions);
 		free(j->run_command);
 		free(j->run_image);
+		free(j->engine);
 	}
 	free(spec->jobs);
 	for (size_t i = 0; i < spec->n_quotes; i++)

@@ -70,6 +70,7 @@ struct job {
 	struct job_schedule sched;
 	char *run_command;        /* run.command, may be NULL */
 	char *run_image;          /* run.image, may be NULL */
+	char *engine;             /* engine profile name; NULL = by task and precision */
 	struct src_pos pos;       /* where the job's mapping starts */
 	struct src_pos model_pos; /* where `model:` value is */
 	/* Serving (docs/estimation.md, "Serving"). */

@@ -474,6 +474,24 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 	return PLANNER_OK;
 }
 
+/* A known engine profile (engines.c), stored by its canonical name. */
+static int check_engine(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	const struct engine *e = engine_find(j->engine);
+	if (!e) {
+		char names[256];
+		return yr_fail(&r->c->y, kv->val->start_mark, "unknown engine '%s' %s; use %s",
+		               j->engine, r->where, engine_names(names, sizeof names));
+	}
+	char *name = strdup(e->name);
+	if (!name)
+		return yr_oom(&r->c->y);
+	free(j->engine);
+	j->engine = name;
+	return PLANNER_OK;
+}
+
 /* At most the model's maximum context; the default is cut down to it. */
 static int check_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
@@ -722,6 +740,18 @@ static const struct spec_key job_keys[] = {
      .example = "serving: always-on",
      .desc = "always-on: the service is up all month (744 h) and priced for those hours; "
              "with tokens_per_month every route shows its cost per million tokens."},
+    {.name = "engine",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, engine),
+     .check = check_engine,
+     .example = "engine: llama.cpp",
+     .type = "text, engine name",
+     .bounds = "vllm, sglang, tensorrt-llm, llama.cpp (inference); hf, unsloth, torchtune "
+               "(fine-tuning)",
+     .desc = "Software that runs the job; sets the usable share of each card, overhead, "
+             "multi-GPU mode and efficiency (docs/estimation.md, \"Engines\"). Default: "
+             "llama.cpp for GGUF precisions (q4_k_m, q8_0, ...), vllm for other inference, "
+             "hf for fine-tuning."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");

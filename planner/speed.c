@@ -14,6 +14,7 @@
 #include "speed.h"
 
 #include <math.h>
+#include <string.h>
 
 /* FLOPs per parameter per token: forward 2 (one multiply-add); training 6
  * (forward 2 + backward 4, Kaplan et al. 2020). LoRA and QLoRA skip the
@@ -56,9 +57,97 @@ static double dense_flops(const struct gpu_spec *gpu, const struct precision_inf
 	return gpu->fp16_tflops * 1e12;
 }
 
-static double tp_factor(const struct engine *e, int n)
+bool speed_gpu_hbm(const struct gpu_spec *gpu)
 {
-	return n > 1 ? n * e->tp_efficiency : 1.0;
+	/* Data-centre parts with stacked memory (NVIDIA and AMD datasheets):
+	 * P100, V100, A30, A100, H100/H200/H800/H20, GH200, B100/B200/GB200,
+	 * AMD Instinct MI*. Every other card in the table is GDDR. */
+	static const char *const hbm[] = {"P100", "V100", "A30",  "A100", "A800", "H100", "H200",
+	                                  "H800", "H20",  "GH200", "B100", "B200", "GB200", "MI"};
+	if (!gpu || !gpu->name)
+		return false;
+	for (size_t i = 0; i < sizeof hbm / sizeof hbm[0]; i++)
+		if (strstr(gpu->name, hbm[i]))
+			return true;
+	return false;
+}
+
+double speed_attended_context(const struct speed_job *job)
+{
+	if (job->input_tokens > 0 || job->output_tokens > 0)
+		return job->input_tokens + job->output_tokens / 2.0;
+	return job->context > 0 ? (double)job->context : 0.0;
+}
+
+/* How much n GPUs multiply one GPU's bandwidth and FLOPS for one model:
+ * tensor parallelism adds them up at the engine's efficiency; a layer
+ * split runs the GPUs one after another, so a stream gains nothing and
+ * pays the hand-overs; data-parallel training adds them up (its MFU is
+ * measured on multi-GPU runs already). */
+static double gpu_factor(const struct engine *e, enum gpu_memory mem, int n)
+{
+	if (n <= 1)
+		return 1.0;
+	switch (e->multi_gpu) {
+	case MULTI_TENSOR_PARALLEL:
+		return n * e->tp_efficiency[mem];
+	case MULTI_LAYER_SPLIT:
+		return e->tp_efficiency[mem];
+	case MULTI_DATA_PARALLEL:
+		break;
+	}
+	return n;
+}
+
+static double train_flops_per_param(enum task task)
+{
+	return task == TASK_FINETUNE_FULL ? FULL_TRAIN_FLOPS_PER_PARAM : LORA_TRAIN_FLOPS_PER_PARAM;
+}
+
+void speed_estimate_job(const struct engine *e, const struct model_spec *m,
+                        const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                        const struct speed_job *job, struct speed_est *out)
+{
+	out->decode_tps = out->stream_tps = out->prefill_tps = out->output_tps = 0.0;
+	out->train_tps = 0.0;
+	if (n < 1)
+		n = 1;
+	int b = job->batch > 0 ? job->batch : 1;
+	double params = flop_params(m);
+	if (params <= 0)
+		return;
+
+	enum gpu_memory mem = speed_gpu_hbm(gpu) ? MEM_HBM : MEM_GDDR;
+	double bw = gpu->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, mem, n);
+	double flops = dense_flops(gpu, p) * e->compute_eta[mem] * gpu_factor(e, mem, n);
+	if (n > 1 && e->multi_gpu == MULTI_LAYER_SPLIT)
+		flops = dense_flops(gpu, p) * e->compute_eta[mem] * (1.0 + (n - 1) * e->pipeline_gain);
+
+	/* One step reads the weights once for all b streams, and each
+	 * stream's KV cache up to the context it attends to. */
+	double kv_el = job->kv_bytes_per_element > 0 ? job->kv_bytes_per_element
+	                                             : e->kv_bytes_per_element;
+	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
+	double kv_bytes = vram_kv_bytes_per_token(e, m) / e->kv_bytes_per_element * kv_el *
+	                  speed_attended_context(job);
+	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
+	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
+	out->decode_tps = fmin(mem_tps, compute_tps);
+	out->stream_tps = out->decode_tps / b;
+	out->prefill_tps = compute_tps;
+	out->output_tps = out->decode_tps;
+	if (job->input_tokens > 0 && job->output_tokens > 0 && out->decode_tps > 0) {
+		/* b requests: their prompts at the prefill rate, then their
+		 * outputs in output_tokens steps of b tokens each. */
+		double secs = b * job->input_tokens / compute_tps + b * job->output_tokens /
+		                                                      out->decode_tps;
+		out->output_tps = b * job->output_tokens / secs;
+	}
+
+	if (job->task != TASK_INFERENCE)
+		/* Training multiplies in bf16 whatever the stored precision. */
+		out->train_tps = e->train_mfu * gpu->fp16_tflops * 1e12 * gpu_factor(e, mem, n) /
+		                 (train_flops_per_param(job->task) * params);
 }
 
 void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
@@ -66,38 +155,13 @@ void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
                        enum task task, double attended, double kv_bytes_per_element, int batch,
                        struct speed_est *out)
 {
-	out->decode_tps = out->stream_tps = out->prefill_tps = out->train_tps = 0.0;
-	if (n < 1)
-		n = 1;
-	int b = batch > 0 ? batch : 1;
-	double ctx = attended > 0 ? attended : 0.0;
-	double params = flop_params(m);
-	if (params <= 0)
-		return;
-
-	double bw = gpu->bandwidth_gbs * 1e9 * e->decode_eta * tp_factor(e, n);
-	double flops = dense_flops(gpu, p) * e->compute_eta * tp_factor(e, n);
-
-	/* One step reads the weights once for all b streams, and each
-	 * stream's KV cache up to where it is: on average the mean attended
-	 * context, in elements of kv_bytes_per_element bytes. */
-	struct engine kv_e = *e;
-	if (kv_bytes_per_element > 0)
-		kv_e.kv_bytes_per_element = kv_bytes_per_element;
-	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
-	double kv_bytes = vram_kv_bytes_per_token(&kv_e, m) * ctx;
-	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
-	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
-	out->decode_tps = fmin(mem_tps, compute_tps);
-	out->stream_tps = out->decode_tps / b;
-	out->prefill_tps = compute_tps;
-
-	if (task != TASK_INFERENCE) {
-		double per_token = task == TASK_FINETUNE_FULL ? FULL_TRAIN_FLOPS_PER_PARAM
-							      : LORA_TRAIN_FLOPS_PER_PARAM;
-		/* Training multiplies in bf16 whatever the stored precision. */
-		out->train_tps = e->train_mfu * gpu->fp16_tflops * 1e12 * n / (per_token * params);
-	}
+	/* A mean attended context given apart is a request of that many
+	 * input tokens and no output: speed_attended_context returns it. */
+	struct speed_job job = {.task = task,
+	                        .batch = batch,
+	                        .input_tokens = attended > 0 ? attended : 0.0,
+	                        .kv_bytes_per_element = kv_bytes_per_element};
+	speed_estimate_job(e, m, p, gpu, n, &job, out);
 }
 
 void speed_estimate(const struct engine *e, const struct model_spec *m,

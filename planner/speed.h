@@ -4,20 +4,48 @@
 #ifndef PLANNER_SPEED_H
 #define PLANNER_SPEED_H
 
+#include <stdbool.h>
+
 #include "jobspec.h"
 #include "refdata.h"
 #include "vram.h"
 
 struct speed_est {
-	double decode_tps;   /* output tokens/s, all `batch` streams together */
+	double decode_tps;   /* output tokens/s of the decode steps, all `batch` streams */
 	double stream_tps;   /* output tokens/s of one stream */
 	double prefill_tps;  /* input tokens/s */
+	double output_tps;   /* output tokens/s of all streams with their prefill
+	                      * time counted (= decode_tps without a request shape) */
 	double train_tps;    /* training tokens/s (fine-tuning tasks); 0 for inference */
 };
 
-/* Throughput of `n` GPUs of kind `gpu` running the job's model at the
- * precision, task, context and batch under engine e. Cannot fail; e, m, p
- * and gpu must not be NULL. */
+/* One job as the speed estimate sees it. Zero fields take the default. */
+struct speed_job {
+	enum task task;
+	long context;                /* tokens per sequence */
+	int batch;                   /* concurrent sequences */
+	double input_tokens;         /* mean prompt tokens per request; 0 = not given */
+	double output_tokens;        /* mean output tokens per request; 0 = not given */
+	double kv_bytes_per_element; /* 0 = the engine's default KV element */
+};
+
+/* Whether the card's memory is HBM (A100, H100, H200, B200, MI300X, ...)
+ * rather than GDDR; decided from its name, as the GPU table has no memory
+ * type column. */
+bool speed_gpu_hbm(const struct gpu_spec *gpu);
+
+/* Mean context a decode step attends to: input + output / 2 with a request
+ * shape, else the full context. */
+double speed_attended_context(const struct speed_job *job);
+
+/* Throughput of `n` GPUs of kind `gpu` running the job under engine e.
+ * Cannot fail; e, m, p, gpu and job must not be NULL. */
+void speed_estimate_job(const struct engine *e, const struct model_spec *m,
+                        const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                        const struct speed_job *job, struct speed_est *out);
+
+/* speed_estimate_job without a request shape: every stream's KV cache is
+ * charged at the full context. */
 void speed_estimate(const struct engine *e, const struct model_spec *m,
                     const struct precision_info *p, const struct gpu_spec *gpu, int n,
                     enum task task, long context, int batch, struct speed_est *out);

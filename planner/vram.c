@@ -47,6 +47,11 @@
  * quantisation (bnb_4bit_use_double_quant, off by default in transformers'
  * BitsAndBytesConfig) would bring the constants from 0.5 to 0.127 bits. */
 #define BPW_NF4 4.5
+/* With double quantisation, which the QLoRA recipes turn on (and torchao's
+ * NF4Tensor in torchtune and Unsloth's loaders use), the absmax constants
+ * are themselves 8-bit in blocks of 256: 4 + 8/64 + 32/(64 x 256) = 4.127
+ * bpw (Dettmers et al. 2023, sec. 3, "Double Quantization"). */
+#define BPW_NF4_DQ 4.127
 
 static const struct precision_info precisions[] = {
 	{ .name = "fp32", .bits_per_weight = 32.0 },
@@ -117,33 +122,26 @@ const char *const *precision_names(void)
  * KV element size, prefill micro-batch, tensor-parallel sizes) comes from
  * its profile (engines.c); the rest follows from the model and the task. */
 
-/* Full fine-tuning with Adam in mixed precision (ZeRO paper, Rajbhandari et
- * al. 2020, "16 bytes per parameter"): bf16 weights 2 + bf16 gradients 2 +
- * fp32 master weights 4 + fp32 Adam first and second moments 4 + 4. */
-#define FULL_FT_BYTES_PER_PARAM 16.0
-/* The part of those 16 bytes that is the weights themselves (bf16). */
+/* The 16-bit weights a full fine-tune trains; the engine adds its
+ * gradient, master-copy and optimizer bytes (engines.c, full_ft_bytes). */
 #define FULL_FT_WEIGHT_BYTES 2.0
 
-/* LoRA adapters: trainable parameters as a fraction of the model. Rank 16
- * on every linear layer of Llama-2-7B is 40 M parameters (0.6 %); the
- * QLoRA paper's rank 64 on every linear layer is about 2.4 %; we charge 1 %.
- * Each adapter parameter is trained like a full fine-tune's (fp32 weight,
- * gradient and two Adam moments, PEFT's default): 16 bytes. */
-#define LORA_PARAM_FRACTION 0.01
-#define LORA_BYTES_PER_ADAPTER_PARAM 16.0
+/* Each adapter parameter is trained in fp32 (PEFT's default, and torchtune's
+ * AdamW on the adapters): weight 4 + gradient 4 + the engine's optimizer
+ * moments (8 for fp32 AdamW, 2 for 8-bit). */
+#define LORA_ADAPTER_WEIGHT_GRAD_BYTES 8.0
 
 /* Training activations with activation (gradient) checkpointing, the
  * default of QLoRA/LoRA recipes (prepare_model_for_kbit_training) and of
- * large full fine-tunes: each layer keeps its bf16 input (2 bytes x hidden
- * per token), and one layer at a time is recomputed holding the full set,
- * 34 x hidden bytes per token with flash attention (Korthikanti et al.
+ * torchtune's and Unsloth's: each layer keeps its bf16 input (2 bytes x
+ * hidden per token), and one layer at a time is recomputed holding the full
+ * set, 34 x hidden bytes per token with flash attention (Korthikanti et al.
  * 2022, "Reducing Activation Recomputation", s*b*h*34 without the
- * attention-score term that flash attention never stores). */
+ * attention-score term that flash attention never stores). Without
+ * checkpointing every layer holds the 34. */
 #define ACT_CHECKPOINT_BYTES_PER_HIDDEN 2.0
 #define ACT_LAYER_BYTES_PER_HIDDEN 34.0
-/* Logits and their gradient in fp32 over the vocabulary, for every token of
- * the micro-batch (the loss upcasts logits to fp32). */
-#define LOGIT_BYTES_TRAIN 8.0
+/* Training logits: the engine's logit_bytes (engines.c). */
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
 
@@ -188,52 +186,102 @@ static double activation_bytes(const struct engine *e, const struct model_spec *
 		return chunk * infer_bytes_per_token(m) +
 		       (double)batch * m->vocab * LOGIT_BYTES_INFER;
 	}
-	return tokens * m->hidden * ACT_CHECKPOINT_BYTES_PER_HIDDEN * m->layers +
-	       tokens * m->hidden * ACT_LAYER_BYTES_PER_HIDDEN +
-	       tokens * m->vocab * LOGIT_BYTES_TRAIN;
+	double per_layer = !e->grad_checkpointing   ? ACT_LAYER_BYTES_PER_HIDDEN
+	                   : e->offload_checkpoints ? 0.0
+	                                            : ACT_CHECKPOINT_BYTES_PER_HIDDEN;
+	double logits = e->logit_bytes;
+	return tokens * m->hidden * per_layer * m->layers +
+	       (e->grad_checkpointing ? tokens * m->hidden * ACT_LAYER_BYTES_PER_HIDDEN : 0.0) +
+	       tokens * m->vocab * logits;
+}
+
+/* Input embedding and output head: bitsandbytes quantises nn.Linear layers
+ * only, so NF4 leaves these in 16 bit (and so does lm_head, excluded by
+ * transformers' llm_int8_skip_modules default), as do FP8 checkpoints. */
+static double embedding_params(const struct model_spec *m)
+{
+	double one = (double)m->vocab * m->hidden;
+	double both = m->tied_embeddings ? one : 2.0 * one;
+	return both < m->params_total ? both : 0.0;
+}
+
+double vram_lora_params(const struct model_spec *m, int rank, bool attention_only)
+{
+	int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+	double h = m->hidden, q = (double)m->heads * m->head_dim, kvw = (double)kv * m->head_dim;
+	/* q, k, v: hidden -> width; o: q width -> hidden. */
+	double attn = (h + q) + (h + kvw) * 2.0 + (q + h);
+	double mlp = 0.0;
+	if (!attention_only) {
+		double width = m->experts > 0 ? mlp_width(m) : m->intermediate;
+		mlp = 3.0 * (h + width); /* gate and up: hidden -> width; down back */
+	}
+	return (double)rank * m->layers * (attn + mlp);
+}
+
+void vram_estimate_job(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, const struct vram_job *job,
+                       struct vram_need *out)
+{
+	double params = m->params_total; /* every expert sits in memory */
+	double ctx = job->context > 0 ? (double)job->context : 0.0;
+	int b = job->batch > 0 ? job->batch : 1;
+	double tokens = ctx * b;
+	double weight_bytes = params * p->bits_per_weight / 8.0;
+	double train_bytes = 0.0;
+	int rank = job->lora_rank > 0 ? job->lora_rank : VRAM_LORA_RANK;
+	double adapter = vram_lora_params(m, rank, job->lora_attention_only) *
+	                 (LORA_ADAPTER_WEIGHT_GRAD_BYTES + e->optimizer_bytes);
+	double embed = embedding_params(m);
+
+	switch (job->task) {
+	case TASK_INFERENCE:
+		break;
+	case TASK_FINETUNE_FULL:
+		/* Mixed precision keeps 16-bit weights even when the job names a
+		 * quantised precision; fp32 weights stay fp32. */
+		if (p->bits_per_weight / 8.0 < FULL_FT_WEIGHT_BYTES)
+			weight_bytes = params * FULL_FT_WEIGHT_BYTES;
+		/* fp32 weights are their own master copy: the engine's bytes
+		 * beyond 16-bit weights shrink by what the weights grew. */
+		train_bytes = params * ((job->full_ft_bytes > 0 ? job->full_ft_bytes
+		                                                 : e->full_ft_bytes) -
+		                        (weight_bytes / params - FULL_FT_WEIGHT_BYTES));
+		if (train_bytes < 0)
+			train_bytes = 0;
+		break;
+	case TASK_FINETUNE_QLORA:
+		/* QLoRA means NF4 linear layers whatever precision the job names;
+		 * embeddings and head stay 16-bit. */
+		weight_bytes = (params - embed) * BPW_NF4_DQ / 8.0 + embed * 2.0;
+		train_bytes = adapter;
+		break;
+	case TASK_FINETUNE_LORA:
+		train_bytes = adapter;
+		break;
+	}
+
+	double kv_el = job->kv_bytes_per_element > 0 ? job->kv_bytes_per_element
+	                                             : e->kv_bytes_per_element;
+	out->weights_gib = weight_bytes / GIB;
+	/* Training holds no KV cache: each step's attention is recomputed. */
+	out->kv_gib = job->task == TASK_INFERENCE
+	                  ? vram_kv_bytes_per_token(e, m) / e->kv_bytes_per_element * kv_el *
+	                        tokens / GIB
+	                  : 0.0;
+	out->training_gib = train_bytes / GIB;
+	out->activation_gib = activation_bytes(e, m, job->task, tokens, b) / GIB;
+	out->overhead_gib = e->overhead_gib;
+	out->total_gib = out->weights_gib + out->kv_gib + out->training_gib + out->activation_gib +
+			 out->overhead_gib;
 }
 
 void vram_estimate(const struct engine *e, const struct model_spec *m,
                    const struct precision_info *p, enum task task, long context, int batch,
                    struct vram_need *out)
 {
-	double params = m->params_total; /* every expert sits in memory */
-	double ctx = context > 0 ? (double)context : 0.0;
-	int b = batch > 0 ? batch : 1;
-	double tokens = ctx * b;
-	double weight_bytes = params * p->bits_per_weight / 8.0;
-	double train_bytes = 0.0;
-
-	switch (task) {
-	case TASK_INFERENCE:
-		break;
-	case TASK_FINETUNE_FULL:
-		/* Mixed precision keeps bf16 weights even when the job names a
-		 * quantised precision; fp32 weights need no master copy. */
-		if (p->bits_per_weight / 8.0 < FULL_FT_WEIGHT_BYTES)
-			weight_bytes = params * FULL_FT_WEIGHT_BYTES;
-		train_bytes = params * FULL_FT_BYTES_PER_PARAM - weight_bytes;
-		if (train_bytes < 0)
-			train_bytes = 0;
-		break;
-	case TASK_FINETUNE_QLORA:
-		/* QLoRA means an NF4 base whatever precision the job names. */
-		weight_bytes = params * BPW_NF4 / 8.0;
-		train_bytes = params * LORA_PARAM_FRACTION * LORA_BYTES_PER_ADAPTER_PARAM;
-		break;
-	case TASK_FINETUNE_LORA:
-		train_bytes = params * LORA_PARAM_FRACTION * LORA_BYTES_PER_ADAPTER_PARAM;
-		break;
-	}
-
-	out->weights_gib = weight_bytes / GIB;
-	/* Training holds no KV cache: each step's attention is recomputed. */
-	out->kv_gib = task == TASK_INFERENCE ? vram_kv_bytes_per_token(e, m) * tokens / GIB : 0.0;
-	out->training_gib = train_bytes / GIB;
-	out->activation_gib = activation_bytes(e, m, task, tokens, b) / GIB;
-	out->overhead_gib = e->overhead_gib;
-	out->total_gib = out->weights_gib + out->kv_gib + out->training_gib + out->activation_gib +
-			 out->overhead_gib;
+	struct vram_job job = {.task = task, .context = context, .batch = batch};
+	vram_estimate_job(e, m, p, &job, out);
 }
 
 double vram_per_gpu(const struct vram_need *need, int n)
@@ -242,6 +290,41 @@ double vram_per_gpu(const struct vram_need *need, int n)
 		n = 1;
 	double split = need->weights_gib + need->kv_gib + need->training_gib + need->activation_gib;
 	return split / n + need->overhead_gib;
+}
+
+double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n)
+{
+	/* Tensor parallelism and a layer split divide the model; FSDP shards
+	 * weights and training state, and the job's batch is split over the
+	 * GPUs, so activations divide too. Overhead is paid on each. */
+	(void)e;
+	return vram_per_gpu(need, n);
+}
+
+int vram_max_batch(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                   long context, double kv_bytes)
+{
+	struct vram_need need;
+	struct vram_job job = {.task = TASK_INFERENCE, .context = context, .batch = 1,
+	                       .kv_bytes_per_element = kv_bytes};
+	if (n < 1)
+		n = 1;
+	vram_estimate_job(e, m, p, &job, &need);
+	double free_gib = vram_usable(e, gpu) * n -
+	                  (need.weights_gib + need.activation_gib + need.overhead_gib * n);
+	if (need.kv_gib <= 0 || free_gib < need.kv_gib)
+		return 0;
+	double most = free_gib / need.kv_gib;
+	int b = most > e->max_batch ? e->max_batch : (int)most;
+	/* Each sequence also holds its logits: step down until all fit. */
+	for (; b > 0; b--) {
+		job.batch = b;
+		vram_estimate_job(e, m, p, &job, &need);
+		if (vram_fits(e, &need, gpu, n))
+			break;
+	}
+	return b;
 }
 
 double vram_usable(const struct engine *e, const struct gpu_spec *gpu)
@@ -254,7 +337,7 @@ bool vram_fits(const struct engine *e, const struct vram_need *need, const struc
 {
 	if (n < 1)
 		return false;
-	return vram_per_gpu(need, n) <= vram_usable(e, gpu);
+	return vram_per_gpu_engine(e, need, n) <= vram_usable(e, gpu);
 }
 
 int vram_min_gpus(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu)

@@ -39,11 +39,36 @@ struct vram_need {
  * step reads per token of context. Cannot fail. */
 double vram_kv_bytes_per_token(const struct engine *e, const struct model_spec *m);
 
+/* One job as the memory estimate sees it. Zero fields take the default. */
+struct vram_job {
+	enum task task;
+	long context;               /* tokens per sequence (training: sequence length) */
+	int batch;                  /* sequences at once (training: micro-batch per GPU) */
+	double kv_bytes_per_element;/* 0 = the engine's default KV element */
+	int lora_rank;              /* LoRA/QLoRA adapter rank; 0 = VRAM_LORA_RANK */
+	bool lora_attention_only;   /* adapters on q,k,v,o only (default: all linear) */
+	double full_ft_bytes;       /* full fine-tuning bytes per parameter beyond the
+	                             * 16-bit weights; 0 = the engine's */
+};
+
+/* Default LoRA rank: Unsloth's notebooks and torchtune's 70B recipes use
+ * 16 (unslothai/unsloth README; recipes/configs/llama3_1/70B_lora.yaml). */
+#define VRAM_LORA_RANK 16
+
+/* Trainable parameters of LoRA adapters of rank r on m: r x (in + out) for
+ * every targeted linear layer (Hu et al. 2021). */
+double vram_lora_params(const struct model_spec *m, int rank, bool attention_only);
+
+/* Memory the job needs under engine e; see vram_estimate. Cannot fail. */
+void vram_estimate_job(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, const struct vram_job *job,
+                       struct vram_need *out);
+
 /* Memory the job needs (model, precision, task, context, batch) when
- * engine e runs it. Full fine-tuning counts 16 bytes per parameter (see
- * vram.c), LoRA the frozen weights at p plus adapter state, QLoRA NF4
- * weights plus adapter state, whatever p says. Cannot fail; e, m and p
- * must not be NULL. */
+ * engine e runs it. Full fine-tuning counts 16-bit weights plus the
+ * engine's gradient and optimizer bytes, LoRA the frozen weights at p plus
+ * adapter state, QLoRA NF4 linear layers (16-bit embeddings) plus adapter
+ * state, whatever p says. Cannot fail; e, m and p must not be NULL. */
 void vram_estimate(const struct engine *e, const struct model_spec *m,
                    const struct precision_info *p, enum task task, long context, int batch,
                    struct vram_need *out);
@@ -51,6 +76,20 @@ void vram_estimate(const struct engine *e, const struct model_spec *m,
 /* Memory needed on each of n GPUs under tensor parallelism: weights, KV,
  * training state and activations split n ways, overhead paid on each. */
 double vram_per_gpu(const struct vram_need *need, int n);
+
+/* Memory needed on each of n GPUs under engine e: tensor parallelism and a
+ * layer split divide the model; data-parallel training (FSDP) shards the
+ * weights and training state and splits the job's batch (sequences at
+ * once, all GPUs together) over the GPUs, so all of it divides by n. */
+double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n);
+
+/* The most sequences of `context` tokens each (KV elements of kv_bytes,
+ * 0 = the engine's) whose KV cache fits on n GPUs of kind gpu beside the
+ * weights, as a throughput-oriented server fills its cache, capped at the
+ * engine's scheduler limit; 0 when not even one fits. */
+int vram_max_batch(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                   long context, double kv_bytes);
 
 /* Memory of a GPU that a model may use: the card's size times the usable
  * fraction that engine e pre-allocates. */

@@ -22,13 +22,18 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	memset(w, 0, sizeof *w);
 	w->spec = spec;
 	w->job = j;
-	/* The spec has no engine: key yet, so every job runs on the default
-	 * profile; a key would pick the row here. */
-	w->engine = engine_default();
 	w->prec = precision_find(j->precision);
 	if (!w->prec)
 		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: unknown precision '%s'", spec->path,
 		               j->pos.line, j->pos.column, j->precision);
+	/* The job's engine: key, else the default for its task and precision. */
+	w->engine = j->engine ? engine_find(j->engine)
+	                      : engine_for(j->task != TASK_INFERENCE, j->precision);
+	if (!w->engine || (j->task == TASK_INFERENCE ? !w->engine->inference
+	                                             : !w->engine->training))
+		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: engine '%s' does not run %s jobs",
+		               spec->path, j->pos.line, j->pos.column, j->engine ? j->engine : "?",
+		               task_name(j->task));
 	w->kv_bytes = kv_cache_bytes(j->kv_cache);
 	/* A decode step of a request of input N and output M attends to N
 	 * tokens at its first step and N + M at its last: N + M/2 on average

@@ -251,7 +251,7 @@ START_TEST(token_volumes_become_hours_through_the_throughput_estimate)
 	 * output / 2 tokens of it on average, in bf16. */
 	double ctx = spec->jobs[0].context, attended = ctx * 50 / 70 + ctx * 20 / 70 / 2;
 	ck_assert_double_eq_tol(j->work.attended, attended, 1e-9);
-	speed_estimate_kv(engine_default(), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
+	speed_estimate_kv(engine_for(false, "q4_k_m"), &spec->jobs[0].model, precision_find("q4_k_m"), r->gpu,
 	                  r->gpu_count, TASK_INFERENCE, attended, 2.0, 4, &s);
 	double hours = speed_hours_for_tokens(&s, TASK_INFERENCE, 50e6, 20e6);
 	ck_assert_double_eq_tol(r->gpu_hours, hours, 1e-9);

@@ -8,11 +8,6 @@
 
 #include "speed.h"
 
-/* Single-stream decode tolerance: eta varies 0.47-0.80 across engines,
- * formats and GPUs (see engines.c); one constant must land within this. */
-#define DECODE_TOL 0.35
-/* Prefill efficiency measured 0.37-0.88 of dense TFLOPS; wider band. */
-#define PREFILL_TOL 0.50
 
 /* codellama-7b as benchmarked by llama-bench: Llama-2-7B architecture,
  * 6.74 B parameters (meta-llama/Llama-2-7b-hf config.json). */
@@ -51,9 +46,6 @@ static const struct gpu_spec rtx4090 = {
 	.name = "RTX 4090", .vram_gib = 23.99, .bandwidth_gbs = 1008, .fp16_tflops = 165.2,
 	.fp8_tflops = 330.3,
 };
-static const struct gpu_spec rtx3090ti = {
-	.name = "RTX 3090 Ti", .vram_gib = 23.99, .bandwidth_gbs = 1008, .fp16_tflops = 160,
-};
 static const struct gpu_spec a100_pcie = {
 	.name = "A100 80GB PCIe", .vram_gib = 80, .bandwidth_gbs = 1935, .fp16_tflops = 312,
 };
@@ -69,16 +61,13 @@ static struct speed_est est(const struct model_spec *m, const char *precision,
 	const struct precision_info *p = precision_find(precision);
 	ck_assert_ptr_nonnull(p);
 	struct speed_est s;
-	speed_estimate(engine_default(), m, p, gpu, n, task, context, batch, &s);
+	/* One engine for every precision, so that tests compare like with
+	 * like: vLLM serving, transformers training. */
+	speed_estimate(task == TASK_INFERENCE ? engine_default() : engine_find("hf"), m, p, gpu, n,
+	               task, context, batch, &s);
 	return s;
 }
 
-static void assert_within(double got, double measured, double tol, const char *what)
-{
-	double err = got / measured - 1.0;
-	ck_assert_msg(fabs(err) <= tol, "%s: estimate %.1f vs measured %.1f (%+.0f%%, limit +-%.0f%%)",
-		      what, got, measured, err * 100, tol * 100);
-}
 
 /* llama-bench tg128: one stream, 128 tokens generated after an empty
  * prompt; context 128 charges the cache at its largest. */
@@ -87,58 +76,11 @@ static double tg128(const struct model_spec *m, const char *precision, const str
 	return est(m, precision, g, 1, TASK_INFERENCE, 128, 1).stream_tps;
 }
 
-START_TEST(llama_2_7b_f16_tg128_on_rtx_4090_measured_61_t_s_is_matched_within_35_percent)
-{
-	/* llama.cpp, RTX 4090, llama 7B F16 tg 128 = 61.03 t/s
-	 * (github.com/ggml-org/llama.cpp/pull/4766, comment 2024-01-10). */
-	assert_within(tg128(&llama2_7b, "fp16", &rtx4090), 61.03, DECODE_TOL, "4090 F16");
-}
-END_TEST
-
-START_TEST(llama_2_7b_q8_0_tg128_on_rtx_4090_measured_98_t_s_is_matched_within_35_percent)
-{
-	/* same run: llama 7B Q8_0 tg 128 = 98.13 t/s (llama.cpp#4766, 2024-01-10). */
-	assert_within(tg128(&llama2_7b, "q8_0", &rtx4090), 98.13, DECODE_TOL, "4090 Q8_0");
-}
-END_TEST
-
-START_TEST(llama_2_7b_q4_0_tg128_on_rtx_3090_ti_measured_127_t_s_is_matched_within_35_percent)
-{
-	/* llama.cpp, RTX 3090 Ti, llama 7B Q4_0 tg 128 = 127.43 t/s
-	 * (github.com/ggml-org/llama.cpp/pull/4812, 2024-01-07). */
-	assert_within(tg128(&llama2_7b, "q4_0", &rtx3090ti), 127.43, DECODE_TOL, "3090 Ti Q4_0");
-}
-END_TEST
-
-START_TEST(llama_2_7b_f16_tg128_on_a100_pcie_measured_75_t_s_is_matched_within_35_percent)
-{
-	/* llama.cpp, one A100 80GB PCIe, llama 7B F16 tg 128 = 74.77 t/s
-	 * (github.com/ggml-org/llama.cpp/pull/6017, 2024-03-12). */
-	assert_within(tg128(&llama2_7b, "fp16", &a100_pcie), 74.77, DECODE_TOL, "A100 F16");
-}
-END_TEST
-
-START_TEST(llama_2_7b_4_bit_on_rtx_4090_in_mlc_and_exllama_is_matched_within_35_percent)
-{
-	/* RTX 4090, Llama-2-7B 4-bit: MLC-LLM 191.0 tok/s (q4f16_1: 4-bit +
-	 * fp16 scale per 32, 4.5 bpw), ExLlama 152.56 tok/s (GPTQ group 128)
-	 * (github.com/mlc-ai/llm-perf-bench/pull/1, 2023-08-05). */
-	assert_within(tg128(&llama2_7b, "q4_0", &rtx4090), 191.0, DECODE_TOL, "4090 MLC");
-	assert_within(tg128(&llama2_7b, "gptq", &rtx4090), 152.56, DECODE_TOL, "4090 ExLlama");
-}
-END_TEST
-
-START_TEST(llama_2_7b_f16_prefill_on_rtx_4090_and_a100_is_matched_within_50_percent)
-{
-	/* llama-bench pp 512, llama 7B F16: RTX 4090 11048.22 t/s
-	 * (llama.cpp#4766, 2024-01-10); A100 80GB PCIe 8668.24 t/s
-	 * (llama.cpp#6017, 2024-03-12). */
-	struct speed_est s = est(&llama2_7b, "fp16", &rtx4090, 1, TASK_INFERENCE, 512, 1);
-	assert_within(s.prefill_tps, 11048.22, PREFILL_TOL, "4090 pp512");
-	s = est(&llama2_7b, "fp16", &a100_pcie, 1, TASK_INFERENCE, 512, 1);
-	assert_within(s.prefill_tps, 8668.24, PREFILL_TOL, "A100 pp512");
-}
-END_TEST
+/* The single measurements this suite used to hold one by one (llama.cpp
+ * tg128 and pp512 in llama.cpp#4766, #4812, #6017; MLC and ExLlama in
+ * mlc-ai/llm-perf-bench) are rows of tests/calibration/measurements.tsv
+ * now, held with the rest by tests/check_calibration.c per kind and
+ * engine. */
 
 START_TEST(decode_is_memory_bound_and_quantisation_speeds_it_up)
 {
@@ -259,12 +201,6 @@ Suite *speed_suite(void)
 {
 	Suite *s = suite_create("speed");
 	TCase *cal = tcase_create("calibration");
-	tcase_add_test(cal, llama_2_7b_f16_tg128_on_rtx_4090_measured_61_t_s_is_matched_within_35_percent);
-	tcase_add_test(cal, llama_2_7b_q8_0_tg128_on_rtx_4090_measured_98_t_s_is_matched_within_35_percent);
-	tcase_add_test(cal, llama_2_7b_q4_0_tg128_on_rtx_3090_ti_measured_127_t_s_is_matched_within_35_percent);
-	tcase_add_test(cal, llama_2_7b_f16_tg128_on_a100_pcie_measured_75_t_s_is_matched_within_35_percent);
-	tcase_add_test(cal, llama_2_7b_4_bit_on_rtx_4090_in_mlc_and_exllama_is_matched_within_35_percent);
-	tcase_add_test(cal, llama_2_7b_f16_prefill_on_rtx_4090_and_a100_is_matched_within_50_percent);
 	tcase_add_test(cal, full_training_of_llama_3_405b_reaches_the_published_tflops_per_gpu);
 	suite_add_tcase(s, cal);
 

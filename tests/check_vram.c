@@ -11,6 +11,8 @@
 
 /* The figures here are the default engine profile's (engines.c). */
 #define E engine_default()
+/* The training default (transformers + PEFT). */
+#define HF engine_find("hf")
 
 /* meta-llama/Llama-2-7b-hf config.json; llama-bench counts 6.74 B params. */
 static const struct model_spec llama2_7b = {
@@ -229,7 +231,7 @@ START_TEST(tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu)
 	double split = need.weights_gib + need.kv_gib + need.training_gib + need.activation_gib;
 	ck_assert_double_eq_tol(vram_per_gpu(&need, 1), need.total_gib, 1e-9);
 	ck_assert_double_eq_tol(vram_per_gpu(&need, 4), split / 4 + need.overhead_gib, 1e-9);
-	ck_assert(need.overhead_gib >= 0.5 && need.overhead_gib <= 1.0);
+	ck_assert_double_eq(need.overhead_gib, E->overhead_gib);
 }
 END_TEST
 
@@ -249,40 +251,72 @@ END_TEST
 
 START_TEST(full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations)
 {
+	/* transformers Trainer, bf16 mixed precision: 16 bytes a parameter */
 	struct vram_need need;
-	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_FULL, 2048, 1, &need);
+	vram_estimate(HF, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_FULL, 2048, 1, &need);
 	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 16 / GIB, 1e-9);
 	ck_assert_double_eq_tol(need.weights_gib, 8.03e9 * 2 / GIB, 1e-9);
 	ck_assert_double_eq_tol(need.kv_gib, 0.0, 1e-12);
 	ck_assert(need.activation_gib > 0);
 	/* fp32 training has no master copy: still 16 bytes in all */
-	vram_estimate(E, &llama31_8b, precision_find("fp32"), TASK_FINETUNE_FULL, 2048, 1, &need);
+	vram_estimate(HF, &llama31_8b, precision_find("fp32"), TASK_FINETUNE_FULL, 2048, 1, &need);
 	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 16 / GIB, 1e-9);
+	/* torchtune's single-device recipe (bf16, paged 8-bit AdamW in the
+	 * backward pass) holds 2 + 2 bytes */
+	vram_estimate(engine_find("torchtune"), &llama31_8b, precision_find("bf16"),
+	              TASK_FINETUNE_FULL, 2048, 1, &need);
+	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 8.03e9 * 4 / GIB, 1e-9);
 	/* a 70B full fine-tune (1.05 TiB of state) does not fit 8 x 80 GB by
 	 * tensor parallelism alone: it needs sharding across nodes */
-	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_FULL, 4096, 1, &need);
+	vram_estimate(HF, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_FULL, 4096, 1, &need);
 	ck_assert(need.weights_gib + need.training_gib > 1000);
-	ck_assert_int_eq(vram_min_gpus(E, &need, &h100), 0);
+	ck_assert_int_eq(vram_min_gpus(HF, &need, &h100), 0);
 }
 END_TEST
 
 START_TEST(lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4)
 {
 	struct vram_need lora, qlora;
-	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
-	vram_estimate(E, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
+	vram_estimate(HF, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
+	vram_estimate(HF, &llama31_8b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1, &qlora);
 	ck_assert_double_eq_tol(lora.weights_gib, 8.03e9 * 2 / GIB, 1e-9);
-	ck_assert_double_eq_tol(qlora.weights_gib, 8.03e9 * 4.5 / 8 / GIB, 1e-9);
-	/* adapters: 1 % of parameters x 16 bytes */
-	ck_assert_double_eq_tol(lora.training_gib, 8.03e9 * 0.01 * 16 / GIB, 1e-9);
+	/* NF4 with double quantisation on the linear layers; the embedding
+	 * and the head (2 x 128256 x 4096) stay bf16 */
+	double embed = 2.0 * 128256 * 4096;
+	ck_assert_double_eq_tol(qlora.weights_gib, ((8.03e9 - embed) * 4.127 / 8 + embed * 2) / GIB,
+	                        1e-9);
+	/* adapters: rank 16 on every linear layer of 32 layers, fp32 weight +
+	 * gradient + two fp32 Adam moments = 16 bytes each */
+	double per_layer = (4096 + 4096) + (4096 + 1024) * 2 + (4096 + 4096) + 3 * (4096 + 14336);
+	double adapter = 16.0 * 32 * per_layer;
+	ck_assert_double_eq_tol(vram_lora_params(&llama31_8b, 16, false), adapter, 1e-3);
+	ck_assert_double_eq_tol(lora.training_gib, adapter * 16 / GIB, 1e-9);
 	ck_assert_double_eq_tol(qlora.training_gib, lora.training_gib, 1e-12);
+	ck_assert(vram_lora_params(&llama31_8b, 16, true) < adapter / 3);
 	ck_assert(lora.total_gib < 0.5 * (8.03e9 * 16 / GIB));
 	/* QLoRA of a 70B model fits one 80 GB card; LoRA in bf16 does not */
-	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1,
+	vram_estimate(HF, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_QLORA, 2048, 1,
 	              &qlora);
-	vram_estimate(E, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
-	ck_assert(vram_fits(E, &qlora, &h100, 1));
-	ck_assert(!vram_fits(E, &lora, &h100, 1));
+	vram_estimate(HF, &llama31_70b, precision_find("bf16"), TASK_FINETUNE_LORA, 2048, 1, &lora);
+	ck_assert(vram_fits(HF, &qlora, &h100, 1));
+	ck_assert(!vram_fits(HF, &lora, &h100, 1));
+}
+END_TEST
+
+/* The training stack decides the logits and checkpoints: transformers
+ * holds fp32 logits of every token, torchtune a chunked loss, Unsloth a
+ * fused one with checkpoints offloaded. */
+START_TEST(the_training_stack_decides_logits_and_checkpoints)
+{
+	struct vram_need hf, tt, un;
+	const struct precision_info *p = precision_find("bf16");
+	vram_estimate(HF, &llama31_8b, p, TASK_FINETUNE_QLORA, 8192, 1, &hf);
+	vram_estimate(engine_find("torchtune"), &llama31_8b, p, TASK_FINETUNE_QLORA, 8192, 1, &tt);
+	vram_estimate(engine_find("unsloth"), &llama31_8b, p, TASK_FINETUNE_QLORA, 8192, 1, &un);
+	ck_assert(hf.activation_gib > tt.activation_gib);
+	ck_assert(tt.activation_gib > un.activation_gib);
+	/* fp32 logits and their gradient: 8192 x 128256 x 8 bytes = 7.8 GiB */
+	ck_assert(hf.activation_gib > 8192.0 * 128256 * 8 / GIB);
 }
 END_TEST
 
@@ -315,6 +349,7 @@ Suite *vram_suite(void)
 	tcase_add_test(tc, a_model_fits_only_within_the_usable_ninety_percent_of_the_card);
 	tcase_add_test(tc, full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations);
 	tcase_add_test(tc, lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4);
+	tcase_add_test(tc, the_training_stack_decides_logits_and_checkpoints);
 	tcase_add_test(tc, min_gpus_is_zero_when_eight_are_not_enough);
 	suite_add_tcase(s, tc);
 	return s;

@@ -55,9 +55,9 @@ START_TEST(a_workload_carries_its_precision_engine_and_memory_need)
 	ck_assert_ptr_eq(w.job, &spec->jobs[0]);
 	ck_assert_ptr_eq(w.spec, spec);
 	ck_assert_str_eq(w.prec->name, "q4_k_m");
-	ck_assert_ptr_eq(w.engine, engine_default());
+	ck_assert_ptr_eq(w.engine, engine_for(false, "q4_k_m")); /* GGUF: llama.cpp */
 	struct vram_need need;
-	vram_estimate(engine_default(), &spec->jobs[0].model, w.prec, TASK_INFERENCE,
+	vram_estimate(w.engine, &spec->jobs[0].model, w.prec, TASK_INFERENCE,
 	              spec->jobs[0].context, spec->jobs[0].batch, &need);
 	ck_assert_double_eq(w.need.total_gib, need.total_gib);
 	jobspec_free(spec);
@@ -187,7 +187,7 @@ START_TEST(hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate)
 	w = work_of(spec);
 	const struct job *j = &spec->jobs[0];
 	struct speed_est s;
-	speed_estimate_kv(engine_default(), &j->model, w.prec, h100, 2, j->task, w.attended,
+	speed_estimate_kv(w.engine, &j->model, w.prec, h100, 2, j->task, w.attended,
 	                  w.kv_bytes, j->batch, &s);
 	double hours = speed_hours_for_tokens(&s, j->task, 50e6, 20e6);
 	ck_assert_double_eq(workload_gpu_hours(&w, h100, 2, &tps), hours);
