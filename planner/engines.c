@@ -86,8 +86,10 @@
 #define LLAMA_CPP_PIPELINE_GAIN 0.13
 /* llama.cpp prefill (llama-bench pp512/pp1024) over dense FP16 tensor
  * FLOPS. FITTED: 0.45 x median 0.883 over 12 GDDR rows, 0.45 x median
- * 0.720 over 5 HBM rows (single GPU). */
-#define LLAMA_CPP_COMPUTE_GDDR 0.40
+ * 0.720 over 5 HBM rows (single GPU); refitted once GeForce cards carry
+ * their FP32-accumulate tensor rate (RTX 4090 165 TFLOPS, not 330): GDDR
+ * 0.40 x median 1.576 over 14 single-GPU fit rows, HBM 0.32 x 1.012. */
+#define LLAMA_CPP_COMPUTE_GDDR 0.63
 #define LLAMA_CPP_COMPUTE_HBM 0.32
 
 /* vLLM decode, one stream: the set's vLLM rows (mlc-ai/llm-perf-bench
@@ -126,8 +128,9 @@
 /* torchtune fine-tuning throughput, tokens/s over 6 (full) or 4 (LoRA)
  * FLOPs per parameter per token at dense BF16 FLOPS. FITTED on the 8
  * torchtune fit rows (README tables, PR #1664 2024-09-24, #2003
- * 2024-11-18): 0.40 x median 1.033. */
-#define TORCHTUNE_MFU 0.41
+ * 2024-11-18): 0.40 x median 1.033; refitted with the GeForce
+ * FP32-accumulate rates: 0.41 x median 1.091. */
+#define TORCHTUNE_MFU 0.45
 
 /* ---- Usable fractions --------------------------------------------------- */
 
