@@ -56,6 +56,19 @@ int cli_other_option(struct cli *c, int opt, const char *arg)
 	return rc;
 }
 
+int cli_common_options_only(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0, 0, 0, 0}};
+	int opt, rc;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+		if ((rc = cli_other_option(c, opt, optarg)))
+			return rc;
+	if (optind != argc)
+		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
 int cli_print_json(cJSON *doc)
 {
 	char *text = cJSON_Print(doc);

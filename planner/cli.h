@@ -68,6 +68,11 @@ int cli_common_option(struct cli *c, int opt, const char *arg);
  * --help). */
 int cli_other_option(struct cli *c, int opt, const char *arg);
 
+/* The whole option loop of a command that takes the common options only
+ * and no argument (gpus, models, providers). Returns 0 to go on, else the
+ * status to return, as cli_other_option. */
+int cli_common_options_only(struct cli *c, int argc, char **argv);
+
 /* Prints a cJSON document to stdout and deletes it. Returns PLANNER_OK, or
  * PLANNER_ESYS after an error message when out of memory. Write errors on
  * stdout are main's to find at its final fclose. */

@@ -96,15 +96,9 @@ static void print_table(const struct listing *l, size_t n)
 
 static int exec_providers(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0, 0, 0, 0}};
-	int opt, rc;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if ((rc = cli_other_option(c, opt, optarg)))
-			return rc;
-	}
-	if (optind != argc)
-		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	int rc = cli_common_options_only(c, argc, argv);
+	if (rc)
+		return rc;
 	struct store *st = cli_store(c, &rc);
 	if (!st)
 		return rc;
