@@ -132,6 +132,23 @@ int store_exec(struct store *st, const char *sql, char **err)
 	return PLANNER_OK;
 }
 
+int store_write_begin(struct store *st, struct store_write *w, char **err)
+{
+	w->own = sqlite3_get_autocommit(st->db) != 0;
+	return store_exec(st, w->own ? "BEGIN IMMEDIATE" : "SAVEPOINT store_write", err);
+}
+
+int store_write_end(struct store *st, struct store_write *w, char **err)
+{
+	return store_exec(st, w->own ? "COMMIT" : "RELEASE store_write", err);
+}
+
+void store_write_undo(struct store *st, struct store_write *w)
+{
+	sqlite3_exec(st->db, w->own ? "ROLLBACK" : "ROLLBACK TO store_write; RELEASE store_write",
+	             NULL, NULL, NULL);
+}
+
 static int user_version(struct store *st, int *v, char **err)
 {
 	sqlite3_stmt *s = NULL;
@@ -391,6 +408,8 @@ static int migrate(struct store *st, const struct refdata *ref, char **err)
 		return rc;
 	if ((rc = user_version(st, &v, err)))
 		goto fail;
+	if (v == STORE_SCHEMA_VERSION) /* another process made it meanwhile */
+		return store_exec(st, "COMMIT", err);
 	if (v == 0) {
 		if ((rc = store_exec(st, planner_schema_sql, err)) ||
 		    (rc = seed_reference(st, ref, err)) || (rc = seed_snapshot(st, ref, err)))

@@ -71,7 +71,8 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 		at = store_newest(at, rows[i].fetched_at);
 	if (!*at)
 		at = now;
-	if ((rc = store_exec(st, "SAVEPOINT replace_api", err)))
+	struct store_write w;
+	if ((rc = store_write_begin(st, &w, err)))
 		return rc;
 	if (sqlite3_prepare_v2(st->db, "DELETE FROM api_prices WHERE provider = ?", -1, &del,
 	                       NULL) != SQLITE_OK ||
@@ -110,11 +111,11 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 	}
 	if ((rc = store_mark_fresh(st, provider, "api", at, err)))
 		goto fail;
-	if ((rc = store_exec(st, "RELEASE replace_api", err)))
+	if ((rc = store_write_end(st, &w, err)))
 		goto fail;
 	goto out;
 fail:
-	sqlite3_exec(st->db, "ROLLBACK TO replace_api; RELEASE replace_api", NULL, NULL, NULL);
+	store_write_undo(st, &w);
 out:
 	sqlite3_finalize(del);
 	sqlite3_finalize(ins);

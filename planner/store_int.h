@@ -8,6 +8,7 @@
 #define PLANNER_STORE_INT_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "store.h"
@@ -25,6 +26,21 @@ int store_db_err(struct store *st, char **err, const char *what);
  * the schema); PLANNER_EDB (PLANNER_ESYS when out of memory) with *err
  * set on failure. */
 int store_exec(struct store *st, const char *sql, char **err);
+
+/* A write that is one transaction on its own, or a savepoint inside the
+ * caller's (seeding a new database). On its own it begins IMMEDIATE: the
+ * write lock is taken, waiting out the busy timeout, before anything is
+ * read, so a writer that committed in between can never turn a later
+ * write into "database is locked" (SQLite does not retry a read
+ * transaction's upgrade). */
+struct store_write {
+	bool own; /* began the transaction, so ends it */
+};
+int store_write_begin(struct store *st, struct store_write *w, char **err);
+/* Commits (or releases the savepoint); PLANNER_EDB/ESYS on failure. */
+int store_write_end(struct store *st, struct store_write *w, char **err);
+/* Undoes everything since store_write_begin. Cannot fail. */
+void store_write_undo(struct store *st, struct store_write *w);
 
 /* Copies a column's text into dst ("" for NULL), truncating to len. */
 void store_copy_text(char *dst, size_t len, const unsigned char *src);

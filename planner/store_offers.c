@@ -269,16 +269,16 @@ int store_replace_offers(struct store *st, const char *provider, const struct of
 		at = store_newest(at, rows[i].fetched_at);
 	if (!*at)
 		at = now;
-	if ((rc = store_exec(st, "SAVEPOINT replace_offers", err)))
+	struct store_write w;
+	if ((rc = store_write_begin(st, &w, err)))
 		return rc;
 	/* History first: it compares against the rows about to be replaced. */
 	if ((rc = load_prices(st, provider, &old, err)) ||
 	    (rc = write_history(st, provider, &old, rows, n, at, err)) ||
 	    (rc = replace_rows(st, provider, rows, n, now, err)) ||
 	    (rc = store_mark_fresh(st, provider, "rented", at, err)) ||
-	    (rc = store_exec(st, "RELEASE replace_offers", err)))
-		sqlite3_exec(st->db, "ROLLBACK TO replace_offers; RELEASE replace_offers", NULL,
-		             NULL, NULL);
+	    (rc = store_write_end(st, &w, err)))
+		store_write_undo(st, &w);
 	price_map_free(&old);
 	return rc;
 }
