@@ -492,6 +492,33 @@ START_TEST(offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue)
 }
 END_TEST
 
+/* Rows a feed sends that are not stored (LiteLLM's free entries and id
+ * collisions in the recorded real file) are counted and said, in the
+ * progress line and in the JSON. */
+START_TEST(rows_left_out_of_a_real_feed_are_counted_and_said)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *scen[] = {"litellm=real", NULL};
+	const char *json[] = {"--provider", "litellm", "--format", "json", NULL};
+	ck_assert_int_eq(refresh(db, json, scen, NULL, &out, &err), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(arr);
+	cJSON *skipped = cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 0), "skipped_rows");
+	/* 84 priced 0/0 and 13 priced collisions at least (PROVENANCE.md). */
+	ck_assert(cJSON_IsNumber(skipped) && skipped->valuedouble >= 84 + 13);
+	cJSON_Delete(arr);
+	free(out);
+	free(err);
+	out = err = NULL;
+	const char *table[] = {"--provider", "litellm", NULL};
+	ck_assert_int_eq(refresh(db, table, scen, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(out, " left out: free, duplicate or malformed)") != NULL, "%s", out);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 Suite *refresh_suite(void)
 {
 	Suite *s = suite_create("refresh");
@@ -517,6 +544,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, an_unknown_provider_is_a_usage_error_with_a_suggestion);
 	tcase_add_test(t, providers_shows_stale_rows_and_never_a_key);
 	tcase_add_test(t, offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue);
+	tcase_add_test(t, rows_left_out_of_a_real_feed_are_counted_and_said);
 	suite_add_tcase(s, t);
 	return s;
 }
