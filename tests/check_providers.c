@@ -626,22 +626,15 @@ START_TEST(aws_default_regions_include_eu_central_1_and_eu_north_1)
 	ck_assert_int_eq(cloud_fetch(&provider_aws, "families-default", NULL, &n, &err),
 			 PLANNER_OK);
 	norm_free(&n);
-	char url[96];
-	snprintf(url, sizeof url, "http://127.0.0.1:%d/_log/families-default", cloud_server.port);
-	struct http_opts o;
-	http_opts_init(&o);
-	struct http_request req = {.url = url};
-	struct http_response resp;
-	ck_assert_int_eq(http_fetch(&o, &req, &resp, &err), PLANNER_OK);
+	char *log = test_fixture_log(&cloud_server, "families-default");
 	static const char *const want[] = {"us-east-1", "us-west-2", "eu-west-1", "eu-central-1",
 					   "eu-north-1"};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[96];
 		snprintf(path, sizeof path, "/current/%s/index.csv", want[i]);
-		ck_assert_msg(strstr(resp.body.data, path), "%s not asked for: %s", want[i],
-			      resp.body.data);
+		ck_assert_msg(strstr(log, path), "%s not asked for: %s", want[i], log);
 	}
-	http_response_free(&resp);
+	free(log);
 }
 END_TEST
 
@@ -932,16 +925,10 @@ START_TEST(runpod_refreshes_without_a_key_and_sends_none)
 	ck_assert_int_gt(feed_count(db, "SELECT count(*) FROM offers WHERE provider = 'runpod'",
 				    NULL),
 			 0);
-	struct http_opts o;
-	struct http_response resp;
-	char *url = xasprintf("http://127.0.0.1:%d/_log/ok-nokey", feeds.port), *e2 = NULL;
-	struct http_request req = {.url = url};
-	http_opts_init(&o);
-	ck_assert_int_eq(http_fetch(&o, &req, &resp, &e2), PLANNER_OK);
-	ck_assert_ptr_nonnull(strstr(resp.body.data, "/graphql"));
-	ck_assert_ptr_null(strstr(resp.body.data, "Bearer"));
-	http_response_free(&resp);
-	free(url);
+	char *log = test_fixture_log(&feeds, "ok-nokey");
+	ck_assert_ptr_nonnull(strstr(log, "/graphql"));
+	ck_assert_ptr_null(strstr(log, "Bearer"));
+	free(log);
 	free(out);
 	free(err);
 	free(db);
@@ -1004,16 +991,10 @@ START_TEST(vast_asks_for_and_keeps_only_verified_non_external_hosts)
 	g = test_query(db, q, "6");
 	ck_assert_str_eq(g, "GH200"); /* "GH200 SXM" */
 	free(g);
-	struct http_opts o;
-	struct http_response resp;
-	char *url = xasprintf("http://127.0.0.1:%d/_log/verify", feeds.port), *e2 = NULL;
-	struct http_request req = {.url = url};
-	http_opts_init(&o);
-	ck_assert_int_eq(http_fetch(&o, &req, &resp, &e2), PLANNER_OK);
-	ck_assert_ptr_nonnull(strstr(resp.body.data, "\\\"verified\\\":{\\\"eq\\\":true}"));
-	ck_assert_ptr_nonnull(strstr(resp.body.data, "\\\"external\\\":{\\\"eq\\\":false}"));
-	http_response_free(&resp);
-	free(url);
+	char *log = test_fixture_log(&feeds, "verify");
+	ck_assert_ptr_nonnull(strstr(log, "\\\"verified\\\":{\\\"eq\\\":true}"));
+	ck_assert_ptr_nonnull(strstr(log, "\\\"external\\\":{\\\"eq\\\":false}"));
+	free(log);
 	free(out);
 	free(err);
 	free(db);

@@ -217,16 +217,7 @@ END_TEST
 /* The fixture server's log of one scenario segment, as text. */
 static char *server_log(const char *segment)
 {
-	char *path = xasprintf("/_log/%s", segment);
-	char *cmd = xasprintf("python3 -c \"import urllib.request,sys;"
-			      "sys.stdout.write(urllib.request.urlopen("
-			      "'http://127.0.0.1:%d%s').read().decode())\"",
-			      server.port, path);
-	char *log = NULL;
-	test_sh(cmd, &log);
-	free(cmd);
-	free(path);
-	return log;
+	return test_fixture_log(&server, segment);
 }
 
 START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)

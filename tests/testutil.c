@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "util.h"
 
 const struct refdata *test_ref(void)
@@ -172,4 +173,19 @@ char *test_query(const char *db, const char *sql, const char *param)
 	sqlite3_finalize(s);
 	sqlite3_close(h);
 	return v ? v : xstrdup("");
+}
+
+char *test_fixture_log(const struct test_fixture *f, const char *segment)
+{
+	char *url = xasprintf("http://127.0.0.1:%d/_log/%s", f->port, segment), *err = NULL;
+	struct http_opts o;
+	struct http_response resp;
+	struct http_request req = {.url = url};
+	http_opts_init(&o);
+	ck_assert_msg(http_fetch(&o, &req, &resp, &err) == PLANNER_OK, "%s", err);
+	char *log = xstrdup(resp.body.data ? resp.body.data : "");
+	ck_assert_ptr_nonnull(log);
+	http_response_free(&resp);
+	free(url);
+	return log;
 }

@@ -51,5 +51,8 @@ struct test_fixture {
 void test_fixture_start(struct test_fixture *f, double slow_s);
 /* Stops it; accepts a fixture that never started (pid 0). */
 void test_fixture_stop(struct test_fixture *f);
+/* The requests the server saw for one scenario segment (GET /_log/<seg>),
+ * as malloc'd JSON text; fails the test when it cannot be read. */
+char *test_fixture_log(const struct test_fixture *f, const char *segment);
 
 #endif
