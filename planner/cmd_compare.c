@@ -190,15 +190,6 @@ static void human_count(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.*f%s", v < 10 && u ? 2 : 1, v, units[u]);
 }
 
-/* "2 replicas of 1x" when the route runs several copies. */
-static void replica_text(char *buf, size_t len, const struct route_result *r)
-{
-	if (r->replicas > 1)
-		snprintf(buf, len, "%d replicas of %dx", r->replicas, r->gpu_count / r->replicas);
-	else
-		snprintf(buf, len, "%dx", r->gpu_count);
-}
-
 static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
 {
 	char reps[48];
@@ -206,7 +197,7 @@ static void route_detail(char *buf, size_t len, const struct route_result *r, co
 		snprintf(buf, len, "not possible: %s", r->why);
 		return;
 	}
-	replica_text(reps, sizeof reps, r);
+	route_gpu_count_text(reps, sizeof reps, r);
 	int n = 0;
 	switch (r->route) {
 	case ROUTE_API:

@@ -492,3 +492,11 @@ void plan_free(struct plan *p)
 	free(p->jobs);
 	free(p);
 }
+
+void route_gpu_count_text(char *buf, size_t len, const struct route_result *r)
+{
+	if (r->replicas > 1)
+		snprintf(buf, len, "%d replicas of %dx", r->replicas, r->gpu_count / r->replicas);
+	else
+		snprintf(buf, len, "%dx", r->gpu_count);
+}

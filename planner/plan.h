@@ -75,4 +75,8 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		 struct plan **out, char **err);
 void plan_free(struct plan *p);
 
+/* "2x" for one configuration of two GPUs, "3 replicas of 2x" when the route
+ * runs several copies; the GPU name follows it in every output. */
+void route_gpu_count_text(char *buf, size_t len, const struct route_result *r);
+
 #endif

@@ -455,21 +455,24 @@ static void route_rows(FILE *f, const struct plan *p, const struct job_result *j
 			continue;
 		}
 		fprintf(f, "<td class=\"num\">%.2f</td><td>", r->monthly_cost);
+		char reps[48];
+		route_gpu_count_text(reps, sizeof reps, r);
 		if (k == ROUTE_API)
 			escf(f, "%s %s: %.3f in / %.3f out %s per million tokens", r->provider,
 			     r->offer, r->input_per_mtok, r->output_per_mtok, p->currency);
 		else if (k == ROUTE_RENTED)
-			escf(f, "%s %s (%dx %s%s): %.4g %s/h x %.1f h, %.0f tokens/s", r->provider,
-			     r->offer, r->gpu_count, r->gpu->name, r->spot ? ", spot" : "",
-			     r->price_per_hour, p->currency, r->gpu_hours, r->tokens_per_second);
+			escf(f, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f tokens/s", r->provider,
+			     r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
+			     r->price_per_hour, p->currency, r->gpu_hours,
+			     r->replicas > 1 ? " each" : "", r->tokens_per_second);
 		else if (r->already_owned)
-			escf(f, "%dx %s on hand: power %.2f %s for %.1f h, %.0f tokens/s",
-			     r->gpu_count, r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
+			escf(f, "%s %s on hand: power %.2f %s for %.1f h, %.0f tokens/s", reps,
+			     r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
 			     r->tokens_per_second);
 		else
-			escf(f, "buy %dx %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
+			escf(f, "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
 				"%.0f tokens/s",
-			     r->gpu_count, r->gpu->name, r->capex, p->currency, r->power_cost,
+			     reps, r->gpu->name, r->capex, p->currency, r->power_cost,
 			     p->currency, r->gpu_hours, r->tokens_per_second);
 		fputs("</td></tr>\n", f);
 	}

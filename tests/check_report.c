@@ -206,6 +206,28 @@ START_TEST(markup_in_a_job_name_is_escaped_not_interpreted)
 }
 END_TEST
 
+START_TEST(a_route_run_as_replicas_says_so_and_its_figures_multiply_to_its_cost)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "many.yaml",
+				"version: 1\njobs:\n  - name: many\n    model: llama-3.1-70b\n"
+				"    hours_per_month: 10\n"
+				"    tokens_per_month: {input: 1B, output: 1B}\n"
+				"    batch: max\n    kv_cache: fp8\n"
+				"    request: {input: 500, output: 500}\n");
+	char *html = make_report(dir, spec, false);
+	char *body = test_slurp(html);
+	/* "3 replicas of 2x": the hourly price and the hours are each copy's. */
+	const char *at = strstr(body, " replicas of ");
+	ck_assert_msg(at != NULL, "no replica count in the rented line");
+	ck_assert_ptr_nonnull(strstr(at, " h each, "));
+	free(body);
+	free(html);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
 START_TEST(a_gpu_with_several_price_points_gets_a_history_chart)
 {
 	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", true);
@@ -315,6 +337,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job);
 	tcase_add_test(tc, the_chart_marks_the_break_even_compare_prints_for_a_job_of_fixed_hours);
 	tcase_add_test(tc, markup_in_a_job_name_is_escaped_not_interpreted);
+	tcase_add_test(tc, a_route_run_as_replicas_says_so_and_its_figures_multiply_to_its_cost);
 	tcase_add_test(tc, a_gpu_with_several_price_points_gets_a_history_chart);
 	tcase_add_test(tc, chromium_renders_the_report_with_ink_and_no_console_errors);
 	suite_add_tcase(s, tc);
