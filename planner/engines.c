@@ -96,7 +96,12 @@
  * (llama-bench pp512 / pp1024 in llama.cpp#4766, #6017 and the
  * XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, 2024) by the README's
  * procedure, iterated to a fixed point because the expansion pass does not
- * scale with it: GDDR 14 rows, HBM 5 rows (see below). */
+ * scale with it: GDDR 1.0 x median 0.463, then x 0.935, x 0.991 = 0.429
+ * (14 rows, last median 0.999); HBM 1.0 x median 0.367 (5 rows, then
+ * 1.001). The HBM figure is the A100's; the H100 PCIe fit rows come out at
+ * 0.57 of it, the RTX 6000 Ada and L40S at 0.6-0.85 of the GDDR one: cards
+ * whose board power (300-350 W) is low for their tensor rate
+ * (unconfirmed as the cause; not modelled). */
 #define LLAMA_CPP_COMPUTE_GDDR 0.429
 #define LLAMA_CPP_COMPUTE_HBM 0.367
 
