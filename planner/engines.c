@@ -91,7 +91,10 @@
  * to_fp16_cuda, then cublasGemmEx(..., CUBLAS_COMPUTE_16F, ...);
  * MMQ_MAX_BATCH_SIZE 32; ggerganov/llama.cpp commit 005de593, 2024), so it
  * reaches the card's FP16-accumulate rate (twice the FP32-accumulate rate
- * on GeForce cards) and pays the expansion once per micro-batch.
+ * on GeForce cards) and pays the expansion once per micro-batch. These
+ * are the builds the calibration rows ran (January-May 2024); later builds
+ * multiply quantised weights in int8 MMQ kernels instead (unconfirmed
+ * here), which this profile does not model.
  * Share of that rate: FITTED on the single-GPU llama.cpp prefill fit rows
  * (llama-bench pp512 / pp1024 in llama.cpp#4766, #6017 and the
  * XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, 2024) by the README's
