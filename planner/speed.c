@@ -164,8 +164,8 @@ static double pipeline_speedup(const struct engine *e, int n, double prompt)
 {
 	if (n <= 1 || e->pipeline_batch_tokens <= 0 || e->prefill_chunk_tokens <= 0)
 		return 1.0;
-	double tokens = prompt > 0 && prompt < e->pipeline_batch_tokens ? prompt
-	                                                                 : e->pipeline_batch_tokens;
+	double tokens =
+	    prompt > 0 && prompt < e->pipeline_batch_tokens ? prompt : e->pipeline_batch_tokens;
 	double k = ceil(tokens / e->prefill_chunk_tokens);
 	return k * n / (k + n - 1);
 }
