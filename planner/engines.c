@@ -79,18 +79,34 @@
  * eta above comes from (tests/calibration/README.md, "Fitting"). */
 #define LLAMA_CPP_SPLIT_EFF 1.0
 /* Prompt processing over a layer split is pipelined (llama.cpp#6017,
- * "pipeline parallelism", 2024-03): each extra GPU adds this fraction of
- * one GPU's prefill speed. FITTED: median of (measured / estimated - 1) /
- * (n - 1) over the multi-GPU llama.cpp prefill fit rows (2, 4 and 8 GPUs:
- * -0.05, 0.13, 0.14). */
-#define LLAMA_CPP_PIPELINE_GAIN 0.13
-/* llama.cpp prefill (llama-bench pp512/pp1024) over dense FP16 tensor
- * FLOPS. FITTED: 0.45 x median 0.883 over 12 GDDR rows, 0.45 x median
- * 0.720 over 5 HBM rows (single GPU); refitted once GeForce cards carry
- * their FP32-accumulate tensor rate (RTX 4090 165 TFLOPS, not 330): GDDR
- * 0.40 x median 1.576 over 14 single-GPU fit rows, HBM 0.32 x 1.012. */
-#define LLAMA_CPP_COMPUTE_GDDR 0.63
-#define LLAMA_CPP_COMPUTE_HBM 0.32
+ * "pipeline parallelism", 2024-03): a logical batch of n_batch = 2048
+ * prompt tokens is cut into micro-batches of n_ubatch = 512 that follow one
+ * another through the GPUs (llama.cpp common/common.h and
+ * tools/server/README.md defaults, "-b 2048", "-ub 512"). speed.c takes the
+ * speed-up from the pipeline bubble; no fitted gain. */
+#define LLAMA_CPP_BATCH 2048.0
+/* llama.cpp prefill: the CUDA backend multiplies prompt batches over 32
+ * tokens with cuBLAS in FP16 with FP16 accumulation, after expanding
+ * quantised weights to FP16 (ggml-cuda.cu ggml_cuda_op_mul_mat_cublas:
+ * to_fp16_cuda, then cublasGemmEx(..., CUBLAS_COMPUTE_16F, ...);
+ * MMQ_MAX_BATCH_SIZE 32; ggerganov/llama.cpp commit 005de593, 2024), so it
+ * reaches the card's FP16-accumulate rate (twice the FP32-accumulate rate
+ * on GeForce cards) and pays the expansion once per micro-batch. These
+ * are the builds the calibration rows ran (January-May 2024); later builds
+ * multiply quantised weights in int8 MMQ kernels instead (unconfirmed
+ * here), which this profile does not model.
+ * Share of that rate: FITTED on the single-GPU llama.cpp prefill fit rows
+ * (llama-bench pp512 / pp1024 in llama.cpp#4766, #6017 and the
+ * XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, 2024) by the README's
+ * procedure, iterated to a fixed point because the expansion pass does not
+ * scale with it: GDDR 1.0 x median 0.463, then x 0.935, x 0.991 = 0.429
+ * (14 rows, last median 0.999); HBM 1.0 x median 0.367 (5 rows, then
+ * 1.001). The HBM figure is the A100's; the H100 PCIe fit rows come out at
+ * 0.57 of it, the RTX 6000 Ada and L40S at 0.6-0.85 of the GDDR one: cards
+ * whose board power (300-350 W) is low for their tensor rate
+ * (unconfirmed as the cause; not modelled). */
+#define LLAMA_CPP_COMPUTE_GDDR 0.429
+#define LLAMA_CPP_COMPUTE_HBM 0.367
 
 /* vLLM decode, one stream: the set's vLLM rows (mlc-ai/llm-perf-bench
  * README, 2023) are all multi-GPU, so eta cannot be told from the TP
@@ -248,7 +264,9 @@ const struct engine engines[] = {
         .compute_eta = {LLAMA_CPP_COMPUTE_GDDR, LLAMA_CPP_COMPUTE_HBM},
         .train_mfu = MFU_PRETRAIN,
         .tp_efficiency = {LLAMA_CPP_SPLIT_EFF, LLAMA_CPP_SPLIT_EFF},
-        .pipeline_gain = LLAMA_CPP_PIPELINE_GAIN,
+        .pipeline_batch_tokens = LLAMA_CPP_BATCH,
+        .fp16_accumulate = true,
+        .dequant_pass = true,
         /* llama-server -np default 1 slot (tools/server/README.md);
          * --parallel raises it. We let batches up to vLLM's cap. */
         .max_batch = 256,

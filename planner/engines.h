@@ -43,7 +43,13 @@ struct engine {
 	double train_mfu;             /* model FLOPs utilisation of fine-tuning */
 	double tp_efficiency[MEM_KINDS]; /* per-GPU efficiency with n > 1 GPUs: PCIe
 	                                  * cards (GDDR) vs NVLink parts (HBM) */
-	double pipeline_gain;         /* layer split: prefill speed-up per extra GPU */
+	double pipeline_batch_tokens;    /* layer split: prompt tokens one pipelined batch
+	                                  * spreads over the GPUs, in micro-batches of
+	                                  * prefill_chunk_tokens; 0 = no pipelining */
+	bool fp16_accumulate;            /* prefill multiplies in FP16 with FP16 accumulate:
+	                                  * the card's FP16-accumulate tensor rate */
+	bool dequant_pass;               /* weight-only quantised weights are expanded to
+	                                  * FP16 once per prefill micro-batch */
 	int max_batch;                /* most sequences it schedules at once */
 
 	/* Training (vram.c); 0 / false for inference engines. */

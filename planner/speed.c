@@ -46,15 +46,44 @@ static double flop_params(const struct model_spec *m)
 	return streamed_params(m);
 }
 
-/* Dense tensor throughput for the precision, in FLOP/s. Weight-only
- * quantisations (GGUF, AWQ, NF4) dequantise and multiply in 16 bits. */
-static double dense_flops(const struct gpu_spec *gpu, const struct precision_info *p)
+/* Dense tensor throughput of one GPU for the precision under engine e, in
+ * FLOP/s. Weight-only quantisations (GGUF, AWQ, NF4) dequantise and
+ * multiply in 16 bits. An engine that accumulates in FP16 gets the card's
+ * FP16-accumulate rate, which on every NVIDIA tensor-core generation from
+ * Turing to Blackwell is half the dense INT8 rate (Ampere GA102 and Ada
+ * whitepapers: RTX 3090 142 FP16-accumulate / 284 INT8 TOPS, RTX 4090
+ * 330.3 / 660.6; data-centre parts run FP32 accumulate at the same rate,
+ * A100 312 / 624). GeForce cards halve the FP32-accumulate rate that
+ * fp16_tflops holds (RTX 4090 165.2). */
+static double dense_flops(const struct engine *e, const struct gpu_spec *gpu,
+                          const struct precision_info *p)
 {
 	if (p->fp8_compute && gpu->fp8_tflops > 0)
 		return gpu->fp8_tflops * 1e12;
 	if (p->int8_compute && gpu->int8_tops > 0)
 		return gpu->int8_tops * 1e12;
+	if (e->fp16_accumulate && gpu->int8_tops / 2.0 > gpu->fp16_tflops)
+		return gpu->int8_tops / 2.0 * 1e12;
 	return gpu->fp16_tflops * 1e12;
+}
+
+/* Attention FLOPs per prompt token beyond the weights: QK^T and AV each
+ * take 2 FLOPs per query dimension per attended key in every layer, 4 in
+ * all (PaLM, Chowdhery et al. 2022, appendix B: 6N + 12LHQT for training,
+ * a third of it forward); a causal prompt of N tokens attends to N/2 keys
+ * on average. */
+static double attention_flops(const struct model_spec *m, double prompt)
+{
+	if (prompt <= 0 || m->layers <= 0 || m->heads <= 0 || m->head_dim <= 0)
+		return 0.0;
+	return 4.0 * m->layers * (double)m->heads * m->head_dim * prompt / 2.0;
+}
+
+/* Whether the weights are stored in fewer than 16 bits and multiplied in
+ * 16 (GGUF k-quants, q4_0, q8_0, AWQ, GPTQ, NF4). */
+static bool weight_only_quant(const struct precision_info *p)
+{
+	return p->bits_per_weight < 16.0 && !p->fp8_compute && !p->int8_compute;
 }
 
 bool speed_gpu_hbm(const struct gpu_spec *gpu)
@@ -104,6 +133,43 @@ static double train_flops_per_param(enum task task)
 	return task == TASK_FINETUNE_FULL ? FULL_TRAIN_FLOPS_PER_PARAM : LORA_TRAIN_FLOPS_PER_PARAM;
 }
 
+/* Prompt tokens per second of one GPU, or of n GPUs under tensor
+ * parallelism: the matrix and attention FLOPs at the engine's share of the
+ * tensor rate, plus, where the engine expands quantised weights to FP16
+ * before each micro-batch (llama.cpp), that pass: the stored bytes read
+ * and 2 bytes written per weight, at the card's bandwidth, once per
+ * micro-batch of prefill_chunk_tokens. */
+static double prefill_rate(const struct engine *e, const struct model_spec *m,
+                           const struct precision_info *p, const struct gpu_spec *gpu,
+                           double spread, double flops, double prompt)
+{
+	double secs = (FWD_FLOPS_PER_PARAM * flop_params(m) + attention_flops(m, prompt)) / flops;
+	if (e->dequant_pass && weight_only_quant(p) && gpu->bandwidth_gbs > 0) {
+		double chunk = e->prefill_chunk_tokens > 0 ? e->prefill_chunk_tokens : 1.0;
+		if (prompt > 0 && prompt < chunk)
+			chunk = prompt;
+		double bytes = streamed_params(m) * (p->bits_per_weight / 8.0 + 2.0);
+		secs += bytes / (gpu->bandwidth_gbs * 1e9 * spread * chunk);
+	}
+	return secs > 0 ? 1.0 / secs : 0.0;
+}
+
+/* Prefill over a layer split is pipelined (llama.cpp#6017, 2024-03): a
+ * batch of pipeline_batch_tokens is cut into micro-batches of
+ * prefill_chunk_tokens that follow one another through the n GPUs. k
+ * micro-batches take k + n - 1 stage times of 1/n of the model each, so
+ * the speed-up over one GPU is k n / (k + n - 1) (the pipeline bubble of
+ * GPipe, Huang et al. 2019). */
+static double pipeline_speedup(const struct engine *e, int n, double prompt)
+{
+	if (n <= 1 || e->pipeline_batch_tokens <= 0 || e->prefill_chunk_tokens <= 0)
+		return 1.0;
+	double tokens =
+	    prompt > 0 && prompt < e->pipeline_batch_tokens ? prompt : e->pipeline_batch_tokens;
+	double k = ceil(tokens / e->prefill_chunk_tokens);
+	return k * n / (k + n - 1);
+}
+
 void speed_estimate_job(const struct engine *e, const struct model_spec *m,
                         const struct precision_info *p, const struct gpu_spec *gpu, int n,
                         const struct speed_job *job, struct speed_est *out)
@@ -118,10 +184,10 @@ void speed_estimate_job(const struct engine *e, const struct model_spec *m,
 		return;
 
 	enum gpu_memory mem = speed_gpu_hbm(gpu) ? MEM_HBM : MEM_GDDR;
+	bool split = n > 1 && e->multi_gpu == MULTI_LAYER_SPLIT;
+	double spread = split ? 1.0 : gpu_factor(e, mem, n);
 	double bw = gpu->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, mem, n);
-	double flops = dense_flops(gpu, p) * e->compute_eta[mem] * gpu_factor(e, mem, n);
-	if (n > 1 && e->multi_gpu == MULTI_LAYER_SPLIT)
-		flops = dense_flops(gpu, p) * e->compute_eta[mem] * (1.0 + (n - 1) * e->pipeline_gain);
+	double flops = dense_flops(e, gpu, p) * e->compute_eta[mem] * spread;
 
 	/* One step reads the weights once for all b streams, and each
 	 * stream's KV cache up to the context it attends to. */
@@ -132,15 +198,20 @@ void speed_estimate_job(const struct engine *e, const struct model_spec *m,
 	                  speed_attended_context(job);
 	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
 	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
+	if (split) /* a layer split's GPUs decode one after another */
+		compute_tps *= pipeline_speedup(e, n, b);
+	double prompt = job->input_tokens > 0 ? job->input_tokens : (double)job->context;
+	out->prefill_tps = prefill_rate(e, m, p, gpu, spread, flops, prompt) *
+	                   (split ? pipeline_speedup(e, n, prompt) : 1.0);
 	out->decode_tps = fmin(mem_tps, compute_tps);
 	out->stream_tps = out->decode_tps / b;
-	out->prefill_tps = compute_tps;
 	out->output_tps = out->decode_tps;
-	if (job->input_tokens > 0 && job->output_tokens > 0 && out->decode_tps > 0) {
+	if (job->input_tokens > 0 && job->output_tokens > 0 && out->decode_tps > 0 &&
+	    out->prefill_tps > 0) {
 		/* b requests: their prompts at the prefill rate, then their
 		 * outputs in output_tokens steps of b tokens each. */
-		double secs = b * job->input_tokens / compute_tps + b * job->output_tokens /
-		                                                      out->decode_tps;
+		double secs = b * job->input_tokens / out->prefill_tps +
+		              b * job->output_tokens / out->decode_tps;
 		out->output_tps = b * job->output_tokens / secs;
 	}
 

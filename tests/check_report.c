@@ -144,8 +144,8 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	/* adapter-finetune: rented is best, so the chart counts rented hours. */
 	ck_assert_ptr_nonnull(strstr(text, "counts hours on the owned GPUs"));
 	/* nightly-summaries: rented is best too, so its chart counts rented
-	 * hours: compare's 618.9 owned-GPU hours x 82.5 / 387.7 rented hours. */
-	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 131.7 h"));
+	 * hours: compare's 643.5 owned-GPU hours x 83.8 / 399.6 rented hours. */
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 135.0 h"));
 	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
 	ck_assert_ptr_nonnull(strstr(text, "2026-11-30")); /* the snapshot's newest date */
 	ck_assert_ptr_nonnull(strstr(text, "No GPU has more than one price point"));

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <math.h>
 
+#include "engines.h"
 #include "speed.h"
 
 
@@ -116,8 +117,11 @@ START_TEST(batching_shares_the_weight_read_until_compute_is_the_limit)
 	ck_assert(many.decode_tps > 15 * one.decode_tps);
 	ck_assert(many.stream_tps < one.stream_tps);
 	ck_assert_double_eq_tol(many.decode_tps, 32 * many.stream_tps, 1e-6);
-	/* at 4096 streams the tensor cores, not memory, set the rate */
-	ck_assert_double_eq_tol(huge.decode_tps, huge.prefill_tps, 1e-6);
+	/* at 4096 streams the tensor cores, not memory, set the rate: the
+	 * weights' 2 FLOPs per parameter, as a prompt pays them plus its
+	 * attention (2 x 32 layers x 4096 x 128 tokens, 0.2 % more) */
+	ck_assert(huge.prefill_tps < huge.decode_tps);
+	ck_assert_double_eq_tol(huge.prefill_tps / huge.decode_tps, 1.0, 5e-3);
 	/* KV of every stream is read each step: long contexts slow batches */
 	struct speed_est longctx = est(&llama31_8b, "bf16", &h100, 1, TASK_INFERENCE, 32768, 32);
 	ck_assert(longctx.decode_tps < 0.5 * many.decode_tps);
@@ -197,6 +201,93 @@ START_TEST(hours_for_tokens_of_a_real_estimate_are_reproducible_by_hand)
 }
 END_TEST
 
+/* llama.cpp prefill, one GPU (engines.c LLAMA_CPP_COMPUTE_*): an RTX 4090
+ * as its datasheet gives it, 165.2 TFLOPS FP16 with FP32 accumulate and
+ * 660.6 INT8 TOPS (Ada whitepaper). */
+static const struct gpu_spec rtx4090_int8 = {
+	.name = "RTX 4090", .vram_gib = 23.99, .bandwidth_gbs = 1008, .fp16_tflops = 165.2,
+	.fp8_tflops = 330.3, .int8_tops = 660.6,
+};
+
+static struct speed_est prompt(const struct engine *e, const char *precision,
+                               const struct gpu_spec *g, int n, double tokens)
+{
+	struct speed_job j = {.task = TASK_INFERENCE, .batch = 1, .input_tokens = tokens};
+	struct speed_est s;
+	speed_estimate_job(e, &llama31_8b, precision_find(precision), g, n, &j, &s);
+	return s;
+}
+
+START_TEST(llama_cpp_prefill_runs_at_the_fp16_accumulate_rate)
+{
+	/* cuBLAS with CUBLAS_COMPUTE_16F: half the INT8 rate, 330.3 on a
+	 * GeForce 4090, twice the 165.2 an FP32-accumulating engine gets */
+	struct engine e = *engine_find("llama.cpp");
+	double fast = prompt(&e, "fp16", &rtx4090_int8, 1, 512).prefill_tps;
+	e.fp16_accumulate = false;
+	double slow = prompt(&e, "fp16", &rtx4090_int8, 1, 512).prefill_tps;
+	ck_assert_double_eq_tol(fast / slow, 330.3 / 165.2, 1e-3);
+	/* a card without an INT8 figure keeps its FP16 rate */
+	e.fp16_accumulate = true;
+	double plain = prompt(&e, "fp16", &rtx4090, 1, 512).prefill_tps;
+	ck_assert_double_eq_tol(plain, slow, 1e-6);
+}
+END_TEST
+
+START_TEST(quantised_weights_pay_their_fp16_expansion_once_per_micro_batch)
+{
+	const struct engine *e = engine_find("llama.cpp");
+	double f16 = prompt(e, "fp16", &rtx4090_int8, 1, 1024).prefill_tps;
+	double q4 = prompt(e, "q4_k_m", &rtx4090_int8, 1, 1024).prefill_tps;
+	/* 7.50 B streamed weights (8.03 B less the 0.53 B input embedding):
+	 * 4.89 bits read and 16 written per weight at 1008 GB/s, over 512
+	 * tokens */
+	double streamed = 8.03e9 - 128256.0 * 4096;
+	double pass = streamed * (4.89 / 8 + 2) / (1008e9 * 512);
+	ck_assert_double_eq_tol(1 / q4 - 1 / f16, pass, 1e-9);
+	/* a prompt shorter than a micro-batch pays it over its own tokens */
+	double f16s = prompt(e, "fp16", &rtx4090_int8, 1, 128).prefill_tps;
+	double q4s = prompt(e, "q4_k_m", &rtx4090_int8, 1, 128).prefill_tps;
+	ck_assert_double_eq_tol(1 / q4s - 1 / f16s, pass * 4, 1e-9);
+	/* an engine that multiplies quantised weights directly does not */
+	const struct engine *v = engine_find("vllm");
+	ck_assert_double_eq_tol(prompt(v, "awq", &rtx4090_int8, 1, 1024).prefill_tps,
+	                        prompt(v, "fp16", &rtx4090_int8, 1, 1024).prefill_tps, 1e-6);
+}
+END_TEST
+
+START_TEST(long_prompts_pay_the_attention_flops)
+{
+	/* 2 N FLOPs per token for the weights, plus 4 x layers x heads x
+	 * head_dim x N/2 for attention (PaLM appendix B, causal) */
+	const struct engine *v = engine_find("vllm");
+	double short_ = prompt(v, "bf16", &h100, 1, 512).prefill_tps;
+	double long_ = prompt(v, "bf16", &h100, 1, 32768).prefill_tps;
+	double weights = 2 * (8.03e9 - 128256.0 * 4096);
+	double attn = 4.0 * 32 * 32 * 128;
+	ck_assert_double_eq_tol(short_ / long_, (weights + attn * 16384) / (weights + attn * 256),
+	                        1e-9);
+	ck_assert(long_ < 0.75 * short_);
+}
+END_TEST
+
+START_TEST(a_layer_split_pipelines_the_micro_batches_of_a_prompt)
+{
+	/* k micro-batches of 512 through n GPUs: k n / (k + n - 1) */
+	const struct engine *e = engine_find("llama.cpp");
+	double one = prompt(e, "fp16", &h100, 1, 1024).prefill_tps;
+	ck_assert_double_eq_tol(prompt(e, "fp16", &h100, 4, 1024).prefill_tps / one, 8.0 / 5,
+	                        1e-9);
+	/* one micro-batch has nothing to overlap */
+	double one_s = prompt(e, "fp16", &h100, 1, 512).prefill_tps;
+	ck_assert_double_eq_tol(prompt(e, "fp16", &h100, 4, 512).prefill_tps / one_s, 1.0, 1e-9);
+	/* a logical batch holds at most 2048 / 512 = 4 micro-batches */
+	double one_l = prompt(e, "fp16", &h100, 1, 8192).prefill_tps;
+	ck_assert_double_eq_tol(prompt(e, "fp16", &h100, 8, 8192).prefill_tps / one_l,
+	                        4.0 * 8 / 11, 1e-9);
+}
+END_TEST
+
 Suite *speed_suite(void)
 {
 	Suite *s = suite_create("speed");
@@ -211,6 +302,10 @@ Suite *speed_suite(void)
 	tcase_add_test(tc, fp8_uses_fp8_tensor_cores_only_where_the_gpu_has_them);
 	tcase_add_test(tc, tensor_parallel_over_two_gpus_is_faster_but_less_than_twice);
 	tcase_add_test(tc, lora_trains_one_and_a_half_times_faster_than_a_full_fine_tune);
+	tcase_add_test(tc, llama_cpp_prefill_runs_at_the_fp16_accumulate_rate);
+	tcase_add_test(tc, quantised_weights_pay_their_fp16_expansion_once_per_micro_batch);
+	tcase_add_test(tc, long_prompts_pay_the_attention_flops);
+	tcase_add_test(tc, a_layer_split_pipelines_the_micro_batches_of_a_prompt);
 	tcase_add_test(tc, hours_for_tokens_add_prefill_and_decode_time);
 	tcase_add_test(tc, hours_for_tokens_of_a_real_estimate_are_reproducible_by_hand);
 	suite_add_tcase(s, tc);
