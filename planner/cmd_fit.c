@@ -326,30 +326,60 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	return rc;
 }
 
+/* --lora-rank, --lora-targets, --micro-batch, --optimizer into a. */
+static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
+{
+	double v;
+	switch (opt) {
+	case OPT_LORA_RANK:
+	case OPT_MICRO_BATCH:
+		if (!parse_count(optarg, &v) || v < 1 || v > 4096 || v != (int)v)
+			return cli_usage(c, "--%s wants a whole number from 1 to 4096",
+					 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
+		*(opt == OPT_LORA_RANK ? &a->lora_rank : &a->micro_batch) = (int)v;
+		break;
+	case OPT_LORA_TARGETS:
+		if (strcmp(optarg, "all-linear") && strcmp(optarg, "attention"))
+			return cli_usage(c, "unknown --lora-targets '%s'; use all-linear or attention",
+					 optarg);
+		a->lora_attention = !strcmp(optarg, "attention");
+		break;
+	default:
+		if (!(a->optimizer = optimizer_find(optarg)))
+			return cli_usage(c, "unknown optimizer '%s'; use adamw, adamw-bf16, "
+					    "adamw-8bit or paged-adamw-8bit",
+					 optarg);
+	}
+	return PLANNER_OK;
+}
+
+/* fit's options: the common ones, then its own. */
+static const struct option fit_opts[] = {
+	CLI_COMMON_OPTIONS,
+	{"precision", required_argument, NULL, 'p'},
+	{"context", required_argument, NULL, 'c'},
+	{"batch", required_argument, NULL, 'b'},
+	{"task", required_argument, NULL, 't'},
+	{"engine", required_argument, NULL, 'e'},
+	{"gpu", required_argument, NULL, 'g'},
+	{"gpus", required_argument, NULL, 'n'},
+	{"input", required_argument, NULL, 'i'},
+	{"output", required_argument, NULL, 'o'},
+	{"kv-cache", required_argument, NULL, 'k'},
+	{"lora-rank", required_argument, NULL, OPT_LORA_RANK},
+	{"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
+	{"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
+	{"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+	{0, 0, 0, 0}};
+
 static int exec_fit(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"precision", required_argument, NULL, 'p'},
-					     {"context", required_argument, NULL, 'c'},
-					     {"batch", required_argument, NULL, 'b'},
-					     {"task", required_argument, NULL, 't'},
-					     {"engine", required_argument, NULL, 'e'},
-					     {"gpu", required_argument, NULL, 'g'},
-					     {"gpus", required_argument, NULL, 'n'},
-					     {"input", required_argument, NULL, 'i'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"kv-cache", required_argument, NULL, 'k'},
-					     {"lora-rank", required_argument, NULL, OPT_LORA_RANK},
-					     {"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
-					     {"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
-					     {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
-					     {0, 0, 0, 0}};
 	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
 	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", fit_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			a.precision = optarg;
@@ -383,24 +413,11 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.kv_cache = optarg;
 			break;
 		case OPT_LORA_RANK:
-		case OPT_MICRO_BATCH:
-			if (!parse_count(optarg, &v) || v < 1 || v > 4096 || v != (int)v)
-				return cli_usage(c, "--%s wants a whole number from 1 to 4096",
-						 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
-			*(opt == OPT_LORA_RANK ? &a.lora_rank : &a.micro_batch) = (int)v;
-			break;
 		case OPT_LORA_TARGETS:
-			if (strcmp(optarg, "all-linear") && strcmp(optarg, "attention"))
-				return cli_usage(c, "unknown --lora-targets '%s'; use all-linear or "
-						    "attention",
-						 optarg);
-			a.lora_attention = !strcmp(optarg, "attention");
-			break;
+		case OPT_MICRO_BATCH:
 		case OPT_OPTIMIZER:
-			if (!(a.optimizer = optimizer_find(optarg)))
-				return cli_usage(c, "unknown optimizer '%s'; use adamw, adamw-bf16, "
-						    "adamw-8bit or paged-adamw-8bit",
-						 optarg);
+			if ((rc = fit_train_option(c, &a, opt)))
+				return rc;
 			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))

@@ -63,12 +63,12 @@ int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struc
 	bool lora = !strcmp(k->name, "lora");
 	if (lora ? j->task != TASK_FINETUNE_LORA && j->task != TASK_FINETUNE_QLORA
 	         : j->task == TASK_INFERENCE)
-		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "%s %s is for %s jobs, and this one's task is %s; remove %s or set "
-		               "task: %s",
-		               k->name, r->where,
-		               lora ? "finetune-lora and finetune-qlora" : "fine-tuning",
-		               task_name(j->task), k->name, lora ? "finetune-lora" : "finetune-qlora");
+		return yr_fail(
+		    &r->c->y, kv->val->start_mark,
+		    "%s %s is for %s jobs, and this one's task is %s; remove %s or set "
+		    "task: %s",
+		    k->name, r->where, lora ? "finetune-lora and finetune-qlora" : "fine-tuning",
+		    task_name(j->task), k->name, lora ? "finetune-lora" : "finetune-qlora");
 	if (!strcmp(k->name, "micro_batch") && j->micro_batch > j->batch)
 		return yr_fail(&r->c->y, kv->val->start_mark,
 		               "micro_batch %d %s is more than batch %d; give at most %d (gradient "
@@ -91,8 +91,8 @@ int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const stru
 		const char *s = nearest_name(j->optimizer, names, n);
 		if (s)
 			return yr_fail(&r->c->y, kv->val->start_mark,
-			               "unknown optimizer '%s' %s; did you mean '%s'?", j->optimizer,
-			               r->where, s);
+			               "unknown optimizer '%s' %s; did you mean '%s'?",
+			               j->optimizer, r->where, s);
 		return yr_fail(&r->c->y, kv->val->start_mark,
 		               "unknown optimizer '%s' %s; use adamw, adamw-bf16, adamw-8bit or "
 		               "paged-adamw-8bit",

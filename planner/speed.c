@@ -129,9 +129,9 @@ void speed_estimate_job(const struct engine *e, const struct model_spec *m,
 	 * rule that sizes the cache (vram_kv_bytes). Every GPU reads the
 	 * whole of a cache tensor parallelism replicates (MLA). */
 	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
-	double kv_bytes = vram_kv_bytes(e, m, speed_attended_context(job),
-	                                job->kv_bytes_per_element) +
-	                  vram_ssm_state_bytes(m);
+	double kv_bytes =
+	    vram_kv_bytes(e, m, speed_attended_context(job), job->kv_bytes_per_element) +
+	    vram_ssm_state_bytes(m);
 	if (vram_kv_replicated(e, m))
 		kv_bytes *= n;
 	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;

@@ -156,8 +156,8 @@ const char *const *precision_names(void)
  * transformers MambaConfig.state_size and JambaConfig.mamba_d_state
  * defaults; conv kernel 4, MambaConfig.conv_kernel, Jamba mamba_d_conv,
  * Nemotron-H conv_kernel. */
-#define SSM_STATE_DEFAULT 16
-#define SSM_CONV_KERNEL 4
+#define SSM_STATE_DEFAULT       16
+#define SSM_CONV_KERNEL         4
 #define SSM_STATE_ELEMENT_BYTES 2.0
 
 /* Layers holding a KV cache: kv_layers (hybrid models), else all. */
@@ -302,15 +302,15 @@ double vram_lora_params(const struct model_spec *m, int rank, bool attention_onl
  * ft_memory-001), below its 15 GiB of weights plus 15 GiB of 8-bit
  * moments. */
 static const struct optimizer_info optimizers[] = {
-	{.name = "adamw", .state_bytes = 8.0},
-	{.name = "adamw-bf16", .state_bytes = 4.0},
-	{.name = "adamw-8bit", .state_bytes = 2.0},
-	{.name = "paged-adamw-8bit", .state_bytes = 0.0},
+    {.name = "adamw", .state_bytes = 8.0},
+    {.name = "adamw-bf16", .state_bytes = 4.0},
+    {.name = "adamw-8bit", .state_bytes = 2.0},
+    {.name = "paged-adamw-8bit", .state_bytes = 0.0},
 };
 #define N_OPTIMIZERS (sizeof optimizers / sizeof optimizers[0])
 
 static const char *const optimizer_name_list[N_OPTIMIZERS + 1] = {
-	"adamw", "adamw-bf16", "adamw-8bit", "paged-adamw-8bit", NULL,
+    "adamw", "adamw-bf16", "adamw-8bit", "paged-adamw-8bit", NULL,
 };
 
 const struct optimizer_info *optimizer_find(const char *name)
@@ -408,8 +408,10 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	 * Serving holds each sequence's KV, sliding-window layers capped at
 	 * their window, and the fixed state of its SSM layers. */
 	out->kv_gib = job->task == TASK_INFERENCE
-	                  ? b * (vram_kv_bytes(e, m, ctx, job->kv_bytes_per_element) +
-	                         vram_ssm_state_bytes(m)) / GIB
+	                  ? b *
+	                        (vram_kv_bytes(e, m, ctx, job->kv_bytes_per_element) +
+	                         vram_ssm_state_bytes(m)) /
+	                        GIB
 	                  : 0.0;
 	if (vram_kv_replicated(e, m))
 		out->unsplit_gib += out->kv_gib;
@@ -468,8 +470,8 @@ int vram_max_batch(const struct engine *e, const struct model_spec *m,
 	/* Per GPU: what one sequence's cache adds (all of it when every GPU
 	 * holds the whole cache), and what is left beside the model. */
 	double kv_gpu = need.unsplit_gib > 0 ? need.kv_gib : need.kv_gib / n;
-	double free_gib = vram_usable(e, gpu) -
-	                  (need.weights_gib + need.activation_gib) / n - need.overhead_gib;
+	double free_gib =
+	    vram_usable(e, gpu) - (need.weights_gib + need.activation_gib) / n - need.overhead_gib;
 	if (kv_gpu <= 0 || free_gib < kv_gpu)
 		return 0;
 	double most = free_gib / kv_gpu;

@@ -68,8 +68,8 @@ bool vram_kv_replicated(const struct engine *e, const struct model_spec *m);
 /* An optimizer a fine-tuning job can name: the bytes of state it keeps on
  * the GPU per trained parameter (AdamW's two moments). */
 struct optimizer_info {
-	const char *name;    /* "adamw", "adamw-bf16", "adamw-8bit", "paged-adamw-8bit" */
-	double state_bytes;  /* moment bytes per trained parameter held on the GPU */
+	const char *name;   /* "adamw", "adamw-bf16", "adamw-8bit", "paged-adamw-8bit" */
+	double state_bytes; /* moment bytes per trained parameter held on the GPU */
 };
 
 /* The optimizer named (case-insensitive), or NULL. */
@@ -88,11 +88,11 @@ struct vram_job {
 	double full_ft_bytes;       /* full fine-tuning bytes per parameter beyond the
 	                             * 16-bit weights; 0 = the engine's */
 	const struct optimizer_info *optimizer; /* NULL = the engine's default */
-	int micro_batch;            /* training: sequences each GPU holds activations
-	                             * for at once (gradient accumulation makes up the
-	                             * batch); 0 = batch split over the GPUs */
-	bool no_checkpointing;      /* training: gradient checkpointing off (default:
-	                             * the engine's, on in every stack) */
+	int micro_batch;                        /* training: sequences each GPU holds activations
+	                                         * for at once (gradient accumulation makes up the
+	                                         * batch); 0 = batch split over the GPUs */
+	bool no_checkpointing;                  /* training: gradient checkpointing off (default:
+	                                         * the engine's, on in every stack) */
 };
 
 /* Default LoRA rank: Unsloth's notebooks and torchtune's 70B recipes use
