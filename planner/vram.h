@@ -87,12 +87,13 @@ struct vram_job {
 	bool lora_attention_only;   /* adapters on q,k,v,o only (default: all linear) */
 	double full_ft_bytes;       /* full fine-tuning bytes per parameter beyond the
 	                             * 16-bit weights; 0 = the engine's */
-	const struct optimizer_info *optimizer; /* NULL = the engine's default */
-	int micro_batch;                        /* training: sequences each GPU holds activations
-	                                         * for at once (gradient accumulation makes up the
-	                                         * batch); 0 = batch split over the GPUs */
-	bool no_checkpointing;                  /* training: gradient checkpointing off (default:
-	                                         * the engine's, on in every stack) */
+	/* Training: the optimizer (NULL = the engine's default); the sequences
+	 * each GPU holds activations for at once, gradient accumulation making
+	 * up the batch (0 = the batch split over the GPUs); checkpointing off
+	 * (default: the engine's, on in every stack). */
+	const struct optimizer_info *optimizer;
+	int micro_batch;
+	bool no_checkpointing;
 };
 
 /* Default LoRA rank: Unsloth's notebooks and torchtune's 70B recipes use
