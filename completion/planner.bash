@@ -48,12 +48,20 @@ _planner()
 		COMPREPLY=($(compgen -W "bf16 fp8" -- "$cur"))
 		return 0
 		;;
+	--lora-targets)
+		COMPREPLY=($(compgen -W "all-linear attention" -- "$cur"))
+		return 0
+		;;
+	--optimizer)
+		COMPREPLY=($(compgen -W "adamw adamw-bf16 adamw-8bit paged-adamw-8bit" -- "$cur"))
+		return 0
+		;;
 	--provider)
 		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp openrouter litellm" -- "$cur"))
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --limit | --month | --model | --gpu | \
-		--if-older-than | --aws-regions | --gpus | --input | --output)
+		--if-older-than | --aws-regions | --gpus | --input | --output | --lora-rank | --micro-batch)
 		return 0
 		;;
 	esac
@@ -61,7 +69,7 @@ _planner()
 	local opts
 	case $cmd in
 	compare) opts="--quiet" ;;
-	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
 	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions" ;;
 	providers) opts="" ;;

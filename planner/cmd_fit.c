@@ -22,7 +22,28 @@ struct fit_args {
 	const char *kv_cache;         /* --kv-cache: bf16, fp8; NULL = the engine's default */
 	double kv_bytes;              /* its element size under the engine */
 	bool batch_max;               /* --batch max: the largest batch that fits */
+	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer. */
+	int lora_rank;                /* 0 = VRAM_LORA_RANK */
+	bool lora_attention;          /* --lora-targets attention */
+	int micro_batch;              /* 0 = the batch split over the GPUs */
+	const struct optimizer_info *optimizer; /* NULL = the engine's */
 };
+
+/* Long-only options (no short letter). */
+enum { OPT_LORA_RANK = 256, OPT_LORA_TARGETS, OPT_MICRO_BATCH, OPT_OPTIMIZER };
+
+/* The memory job `fit` asks about, with b sequences. */
+static struct vram_job fit_job(const struct fit_args *a, int b)
+{
+	return (struct vram_job){.task = a->task,
+				 .context = a->context,
+				 .batch = b,
+				 .kv_bytes_per_element = a->kv_bytes,
+				 .lora_rank = a->lora_rank,
+				 .lora_attention_only = a->lora_attention,
+				 .micro_batch = a->micro_batch,
+				 .optimizer = a->optimizer};
+}
 
 static bool parse_task(const char *s, enum task *t)
 {
@@ -59,9 +80,7 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	struct vram_need at = *need;
 	if (a->batch_max && l->n > 0) {
 		l->batch = vram_max_batch(e, m, p, g, l->n, a->context, a->kv_bytes);
-		struct vram_job vj = {.task = a->task, .context = a->context,
-				      .batch = l->batch > 0 ? l->batch : 1,
-				      .kv_bytes_per_element = a->kv_bytes};
+		struct vram_job vj = fit_job(a, l->batch > 0 ? l->batch : 1);
 		vram_estimate_job(e, m, p, &vj, &at);
 	}
 	l->fits = l->n > 0 && l->batch > 0 && vram_fits(e, &at, g, l->n);
@@ -127,6 +146,17 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 	}
 }
 
+static const char *fit_targets(const struct fit_args *a)
+{
+	return a->lora_attention ? "attention" : "all-linear";
+}
+
+/* The optimizer named, else the engine's. */
+static const char *fit_optimizer(const struct fit_args *a)
+{
+	return a->optimizer ? a->optimizer->name : a->engine->optimizer ? a->engine->optimizer : "-";
+}
+
 static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 			const struct precision_info *p, const struct vram_need *need)
 {
@@ -140,6 +170,15 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 		cJSON_AddStringToObject(root, "batch", "max"); /* per GPU entry: its number */
 	else
 		cJSON_AddNumberToObject(root, "batch", a->batch);
+	if (a->task != TASK_INFERENCE) {
+		cJSON *t = cJSON_AddObjectToObject(root, "training");
+		if (a->task != TASK_FINETUNE_FULL) {
+			cJSON_AddNumberToObject(t, "lora_rank", a->lora_rank ? a->lora_rank : VRAM_LORA_RANK);
+			cJSON_AddStringToObject(t, "lora_targets", fit_targets(a));
+		}
+		cJSON_AddNumberToObject(t, "micro_batch", a->micro_batch ? a->micro_batch : a->batch);
+		cJSON_AddStringToObject(t, "optimizer", fit_optimizer(a));
+	}
 	cJSON_AddNumberToObject(root, "params_total", m->params_total);
 	cJSON_AddNumberToObject(root, "params_active", m->params_active);
 	cJSON *n = cJSON_AddObjectToObject(root, "need");
@@ -159,6 +198,15 @@ static void text_head(const struct fit_args *a, const struct model_spec *m,
 	printf("%s at %s, %s under %s, context %ld, batch %d (%.2fB parameters, %.2fB active)\n",
 	       m->id, p->name, task_name(a->task), a->engine->name, a->context, a->batch,
 	       m->params_total / 1e9, m->params_active / 1e9);
+	if (a->task != TASK_INFERENCE) {
+		if (a->task != TASK_FINETUNE_FULL)
+			printf("  LoRA rank %d on %s layers, ", a->lora_rank ? a->lora_rank : VRAM_LORA_RANK,
+			       fit_targets(a));
+		else
+			printf("  ");
+		printf("optimizer %s, micro-batch %d\n", fit_optimizer(a),
+		       a->micro_batch ? a->micro_batch : a->batch);
+	}
 	printf("  weights %.2f GiB + KV cache %.2f GiB + training state %.2f GiB + "
 	       "activations %.2f GiB + overhead %.2f GiB per GPU\n",
 	       need->weights_gib, need->kv_gib, need->training_gib, need->activation_gib,
@@ -175,8 +223,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 		     const struct precision_info *p)
 {
 	struct vram_need need;
-	struct vram_job vj = {.task = a->task, .context = a->context,
-			      .batch = a->batch_max ? 1 : a->batch, .kv_bytes_per_element = a->kv_bytes};
+	struct vram_job vj = fit_job(a, a->batch_max ? 1 : a->batch);
 	vram_estimate_job(a->engine, m, p, &vj, &need);
 	cJSON *root = NULL;
 	if (c->format == FORMAT_JSON)
@@ -229,6 +276,16 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 		return cli_usage(c, "unknown GPU '%s'%s%s%s; 'planner fit MODEL' lists them", gpu,
 				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
 	}
+	if (a->task == TASK_INFERENCE && (a->lora_rank || a->micro_batch || a->optimizer))
+		return cli_usage(c, "--%s is for fine-tuning; add --task finetune-qlora (or "
+				    "finetune-lora, finetune-full)",
+				 a->optimizer ? "optimizer" : a->micro_batch ? "micro-batch" : "lora-rank");
+	if (a->lora_rank && a->task == TASK_FINETUNE_FULL)
+		return cli_usage(c, "--lora-rank is for finetune-lora and finetune-qlora");
+	if (a->micro_batch > a->batch)
+		return cli_usage(c, "--micro-batch %d is more than --batch %d; give at most %d "
+				    "(gradient accumulation runs batch / micro-batch steps)",
+				 a->micro_batch, a->batch, a->batch);
 	if (a->gpus > a->engine->max_tp)
 		return cli_usage(c, "--gpus %d: %s splits a model over at most %d GPUs", a->gpus,
 				 a->engine->name, a->engine->max_tp);
@@ -269,26 +326,60 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	return rc;
 }
 
+/* --lora-rank, --lora-targets, --micro-batch, --optimizer into a. */
+static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
+{
+	double v;
+	switch (opt) {
+	case OPT_LORA_RANK:
+	case OPT_MICRO_BATCH:
+		if (!parse_count(optarg, &v) || v < 1 || v > 4096 || v != (int)v)
+			return cli_usage(c, "--%s wants a whole number from 1 to 4096",
+					 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
+		*(opt == OPT_LORA_RANK ? &a->lora_rank : &a->micro_batch) = (int)v;
+		break;
+	case OPT_LORA_TARGETS:
+		if (strcmp(optarg, "all-linear") && strcmp(optarg, "attention"))
+			return cli_usage(c, "unknown --lora-targets '%s'; use all-linear or attention",
+					 optarg);
+		a->lora_attention = !strcmp(optarg, "attention");
+		break;
+	default:
+		if (!(a->optimizer = optimizer_find(optarg)))
+			return cli_usage(c, "unknown optimizer '%s'; use adamw, adamw-bf16, "
+					    "adamw-8bit or paged-adamw-8bit",
+					 optarg);
+	}
+	return PLANNER_OK;
+}
+
+/* fit's options: the common ones, then its own. */
+static const struct option fit_opts[] = {
+	CLI_COMMON_OPTIONS,
+	{"precision", required_argument, NULL, 'p'},
+	{"context", required_argument, NULL, 'c'},
+	{"batch", required_argument, NULL, 'b'},
+	{"task", required_argument, NULL, 't'},
+	{"engine", required_argument, NULL, 'e'},
+	{"gpu", required_argument, NULL, 'g'},
+	{"gpus", required_argument, NULL, 'n'},
+	{"input", required_argument, NULL, 'i'},
+	{"output", required_argument, NULL, 'o'},
+	{"kv-cache", required_argument, NULL, 'k'},
+	{"lora-rank", required_argument, NULL, OPT_LORA_RANK},
+	{"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
+	{"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
+	{"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+	{0, 0, 0, 0}};
+
 static int exec_fit(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"precision", required_argument, NULL, 'p'},
-					     {"context", required_argument, NULL, 'c'},
-					     {"batch", required_argument, NULL, 'b'},
-					     {"task", required_argument, NULL, 't'},
-					     {"engine", required_argument, NULL, 'e'},
-					     {"gpu", required_argument, NULL, 'g'},
-					     {"gpus", required_argument, NULL, 'n'},
-					     {"input", required_argument, NULL, 'i'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"kv-cache", required_argument, NULL, 'k'},
-					     {0, 0, 0, 0}};
 	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
 	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", fit_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			a.precision = optarg;
@@ -320,6 +411,13 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			break;
 		case 'k':
 			a.kv_cache = optarg;
+			break;
+		case OPT_LORA_RANK:
+		case OPT_LORA_TARGETS:
+		case OPT_MICRO_BATCH:
+		case OPT_OPTIMIZER:
+			if ((rc = fit_train_option(c, &a, opt)))
+				return rc;
 			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))
@@ -354,7 +452,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_fit_entry = {
 	.name = "fit",
 	.args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
-		"[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--format F]",
+		"[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--lora-rank R] "
+		"[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
 	.summary = "memory a model needs, and which GPUs (and how many) it fits on",
 	.help = "Estimates the GPU memory MODEL needs (weights at the precision, KV cache\n"
 		"for context x batch, training state, activations, runtime overhead) and\n"
@@ -378,8 +477,17 @@ const struct cmd_entry cmd_fit_entry = {
 		"                   request shape; decode attends to input + output/2)\n"
 		"  --output N       mean output tokens per request\n"
 		"  --kv-cache D     bf16 (default) or fp8 (llama.cpp: q8_0)\n"
+		"  --lora-rank R    LoRA/QLoRA adapter rank (default 16)\n"
+		"  --lora-targets T all-linear (default) or attention (q, k, v, o only)\n"
+		"  --micro-batch N  fine-tuning: sequences per GPU at once; gradient\n"
+		"                   accumulation makes up --batch (default: the batch,\n"
+		"                   split over the GPUs)\n"
+		"  --optimizer O    adamw (fp32 moments), adamw-bf16, adamw-8bit or\n"
+		"                   paged-adamw-8bit (default: the engine's)\n"
 		"  --format F       table (default), json or csv\n\n"
 		"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"
-		"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n",
+		"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"
+		"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "
+		"--optimizer adamw-8bit\n",
 	.exec = exec_fit,
 };

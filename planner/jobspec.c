@@ -119,6 +119,7 @@ void jobspec_free(struct jobspec *spec)
 		free(j->run_command);
 		free(j->run_image);
 		free(j->engine);
+		free(j->optimizer);
 	}
 	free(spec->jobs);
 	for (size_t i = 0; i < spec->n_quotes; i++)

@@ -16,6 +16,8 @@ enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETU
 enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
 /* kv_cache: element type of the KV cache (2 bytes, 1 byte). */
 enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
+/* lora.targets: the linear layers LoRA adapters sit on. */
+enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 
 /* Electricity price when the spec gives none, USD per kWh: the US average
  * retail price to residential customers in 2023, 16.00 cents/kWh (EIA,
@@ -80,6 +82,13 @@ struct job {
 	enum kv_cache_type kv_cache; /* default KV_CACHE_BF16 */
 	bool batch_max;           /* batch: max (batch holds 1, the fit check's) */
 	bool always_on;           /* serving: always-on (hours_per_month is then 744) */
+	/* Fine-tuning (docs/estimation.md, "Memory"; spec_train.c). */
+	int lora_rank;            /* lora.rank; 0 = VRAM_LORA_RANK */
+	enum lora_targets lora_targets; /* lora.targets; default all linear layers */
+	int micro_batch;          /* sequences each GPU trains on at once; 0 = the batch
+	                           * split over the GPUs (no gradient accumulation) */
+	char *optimizer;          /* canonical optimizer name; NULL = the engine's */
+	bool checkpointing;       /* gradient checkpointing; default true */
 };
 
 struct owned_gpu {

@@ -68,6 +68,8 @@ struct model_spec {
 	int sliding_layers;  /* of kv_layers, those capped at sliding_window */
 	int ssm_layers;      /* Mamba / linear-attention layers: no KV cache */
 	int ssm_inner;       /* their inner width (mamba_expand * hidden) */
+	int ssm_state;       /* their state per channel (mamba_d_state, ssm_state_size,
+			      * state_size); 0 = not given */
 	/* A quantised checkpoint (FP8, MXFP4…) keeps some layers in 16 bit:
 	 * embeddings always, and whatever quantization_config lists as ignored
 	 * (modules_to_not_convert, ignored_layers, ignore). vram.c charges

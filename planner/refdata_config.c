@@ -229,7 +229,7 @@ static const char *const ssm_kinds[] = {"mamba", "linear_attention", "mamba2", "
  * - MLP, E MoE), Zamba/Qwen3-Next (layers_block_type / layer_types). */
 static int read_hybrid(const struct cfg *c, struct model_spec *m, char **err)
 {
-	long period, expand, heads, hdim;
+	long period, expand, heads, hdim, state;
 	int rc;
 	const char *w, *f;
 	const char *pattern = cfg_str(c, NAMES("hybrid_override_pattern"));
@@ -263,8 +263,11 @@ static int read_hybrid(const struct cfg *c, struct model_spec *m, char **err)
 		return PLANNER_OK;
 	if ((rc = cfg_int(c, NAMES("mamba_expand", "expand"), 1, 64, &expand, err)) ||
 	    (rc = cfg_int(c, NAMES("mamba_num_heads"), 1, MAX_HEADS, &heads, err)) ||
-	    (rc = cfg_int(c, NAMES("mamba_head_dim"), 1, MAX_HEAD_DIM, &hdim, err)))
+	    (rc = cfg_int(c, NAMES("mamba_head_dim"), 1, MAX_HEAD_DIM, &hdim, err)) ||
+	    (rc = cfg_int(c, NAMES("mamba_d_state", "ssm_state_size", "state_size"), 1,
+			  MAX_HEAD_DIM, &state, err)))
 		return rc;
+	m->ssm_state = (int)state;
 	m->ssm_inner = heads && hdim ? (int)(heads * hdim) : (int)((expand ? expand : 2) * m->hidden);
 	return PLANNER_OK;
 }

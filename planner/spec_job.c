@@ -752,6 +752,28 @@ static const struct spec_key job_keys[] = {
              "multi-GPU mode and efficiency (docs/estimation.md, \"Engines\"). Default: "
              "llama.cpp for GGUF precisions (q4_k_m, q8_0, ...), vllm for other inference, "
              "hf for fine-tuning."},
+    /* Fine-tuning keys: table and checks in spec_train.c. */
+    {.name = "lora", .kind = SPEC_MAP, .sub = &spec_lora, .check = spec_check_training,
+     .def_text = "rank 16 on every linear layer", .example = "lora: {rank: 16, targets: all-linear}",
+     .desc = "LoRA adapters of a finetune-lora or finetune-qlora job (see jobs[].lora)."},
+    {.name = "micro_batch", .kind = SPEC_WHOLE, .offset = offsetof(struct job, micro_batch),
+     .store = STORE_INT, .lo = 1, .hi = MAX_BATCH, .check = spec_check_training,
+     .def_text = "the batch, split over the GPUs", .example = "micro_batch: 2",
+     .type = "whole number, sequences", .bounds = "1 to batch; fine-tuning only",
+     .desc = "Sequences each GPU trains on at once; gradient accumulation makes up the batch "
+             "in batch / micro_batch steps, so activations are charged for micro_batch only."},
+    {.name = "optimizer", .kind = SPEC_TEXT, .offset = offsetof(struct job, optimizer),
+     .check = spec_check_optimizer, .example = "optimizer: adamw-8bit",
+     .type = "text, optimizer name",
+     .bounds = "adamw, adamw-bf16, adamw-8bit, paged-adamw-8bit; fine-tuning only",
+     .desc = "Optimizer state per trained parameter on the GPU: 8 bytes (fp32 moments), 4, 2, "
+             "or 0 when paged to host memory. Default: the engine's (hf and torchtune adamw, "
+             "unsloth adamw-8bit)."},
+    {.name = "checkpointing", .kind = SPEC_BOOL, .offset = offsetof(struct job, checkpointing),
+     .store = STORE_BOOL, .has_def = true, .def = 1, .check = spec_check_training,
+     .def_text = "true", .example = "checkpointing: false",
+     .desc = "Gradient (activation) checkpointing, on in every training stack by default; off "
+             "keeps every layer's activations."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");

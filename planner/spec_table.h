@@ -129,6 +129,16 @@ int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct
 /* serving: always-on sets hours_per_month to 744; 744 h means always-on. */
 int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
+/* spec_train.c: the fine-tuning keys' nested table, values and checks. */
+#define SPEC_N_LORA_TARGETS 2
+extern const char *const spec_lora_target_names[SPEC_N_LORA_TARGETS]; /* by enum lora_targets */
+extern const struct spec_table spec_lora;                              /* jobs[].lora */
+/* lora, micro_batch, optimizer, checkpointing: fine-tuning jobs only
+ * (lora: LoRA and QLoRA); micro_batch at most batch; the optimizer a known
+ * one, stored by its canonical name. */
+int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+
 /* Stores the defaults of t (and its nested mappings) into target. */
 int spec_defaults(struct ctx *c, const struct spec_table *t, void *target);
 /* Reads mapping `map` into target with table t; up is the enclosing

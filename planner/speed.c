@@ -190,12 +190,16 @@ void speed_estimate_job(const struct engine *e, const struct model_spec *m,
 	double flops = dense_flops(e, gpu, p) * e->compute_eta[mem] * spread;
 
 	/* One step reads the weights once for all b streams, and each
-	 * stream's KV cache up to the context it attends to. */
-	double kv_el = job->kv_bytes_per_element > 0 ? job->kv_bytes_per_element
-	                                             : e->kv_bytes_per_element;
+	 * stream's KV cache up to the context it attends to (sliding-window
+	 * layers no further than their window) and its SSM state, by the
+	 * rule that sizes the cache (vram_kv_bytes). Every GPU reads the
+	 * whole of a cache tensor parallelism replicates (MLA). */
 	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
-	double kv_bytes = vram_kv_bytes_per_token(e, m) / e->kv_bytes_per_element * kv_el *
-	                  speed_attended_context(job);
+	double kv_bytes =
+	    vram_kv_bytes(e, m, speed_attended_context(job), job->kv_bytes_per_element) +
+	    vram_ssm_state_bytes(m);
+	if (vram_kv_replicated(e, m))
+		kv_bytes *= n;
 	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
 	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
 	if (split) /* a layer split's GPUs decode one after another */

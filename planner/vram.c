@@ -145,15 +145,83 @@ const char *const *precision_names(void)
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
 
-double vram_kv_bytes_per_token(const struct engine *e, const struct model_spec *m)
+/* Hybrid SSM layers keep a recurrent state instead of a KV cache: a
+ * convolution state of (conv kernel - 1) and a temporal state of `state`
+ * per inner channel, in the model's dtype (vLLM
+ * vllm/model_executor/layers/mamba/mamba_utils.py,
+ * MambaStateShapeCalculator.mamba1_state_shape: (inner, conv_kernel - 1)
+ * and (inner, state_size); mamba_cache_dtype "auto" = the model's dtype;
+ * read 2026-11-30). Mamba-2 (Nemotron-H) adds 2 x groups x state to the
+ * conv width, a few percent. When the config gives no state size: 16,
+ * transformers MambaConfig.state_size and JambaConfig.mamba_d_state
+ * defaults; conv kernel 4, MambaConfig.conv_kernel, Jamba mamba_d_conv,
+ * Nemotron-H conv_kernel. */
+#define SSM_STATE_DEFAULT       16
+#define SSM_CONV_KERNEL         4
+#define SSM_STATE_ELEMENT_BYTES 2.0
+
+/* Layers holding a KV cache: kv_layers (hybrid models), else all. */
+static int kv_layer_count(const struct model_spec *m)
+{
+	return m->kv_layers > 0 ? m->kv_layers : m->layers;
+}
+
+/* KV bytes of one token in one layer, elements of the engine's size. */
+static double kv_bytes_per_token_layer(const struct engine *e, const struct model_spec *m)
 {
 	if (m->kv_lora_rank > 0)
 		/* MLA caches one compressed latent plus the decoupled RoPE key
 		 * per layer, shared by all heads (DeepSeek-V2 paper, sec. 2.1). */
-		return (double)m->layers * (m->kv_lora_rank + m->rope_head_dim) *
-		       e->kv_bytes_per_element;
+		return (double)(m->kv_lora_rank + m->rope_head_dim) * e->kv_bytes_per_element;
 	int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
-	return 2.0 * m->layers * kv * m->head_dim * e->kv_bytes_per_element;
+	return 2.0 * kv * m->head_dim * e->kv_bytes_per_element;
+}
+
+double vram_kv_bytes_per_token(const struct engine *e, const struct model_spec *m)
+{
+	return kv_layer_count(m) * kv_bytes_per_token_layer(e, m);
+}
+
+double vram_kv_token_layers(const struct model_spec *m, double c)
+{
+	int layers = kv_layer_count(m);
+	int sliding = m->sliding_window > 0 ? m->sliding_layers : 0;
+	if (sliding > layers)
+		sliding = layers;
+	if (c < 0)
+		c = 0;
+	/* A sliding-window (or chunked-attention) layer keeps and attends to
+	 * its last sliding_window tokens only: vLLM allocates those layers
+	 * window-sized caches (hybrid KV cache manager, v0.10), llama.cpp a
+	 * separate SWA cache (llama-kv-cache-iswa). */
+	double capped = sliding > 0 && c > m->sliding_window ? (double)m->sliding_window : c;
+	return (double)(layers - sliding) * c + (double)sliding * capped;
+}
+
+double vram_kv_bytes(const struct engine *e, const struct model_spec *m, double c, double kv_el)
+{
+	double scale = kv_el > 0 ? kv_el / e->kv_bytes_per_element : 1.0;
+	return kv_bytes_per_token_layer(e, m) * scale * vram_kv_token_layers(m, c);
+}
+
+double vram_ssm_state_bytes(const struct model_spec *m)
+{
+	if (m->ssm_layers <= 0 || m->ssm_inner <= 0)
+		return 0.0;
+	int state = m->ssm_state > 0 ? m->ssm_state : SSM_STATE_DEFAULT;
+	return (double)m->ssm_layers * m->ssm_inner * (state + SSM_CONV_KERNEL - 1) *
+	       SSM_STATE_ELEMENT_BYTES;
+}
+
+bool vram_kv_replicated(const struct engine *e, const struct model_spec *m)
+{
+	/* vLLM's MLA cache is [blocks, block_size, 1, kv_lora_rank +
+	 * qk_rope_head_dim]: one latent "head" that every tensor-parallel
+	 * rank keeps whole, where GQA's KV heads are divided by the TP size
+	 * (docs.vllm.ai/en/v0.9.0, vllm/distributed/kv_transfer/kv_connector/
+	 * utils.py, read 2026-11-30). llama.cpp's layer split gives each GPU
+	 * its own layers' cache, so that one still divides. */
+	return m->kv_lora_rank > 0 && e->multi_gpu == MULTI_TENSOR_PARALLEL;
 }
 
 /* Width of the MLP activations one token produces: the dense MLP, or the
@@ -219,6 +287,76 @@ double vram_lora_params(const struct model_spec *m, int rank, bool attention_onl
 	return (double)rank * m->layers * (attn + mlp);
 }
 
+/* ---- Optimizers ------------------------------------------------------------
+ *
+ * Bytes of optimizer state per trained parameter that stay on the GPU.
+ * AdamW keeps two moments: fp32 in torch.optim.AdamW on fp32 parameters
+ * (transformers' default optim "adamw_torch"), bf16 when the parameters
+ * are bf16 (torchtune's pure-bf16 recipes), 8-bit block-quantised in
+ * bitsandbytes' AdamW8bit (Dettmers et al. 2022, "8-bit Optimizers via
+ * Block-wise Quantization": 2 bytes for both moments). A paged optimizer
+ * (bitsandbytes PagedAdamW8bit) keeps its state in CUDA unified memory
+ * that moves to the host as the GPU fills, so none of it has to fit:
+ * torchtune's Llama-3.1-8B full fine-tune with it peaks at 18.9 GiB on an
+ * RTX 4090 (README table, PR #1664, 2024-09-24; calibration
+ * ft_memory-001), below its 15 GiB of weights plus 15 GiB of 8-bit
+ * moments. */
+static const struct optimizer_info optimizers[] = {
+    {.name = "adamw", .state_bytes = 8.0},
+    {.name = "adamw-bf16", .state_bytes = 4.0},
+    {.name = "adamw-8bit", .state_bytes = 2.0},
+    {.name = "paged-adamw-8bit", .state_bytes = 0.0},
+};
+#define N_OPTIMIZERS (sizeof optimizers / sizeof optimizers[0])
+
+static const char *const optimizer_name_list[N_OPTIMIZERS + 1] = {
+    "adamw", "adamw-bf16", "adamw-8bit", "paged-adamw-8bit", NULL,
+};
+
+const struct optimizer_info *optimizer_find(const char *name)
+{
+	for (size_t i = 0; name && i < N_OPTIMIZERS; i++)
+		if (strcasecmp(name, optimizers[i].name) == 0)
+			return &optimizers[i];
+	return NULL;
+}
+
+const char *const *optimizer_names(void)
+{
+	return optimizer_name_list;
+}
+
+/* Full fine-tuning bytes per parameter beyond the 16-bit weights: the
+ * engine's, or with an optimizer named, the engine's gradient and
+ * master-copy bytes (its full_ft_bytes less its own optimizer's state,
+ * never below 0: torchtune frees gradients in the backward pass) plus the
+ * named optimizer's state. */
+static double full_ft_state(const struct engine *e, const struct vram_job *job)
+{
+	if (job->full_ft_bytes > 0)
+		return job->full_ft_bytes;
+	if (!job->optimizer)
+		return e->full_ft_bytes;
+	const struct optimizer_info *own = optimizer_find(e->optimizer);
+	double rest = e->full_ft_bytes - (own ? own->state_bytes : 0.0);
+	return (rest > 0 ? rest : 0.0) + job->optimizer->state_bytes;
+}
+
+/* Weights at precision p. A quantised checkpoint (FP8, AWQ, ...) keeps
+ * params_16bit in 16 bit (refdata.h: embeddings, lm_head and the modules
+ * its quantization_config leaves unconverted; Meta's Llama-3.1-405B FP8
+ * keeps all attention in BF16, and vLLM loads 57.75 GiB per GPU of it on
+ * 8 GPUs: vllm-project/vllm#6746, calibration weights-027). A GGUF file
+ * is quantised afresh by llama.cpp, so its recipe's bits stand. */
+static double weight_bytes_at(const struct model_spec *m, const struct precision_info *p)
+{
+	double keep = m->params_16bit;
+	if (keep <= 0 || keep > m->params_total || p->bits_per_weight >= 16.0 ||
+	    engine_gguf_precision(p->name))
+		return m->params_total * p->bits_per_weight / 8.0;
+	return keep * 2.0 + (m->params_total - keep) * p->bits_per_weight / 8.0;
+}
+
 void vram_estimate_job(const struct engine *e, const struct model_spec *m,
                        const struct precision_info *p, const struct vram_job *job,
                        struct vram_need *out)
@@ -226,13 +364,16 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	double params = m->params_total; /* every expert sits in memory */
 	double ctx = job->context > 0 ? (double)job->context : 0.0;
 	int b = job->batch > 0 ? job->batch : 1;
-	double tokens = ctx * b;
-	double weight_bytes = params * p->bits_per_weight / 8.0;
+	double weight_bytes = weight_bytes_at(m, p);
 	double train_bytes = 0.0;
 	int rank = job->lora_rank > 0 ? job->lora_rank : VRAM_LORA_RANK;
+	double opt = job->optimizer ? job->optimizer->state_bytes : e->optimizer_bytes;
 	double adapter = vram_lora_params(m, rank, job->lora_attention_only) *
-	                 (LORA_ADAPTER_WEIGHT_GRAD_BYTES + e->optimizer_bytes);
+	                 (LORA_ADAPTER_WEIGHT_GRAD_BYTES + opt);
 	double embed = embedding_params(m);
+	struct engine te = *e; /* the job's checkpointing */
+	if (job->no_checkpointing)
+		te.grad_checkpointing = te.offload_checkpoints = false;
 
 	switch (job->task) {
 	case TASK_INFERENCE:
@@ -240,12 +381,12 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	case TASK_FINETUNE_FULL:
 		/* Mixed precision keeps 16-bit weights even when the job names a
 		 * quantised precision; fp32 weights stay fp32. */
+		weight_bytes = params * p->bits_per_weight / 8.0;
 		if (p->bits_per_weight / 8.0 < FULL_FT_WEIGHT_BYTES)
 			weight_bytes = params * FULL_FT_WEIGHT_BYTES;
 		/* fp32 weights are their own master copy: the engine's bytes
 		 * beyond 16-bit weights shrink by what the weights grew. */
-		train_bytes = params * ((job->full_ft_bytes > 0 ? job->full_ft_bytes
-		                                                 : e->full_ft_bytes) -
+		train_bytes = params * (full_ft_state(e, job) -
 		                        (weight_bytes / params - FULL_FT_WEIGHT_BYTES));
 		if (train_bytes < 0)
 			train_bytes = 0;
@@ -261,16 +402,30 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 		break;
 	}
 
-	double kv_el = job->kv_bytes_per_element > 0 ? job->kv_bytes_per_element
-	                                             : e->kv_bytes_per_element;
 	out->weights_gib = weight_bytes / GIB;
-	/* Training holds no KV cache: each step's attention is recomputed. */
+	out->unsplit_gib = 0.0;
+	/* Training holds no KV cache: each step's attention is recomputed.
+	 * Serving holds each sequence's KV, sliding-window layers capped at
+	 * their window, and the fixed state of its SSM layers. */
 	out->kv_gib = job->task == TASK_INFERENCE
-	                  ? vram_kv_bytes_per_token(e, m) / e->kv_bytes_per_element * kv_el *
-	                        tokens / GIB
+	                  ? b *
+	                        (vram_kv_bytes(e, m, ctx, job->kv_bytes_per_element) +
+	                         vram_ssm_state_bytes(m)) /
+	                        GIB
 	                  : 0.0;
+	if (vram_kv_replicated(e, m))
+		out->unsplit_gib += out->kv_gib;
 	out->training_gib = train_bytes / GIB;
-	out->activation_gib = activation_bytes(e, m, job->task, tokens, b) / GIB;
+	if (job->task != TASK_INFERENCE && job->micro_batch > 0) {
+		/* Each GPU holds the activations of its own micro-batch; the
+		 * rest of the batch comes from gradient accumulation. */
+		out->activation_gib =
+		    activation_bytes(&te, m, job->task, ctx * job->micro_batch, job->micro_batch) /
+		    GIB;
+		out->unsplit_gib += out->activation_gib;
+	} else {
+		out->activation_gib = activation_bytes(&te, m, job->task, ctx * b, b) / GIB;
+	}
 	out->overhead_gib = e->overhead_gib;
 	out->total_gib = out->weights_gib + out->kv_gib + out->training_gib + out->activation_gib +
 			 out->overhead_gib;
@@ -288,8 +443,9 @@ double vram_per_gpu(const struct vram_need *need, int n)
 {
 	if (n < 1)
 		n = 1;
-	double split = need->weights_gib + need->kv_gib + need->training_gib + need->activation_gib;
-	return split / n + need->overhead_gib;
+	double split = need->weights_gib + need->kv_gib + need->training_gib +
+	               need->activation_gib - need->unsplit_gib;
+	return split / n + need->unsplit_gib + need->overhead_gib;
 }
 
 double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n)
@@ -311,11 +467,14 @@ int vram_max_batch(const struct engine *e, const struct model_spec *m,
 	if (n < 1)
 		n = 1;
 	vram_estimate_job(e, m, p, &job, &need);
-	double free_gib = vram_usable(e, gpu) * n -
-	                  (need.weights_gib + need.activation_gib + need.overhead_gib * n);
-	if (need.kv_gib <= 0 || free_gib < need.kv_gib)
+	/* Per GPU: what one sequence's cache adds (all of it when every GPU
+	 * holds the whole cache), and what is left beside the model. */
+	double kv_gpu = need.unsplit_gib > 0 ? need.kv_gib : need.kv_gib / n;
+	double free_gib =
+	    vram_usable(e, gpu) - (need.weights_gib + need.activation_gib) / n - need.overhead_gib;
+	if (kv_gpu <= 0 || free_gib < kv_gpu)
 		return 0;
-	double most = free_gib / need.kv_gib;
+	double most = free_gib / kv_gpu;
 	int b = most > e->max_batch ? e->max_batch : (int)most;
 	/* Each sequence also holds its logits: step down until all fit. */
 	for (; b > 0; b--) {

@@ -30,25 +30,70 @@ struct vram_need {
 	double activation_gib; /* activation peak */
 	double overhead_gib;   /* per-GPU runtime overhead (CUDA context, allocator) */
 	double total_gib;      /* on a single GPU: sum of the above */
+	double unsplit_gib;    /* of kv_gib + activation_gib, what every GPU of a
+	                        * multi-GPU run holds whole: an MLA latent cache under
+	                        * tensor parallelism, a per-GPU micro-batch's activations */
 };
 
-/* Bytes of KV cache one token of one sequence holds, with elements of the
- * engine's KV size b (2 for fp16): 2 x layers x kv_heads x head_dim x b,
- * or for multi-head latent attention (kv_lora_rank > 0)
- * layers x (kv_lora_rank + rope_head_dim) x b. Also the bytes a decode
- * step reads per token of context. Cannot fail. */
+/* Bytes of KV cache one token of one sequence holds while it is inside
+ * every attention layer's window, with elements of the engine's KV size b
+ * (2 for fp16): 2 x kv layers x kv_heads x head_dim x b, or for multi-head
+ * latent attention (kv_lora_rank > 0) kv layers x (kv_lora_rank +
+ * rope_head_dim) x b. Kv layers are the model's kv_layers (hybrid models:
+ * SSM layers hold none), else every layer. Cannot fail. */
 double vram_kv_bytes_per_token(const struct engine *e, const struct model_spec *m);
+
+/* Token-layers of K and V one sequence of c tokens keeps (or a decode step
+ * attending to c tokens reads): (kv layers - sliding_layers) x c +
+ * sliding_layers x min(c, sliding_window). The one rule for memory
+ * (vram.c) and decode reads (speed.c). */
+double vram_kv_token_layers(const struct model_spec *m, double c);
+
+/* Bytes of KV cache one sequence of c tokens holds, or a decode step
+ * attending to c tokens reads, in KV elements of kv_el bytes (0 = the
+ * engine's), sliding-window layers capped at their window. Excludes SSM
+ * state (vram_ssm_state_bytes). */
+double vram_kv_bytes(const struct engine *e, const struct model_spec *m, double c, double kv_el);
+
+/* Bytes of recurrent state one sequence holds in a hybrid model's SSM
+ * layers, whatever its length: per layer inner x (state + conv kernel - 1)
+ * 16-bit elements. 0 for models without SSM layers. */
+double vram_ssm_state_bytes(const struct model_spec *m);
+
+/* Whether every GPU of a multi-GPU run under e holds the whole KV cache:
+ * a multi-head latent attention (MLA) cache is one latent shared by all
+ * heads, so tensor parallelism replicates it rather than splitting heads. */
+bool vram_kv_replicated(const struct engine *e, const struct model_spec *m);
+
+/* An optimizer a fine-tuning job can name: the bytes of state it keeps on
+ * the GPU per trained parameter (AdamW's two moments). */
+struct optimizer_info {
+	const char *name;   /* "adamw", "adamw-bf16", "adamw-8bit", "paged-adamw-8bit" */
+	double state_bytes; /* moment bytes per trained parameter held on the GPU */
+};
+
+/* The optimizer named (case-insensitive), or NULL. */
+const struct optimizer_info *optimizer_find(const char *name);
+/* Every optimizer name, NULL-terminated (help text, messages). */
+const char *const *optimizer_names(void);
 
 /* One job as the memory estimate sees it. Zero fields take the default. */
 struct vram_job {
 	enum task task;
 	long context;               /* tokens per sequence (training: sequence length) */
-	int batch;                  /* sequences at once (training: micro-batch per GPU) */
+	int batch;                  /* sequences at once (training: all GPUs together) */
 	double kv_bytes_per_element;/* 0 = the engine's default KV element */
 	int lora_rank;              /* LoRA/QLoRA adapter rank; 0 = VRAM_LORA_RANK */
 	bool lora_attention_only;   /* adapters on q,k,v,o only (default: all linear) */
 	double full_ft_bytes;       /* full fine-tuning bytes per parameter beyond the
 	                             * 16-bit weights; 0 = the engine's */
+	/* Training: the optimizer (NULL = the engine's default); the sequences
+	 * each GPU holds activations for at once, gradient accumulation making
+	 * up the batch (0 = the batch split over the GPUs); checkpointing off
+	 * (default: the engine's, on in every stack). */
+	const struct optimizer_info *optimizer;
+	int micro_batch;
+	bool no_checkpointing;
 };
 
 /* Default LoRA rank: Unsloth's notebooks and torchtune's 70B recipes use
@@ -74,7 +119,8 @@ void vram_estimate(const struct engine *e, const struct model_spec *m,
                    struct vram_need *out);
 
 /* Memory needed on each of n GPUs under tensor parallelism: weights, KV,
- * training state and activations split n ways, overhead paid on each. */
+ * training state and activations split n ways, except what every GPU
+ * holds whole (unsplit_gib), overhead paid on each. */
 double vram_per_gpu(const struct vram_need *need, int n);
 
 /* Memory needed on each of n GPUs under engine e: tensor parallelism and a

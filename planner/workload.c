@@ -39,9 +39,18 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	 * tokens at its first step and N + M at its last: N + M/2 on average
 	 * over the request, and so over a batch of requests at all stages. */
 	w->attended = j->request_input + j->request_output / 2.0;
-	struct engine kv_e = *w->engine;
-	kv_e.kv_bytes_per_element = w->kv_bytes;
-	vram_estimate(&kv_e, &j->model, w->prec, j->task, j->context, j->batch, &w->need);
+	/* The job's KV type, and for fine-tuning its adapters, optimizer,
+	 * micro-batch and checkpointing (spec_train.c). */
+	struct vram_job vj = {.task = j->task,
+	                      .context = j->context,
+	                      .batch = j->batch,
+	                      .kv_bytes_per_element = w->kv_bytes,
+	                      .lora_rank = j->lora_rank,
+	                      .lora_attention_only = j->lora_targets == LORA_ATTENTION,
+	                      .optimizer = optimizer_find(j->optimizer),
+	                      .micro_batch = j->micro_batch,
+	                      .no_checkpointing = j->task != TASK_INFERENCE && !j->checkpointing};
+	vram_estimate_job(w->engine, &j->model, w->prec, &vj, &w->need);
 	return PLANNER_OK;
 }
 

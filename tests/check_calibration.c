@@ -25,6 +25,7 @@
 #include "engines.h"
 #include "speed.h"
 #include "testutil.h"
+#include "util.h"
 #include "vram.h"
 
 #define TSV "tests/calibration/measurements.tsv"
@@ -127,12 +128,43 @@ static const struct {
     {"Llama-2-13B", "llama-2-13b"},     {"Llama-2-7B", "llama-2-7b"},
     {"llama 7B", "llama-2-7b"},         {"LLaMA 7B", "llama-2-7b"},
     {"LLaMA 70B", "llama-2-70b"},       {"CodeLlama-34B", "codellama-34b"},
+    {"Qwen3-235B-A22B", "qwen3-235b-a22b"}, {"gpt-oss-120b", "gpt-oss-120b"},
 };
 
 static struct model_spec extra_resolved[sizeof extra_models / sizeof extra_models[0]];
 
+/* Meta's Llama-3.1-405B-Instruct-FP8 keeps every layer's attention and
+ * lm_head in BF16 (its config.json: quantization_config fbgemm_fp8,
+ * modules_to_not_convert; the keys planner reads, as in
+ * tests/check_refdata.c). Rows on that checkpoint say so in their
+ * precision cell. */
+static const char llama405b_fp8_config[] =
+    "{\"model_type\": \"llama\", \"hidden_size\": 16384, \"intermediate_size\": 53248, "
+    "\"num_attention_heads\": 128, \"num_hidden_layers\": 126, \"num_key_value_heads\": 8, "
+    "\"vocab_size\": 128256, \"max_position_embeddings\": 131072, "
+    "\"tie_word_embeddings\": false, \"quantization_config\": {\"quant_method\": "
+    "\"fbgemm_fp8\", \"modules_to_not_convert\": [\"model.layers.*.self_attn\", "
+    "\"lm_head\"]}}";
+
+static const struct model_spec *checkpoint_model(const struct row *r)
+{
+	static struct model_spec fp8;
+	if (!strstr(r->c[C_PREC], "Meta FP8 checkpoint") || !strstr(r->c[C_MODEL], "405B"))
+		return NULL;
+	char *err = NULL;
+	if (!fp8.params_total)
+		ck_assert_msg(model_from_config_text("Llama-3.1-405B-Instruct-FP8", llama405b_fp8_config,
+		                                     sizeof llama405b_fp8_config - 1, &fp8,
+		                                     &err) == PLANNER_OK,
+		              "%s", err ? err : "?");
+	return &fp8;
+}
+
 static const struct model_spec *row_model(const struct row *r)
 {
+	const struct model_spec *ck = checkpoint_model(r);
+	if (ck)
+		return ck;
 	for (size_t i = 0; i < sizeof model_names / sizeof model_names[0]; i++) {
 		if (!strstr(r->c[C_MODEL], model_names[i].needle))
 			continue;
@@ -273,8 +305,16 @@ static void est_kv(const struct ctx *x, struct outcome *o)
 		return;
 	}
 	double gib = strtod(k + strlen("kv_mem_gib_per_gpu="), NULL);
-	double per_token = vram_kv_bytes_per_token(x->e, x->m) / x->n;
-	o->est = gib * GIB / per_token;
+	/* One GPU's shard of each token (all of it when tensor parallelism
+	 * replicates the cache); with the row's context, the tokens of
+	 * requests of that length (vLLM reports max_concurrency x
+	 * max_model_len), sliding-window layers capped at their window. */
+	double shard = vram_kv_replicated(x->e, x->m) ? 1.0 : x->n;
+	double ctx = cell_num(x->r, C_CONTEXT);
+	if (ctx > 0)
+		o->est = gib * GIB * ctx / (vram_kv_bytes(x->e, x->m, ctx, 0) / shard);
+	else
+		o->est = gib * GIB / (vram_kv_bytes_per_token(x->e, x->m) / shard);
 }
 
 static void row_request(const struct ctx *x, struct speed_job *j)

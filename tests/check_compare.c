@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 #include "util.h"
+#include "vram.h"
 
 static char *db_arg(void)
 {
@@ -408,6 +409,94 @@ START_TEST(offers_json_carries_the_documented_keys_cheapest_first)
 }
 END_TEST
 
+/* vram_gib of a QLoRA job on Llama-3.1-8B with extra job keys. */
+static double qlora_gib(const char *extra)
+{
+	char *spec = xasprintf("version: 1\njobs:\n  - name: tune\n    model: llama-3.1-8b\n"
+			       "    task: finetune-qlora\n    hours_per_month: 20\n"
+			       "    context: 2048\n    batch: 8\n%s",
+			       extra);
+	char *out = compare_text(spec, "json");
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	double gib = num(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0), "vram_gib");
+	cJSON_Delete(root);
+	free(out);
+	free(spec);
+	return gib;
+}
+
+START_TEST(a_qlora_jobs_memory_follows_its_rank_optimizer_and_micro_batch)
+{
+	/* hf's default: rank 16 on every linear layer, fp32 AdamW: 8 bytes of
+	 * weight and gradient and 8 of moments per adapter parameter. */
+	const struct model_spec *m = refdata_model(test_ref(), "llama-3.1-8b");
+	double p16 = vram_lora_params(m, 16, false);
+	double base = qlora_gib("");
+	/* rank 64: four times the adapter */
+	ck_assert_double_eq_tol(qlora_gib("    lora: {rank: 64}\n") - base, 3 * p16 * 16 / 1073741824.0,
+				0.011);
+	/* 8-bit AdamW keeps 2 bytes of moments, a paged one none on the GPU */
+	ck_assert_double_eq_tol(base - qlora_gib("    optimizer: adamw-8bit\n"),
+				p16 * 6 / 1073741824.0, 0.011);
+	ck_assert_double_eq_tol(base - qlora_gib("    optimizer: paged-adamw-8bit\n"),
+				p16 * 8 / 1073741824.0, 0.011);
+	/* attention only: q, k, v, o adapters are a fraction of all-linear */
+	ck_assert(qlora_gib("    lora: {targets: attention}\n") < base);
+	/* micro-batches of 2 with gradient accumulation: a quarter of the
+	 * batch's activations */
+	double micro = qlora_gib("    micro_batch: 2\n");
+	ck_assert(micro < base - 1.0);
+	/* checkpointing off keeps every layer's activations */
+	ck_assert(qlora_gib("    checkpointing: false\n") > base + 5.0);
+}
+END_TEST
+
+START_TEST(fit_takes_the_fine_tuning_flags)
+{
+	const char *argv[] = {"fit",         "llama-3.1-8b",  "--task",      "finetune-qlora",
+			      "--lora-rank", "64",            "--optimizer", "adamw-8bit",
+			      "--batch",     "4",             "--micro-batch", "2",
+			      "--gpu",       "RTX 4090",      "--format",    "json", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	const struct model_spec *m = refdata_model(test_ref(), "llama-3.1-8b");
+	/* rank 64 adapters at 8 + 2 bytes each */
+	ck_assert_double_eq_tol(num(cJSON_GetObjectItem(root, "need"), "training_gib"),
+				vram_lora_params(m, 64, false) * 10 / 1073741824.0, 0.006);
+	const cJSON *t = cJSON_GetObjectItem(root, "training");
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "optimizer")->valuestring, "adamw-8bit");
+	ck_assert_int_eq((int)num(t, "lora_rank"), 64);
+	ck_assert_int_eq((int)num(t, "micro_batch"), 2);
+	cJSON_Delete(root);
+	free(out);
+	/* usage errors: a fine-tuning flag on inference, an unknown optimizer,
+	 * a micro-batch above the batch */
+	const char *inf[] = {"fit", "llama-3.1-8b", "--optimizer", "adamw", NULL};
+	const char *unk[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--optimizer", "sgd",
+			     NULL};
+	const char *mb[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--micro-batch", "4",
+			    NULL};
+	const char *tg[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--lora-targets",
+			    "mlp", NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(inf, NULL, NULL, &err), 2);
+	ck_assert_msg(strstr(err, "--optimizer is for fine-tuning"), "%s", err);
+	free(err);
+	ck_assert_int_eq(test_run_planner(unk, NULL, NULL, &err), 2);
+	ck_assert_msg(strstr(err, "unknown optimizer 'sgd'"), "%s", err);
+	free(err);
+	ck_assert_int_eq(test_run_planner(mb, NULL, NULL, &err), 2);
+	ck_assert_msg(strstr(err, "--micro-batch 4 is more than --batch 1"), "%s", err);
+	free(err);
+	ck_assert_int_eq(test_run_planner(tg, NULL, NULL, &err), 2);
+	ck_assert_msg(strstr(err, "unknown --lora-targets 'mlp'"), "%s", err);
+	free(err);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -421,6 +510,8 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, a_bad_job_spec_names_file_line_and_column_and_exits_1);
 	tcase_add_test(tc, fit_json_lists_gpus_with_the_fewest_that_hold_the_model);
 	tcase_add_test(tc, offers_json_carries_the_documented_keys_cheapest_first);
+	tcase_add_test(tc, a_qlora_jobs_memory_follows_its_rank_optimizer_and_micro_batch);
+	tcase_add_test(tc, fit_takes_the_fine_tuning_flags);
 	suite_add_tcase(s, tc);
 	return s;
 }

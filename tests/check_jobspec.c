@@ -788,6 +788,68 @@ START_TEST(serving_values_are_checked)
 }
 END_TEST
 
+START_TEST(fine_tuning_keys_read_lora_micro_batch_optimizer_and_checkpointing)
+{
+	struct jobspec *spec = parse_ok(
+	    HEAD "    task: finetune-qlora\n    hours_per_month: 10\n    batch: 16\n"
+	         "    lora: {rank: 64, targets: attention}\n    micro_batch: 4\n"
+	         "    optimizer: Paged-AdamW-8bit\n    checkpointing: false\n");
+	const struct job *j = &spec->jobs[0];
+	ck_assert_int_eq(j->lora_rank, 64);
+	ck_assert_int_eq(j->lora_targets, LORA_ATTENTION);
+	ck_assert_int_eq(j->micro_batch, 4);
+	ck_assert_str_eq(j->optimizer, "paged-adamw-8bit"); /* canonical */
+	ck_assert(!j->checkpointing);
+	jobspec_free(spec);
+	/* Defaults: the engine's rank, targets and optimizer, checkpointing on,
+	 * and no micro-batch (the batch split over the GPUs). */
+	spec = parse_ok(HEAD "    task: finetune-lora\n    hours_per_month: 10\n");
+	j = &spec->jobs[0];
+	ck_assert_int_eq(j->lora_rank, 0);
+	ck_assert_int_eq(j->lora_targets, LORA_ALL_LINEAR);
+	ck_assert_int_eq(j->micro_batch, 0);
+	ck_assert_ptr_null(j->optimizer);
+	ck_assert(j->checkpointing);
+	jobspec_free(spec);
+	/* A full fine-tune takes an optimizer and a micro-batch too */
+	spec = parse_ok(HEAD "    task: finetune-full\n    hours_per_month: 10\n    batch: 8\n"
+	                     "    micro_batch: 8\n    optimizer: adamw-bf16\n");
+	ck_assert_str_eq(spec->jobs[0].optimizer, "adamw-bf16");
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(fine_tuning_values_are_checked_with_the_fix)
+{
+	bad(HEAD "    hours_per_month: 1\n    lora: {rank: 16}\n", "t.yaml:5:11: ",
+	    "lora in job 'bot' is for finetune-lora and finetune-qlora jobs", "task is inference",
+	    "set task: finetune-lora", NULL);
+	bad(HEAD "    task: finetune-full\n    hours_per_month: 1\n    lora: {rank: 16}\n",
+	    "t.yaml:6:11: ", "task is finetune-full", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    lora: {rank: 0}\n",
+	    "t.yaml:6:18: ", "rank", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    lora: {targets: mlp}\n",
+	    "t.yaml:6:21: ", "mlp", "all-linear", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    lora: {rnak: 8}\n",
+	    "t.yaml:6:12: ", "rnak", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    batch: 4\n    micro_batch: 8\n",
+	    "t.yaml:7:18: ", "micro_batch 8 in job 'bot' is more than batch 4", "give at most 4",
+	    NULL);
+	bad(HEAD "    hours_per_month: 1\n    micro_batch: 1\n", "t.yaml:5:18: ",
+	    "micro_batch in job 'bot' is for fine-tuning jobs", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    optimizer: adamw8bit\n",
+	    "t.yaml:6:16: ", "unknown optimizer 'adamw8bit'", "did you mean 'adamw-8bit'?", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    optimizer: sgd\n",
+	    "t.yaml:6:16: ", "unknown optimizer 'sgd'", "use adamw, adamw-bf16", NULL);
+	bad(HEAD "    hours_per_month: 1\n    optimizer: adamw\n", "t.yaml:5:16: ",
+	    "optimizer in job 'bot' is for fine-tuning jobs", NULL);
+	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    checkpointing: maybe\n",
+	    "t.yaml:6:20: ", "maybe", NULL);
+	bad(HEAD "    hours_per_month: 1\n    checkpointing: false\n", "t.yaml:5:20: ",
+	    "checkpointing in job 'bot' is for fine-tuning jobs", NULL);
+}
+END_TEST
+
 Suite *jobspec_suite(void)
 {
 	Suite *s = suite_create("jobspec");
@@ -802,6 +864,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(good, free_accepts_null_and_names_read_back);
 	tcase_add_test(good, serving_keys_read_the_request_kv_cache_batch_and_always_on);
 	tcase_add_test(good, the_request_defaults_to_the_context_split_as_the_months_tokens);
+	tcase_add_test(good, fine_tuning_keys_read_lora_micro_batch_optimizer_and_checkpointing);
 	suite_add_tcase(s, good);
 
 	TCase *bads = tcase_create("mistakes");
@@ -822,6 +885,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, schedule_values_are_checked);
 	tcase_add_test(bads, api_models_must_name_a_vendor);
 	tcase_add_test(bads, serving_values_are_checked);
+	tcase_add_test(bads, fine_tuning_values_are_checked_with_the_fix);
 	suite_add_tcase(s, bads);
 
 	TCase *doc = tcase_create("reference");

@@ -506,7 +506,8 @@ START_TEST(hybrid_ssm_layers_hold_no_kv_cache)
 		      "\"num_attention_heads\": 32, \"num_key_value_heads\": 8, "
 		      "\"num_hidden_layers\": 8, \"intermediate_size\": 21504, "
 		      "\"hybrid_override_pattern\": \"M-M*-M-M\", \"mamba_num_heads\": 128, "
-		      "\"mamba_head_dim\": 64, \"vocab_size\": 131072}");
+		      "\"mamba_head_dim\": 64, \"ssm_state_size\": 128, \"vocab_size\": 131072}");
+	ck_assert_int_eq(m.ssm_state, 128); /* Mamba-2's state per channel */
 	ck_assert_int_eq(m.kv_layers, 1);
 	ck_assert_int_eq(m.ssm_layers, 4);
 	ck_assert_int_eq(m.mlp_layers, 3);

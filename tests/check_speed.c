@@ -288,6 +288,73 @@ START_TEST(a_layer_split_pipelines_the_micro_batches_of_a_prompt)
 }
 END_TEST
 
+/* openai/gpt-oss-120b config.json: every other layer a 128-token window. */
+static const struct model_spec gpt_oss_120b = {
+	.id = "gpt-oss-120b", .layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8,
+	.head_dim = 64, .intermediate = 2880, .vocab = 201088, .max_context = 131072,
+	.experts = 128, .experts_active = 4, .sliding_window = 128, .sliding_layers = 18,
+	.params_total = 116.8e9, .params_active = 5.1e9,
+};
+
+/* deepseek-ai/DeepSeek-V3 config.json: MLA, kv_lora_rank 512 + rope 64. */
+static const struct model_spec deepseek_v3 = {
+	.id = "deepseek-v3", .layers = 61, .hidden = 7168, .heads = 128, .kv_heads = 128,
+	.head_dim = 128, .intermediate = 18432, .vocab = 129280, .max_context = 163840,
+	.experts = 256, .experts_active = 8, .moe_intermediate = 2048, .shared_experts = 1,
+	.first_dense = 3, .kv_lora_rank = 512, .rope_head_dim = 64,
+	.params_total = 671e9, .params_active = 37e9,
+};
+
+/* Seconds one decode step of one stream takes, attending to `attended`. */
+static double step_seconds(const struct model_spec *m, const char *precision, int n,
+			   double attended)
+{
+	struct speed_est s;
+	speed_estimate_kv(engine_default(), m, precision_find(precision), &h100, n,
+			  TASK_INFERENCE, attended, 0, 1, &s);
+	ck_assert(s.decode_tps > 0);
+	return 1.0 / s.decode_tps;
+}
+
+START_TEST(decode_reads_a_sliding_layer_only_up_to_its_window)
+{
+	/* At 100k attended tokens a step reads the full layers' 100k and the
+	 * sliding layers' 128: what the cache holds (vram_kv_bytes), not 36
+	 * layers of 100k. The step time grows by exactly those bytes over the
+	 * engine's bandwidth. */
+	const struct engine *e = engine_default();
+	double bw = h100.bandwidth_gbs * 1e9 * e->decode_eta[MEM_HBM];
+	double grow = step_seconds(&gpt_oss_120b, "bf16", 1, 100000) -
+		      step_seconds(&gpt_oss_120b, "bf16", 1, 1000);
+	double bytes = vram_kv_bytes(e, &gpt_oss_120b, 100000, 0) -
+		       vram_kv_bytes(e, &gpt_oss_120b, 1000, 0);
+	ck_assert_msg(fabs(grow / (bytes / bw) - 1) < 1e-6, "%g s, want %g", grow, bytes / bw);
+	/* 18 full layers of 2048 bytes a token: 99000 more tokens */
+	ck_assert_double_eq_tol(bytes, 18 * 2048.0 * 99000, 1e-3);
+	struct model_spec full = gpt_oss_120b;
+	full.sliding_layers = full.sliding_window = 0;
+	ck_assert(step_seconds(&full, "bf16", 1, 100000) >
+		  step_seconds(&gpt_oss_120b, "bf16", 1, 100000) * 1.2);
+}
+END_TEST
+
+START_TEST(every_tensor_parallel_gpu_reads_the_whole_mla_cache)
+{
+	/* Over 8 GPUs each reads its eighth of the weights but all of the
+	 * latent cache, so the KV part of a step costs 8 times its bytes over
+	 * the 8 GPUs' bandwidth. */
+	const struct engine *e = engine_default();
+	double bw8 = h100.bandwidth_gbs * 1e9 * e->decode_eta[MEM_HBM] * 8 *
+		     e->tp_efficiency[MEM_HBM];
+	double grow = step_seconds(&deepseek_v3, "fp8", 8, 65536) -
+		      step_seconds(&deepseek_v3, "fp8", 8, 1024);
+	double bytes = vram_kv_bytes(e, &deepseek_v3, 65536, 0) -
+		       vram_kv_bytes(e, &deepseek_v3, 1024, 0);
+	ck_assert_msg(fabs(grow / (8 * bytes / bw8) - 1) < 1e-6, "%g s, want %g", grow,
+		      8 * bytes / bw8);
+}
+END_TEST
+
 Suite *speed_suite(void)
 {
 	Suite *s = suite_create("speed");
@@ -308,6 +375,8 @@ Suite *speed_suite(void)
 	tcase_add_test(tc, a_layer_split_pipelines_the_micro_batches_of_a_prompt);
 	tcase_add_test(tc, hours_for_tokens_add_prefill_and_decode_time);
 	tcase_add_test(tc, hours_for_tokens_of_a_real_estimate_are_reproducible_by_hand);
+	tcase_add_test(tc, decode_reads_a_sliding_layer_only_up_to_its_window);
+	tcase_add_test(tc, every_tensor_parallel_gpu_reads_the_whole_mla_cache);
 	suite_add_tcase(s, tc);
 	return s;
 }

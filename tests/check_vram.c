@@ -331,6 +331,172 @@ START_TEST(min_gpus_is_zero_when_eight_are_not_enough)
 }
 END_TEST
 
+/* openai/gpt-oss-120b config.json: 36 layers, 8 KV heads of 64, every
+ * other layer a 128-token sliding window (layer_types). */
+static const struct model_spec gpt_oss_120b = {
+	.id = "gpt-oss-120b", .layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8,
+	.head_dim = 64, .intermediate = 2880, .vocab = 201088, .max_context = 131072,
+	.experts = 128, .experts_active = 4, .sliding_window = 128, .sliding_layers = 18,
+	.params_total = 116.8e9, .params_active = 5.1e9,
+};
+
+START_TEST(sliding_window_layers_hold_only_their_window_of_kv)
+{
+	/* 2 x 8 x 64 x 2 = 2048 bytes per token and layer: 18 full layers
+	 * x 131072 tokens + 18 sliding layers x 128 = 4.50 GiB; vLLM asks
+	 * 4.54 GiB for one 131072-token request (vllm-project/vllm#27508,
+	 * its sliding layers also hold a batch of prefill tokens). Full
+	 * attention on every layer would be 9.0 GiB. */
+	double want = 2048.0 * (18 * 131072.0 + 18 * 128.0);
+	ck_assert_double_eq_tol(vram_kv_bytes(E, &gpt_oss_120b, 131072, 0), want, 1e-3);
+	struct vram_need need;
+	vram_estimate(E, &gpt_oss_120b, precision_find("bf16"), TASK_INFERENCE, 131072, 1, &need);
+	ck_assert_double_eq_tol(need.kv_gib, want / GIB, 1e-9);
+	assert_close(need.kv_gib, 4.54, 0.02, "gpt-oss-120b KV at 131072");
+	/* Below the window every layer holds every token. */
+	ck_assert_double_eq_tol(vram_kv_bytes(E, &gpt_oss_120b, 100, 0), 2048.0 * 36 * 100, 1e-6);
+	/* An fp8 cache halves it. */
+	ck_assert_double_eq_tol(vram_kv_bytes(E, &gpt_oss_120b, 131072, 1.0), want / 2, 1e-3);
+}
+END_TEST
+
+START_TEST(hybrid_ssm_layers_hold_a_fixed_state_instead_of_kv)
+{
+	/* Jamba v0.1 (ai21labs/Jamba-v0.1 config.json): 4 attention layers of
+	 * 32, 28 Mamba layers of inner width 2 x 4096, mamba_d_state 16. */
+	struct model_spec jamba = llama31_8b;
+	jamba.kv_layers = 4;
+	jamba.ssm_layers = 28;
+	jamba.ssm_inner = 8192;
+	jamba.ssm_state = 16;
+	/* 2 x 4 layers x 8 x 128 x 2 bytes per token, not 32 layers' worth */
+	ck_assert_double_eq_tol(vram_kv_bytes_per_token(E, &jamba), 16384.0, 1e-6);
+	/* 28 x 8192 x (16 + 3) x 2 bytes = 8.3 MiB per sequence, any length */
+	double state = 28.0 * 8192 * 19 * 2;
+	ck_assert_double_eq_tol(vram_ssm_state_bytes(&jamba), state, 1e-6);
+	struct vram_need need;
+	vram_estimate(E, &jamba, precision_find("bf16"), TASK_INFERENCE, 65536, 2, &need);
+	ck_assert_double_eq_tol(need.kv_gib, 2 * (16384.0 * 65536 + state) / GIB, 1e-9);
+	ck_assert(vram_ssm_state_bytes(&llama31_8b) == 0.0);
+}
+END_TEST
+
+START_TEST(an_fp8_checkpoint_keeps_its_16_bit_layers_at_two_bytes)
+{
+	/* Meta-Llama-3.1-405B-Instruct-FP8 keeps attention and embeddings in
+	 * BF16: 76.1 B of 405.9 B parameters (tests/check_refdata.c). vLLM
+	 * loads 57.75 GiB per GPU on 8 (vllm-project/vllm#6746); 8 bits on
+	 * every parameter would be 47.3. */
+	struct model_spec fp8 = llama31_70b;
+	fp8.params_total = 405.9e9;
+	fp8.params_16bit = 76.1e9;
+	struct vram_need need;
+	vram_estimate(E, &fp8, precision_find("fp8"), TASK_INFERENCE, 1, 1, &need);
+	double want = (76.1e9 * 2 + (405.9e9 - 76.1e9)) / GIB;
+	ck_assert_double_eq_tol(need.weights_gib, want, 1e-9);
+	assert_close(need.weights_gib / 8, 57.75, 0.035, "405B FP8 per GPU of 8");
+	/* A GGUF quantisation of the same model re-quantises every layer */
+	vram_estimate(E, &fp8, precision_find("q4_k_m"), TASK_INFERENCE, 1, 1, &need);
+	ck_assert_double_eq_tol(need.weights_gib, 405.9e9 * 4.89 / 8 / GIB, 1e-9);
+	/* and bf16 weights are bf16 either way */
+	vram_estimate(E, &fp8, precision_find("bf16"), TASK_INFERENCE, 1, 1, &need);
+	ck_assert_double_eq_tol(need.weights_gib, 405.9e9 * 2 / GIB, 1e-9);
+}
+END_TEST
+
+START_TEST(an_mla_cache_is_held_whole_on_every_tensor_parallel_gpu)
+{
+	/* vLLM keeps DeepSeek's one latent per token on every rank; GQA heads
+	 * are divided by the TP degree. */
+	struct vram_need need;
+	const struct precision_info *p = precision_find("fp8");
+	vram_estimate(E, &deepseek_v3, p, TASK_INFERENCE, 32768, 8, &need);
+	ck_assert(vram_kv_replicated(E, &deepseek_v3));
+	ck_assert_double_eq_tol(need.unsplit_gib, need.kv_gib, 1e-12);
+	double rest = need.weights_gib + need.activation_gib;
+	ck_assert_double_eq_tol(vram_per_gpu_engine(E, &need, 8),
+				rest / 8 + need.kv_gib + need.overhead_gib, 1e-9);
+	/* llama.cpp's layer split gives each GPU its own layers' cache */
+	const struct engine *lc = engine_find("llama.cpp");
+	ck_assert(!vram_kv_replicated(lc, &deepseek_v3));
+	vram_estimate(lc, &deepseek_v3, p, TASK_INFERENCE, 32768, 8, &need);
+	ck_assert(need.unsplit_gib == 0.0);
+	/* and a GQA model's cache divides under tensor parallelism */
+	ck_assert(!vram_kv_replicated(E, &llama31_70b));
+	/* The most sequences that fit do not grow with the GPU count the
+	 * way split heads would: each GPU holds every sequence's latent. */
+	int one = vram_max_batch(E, &deepseek_v3, p, &h100, 8, 32768, 0);
+	struct vram_need at;
+	vram_estimate(E, &deepseek_v3, p, TASK_INFERENCE, 32768, one + 1, &at);
+	ck_assert(!vram_fits(E, &at, &h100, 8));
+}
+END_TEST
+
+START_TEST(a_named_optimizer_and_rank_set_the_adapter_state)
+{
+	/* QLoRA of Llama-3.1-8B: rank 16 on every linear layer. AdamW keeps 8
+	 * bytes of moments per adapter parameter, 8-bit AdamW 2, a paged one
+	 * none on the GPU; each adds to the 8 of fp32 weight and gradient. */
+	const struct precision_info *p = precision_find("nf4");
+	double lora16 = vram_lora_params(&llama31_8b, 16, false);
+	struct vram_job job = {.task = TASK_FINETUNE_QLORA, .context = 2048, .batch = 1,
+			       .optimizer = optimizer_find("adamw")};
+	struct vram_need adamw, eight, paged, r64;
+	vram_estimate_job(HF, &llama31_8b, p, &job, &adamw);
+	ck_assert_double_eq_tol(adamw.training_gib, lora16 * 16 / GIB, 1e-9);
+	job.optimizer = optimizer_find("ADAMW-8BIT");
+	vram_estimate_job(HF, &llama31_8b, p, &job, &eight);
+	ck_assert_double_eq_tol(eight.training_gib, lora16 * 10 / GIB, 1e-9);
+	job.optimizer = optimizer_find("paged-adamw-8bit");
+	vram_estimate_job(HF, &llama31_8b, p, &job, &paged);
+	ck_assert_double_eq_tol(paged.training_gib, lora16 * 8 / GIB, 1e-9);
+	job.lora_rank = 64;
+	job.optimizer = optimizer_find("adamw");
+	vram_estimate_job(HF, &llama31_8b, p, &job, &r64);
+	ck_assert_double_eq_tol(r64.training_gib, 4 * adamw.training_gib, 1e-9);
+	ck_assert_ptr_null(optimizer_find("sgd"));
+	/* Full fine-tuning: hf's 6 bytes of bf16 gradient and fp32 master copy
+	 * plus the optimizer's moments: 8 for AdamW (16 in all), 2 for 8-bit. */
+	struct vram_job full = {.task = TASK_FINETUNE_FULL, .context = 2048, .batch = 1,
+				.optimizer = optimizer_find("adamw-8bit")};
+	struct vram_need f;
+	vram_estimate_job(HF, &llama31_8b, precision_find("bf16"), &full, &f);
+	ck_assert_double_eq_tol(f.training_gib, 8.03e9 * 8 / GIB, 1e-6);
+	full.optimizer = optimizer_find("adamw");
+	vram_estimate_job(HF, &llama31_8b, precision_find("bf16"), &full, &f);
+	ck_assert_double_eq_tol(f.training_gib, 8.03e9 * 14 / GIB, 1e-6);
+}
+END_TEST
+
+START_TEST(a_micro_batch_sizes_the_activations_of_each_gpu)
+{
+	/* batch 16 over 4 GPUs in micro-batches of 2: every GPU holds the
+	 * activations of 2 sequences, whatever the GPU count; without a
+	 * micro-batch the 16 are split over the GPUs (4 each). */
+	const struct precision_info *p = precision_find("bf16");
+	struct vram_job job = {.task = TASK_FINETUNE_LORA, .context = 2048, .batch = 16};
+	struct vram_need whole, micro, one;
+	vram_estimate_job(HF, &llama31_8b, p, &job, &whole);
+	job.micro_batch = 2;
+	vram_estimate_job(HF, &llama31_8b, p, &job, &micro);
+	job.micro_batch = 0;
+	job.batch = 2;
+	vram_estimate_job(HF, &llama31_8b, p, &job, &one);
+	ck_assert_double_eq_tol(micro.activation_gib, one.activation_gib, 1e-9);
+	ck_assert_double_eq_tol(micro.unsplit_gib, micro.activation_gib, 1e-12);
+	ck_assert_double_eq_tol(vram_per_gpu_engine(HF, &micro, 4),
+				(micro.weights_gib + micro.training_gib) / 4 +
+				    micro.activation_gib + micro.overhead_gib,
+				1e-9);
+	ck_assert(vram_per_gpu_engine(HF, &micro, 1) < vram_per_gpu_engine(HF, &whole, 1));
+	/* Checkpointing off keeps every layer's activations */
+	job.no_checkpointing = true;
+	struct vram_need off;
+	vram_estimate_job(HF, &llama31_8b, p, &job, &off);
+	ck_assert(off.activation_gib > 3 * one.activation_gib);
+}
+END_TEST
+
 Suite *vram_suite(void)
 {
 	Suite *s = suite_create("vram");
@@ -351,6 +517,12 @@ Suite *vram_suite(void)
 	tcase_add_test(tc, lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4);
 	tcase_add_test(tc, the_training_stack_decides_logits_and_checkpoints);
 	tcase_add_test(tc, min_gpus_is_zero_when_eight_are_not_enough);
+	tcase_add_test(tc, sliding_window_layers_hold_only_their_window_of_kv);
+	tcase_add_test(tc, hybrid_ssm_layers_hold_a_fixed_state_instead_of_kv);
+	tcase_add_test(tc, an_fp8_checkpoint_keeps_its_16_bit_layers_at_two_bytes);
+	tcase_add_test(tc, an_mla_cache_is_held_whole_on_every_tensor_parallel_gpu);
+	tcase_add_test(tc, a_named_optimizer_and_rank_set_the_adapter_state);
+	tcase_add_test(tc, a_micro_batch_sizes_the_activations_of_each_gpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
