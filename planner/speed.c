@@ -76,7 +76,10 @@ static double attention_flops(const struct model_spec *m, double prompt)
 {
 	if (prompt <= 0 || m->layers <= 0 || m->heads <= 0 || m->head_dim <= 0)
 		return 0.0;
-	return 4.0 * m->layers * (double)m->heads * m->head_dim * prompt / 2.0;
+	/* A query attends to half the prompt on average, in the attention
+	 * layers only, and a sliding-window layer to at most its window: the
+	 * same layer rule as the cache decode reads (vram_kv_token_layers). */
+	return 4.0 * (double)m->heads * m->head_dim * vram_kv_token_layers(m, prompt / 2.0);
 }
 
 /* Whether the weights are stored in fewer than 16 bits and multiplied in

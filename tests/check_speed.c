@@ -305,6 +305,16 @@ static const struct model_spec deepseek_v3 = {
 	.params_total = 671e9, .params_active = 37e9,
 };
 
+/* Prompt tokens per second of m under vLLM on one H100. */
+static double prompt_of(const struct model_spec *m, double tokens)
+{
+	struct speed_job j = {.task = TASK_INFERENCE, .batch = 1, .input_tokens = tokens};
+	struct speed_est s;
+	speed_estimate_job(engine_find("vllm"), m, precision_find("bf16"), &h100, 1, &j, &s);
+	ck_assert(s.prefill_tps > 0);
+	return s.prefill_tps;
+}
+
 /* Seconds one decode step of one stream takes, attending to `attended`. */
 static double step_seconds(const struct model_spec *m, const char *precision, int n,
 			   double attended)
@@ -355,6 +365,20 @@ START_TEST(every_tensor_parallel_gpu_reads_the_whole_mla_cache)
 }
 END_TEST
 
+START_TEST(a_sliding_layer_attends_to_its_window_when_a_prompt_is_read)
+{
+	/* gpt-oss-120b: 18 full layers attend to half the prompt, the 18
+	 * sliding ones to at most their 128 tokens, so going from a 512- to
+	 * a 32768-token prompt adds half the attention time it would add if
+	 * every layer were full. */
+	struct model_spec full = gpt_oss_120b;
+	full.sliding_layers = full.sliding_window = 0;
+	double grow_swa = 1 / prompt_of(&gpt_oss_120b, 32768) - 1 / prompt_of(&gpt_oss_120b, 512);
+	double grow_full = 1 / prompt_of(&full, 32768) - 1 / prompt_of(&full, 512);
+	ck_assert_double_eq_tol(grow_swa / grow_full, 0.5, 1e-9);
+}
+END_TEST
+
 Suite *speed_suite(void)
 {
 	Suite *s = suite_create("speed");
@@ -377,6 +401,7 @@ Suite *speed_suite(void)
 	tcase_add_test(tc, hours_for_tokens_of_a_real_estimate_are_reproducible_by_hand);
 	tcase_add_test(tc, decode_reads_a_sliding_layer_only_up_to_its_window);
 	tcase_add_test(tc, every_tensor_parallel_gpu_reads_the_whole_mla_cache);
+	tcase_add_test(tc, a_sliding_layer_attends_to_its_window_when_a_prompt_is_read);
 	suite_add_tcase(s, tc);
 	return s;
 }
