@@ -1102,6 +1102,48 @@ static void add_apifeeds_tests(Suite *s)
 }
 /* --- end of issue 11, API feeds block --- */
 
+/* --- issue 11, what was left: tiers, non-text rows, GPU names, aws OOM ---
+ * Over loopback HTTP against tests/fixture_server.py where a feed is
+ * involved: the recorded real responses (scenario "real", see
+ * tests/fixtures/real/PROVENANCE.md) or a documented-shape fixture. */
+
+START_TEST(aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error)
+{
+	struct norm n;
+	struct http_opts o;
+	char base[128], *err = NULL;
+	http_opts_init(&o);
+	o.retries = 0;
+	snprintf(base, sizeof base, "http://127.0.0.1:%d/families", cloud_server.port);
+	norm_init(&n, test_ref(), "aws");
+	/* What norm_offer leaves when an allocation fails mid-stream. */
+	n.oom = true;
+	struct fetch_ctx fx = {.p = &provider_aws, .http = &o, .base = base,
+			       .aws_regions = "eu-central-1", .out = &n};
+	ck_assert_int_eq(provider_aws.fetch(&fx, &err), PLANNER_ESYS);
+	ck_assert_ptr_nonnull(strstr(err, "out of memory"));
+	free(err);
+	err = NULL;
+	/* The same from a whole body. */
+	size_t len;
+	char *body = read_file("tests/fixtures/providers/aws.families.csv", &len);
+	ck_assert_ptr_nonnull(body);
+	ck_assert_int_eq(provider_aws.parse(&n, body, len, NULL, &err), PLANNER_ESYS);
+	free(body);
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
+static void add_prices_tests(Suite *s)
+{
+	TCase *t = tcase_create("issue 11 prices over loopback");
+	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
+	tcase_add_test(t, aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error);
+	suite_add_tcase(s, t);
+}
+/* --- end of issue 11, what was left --- */
+
 Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
@@ -1137,5 +1179,6 @@ Suite *providers_suite(void)
 	tcase_add_test(t, aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicated_rows);
 	suite_add_tcase(s, t);
 	add_apifeeds_tests(s);
+	add_prices_tests(s);
 	return s;
 }
