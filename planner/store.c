@@ -52,6 +52,9 @@ static const char *const migrations[] = {
           "AND region IN ('secure', 'community');"
           "UPDATE offers SET estimated = 1 WHERE source LIKE '%unconfirmed%' "
           "OR source LIKE '%estimate%';",
+    /* Long-prompt tiers are their own prices (issue 11), no longer a
+     * context cut to the first tier's threshold. */
+    [5] = "ALTER TABLE api_prices ADD COLUMN tiers TEXT NOT NULL DEFAULT '';",
 };
 
 /* The schema version whose migration needs locate_rows after its SQL. */
@@ -304,6 +307,15 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		snprintf(a->fetched_at, sizeof a->fetched_at, "%s", jstr(it, "fetched_at"));
 		snprintf(a->source, sizeof a->source, "%s", jstr(it, "source"));
 		a->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
+		const cJSON *t;
+		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(it, "long_prompt"))
+		{
+			if (a->n_tiers < API_MAX_TIERS)
+				a->tiers[a->n_tiers++] = (struct api_tier){
+				    .above = (long)jnum(t, "above_tokens"),
+				    .input_per_token = jnum(t, "input_per_mtok") / 1e6,
+				    .output_per_token = jnum(t, "output_per_mtok") / 1e6};
+		}
 		regions_locate_api(a);
 	}
 	/* Each provider's rows go in as one refresh of it would. */

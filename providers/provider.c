@@ -169,3 +169,21 @@ long pj_count(const cJSON *o, const char *key, long max)
 		return 0;
 	return (long)v;
 }
+
+bool provider_api_tier(struct norm *out, long above, double in, double outp)
+{
+	if (!out->n_apis || above <= 0 || !(in >= 0 && in <= NORM_MAX_PRICE_PER_TOKEN) ||
+	    !(outp >= 0 && outp <= NORM_MAX_PRICE_PER_TOKEN))
+		return false;
+	struct api_price *a = &out->apis[out->n_apis - 1];
+	int at = 0;
+	while (at < a->n_tiers && a->tiers[at].above < above)
+		at++;
+	if (a->n_tiers == API_MAX_TIERS || (at < a->n_tiers && a->tiers[at].above == above))
+		return false;
+	memmove(&a->tiers[at + 1], &a->tiers[at], (size_t)(a->n_tiers - at) * sizeof a->tiers[0]);
+	a->tiers[at] = (struct api_tier){.above = above, .input_per_token = in,
+					 .output_per_token = outp};
+	a->n_tiers++;
+	return true;
+}

@@ -114,6 +114,13 @@ bool pj_number(const struct cJSON *o, const char *key, double *v);
  * (a feed's 1e30 is a broken row, not a count). */
 long pj_count(const struct cJSON *o, const char *key, long max);
 
+/* Adds a long-prompt tier (store.h struct api_tier) to the API row the
+ * last norm_api call added: prompts longer than `above` tokens are billed
+ * at in/out USD per token. Kept ascending by `above`; a tier at a
+ * threshold already there, beyond API_MAX_TIERS, or with a price outside
+ * what norm_api accepts is left out (false); the row keeps its base. */
+bool provider_api_tier(struct norm *out, long above, double in, double outp);
+
 /* --- AWS CSV stream parser (aws.c), exposed for tests --- */
 struct aws_csv;
 /* A parser writing into out; NULL when out of memory. */

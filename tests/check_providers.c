@@ -763,11 +763,12 @@ START_TEST(litellm_on_the_real_map_stores_no_zero_priced_text_model)
 				    "ollama/llama3.1"),
 			 0);
 	/* 1,201 priced text entries: 84 are 0/0, 13 collide with another
-	 * id, 4 (wandb/…) are above NORM_MAX_PRICE_PER_TOKEN. */
+	 * id, 4 (wandb/…) are above NORM_MAX_PRICE_PER_TOKEN, 1 writes
+	 * audio only (gemini/gemini-2.5-pro-preview-tts). */
 	ck_assert_int_eq(feed_count(db,
 				    "SELECT count(*) FROM api_prices WHERE provider = 'litellm'",
 				    NULL),
-			 1100);
+			 1099);
 	free(out);
 	free(err);
 	free(db);
@@ -806,7 +807,7 @@ START_TEST(litellm_id_collisions_keep_the_same_row_whatever_the_key_order)
 	norm_init(&b, test_ref(), "litellm");
 	ck_assert_int_eq(provider_litellm.parse(&b, rev, len, NULL, &err), PLANNER_OK);
 	free(rev);
-	ck_assert_uint_eq(a.n_apis, 1100);
+	ck_assert_uint_eq(a.n_apis, 1099);
 	ck_assert_uint_eq(b.n_apis, a.n_apis);
 	ck_assert_uint_eq(b.skipped, a.skipped);
 	for (size_t i = 0; i < a.n_apis; i++) {
@@ -889,7 +890,7 @@ START_TEST(offers_api_honours_provider)
 }
 END_TEST
 
-START_TEST(openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_tier_limits)
+START_TEST(openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_its_long_prompt_tiers)
 {
 	char *db = feed_db(), *out = NULL, *err = NULL;
 	ck_assert_int_eq(feed_refresh(db, "openrouter", "real", NULL, &out, &err), 0);
@@ -902,13 +903,28 @@ START_TEST(openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_tier_l
 				    "output_per_token = 0))",
 				    NULL),
 			 0);
-	/* The base tier, valid up to the first override's min_prompt_tokens. */
+	/* The window stays the model's; the overrides are tiers of the row. */
 	const char *ctx = "SELECT context FROM api_prices WHERE model = ?";
-	ck_assert_int_eq(feed_count(db, ctx, "anthropic/claude-sonnet-4"), 200000);
-	ck_assert_int_eq(feed_count(db, ctx, "qwen/qwen3-max"), 32000);
+	ck_assert_int_eq(feed_count(db, ctx, "anthropic/claude-sonnet-4"), 1000000);
+	ck_assert_int_eq(feed_count(db, ctx, "qwen/qwen3-max"), 262144);
+	const char *tiers = "SELECT json_array_length(tiers) FROM api_prices WHERE model = ?";
+	ck_assert_int_eq(feed_count(db, tiers, "anthropic/claude-sonnet-4"), 1);
+	ck_assert_int_eq(feed_count(db, tiers, "qwen/qwen3-max"), 2);
 	char *in = test_query(db, "SELECT input_per_token * 1e6 FROM api_prices WHERE model = ?",
 			      "anthropic/claude-sonnet-4");
 	ck_assert_msg(fabs(atof(in) - 3.0) < 1e-6, "%s", in);
+	free(in);
+	in = test_query(db,
+			"SELECT json_extract(tiers, '$[0].above') || ' ' || "
+			"(json_extract(tiers, '$[0].input_per_token') * 1e6) || ' ' || "
+			"(json_extract(tiers, '$[0].output_per_token') * 1e6) FROM api_prices "
+			"WHERE model = ?",
+			"anthropic/claude-sonnet-4");
+	double above, ti, to;
+	ck_assert_int_eq(sscanf(in, "%lf %lf %lf", &above, &ti, &to), 3);
+	ck_assert_double_eq_tol(above, 200000, 0.5);
+	ck_assert_double_eq_tol(ti, 6.0, 1e-6);
+	ck_assert_double_eq_tol(to, 22.5, 1e-6);
 	free(in);
 	free(out);
 	free(err);
@@ -1090,7 +1106,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, litellm_id_collisions_keep_the_same_row_whatever_the_key_order);
 	tcase_add_test(t, offers_api_with_an_open_models_id_lists_its_hosted_copies);
 	tcase_add_test(t, offers_api_honours_provider);
-	tcase_add_test(t, openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_tier_limits);
+	tcase_add_test(t, openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_its_long_prompt_tiers);
 	tcase_add_test(t, runpod_refreshes_without_a_key_and_sends_none);
 	tcase_add_test(t, a_missing_needed_key_names_its_variable_once_and_the_rest_refreshes);
 	tcase_add_test(t, runpod_stock_of_one_gpu_is_not_copied_to_larger_pods);
@@ -1135,11 +1151,176 @@ START_TEST(aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error)
 }
 END_TEST
 
+START_TEST(openrouter_stores_only_models_that_write_text)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "openrouter", "real", NULL, &out, &err), 0);
+	const char *q = "SELECT count(*) FROM api_prices WHERE model = ?";
+	/* Image and audio generators of 2026-08-01 (output_modalities
+	 * ["image", "text"] and ["text", "audio"]). */
+	const char *gone[] = {"google/gemini-3-pro-image", "openai/gpt-5-image",
+			      "google/gemini-2.5-flash-image", "openai/gpt-audio",
+			      "openai/gpt-audio-mini"};
+	for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
+		ck_assert_msg(feed_count(db, q, gone[i]) == 0, "%s stored", gone[i]);
+	ck_assert_int_eq(feed_count(db, q, "google/gemini-2.5-pro"), 1);
+	/* 336 models: 293 priced text-only ones; the 11 priced image or audio
+	 * generators are left out with the free, alias and router ids. */
+	ck_assert_int_eq(feed_count(db,
+				    "SELECT count(*) FROM api_prices WHERE provider = 'openrouter'",
+				    NULL),
+			 293);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(litellm_stores_no_image_embedding_or_audio_only_entry_of_the_real_map)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_file(&provider_litellm,
+				    "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
+				    &n, NULL, &err),
+			 PLANNER_OK);
+	/* mode image_generation and embedding, and a chat-mode entry whose
+	 * only output is audio. */
+	const char *gone[] = {"bedrock/1024-x-1024/50-steps/bedrock/amazon.nova-canvas-v1:0",
+			      "bedrock/amazon.titan-embed-image-v1",
+			      "gemini/gemini-2.5-pro-preview-tts"};
+	for (size_t i = 0; i < n.n_apis; i++)
+		for (size_t k = 0; k < sizeof gone / sizeof *gone; k++)
+			ck_assert_msg(!strstr(n.apis[i].model, gone[k] + strcspn(gone[k], "/") + 1),
+				      "%s stored", n.apis[i].model);
+	/* A text model that can also return images stays. */
+	ck_assert_ptr_nonnull(find_api(&n, "openai/gpt-5.1"));
+	ck_assert_uint_gt(n.skipped, 0);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priority_ones)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_file(&provider_litellm,
+				    "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
+				    &n, NULL, &err),
+			 PLANNER_OK);
+	const struct api_price *g = find_api(&n, "gemini/gemini-2.5-pro");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->n_tiers, 1); /* _above_200k_tokens_priority is not a tier */
+	ck_assert_int_eq(g->tiers[0].above, 200000);
+	ck_assert_double_eq_tol(g->tiers[0].input_per_token * 1e6, 2.5, 1e-9);
+	ck_assert_double_eq_tol(g->tiers[0].output_per_token * 1e6, 15, 1e-9);
+	ck_assert_int_eq(g->context, 1048576);
+	const struct api_price *o = find_api(&n, "openai/gpt-5.6");
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(o->n_tiers, 1);
+	ck_assert_int_eq(o->tiers[0].above, 272000);
+	ck_assert_double_eq_tol(o->tiers[0].output_per_token * 1e6, 45, 1e-9);
+	const struct api_price *q = find_api(&n, "openrouter/qwen/qwen3.5-plus-02-15");
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(q->tiers[0].above, 256000);
+	/* The tier chosen is the last one a prompt is over. */
+	ck_assert_ptr_null(api_price_tier(g, 200000));
+	ck_assert_ptr_eq(api_price_tier(g, 200001), &g->tiers[0]);
+	norm_free(&n);
+}
+END_TEST
+
+/* The api route's pick for a job on the recorded OpenRouter models,
+ * whose prompts average `prompt` tokens: mistral-nemo-12b's window of
+ * 1,024,000 (schema/models.json) lets the job be as long as the API
+ * models'; api_models names the one priced. Returns the route. */
+static struct route_result tier_pick(const char *db, const char *model, long context, long prompt)
+{
+	struct route_result r;
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_msg(store_open(db, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	char *yaml = xasprintf("version: 1\njobs:\n - {name: a, model: mistral-nemo-12b, context: %ld, "
+			       "api_models: [%s], request: {input: %ld, output: 1000}, "
+			       "tokens_per_month: {input: 100M, output: 1M}}\n",
+			       context, model, prompt);
+	struct jobspec *spec = NULL;
+	struct plan *p = NULL;
+	ck_assert_msg(jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err) ==
+			      PLANNER_OK,
+		      "%s", err);
+	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	r = p->jobs[0].routes[ROUTE_API];
+	plan_free(p);
+	jobspec_free(spec);
+	store_close(st);
+	free(yaml);
+	return r;
+}
+
+START_TEST(a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_completion)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "openrouter", "real", NULL, &out, &err), 0);
+	/* anthropic/claude-sonnet-4: 3/15 per Mtok; over 200000 prompt
+	 * tokens 6/22.5 (pricing.overrides, 2026-08-01). */
+	struct route_result r = tier_pick(db, "anthropic/claude-sonnet-4", 262144, 1000);
+	ck_assert(r.feasible);
+	ck_assert_double_eq_tol(r.input_per_mtok, 3.0, 1e-9);
+	ck_assert_double_eq_tol(r.monthly_cost, 100 * 3.0 + 1 * 15.0, 1e-6);
+	r = tier_pick(db, "anthropic/claude-sonnet-4", 262144, 250000);
+	ck_assert(r.feasible);
+	ck_assert_double_eq_tol(r.input_per_mtok, 6.0, 1e-9);
+	ck_assert_double_eq_tol(r.output_per_mtok, 22.5, 1e-9);
+	ck_assert_double_eq_tol(r.monthly_cost, 100 * 6.0 + 1 * 22.5, 1e-6);
+	/* qwen/qwen3-max: two tiers, 32000 and 128000. */
+	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 20000).input_per_mtok,
+				0.78, 1e-9);
+	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 100000).input_per_mtok,
+				1.56, 1e-9);
+	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 200000).input_per_mtok,
+				1.95, 1e-9);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(offers_api_shows_a_models_long_prompt_tiers)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "openrouter", "real", NULL, &out, &err), 0);
+	const char *args[] = {"--api", "--model", "qwen/qwen3-max", NULL};
+	cJSON *arr = feed_offers(db, args);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 1);
+	const cJSON *tiers = cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 0), "long_prompt");
+	ck_assert_int_eq(cJSON_GetArraySize(tiers), 2);
+	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 0), "above_tokens"), 32000, 0.5);
+	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 1), "input_per_mtok"), 1.95,
+				1e-9);
+	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 1), "output_per_mtok"), 9.75,
+				1e-9);
+	cJSON_Delete(arr);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 static void add_prices_tests(Suite *s)
 {
 	TCase *t = tcase_create("issue 11 prices over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
 	tcase_add_test(t, aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error);
+	suite_add_tcase(s, t);
+	t = tcase_create("issue 11 api feeds over loopback");
+	tcase_add_checked_fixture(t, feeds_start, feeds_stop);
+	tcase_set_timeout(t, 0); /* no wall-clock limit */
+	tcase_add_test(t, openrouter_stores_only_models_that_write_text);
+	tcase_add_test(t, litellm_stores_no_image_embedding_or_audio_only_entry_of_the_real_map);
+	tcase_add_test(t, litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priority_ones);
+	tcase_add_test(t, a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_completion);
+	tcase_add_test(t, offers_api_shows_a_models_long_prompt_tiers);
 	suite_add_tcase(s, t);
 }
 /* --- end of issue 11, what was left --- */
