@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 
@@ -186,4 +187,30 @@ bool provider_api_tier(struct norm *out, long above, double in, double outp)
 					 .output_per_token = outp};
 	a->n_tiers++;
 	return true;
+}
+
+/* Whether [w, w + n) is "<digits>g.<digits>gb", any case. */
+static bool mig_profile(const char *w, size_t n)
+{
+	size_t i = 0, d;
+	for (d = i; i < n && isdigit((unsigned char)w[i]); i++)
+		;
+	if (i == d || i + 2 > n || tolower((unsigned char)w[i]) != 'g' || w[i + 1] != '.')
+		return false;
+	i += 2;
+	for (d = i; i < n && isdigit((unsigned char)w[i]); i++)
+		;
+	return i > d && n - i == 2 && !strncasecmp(w + i, "gb", 2);
+}
+
+bool provider_mig_slice(const char *name)
+{
+	for (const char *p = name ? name : ""; *p;) {
+		size_t n = strcspn(p, " ");
+		if ((n == 3 && !strncmp(p, "MIG", 3)) || mig_profile(p, n))
+			return true;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return false;
 }

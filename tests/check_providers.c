@@ -280,9 +280,10 @@ START_TEST(aws_keeps_only_linux_shared_on_demand_gpu_rows)
 	ck_assert_str_eq(find(&n, "p4de.24xlarge", "us-east-1", false)->gpu, "A100 80GB");
 	ck_assert_str_eq(find(&n, "g6e.12xlarge", "us-east-1", false)->gpu, "L40S");
 	/* Reserved, Windows, Dedicated, reservations, SQL images, capacity
-	 * blocks and CPU instances are left out; an AMD family is reported. */
-	ck_assert_uint_eq(n.n_offers, 4);
-	ck_assert(unknown_has(&n, "Radeon Pro V520")); /* g4ad */
+	 * blocks and CPU instances are left out; the AMD family is kept. */
+	ck_assert_uint_eq(n.n_offers, 5);
+	ck_assert_str_eq(find(&n, "g4ad.xlarge", "us-east-1", false)->gpu, "Radeon Pro V520");
+	ck_assert_uint_eq(n.n_unknown, 0);
 	norm_free(&n);
 }
 END_TEST
@@ -309,7 +310,7 @@ START_TEST(the_aws_csv_parses_the_same_in_chunks_of_any_size)
 			ck_assert(aws_csv_feed(a, body + off, k, &err));
 		}
 		ck_assert(aws_csv_finish(a, &err));
-		ck_assert_uint_eq(n.n_offers, 4);
+		ck_assert_uint_eq(n.n_offers, 5);
 		CLOSE(find(&n, "p5.48xlarge", "us-east-1", false)->price_per_hour, 98.32);
 		aws_csv_free(a);
 		norm_free(&n);
@@ -585,8 +586,11 @@ START_TEST(an_azure_win_row_never_passes_as_linux_and_current_sizes_are_known)
 	ck_assert_str_eq(find(&n, "Standard_NC8ads_A10_v4", "eastus", false)->gpu, "A10");
 	ck_assert_int_eq(find(&n, "Standard_NC32ads_A10_v4", "eastus", false)->gpu_count, 2);
 	ck_assert_str_eq(find(&n, "Standard_ND96is_MI300X_v5", "eastus", false)->gpu, "MI300X");
-	ck_assert(unknown_has(&n, "GB200")); /* known size, GPU not in gpus.json */
-	ck_assert_uint_eq(n.n_offers, 7);
+	const struct offer *gb = find(&n, "Standard_ND128isr_NDR_GB200_v6", "eastus", false);
+	ck_assert_ptr_nonnull(gb);
+	ck_assert_str_eq(gb->gpu, "GB200");
+	ck_assert_int_eq(gb->gpu_count, 4);
+	ck_assert_uint_eq(n.n_offers, 8);
 	norm_free(&n);
 }
 END_TEST
@@ -603,12 +607,14 @@ START_TEST(aws_knows_gr6_g5g_g4ad_and_the_p6_variants)
 	ck_assert_str_eq(gr6->gpu, "L4");
 	ck_assert_str_eq(find(&n, "p6-b200.48xlarge", "eu-central-1", false)->gpu, "B200");
 	ck_assert_str_eq(find(&n, "g6e.xlarge", "eu-north-1", false)->gpu, "L40S");
-	/* Known families whose GPU planner's table lacks: named, not the
-	 * instance type. */
-	ck_assert(unknown_has(&n, "T4G"));
-	ck_assert(unknown_has(&n, "Radeon Pro V520"));
-	ck_assert(unknown_has(&n, "B300"));
-	ck_assert(unknown_has(&n, "GB200"));
+	/* Families whose GPUs the table has since issue 11: T4G is the T4
+	 * part (AWS G5g page), the rest are their own rows. */
+	ck_assert_str_eq(find(&n, "g5g.xlarge", "eu-central-1", false)->gpu, "T4");
+	ck_assert_str_eq(find(&n, "g4ad.xlarge", "eu-central-1", false)->gpu, "Radeon Pro V520");
+	ck_assert_str_eq(find(&n, "p6-b300.48xlarge", "eu-central-1", false)->gpu, "B300");
+	ck_assert_int_eq(find(&n, "p6-b300.48xlarge", "eu-central-1", false)->gpu_count, 8);
+	ck_assert_str_eq(find(&n, "p6e-gb200.36xlarge", "eu-central-1", false)->gpu, "GB200");
+	ck_assert_uint_eq(n.n_unknown, 0);
 	/* g7e's RTX PRO 6000 is in the GPU table: stored, not unknown. */
 	ck_assert(!unknown_has(&n, "RTX PRO 6000"));
 	ck_assert_str_eq(find(&n, "g7e.2xlarge", "eu-north-1", false)->gpu, "RTX PRO 6000");
@@ -1307,11 +1313,102 @@ START_TEST(offers_api_shows_a_models_long_prompt_tiers)
 }
 END_TEST
 
+START_TEST(every_gpu_of_runpods_real_gpu_table_is_known_or_a_mig_slice)
+{
+	/* RunPod's own id / displayName / memoryInGb table (45 rows). */
+	size_t len;
+	char *body = read_file(
+		"tests/fixtures/real/runpod/gputypes-id-displayname-memory.reconstructed.json", &len);
+	ck_assert_ptr_nonnull(body);
+	cJSON *root = cJSON_Parse(body);
+	free(body);
+	struct norm n;
+	norm_init(&n, test_ref(), "runpod");
+	size_t slices = 0, known = 0;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(cJSON_GetObjectItem(root, "data"), "gpuTypes"))
+	{
+		const char *id = pj_str(t, "id"), *shown = pj_str(t, "displayName");
+		if (provider_mig_slice(id)) {
+			slices++;
+			continue;
+		}
+		double gib = pj_num(t, "memoryInGb") * NORM_BYTES_PER_GB / NORM_BYTES_PER_GIB;
+		const struct gpu_spec *g = norm_gpu(&n, id, gib);
+		if (!g)
+			g = norm_gpu(&n, shown, gib);
+		ck_assert_msg(g != NULL, "%s (%s, %g GB) unknown", id, shown,
+			      pj_num(t, "memoryInGb"));
+		known++;
+	}
+	ck_assert_uint_eq(slices, 2);
+	ck_assert_uint_eq(known, 43);
+	ck_assert(!provider_mig_slice("NVIDIA RTX PRO 6000 Blackwell Server Edition"));
+	ck_assert(provider_mig_slice("A100 1g.10gb"));
+	ck_assert(!provider_mig_slice("RTX 4080 SUPER"));
+	cJSON_Delete(root);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(runpod_leaves_out_mig_slices_and_stores_the_new_blackwell_and_ada_parts)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "runpod", "mig", NULL, &out, &err), 0);
+	const char *q = "SELECT gpu FROM offers WHERE provider = 'runpod' AND offer = ?";
+	char *g = test_query(db, q, "1x NVIDIA B300 SXM6 AC (secure)");
+	ck_assert_str_eq(g, "B300");
+	free(g);
+	g = test_query(db, q, "8x NVIDIA B300 SXM6 AC (secure)");
+	ck_assert_str_eq(g, "B300");
+	free(g);
+	g = test_query(db, q, "1x NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition (secure)");
+	ck_assert_str_eq(g, "RTX PRO 6000 Max-Q");
+	free(g);
+	g = test_query(db, q, "1x NVIDIA RTX 4000 SFF Ada Generation (secure)");
+	ck_assert_str_eq(g, "RTX 4000 SFF Ada");
+	free(g);
+	ck_assert_int_eq(feed_count(db,
+				    "SELECT count(*) FROM offers WHERE provider = 'runpod' AND "
+				    "offer LIKE '%MIG%'",
+				    NULL),
+			 0);
+	/* The two slices are counted as left out, not as unknown GPUs. */
+	ck_assert_msg(strstr(out, "2 left out"), "%s", out);
+	ck_assert_msg(!strstr(out, "MIG") && !strstr(err, "MIG"), "%s%s", out, err);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(azure_steps_skip_when_a_full_page_comes_back_without_a_next_link)
+{
+	struct norm n;
+	char *err = NULL;
+	/* 100 items, NextPageLink empty (Microsoft Q&A, 2023-03-10), then one
+	 * more at $skip=100. */
+	ck_assert_int_eq(cloud_fetch(&provider_azure, "nolink", NULL, &n, &err), PLANNER_OK);
+	ck_assert_ptr_nonnull(find(&n, "Standard_NC24ads_A100_v4", "eastus", false));
+	const struct offer *we = find(&n, "Standard_NC24ads_A100_v4", "westeurope", false);
+	ck_assert_ptr_nonnull(we);
+	ck_assert_str_eq(we->region_group, "eu");
+	ck_assert_uint_eq(n.n_offers, 2);
+	norm_free(&n);
+	char *log = test_fixture_log(&cloud_server, "nolink");
+	ck_assert_ptr_nonnull(strstr(log, "$skip=100"));
+	ck_assert_ptr_null(strstr(log, "$skip=101"));
+	free(log);
+}
+END_TEST
+
 static void add_prices_tests(Suite *s)
 {
 	TCase *t = tcase_create("issue 11 prices over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
 	tcase_add_test(t, aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error);
+	tcase_add_test(t, azure_steps_skip_when_a_full_page_comes_back_without_a_next_link);
+	tcase_add_test(t, every_gpu_of_runpods_real_gpu_table_is_known_or_a_mig_slice);
 	suite_add_tcase(s, t);
 	t = tcase_create("issue 11 api feeds over loopback");
 	tcase_add_checked_fixture(t, feeds_start, feeds_stop);
@@ -1321,6 +1418,7 @@ static void add_prices_tests(Suite *s)
 	tcase_add_test(t, litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priority_ones);
 	tcase_add_test(t, a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_completion);
 	tcase_add_test(t, offers_api_shows_a_models_long_prompt_tiers);
+	tcase_add_test(t, runpod_leaves_out_mig_slices_and_stores_the_new_blackwell_and_ada_parts);
 	suite_add_tcase(s, t);
 }
 /* --- end of issue 11, what was left --- */
