@@ -352,10 +352,10 @@ START_TEST(the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast)
 	}
 	/* AWS rows read from SkyPilot's copy of the AWS price list are
 	 * confirmed; RunPod's per-data-centre rows are not (stock unknown). */
-	ck_assert_uint_eq(aws, 8);
+	ck_assert_uint_eq(aws, 12); /* eu-west-2's p5 is in GB: "europe", not "eu" */
 	ck_assert_uint_eq(runpod, 6);
 	ck_assert_uint_ge(vast, 1);
-	ck_assert_uint_eq(confirmed, 8);
+	ck_assert_uint_eq(confirmed, 12);
 	cJSON_Delete(arr);
 	free(out);
 	free(err);
