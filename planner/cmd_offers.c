@@ -110,11 +110,14 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 			cJSON *tiers = cJSON_AddArrayToObject(x, "long_prompt");
 			for (int t = 0; tiers && t < a[i].n_tiers; t++) {
 				cJSON *y = cJSON_CreateObject();
-				cJSON_AddNumberToObject(y, "above_tokens", (double)a[i].tiers[t].above);
-				cJSON_AddNumberToObject(y, "input_per_mtok",
-				                        round_to(a[i].tiers[t].input_per_token * 1e6, 6));
-				cJSON_AddNumberToObject(y, "output_per_mtok",
-				                        round_to(a[i].tiers[t].output_per_token * 1e6, 6));
+				cJSON_AddNumberToObject(y, "above_tokens",
+				                        (double)a[i].tiers[t].above);
+				cJSON_AddNumberToObject(
+				    y, "input_per_mtok",
+				    round_to(a[i].tiers[t].input_per_token * 1e6, 6));
+				cJSON_AddNumberToObject(
+				    y, "output_per_mtok",
+				    round_to(a[i].tiers[t].output_per_token * 1e6, 6));
 				cJSON_AddItemToArray(tiers, y);
 			}
 			cJSON_AddItemToArray(arr, x);

@@ -321,7 +321,9 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 			n_off++;
 	}
 	cJSON_ArrayForEach(it, arr_a)
+	{
 		snapshot_api(it, &apis[n_api++]);
+	}
 	/* Each provider's rows go in as one refresh of it would. */
 	qsort(offers, n_off, sizeof *offers, by_provider);
 	qsort(apis, n_api, sizeof *apis, by_provider);

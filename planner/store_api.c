@@ -20,18 +20,20 @@ const struct api_tier *api_price_tier(const struct api_price *a, double prompt)
 	return t;
 }
 
-/* The tiers column: a JSON list, '' when there are none. At most
- * API_MAX_TIERS entries of three numbers each fit in buf. */
+/* The tiers column: a JSON list, '' when there are none. One entry is
+ * at most about 125 bytes (a long and two %.17g numbers), so
+ * API_MAX_TIERS * 160 bytes hold them all. */
 static const char *tiers_text(const struct api_price *a, char *buf, size_t len)
 {
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < a->n_tiers && i < API_MAX_TIERS && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k,
-		                      "%s{\"above\": %ld, \"input_per_token\": %.17g, "
-		                      "\"output_per_token\": %.17g}%s",
-		                      i ? ", " : "[", a->tiers[i].above, a->tiers[i].input_per_token,
-		                      a->tiers[i].output_per_token, i + 1 == a->n_tiers ? "]" : "");
+		k +=
+		    (size_t)snprintf(buf + k, len - k,
+		                     "%s{\"above\": %ld, \"input_per_token\": %.17g, "
+		                     "\"output_per_token\": %.17g}%s",
+		                     i ? ", " : "[", a->tiers[i].above, a->tiers[i].input_per_token,
+		                     a->tiers[i].output_per_token, i + 1 == a->n_tiers ? "]" : "");
 	return buf;
 }
 
@@ -154,8 +156,9 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 		sqlite3_bind_text(ins, 8, a->country, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 9, a->region_group, -1, SQLITE_STATIC);
 		sqlite3_bind_int(ins, 10, a->estimated);
-		char tiers[API_MAX_TIERS * 96];
-		sqlite3_bind_text(ins, 11, tiers_text(a, tiers, sizeof tiers), -1, SQLITE_TRANSIENT);
+		char tiers[API_MAX_TIERS * 160];
+		sqlite3_bind_text(ins, 11, tiers_text(a, tiers, sizeof tiers), -1,
+		                  SQLITE_TRANSIENT);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store API prices");
 			goto fail;

@@ -325,8 +325,9 @@ static void read_line(struct aws_csv *a, const char *p, size_t n)
 static bool carry_append(struct aws_csv *a, const char *p, size_t n, char **err)
 {
 	if (a->carry_len + n > (size_t)AWS_MAX_LINE) {
-		a->fail = set_err(err, PLANNER_ENET,
-				  "price list has a line over %ld bytes; not the EC2 CSV", AWS_MAX_LINE);
+		a->fail =
+		    set_err(err, PLANNER_ENET,
+		            "price list has a line over %ld bytes; not the EC2 CSV", AWS_MAX_LINE);
 		return false;
 	}
 	if (a->carry_len + n > a->carry_cap) {
@@ -388,8 +389,9 @@ bool aws_csv_finish(struct aws_csv *a, char **err)
 		return false;
 	}
 	if (!a->have_header) {
-		a->fail = set_err(err, PLANNER_ENET,
-				  "response is not the EC2 price list CSV (no header row with TermType)");
+		a->fail =
+		    set_err(err, PLANNER_ENET,
+		            "response is not the EC2 price list CSV (no header row with TermType)");
 		return false;
 	}
 	return true;

@@ -120,7 +120,7 @@ static bool seen(const struct norm *out, const char *sku, const char *region, bo
 
 /* parse, also giving the number of items on the page. */
 static int parse_page(struct norm *out, const char *body, size_t len, char **next, int *n_items,
-		      char **err)
+                      char **err)
 {
 	if (next)
 		*next = NULL;
@@ -227,8 +227,8 @@ static int fetch(struct fetch_ctx *fx, char **err)
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/api/retail/prices", fx->base);
 	const char *headers[] = {"Accept: application/json", NULL};
 	struct az_pages pg = {.fx = fx};
-	int rc = http_paged(fx->http, url, headers, page, &pg, AZURE_MAX_PAGES, &fx->http_status,
-			    err);
+	int rc =
+	    http_paged(fx->http, url, headers, page, &pg, AZURE_MAX_PAGES, &fx->http_status, err);
 	free(url);
 	return rc;
 }

@@ -93,8 +93,8 @@ static void read_tiers(const cJSON *m, struct cand *c)
 			c->tiers[at] = c->tiers[at - 1];
 			at--;
 		}
-		c->tiers[at] = (struct api_tier){.above = above, .input_per_token = in,
-						 .output_per_token = outp};
+		c->tiers[at] = (struct api_tier){
+		    .above = above, .input_per_token = in, .output_per_token = outp};
 		c->n_tiers++;
 	}
 }
@@ -194,8 +194,8 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		if (norm_api(out, cs[i].id, cs[i].in, cs[i].out, cs[i].ctx))
 			for (int t = 0; t < cs[i].n_tiers; t++)
 				provider_api_tier(out, cs[i].tiers[t].above,
-						  cs[i].tiers[t].input_per_token,
-						  cs[i].tiers[t].output_per_token);
+				                  cs[i].tiers[t].input_per_token,
+				                  cs[i].tiers[t].output_per_token);
 	}
 out:
 	free(cs);

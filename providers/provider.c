@@ -183,8 +183,8 @@ bool provider_api_tier(struct norm *out, long above, double in, double outp)
 	if (a->n_tiers == API_MAX_TIERS || (at < a->n_tiers && a->tiers[at].above == above))
 		return false;
 	memmove(&a->tiers[at + 1], &a->tiers[at], (size_t)(a->n_tiers - at) * sizeof a->tiers[0]);
-	a->tiers[at] = (struct api_tier){.above = above, .input_per_token = in,
-					 .output_per_token = outp};
+	a->tiers[at] =
+	    (struct api_tier){.above = above, .input_per_token = in, .output_per_token = outp};
 	a->n_tiers++;
 	return true;
 }

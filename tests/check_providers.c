@@ -771,10 +771,9 @@ START_TEST(litellm_on_the_real_map_stores_no_zero_priced_text_model)
 	/* 1,201 priced text entries: 84 are 0/0, 13 collide with another
 	 * id, 4 (wandb/…) are above NORM_MAX_PRICE_PER_TOKEN, 1 writes
 	 * audio only (gemini/gemini-2.5-pro-preview-tts). */
-	ck_assert_int_eq(feed_count(db,
-				    "SELECT count(*) FROM api_prices WHERE provider = 'litellm'",
-				    NULL),
-			 1099);
+	ck_assert_int_eq(
+	    feed_count(db, "SELECT count(*) FROM api_prices WHERE provider = 'litellm'", NULL),
+	    1099);
 	free(out);
 	free(err);
 	free(db);
@@ -921,11 +920,11 @@ START_TEST(openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_its_lo
 	ck_assert_msg(fabs(atof(in) - 3.0) < 1e-6, "%s", in);
 	free(in);
 	in = test_query(db,
-			"SELECT json_extract(tiers, '$[0].above') || ' ' || "
-			"(json_extract(tiers, '$[0].input_per_token') * 1e6) || ' ' || "
-			"(json_extract(tiers, '$[0].output_per_token') * 1e6) FROM api_prices "
-			"WHERE model = ?",
-			"anthropic/claude-sonnet-4");
+	                "SELECT json_extract(tiers, '$[0].above') || ' ' || "
+	                "(json_extract(tiers, '$[0].input_per_token') * 1e6) || ' ' || "
+	                "(json_extract(tiers, '$[0].output_per_token') * 1e6) FROM api_prices "
+	                "WHERE model = ?",
+	                "anthropic/claude-sonnet-4");
 	double above, ti, to;
 	ck_assert_int_eq(sscanf(in, "%lf %lf %lf", &above, &ti, &to), 3);
 	ck_assert_double_eq_tol(above, 200000, 0.5);
@@ -1112,7 +1111,9 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, litellm_id_collisions_keep_the_same_row_whatever_the_key_order);
 	tcase_add_test(t, offers_api_with_an_open_models_id_lists_its_hosted_copies);
 	tcase_add_test(t, offers_api_honours_provider);
-	tcase_add_test(t, openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_its_long_prompt_tiers);
+	tcase_add_test(
+	    t,
+	    openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_its_long_prompt_tiers);
 	tcase_add_test(t, runpod_refreshes_without_a_key_and_sends_none);
 	tcase_add_test(t, a_missing_needed_key_names_its_variable_once_and_the_rest_refreshes);
 	tcase_add_test(t, runpod_stock_of_one_gpu_is_not_copied_to_larger_pods);
@@ -1140,8 +1141,8 @@ START_TEST(aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error)
 	norm_init(&n, test_ref(), "aws");
 	/* What norm_offer leaves when an allocation fails mid-stream. */
 	n.oom = true;
-	struct fetch_ctx fx = {.p = &provider_aws, .http = &o, .base = base,
-			       .aws_regions = "eu-central-1", .out = &n};
+	struct fetch_ctx fx = {
+	    .p = &provider_aws, .http = &o, .base = base, .aws_regions = "eu-central-1", .out = &n};
 	ck_assert_int_eq(provider_aws.fetch(&fx, &err), PLANNER_ESYS);
 	ck_assert_ptr_nonnull(strstr(err, "out of memory"));
 	free(err);
@@ -1165,17 +1166,16 @@ START_TEST(openrouter_stores_only_models_that_write_text)
 	/* Image and audio generators of 2026-08-01 (output_modalities
 	 * ["image", "text"] and ["text", "audio"]). */
 	const char *gone[] = {"google/gemini-3-pro-image", "openai/gpt-5-image",
-			      "google/gemini-2.5-flash-image", "openai/gpt-audio",
-			      "openai/gpt-audio-mini"};
+	                      "google/gemini-2.5-flash-image", "openai/gpt-audio",
+	                      "openai/gpt-audio-mini"};
 	for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
 		ck_assert_msg(feed_count(db, q, gone[i]) == 0, "%s stored", gone[i]);
 	ck_assert_int_eq(feed_count(db, q, "google/gemini-2.5-pro"), 1);
 	/* 336 models: 293 priced text-only ones; the 11 priced image or audio
 	 * generators are left out with the free, alias and router ids. */
-	ck_assert_int_eq(feed_count(db,
-				    "SELECT count(*) FROM api_prices WHERE provider = 'openrouter'",
-				    NULL),
-			 293);
+	ck_assert_int_eq(
+	    feed_count(db, "SELECT count(*) FROM api_prices WHERE provider = 'openrouter'", NULL),
+	    293);
 	free(out);
 	free(err);
 	free(db);
@@ -1186,19 +1186,20 @@ START_TEST(litellm_stores_no_image_embedding_or_audio_only_entry_of_the_real_map
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_litellm,
-				    "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
-				    &n, NULL, &err),
-			 PLANNER_OK);
+	ck_assert_int_eq(
+	    parse_file(&provider_litellm,
+	               "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
+	               &n, NULL, &err),
+	    PLANNER_OK);
 	/* mode image_generation and embedding, and a chat-mode entry whose
 	 * only output is audio. */
 	const char *gone[] = {"bedrock/1024-x-1024/50-steps/bedrock/amazon.nova-canvas-v1:0",
-			      "bedrock/amazon.titan-embed-image-v1",
-			      "gemini/gemini-2.5-pro-preview-tts"};
+	                      "bedrock/amazon.titan-embed-image-v1",
+	                      "gemini/gemini-2.5-pro-preview-tts"};
 	for (size_t i = 0; i < n.n_apis; i++)
 		for (size_t k = 0; k < sizeof gone / sizeof *gone; k++)
 			ck_assert_msg(!strstr(n.apis[i].model, gone[k] + strcspn(gone[k], "/") + 1),
-				      "%s stored", n.apis[i].model);
+			              "%s stored", n.apis[i].model);
 	/* A text model that can also return images stays. */
 	ck_assert_ptr_nonnull(find_api(&n, "openai/gpt-5.1"));
 	ck_assert_uint_gt(n.skipped, 0);
@@ -1210,10 +1211,11 @@ START_TEST(litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priori
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_litellm,
-				    "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
-				    &n, NULL, &err),
-			 PLANNER_OK);
+	ck_assert_int_eq(
+	    parse_file(&provider_litellm,
+	               "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
+	               &n, NULL, &err),
+	    PLANNER_OK);
 	const struct api_price *g = find_api(&n, "gemini/gemini-2.5-pro");
 	ck_assert_ptr_nonnull(g);
 	ck_assert_int_eq(g->n_tiers, 1); /* _above_200k_tokens_priority is not a tier */
@@ -1246,15 +1248,16 @@ static struct route_result tier_pick(const char *db, const char *model, long con
 	struct store *st = NULL;
 	char *err = NULL;
 	ck_assert_msg(store_open(db, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
-	char *yaml = xasprintf("version: 1\njobs:\n - {name: a, model: mistral-nemo-12b, context: %ld, "
-			       "api_models: [%s], request: {input: %ld, output: 1000}, "
-			       "tokens_per_month: {input: 100M, output: 1M}}\n",
-			       context, model, prompt);
+	char *yaml =
+	    xasprintf("version: 1\njobs:\n - {name: a, model: mistral-nemo-12b, context: %ld, "
+	              "api_models: [%s], request: {input: %ld, output: 1000}, "
+	              "tokens_per_month: {input: 100M, output: 1M}}\n",
+	              context, model, prompt);
 	struct jobspec *spec = NULL;
 	struct plan *p = NULL;
 	ck_assert_msg(jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err) ==
-			      PLANNER_OK,
-		      "%s", err);
+	                  PLANNER_OK,
+	              "%s", err);
 	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
 	r = p->jobs[0].routes[ROUTE_API];
 	plan_free(p);
@@ -1280,12 +1283,12 @@ START_TEST(a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_comp
 	ck_assert_double_eq_tol(r.output_per_mtok, 22.5, 1e-9);
 	ck_assert_double_eq_tol(r.monthly_cost, 100 * 6.0 + 1 * 22.5, 1e-6);
 	/* qwen/qwen3-max: two tiers, 32000 and 128000. */
-	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 20000).input_per_mtok,
-				0.78, 1e-9);
+	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 20000).input_per_mtok, 0.78,
+	                        1e-9);
 	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 100000).input_per_mtok,
-				1.56, 1e-9);
+	                        1.56, 1e-9);
 	ck_assert_double_eq_tol(tier_pick(db, "qwen/qwen3-max", 262144, 200000).input_per_mtok,
-				1.95, 1e-9);
+	                        1.95, 1e-9);
 	free(out);
 	free(err);
 	free(db);
@@ -1302,10 +1305,9 @@ START_TEST(offers_api_shows_a_models_long_prompt_tiers)
 	const cJSON *tiers = cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 0), "long_prompt");
 	ck_assert_int_eq(cJSON_GetArraySize(tiers), 2);
 	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 0), "above_tokens"), 32000, 0.5);
-	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 1), "input_per_mtok"), 1.95,
-				1e-9);
+	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 1), "input_per_mtok"), 1.95, 1e-9);
 	ck_assert_double_eq_tol(pj_num(cJSON_GetArrayItem(tiers, 1), "output_per_mtok"), 9.75,
-				1e-9);
+	                        1e-9);
 	cJSON_Delete(arr);
 	free(out);
 	free(err);
@@ -1318,7 +1320,7 @@ START_TEST(every_gpu_of_runpods_real_gpu_table_is_known_or_a_mig_slice)
 	/* RunPod's own id / displayName / memoryInGb table (45 rows). */
 	size_t len;
 	char *body = read_file(
-		"tests/fixtures/real/runpod/gputypes-id-displayname-memory.reconstructed.json", &len);
+	    "tests/fixtures/real/runpod/gputypes-id-displayname-memory.reconstructed.json", &len);
 	ck_assert_ptr_nonnull(body);
 	cJSON *root = cJSON_Parse(body);
 	free(body);
@@ -1338,7 +1340,7 @@ START_TEST(every_gpu_of_runpods_real_gpu_table_is_known_or_a_mig_slice)
 		if (!g)
 			g = norm_gpu(&n, shown, gib);
 		ck_assert_msg(g != NULL, "%s (%s, %g GB) unknown", id, shown,
-			      pj_num(t, "memoryInGb"));
+		              pj_num(t, "memoryInGb"));
 		known++;
 	}
 	ck_assert_uint_eq(slices, 2);
@@ -1362,17 +1364,18 @@ START_TEST(runpod_leaves_out_mig_slices_and_stores_the_new_blackwell_and_ada_par
 	g = test_query(db, q, "8x NVIDIA B300 SXM6 AC (secure)");
 	ck_assert_str_eq(g, "B300");
 	free(g);
-	g = test_query(db, q, "1x NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition (secure)");
+	g = test_query(db, q,
+	               "1x NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition (secure)");
 	ck_assert_str_eq(g, "RTX PRO 6000 Max-Q");
 	free(g);
 	g = test_query(db, q, "1x NVIDIA RTX 4000 SFF Ada Generation (secure)");
 	ck_assert_str_eq(g, "RTX 4000 SFF Ada");
 	free(g);
 	ck_assert_int_eq(feed_count(db,
-				    "SELECT count(*) FROM offers WHERE provider = 'runpod' AND "
-				    "offer LIKE '%MIG%'",
-				    NULL),
-			 0);
+	                            "SELECT count(*) FROM offers WHERE provider = 'runpod' AND "
+	                            "offer LIKE '%MIG%'",
+	                            NULL),
+	                 0);
 	/* The two slices are counted as left out, not as unknown GPUs. */
 	ck_assert_msg(strstr(out, "2 left out"), "%s", out);
 	ck_assert_msg(!strstr(out, "MIG") && !strstr(err, "MIG"), "%s%s", out, err);
@@ -1415,8 +1418,10 @@ static void add_prices_tests(Suite *s)
 	tcase_set_timeout(t, 0); /* no wall-clock limit */
 	tcase_add_test(t, openrouter_stores_only_models_that_write_text);
 	tcase_add_test(t, litellm_stores_no_image_embedding_or_audio_only_entry_of_the_real_map);
-	tcase_add_test(t, litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priority_ones);
-	tcase_add_test(t, a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_completion);
+	tcase_add_test(
+	    t, litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priority_ones);
+	tcase_add_test(t,
+	               a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_completion);
 	tcase_add_test(t, offers_api_shows_a_models_long_prompt_tiers);
 	tcase_add_test(t, runpod_leaves_out_mig_slices_and_stores_the_new_blackwell_and_ada_parts);
 	suite_add_tcase(s, t);

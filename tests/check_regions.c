@@ -334,8 +334,8 @@ END_TEST
 START_TEST(the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/snap.db", dir), *out = NULL, *err = NULL;
-	const char *argv[] = {"offers", "--region", "eu", "--limit", "0", "--format", "json",
-	                      "--db", db, NULL};
+	const char *argv[] = {"offers",   "--region", "eu",   "--limit", "0",
+	                      "--format", "json",     "--db", db,        NULL};
 	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
 	cJSON *arr = cJSON_Parse(out);
 	ck_assert(cJSON_IsArray(arr));
