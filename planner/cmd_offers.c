@@ -107,19 +107,39 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 			cJSON_AddStringToObject(x, "country", a[i].country);
 			cJSON_AddStringToObject(x, "region_group", a[i].region_group);
 			cJSON_AddBoolToObject(x, "estimated", a[i].estimated);
+			cJSON *tiers = cJSON_AddArrayToObject(x, "long_prompt");
+			for (int t = 0; tiers && t < a[i].n_tiers; t++) {
+				cJSON *y = cJSON_CreateObject();
+				cJSON_AddNumberToObject(y, "above_tokens",
+				                        (double)a[i].tiers[t].above);
+				cJSON_AddNumberToObject(
+				    y, "input_per_mtok",
+				    round_to(a[i].tiers[t].input_per_token * 1e6, 6));
+				cJSON_AddNumberToObject(
+				    y, "output_per_mtok",
+				    round_to(a[i].tiers[t].output_per_token * 1e6, 6));
+				cJSON_AddItemToArray(tiers, y);
+			}
 			cJSON_AddItemToArray(arr, x);
 		}
 		return cli_print_json(arr);
 	}
 	if (c->format == FORMAT_CSV) {
-		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at\r\n",
+		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at,"
+		      "long_prompt\r\n",
 		      stdout);
 		for (size_t i = 0; i < limit; i++) {
 			csv_field(stdout, a[i].provider);
 			putchar(',');
 			csv_field(stdout, a[i].model);
-			printf(",%.6g,%.6g,%ld,%s\r\n", a[i].input_per_token * 1e6,
+			printf(",%.6g,%.6g,%ld,%s,", a[i].input_per_token * 1e6,
 			       a[i].output_per_token * 1e6, a[i].context, a[i].fetched_at);
+			/* "above:in/out" per tier, space-separated: no comma, no quote. */
+			for (int t = 0; t < a[i].n_tiers; t++)
+				printf("%s%ld:%.6g/%.6g", t ? " " : "", a[i].tiers[t].above,
+				       a[i].tiers[t].input_per_token * 1e6,
+				       a[i].tiers[t].output_per_token * 1e6);
+			fputs("\r\n", stdout);
 		}
 		return PLANNER_OK;
 	}
@@ -127,9 +147,15 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 	       "context");
 	for (size_t i = 0; i < limit; i++) {
 		char model[sizeof a->model];
-		printf("%-11.11s %-44.44s %10.3f %10.3f %9ld\n", a[i].provider,
+		printf("%-11.11s %-44.44s %10.3f %10.3f %9ld", a[i].provider,
 		       cli_safe(model, sizeof model, a[i].model), a[i].input_per_token * 1e6,
 		       a[i].output_per_token * 1e6, a[i].context);
+		/* Long-prompt tiers: prompts over N tokens pay in/out. */
+		for (int t = 0; t < a[i].n_tiers; t++)
+			printf("  >%ld: %.3f/%.3f", a[i].tiers[t].above,
+			       a[i].tiers[t].input_per_token * 1e6,
+			       a[i].tiers[t].output_per_token * 1e6);
+		putchar('\n');
 	}
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);

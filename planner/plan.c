@@ -58,8 +58,7 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
-			/* A row's context is the longest sequence its price holds
-			 * for (a window, or a long-prompt tier's threshold). */
+			/* A row's context is the model's window there. */
 			if (rows[i].context > 0 && rows[i].context < j->context)
 				continue;
 			if (!workload_region_allowed(c->w, NULL, rows[i].country,
@@ -67,8 +66,12 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 				elsewhere++;
 				continue;
 			}
-			double usd = j->input_tokens * rows[i].input_per_token +
-				     j->output_tokens * rows[i].output_per_token;
+			/* A long-prompt tier bills the whole request, prompt and
+			 * completion, by the job's mean prompt (request.input). */
+			const struct api_tier *t = api_price_tier(&rows[i], j->request_input);
+			double in = t ? t->input_per_token : rows[i].input_per_token;
+			double out = t ? t->output_per_token : rows[i].output_per_token;
+			double usd = j->input_tokens * in + j->output_tokens * out;
 			double cost = usd * c->spec->usd_to_currency;
 			if (cost < best) {
 				best = cost;
@@ -76,9 +79,8 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 				r->monthly_cost = cost;
 				snprintf(r->provider, sizeof r->provider, "%s", rows[i].provider);
 				snprintf(r->offer, sizeof r->offer, "%s", rows[i].model);
-				r->input_per_mtok = rows[i].input_per_token * 1e6 * c->spec->usd_to_currency;
-				r->output_per_mtok =
-					rows[i].output_per_token * 1e6 * c->spec->usd_to_currency;
+				r->input_per_mtok = in * 1e6 * c->spec->usd_to_currency;
+				r->output_per_mtok = out * 1e6 * c->spec->usd_to_currency;
 			}
 		}
 		free(rows);

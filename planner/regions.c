@@ -55,6 +55,11 @@ struct cloud_region {
  * catalogue noted on 2026-09-11). The others' countries are not stated on
  * a page found: only the group their names give. */
 #define LAM(n, c, g) {"lambda", n, c, g}
+/* RunPod: data centre ids and the country SkyPilot's catalogue gives each
+ * (skypilot-org/skypilot-catalog, catalogs/v8/runpod/vms.csv, columns
+ * Region and AvailabilityZone, stored version
+ * 01acdfd419ce5afae1289ff14825b893ced0c196, read 2026-11-30). */
+#define RP(n, c) {"runpod", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -104,6 +109,18 @@ static const struct cloud_region clouds[] = {
     LAM("asia-south-1", NULL, "asia"), LAM("asia-northeast-1", NULL, "asia"),
     LAM("asia-northeast-2", NULL, "asia"), LAM("australia-east-1", NULL, "oceania"),
     LAM("me-west-1", NULL, "mideast"),
+    RP("EU-CZ-1", "CZ"), RP("EU-DK-1", "DK"), RP("EU-FR-1", "FR"), RP("EU-NL-1", "NL"),
+    RP("EU-RO-1", "RO"), RP("EU-SE-1", "SE"), RP("EU-SE-2", "SE"), RP("EUR-IS-1", "IS"),
+    RP("EUR-IS-2", "IS"), RP("EUR-IS-3", "IS"), RP("EUR-IS-4", "IS"), RP("EUR-IS-5", "IS"),
+    RP("EUR-NO-1", "NO"), RP("EUR-NO-2", "NO"), RP("AP-IN-1", "IN"), RP("AP-IN-2", "IN"),
+    RP("AP-JP-1", "JP"), RP("CA-MTL-1", "CA"), RP("CA-MTL-2", "CA"), RP("CA-MTL-3", "CA"),
+    RP("CA-MTL-4", "CA"), RP("OC-AU-1", "AU"), RP("SEA-SG-1", "SG"), RP("US-CA-1", "US"),
+    RP("US-CA-2", "US"), RP("US-DE-1", "US"), RP("US-GA-1", "US"), RP("US-GA-2", "US"),
+    RP("US-IL-1", "US"), RP("US-KS-1", "US"), RP("US-KS-2", "US"), RP("US-KS-3", "US"),
+    RP("US-MD-1", "US"), RP("US-MO-1", "US"), RP("US-MO-2", "US"), RP("US-NC-1", "US"),
+    RP("US-NC-2", "US"), RP("US-NE-1", "US"), RP("US-OR-1", "US"), RP("US-OR-2", "US"),
+    RP("US-PA-1", "US"), RP("US-TX-1", "US"), RP("US-TX-2", "US"), RP("US-TX-3", "US"),
+    RP("US-TX-4", "US"), RP("US-TX-5", "US"), RP("US-TX-6", "US"), RP("US-WA-1", "US"),
 };
 
 /* Where an API host processes data. "openrouter" rows are OpenRouter's;

@@ -52,6 +52,9 @@ static const char *const migrations[] = {
           "AND region IN ('secure', 'community');"
           "UPDATE offers SET estimated = 1 WHERE source LIKE '%unconfirmed%' "
           "OR source LIKE '%estimate%';",
+    /* Long-prompt tiers are their own prices (issue 11), no longer a
+     * context cut to the first tier's threshold. */
+    [5] = "ALTER TABLE api_prices ADD COLUMN tiers TEXT NOT NULL DEFAULT '';",
 };
 
 /* The schema version whose migration needs locate_rows after its SQL. */
@@ -245,6 +248,30 @@ static int by_provider(const void *a, const void *b)
 	return strcmp((const char *)a, (const char *)b);
 }
 
+/* One api_prices entry of the snapshot into a (zeroed): prices per
+ * million tokens there, per token here; long_prompt lists its tiers. */
+static void snapshot_api(const cJSON *it, struct api_price *a)
+{
+	snprintf(a->provider, sizeof a->provider, "%s", jstr(it, "provider"));
+	snprintf(a->model, sizeof a->model, "%s", jstr(it, "model"));
+	a->input_per_token = jnum(it, "input_per_mtok") / 1e6;
+	a->output_per_token = jnum(it, "output_per_mtok") / 1e6;
+	a->context = (long)jnum(it, "context");
+	snprintf(a->fetched_at, sizeof a->fetched_at, "%s", jstr(it, "fetched_at"));
+	snprintf(a->source, sizeof a->source, "%s", jstr(it, "source"));
+	a->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(it, "long_prompt"))
+	{
+		if (a->n_tiers < API_MAX_TIERS)
+			a->tiers[a->n_tiers++] =
+			    (struct api_tier){.above = (long)jnum(t, "above_tokens"),
+			                      .input_per_token = jnum(t, "input_per_mtok") / 1e6,
+			                      .output_per_token = jnum(t, "output_per_mtok") / 1e6};
+	}
+	regions_locate_api(a);
+}
+
 /* The provider rows a snapshot brings are inserted as if each provider had
  * been refreshed at the snapshot's date, and flagged from_snapshot so the
  * output can say the prices are bundled, not live. */
@@ -295,16 +322,7 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 	}
 	cJSON_ArrayForEach(it, arr_a)
 	{
-		struct api_price *a = &apis[n_api++];
-		snprintf(a->provider, sizeof a->provider, "%s", jstr(it, "provider"));
-		snprintf(a->model, sizeof a->model, "%s", jstr(it, "model"));
-		a->input_per_token = jnum(it, "input_per_mtok") / 1e6;
-		a->output_per_token = jnum(it, "output_per_mtok") / 1e6;
-		a->context = (long)jnum(it, "context");
-		snprintf(a->fetched_at, sizeof a->fetched_at, "%s", jstr(it, "fetched_at"));
-		snprintf(a->source, sizeof a->source, "%s", jstr(it, "source"));
-		a->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
-		regions_locate_api(a);
+		snapshot_api(it, &apis[n_api++]);
 	}
 	/* Each provider's rows go in as one refresh of it would. */
 	qsort(offers, n_off, sizeof *offers, by_provider);

@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -41,6 +41,19 @@ struct offer {
 	bool estimated;        /* price estimated or not confirmed at the provider itself */
 };
 
+/* Long-prompt tiers one API price may have: OpenRouter lists up to two
+ * (qwen/qwen3-max, 32000 and 128000, 2026-08-01), LiteLLM one per entry. */
+#define API_MAX_TIERS 4
+
+/* A long-prompt tier: a request whose prompt is longer than `above` tokens
+ * is billed at these prices for its prompt and its completion (OpenRouter
+ * pricing.overrides min_prompt_tokens, LiteLLM *_above_<N>k_tokens). */
+struct api_tier {
+	long above;              /* prompt tokens; the tier holds above this */
+	double input_per_token;  /* USD */
+	double output_per_token; /* USD */
+};
+
 /* One per-token API price. */
 struct api_price {
 	char provider[32];       /* feed: "openrouter", "litellm", … */
@@ -53,7 +66,15 @@ struct api_price {
 	char country[4];       /* where the host processes data; "" unknown (regions.h) */
 	char region_group[16]; /* "eu", "us", …; "" unknown */
 	bool estimated;        /* price not confirmed at the host itself */
+	/* Long-prompt tiers, ascending by `above`; the prices above hold for
+	 * prompts up to tiers[0].above (api_price_for_prompt). */
+	struct api_tier tiers[API_MAX_TIERS];
+	int n_tiers;
 };
+
+/* The tier a request of `prompt` tokens is billed at: the last tier whose
+ * `above` it exceeds, or NULL for the base prices. */
+const struct api_tier *api_price_tier(const struct api_price *a, double prompt);
 
 /* Filters for store_offers; zero/NULL fields do not filter. */
 struct offer_filter {

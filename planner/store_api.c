@@ -2,6 +2,7 @@
  * store_int.h). */
 #include "store_int.h"
 
+#include <cJSON.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,56 @@
 
 #include "api_model.h"
 #include "util.h"
+
+const struct api_tier *api_price_tier(const struct api_price *a, double prompt)
+{
+	const struct api_tier *t = NULL;
+	for (int i = 0; a && i < a->n_tiers && i < API_MAX_TIERS; i++)
+		if (prompt > (double)a->tiers[i].above)
+			t = &a->tiers[i];
+	return t;
+}
+
+/* The tiers column: a JSON list, '' when there are none. One entry is
+ * at most about 125 bytes (a long and two %.17g numbers), so
+ * API_MAX_TIERS * 160 bytes hold them all. */
+static const char *tiers_text(const struct api_price *a, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < a->n_tiers && i < API_MAX_TIERS && k < len; i++)
+		k +=
+		    (size_t)snprintf(buf + k, len - k,
+		                     "%s{\"above\": %ld, \"input_per_token\": %.17g, "
+		                     "\"output_per_token\": %.17g}%s",
+		                     i ? ", " : "[", a->tiers[i].above, a->tiers[i].input_per_token,
+		                     a->tiers[i].output_per_token, i + 1 == a->n_tiers ? "]" : "");
+	return buf;
+}
+
+/* Reads the tiers column back; entries that are not three numbers (a
+ * hand-edited database) are left out. */
+static void read_tiers(struct api_price *a, const unsigned char *text)
+{
+	a->n_tiers = 0;
+	if (!text || !*text)
+		return;
+	cJSON *arr = cJSON_Parse((const char *)text);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, arr)
+	{
+		const cJSON *ab = cJSON_GetObjectItemCaseSensitive(t, "above");
+		const cJSON *in = cJSON_GetObjectItemCaseSensitive(t, "input_per_token");
+		const cJSON *out = cJSON_GetObjectItemCaseSensitive(t, "output_per_token");
+		if (a->n_tiers == API_MAX_TIERS || !cJSON_IsNumber(ab) || !cJSON_IsNumber(in) ||
+		    !cJSON_IsNumber(out))
+			continue;
+		a->tiers[a->n_tiers++] = (struct api_tier){.above = (long)ab->valuedouble,
+		                                           .input_per_token = in->valuedouble,
+		                                           .output_per_token = out->valuedouble};
+	}
+	cJSON_Delete(arr);
+}
 
 static void read_api_price(sqlite3_stmt *s, void *row)
 {
@@ -23,6 +74,7 @@ static void read_api_price(sqlite3_stmt *s, void *row)
 	store_copy_text(a->country, sizeof a->country, sqlite3_column_text(s, 7));
 	store_copy_text(a->region_group, sizeof a->region_group, sqlite3_column_text(s, 8));
 	a->estimated = sqlite3_column_int(s, 9) != 0;
+	read_tiers(a, sqlite3_column_text(s, 10));
 }
 
 int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
@@ -34,7 +86,7 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, model, input_per_token, output_per_token, context, "
-	        "fetched_at, source, country, region_group, estimated FROM api_prices "
+	        "fetched_at, source, country, region_group, estimated, tiers FROM api_prices "
 	        "WHERE (?1 IS NULL OR model = ?1 COLLATE NOCASE) "
 	        "ORDER BY input_per_token + output_per_token, provider, model",
 	        -1, &s, NULL) != SQLITE_OK)
@@ -80,7 +132,7 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 	        st->db,
 	        "INSERT OR REPLACE INTO api_prices (provider, model, input_per_token, "
 	        "output_per_token, context, fetched_at, source, country, region_group, "
-	        "estimated) VALUES (?,?,?,?,?,?,?,?,?,?)",
+	        "estimated, tiers) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 	        -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare API price update");
 		goto fail;
@@ -104,6 +156,9 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 		sqlite3_bind_text(ins, 8, a->country, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 9, a->region_group, -1, SQLITE_STATIC);
 		sqlite3_bind_int(ins, 10, a->estimated);
+		char tiers[API_MAX_TIERS * 160];
+		sqlite3_bind_text(ins, 11, tiers_text(a, tiers, sizeof tiers), -1,
+		                  SQLITE_TRANSIENT);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store API prices");
 			goto fail;

@@ -109,6 +109,10 @@ struct aws_csv {
 	size_t rows;             /* data rows seen */
 	size_t offers_at_start;  /* norm rows before this stream (reset drops back) */
 	size_t apis_at_start;
+	/* The status of the last failure: the streaming sink can hand libcurl
+	 * only true or false, and http.c reports any sink abort as a feed
+	 * error (3), so fetch reads the cause here: out of memory is 5. */
+	int fail;
 };
 
 struct aws_csv *aws_csv_new(struct norm *out, const char *region)
@@ -130,6 +134,7 @@ void aws_csv_reset(struct aws_csv *a)
 	a->carry_len = 0;
 	a->have_header = false;
 	a->rows = 0;
+	a->fail = PLANNER_OK;
 	memset(a->col_of, -1, sizeof a->col_of);
 }
 
@@ -320,8 +325,9 @@ static void read_line(struct aws_csv *a, const char *p, size_t n)
 static bool carry_append(struct aws_csv *a, const char *p, size_t n, char **err)
 {
 	if (a->carry_len + n > (size_t)AWS_MAX_LINE) {
-		set_err(err, PLANNER_ENET, "price list has a line over %ld bytes; not the EC2 CSV",
-			AWS_MAX_LINE);
+		a->fail =
+		    set_err(err, PLANNER_ENET,
+		            "price list has a line over %ld bytes; not the EC2 CSV", AWS_MAX_LINE);
 		return false;
 	}
 	if (a->carry_len + n > a->carry_cap) {
@@ -330,7 +336,7 @@ static bool carry_append(struct aws_csv *a, const char *p, size_t n, char **err)
 			cap *= 2;
 		char *c = realloc(a->carry, cap);
 		if (!c) {
-			set_err(err, PLANNER_ESYS, "out of memory");
+			a->fail = set_err(err, PLANNER_ESYS, "out of memory");
 			return false;
 		}
 		a->carry = c;
@@ -363,7 +369,7 @@ bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err)
 			read_line(a, p, len);
 		}
 		if (a->out->oom) {
-			set_err(err, PLANNER_ESYS, "out of memory");
+			a->fail = set_err(err, PLANNER_ESYS, "out of memory");
 			return false;
 		}
 		p = nl + 1;
@@ -378,9 +384,14 @@ bool aws_csv_finish(struct aws_csv *a, char **err)
 		read_line(a, a->carry, a->carry_len);
 		a->carry_len = 0;
 	}
+	if (a->out->oom) {
+		a->fail = set_err(err, PLANNER_ESYS, "out of memory");
+		return false;
+	}
 	if (!a->have_header) {
-		set_err(err, PLANNER_ENET,
-			"response is not the EC2 price list CSV (no header row with TermType)");
+		a->fail =
+		    set_err(err, PLANNER_ENET,
+		            "response is not the EC2 price list CSV (no header row with TermType)");
 		return false;
 	}
 	return true;
@@ -394,8 +405,9 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	if (!a)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	bool ok = aws_csv_feed(a, body, len, err) && aws_csv_finish(a, err);
+	int rc = ok ? PLANNER_OK : a->fail ? a->fail : PLANNER_ENET;
 	aws_csv_free(a);
-	return ok ? PLANNER_OK : PLANNER_ENET;
+	return rc;
 }
 
 static bool on_chunk(void *ud, const char *p, size_t n, char **err)
@@ -449,6 +461,10 @@ static int fetch(struct fetch_ctx *fx, char **err)
 			http_response_free(&resp);
 			if (rc == PLANNER_OK && !aws_csv_finish(a, err))
 				rc = PLANNER_ENET;
+			/* A sink abort comes back from http.c as a feed error;
+			 * the parser knows when it was memory. */
+			if (rc != PLANNER_OK && a->fail == PLANNER_ESYS)
+				rc = PLANNER_ESYS;
 			if (rc != PLANNER_OK && err && *err) {
 				char *inner = *err;
 				*err = NULL;

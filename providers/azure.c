@@ -13,6 +13,13 @@
  * every region are a few dozen pages of 1,000). */
 #define AZURE_MAX_PAGES 500
 
+/* The smallest page taken as full when NextPageLink is empty: the API
+ * sent 100 items a page when a Microsoft Q&A thread recorded NextPageLink
+ * coming back empty (learn.microsoft.com/en-us/answers/questions/1188465,
+ * 2023-03-10; its workaround: "check the returned item count. If it's
+ * 100, then increment the skip counter"), 1,000 now. */
+#define AZURE_MIN_FULL_PAGE 100
+
 static const char first_path[] =
 	"/api/retail/prices?api-version=2023-01-01-preview&$filter="
 	"serviceName%20eq%20%27Virtual%20Machines%27%20and%20priceType%20eq%20%27Consumption%27"
@@ -111,10 +118,13 @@ static bool seen(const struct norm *out, const char *sku, const char *region, bo
 	return false;
 }
 
-static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+/* parse, also giving the number of items on the page. */
+static int parse_page(struct norm *out, const char *body, size_t len, char **next, int *n_items,
+                      char **err)
 {
 	if (next)
 		*next = NULL;
+	*n_items = 0;
 	cJSON *root = provider_json(body, len, err);
 	if (!root)
 		return PLANNER_ENET;
@@ -126,6 +136,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 			     e ? ": " : "", e ? pj_str(e, "message") : "");
 		goto out;
 	}
+	*n_items = cJSON_GetArraySize(items);
 	const cJSON *it;
 	cJSON_ArrayForEach(it, items)
 	{
@@ -169,15 +180,41 @@ out:
 	return rc;
 }
 
+static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+{
+	int items;
+	return parse_page(out, body, len, next, &items, err);
+}
 
+/* Where the pages are: items read so far, and the first page's size. */
+struct az_pages {
+	struct fetch_ctx *fx;
+	long skip;
+	int page_size;
+};
+
+/* The next page: NextPageLink, or, when it comes back empty after a full
+ * page (the first page's size, at least AZURE_MIN_FULL_PAGE items), the
+ * first query with $skip past the items read, as the Q&A's workaround
+ * does. A short page ends the list. */
 static int page(void *ud, const char *body, size_t len, char **next, char **err)
 {
-	struct fetch_ctx *fx = ud;
+	struct az_pages *pg = ud;
 	char *link = NULL;
-	int rc = parse(fx->out, body, len, &link, err);
+	int items;
+	int rc = parse_page(pg->fx->out, body, len, &link, &items, err);
 	*next = NULL;
-	if (rc == PLANNER_OK && link && !(*next = provider_rebase(fx, link)))
+	if (!pg->page_size)
+		pg->page_size = items;
+	pg->skip += items;
+	if (rc == PLANNER_OK && link && !(*next = provider_rebase(pg->fx, link)))
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
+	if (rc == PLANNER_OK && !link && items >= AZURE_MIN_FULL_PAGE && items == pg->page_size) {
+		char *path = xasprintf("%s&$skip=%ld", first_path, pg->skip);
+		if (!path || !(*next = provider_url(pg->fx, path)))
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+		free(path);
+	}
 	free(link);
 	return rc;
 }
@@ -189,8 +226,9 @@ static int fetch(struct fetch_ctx *fx, char **err)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/api/retail/prices", fx->base);
 	const char *headers[] = {"Accept: application/json", NULL};
-	int rc = http_paged(fx->http, url, headers, page, fx, AZURE_MAX_PAGES, &fx->http_status,
-			    err);
+	struct az_pages pg = {.fx = fx};
+	int rc =
+	    http_paged(fx->http, url, headers, page, &pg, AZURE_MAX_PAGES, &fx->http_status, err);
 	free(url);
 	return rc;
 }

@@ -26,6 +26,8 @@ struct cand {
 	bool prefixed;   /* the key already is the id ("deepseek/deepseek-chat") */
 	double in, out;
 	long ctx;
+	struct api_tier tiers[API_MAX_TIERS]; /* ascending by above */
+	int n_tiers;
 };
 
 /* The collision rule, so the row kept does not depend on the file's key
@@ -48,6 +50,75 @@ static int cand_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/* The N of a key "input_cost_per_token_above_<N>k_tokens" (N × 1000) or
+ * "…_above_<N>_tokens", as LiteLLM's own cost code and peers read it
+ * (BerriAI/litellm litellm_core_utils/llm_cost_calc: _is_above_128k is
+ * prompt_tokens > 128000); 0 for any other key, e.g. the "_priority"
+ * variants ("input_cost_per_token_above_200k_tokens_priority"). */
+static long tier_key(const char *key)
+{
+	static const char stem[] = "input_cost_per_token_above_";
+	if (strncmp(key, stem, sizeof stem - 1))
+		return 0;
+	const char *p = key + sizeof stem - 1;
+	char *end;
+	long n = strtol(p, &end, 10);
+	if (end == p || n <= 0 || n > LONG_MAX / 1000)
+		return 0;
+	if (*end == 'k') {
+		n *= 1000;
+		end++;
+	}
+	return strcmp(end, "_tokens") ? 0 : n;
+}
+
+/* The entry's long-prompt tiers (222 entries of the map of 2026-07-24
+ * carry *_above_128k/200k/256k/272k_tokens fields): the input price above
+ * N, and the output price above N when given, else the base output
+ * price. Kept ascending. */
+static void read_tiers(const cJSON *m, struct cand *c)
+{
+	const cJSON *f;
+	cJSON_ArrayForEach(f, m)
+	{
+		long above = tier_key(f->string);
+		double in, outp = c->out;
+		char okey[96];
+		if (!above || !pj_number(m, f->string, &in) || c->n_tiers == API_MAX_TIERS)
+			continue;
+		snprintf(okey, sizeof okey, "output%s", f->string + strlen("input"));
+		pj_number(m, okey, &outp);
+		int at = c->n_tiers;
+		while (at > 0 && c->tiers[at - 1].above > above) {
+			c->tiers[at] = c->tiers[at - 1];
+			at--;
+		}
+		c->tiers[at] = (struct api_tier){
+		    .above = above, .input_per_token = in, .output_per_token = outp};
+		c->n_tiers++;
+	}
+}
+
+/* Whether an entry writes text: supported_output_modalities, when there,
+ * must name "text". In the map of 2026-07-24 three chat-mode entries
+ * write audio only (gemini/gemini-2.5-pro-preview-tts, gemini/lyria-3-*);
+ * text models that can also return images or audio (gpt-5.1 ["text",
+ * "image"], gpt-audio ["text", "audio"]) are kept, priced per text
+ * token. */
+static bool text_output(const cJSON *m)
+{
+	const cJSON *outs = cJSON_GetObjectItemCaseSensitive(m, "supported_output_modalities");
+	if (!cJSON_IsArray(outs))
+		return true;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, outs)
+	{
+		if (cJSON_IsString(o) && !strcmp(o->valuestring, "text"))
+			return true;
+	}
+	return false;
+}
+
 /* Reads entry m into c; false (counted as skipped) when it is not a
  * priced text model. Entries priced 0 for input and output (every ollama/
  * and lemonade/ model, LoRA adapters, codestral-latest: 84 in the map of
@@ -65,7 +136,8 @@ static bool read_entry(struct norm *out, const cJSON *m, struct cand *c)
 		out->skipped++;
 		return false;
 	}
-	if (!text_mode(pj_str(m, "mode")) || !pj_number(m, "input_cost_per_token", &c->in) ||
+	if (!text_mode(pj_str(m, "mode")) || !text_output(m) ||
+	    !pj_number(m, "input_cost_per_token", &c->in) ||
 	    !pj_number(m, "output_cost_per_token", &c->out) || (c->in == 0 && c->out == 0)) {
 		out->skipped++;
 		return false;
@@ -83,6 +155,8 @@ static bool read_entry(struct norm *out, const cJSON *m, struct cand *c)
 	c->ctx = pj_count(m, "max_input_tokens", LONG_MAX);
 	if (c->ctx <= 0)
 		c->ctx = pj_count(m, "max_tokens", LONG_MAX);
+	c->n_tiers = 0;
+	read_tiers(m, c);
 	return true;
 }
 
@@ -117,7 +191,11 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 			out->skipped++; /* a collision: the first of the id's entries won */
 			continue;
 		}
-		norm_api(out, cs[i].id, cs[i].in, cs[i].out, cs[i].ctx);
+		if (norm_api(out, cs[i].id, cs[i].in, cs[i].out, cs[i].ctx))
+			for (int t = 0; t < cs[i].n_tiers; t++)
+				provider_api_tier(out, cs[i].tiers[t].above,
+				                  cs[i].tiers[t].input_per_token,
+				                  cs[i].tiers[t].output_per_token);
 	}
 out:
 	free(cs);

@@ -22,23 +22,51 @@ static bool plannable(const char *id, double in, double out)
 	       (in > 0 || out > 0);
 }
 
-/* The prompt length up to which the base prices hold: pricing.overrides
- * lists long-prompt tiers as {"min_prompt_tokens": N, "prompt": …,
- * "completion": …} (44 of 336 models on 2026-08-01; 200000 for
- * anthropic/claude-sonnet-4, 32000 and 128000 for qwen/qwen3-max). The
- * store keeps the base tier with its context cut to the lowest N, so a
- * job whose sequences are longer is not priced at the base rate
- * (plan.c skips API rows whose context is below the job's). */
-static long base_tier_limit(const cJSON *pricing, long context)
+/* Long-prompt tiers are pricing.overrides: {"min_prompt_tokens": N,
+ * "prompt": …, "completion": …} (44 of 336 models on 2026-08-01; 200000
+ * for anthropic/claude-sonnet-4, 32000 and 128000 for qwen/qwen3-max).
+ * Each becomes a tier of the row (store.h struct api_tier): a request
+ * whose prompt is over N tokens pays that tier's prices for prompt and
+ * completion, as Anthropic and Google bill prompts "over 200K tokens".
+ * A price an override leaves out stays the base one. */
+static void add_tiers(struct norm *out, const cJSON *pricing, double in, double outp)
 {
 	const cJSON *tier;
 	cJSON_ArrayForEach(tier, cJSON_GetObjectItemCaseSensitive(pricing, "overrides"))
 	{
+		double ti = in, to = outp;
 		long min = pj_count(tier, "min_prompt_tokens", LONG_MAX);
-		if (min > 0 && (context <= 0 || min < context))
-			context = min;
+		pj_number(tier, "prompt", &ti);
+		pj_number(tier, "completion", &to);
+		provider_api_tier(out, min, ti, to);
 	}
-	return context;
+}
+
+/* Whether a model writes text only. architecture.output_modalities lists
+ * what it outputs (["text"]; ["image", "text"] for google/gemini-*-image
+ * and openai/gpt-5-image*, ["text", "audio"] for openai/gpt-audio* and
+ * google/lyria-*: 15 of 336 models on 2026-08-01, routers included); an
+ * older response has only architecture.modality ("text->text"). Image
+ * and audio generators bill their output otherwise: not a text offer.
+ * A model that says neither is taken as text. */
+static bool text_output(const cJSON *m)
+{
+	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(m, "architecture");
+	const cJSON *outs = cJSON_GetObjectItemCaseSensitive(arch, "output_modalities");
+	if (cJSON_IsArray(outs)) {
+		const cJSON *o;
+		int n = 0;
+		cJSON_ArrayForEach(o, outs)
+		{
+			if (!cJSON_IsString(o) || strcmp(o->valuestring, "text"))
+				return false;
+			n++;
+		}
+		return n > 0;
+	}
+	const char *mod = pj_str(arch, "modality");
+	const char *to = strstr(mod, "->");
+	return !to || !strcmp(to, "->text");
 }
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
@@ -66,12 +94,12 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 			out->skipped++;
 			continue;
 		}
-		if (!plannable(id, in, outp)) {
+		if (!plannable(id, in, outp) || !text_output(m)) {
 			out->skipped++;
 			continue;
 		}
-		norm_api(out, id, in, outp,
-			 base_tier_limit(pr, pj_count(m, "context_length", LONG_MAX)));
+		if (norm_api(out, id, in, outp, pj_count(m, "context_length", LONG_MAX)))
+			add_tiers(out, pr, in, outp);
 	}
 out:
 	cJSON_Delete(root);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 
@@ -168,4 +169,48 @@ long pj_count(const cJSON *o, const char *key, long max)
 	if (!pj_number(o, key, &v) || !(v >= 0) || !(v < (double)max + 1.0))
 		return 0;
 	return (long)v;
+}
+
+bool provider_api_tier(struct norm *out, long above, double in, double outp)
+{
+	if (!out->n_apis || above <= 0 || !(in >= 0 && in <= NORM_MAX_PRICE_PER_TOKEN) ||
+	    !(outp >= 0 && outp <= NORM_MAX_PRICE_PER_TOKEN))
+		return false;
+	struct api_price *a = &out->apis[out->n_apis - 1];
+	int at = 0;
+	while (at < a->n_tiers && a->tiers[at].above < above)
+		at++;
+	if (a->n_tiers == API_MAX_TIERS || (at < a->n_tiers && a->tiers[at].above == above))
+		return false;
+	memmove(&a->tiers[at + 1], &a->tiers[at], (size_t)(a->n_tiers - at) * sizeof a->tiers[0]);
+	a->tiers[at] =
+	    (struct api_tier){.above = above, .input_per_token = in, .output_per_token = outp};
+	a->n_tiers++;
+	return true;
+}
+
+/* Whether [w, w + n) is "<digits>g.<digits>gb", any case. */
+static bool mig_profile(const char *w, size_t n)
+{
+	size_t i = 0, d;
+	for (d = i; i < n && isdigit((unsigned char)w[i]); i++)
+		;
+	if (i == d || i + 2 > n || tolower((unsigned char)w[i]) != 'g' || w[i + 1] != '.')
+		return false;
+	i += 2;
+	for (d = i; i < n && isdigit((unsigned char)w[i]); i++)
+		;
+	return i > d && n - i == 2 && !strncasecmp(w + i, "gb", 2);
+}
+
+bool provider_mig_slice(const char *name)
+{
+	for (const char *p = name ? name : ""; *p;) {
+		size_t n = strcspn(p, " ");
+		if ((n == 3 && !strncmp(p, "MIG", 3)) || mig_profile(p, n))
+			return true;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return false;
 }

@@ -114,6 +114,20 @@ bool pj_number(const struct cJSON *o, const char *key, double *v);
  * (a feed's 1e30 is a broken row, not a count). */
 long pj_count(const struct cJSON *o, const char *key, long max);
 
+/* Adds a long-prompt tier (store.h struct api_tier) to the API row the
+ * last norm_api call added: prompts longer than `above` tokens are billed
+ * at in/out USD per token. Kept ascending by `above`; a tier at a
+ * threshold already there, beyond API_MAX_TIERS, or with a price outside
+ * what norm_api accepts is left out (false); the row keeps its base. */
+bool provider_api_tier(struct norm *out, long above, double in, double outp);
+
+/* Whether a GPU name is a MIG slice of a GPU ("NVIDIA RTX PRO 6000
+ * Blackwell Server Edition MIG 1g.24gb", "A100 1g.10gb"): a word
+ * <n>g.<m>gb, or the word MIG. A slice has a share of the GPU's compute
+ * and memory that the GPU table does not model; adapters leave such rows
+ * out and count them (norm.skipped). */
+bool provider_mig_slice(const char *name);
+
 /* --- AWS CSV stream parser (aws.c), exposed for tests --- */
 struct aws_csv;
 /* A parser writing into out; NULL when out of memory. */

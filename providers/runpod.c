@@ -83,6 +83,13 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		double gib = pj_num(t, "memoryInGb") * NORM_BYTES_PER_GB / NORM_BYTES_PER_GIB;
 		int max = (int)pj_count(t, "maxGpuCount", INT_MAX);
 		const cJSON *lowest = cJSON_GetObjectItemCaseSensitive(t, "lowestPrice");
+		/* A MIG slice ("… Server Edition MIG 1g.24gb", runpod/docs
+		 * references/gpu-types.mdx, 2026-08-18) is a share of a GPU the
+		 * table does not model: left out, counted once. */
+		if (provider_mig_slice(id) || provider_mig_slice(shown)) {
+			out->skipped++;
+			continue;
+		}
 		/* An id like "NVIDIA A100 80GB PCIe" names the part best. */
 		const char *name = id;
 		if (!refdata_gpu(out->ref, id) && *shown)

@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS api_prices (
 	country          TEXT NOT NULL DEFAULT '', -- where the host processes data
 	region_group     TEXT NOT NULL DEFAULT '',
 	estimated        INTEGER NOT NULL DEFAULT 0,
+	-- long-prompt tiers, JSON: [{"above": tokens, "input_per_token": USD,
+	-- "output_per_token": USD}, …] ascending; '' none
+	tiers            TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (provider, model)
 );
 

@@ -60,6 +60,10 @@ START_TEST(the_normaliser_fills_country_and_group_from_cloud_region_names)
 	    {"vast", "Atlantis, XX", "", ""},
 	    {"aws", "mars-north-1", "", ""},
 	    {"runpod", "", "", ""},
+	    {"runpod", "EU-RO-1", "RO", "eu"},
+	    {"runpod", "EUR-IS-2", "IS", "eu"},
+	    {"runpod", "US-KS-2", "US", "us"},
+	    {"runpod", "CA-MTL-1", "CA", "americas"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct offer o = located(cases[i].provider, cases[i].region, NULL);
@@ -327,6 +331,39 @@ START_TEST(compare_json_with_regions_eu_names_only_eu_offers_and_hosts)
 }
 END_TEST
 
+START_TEST(the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/snap.db", dir), *out = NULL, *err = NULL;
+	const char *argv[] = {"offers",   "--region", "eu",   "--limit", "0",
+	                      "--format", "json",     "--db", db,        NULL};
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert(cJSON_IsArray(arr));
+	size_t aws = 0, runpod = 0, vast = 0, confirmed = 0;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, arr)
+	{
+		const char *p = cJSON_GetObjectItem(o, "provider")->valuestring;
+		ck_assert_str_eq(cJSON_GetObjectItem(o, "region_group")->valuestring, "eu");
+		aws += !strcmp(p, "aws");
+		runpod += !strcmp(p, "runpod");
+		vast += !strcmp(p, "vast");
+		confirmed += cJSON_IsFalse(cJSON_GetObjectItem(o, "estimated"));
+	}
+	/* AWS rows read from SkyPilot's copy of the AWS price list are
+	 * confirmed; RunPod's per-data-centre rows are not (stock unknown). */
+	ck_assert_uint_eq(aws, 12); /* eu-west-2's p5 is in GB: "europe", not "eu" */
+	ck_assert_uint_eq(runpod, 6);
+	ck_assert_uint_ge(vast, 1);
+	ck_assert_uint_eq(confirmed, 12);
+	cJSON_Delete(arr);
+	free(out);
+	free(err);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *regions_suite(void)
 {
 	Suite *s = suite_create("regions");
@@ -341,6 +378,7 @@ Suite *regions_suite(void)
 	tcase_add_test(tc, confidential_data_still_excludes_eu_api_hosts);
 	tcase_add_test(tc, an_unknown_region_in_a_spec_is_an_input_error_that_says_what_is_known);
 	tcase_add_test(tc, compare_json_with_regions_eu_names_only_eu_offers_and_hosts);
+	tcase_add_test(tc, the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -478,6 +478,39 @@ START_TEST(two_processes_creating_the_same_database_both_succeed)
 }
 END_TEST
 
+START_TEST(four_long_prompt_tiers_round_trip_at_full_precision)
+{
+	char *dir = NULL, *path = NULL, *err = NULL;
+	struct store *st = open_new(&dir, &path);
+	struct api_price a = {.input_per_token = 3e-6, .output_per_token = 15e-6, .context = 1000000};
+	snprintf(a.model, sizeof a.model, "vendor/long-model");
+	/* Above, input and output as long as %.17g and a long print them;
+	 * ascending, as provider_api_tier keeps them. */
+	const struct api_tier t[4] = {
+		{128000, 4.9999999999999996e-06, 1.9999999999999999e-05},
+		{200000, 6.0000000000000002e-06, 2.2499999999999998e-05},
+		{272000, 7.0000000000000007e-06, 3.3333333333333335e-05},
+		{900000000000000000L, 1.2345678901234567e-05, 9.8765432109876543e-05}};
+	for (int i = 0; i < 4; i++)
+		a.tiers[a.n_tiers++] = t[i];
+	ck_assert_int_eq(store_replace_api_prices(st, "testfeed", &a, 1, &err), PLANNER_OK);
+	struct api_price *rows = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(store_api_prices(st, "vendor/long-model", &rows, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(rows[0].n_tiers, 4);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(rows[0].tiers[i].above, t[i].above);
+		ck_assert(rows[0].tiers[i].input_per_token == t[i].input_per_token);
+		ck_assert(rows[0].tiers[i].output_per_token == t[i].output_per_token);
+	}
+	free(rows);
+	store_close(st);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -496,6 +529,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
 	tcase_add_test(tc, two_processes_creating_the_same_database_both_succeed);
+	tcase_add_test(tc, four_long_prompt_tiers_round_trip_at_full_precision);
 	suite_add_tcase(s, tc);
 	return s;
 }

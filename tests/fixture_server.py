@@ -37,6 +37,10 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   negprice  every price field negated
   absurd    every price field times 1e12
   shift     every price field times 1.5 (a second, distinguishable feed)
+  nolink    Azure only: a full first page of 100 items whose NextPageLink is
+            empty (as Microsoft's Q&A recorded on 2023-03-10), and at
+            $skip=100 a last page of one item; documented shape, the values
+            are hand-written (see gen_azure_nolink)
   gen       Vast only: <tag> = "<n>-<a|b>", n generated offers; ids start
             with 1 (a) or 2 (b), b has 10% more offers than a
   evil      the payload with names made of quotes, SQL, terminal escapes
@@ -212,6 +216,30 @@ def make_evil(name, body):
         for i, m in enumerate(kept):
             m["id"] = EVIL[7 + i] + " " + m["id"]
     return json.dumps(d).encode()
+
+
+def gen_azure_nolink(skip):
+    """Azure pages whose NextPageLink is empty: 100 items at $skip=0 (one
+    Linux Standard_NC24ads_A100_v4 row in eastus, then Windows rows that
+    azure.c leaves out), one Linux row in westeurope at $skip=100. The
+    item shape is the recorded one (tests/fixtures/real/azure); the prices
+    are made up for the test."""
+    def item(region, product, price):
+        return {"currencyCode": "USD", "retailPrice": price, "unitPrice": price,
+                "armRegionName": region, "location": region, "meterName": "NC24ads A100 v4",
+                "productName": product, "skuName": "NC24ads A100 v4",
+                "serviceName": "Virtual Machines", "armSkuName": "Standard_NC24ads_A100_v4",
+                "type": "Consumption", "isPrimaryMeterRegion": True, "unitOfMeasure": "1 Hour"}
+    if skip in ("", "0"):
+        items = [item("eastus", "Virtual Machines NCadsA100v4 Series", 3.673)]
+        items += [item("eastus%d" % i, "Virtual Machines NCadsA100v4 Series Windows", 4.0)
+                  for i in range(99)]
+    elif skip == "100":
+        items = [item("westeurope", "Virtual Machines NCadsA100v4 Series", 4.04)]
+    else:
+        items = []
+    return json.dumps({"BillingCurrency": "USD", "Items": items, "NextPageLink": None,
+                       "Count": len(items)}).encode()
 
 
 def gen_vast(tag):
@@ -393,6 +421,8 @@ class Handler(BaseHTTPRequestHandler):
                 if body is None:
                     body = st.generated[tag] = gen_vast(tag)
             return self.reply(200, body)
+        if kind == "nolink" and name == "azure":
+            return self.reply(200, gen_azure_nolink(query.get("$skip", ["0"])[0]))
         if kind == "real" and "-" in segment:
             return self.reply_real(name, ext, segment, query)
         if kind == "slow":
