@@ -42,6 +42,9 @@ static void on_done(void *ud, const struct refresh_result *r)
 			       pr->c->verbose ? "" : "; --verbose names them");
 		if (r->skipped_rows)
 			printf("  (%zu left out: free, duplicate or malformed)", r->skipped_rows);
+		if (r->implausible_rows)
+			printf("  (%zu implausible: over %d GPUs or outside the price bounds)",
+			       r->implausible_rows, NORM_MAX_GPUS_PER_OFFER);
 		break;
 	case REFRESH_FAILED:
 		printf("%-11s failed   %6ld %-6s kept", r->p->name, r->rows, what);
@@ -76,6 +79,7 @@ static int print_json(const struct refresh_result *res, size_t n)
 			cJSON_AddStringToObject(x, "message", r->message);
 		cJSON_AddNumberToObject(x, "unknown_gpu_rows", (double)r->unknown_rows);
 		cJSON_AddNumberToObject(x, "skipped_rows", (double)r->skipped_rows);
+		cJSON_AddNumberToObject(x, "implausible_rows", (double)r->implausible_rows);
 		cJSON *u = cJSON_AddArrayToObject(x, "unknown_gpus");
 		for (size_t k = 0; k < r->n_unknown; k++)
 			cJSON_AddItemToArray(u, cJSON_CreateString(r->unknown[k]));

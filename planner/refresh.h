@@ -34,6 +34,8 @@ struct refresh_result {
 	char *unknown[NORM_MAX_UNKNOWN]; /* those GPU names, distinct (owned) */
 	size_t n_unknown;
 	size_t skipped_rows;        /* rows dropped for missing or bad fields */
+	size_t implausible_rows;    /* rows dropped outside the normaliser's plausibility
+	                             * bounds (more than 16 GPUs, under a cent a GPU-hour…) */
 };
 
 struct refresh_opts {
