@@ -144,10 +144,13 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		goto record;
 	}
 	rows.key = key;
+	/* The deadline covers every request of this provider, and only it. */
+	struct http_opts mine = *http;
+	http_deadline_start(&mine, o->timeout_s > 0 ? o->timeout_s : REFRESH_DEFAULT_TIMEOUT_S);
 	int rc = base_url(p, &base, &err);
 	struct fetch_ctx fx = {
 	    .p = p,
-	    .http = http,
+	    .http = &mine,
 	    .base = base,
 	    .key = key,
 	    .aws_regions = o->aws_regions,

@@ -3,6 +3,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,38 @@ void http_opts_init(struct http_opts *o)
 	o->backoff_ms = env_long("PLANNER_HTTP_BACKOFF_MS", 1000, 0);
 	o->max_wait_ms = env_long("PLANNER_HTTP_MAX_WAIT_MS", 60000, 0);
 	o->max_body = (size_t)env_long("PLANNER_HTTP_MAX_BYTES", (long)HTTP_DEFAULT_MAX_BODY, 1);
+	o->deadline_at = 0;
+	o->deadline_s = 0;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void http_deadline_start(struct http_opts *o, long seconds)
+{
+	o->deadline_s = seconds > 0 ? seconds : 0;
+	o->deadline_at = seconds > 0 ? mono_s() + (double)seconds : 0;
+}
+
+/* Milliseconds left before o's deadline (LONG_MAX without one; <= 0 when
+ * it has passed). */
+static long deadline_left_ms(const struct http_opts *o)
+{
+	if (o->deadline_at <= 0)
+		return LONG_MAX;
+	return (long)((o->deadline_at - mono_s()) * 1000.0);
+}
+
+/* The attempt's whole-transfer timeout: the request's own, cut to the
+ * deadline. */
+static long attempt_timeout_ms(const struct http_opts *o, const struct http_request *req)
+{
+	long own = req->sink ? o->stream_timeout_ms : o->timeout_ms, left = deadline_left_ms(o);
+	return left < own ? (left > 1 ? left : 1) : own;
 }
 
 long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after_s, unsigned *seed)
@@ -230,6 +263,17 @@ static int fail_message(const struct http_opts *o, const struct transfer *t, CUR
 	               errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1, s);
 }
 
+/* The provider's overall deadline passed (or would, waiting to retry)
+ * after `attempts` attempts. */
+static int deadline_message(const struct http_opts *o, int attempts, const char *where,
+                            char **err)
+{
+	return set_err(err, PLANNER_ENET,
+	               "%s: the provider's deadline of %ld s (refresh --timeout) passed after %d "
+	               "attempt%s",
+	               where, o->deadline_s, attempts, attempts == 1 ? "" : "s");
+}
+
 int http_fetch(const struct http_opts *o, const struct http_request *req,
                struct http_response *resp, char **err)
 {
@@ -249,6 +293,11 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 	}
 	set_options(h, o, req, hdrs, &t, errbuf);
 	for (int attempt = 0;; attempt++) {
+		if (deadline_left_ms(o) <= 0) {
+			rc = deadline_message(o, attempt, where, err);
+			break;
+		}
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, attempt_timeout_ms(o, req));
 		CURLcode c = attempt_once(h, req, resp, &t, errbuf);
 		resp->attempts = attempt + 1;
 		if (c == CURLE_OK && resp->status >= 200 && resp->status <= 299) {
@@ -256,6 +305,10 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 			break;
 		}
 		bool again = c == CURLE_OK ? retry_status(resp->status) : transient(c);
+		if (c == CURLE_OPERATION_TIMEDOUT && deadline_left_ms(o) <= 0) {
+			rc = deadline_message(o, attempt + 1, where, err);
+			break;
+		}
 		if (!again || attempt >= o->retries) {
 			rc = fail_message(o, &t, c, resp, attempt, where, errbuf, err);
 			break;
@@ -263,7 +316,12 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 		curl_off_t after = 0;
 		if (c == CURLE_OK)
 			curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after);
-		sleep_ms(http_retry_wait_ms(o, attempt, (long)after, &seed));
+		long wait = http_retry_wait_ms(o, attempt, (long)after, &seed);
+		if (wait >= deadline_left_ms(o)) {
+			rc = deadline_message(o, attempt + 1, where, err);
+			break;
+		}
+		sleep_ms(wait);
 	}
 out:
 	free(t.sink_err);

@@ -237,6 +237,40 @@ START_TEST(a_response_slower_than_the_timeout_keeps_the_previous_rows)
 }
 END_TEST
 
+/* Issue 12 item 14: one deadline per provider over all its attempts. The
+ * fixture's slow answer (2 s) is inside the per-request timeout (10 s,
+ * 3 retries), but past the provider's 1 s deadline: it fails, says so, and
+ * keeps its rows. No clock is asserted, only the outcome. */
+START_TEST(a_provider_past_its_deadline_fails_and_keeps_its_rows)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *only[] = {"--provider", "lambda", NULL};
+	ck_assert_int_eq(refresh(db, only, NULL, NULL, &out, &err), 0);
+	double before = rows_of(db, "lambda");
+	ck_assert(before > 0);
+	free(out);
+	free(err);
+	const char *args[] = {"--provider", "lambda", "--timeout", "1", NULL};
+	const char *scen[] = {"lambda=slow", NULL};
+	const char *env[] = {"PLANNER_HTTP_TIMEOUT_MS=10000", "PLANNER_HTTP_RETRIES=3", NULL};
+	ck_assert_int_eq(refresh(db, args, scen, env, &out, &err), 3);
+	ck_assert_msg(strstr(err, "planner: lambda: ") && strstr(err, "deadline of 1 s"), "%s", err);
+	ck_assert_msg(strstr(err, "keeping"), "%s", err);
+	CLOSE(rows_of(db, "lambda"), before);
+	char *msg = last_run(db, "lambda", "error");
+	ck_assert_msg(strstr(msg, "deadline"), "refresh_runs.error: %s", msg);
+	free(msg);
+	free(out);
+	free(err);
+	const char *bad[] = {"--provider", "lambda", "--timeout", "0", NULL};
+	ck_assert_int_eq(refresh(db, bad, NULL, NULL, &out, &err), 2);
+	ck_assert_msg(strstr(err, "--timeout"), "%s", err);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(a_streamed_csv_cut_short_keeps_the_previous_rows)
 {
 	free(fails_and_keeps("AWS", "aws", "drop", "remaining to read"));
@@ -522,6 +556,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, invalid_json_keeps_the_previous_rows);
 	tcase_add_test(t, an_empty_offer_list_keeps_the_previous_rows);
 	tcase_add_test(t, a_response_slower_than_the_timeout_keeps_the_previous_rows);
+	tcase_add_test(t, a_provider_past_its_deadline_fails_and_keeps_its_rows);
 	tcase_add_test(t, a_streamed_csv_cut_short_keeps_the_previous_rows);
 	tcase_add_test(t, a_server_error_on_a_later_page_keeps_the_previous_rows);
 	tcase_add_test(t, a_graphql_error_with_status_200_keeps_the_previous_rows);
