@@ -539,6 +539,11 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	     p->prices_as_of,
 	     p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
 			      : "last refresh");
+	if (!p->snapshot_only && !strcmp(p->prices_source, "mixed")) {
+		char names[256];
+		escf(f, "; still on the bundled snapshot: %s",
+		     plan_snapshot_names(p, names, sizeof names));
+	}
 	escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
 	fputs("</p>\n", f);
 	for (size_t i = 0; i < p->n_stale; i++) {
