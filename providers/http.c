@@ -10,9 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A body this large is still a price list, not an attack; the biggest
- * buffered feed (50,000 Vast offers) is well under 100 MiB. */
-#define HTTP_DEFAULT_MAX_BODY ((size_t)256 << 20)
+/* The cap on a buffered body, and on a streamed JSON one (Vast.ai). A
+ * buffered body is parsed into a cJSON tree several times its size: a
+ * 60 MiB OpenRouter body peaked at 490 MB (bench/README.md), so 64 MiB
+ * bounds a buffered refresh near 500 MB. The
+ * largest buffered feeds are a few MB (LiteLLM's table about 1.5 MB,
+ * OpenRouter's models about 1 MB, an Azure page of 1,000 items about
+ * 1 MB: tests/fixtures/real/, 2026-11-30); Vast's default 10,000 offers
+ * are about 6 MB, streamed. */
+#define HTTP_DEFAULT_MAX_BODY ((size_t)64 << 20)
 /* libcurl's receive buffer: larger chunks mean fewer callbacks on the
  * streamed AWS CSV (CURL_MAX_READ_SIZE is 10 MiB; 512 KiB is plenty). */
 #define HTTP_RECV_BUFFER (512L * 1024)
@@ -246,7 +252,8 @@ static int fail_message(const struct http_opts *o, const struct transfer *t, CUR
 	if (t->sink_err)
 		return set_err(err, PLANNER_ENET, "%s", t->sink_err);
 	if ((t->too_big || c == CURLE_FILESIZE_EXCEEDED) && o->max_body >= 1 << 20)
-		return set_err(err, PLANNER_ENET, "%s: response larger than %zu MiB", where,
+		return set_err(err, PLANNER_ENET,
+		               "%s: response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)", where,
 		               o->max_body >> 20);
 	if (t->too_big || c == CURLE_FILESIZE_EXCEEDED) /* a cap set for a test */
 		return set_err(err, PLANNER_ENET, "%s: response larger than %zu bytes", where,

@@ -24,7 +24,7 @@ struct http_opts {
 	int retries;             /* attempts after the first, PLANNER_HTTP_RETRIES; default 3 */
 	long backoff_ms;         /* first backoff, doubled per retry, PLANNER_HTTP_BACKOFF_MS; 1 s */
 	long max_wait_ms;        /* cap on one wait, Retry-After included, PLANNER_HTTP_MAX_WAIT_MS; 60 s */
-	size_t max_body;         /* cap on a buffered body, PLANNER_HTTP_MAX_BYTES; 256 MiB */
+	size_t max_body;         /* cap on a buffered or streamed-JSON body, PLANNER_HTTP_MAX_BYTES; 64 MiB */
 	/* One overall deadline for every request of one provider (its retries,
 	 * pages, regions and streams): CLOCK_MONOTONIC seconds when it ends, 0
 	 * for none. Set with http_deadline_start; no attempt starts after it,
