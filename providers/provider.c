@@ -197,6 +197,7 @@ struct json_items {
 	bool key_match;      /* the last depth-1 key is `key` */
 	enum { JI_BEFORE, JI_IN, JI_DONE } state;
 	bool capturing, scalar; /* reading an element; a number, string or literal */
+	const char *run;     /* during a feed: where the element's unsaved bytes start */
 	struct buf item;     /* the element's bytes */
 	struct buf prefix;   /* the body's first bytes */
 	size_t total, items, peak;
@@ -244,9 +245,35 @@ const char *json_items_prefix(const struct json_items *s, size_t *len, bool *who
 	return s->prefix.data ? s->prefix.data : "";
 }
 
-/* Parses the element read and hands it on. */
-static bool emit_item(struct json_items *s, char **err)
+static bool json_fail(char **err, int code, const char *msg)
 {
+	set_err(err, code, "%s", msg);
+	return false;
+}
+
+/* Appends the pending run of element bytes, [s->run, end), to the element:
+ * bytes are copied a run at a time, not one by one. */
+static bool flush_run(struct json_items *s, const char *end, char **err)
+{
+	if (!s->run)
+		return true;
+	size_t n = (size_t)(end - s->run);
+	const char *from = s->run;
+	s->run = NULL;
+	if (s->item.len + n > JSON_ITEM_MAX)
+		return json_fail(err, PLANNER_ENET, "an element of the list is larger than 1 MiB");
+	if (n && !buf_append(&s->item, from, n))
+		return json_fail(err, PLANNER_ESYS, "out of memory");
+	if (s->item.len > s->peak)
+		s->peak = s->item.len;
+	return true;
+}
+
+/* Ends the element at end (exclusive): parses it and hands it on. */
+static bool emit_item(struct json_items *s, const char *end, char **err)
+{
+	if (!flush_run(s, end, err))
+		return false;
 	s->capturing = s->scalar = false;
 	cJSON *it = cJSON_ParseWithLength(s->item.data ? s->item.data : "", s->item.len);
 	s->items++;
@@ -260,15 +287,14 @@ static bool emit_item(struct json_items *s, char **err)
 	return rc == PLANNER_OK;
 }
 
-/* Scans one byte outside a string (see json_items_feed). */
-static bool scan_byte(struct json_items *s, char ch, char **err)
+/* Scans the byte at q, outside a string (see json_items_feed). */
+static bool scan_byte(struct json_items *s, const char *q, char **err)
 {
+	char ch = *q;
 	bool at_items = s->state == JI_IN && s->depth == 2;
-	if (at_items && s->scalar && (ch == ',' || ch == ']' || isspace((unsigned char)ch))) {
-		s->item.len--; /* the byte that ended it is not part of it */
-		if (!emit_item(s, err))
-			return false;
-	}
+	if (at_items && s->scalar && (ch == ',' || ch == ']' || isspace((unsigned char)ch)) &&
+	    !emit_item(s, q, err)) /* the byte that ended it is not part of it */
+		return false;
 	switch (ch) {
 	case '"':
 		s->in_str = true;
@@ -288,7 +314,7 @@ static bool scan_byte(struct json_items *s, char ch, char **err)
 		if (at_items && ch == ']')
 			s->state = JI_DONE;
 		s->depth--;
-		if (s->capturing && s->state == JI_IN && s->depth == 2 && !emit_item(s, err))
+		if (s->capturing && s->state == JI_IN && s->depth == 2 && !emit_item(s, q + 1, err))
 			return false;
 		break;
 	case ',':
@@ -307,62 +333,58 @@ static bool scan_byte(struct json_items *s, char ch, char **err)
 	return true;
 }
 
-static bool json_fail(char **err, int code, const char *msg)
+/* One byte inside a string: escapes, the end, a depth-1 key's bytes. */
+static void string_byte(struct json_items *s, char ch)
 {
-	set_err(err, code, "%s", msg);
-	return false;
+	if (s->esc) {
+		s->esc = false;
+	} else if (ch == '\\') {
+		s->esc = true;
+	} else if (ch == '"') {
+		s->in_str = false;
+		if (s->key_str) {
+			s->cur[s->cur_len] = '\0';
+			s->key_match = !strcmp(s->cur, s->key);
+			s->key_str = false;
+		}
+	} else if (s->key_str && s->cur_len < sizeof s->cur - 1) {
+		s->cur[s->cur_len++] = ch;
+	}
 }
 
 bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
 {
-	for (size_t i = 0; i < n; i++) {
-		char ch = p[i];
-		s->total++;
-		if (s->prefix.len < JSON_PREFIX_MAX && !buf_append(&s->prefix, &ch, 1))
-			return json_fail(err, PLANNER_ESYS, "out of memory");
+	size_t keep = JSON_PREFIX_MAX - s->prefix.len;
+	if (keep > n)
+		keep = n;
+	if (keep && !buf_append(&s->prefix, p, keep))
+		return json_fail(err, PLANNER_ESYS, "out of memory");
+	s->total += n;
+	if (s->capturing)
+		s->run = p; /* the element goes on from the last chunk */
+	for (const char *q = p; q < p + n; q++) {
+		char ch = *q;
 		/* An element starts at its first byte inside the array. */
 		if (!s->capturing && !s->in_str && s->state == JI_IN && s->depth == 2 &&
 		    ch != ',' && ch != ']' && !isspace((unsigned char)ch)) {
 			s->capturing = true;
 			s->scalar = ch != '{' && ch != '[';
+			s->run = q;
 		}
-		if (s->capturing) {
-			if (s->item.len >= JSON_ITEM_MAX)
-				return set_err(err, PLANNER_ENET,
-					       "an element of \"%s\" is larger than %zu KiB", s->key,
-					       JSON_ITEM_MAX >> 10),
-				       false;
-			if (!buf_append(&s->item, &ch, 1))
-				return json_fail(err, PLANNER_ESYS, "out of memory");
-			if (s->item.len > s->peak)
-				s->peak = s->item.len;
-		}
-		if (s->in_str) {
-			if (s->esc) {
-				s->esc = false;
-			} else if (ch == '\\') {
-				s->esc = true;
-			} else if (ch == '"') {
-				s->in_str = false;
-				if (s->key_str) {
-					s->cur[s->cur_len] = '\0';
-					s->key_match = !strcmp(s->cur, s->key);
-					s->key_str = false;
-				}
-			} else if (s->key_str && s->cur_len < sizeof s->cur - 1) {
-				s->cur[s->cur_len++] = ch;
-			}
-			continue;
-		}
-		if (!scan_byte(s, ch, err))
+		if (s->run && s->item.len + (size_t)(q - s->run) >= JSON_ITEM_MAX)
+			return json_fail(err, PLANNER_ENET,
+					 "an element of the list is larger than 1 MiB");
+		if (s->in_str)
+			string_byte(s, ch);
+		else if (!scan_byte(s, q, err))
 			return false;
 	}
-	return true;
+	return flush_run(s, p + n, err);
 }
 
 int json_items_finish(struct json_items *s, char **err)
 {
-	if (s->state == JI_IN && s->scalar && !emit_item(s, err))
+	if (s->state == JI_IN && s->scalar && !emit_item(s, NULL, err))
 		return PLANNER_ENET;
 	if (s->bad || (s->state == JI_IN))
 		return set_err(err, PLANNER_ENET,
