@@ -71,7 +71,7 @@ _planner()
 	compare) opts="--quiet" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
 	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit" ;;
-	refresh) opts="--provider --quiet --if-older-than --aws-regions" ;;
+	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
 	schedule) opts="--month --output -o --quiet" ;;

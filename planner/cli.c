@@ -207,7 +207,11 @@ static void note_prices(const struct cli *c, const struct plan *p)
 			notef("prices are the bundled snapshot of %s; run 'planner refresh' for "
 			      "live prices",
 			      p->snapshot_dates[0] ? p->snapshot_dates : p->prices_as_of);
-		else
+		else if (!strcmp(p->prices_source, "mixed")) {
+			char names[256];
+			notef("prices as of %s; still on the bundled snapshot: %s", p->prices_as_of,
+			      plan_snapshot_names(p, names, sizeof names));
+		} else
 			notef("prices as of %s", p->prices_as_of);
 	}
 	for (size_t i = 0; i < p->n_stale; i++)

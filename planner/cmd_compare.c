@@ -17,7 +17,7 @@ static void add_num_or_null(cJSON *o, const char *k, double v, int places)
 		cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *route_json(const struct route_result *r)
+static cJSON *route_json(const struct plan *p, const struct route_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "route", route_name(r->route));
@@ -29,12 +29,14 @@ static cJSON *route_json(const struct route_result *r)
 	switch (r->route) {
 	case ROUTE_API:
 		cJSON_AddStringToObject(o, "provider", r->provider);
+		cJSON_AddStringToObject(o, "prices_source", plan_provider_source(p, r->provider));
 		cJSON_AddStringToObject(o, "offer", r->offer);
 		cJSON_AddNumberToObject(o, "input_per_mtok", round_to(r->input_per_mtok, 4));
 		cJSON_AddNumberToObject(o, "output_per_mtok", round_to(r->output_per_mtok, 4));
 		break;
 	case ROUTE_RENTED:
 		cJSON_AddStringToObject(o, "provider", r->provider);
+		cJSON_AddStringToObject(o, "prices_source", plan_provider_source(p, r->provider));
 		cJSON_AddStringToObject(o, "offer", r->offer);
 		cJSON_AddStringToObject(o, "region", r->region);
 		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
@@ -85,7 +87,13 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "currency", p->currency);
 	cJSON_AddStringToObject(root, "prices_as_of", p->prices_as_of);
-	cJSON_AddStringToObject(root, "prices_source", p->snapshot_only ? "snapshot" : "live");
+	/* Kept for compatibility: "mixed" when some providers are live and
+	 * others the snapshot; providers_source says which. */
+	cJSON_AddStringToObject(root, "prices_source", p->prices_source);
+	cJSON *srcs = cJSON_AddObjectToObject(root, "providers_source");
+	for (size_t i = 0; i < p->n_sources; i++)
+		cJSON_AddStringToObject(srcs, p->sources[i].name,
+					p->sources[i].live ? "live" : "snapshot");
 	cJSON *stale = cJSON_AddArrayToObject(root, "stale_providers");
 	for (size_t i = 0; i < p->n_stale; i++)
 		cJSON_AddItemToArray(stale, cJSON_CreateString(p->stale[i]));
@@ -112,7 +120,7 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 		serving_json(j, r->job);
 		cJSON *routes = cJSON_AddArrayToObject(j, "routes");
 		for (int k = 0; k < ROUTE_COUNT; k++)
-			cJSON_AddItemToArray(routes, route_json(&r->routes[k]));
+			cJSON_AddItemToArray(routes, route_json(p, &r->routes[k]));
 		if (r->best >= 0) {
 			cJSON *b = cJSON_AddObjectToObject(j, "best");
 			cJSON_AddStringToObject(b, "route", route_name((enum route)r->best));

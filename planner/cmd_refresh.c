@@ -2,6 +2,8 @@
  * for a nightly cron: silent with --quiet unless something failed, exit 3
  * and one line per failed provider when one did. */
 #include <cJSON.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,6 +44,9 @@ static void on_done(void *ud, const struct refresh_result *r)
 			       pr->c->verbose ? "" : "; --verbose names them");
 		if (r->skipped_rows)
 			printf("  (%zu left out: free, duplicate or malformed)", r->skipped_rows);
+		if (r->implausible_rows)
+			printf("  (%zu implausible: over %d GPUs or outside the price bounds)",
+			       r->implausible_rows, NORM_MAX_GPUS_PER_OFFER);
 		break;
 	case REFRESH_FAILED:
 		printf("%-11s failed   %6ld %-6s kept", r->p->name, r->rows, what);
@@ -76,6 +81,7 @@ static int print_json(const struct refresh_result *res, size_t n)
 			cJSON_AddStringToObject(x, "message", r->message);
 		cJSON_AddNumberToObject(x, "unknown_gpu_rows", (double)r->unknown_rows);
 		cJSON_AddNumberToObject(x, "skipped_rows", (double)r->skipped_rows);
+		cJSON_AddNumberToObject(x, "implausible_rows", (double)r->implausible_rows);
 		cJSON *u = cJSON_AddArrayToObject(x, "unknown_gpus");
 		for (size_t k = 0; k < r->n_unknown; k++)
 			cJSON_AddItemToArray(u, cJSON_CreateString(r->unknown[k]));
@@ -126,6 +132,27 @@ static int report_results(const struct cli *c, const struct refresh_result *res,
 	return rc;
 }
 
+/* The longest --timeout: a day. */
+#define REFRESH_MAX_TIMEOUT_S 86400
+
+/* --timeout: whole seconds ("600"), or a duration with a unit ("15m"). */
+static bool parse_timeout(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	double d = (double)v;
+	if (end == s || errno || *end) {
+		size_t n = strlen(s);
+		if (!n || isdigit((unsigned char)s[n - 1]) || !parse_duration(s, &d))
+			return false;
+	}
+	if (!(d >= 1 && d <= REFRESH_MAX_TIMEOUT_S))
+		return false;
+	*out = (long)d;
+	return true;
+}
+
 /* Reads the options into ro and pr; returns 0 to go on, else the exit
  * status. */
 static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts *ro,
@@ -136,6 +163,7 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"if-older-than", required_argument, NULL, 'o'},
 	                                     {"aws-regions", required_argument, NULL, 'r'},
+	                                     {"timeout", required_argument, NULL, 't'},
 	                                     {0, 0, 0, 0}};
 	char *err = NULL;
 	int opt, rc;
@@ -156,6 +184,12 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 			break;
 		case 'r':
 			ro->aws_regions = optarg;
+			break;
+		case 't':
+			if (!parse_timeout(optarg, &ro->timeout_s))
+				return cli_usage(c, "--timeout wants seconds from 1 to %d (or 90s, "
+				                    "15m, 1h)",
+				                 REFRESH_MAX_TIMEOUT_S);
 			break;
 		default:
 			if ((rc = cli_other_option(c, opt, optarg)))
@@ -194,10 +228,16 @@ static char refresh_help[4096];
 	"still refresh. Exit status 3 when any provider failed, 4 when the\n"                      \
 	"database could not be written, 5 on a system error (out of memory, a\n"                   \
 	"failed write).\n\n"
+#define HELP_STR2(x) #x
+#define HELP_STR(x) HELP_STR2(x)
 #define HELP_OPTIONS                                                                               \
 	"  --quiet              print nothing unless a provider failed (for cron)\n"               \
 	"  --if-older-than D    leave providers refreshed within D (20h, 90m, 2d)\n"               \
 	"  --aws-regions r1,r2  AWS price lists to read (else $PLANNER_AWS_REGIONS)\n"             \
+	"  --timeout SECONDS    one deadline per provider for all its requests,\n"                \
+	"                       retries, pages and regions (default "                          \
+	HELP_STR(REFRESH_DEFAULT_TIMEOUT_S) "; 15m works);\n"                                    \
+	"                       past it the provider fails and keeps its rows\n"                 \
 	"  --format json        the results as JSON\n\n"
 #define HELP_URL                                                                                   \
 	"a provider whose key is missing is skipped. PLANNER_<NAME>_URL replaces a "               \
@@ -257,7 +297,8 @@ static int exec_refresh(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_refresh_entry = {
     .name = "refresh",
-    .args = "[--provider a,b] [--quiet] [--if-older-than DURATION] [--aws-regions r1,r2]",
+    .args = "[--provider a,b] [--quiet] [--if-older-than DURATION] [--aws-regions r1,r2] "
+            "[--timeout SECONDS]",
     .summary = "fetch live prices from every provider into the database",
     .help = refresh_help,
     .exec = exec_refresh,

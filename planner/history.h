@@ -27,8 +27,9 @@ struct history_curve {
 /* Builds one curve per GPU from rows ordered as store_price_history orders
  * them (gpu, then recorded_at). The store records a price only when it is
  * new or changes, so at each refresh time every offer counts at its newest
- * price at or before that time; an offer a provider stopped listing keeps
- * its last price (the history table does not record removals). Returns
+ * price at or before that time, until a gone row says its provider stopped
+ * listing it (a refresh that lists no offer of the GPU gives no step).
+ * Time linear in n, plus a sort of the listed prices per refresh. Returns
  * PLANNER_OK and a malloc'd array (free with history_curves_free), or
  * PLANNER_ESYS with *err set when out of memory. */
 int history_curves(const struct price_point *rows, size_t n, struct history_curve **out,

@@ -431,6 +431,47 @@ static int price_job(const struct jobspec *spec, const struct refdata *ref, stru
 	return PLANNER_OK;
 }
 
+/* Fills p->sources and p->prices_source from the providers holding rows:
+ * a provider that never refreshed well (a failed first refresh leaves a
+ * row with no prices) says nothing about where prices come from. */
+static void note_sources(struct plan *p, const struct provider_state *provs, size_t n)
+{
+	size_t live = 0, snap = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (provs[i].rows <= 0)
+			continue;
+		struct plan_source *s = &p->sources[p->n_sources++];
+		snprintf(s->name, sizeof s->name, "%s", provs[i].name);
+		s->live = !provs[i].from_snapshot && provs[i].last_good[0];
+		if (s->live)
+			snprintf(s->as_of, sizeof s->as_of, "%s", provs[i].last_good);
+		live += s->live;
+		snap += !s->live;
+	}
+	p->snapshot_only = live == 0;
+	p->prices_source = live == 0 ? "snapshot" : snap == 0 ? "live" : "mixed";
+}
+
+const char *plan_provider_source(const struct plan *p, const char *provider)
+{
+	for (size_t i = 0; provider && i < p->n_sources; i++)
+		if (!strcmp(p->sources[i].name, provider))
+			return p->sources[i].live ? "live" : "snapshot";
+	return "quote";
+}
+
+char *plan_snapshot_names(const struct plan *p, char *buf, size_t len)
+{
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < p->n_sources && used < len; i++)
+		if (!p->sources[i].live)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 p->sources[i].name);
+	return buf;
+}
+
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err)
 {
@@ -450,15 +491,14 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	    (rc = store_providers(st, &provs, &n_provs, err)) ||
 	    (rc = store_offers(st, &all, &offers, &n_offers, err)))
 		goto fail;
-	p->snapshot_only = true;
 	p->stale = calloc(n_provs + 1, sizeof *p->stale);
-	if (!p->stale) {
+	p->sources = calloc(n_provs + 1, sizeof *p->sources);
+	if (!p->stale || !p->sources) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto fail;
 	}
+	note_sources(p, provs, n_provs);
 	for (size_t i = 0; i < n_provs; i++) {
-		if (!provs[i].from_snapshot)
-			p->snapshot_only = false;
 		if (strcmp(provs[i].last_status, "failed"))
 			continue;
 		if (!(p->stale[p->n_stale] = strdup(provs[i].name))) {
@@ -491,6 +531,7 @@ void plan_free(struct plan *p)
 	for (size_t i = 0; p->stale && i < p->n_stale; i++)
 		free(p->stale[i]);
 	free(p->stale);
+	free(p->sources);
 	free(p->jobs);
 	free(p);
 }

@@ -61,7 +61,16 @@ struct job_result {
 struct plan {
 	char currency[8];
 	char prices_as_of[24];
-	bool snapshot_only;            /* no live refresh has ever run */
+	bool snapshot_only;            /* every provider holding rows holds the snapshot's */
+	/* Where each provider's rows come from (issue 12: one failed refresh
+	 * labelled the snapshot "live"): only providers holding rows count. */
+	struct plan_source {
+		char name[32];
+		bool live;                 /* rows from a refresh; false: the bundled snapshot */
+		char as_of[24];            /* live: the last good refresh */
+	} *sources;
+	size_t n_sources;
+	const char *prices_source;     /* "live", "snapshot" or "mixed" (static) */
 	char snapshot_dates[256];      /* "aws 2026-06-30, openrouter 2025-10-03" (snapshot rows) */
 	char **stale;                  /* providers whose last refresh failed */
 	size_t n_stale;
@@ -78,5 +87,11 @@ void plan_free(struct plan *p);
 /* "2x" for one configuration of two GPUs, "3 replicas of 2x" when the route
  * runs several copies; the GPU name follows it in every output. */
 void route_gpu_count_text(char *buf, size_t len, const struct route_result *r);
+/* Where the rows of `provider` come from: "live", "snapshot", or "quote"
+ * for a provider the store does not know (a spec's quotes:). */
+const char *plan_provider_source(const struct plan *p, const char *provider);
+/* The providers still on the bundled snapshot, ", "-joined into buf (len
+ * bytes, cut to fit); "" when none. Returns buf. */
+char *plan_snapshot_names(const struct plan *p, char *buf, size_t len);
 
 #endif

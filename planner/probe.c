@@ -63,7 +63,9 @@ static bool parse_row(char *line, const struct refdata *ref, struct probe_gpu *g
 		return false;
 	memset(g, 0, sizeof *g);
 	g->index = (int)idx;
-	snprintf(g->name, sizeof g->name, "%s", f[1]);
+	/* nvidia-smi's name reaches the terminal, the JSON and the report:
+	 * the one sanitising step (util.h) keeps escapes and bad UTF-8 out. */
+	text_sanitize(g->name, sizeof g->name, f[1], NULL);
 	g->gpu = refdata_gpu(ref, f[1]);
 	g->vram_gib = mib / 1024.0;
 	g->power_limit_w = watts;

@@ -445,14 +445,55 @@ static int check_shape(const struct cfg *c, const struct model_spec *m, char **e
 		return set_err(err, PLANNER_EINPUT,
 			       "%s: num_experts_per_tok (%d) must be from 1 to the %d experts",
 			       c->name, m->experts_active, m->experts);
-	if (m->first_dense >= m->layers && m->experts > 0)
+	int mlp_layers = m->mlp_layers ? m->mlp_layers : m->layers;
+	if (m->first_dense >= mlp_layers && m->experts > 0)
 		return set_err(err, PLANNER_EINPUT,
-			       "%s: first_k_dense_replace (%d) leaves none of the %d layers MoE",
-			       c->name, m->first_dense, m->layers);
+			       "%s: first_k_dense_replace (%d) leaves none of the %d MLP layers MoE",
+			       c->name, m->first_dense, mlp_layers);
+	if (m->head_dim < 1)
+		return set_err(err, PLANNER_EINPUT,
+			       "%s: num_attention_heads (%d) exceeds hidden_size (%d) and no "
+			       "head_dim is given",
+			       c->name, m->heads, m->hidden);
 	if (m->ssm_layers + (m->kv_layers ? m->kv_layers : 0) > m->layers)
 		return set_err(err, PLANNER_EINPUT,
 			       "%s: %d attention and %d SSM layers exceed num_hidden_layers (%d)",
 			       c->name, m->kv_layers, m->ssm_layers, m->layers);
+	return PLANNER_OK;
+}
+
+/* The field most likely to blame for a parameter count that is not a
+ * model's: the MoE figures when there are experts, else the widths. */
+static const char *suspect_field(const struct model_spec *m)
+{
+	if (m->experts > 0)
+		return "first_k_dense_replace, n_routed_experts, num_experts_per_tok and "
+		       "moe_intermediate_size";
+	return "hidden_size, intermediate_size, num_hidden_layers and vocab_size";
+}
+
+/* Refuses derived layer counts outside [0, layers]: every count vram.c and
+ * speed.c multiply by must be a part of the model's layers. */
+static int check_layers(const struct cfg *c, const struct model_spec *m, char **err)
+{
+	const struct {
+		int v;
+		const char *field;
+	} counts[] = {
+	    {m->kv_layers, "the attention layers (layer_types, attn_layer_period)"},
+	    {m->mlp_layers, "the MLP layers (hybrid_override_pattern)"},
+	    {m->ssm_layers, "the SSM layers (layer_types, hybrid_override_pattern)"},
+	    {m->sliding_layers, "the sliding-window layers (sliding_window_pattern)"},
+	    {m->first_dense, "first_k_dense_replace"},
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+		if (counts[i].v < 0 || counts[i].v > m->layers)
+			return set_err(err, PLANNER_EINPUT,
+				       "%s: %s gives %d of the %d layers (num_hidden_layers)",
+				       c->name, counts[i].field, counts[i].v, m->layers);
+	if (m->ssm_layers > 0 && m->ssm_inner < 1)
+		return set_err(err, PLANNER_EINPUT,
+			       "%s: mamba_num_heads x mamba_head_dim is not a width", c->name);
 	return PLANNER_OK;
 }
 
@@ -474,11 +515,20 @@ int model_read_config(const char *name, const cJSON *o, struct model_spec *m, ch
 		return rc;
 	m->params_total = model_param_count(m, &m->params_active);
 	if (!isfinite(m->params_total) || m->params_total <= 0 || m->params_total > MAX_PARAMS ||
-	    !isfinite(m->params_active) || m->params_active <= 0)
+	    !isfinite(m->params_active) || m->params_active <= 0 ||
+	    m->params_active > m->params_total)
 		return set_err(err, PLANNER_EINPUT,
-			       "%s: the architecture gives %g parameters, not a model's count", name,
-			       m->params_total);
-	return read_quant(&c, m, err);
+			       "%s: the architecture gives %g parameters (%g active), not a "
+			       "model's count; check %s",
+			       name, m->params_total, m->params_active, suspect_field(m));
+	if ((rc = check_layers(&c, m, err)) || (rc = read_quant(&c, m, err)))
+		return rc;
+	if (!isfinite(m->params_16bit) || m->params_16bit < 0 ||
+	    m->params_16bit > m->params_total)
+		return set_err(err, PLANNER_EINPUT,
+			       "%s: quantization_config keeps %g of %g parameters in 16 bit", name,
+			       m->params_16bit, m->params_total);
+	return PLANNER_OK;
 }
 #undef INT_FIELD
 

@@ -78,16 +78,11 @@ int refresh_check_providers(const char *list, char **err)
  * terminal. */
 static void redact(char **msg, const char *key)
 {
-	if (!*msg || !key || strlen(key) < 4)
+	if (!*msg)
 		return;
-	char *hit;
-	while ((hit = strstr(*msg, key))) {
-		char *r = xasprintf("%.*s***%s", (int)(hit - *msg), *msg, hit + strlen(key));
-		if (!r)
-			return;
-		free(*msg);
-		*msg = r;
-	}
+	/* The one sanitising step (util.h): also drops control characters and
+	 * invalid UTF-8 a feed's error body may hold. In place: never longer. */
+	text_sanitize(*msg, strlen(*msg) + 1, *msg, key);
 }
 
 static double now_s(void)
@@ -148,10 +143,14 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		r->message = xasprintf("no %s in the environment", p->key_env);
 		goto record;
 	}
+	rows.key = key;
+	/* The deadline covers every request of this provider, and only it. */
+	struct http_opts mine = *http;
+	http_deadline_start(&mine, o->timeout_s > 0 ? o->timeout_s : REFRESH_DEFAULT_TIMEOUT_S);
 	int rc = base_url(p, &base, &err);
 	struct fetch_ctx fx = {
 	    .p = p,
-	    .http = http,
+	    .http = &mine,
 	    .base = base,
 	    .key = key,
 	    .aws_regions = o->aws_regions,
@@ -164,9 +163,10 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	if (rc == PLANNER_OK && rows.oom)
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");
 	if (rc == PLANNER_OK && n == 0)
-		rc = set_err(&err, PLANNER_ENET, "no usable %s in the response%s",
+		rc = set_err(&err, PLANNER_ENET, "no usable %s in the response%s%s",
 		             p->kind == PROVIDER_API ? "prices" : "offers",
-		             rows.unknown_rows ? " (every GPU unknown)" : "");
+		             rows.unknown_rows ? " (every GPU unknown)" : "",
+		             rows.implausible ? " (implausible rows left out)" : "");
 	if (rc == PLANNER_OK)
 		rc = p->kind == PROVIDER_API
 		         ? store_replace_api_prices(st, p->name, rows.apis, n, &err)
@@ -184,6 +184,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	}
 	r->unknown_rows = rows.unknown_rows;
 	r->skipped_rows = rows.skipped;
+	r->implausible_rows = rows.implausible;
 	for (size_t i = 0; i < rows.n_unknown; i++) {
 		r->unknown[i] = rows.unknown[i];
 		rows.unknown[i] = NULL;

@@ -13,6 +13,12 @@
 #include "refdata.h"
 #include "store.h"
 
+/* The default overall deadline of one provider's refresh, seconds: the
+ * largest feed, AWS's price lists, is streamed region by region (a few
+ * hundred MB each, bench/README.md), and a nightly cron run should not
+ * hang for hours on one stuck host. `refresh --timeout` sets another. */
+#define REFRESH_DEFAULT_TIMEOUT_S 900
+
 enum refresh_status {
 	REFRESH_OK,      /* rows replaced */
 	REFRESH_FAILED,  /* fetch or parse failed; previous rows kept */
@@ -34,6 +40,8 @@ struct refresh_result {
 	char *unknown[NORM_MAX_UNKNOWN]; /* those GPU names, distinct (owned) */
 	size_t n_unknown;
 	size_t skipped_rows;        /* rows dropped for missing or bad fields */
+	size_t implausible_rows;    /* rows dropped outside the normaliser's plausibility
+	                             * bounds (more than 16 GPUs, under a cent a GPU-hour…) */
 };
 
 struct refresh_opts {
@@ -41,6 +49,9 @@ struct refresh_opts {
 	double if_older_than_s;   /* > 0: leave providers refreshed more recently */
 	const char *aws_regions;  /* comma-separated; NULL: $PLANNER_AWS_REGIONS or defaults */
 	long lock_wait_ms;        /* how long to wait for another refresh; < 0: default */
+	long timeout_s;           /* one overall deadline per provider (all its requests,
+	                           * retries, pages and regions), seconds; 0: the
+	                           * default, REFRESH_DEFAULT_TIMEOUT_S */
 	/* Progress, called from the refreshing thread; either may be NULL. */
 	void (*on_start)(void *ud, const struct provider *p);
 	void (*on_done)(void *ud, const struct refresh_result *r);

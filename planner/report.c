@@ -523,6 +523,15 @@ static void offers_table(FILE *f, const struct report_input *in, size_t i)
 	fputs("</table>\n", f);
 }
 
+/* Names the providers still on the bundled snapshot when others are live. */
+static void still_on_snapshot(FILE *f, const struct plan *p)
+{
+	char names[256];
+	if (!p->snapshot_only && !strcmp(p->prices_source, "mixed"))
+		escf(f, "; still on the bundled snapshot: %s",
+		     plan_snapshot_names(p, names, sizeof names));
+}
+
 int report_write_html(FILE *f, const struct report_input *in, char **err)
 {
 	const struct plan *p = in->plan;
@@ -542,6 +551,7 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	     p->prices_as_of,
 	     p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
 			      : "last refresh");
+	still_on_snapshot(f, p);
 	escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
 	fputs("</p>\n", f);
 	for (size_t i = 0; i < p->n_stale; i++) {

@@ -55,7 +55,15 @@ static const char *const migrations[] = {
     /* Long-prompt tiers are their own prices (issue 11), no longer a
      * context cut to the first tier's threshold. */
     [5] = "ALTER TABLE api_prices ADD COLUMN tiers TEXT NOT NULL DEFAULT '';",
+    /* History records what each refresh saw (issue 12): a row with gone = 1
+     * when an offer vanished from its provider's feed. A version-1
+     * database has no price_history yet: add_gone_column runs after
+     * schema.sql instead. */
+    [6] = NULL,
 };
+
+/* The schema version that added price_history.gone (add_gone_column). */
+#define STORE_GONE_VERSION 6
 
 /* The schema version whose migration needs locate_rows after its SQL. */
 #define STORE_LOCATED_VERSION 4
@@ -408,6 +416,24 @@ out:
 	return rc;
 }
 
+/* Adds price_history.gone unless the table has it (schema.sql made it). */
+static int add_gone_column(struct store *st, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT count(*) FROM pragma_table_info('price_history') "
+	                       "WHERE name = 'gone'",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read the price_history columns");
+	int has = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
+	sqlite3_finalize(s);
+	return has ? PLANNER_OK
+	           : store_exec(st,
+	                        "ALTER TABLE price_history ADD COLUMN gone INTEGER NOT NULL "
+	                        "DEFAULT 0",
+	                        err);
+}
+
 static int migrate(struct store *st, const struct refdata *ref, char **err)
 {
 	int v = 0, rc;
@@ -446,6 +472,8 @@ static int migrate(struct store *st, const struct refdata *ref, char **err)
 		                      "UPDATE price_history SET region = '' WHERE provider = "
 		                      "'runpod' AND region IN ('secure', 'community')",
 		                      err))))
+			goto fail;
+		if (v < STORE_GONE_VERSION && (rc = add_gone_column(st, err)))
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||

@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -135,8 +135,9 @@ int store_snapshot_dates(struct store *st, char *buf, size_t len, char **err);
 int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err);
 
 /* Replaces all of `provider`'s offers with rows in one transaction, adds a
- * price_history row for each offer whose price is new or changed, and marks
- * the provider fresh. On error nothing changes. */
+ * price_history row for each offer whose price is new or changed and a
+ * gone row for each offer no longer in rows, and marks the provider fresh.
+ * On error nothing changes. */
 int store_replace_offers(struct store *st, const char *provider, const struct offer *rows,
 			 size_t n, char **err);
 /* Same for API prices. */
@@ -163,6 +164,8 @@ struct price_point {
 	int gpu_count;
 	double price_per_hour; /* USD per instance-hour */
 	char recorded_at[24];  /* ISO 8601 UTC: the refresh's fetched_at */
+	bool gone;             /* the offer vanished from its feed at recorded_at
+	                        * (price_per_hour is its last price) */
 };
 
 /* Price-history rows of one GPU (canonical name; NULL for every GPU) and

@@ -203,6 +203,75 @@ static int write_history(struct store *st, const char *provider, const struct pr
 	return rc;
 }
 
+/* The keys of rows, in a price_map (prices unused). */
+static int new_keys(const struct offer *rows, size_t n, struct price_map *m, char **err)
+{
+	char key[512];
+	memset(m, 0, sizeof *m);
+	for (m->cap = 16; m->cap < n * 2; m->cap *= 2)
+		;
+	m->keys = calloc(m->cap, sizeof *m->keys);
+	m->prices = calloc(m->cap, sizeof *m->prices);
+	if (!m->keys || !m->prices)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		offer_key(key, sizeof key, rows[i].offer, rows[i].region, rows[i].spot);
+		size_t slot = price_map_slot(m, key);
+		if (!m->keys[slot] && !(m->keys[slot] = strdup(key)))
+			return set_err(err, PLANNER_ESYS, "out of memory");
+	}
+	return PLANNER_OK;
+}
+
+/* Adds a gone row (its last price) for each of the provider's offers that
+ * is not in rows: history then shows what each refresh really saw. One
+ * pass over the old rows against a hash of the new keys. */
+static int write_vanished(struct store *st, const char *provider, const struct offer *rows,
+                          size_t n, const char *now, char **err)
+{
+	sqlite3_stmt *rd = NULL, *ins = NULL;
+	struct price_map fresh;
+	int rc = new_keys(rows, n, &fresh, err), step = SQLITE_DONE;
+	char key[512];
+	if (rc)
+		goto out;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT offer, region, spot, gpu, gpu_count, price_per_hour "
+	                       "FROM offers WHERE provider = ?",
+	                       -1, &rd, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db,
+	                       "INSERT INTO price_history (provider, offer, region, spot, gpu, "
+	                       "gpu_count, price_per_hour, recorded_at, gone) "
+	                       "VALUES (?,?,?,?,?,?,?,?,1)",
+	                       -1, &ins, NULL) != SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot prepare offer update");
+		goto out;
+	}
+	sqlite3_bind_text(rd, 1, provider, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(rd)) == SQLITE_ROW) {
+		offer_key(key, sizeof key, (const char *)sqlite3_column_text(rd, 0),
+		          (const char *)sqlite3_column_text(rd, 1), sqlite3_column_int(rd, 2));
+		if (fresh.keys[price_map_slot(&fresh, key)])
+			continue;
+		sqlite3_reset(ins);
+		sqlite3_bind_text(ins, 1, provider, -1, SQLITE_STATIC);
+		for (int c = 0; c < 6; c++)
+			sqlite3_bind_value(ins, c + 2, sqlite3_column_value(rd, c));
+		sqlite3_bind_text(ins, 8, now, -1, SQLITE_STATIC);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			step = SQLITE_ERROR;
+			break;
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot record price history");
+out:
+	sqlite3_finalize(rd);
+	sqlite3_finalize(ins);
+	price_map_free(&fresh);
+	return rc;
+}
+
 /* Deletes the provider's offers and inserts rows in their place. */
 static int replace_rows(struct store *st, const char *provider, const struct offer *rows, size_t n,
                         const char *now, char **err)
@@ -275,6 +344,7 @@ int store_replace_offers(struct store *st, const char *provider, const struct of
 	/* History first: it compares against the rows about to be replaced. */
 	if ((rc = load_prices(st, provider, &old, err)) ||
 	    (rc = write_history(st, provider, &old, rows, n, at, err)) ||
+	    (rc = write_vanished(st, provider, rows, n, at, err)) ||
 	    (rc = replace_rows(st, provider, rows, n, now, err)) ||
 	    (rc = store_mark_fresh(st, provider, "rented", at, err)) ||
 	    (rc = store_write_end(st, &w, err)))
@@ -294,6 +364,7 @@ static void read_price_point(sqlite3_stmt *s, void *row)
 	p->gpu_count = sqlite3_column_int(s, 5);
 	p->price_per_hour = sqlite3_column_double(s, 6);
 	store_copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
+	p->gone = sqlite3_column_int(s, 8) != 0;
 }
 
 int store_price_history(struct store *st, const char *gpu, const char *provider,
@@ -305,7 +376,7 @@ int store_price_history(struct store *st, const char *gpu, const char *provider,
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, price_per_hour, "
-	        "recorded_at FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
+	        "recorded_at, gone FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
 	        "AND (?2 IS NULL OR provider = ?2) "
 	        "ORDER BY gpu, recorded_at, provider, offer, region, spot",
 	        -1, &s, NULL) != SQLITE_OK)

@@ -261,3 +261,95 @@ char *read_file(const char *path, size_t *len)
 		*len = b.len;
 	return b.data;
 }
+
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is not one
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static size_t utf8_valid(const unsigned char *p, unsigned *cp)
+{
+	unsigned c = p[0];
+	size_t n;
+	unsigned min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2, min = 0x80, c &= 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3, min = 0x800, c &= 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4, min = 0x10000, c &= 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* Control characters a terminal, an XHTML report or an .ics would act on. */
+static bool is_control(unsigned cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 ||
+	       cp == 0x2029;
+}
+
+size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret)
+{
+	size_t changes = 0, used = 0, klen = secret ? strlen(secret) : 0;
+	if (len == 0)
+		return 0;
+	const unsigned char *p = (const unsigned char *)(src ? src : "");
+	while (*p) {
+		if (klen >= 4 && !strncmp((const char *)p, secret, klen)) {
+			if (used + 3 >= len)
+				break;
+			memmove(dst + used, "***", 3);
+			used += 3;
+			p += klen;
+			changes++;
+			continue;
+		}
+		unsigned cp;
+		size_t n = utf8_valid(p, &cp);
+		if (n == 0) {
+			if (used + 1 >= len)
+				break;
+			dst[used++] = '?';
+			p++;
+			changes++;
+			continue;
+		}
+		if (is_control(cp)) {
+			/* A tab or line break between words reads as a space. */
+			if ((cp == '\t' || cp == '\n' || cp == '\r') && used && dst[used - 1] != ' ' &&
+			    used + 1 < len)
+				dst[used++] = ' ';
+			p += n;
+			changes++;
+			continue;
+		}
+		if (used + n >= len)
+			break;
+		memmove(dst + used, p, n); /* dst may be src (in place) */
+		used += n;
+		p += n;
+	}
+	dst[used] = '\0';
+	return changes;
+}
+
+char *text_sanitized(const char *src, const char *secret)
+{
+	size_t n = strlen(src ? src : "") + 1;
+	char *out = malloc(n);
+	if (out)
+		text_sanitize(out, n, src, secret);
+	return out;
+}

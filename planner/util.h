@@ -72,4 +72,16 @@ void buf_free(struct buf *b);
  * with errno set. */
 char *read_file(const char *path, size_t *len);
 
+/* The one sanitising step for outside text (feed fields, feed error
+ * messages, nvidia-smi's names) before it is stored or printed: copies src
+ * into dst (len bytes, always NUL-terminated when len > 0) as valid UTF-8,
+ * each invalid byte written as '?', with control characters (C0, DEL, C1,
+ * U+2028/2029) dropped, every occurrence of secret (when it is 4 bytes or
+ * longer) written as "***", and a cut to fit never splitting a character.
+ * dst may be src: the text never grows.
+ * Returns the number of changes made (0: src was clean). Can't fail. */
+size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret);
+/* text_sanitize into a new string; NULL when out of memory. */
+char *text_sanitized(const char *src, const char *secret);
+
 #endif

@@ -3,6 +3,7 @@
  * workload.h). */
 #include "workload.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -206,8 +207,12 @@ bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, 
 	}
 	double span = j->has_hours ? j->hours_per_month : HOURS_PER_MONTH;
 	out->need_tps = rated_tokens(j) / (span * 3600.0);
-	if (out->work_hours > span)
-		out->replicas = (int)ceil(out->work_hours / span - 1e-9);
+	if (out->work_hours > span) {
+		/* A rate near 0 asks for more copies than an int holds (issue 12:
+		 * "-2147483648x RTX 4090"); past max_replicas it is refused anyway. */
+		double copies = ceil(out->work_hours / span - 1e-9);
+		out->replicas = copies < INT_MAX ? (int)copies : INT_MAX;
+	}
 	if (!j->has_hours)
 		out->hours = out->work_hours / out->replicas;
 	if (out->replicas <= max_replicas)

@@ -3,15 +3,22 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-/* A body this large is still a price list, not an attack; the biggest
- * buffered feed (50,000 Vast offers) is well under 100 MiB. */
-#define HTTP_DEFAULT_MAX_BODY ((size_t)256 << 20)
+/* The cap on a buffered body, and on a streamed JSON one (Vast.ai). A
+ * buffered body is parsed into a cJSON tree several times its size: a
+ * 60 MiB OpenRouter body peaked at 490 MB (bench/README.md), so 64 MiB
+ * bounds a buffered refresh near 500 MB. The
+ * largest buffered feeds are a few MB (LiteLLM's table about 1.5 MB,
+ * OpenRouter's models about 1 MB, an Azure page of 1,000 items about
+ * 1 MB: tests/fixtures/real/, 2026-11-30); Vast's default 10,000 offers
+ * are about 6 MB, streamed. */
+#define HTTP_DEFAULT_MAX_BODY ((size_t)64 << 20)
 /* libcurl's receive buffer: larger chunks mean fewer callbacks on the
  * streamed AWS CSV (CURL_MAX_READ_SIZE is 10 MiB; 512 KiB is plenty). */
 #define HTTP_RECV_BUFFER (512L * 1024)
@@ -49,6 +56,38 @@ void http_opts_init(struct http_opts *o)
 	o->backoff_ms = env_long("PLANNER_HTTP_BACKOFF_MS", 1000, 0);
 	o->max_wait_ms = env_long("PLANNER_HTTP_MAX_WAIT_MS", 60000, 0);
 	o->max_body = (size_t)env_long("PLANNER_HTTP_MAX_BYTES", (long)HTTP_DEFAULT_MAX_BODY, 1);
+	o->deadline_at = 0;
+	o->deadline_s = 0;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void http_deadline_start(struct http_opts *o, long seconds)
+{
+	o->deadline_s = seconds > 0 ? seconds : 0;
+	o->deadline_at = seconds > 0 ? mono_s() + (double)seconds : 0;
+}
+
+/* Milliseconds left before o's deadline (LONG_MAX without one; <= 0 when
+ * it has passed). */
+static long deadline_left_ms(const struct http_opts *o)
+{
+	if (o->deadline_at <= 0)
+		return LONG_MAX;
+	return (long)((o->deadline_at - mono_s()) * 1000.0);
+}
+
+/* The attempt's whole-transfer timeout: the request's own, cut to the
+ * deadline. */
+static long attempt_timeout_ms(const struct http_opts *o, const struct http_request *req)
+{
+	long own = req->sink ? o->stream_timeout_ms : o->timeout_ms, left = deadline_left_ms(o);
+	return left < own ? (left > 1 ? left : 1) : own;
 }
 
 long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after_s, unsigned *seed)
@@ -213,7 +252,8 @@ static int fail_message(const struct http_opts *o, const struct transfer *t, CUR
 	if (t->sink_err)
 		return set_err(err, PLANNER_ENET, "%s", t->sink_err);
 	if ((t->too_big || c == CURLE_FILESIZE_EXCEEDED) && o->max_body >= 1 << 20)
-		return set_err(err, PLANNER_ENET, "%s: response larger than %zu MiB", where,
+		return set_err(err, PLANNER_ENET,
+		               "%s: response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)", where,
 		               o->max_body >> 20);
 	if (t->too_big || c == CURLE_FILESIZE_EXCEEDED) /* a cap set for a test */
 		return set_err(err, PLANNER_ENET, "%s: response larger than %zu bytes", where,
@@ -228,6 +268,17 @@ static int fail_message(const struct http_opts *o, const struct transfer *t, CUR
 		               errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1, s);
 	return set_err(err, code, "%s: %s after %d attempt%s", where,
 	               errbuf[0] ? errbuf : curl_easy_strerror(c), attempt + 1, s);
+}
+
+/* The provider's overall deadline passed (or would, waiting to retry)
+ * after `attempts` attempts. */
+static int deadline_message(const struct http_opts *o, int attempts, const char *where,
+                            char **err)
+{
+	return set_err(err, PLANNER_ENET,
+	               "%s: the provider's deadline of %ld s (refresh --timeout) passed after %d "
+	               "attempt%s",
+	               where, o->deadline_s, attempts, attempts == 1 ? "" : "s");
 }
 
 int http_fetch(const struct http_opts *o, const struct http_request *req,
@@ -249,6 +300,11 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 	}
 	set_options(h, o, req, hdrs, &t, errbuf);
 	for (int attempt = 0;; attempt++) {
+		if (deadline_left_ms(o) <= 0) {
+			rc = deadline_message(o, attempt, where, err);
+			break;
+		}
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, attempt_timeout_ms(o, req));
 		CURLcode c = attempt_once(h, req, resp, &t, errbuf);
 		resp->attempts = attempt + 1;
 		if (c == CURLE_OK && resp->status >= 200 && resp->status <= 299) {
@@ -256,6 +312,10 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 			break;
 		}
 		bool again = c == CURLE_OK ? retry_status(resp->status) : transient(c);
+		if (c == CURLE_OPERATION_TIMEDOUT && deadline_left_ms(o) <= 0) {
+			rc = deadline_message(o, attempt + 1, where, err);
+			break;
+		}
 		if (!again || attempt >= o->retries) {
 			rc = fail_message(o, &t, c, resp, attempt, where, errbuf, err);
 			break;
@@ -263,7 +323,12 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 		curl_off_t after = 0;
 		if (c == CURLE_OK)
 			curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after);
-		sleep_ms(http_retry_wait_ms(o, attempt, (long)after, &seed));
+		long wait = http_retry_wait_ms(o, attempt, (long)after, &seed);
+		if (wait >= deadline_left_ms(o)) {
+			rc = deadline_message(o, attempt + 1, where, err);
+			break;
+		}
+		sleep_ms(wait);
 	}
 out:
 	free(t.sink_err);

@@ -24,8 +24,18 @@ struct http_opts {
 	int retries;             /* attempts after the first, PLANNER_HTTP_RETRIES; default 3 */
 	long backoff_ms;         /* first backoff, doubled per retry, PLANNER_HTTP_BACKOFF_MS; 1 s */
 	long max_wait_ms;        /* cap on one wait, Retry-After included, PLANNER_HTTP_MAX_WAIT_MS; 60 s */
-	size_t max_body;         /* cap on a buffered body, PLANNER_HTTP_MAX_BYTES; 256 MiB */
+	size_t max_body;         /* cap on a buffered or streamed-JSON body, PLANNER_HTTP_MAX_BYTES; 64 MiB */
+	/* One overall deadline for every request of one provider (its retries,
+	 * pages, regions and streams): CLOCK_MONOTONIC seconds when it ends, 0
+	 * for none. Set with http_deadline_start; no attempt starts after it,
+	 * each one's timeout is cut to what is left, and a backoff that would
+	 * end past it is not waited. */
+	double deadline_at;
+	long deadline_s;         /* the budget deadline_at was set from, for messages */
 };
+
+/* Starts the overall deadline of o: seconds from now (<= 0: none). */
+void http_deadline_start(struct http_opts *o, long seconds);
 
 /* Receives streamed body bytes. Returns false to abort the transfer, with
  * a message in *err (not retried: the data, not the network, is wrong). */

@@ -43,11 +43,12 @@ void norm_truncate(struct norm *n, size_t offers, size_t apis)
 
 static void note_unknown(struct norm *n, const char *name, double vram_gib)
 {
-	char label[96];
+	char label[96], clean[64];
+	text_sanitize(clean, sizeof clean, name, n->key);
 	if (vram_gib > 0)
-		snprintf(label, sizeof label, "%s (%.0f GiB)", name, vram_gib);
+		snprintf(label, sizeof label, "%s (%.0f GiB)", clean, vram_gib);
 	else
-		snprintf(label, sizeof label, "%s", name);
+		snprintf(label, sizeof label, "%s", clean);
 	n->unknown_rows++;
 	for (size_t i = 0; i < n->n_unknown; i++)
 		if (!strcmp(n->unknown[i], label))
@@ -156,9 +157,19 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 {
 	/* A per-GPU price near DBL_MAX times the count is inf: test the total. */
 	double total = r->per_gpu ? r->price * r->gpu_count : r->price;
-	if (!r->offer || !*r->offer || r->gpu_count <= 0 || !(r->price > 0) ||
-	    !(total <= NORM_MAX_PRICE_PER_HOUR)) {
+	if (!r->offer || !*r->offer || r->gpu_count <= 0 || !(r->price > 0) || isnan(total)) {
 		n->skipped++;
+		return false;
+	}
+	if (r->gpu_count > NORM_MAX_GPUS_PER_OFFER || !(total <= NORM_MAX_PRICE_PER_HOUR) ||
+	    total / r->gpu_count < NORM_MIN_PRICE_PER_GPU_HOUR) {
+		n->implausible++;
+		return false;
+	}
+	char id[sizeof n->offers->offer];
+	text_sanitize(id, sizeof id, r->offer, n->key);
+	if (!*id) { /* nothing but control characters */
+		n->implausible++;
 		return false;
 	}
 	const struct gpu_spec *g = norm_gpu(n, r->gpu_name, r->vram_gib);
@@ -177,8 +188,8 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	struct offer *o = &n->offers[n->n_offers++];
 	memset(o, 0, sizeof *o);
 	snprintf(o->provider, sizeof o->provider, "%s", n->provider);
-	snprintf(o->offer, sizeof o->offer, "%s", r->offer);
-	snprintf(o->region, sizeof o->region, "%s", r->region ? r->region : "");
+	snprintf(o->offer, sizeof o->offer, "%s", id);
+	text_sanitize(o->region, sizeof o->region, r->region, n->key);
 	snprintf(o->gpu, sizeof o->gpu, "%s", g->name);
 	o->gpu_count = r->gpu_count;
 	/* The part decides the memory: feeds round it ("80 GB") or state it
@@ -190,18 +201,31 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	o->spot = r->spot;
 	o->available = r->available;
 	snprintf(o->fetched_at, sizeof o->fetched_at, "%s", n->fetched_at);
-	snprintf(o->source, sizeof o->source, "%s", n->source);
-	snprintf(o->tier, sizeof o->tier, "%s", r->tier ? r->tier : "");
+	text_sanitize(o->source, sizeof o->source, n->source, n->key);
+	text_sanitize(o->tier, sizeof o->tier, r->tier, n->key);
 	regions_locate_offer(o);
 	return true;
+}
+
+/* 0 (free), or within [NORM_MIN_PRICE_PER_TOKEN, NORM_MAX_PRICE_PER_TOKEN]. */
+static bool api_price_plausible(double per_token)
+{
+	return per_token == 0 ||
+	       (per_token >= NORM_MIN_PRICE_PER_TOKEN && per_token <= NORM_MAX_PRICE_PER_TOKEN);
 }
 
 bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
 	      long context)
 {
-	if (!model || !*model || !(in_per_token >= 0 && in_per_token <= NORM_MAX_PRICE_PER_TOKEN) ||
-	    !(out_per_token >= 0 && out_per_token <= NORM_MAX_PRICE_PER_TOKEN)) {
+	if (!model || !*model || !(in_per_token >= 0 && isfinite(in_per_token)) ||
+	    !(out_per_token >= 0 && isfinite(out_per_token))) {
 		n->skipped++;
+		return false;
+	}
+	char id[sizeof n->apis->model];
+	text_sanitize(id, sizeof id, model, n->key);
+	if (!*id || !api_price_plausible(in_per_token) || !api_price_plausible(out_per_token)) {
+		n->implausible++;
 		return false;
 	}
 	if (n->n_apis == n->cap_apis) {
@@ -217,12 +241,12 @@ bool norm_api(struct norm *n, const char *model, double in_per_token, double out
 	struct api_price *a = &n->apis[n->n_apis++];
 	memset(a, 0, sizeof *a);
 	snprintf(a->provider, sizeof a->provider, "%s", n->provider);
-	snprintf(a->model, sizeof a->model, "%s", model);
+	snprintf(a->model, sizeof a->model, "%s", id);
 	a->input_per_token = in_per_token;
 	a->output_per_token = out_per_token;
 	a->context = context > 0 ? context : 0;
 	snprintf(a->fetched_at, sizeof a->fetched_at, "%s", n->fetched_at);
-	snprintf(a->source, sizeof a->source, "%s", n->source);
+	text_sanitize(a->source, sizeof a->source, n->source, n->key);
 	regions_locate_api(a);
 	return true;
 }

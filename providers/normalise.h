@@ -38,10 +38,40 @@
 #define NORM_MAX_PRICE_PER_HOUR 2000.0
 #define NORM_MAX_PRICE_PER_TOKEN 0.01
 
+/* Plausibility bounds (issue 12): a row outside them is a broken or
+ * hostile feed, never an offer, and is counted as implausible.
+ *
+ * NORM_MAX_GPUS_PER_OFFER: the largest instance any feed lists is GCP's
+ * a2-megagpu-16g with 16 A100 40GB (tests/fixtures/real/gcp/
+ * cyclenerd-machinetypes.gpu-families.excerpt.csv, from
+ * github.com/Cyclenerd/google-cloud-compute-machine-types, retrieved
+ * 2026-11-30); AWS p4d/p5, Azure ND and Lambda 8x nodes hold 8, and the
+ * bundled snapshot's largest offer (schema/snapshot.json) holds 8.
+ *
+ * NORM_MIN_PRICE_PER_GPU_HOUR: no GPU rents for under a cent an hour; the
+ * cheapest in the bundled snapshot is a Vast.ai RTX 3090 at 0.12 USD per
+ * GPU-hour (schema/snapshot.json, as of 2026-08), and the oldest cards
+ * Vast.ai lists (GTX 10-series) rent for a few cents (unconfirmed).
+ *
+ * NORM_MIN_PRICE_PER_TOKEN: a price above 0 but below 0.0001 USD per
+ * million tokens. The cheapest priced model in the recorded OpenRouter
+ * response is 1e-8 USD per token (inclusionai/ling-2.6-flash input,
+ * tests/fixtures/real/openrouter/api-v1-models.2026-08-01.json), in the
+ * recorded LiteLLM table 1e-9 (an image model,
+ * tests/fixtures/real/litellm/model_prices_and_context_window.2026-07-24.
+ * excerpt.json); the bound is ten times below both. A price of exactly 0
+ * is the adapter's to judge (a free tier). The upper bounds are
+ * NORM_MAX_PRICE_PER_HOUR and NORM_MAX_PRICE_PER_TOKEN above. */
+#define NORM_MAX_GPUS_PER_OFFER 16
+#define NORM_MIN_PRICE_PER_GPU_HOUR 0.01
+#define NORM_MIN_PRICE_PER_TOKEN 1e-10
+
 /* Rows collected from one provider's fetch. */
 struct norm {
 	const struct refdata *ref; /* alias table and GPU specs (borrowed) */
 	const char *provider;      /* adapter name (borrowed, static) */
+	const char *key;           /* the provider's key (borrowed), never stored: every
+	                            * text field is passed through text_sanitize with it */
 	char fetched_at[24];       /* stamped on every row */
 	char source[160];          /* stamped on every row; set by the adapter */
 	struct offer *offers;      /* owned */
@@ -52,6 +82,7 @@ struct norm {
 	size_t n_unknown;
 	size_t unknown_rows;       /* rows dropped for an unknown GPU */
 	size_t skipped;            /* rows dropped for missing, zero or malformed fields */
+	size_t implausible;        /* rows dropped outside the plausibility bounds above */
 	bool oom;                  /* an allocation failed; rows are incomplete */
 	/* The last lookups of norm_gpu: a feed names a handful of parts over
 	 * and over (50,000 Vast offers, a dozen GPU models), and the alias
@@ -92,15 +123,22 @@ void norm_truncate(struct norm *n, size_t offers, size_t apis);
  * recorded as unknown. */
 const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gib);
 
+/* Every text a feed gives (offer id, region, tier, model id, unknown GPU
+ * names) is stored through text_sanitize (util.h): valid UTF-8, no control
+ * characters, n->key never kept. */
+
 /* Adds one offer, located: its country and region group come from the
  * region tables (regions_locate_offer), never from an adapter. Returns true when added; false when dropped (unknown
- * GPU, missing id, non-positive count, price not above 0 or above
- * NORM_MAX_PRICE_PER_HOUR — counted) or on out of memory (n->oom set). */
+ * GPU, missing id, non-positive count, price not above 0 — counted in
+ * skipped; more than NORM_MAX_GPUS_PER_OFFER GPUs, under
+ * NORM_MIN_PRICE_PER_GPU_HOUR a GPU, or over NORM_MAX_PRICE_PER_HOUR —
+ * counted in implausible) or on out of memory (n->oom set). */
 bool norm_offer(struct norm *n, const struct raw_offer *r);
 
 /* Adds one per-token API price (USD per token), with its host's
- * jurisdiction (regions_locate_api). Negative, non-finite or
- * above NORM_MAX_PRICE_PER_TOKEN prices are dropped and counted. */
+ * jurisdiction (regions_locate_api). Negative or non-finite prices are
+ * dropped and counted in skipped; prices above NORM_MAX_PRICE_PER_TOKEN,
+ * or above 0 and below NORM_MIN_PRICE_PER_TOKEN, in implausible. */
 bool norm_api(struct norm *n, const char *model, double in_per_token, double out_per_token,
 	      long context);
 

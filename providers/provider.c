@@ -214,3 +214,303 @@ bool provider_mig_slice(const char *name)
 	}
 	return false;
 }
+
+/* --- a streaming reader for one array of a JSON body --------------------
+ * A 100 MB feed body became a cJSON tree several times its size (issue 12:
+ * 4 GB at the peak). This scanner reads the body as it arrives, keeps only
+ * the element being read (at most JSON_ITEM_MAX bytes) and the body's first
+ * JSON_PREFIX_MAX bytes (for the adapter's ordinary parse of an error
+ * object), and hands each element of the top-level object's array `key`
+ * to a callback as a small cJSON tree: memory is the rows kept plus one
+ * element. */
+
+/* The largest element read: a Vast.ai offer is about 600 bytes. */
+#define JSON_ITEM_MAX ((size_t)1 << 20)
+/* The body kept whole for an error object or an HTML page. */
+#define JSON_PREFIX_MAX ((size_t)64 << 10)
+
+struct json_items {
+	char key[64];
+	json_item_fn fn;
+	void *ud;
+	int depth;           /* containers open */
+	bool in_str, esc;    /* inside a string; after a backslash in one */
+	bool want_key;       /* at depth 1, the next string is a key */
+	bool key_str;        /* reading that key */
+	char cur[64];        /* the key read so far (cut at 63 bytes) */
+	size_t cur_len;
+	bool key_match;      /* the last depth-1 key is `key` */
+	enum { JI_BEFORE, JI_IN, JI_DONE } state;
+	bool capturing, scalar; /* reading an element; a number, string or literal */
+	const char *run;     /* during a feed: where the element's unsaved bytes start */
+	struct buf item;     /* the element's bytes */
+	struct buf prefix;   /* the body's first bytes */
+	size_t total, items, peak;
+	bool bad;            /* an element did not parse */
+};
+
+struct json_items *json_items_new(const char *key, json_item_fn fn, void *ud)
+{
+	struct json_items *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	snprintf(s->key, sizeof s->key, "%s", key);
+	s->fn = fn;
+	s->ud = ud;
+	return s;
+}
+
+void json_items_reset(struct json_items *s)
+{
+	struct json_items keep = {.fn = s->fn, .ud = s->ud, .item = s->item, .prefix = s->prefix,
+				  .peak = s->peak};
+	snprintf(keep.key, sizeof keep.key, "%s", s->key);
+	keep.item.len = keep.prefix.len = 0;
+	*s = keep;
+}
+
+void json_items_free(struct json_items *s)
+{
+	if (!s)
+		return;
+	buf_free(&s->item);
+	buf_free(&s->prefix);
+	free(s);
+}
+
+size_t json_items_peak(const struct json_items *s)
+{
+	return s->peak;
+}
+
+const char *json_items_prefix(const struct json_items *s, size_t *len, bool *whole)
+{
+	*len = s->prefix.len;
+	*whole = s->total == s->prefix.len;
+	return s->prefix.data ? s->prefix.data : "";
+}
+
+static bool json_fail(char **err, int code, const char *msg)
+{
+	set_err(err, code, "%s", msg);
+	return false;
+}
+
+/* Appends the pending run of element bytes, [s->run, end), to the element:
+ * bytes are copied a run at a time, not one by one. */
+static bool flush_run(struct json_items *s, const char *end, char **err)
+{
+	if (!s->run)
+		return true;
+	size_t n = (size_t)(end - s->run);
+	const char *from = s->run;
+	s->run = NULL;
+	if (s->item.len + n > JSON_ITEM_MAX)
+		return json_fail(err, PLANNER_ENET, "an element of the list is larger than 1 MiB");
+	if (n && !buf_append(&s->item, from, n))
+		return json_fail(err, PLANNER_ESYS, "out of memory");
+	if (s->item.len > s->peak)
+		s->peak = s->item.len;
+	return true;
+}
+
+/* Ends the element at end (exclusive): parses it and hands it on. */
+static bool emit_item(struct json_items *s, const char *end, char **err)
+{
+	if (!flush_run(s, end, err))
+		return false;
+	s->capturing = s->scalar = false;
+	cJSON *it = cJSON_ParseWithLength(s->item.data ? s->item.data : "", s->item.len);
+	s->items++;
+	s->item.len = 0;
+	if (!it) {
+		s->bad = true;
+		return true;
+	}
+	int rc = s->fn(s->ud, it, err);
+	cJSON_Delete(it);
+	return rc == PLANNER_OK;
+}
+
+/* Scans the byte at q, outside a string (see json_items_feed). */
+static bool scan_byte(struct json_items *s, const char *q, char **err)
+{
+	char ch = *q;
+	bool at_items = s->state == JI_IN && s->depth == 2;
+	if (at_items && s->scalar && (ch == ',' || ch == ']' || isspace((unsigned char)ch)) &&
+	    !emit_item(s, q, err)) /* the byte that ended it is not part of it */
+		return false;
+	switch (ch) {
+	case '"':
+		s->in_str = true;
+		s->key_str = s->depth == 1 && s->want_key;
+		s->cur_len = 0;
+		break;
+	case '{':
+	case '[':
+		s->depth++;
+		if (s->depth == 1)
+			s->want_key = ch == '{';
+		if (s->depth == 2 && ch == '[' && s->key_match && s->state == JI_BEFORE)
+			s->state = JI_IN;
+		break;
+	case '}':
+	case ']':
+		if (at_items && ch == ']')
+			s->state = JI_DONE;
+		s->depth--;
+		if (s->capturing && s->state == JI_IN && s->depth == 2 && !emit_item(s, q + 1, err))
+			return false;
+		break;
+	case ',':
+		if (s->depth == 1) {
+			s->want_key = true;
+			s->key_match = false;
+		}
+		break;
+	case ':':
+		if (s->depth == 1)
+			s->want_key = false;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/* One byte inside a string: escapes, the end, a depth-1 key's bytes. */
+static void string_byte(struct json_items *s, char ch)
+{
+	if (s->esc) {
+		s->esc = false;
+	} else if (ch == '\\') {
+		s->esc = true;
+	} else if (ch == '"') {
+		s->in_str = false;
+		if (s->key_str) {
+			s->cur[s->cur_len] = '\0';
+			s->key_match = !strcmp(s->cur, s->key);
+			s->key_str = false;
+		}
+	} else if (s->key_str && s->cur_len < sizeof s->cur - 1) {
+		s->cur[s->cur_len++] = ch;
+	}
+}
+
+bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
+{
+	size_t keep = JSON_PREFIX_MAX - s->prefix.len;
+	if (keep > n)
+		keep = n;
+	if (keep && !buf_append(&s->prefix, p, keep))
+		return json_fail(err, PLANNER_ESYS, "out of memory");
+	s->total += n;
+	if (s->capturing)
+		s->run = p; /* the element goes on from the last chunk */
+	for (const char *q = p; q < p + n; q++) {
+		char ch = *q;
+		/* An element starts at its first byte inside the array. */
+		if (!s->capturing && !s->in_str && s->state == JI_IN && s->depth == 2 &&
+		    ch != ',' && ch != ']' && !isspace((unsigned char)ch)) {
+			s->capturing = true;
+			s->scalar = ch != '{' && ch != '[';
+			s->run = q;
+		}
+		if (s->run && s->item.len + (size_t)(q - s->run) >= JSON_ITEM_MAX)
+			return json_fail(err, PLANNER_ENET,
+					 "an element of the list is larger than 1 MiB");
+		if (s->in_str)
+			string_byte(s, ch);
+		else if (!scan_byte(s, q, err))
+			return false;
+	}
+	return flush_run(s, p + n, err);
+}
+
+int json_items_finish(struct json_items *s, char **err)
+{
+	if (s->state == JI_IN && s->scalar && !emit_item(s, NULL, err))
+		return PLANNER_ENET;
+	if (s->bad || (s->state == JI_IN))
+		return set_err(err, PLANNER_ENET,
+			       "response is not valid JSON (inside the \"%s\" list, %zu elements "
+			       "read)",
+			       s->key, s->items);
+	return s->state == JI_DONE ? PLANNER_OK : JSON_ITEMS_NONE;
+}
+
+/* What provider_stream_json's sink and reset work on. */
+struct stream_ctx {
+	struct json_items *items;
+	struct norm *out;
+	size_t skipped, implausible, unknown; /* the counts before the first attempt */
+	size_t total, cap;                    /* bytes of this attempt; the body cap */
+};
+
+static bool stream_sink(void *ud, const char *p, size_t n, char **err)
+{
+	struct stream_ctx *c = ud;
+	c->total += n;
+	/* The same cap as a buffered body: memory is bounded here anyway, but
+	 * an endless body is not a feed. */
+	if (c->total > c->cap) {
+		if (c->cap >= 1 << 20)
+			set_err(err, PLANNER_ENET, "response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)",
+			        c->cap >> 20);
+		else
+			set_err(err, PLANNER_ENET, "response larger than %zu bytes", c->cap);
+		return false;
+	}
+	return json_items_feed(c->items, p, n, err);
+}
+
+/* A retried attempt starts over: its rows and counts go. */
+static void stream_reset(void *ud)
+{
+	struct stream_ctx *c = ud;
+	json_items_reset(c->items);
+	c->total = 0;
+	norm_truncate(c->out, 0, 0);
+	c->out->skipped = c->skipped;
+	c->out->implausible = c->implausible;
+	c->out->unknown_rows = c->unknown;
+}
+
+int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *post, const char *key,
+                         json_item_fn fn, char **err)
+{
+	char *url = provider_url(fx, path), *auth = NULL;
+	const char *headers[3] = {"Accept: application/json", NULL, NULL};
+	struct stream_ctx c = {.out = fx->out, .skipped = fx->out->skipped,
+	                       .implausible = fx->out->implausible,
+	                       .unknown = fx->out->unknown_rows, .cap = fx->http->max_body};
+	struct http_response resp = {0};
+	int rc = PLANNER_OK;
+	c.items = json_items_new(key, fn, fx->out);
+	if (!url || !c.items || (fx->key && *fx->key &&
+	                         !(auth = xasprintf("Authorization: Bearer %s", fx->key)))) {
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+		goto out;
+	}
+	headers[1] = auth;
+	snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
+	struct http_request req = {.url = url, .post = post, .headers = headers,
+	                           .sink = stream_sink, .reset = stream_reset, .ud = &c};
+	rc = http_fetch(fx->http, &req, &resp, err);
+	fx->http_status = resp.status;
+	if (rc == PLANNER_OK && (rc = json_items_finish(c.items, err)) == JSON_ITEMS_NONE) {
+		/* No such list: an error object or an HTML page, read whole by
+		 * the adapter's own parse when it is short. */
+		size_t len;
+		bool whole;
+		const char *body = json_items_prefix(c.items, &len, &whole);
+		rc = whole ? fx->p->parse(fx->out, body, len, NULL, err)
+		           : set_err(err, PLANNER_ENET, "response has no \"%s\" list", key);
+	}
+out:
+	http_response_free(&resp);
+	json_items_free(c.items);
+	free(auth);
+	free(url);
+	return rc;
+}

@@ -127,6 +127,38 @@ bool provider_api_tier(struct norm *out, long above, double in, double outp);
  * and memory that the GPU table does not model; adapters leave such rows
  * out and count them (norm.skipped). */
 bool provider_mig_slice(const char *name);
+/* --- a streaming reader for one array of a JSON body (provider.c) ---
+ * Reads the elements of the top-level object's array `key` as the body
+ * arrives, holding one element (at most 1 MiB) and the body's first 64 KiB,
+ * never the whole body or its tree: a feed's memory is then the rows kept. */
+struct json_items;
+/* Gets one element, a small tree freed after the call; PLANNER_OK to go on. */
+typedef int (*json_item_fn)(void *ud, const struct cJSON *item, char **err);
+/* json_items_finish: the body held no such list. */
+#define JSON_ITEMS_NONE (-1)
+/* A reader of key's list calling fn(ud, element); NULL when out of memory. */
+struct json_items *json_items_new(const char *key, json_item_fn fn, void *ud);
+/* Feeds the next bytes (any split). false with *err set when an element
+ * is over 1 MiB, fn failed, or memory ran out. */
+bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err);
+/* Ends the body: PLANNER_OK when the list was read whole; PLANNER_ENET with
+ * *err set when the body ended inside it or an element was not JSON;
+ * JSON_ITEMS_NONE when there was no such list. */
+int json_items_finish(struct json_items *s, char **err);
+/* The body's first 64 KiB; *whole when that is all of it. */
+const char *json_items_prefix(const struct json_items *s, size_t *len, bool *whole);
+/* Starts over (a retried download). */
+void json_items_reset(struct json_items *s);
+/* The largest element held, bytes (for the memory test). */
+size_t json_items_peak(const struct json_items *s);
+void json_items_free(struct json_items *s);
+
+/* provider_fetch_json, streamed: the elements of the body's top-level list
+ * `key` go to fn (with fx->out as ud) as they arrive; a retried attempt
+ * drops the rows of the one before. A body without the list (an error
+ * object, an HTML page) goes whole to p->parse when under 64 KiB. */
+int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *post, const char *key,
+                         json_item_fn fn, char **err);
 
 /* --- AWS CSV stream parser (aws.c), exposed for tests --- */
 struct aws_csv;

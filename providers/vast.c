@@ -30,53 +30,65 @@ static bool verified_host(const cJSON *it)
 	return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "external"));
 }
 
+/* One offer of the "offers" list (json_item_fn; ud is the norm). */
+static int offer_item(void *ud, const cJSON *it, char **err)
+{
+	struct norm *out = ud;
+	char id[32];
+	double idnum = pj_num(it, "id");
+	if (idnum <= 0 || !verified_host(it)) {
+		out->skipped++;
+		return PLANNER_OK;
+	}
+	snprintf(id, sizeof id, "%.0f", idnum);
+	struct raw_offer r = {
+		.offer = id,
+		.region = pj_str(it, "geolocation"),
+		.gpu_name = pj_str(it, "gpu_name"),
+		.gpu_count = (int)pj_count(it, "num_gpus", INT_MAX),
+		.vram_gib = pj_num(it, "gpu_ram") / NORM_MIB_PER_GIB,
+		.vcpus = pj_num(it, "cpu_cores_effective"),
+		.ram_gib = pj_num(it, "cpu_ram") / NORM_MIB_PER_GIB,
+		.price = pj_num(it, "dph_total"),
+		.available = true,
+	};
+	if (!norm_offer(out, &r))
+		return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
+	double bid = pj_num(it, "min_bid");
+	if (bid > 0) {
+		r.price = bid;
+		r.spot = true;
+		norm_offer(out, &r);
+	}
+	return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
+}
+
+/* A body without an "offers" list: an error object says why. */
+static int no_offers(const char *body, size_t len, char **err)
+{
+	cJSON *root = provider_json(body, len, err);
+	if (!root)
+		return PLANNER_ENET;
+	const char *msg = pj_str(root, "msg");
+	int rc = set_err(err, PLANNER_ENET, "response has no \"offers\" list%s%s", *msg ? ": " : "",
+			 msg);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* The body read by the same streaming reader a refresh uses, so the tests
+ * and the fuzz harness cover it. */
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
 	if (next)
 		*next = NULL;
-	cJSON *root = provider_json(body, len, err);
-	if (!root)
-		return PLANNER_ENET;
-	int rc = PLANNER_OK;
-	const cJSON *offers = cJSON_GetObjectItemCaseSensitive(root, "offers");
-	if (!cJSON_IsArray(offers)) {
-		const char *msg = pj_str(root, "msg");
-		rc = set_err(err, PLANNER_ENET, "response has no \"offers\" list%s%s",
-			     *msg ? ": " : "", msg);
-		goto out;
-	}
-	const cJSON *it;
-	char id[32];
-	cJSON_ArrayForEach(it, offers)
-	{
-		double idnum = pj_num(it, "id");
-		if (idnum <= 0 || !verified_host(it)) {
-			out->skipped++;
-			continue;
-		}
-		snprintf(id, sizeof id, "%.0f", idnum);
-		struct raw_offer r = {
-			.offer = id,
-			.region = pj_str(it, "geolocation"),
-			.gpu_name = pj_str(it, "gpu_name"),
-			.gpu_count = (int)pj_count(it, "num_gpus", INT_MAX),
-			.vram_gib = pj_num(it, "gpu_ram") / NORM_MIB_PER_GIB,
-			.vcpus = pj_num(it, "cpu_cores_effective"),
-			.ram_gib = pj_num(it, "cpu_ram") / NORM_MIB_PER_GIB,
-			.price = pj_num(it, "dph_total"),
-			.available = true,
-		};
-		if (!norm_offer(out, &r))
-			continue;
-		double bid = pj_num(it, "min_bid");
-		if (bid > 0) {
-			r.price = bid;
-			r.spot = true;
-			norm_offer(out, &r);
-		}
-	}
-out:
-	cJSON_Delete(root);
+	struct json_items *s = json_items_new("offers", offer_item, out);
+	if (!s)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = json_items_feed(s, body, len, err) ? json_items_finish(s, err) : PLANNER_ENET;
+	if (rc == JSON_ITEMS_NONE)
+		rc = no_offers(body, len, err);
+	json_items_free(s);
 	return rc;
 }
 
@@ -91,7 +103,9 @@ static int fetch(struct fetch_ctx *fx, char **err)
 			       limit);
 	if (!body)
 		return set_err(err, PLANNER_ESYS, "out of memory");
-	int rc = provider_fetch_json(fx, "/api/v0/bundles/", body, err);
+	/* Streamed: 50,000 offers are tens of MB, and their cJSON tree several
+	 * times that (issue 12). */
+	int rc = provider_stream_json(fx, "/api/v0/bundles/", body, "offers", offer_item, err);
 	free(body);
 	return rc;
 }

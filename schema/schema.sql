@@ -89,7 +89,8 @@ CREATE TABLE IF NOT EXISTS refresh_runs (
 	error       TEXT
 );
 
--- A row whenever an offer's price is new or changes.
+-- A row whenever an offer's price is new or changes, and one with gone = 1
+-- (its last price) when the offer vanishes from its provider's feed.
 CREATE TABLE IF NOT EXISTS price_history (
 	provider       TEXT NOT NULL,
 	offer          TEXT NOT NULL,
@@ -98,7 +99,8 @@ CREATE TABLE IF NOT EXISTS price_history (
 	gpu            TEXT NOT NULL,
 	gpu_count      INTEGER NOT NULL,
 	price_per_hour REAL NOT NULL,
-	recorded_at    TEXT NOT NULL
+	recorded_at    TEXT NOT NULL,
+	gone           INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS price_history_by_gpu ON price_history (gpu, recorded_at);
 

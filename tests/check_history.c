@@ -169,6 +169,56 @@ START_TEST(history_table_has_a_sparkline_and_csv_names_its_units)
 }
 END_TEST
 
+/* Issue 12 item 9: the latest refresh showed 4 offers and a minimum of
+ * 0.10 where one offer at 0.50 existed. Four offers at 0.10..0.40, then a
+ * refresh listing only a new one at 0.50: history counts one. */
+START_TEST(an_offer_that_vanished_from_its_feed_is_not_counted_later)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	struct offer o[4];
+	for (int i = 0; i < 4; i++) {
+		o[i] = (struct offer){.provider = "histco", .gpu = "H100 SXM", .gpu_count = 1,
+				      .vram_gib = 80, .price_per_hour = 0.10 * (i + 1),
+				      .available = true, .fetched_at = "2026-12-01T03:00:00Z"};
+		snprintf(o[i].offer, sizeof o[i].offer, "old-%d", i);
+	}
+	ck_assert_int_eq(store_replace_offers(st, "histco", o, 4, &err), PLANNER_OK);
+	struct offer now = {.provider = "histco", .offer = "new", .gpu = "H100 SXM",
+			    .gpu_count = 1, .vram_gib = 80, .price_per_hour = 0.50,
+			    .available = true, .fetched_at = "2026-12-08T03:00:00Z"};
+	ck_assert_int_eq(store_replace_offers(st, "histco", &now, 1, &err), PLANNER_OK);
+	/* A third refresh lists "old-0" again: it counts once more. */
+	o[0].price_per_hour = 0.20;
+	snprintf(o[0].fetched_at, sizeof o[0].fetched_at, "2026-12-15T03:00:00Z");
+	snprintf(now.fetched_at, sizeof now.fetched_at, "2026-12-15T03:00:00Z");
+	struct offer both[2] = {now, o[0]};
+	ck_assert_int_eq(store_replace_offers(st, "histco", both, 2, &err), PLANNER_OK);
+	struct price_point *rows = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(store_price_history(st, "H100 SXM", "histco", &rows, &n, &err),
+			 PLANNER_OK);
+	struct history_curve *c = NULL;
+	size_t nc = 0;
+	ck_assert_int_eq(history_curves(rows, n, &c, &nc, &err), PLANNER_OK);
+	ck_assert_uint_eq(nc, 1);
+	ck_assert_uint_eq(c[0].n_steps, 3);
+	ck_assert_uint_eq(c[0].steps[0].offers, 4);
+	ck_assert_double_eq_tol(c[0].steps[0].min, 0.10, 1e-12);
+	ck_assert_uint_eq(c[0].steps[1].offers, 1);
+	ck_assert_double_eq_tol(c[0].steps[1].min, 0.50, 1e-12);
+	ck_assert_double_eq_tol(c[0].steps[1].median, 0.50, 1e-12);
+	ck_assert_uint_eq(c[0].steps[2].offers, 2);
+	ck_assert_double_eq_tol(c[0].steps[2].min, 0.20, 1e-12);
+	history_curves_free(c, nc);
+	free(rows);
+	store_close(st);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -180,6 +230,7 @@ Suite *history_suite(void)
 	tcase_set_timeout(e2e, 0); /* no wall-clock limit: runs are slow under ASan */
 	tcase_add_test(e2e, history_json_gives_min_and_median_per_refresh);
 	tcase_add_test(e2e, history_table_has_a_sparkline_and_csv_names_its_units);
+	tcase_add_test(e2e, an_offer_that_vanished_from_its_feed_is_not_counted_later);
 	suite_add_tcase(s, e2e);
 	return s;
 }

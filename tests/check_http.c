@@ -90,6 +90,37 @@ START_TEST(a_500_every_time_fails_after_the_retries)
 }
 END_TEST
 
+/* Issue 12 item 14: retries waited whatever the provider's budget. A 503
+ * asks for a 1 s wait (Retry-After) each time, five retries are allowed,
+ * and the deadline is 1 s: the wait would end past it, so no second
+ * attempt starts. Once the deadline has passed, no attempt starts at all.
+ * Outcomes only, no clock. */
+START_TEST(retries_stop_at_the_providers_deadline)
+{
+	struct http_opts o = fast();
+	o.retries = 5;
+	o.max_wait_ms = 5000;
+	http_deadline_start(&o, 1);
+	char *u = url("503-deadline", "/api/v1/models"), *err = NULL;
+	struct http_request req = {.url = u};
+	struct http_response resp;
+	ck_assert_int_eq(http_fetch(&o, &req, &resp, &err), PLANNER_ENET);
+	ck_assert_int_eq(resp.attempts, 1);
+	ck_assert_msg(strstr(err, "deadline of 1 s (refresh --timeout) passed after 1 attempt"),
+		      "%s", err);
+	http_response_free(&resp);
+	free(err);
+	err = NULL;
+	o.deadline_at = 1; /* long past */
+	ck_assert_int_eq(http_fetch(&o, &req, &resp, &err), PLANNER_ENET);
+	ck_assert_int_eq(resp.attempts, 0);
+	ck_assert_msg(strstr(err, "passed after 0 attempts"), "%s", err);
+	http_response_free(&resp);
+	free(err);
+	free(u);
+}
+END_TEST
+
 START_TEST(a_dropped_connection_is_an_error_not_a_short_body)
 {
 	struct http_opts o = fast();
@@ -164,6 +195,7 @@ Suite *http_suite(void)
 	tcase_add_unchecked_fixture(t, start, stop);
 	tcase_add_test(t, a_429_then_success_is_retried);
 	tcase_add_test(t, a_500_every_time_fails_after_the_retries);
+	tcase_add_test(t, retries_stop_at_the_providers_deadline);
 	tcase_add_test(t, a_dropped_connection_is_an_error_not_a_short_body);
 	tcase_add_test(t, a_response_slower_than_the_timeout_fails);
 	tcase_add_test(t, a_body_over_the_cap_is_refused);

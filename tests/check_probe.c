@@ -27,6 +27,21 @@ static int parse_fixture(const char *name, struct probe_gpu **g, size_t *n, char
 	return rc;
 }
 
+/* Issue 12: nvidia-smi's name went to the terminal and the JSON raw. */
+START_TEST(an_unknown_gpus_name_is_sanitised_before_it_is_shown)
+{
+	struct probe_gpu *g = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	ck_assert_int_eq(probe_parse("0, Foo\x1b]52;c;eA==\x07 Bar\xff, 16384, 250\n", test_ref(), &g,
+				     &n, &err),
+			 PLANNER_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(g[0].name, "Foo]52;c;eA== Bar?");
+	free(g);
+}
+END_TEST
+
 START_TEST(four_h100_boards_become_one_owned_entry_with_their_power_limit)
 {
 	struct probe_gpu *g = NULL;
@@ -181,6 +196,7 @@ Suite *probe_suite(void)
 	Suite *s = suite_create("probe");
 	TCase *tc = tcase_create("nvidia-smi output");
 	tcase_add_test(tc, four_h100_boards_become_one_owned_entry_with_their_power_limit);
+	tcase_add_test(tc, an_unknown_gpus_name_is_sanitised_before_it_is_shown);
 	tcase_add_test(tc, mixed_boards_are_grouped_and_differing_power_limits_drop_watts);
 	tcase_add_test(tc, mig_mode_lists_the_physical_gpus_with_their_full_memory);
 	tcase_add_test(tc, na_fields_read_as_unknown_and_unknown_boards_become_comments);

@@ -1428,6 +1428,78 @@ static void add_prices_tests(Suite *s)
 }
 /* --- end of issue 11, what was left --- */
 
+/* json_items_fn for the test: counts the elements and the ids seen. */
+static int count_item(void *ud, const struct cJSON *it, char **err)
+{
+	double *sum = ud;
+	sum[0] += 1;
+	sum[1] += pj_num(it, "id");
+	return PLANNER_OK;
+}
+
+/* Issue 12 item 13: a Vast body became a cJSON tree several times its size.
+ * The streaming reader gives the same offers however the body is split,
+ * holding one offer at a time; brackets and quotes inside strings, other
+ * top-level keys before and after, and nested arrays in an offer do not
+ * confuse it. */
+START_TEST(vast_offers_stream_in_any_split_holding_one_offer_at_a_time)
+{
+	struct buf b = {0};
+	enum { OFFERS = 4000 };
+	ck_assert(buf_printf(&b, "{\"msg\": \"ok [\\\"offers\\\": [\", \"x\": {\"offers\": 1},"
+				 " \"offers\" : [ "));
+	double ids = 0;
+	for (int i = 0; i < OFFERS; i++) {
+		ck_assert(buf_printf(&b,
+				     "%s{\"id\": %d, \"gpu_name\": \"RTX 4090\", \"num_gpus\": 1, "
+				     "\"gpu_ram\": 24564, \"dph_total\": 0.3%d, \"min_bid\": 0, "
+				     "\"geolocation\": \"Quebec, CA \\\"]}{\\\\\", \"tags\": [[1], {}],"
+				     " \"rentable\": true}",
+				     i ? ", " : "", 1000 + i, i % 10));
+		ids += 1000 + i;
+	}
+	ck_assert(buf_printf(&b, "], \"after\": [1, 2, {\"offers\": []}]}"));
+	/* Whole, through the adapter's parse: every offer, none twice. */
+	struct norm whole;
+	char *err = NULL;
+	norm_init(&whole, test_ref(), "vast");
+	ck_assert_int_eq(provider_vast.parse(&whole, b.data, b.len, NULL, &err), PLANNER_OK);
+	ck_assert_uint_eq(whole.n_offers, OFFERS);
+	ck_assert_str_eq(whole.offers[0].region, "Quebec, CA \"]}{\\");
+	norm_free(&whole);
+	/* In pieces of 1 to 97 bytes. */
+	double sum[2] = {0, 0};
+	struct json_items *s = json_items_new("offers", count_item, sum);
+	ck_assert_ptr_nonnull(s);
+	for (size_t at = 0, k = 0; at < b.len; k++) {
+		size_t n = 1 + k * 7919 % 97;
+		if (n > b.len - at)
+			n = b.len - at;
+		ck_assert(json_items_feed(s, b.data + at, n, &err));
+		at += n;
+	}
+	ck_assert_int_eq(json_items_finish(s, &err), PLANNER_OK);
+	ck_assert_double_eq(sum[0], OFFERS);
+	ck_assert_double_eq(sum[1], ids);
+	/* One offer (about 180 bytes) at a time, of a body of about 700 KB. */
+	ck_assert_uint_gt(b.len, 700000);
+	ck_assert_uint_lt(json_items_peak(s), 512);
+	/* Cut inside the list: an error, never a short catalogue. */
+	json_items_reset(s);
+	ck_assert(json_items_feed(s, b.data, b.len / 2, &err));
+	ck_assert_int_eq(json_items_finish(s, &err), PLANNER_ENET);
+	ck_assert_msg(strstr(err, "not valid JSON"), "%s", err);
+	free(err);
+	err = NULL;
+	/* No such list. */
+	json_items_reset(s);
+	ck_assert(json_items_feed(s, "{\"msg\": \"bad key\"}", 18, &err));
+	ck_assert_int_eq(json_items_finish(s, &err), JSON_ITEMS_NONE);
+	json_items_free(s);
+	buf_free(&b);
+}
+END_TEST
+
 Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
@@ -1435,6 +1507,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, lambda_prices_are_cents_and_vram_comes_from_the_description);
 	tcase_add_test(t, a_lambda_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vast_memory_is_mib_and_picks_the_right_a100);
+	tcase_add_test(t, vast_offers_stream_in_any_split_holding_one_offer_at_a_time);
 	tcase_add_test(t, runpod_prices_are_per_gpu_and_multiplied_out);
 	tcase_add_test(t, runpod_errors_with_status_200_are_errors);
 	tcase_add_test(t, azure_keeps_linux_pay_as_you_go_and_spot_and_gives_the_next_page);

@@ -183,6 +183,39 @@ START_TEST(a_config_path_that_is_not_a_regular_file_is_refused_without_reading)
 }
 END_TEST
 
+/* Issue 12: configs whose derived figures were negative, infinite or
+ * contradictory were accepted (more active than total parameters, a head
+ * width of 0); each is refused naming the field to check. */
+START_TEST(a_config_whose_derived_figures_are_out_of_range_is_refused_naming_the_field)
+{
+	static const struct {
+		const char *json, *field;
+	} cases[] = {
+	    {"{\"model_type\":\"nemotron_h\",\"num_hidden_layers\":4,\"hidden_size\":4096,"
+	     "\"num_attention_heads\":32,\"vocab_size\":32000,\"intermediate_size\":11008,"
+	     "\"n_routed_experts\":8,\"num_experts_per_tok\":2,\"moe_intermediate_size\":2048,"
+	     "\"first_k_dense_replace\":3,\"hybrid_override_pattern\":\"M-M*\"}",
+	     "first_k_dense_replace"},
+	    {"{\"num_hidden_layers\":4,\"hidden_size\":64,\"num_attention_heads\":128,"
+	     "\"vocab_size\":32000,\"intermediate_size\":11008}",
+	     "num_attention_heads"},
+	    {"{\"num_hidden_layers\":4,\"hidden_size\":4096,\"num_attention_heads\":32,"
+	     "\"vocab_size\":32000,\"intermediate_size\":11008,\"first_k_dense_replace\":9}",
+	     "first_k_dense_replace"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct model_spec m;
+		char *err = NULL;
+		int rc = model_from_config_text("x.json", cases[i].json, strlen(cases[i].json), &m,
+						&err);
+		ck_assert_msg(rc == PLANNER_EINPUT, "case %zu accepted: %g params, %g active", i,
+			      rc ? 0.0 : m.params_total, rc ? 0.0 : m.params_active);
+		ck_assert_msg(strstr(err, cases[i].field), "case %zu: %s", i, err);
+		free(err);
+	}
+}
+END_TEST
+
 START_TEST(every_gpu_names_its_memory_type)
 {
 	static const char *const types[] = {"GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM2e",
@@ -615,6 +648,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, a_hugging_face_config_json_is_read_and_its_parameters_derived);
 	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
 	tcase_add_test(tc, every_gpu_names_its_memory_type);
+	tcase_add_test(tc, a_config_whose_derived_figures_are_out_of_range_is_refused_naming_the_field);
 	tcase_add_test(tc, a_card_described_under_gpus_can_be_owned_and_bought);
 	tcase_add_test(tc, planner_gpus_and_models_list_every_row_in_json_and_csv);
 	tcase_add_test(tc, geforce_cards_carry_the_fp32_accumulate_tensor_rate);

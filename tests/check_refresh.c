@@ -237,6 +237,113 @@ START_TEST(a_response_slower_than_the_timeout_keeps_the_previous_rows)
 }
 END_TEST
 
+/* Issue 12 item 14: one deadline per provider over all its attempts. The
+ * fixture's slow answer (2 s) is inside the per-request timeout (10 s,
+ * 3 retries), but past the provider's 1 s deadline: it fails, says so, and
+ * keeps its rows. No clock is asserted, only the outcome. */
+START_TEST(a_provider_past_its_deadline_fails_and_keeps_its_rows)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *only[] = {"--provider", "lambda", NULL};
+	ck_assert_int_eq(refresh(db, only, NULL, NULL, &out, &err), 0);
+	double before = rows_of(db, "lambda");
+	ck_assert(before > 0);
+	free(out);
+	free(err);
+	const char *args[] = {"--provider", "lambda", "--timeout", "1", NULL};
+	const char *scen[] = {"lambda=slow", NULL};
+	const char *env[] = {"PLANNER_HTTP_TIMEOUT_MS=10000", "PLANNER_HTTP_RETRIES=3", NULL};
+	ck_assert_int_eq(refresh(db, args, scen, env, &out, &err), 3);
+	ck_assert_msg(strstr(err, "planner: lambda: ") && strstr(err, "deadline of 1 s"), "%s", err);
+	ck_assert_msg(strstr(err, "keeping"), "%s", err);
+	CLOSE(rows_of(db, "lambda"), before);
+	char *msg = last_run(db, "lambda", "error");
+	ck_assert_msg(strstr(msg, "deadline"), "refresh_runs.error: %s", msg);
+	free(msg);
+	free(out);
+	free(err);
+	const char *bad[] = {"--provider", "lambda", "--timeout", "0", NULL};
+	ck_assert_int_eq(refresh(db, bad, NULL, NULL, &out, &err), 2);
+	ck_assert_msg(strstr(err, "--timeout"), "%s", err);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+/* `compare --format json` on db, parsed. */
+static cJSON *compare_json(const char *db)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "spec.yaml",
+				"version: 1\njobs:\n  - name: j\n    model: llama-3.1-8b\n"
+				"    precision: q4_k_m\n    hours_per_month: 10\n");
+	const char *argv[] = {"compare", spec, "--db", db, "--format", "json", NULL};
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *j = cJSON_Parse(out);
+	ck_assert_msg(j != NULL, "%s", out);
+	free(out);
+	free(err);
+	free(spec);
+	free(dir);
+	return j;
+}
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "(none)";
+}
+
+/* Issue 12 item 8: a failed refresh of a provider the snapshot lacks made
+ * the bundled snapshot "live". Provenance is per provider (and per route),
+ * and the old key says "mixed" when both kinds hold rows. */
+START_TEST(prices_source_says_which_providers_are_live_and_which_the_snapshot)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *lite[] = {"--provider", "litellm", NULL};
+	const char *fail[] = {"litellm=500", NULL};
+	ck_assert_int_eq(refresh(db, lite, fail, NULL, &out, &err), 3);
+	free(out);
+	free(err);
+	cJSON *j = compare_json(db);
+	ck_assert_str_eq(str_of(j, "prices_source"), "snapshot");
+	const cJSON *src = cJSON_GetObjectItem(j, "providers_source");
+	ck_assert_str_eq(str_of(src, "aws"), "snapshot");
+	ck_assert_ptr_null(cJSON_GetObjectItem(src, "litellm"));
+	cJSON_Delete(j);
+
+	const char *lambda[] = {"--provider", "lambda", NULL};
+	ck_assert_int_eq(refresh(db, lambda, NULL, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	j = compare_json(db);
+	ck_assert_str_eq(str_of(j, "prices_source"), "mixed");
+	src = cJSON_GetObjectItem(j, "providers_source");
+	ck_assert_str_eq(str_of(src, "lambda"), "live");
+	ck_assert_str_eq(str_of(src, "vast"), "snapshot");
+	/* Each priced route names its own provider's source. */
+	const cJSON *jobs = cJSON_GetObjectItem(j, "jobs"), *job, *r;
+	size_t seen = 0;
+	cJSON_ArrayForEach(job, jobs)
+	{
+		cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+		{
+			const cJSON *prov = cJSON_GetObjectItem(r, "provider");
+			if (!cJSON_IsString(prov))
+				continue;
+			const char *want = str_of(src, prov->valuestring);
+			ck_assert_str_eq(str_of(r, "prices_source"), want);
+			seen++;
+		}
+	}
+	ck_assert_uint_gt(seen, 0);
+	cJSON_Delete(j);
+	free(db);
+}
+END_TEST
+
 START_TEST(a_streamed_csv_cut_short_keeps_the_previous_rows)
 {
 	free(fails_and_keeps("AWS", "aws", "drop", "remaining to read"));
@@ -522,6 +629,8 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, invalid_json_keeps_the_previous_rows);
 	tcase_add_test(t, an_empty_offer_list_keeps_the_previous_rows);
 	tcase_add_test(t, a_response_slower_than_the_timeout_keeps_the_previous_rows);
+	tcase_add_test(t, a_provider_past_its_deadline_fails_and_keeps_its_rows);
+	tcase_add_test(t, prices_source_says_which_providers_are_live_and_which_the_snapshot);
 	tcase_add_test(t, a_streamed_csv_cut_short_keeps_the_previous_rows);
 	tcase_add_test(t, a_server_error_on_a_later_page_keeps_the_previous_rows);
 	tcase_add_test(t, a_graphql_error_with_status_200_keeps_the_previous_rows);

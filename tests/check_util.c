@@ -108,6 +108,31 @@ START_TEST(iso_stamps_round_trip_through_epoch_seconds)
 }
 END_TEST
 
+/* The one sanitising step for outside text (issue 12 item 7). */
+START_TEST(outside_text_is_made_valid_utf8_without_controls_or_the_key)
+{
+	char b[64];
+	ck_assert_uint_eq(text_sanitize(b, sizeof b, "Oslo, NO \xc3\xa6\xe2\x82\xac", NULL), 0);
+	ck_assert_str_eq(b, "Oslo, NO \xc3\xa6\xe2\x82\xac");
+	/* Stray, overlong (C0 80) and surrogate (ED A0 80) bytes become '?'. */
+	text_sanitize(b, sizeof b, "a\xff" "b\xc0\x80" "c\xed\xa0\x80" "d", NULL);
+	ck_assert_str_eq(b, "a?b??c???d");
+	/* C0, DEL, C1 (U+009B) and U+2028 are dropped; a tab reads as a space. */
+	text_sanitize(b, sizeof b, "x\x1b[2J\x7fy\xc2\x9bz\xe2\x80\xa8!\tend", NULL);
+	ck_assert_str_eq(b, "x[2Jyz! end");
+	text_sanitize(b, sizeof b, "invalid key: Bearer sk-Qz7Wv1Kx9 (sk-Qz7Wv1Kx9)", "sk-Qz7Wv1Kx9");
+	ck_assert_str_eq(b, "invalid key: Bearer *** (***)");
+	/* A cut to fit never splits a character: 4 bytes hold "ab" and no half of "€". */
+	char small[5];
+	text_sanitize(small, sizeof small, "ab\xe2\x82\xac", NULL);
+	ck_assert_str_eq(small, "ab");
+	/* In place. */
+	char in[] = "k\x01" "e\xffy";
+	text_sanitize(in, sizeof in, in, NULL);
+	ck_assert_str_eq(in, "ke?y");
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -119,6 +144,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, edit_distance_ignores_case);
 	tcase_add_test(tc, csv_fields_are_quoted_and_formulas_defused);
 	tcase_add_test(tc, iso_stamps_round_trip_through_epoch_seconds);
+	tcase_add_test(tc, outside_text_is_made_valid_utf8_without_controls_or_the_key);
 	suite_add_tcase(s, tc);
 	return s;
 }
