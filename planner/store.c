@@ -159,11 +159,130 @@ static int user_version(struct store *st, int *v, char **err)
 	return PLANNER_OK;
 }
 
+/* planner's mark in the SQLite header (PRAGMA application_id, the 4-byte
+ * big-endian integer at offset 68, https://www.sqlite.org/fileformat.html
+ * section 1.3.15, read 2026-11-30): "PLNR" in ASCII, chosen for planner;
+ * not checked against SQLite's magic.txt registry (unconfirmed). */
+#define STORE_APPLICATION_ID 0x504c4e52
+
+/* The tables a planner database had before it was marked (versions 1 to
+ * 4): a database without the mark is planner's only if it holds nothing
+ * else. Frozen: a database made since carries the mark. */
+static const char *const unmarked_tables[] = {
+    "offers", "api_prices", "gpus", "models", "providers", "refresh_runs", "price_history", "meta",
+};
+
+/* A version migrations[] cannot bring forward: below zero (a damaged or
+ * hostile file) or newer than this build. */
+static int bad_version(struct store *st, int v, char **err)
+{
+	if (v >= 0 && v <= STORE_SCHEMA_VERSION)
+		return PLANNER_OK;
+	if (v > STORE_SCHEMA_VERSION)
+		return set_err(err, PLANNER_EDB,
+		               "%s: database schema version %d is newer than this planner (%d); "
+		               "upgrade planner or use another --db",
+		               st->path, v, STORE_SCHEMA_VERSION);
+	return set_err(err, PLANNER_EDB,
+	               "%s: schema version %d is not one planner writes (0 to %d); the file is "
+	               "damaged or not planner's",
+	               st->path, v, STORE_SCHEMA_VERSION);
+}
+
+/* One integer PRAGMA (user_version, application_id). */
+static int pragma_int(struct store *st, const char *sql, int *v, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*v = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		return set_err(err, PLANNER_EDB, "%s is not a SQLite database; use another --db",
+		               st->path);
+	return rc == SQLITE_OK ? PLANNER_OK : store_db_err(st, err, "cannot read the header");
+}
+
+/* The first table of the file that planner never made, into name ("" when
+ * every table is one of unmarked_tables); *ours counts those that are. */
+static int foreign_table(struct store *st, char *name, size_t len, int *ours_n, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int step;
+	name[0] = '\0';
+	*ours_n = 0;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+	                       "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot list tables");
+	while ((step = sqlite3_step(s)) == SQLITE_ROW && !name[0]) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		bool ours = false;
+		for (size_t i = 0; t && i < sizeof unmarked_tables / sizeof *unmarked_tables; i++)
+			ours = ours || !strcmp(t, unmarked_tables[i]);
+		if (!ours)
+			snprintf(name, len, "%s", t ? t : "");
+		*ours_n += ours;
+	}
+	sqlite3_finalize(s);
+	if (step != SQLITE_DONE && step != SQLITE_ROW)
+		return store_db_err(st, err, "cannot list tables");
+	return PLANNER_OK;
+}
+
+/* Refuses, before anything is written (not even the switch to WAL), a
+ * file that is not SQLite, another program's database (its own
+ * application_id, or tables planner never made), one from a newer planner
+ * and one whose schema version is out of range. *marked says whether it
+ * already carries planner's application_id. */
+static int check_identity(struct store *st, bool *marked, char **err)
+{
+	int app = 0, v = 0, ours = 0, rc;
+	char table[64];
+	if ((rc = pragma_int(st, "PRAGMA application_id", &app, err)) ||
+	    (rc = pragma_int(st, "PRAGMA user_version", &v, err)))
+		return rc;
+	*marked = app == STORE_APPLICATION_ID;
+	if (app != 0 && !*marked)
+		return set_err(err, PLANNER_EDB,
+		               "%s is another program's SQLite database (application_id 0x%08x, "
+		               "planner's is 0x%08x); use another --db",
+		               st->path, (unsigned)app, (unsigned)STORE_APPLICATION_ID);
+	if ((rc = bad_version(st, v, err)))
+		return rc;
+	if (*marked)
+		return PLANNER_OK;
+	if ((rc = foreign_table(st, table, sizeof table, &ours, err)))
+		return rc;
+	if (table[0])
+		return set_err(err, PLANNER_EDB,
+		               "%s is not a planner database: it has a table \"%s\" planner never "
+		               "made; use another --db",
+		               st->path, table);
+	/* planner sets the version in the transaction that makes its tables. */
+	if ((v == 0) != (ours == 0))
+		return set_err(err, PLANNER_EDB,
+		               "%s is not a planner database: schema version %d with %d of "
+		               "planner's tables; use another --db",
+		               st->path, v, ours);
+	return PLANNER_OK;
+}
+
 static int set_user_version(struct store *st, int v, char **err)
 {
 	/* PRAGMA takes no bound parameters; v is an integer we produced. */
 	char sql[64];
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+	return store_exec(st, sql, err);
+}
+
+static int set_application_id(struct store *st, char **err)
+{
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %d", (int)STORE_APPLICATION_ID);
 	return store_exec(st, sql, err);
 }
 
@@ -390,26 +509,26 @@ out:
 	return rc;
 }
 
-static int migrate(struct store *st, const struct refdata *ref, char **err)
+/* Brings the database to STORE_SCHEMA_VERSION and marks it planner's
+ * (marked: it already carries the application_id). */
+static int migrate(struct store *st, const struct refdata *ref, bool marked, char **err)
 {
 	int v = 0, rc;
-	if ((rc = user_version(st, &v, err)))
+	if ((rc = user_version(st, &v, err)) || (rc = bad_version(st, v, err)))
 		return rc;
-	if (v == STORE_SCHEMA_VERSION)
+	if (v == STORE_SCHEMA_VERSION && marked)
 		return PLANNER_OK;
-	if (v > STORE_SCHEMA_VERSION)
-		return set_err(err, PLANNER_EDB,
-		               "%s: database schema version %d is newer than this planner (%d); "
-		               "upgrade planner or use another --db",
-		               st->path, v, STORE_SCHEMA_VERSION);
 	/* BEGIN IMMEDIATE takes the write lock first, so two processes that
 	 * both find an empty file do not both create and seed it. */
 	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err)))
 		return rc;
-	if ((rc = user_version(st, &v, err)))
+	if ((rc = user_version(st, &v, err)) || (rc = bad_version(st, v, err)))
 		goto fail;
-	if (v == STORE_SCHEMA_VERSION) /* another process made it meanwhile */
-		return store_exec(st, "COMMIT", err);
+	if (v == STORE_SCHEMA_VERSION) { /* made meanwhile, or older and unmarked */
+		if ((rc = set_application_id(st, err)) || (rc = store_exec(st, "COMMIT", err)))
+			goto fail;
+		return PLANNER_OK;
+	}
 	if (v == 0) {
 		if ((rc = store_exec(st, planner_schema_sql, err)) ||
 		    (rc = seed_reference(st, ref, err)) || (rc = seed_snapshot(st, ref, err)))
@@ -431,7 +550,7 @@ static int migrate(struct store *st, const struct refdata *ref, char **err)
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||
-	    (rc = store_exec(st, "COMMIT", err)))
+	    (rc = set_application_id(st, err)) || (rc = store_exec(st, "COMMIT", err)))
 		goto fail;
 	return PLANNER_OK;
 fail:
@@ -462,6 +581,9 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	const char *busy = getenv("PLANNER_DB_BUSY_TIMEOUT_MS");
 	int timeout_ms = busy && atoi(busy) > 0 ? atoi(busy) : STORE_BUSY_TIMEOUT_MS;
 	sqlite3_busy_timeout(st->db, timeout_ms);
+	bool marked = false;
+	if ((rc = check_identity(st, &marked, err)))
+		goto fail;
 	/* WAL lets compare and offers read while a refresh writes. Turning a
 	 * new file to WAL takes an exclusive lock for which SQLite does not
 	 * call the busy handler, so two commands creating the same database
@@ -484,7 +606,7 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	                     "PRAGMA cache_size = -32768",
 	                     err)))
 		goto fail;
-	if ((rc = migrate(st, ref, err)))
+	if ((rc = migrate(st, ref, marked, err)))
 		goto fail;
 	*out = st;
 	return PLANNER_OK;
