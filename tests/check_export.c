@@ -10,8 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <yaml.h>
 
+#include "cli.h"
 #include "export.h"
 #include "testutil.h"
 #include "util.h"
@@ -367,20 +369,106 @@ START_TEST(a_failed_write_exits_5_in_every_format)
 		                bin, f.spec, name, f.db);
 		ck_assert_msg(test_sh(cmd, NULL) == PLANNER_ESYS, "%s to a full stdout", name);
 		free(cmd);
-		/* -o on a full disk: cli_write_file's fclose finds it, and the
-		 * device is not removed as a half-written file would be. */
+		/* -o names a device: refused before anything is written, and
+		 * the device node is left alone (a_failed_write_to_o_... covers
+		 * a full disk under -o). */
 		const char *argv[] = {"schedule", f.spec, "--month", "2026-10",
 		                      "--format", name,   "-o",      "/dev/full",
 		                      "--db",     f.db,   "--quiet", NULL};
 		char *err = NULL;
 		int rc = test_run_planner(argv, NULL, NULL, &err);
-		ck_assert_msg(rc == PLANNER_ESYS, "%s -o /dev/full exits %d: %s", name, rc, err);
-		ck_assert_msg(strstr(err, "write") != NULL, "%s: no message: %s", name, err);
+		ck_assert_msg(rc == PLANNER_EINPUT, "%s -o /dev/full exits %d: %s", name, rc, err);
+		ck_assert_msg(strstr(err, "not a regular file (a device)") != NULL,
+		              "%s: no message: %s", name, err);
 		free(err);
 		struct stat st;
 		ck_assert(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
 	}
 	free_fx(&f);
+}
+END_TEST
+
+/* A writer that puts out 1 MiB and then fails, as a full disk would. */
+static int write_then_fail(FILE *f, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 1024 * 16; i++)
+		fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n", f);
+	return PLANNER_ESYS;
+}
+
+static int write_hello(FILE *f, void *arg)
+{
+	fputs((const char *)arg, f);
+	return PLANNER_OK;
+}
+
+/* How many entries dir holds besides . and .. */
+static int entries(const char *dir)
+{
+	char *cmd = xasprintf("ls -A '%s' | wc -l", dir), *out = NULL;
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	int n = atoi(out);
+	free(cmd);
+	free(out);
+	return n;
+}
+
+START_TEST(a_failed_write_to_o_leaves_the_existing_file_whole_and_no_temporary)
+{
+	char *dir = test_tmpdir();
+	char *path = test_write(dir, "report.html", "precious\n");
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	ck_assert_int_eq(cli_write_file(path, write_then_fail, NULL), PLANNER_ESYS);
+	char *kept = test_slurp(path);
+	ck_assert_str_eq(kept, "precious\n");
+	ck_assert_int_eq(entries(dir), 1);
+	/* A good write replaces it whole and keeps its permissions. */
+	ck_assert_int_eq(cli_write_file(path, write_hello, "new\n"), PLANNER_OK);
+	char *now = test_slurp(path);
+	ck_assert_str_eq(now, "new\n");
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+	ck_assert_int_eq(entries(dir), 1);
+	/* A new name that fails is not left behind half written. */
+	char *fresh = xasprintf("%s/new.csv", dir);
+	ck_assert_int_eq(cli_write_file(fresh, write_then_fail, NULL), PLANNER_ESYS);
+	ck_assert_int_ne(access(fresh, F_OK), 0);
+	ck_assert_int_eq(entries(dir), 1);
+	free(fresh);
+	free(now);
+	free(kept);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+START_TEST(o_refuses_a_fifo_or_directory_at_once_and_leaves_it_alone)
+{
+	char *dir = test_tmpdir();
+	char *fifo = xasprintf("%s/pipe", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+	/* Opening a FIFO with no reader would block for ever: refused first. */
+	ck_assert_int_eq(cli_write_file(fifo, write_hello, "x"), PLANNER_EINPUT);
+	ck_assert_int_eq(cli_write_file(dir, write_hello, "x"), PLANNER_EINPUT);
+	struct stat st;
+	ck_assert(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(entries(dir), 1);
+	/* Through a symbolic link the file it points to is replaced, the
+	 * link kept. */
+	char *file = test_write(dir, "target.txt", "old\n");
+	char *link = xasprintf("%s/link", dir);
+	ck_assert_int_eq(symlink("target.txt", link), 0);
+	ck_assert_int_eq(cli_write_file(link, write_hello, "via link\n"), PLANNER_OK);
+	char *got = test_slurp(file);
+	ck_assert_str_eq(got, "via link\n");
+	ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	free(got);
+	free(link);
+	free(file);
+	free(fifo);
+	free(dir);
 }
 END_TEST
 
@@ -396,6 +484,8 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);
+	tcase_add_test(tc, a_failed_write_to_o_leaves_the_existing_file_whole_and_no_temporary);
+	tcase_add_test(tc, o_refuses_a_fifo_or_directory_at_once_and_leaves_it_alone);
 	tcase_add_test(tc, the_format_list_drives_lookup_and_help);
 	suite_add_tcase(s, tc);
 	return s;
