@@ -119,7 +119,11 @@ void csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
-	bool formula = s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@';
+	/* The characters that start a formula, after OWASP's "CSV Injection"
+	 * (https://owasp.org/www-community/attacks/CSV_Injection, read
+	 * 2026-11-30): = + - @, and TAB and CR, which spreadsheets skip
+	 * before reading the formula that follows. */
+	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
 	/* A plain number is data, not a formula, even with a sign. */
 	if (formula && (s[0] == '-' || s[0] == '+')) {
 		char *end;

@@ -107,8 +107,9 @@ void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ is prefixed with
- * a quote mark so spreadsheets do not run it as a formula). */
+/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ TAB or CR is
+ * prefixed with a quote mark so spreadsheets do not run it as a formula;
+ * a plain signed number is left as it is). */
 void csv_field(FILE *f, const char *s);
 
 /* Copies s into dst (len bytes, cut to fit) with every control character
