@@ -2,7 +2,7 @@
  * format parsed back with a real parser: cJSON for json, Python's csv
  * module for csv, Debian's python3-icalendar for ics (/usr/bin/python3:
  * apt-get install python3-icalendar), `bash -n` and an option check for
- * slurm, libyaml for k8s. */
+ * slurm, libyaml and PyYAML (python3-yaml, YAML 1.1 types) for k8s. */
 #include <cJSON.h>
 #include <check.h>
 #include <stdio.h>
@@ -298,6 +298,82 @@ START_TEST(k8s_manifests_parse_with_libyaml_as_batch_v1_jobs)
 }
 END_TEST
 
+/* Job names that collide once slugged, or that YAML 1.1 (kubectl's)
+ * reads as a boolean or a number. */
+static const char k8s_names_yaml[] =
+	"version: 1\n"
+	"owned:\n"
+	"  - {gpu: RTX 4090, count: 2}\n"
+	"jobs:\n"
+	"  - {name: Job A, model: llama-3.1-8b, hours_per_month: 20, run: {image: \"x:1\"}}\n"
+	"  - {name: job-a, model: llama-3.1-8b, hours_per_month: 20, run: {image: \"x:1\"}}\n"
+	"  - {name: \"yes\", model: llama-3.1-8b, hours_per_month: 10, run: {image: \"x:1\"}}\n"
+	"  - {name: \"123\", model: llama-3.1-8b, hours_per_month: 10, run: {image: \"x:1\"}}\n";
+
+START_TEST(k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml", k8s_names_yaml);
+	char *path = schedule_to(&f, "k8s", "names.yaml");
+	/* PyYAML (python3-yaml) resolves types as YAML 1.1 does. */
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import re,sys,yaml\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"names = [d[\"metadata\"][\"name\"] for d in docs]\n"
+		"jobs = set(d[\"metadata\"][\"labels\"][\"planner.dev/job\"] for d in docs)\n"
+		"dns = re.compile(r\"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$\")\n"
+		"for d in docs:\n"
+		"    c = d[\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
+		"    for v in (d[\"metadata\"][\"name\"], c[\"name\"],\n"
+		"              d[\"metadata\"][\"labels\"][\"planner.dev/job\"]):\n"
+		"        assert isinstance(v, str) and dns.match(v) and len(v) <= 63, repr(v)\n"
+		"    assert d[\"spec\"][\"suspend\"] is True\n"
+		"    assert d[\"spec\"][\"backoffLimit\"] == 0\n"
+		"assert len(set(names)) == len(names), names\n"
+		"assert jobs == {\"job-a\", \"job-a-2\", \"yes\", \"123\"}, jobs\n"
+		"' '%s' 2>&1",
+		path);
+	char *out = NULL;
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "the Jobs do not hold under PyYAML: %s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(a_month_with_no_runs_writes_every_format)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	/* The one job fits no GPU on hand and may not leave it: no runs. */
+	f.spec = test_write(f.dir, "spec.yaml",
+	                    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 1}\njobs:\n"
+	                    "  - {name: big, model: llama-3.1-405b, hours_per_month: 10, "
+	                    "data: restricted, run: {image: \"x:1\", command: \"true\"}}\n");
+	for (size_t i = 0; export_formats[i]; i++) {
+		if (!(export_formats[i]->applies & EXPORT_SCHEDULE))
+			continue;
+		char *path = schedule_to(&f, export_formats[i]->name, "empty.out");
+		free(path);
+	}
+	char *path = schedule_to(&f, "json", "empty.json");
+	char *text = test_slurp(path);
+	cJSON *root = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs")), 0);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "unplaced")), 1);
+	cJSON_Delete(root);
+	free(text);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 START_TEST(bad_options_are_usage_errors)
 {
 	const char *a1[] = {"schedule", "jobs/monthly.yaml", "--format", "xml", NULL};
@@ -482,6 +558,8 @@ Suite *export_suite(void)
 	tcase_add_test(tc, ics_parses_with_python_icalendar_with_unique_uids_and_folded_lines);
 	tcase_add_test(tc, slurm_script_passes_bash_n_and_sets_every_option);
 	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
+	tcase_add_test(tc, k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser);
+	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);
 	tcase_add_test(tc, a_failed_write_to_o_leaves_the_existing_file_whole_and_no_temporary);
