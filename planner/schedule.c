@@ -667,7 +667,8 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 		s->route_cost[r->route] += r->cost;
 		s->route_hours[r->route] += r->hours;
 	}
-	qsort(s->runs, s->n_runs, sizeof *s->runs, cmp_runs);
+	if (s->n_runs > 1) /* a month with no runs has runs == NULL */
+		qsort(s->runs, s->n_runs, sizeof *s->runs, cmp_runs);
 	for (size_t j = 0; j < s->n_jobs; j++)
 		s->total_cost += s->jobs[j].cost;
 	builder_free(&b);

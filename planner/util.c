@@ -261,3 +261,13 @@ char *read_file(const char *path, size_t *len)
 		*len = b.len;
 	return b.data;
 }
+
+long long clamp_llong(double x, long long lo, long long hi)
+{
+	if (!(x > (double)lo)) /* NaN too */
+		return lo;
+	/* (double)hi may round up to 2^63: compare before the cast. */
+	if (x >= (double)hi)
+		return hi;
+	return (long long)x;
+}

@@ -828,6 +828,26 @@ START_TEST(litellm_id_collisions_keep_the_same_row_whatever_the_key_order)
 }
 END_TEST
 
+START_TEST(offers_limit_beyond_any_count_lists_every_row)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir);
+	char *all = NULL, *huge = NULL;
+	/* 1e20 rows is beyond size_t's 2^64: it means all of them, and is
+	 * never cast out of range (undefined behaviour under UBSan). */
+	const char *a[] = {"offers", "--limit", "0", "--format", "json", "--db", db, NULL};
+	const char *b[] = {"offers", "--limit", "1e20", "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(a, NULL, &all, NULL), 0);
+	ck_assert_int_eq(test_run_planner(b, NULL, &huge, NULL), 0);
+	ck_assert_str_eq(huge, all);
+	const char *c[] = {"offers", "--api", "--limit", "1e20", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(c, NULL, NULL, NULL), 0);
+	free(all);
+	free(huge);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(offers_api_with_an_open_models_id_lists_its_hosted_copies)
 {
 	char *db = feed_db(), *out = NULL, *err = NULL;
@@ -1089,6 +1109,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, litellm_on_the_real_map_stores_no_zero_priced_text_model);
 	tcase_add_test(t, litellm_id_collisions_keep_the_same_row_whatever_the_key_order);
 	tcase_add_test(t, offers_api_with_an_open_models_id_lists_its_hosted_copies);
+	tcase_add_test(t, offers_limit_beyond_any_count_lists_every_row);
 	tcase_add_test(t, offers_api_honours_provider);
 	tcase_add_test(t, openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_tier_limits);
 	tcase_add_test(t, runpod_refreshes_without_a_key_and_sends_none);
