@@ -129,6 +129,13 @@ int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct
 /* serving: always-on sets hours_per_month to 744; 744 h means always-on. */
 int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
+/* spec_check.c. timezone: UTC or a compiled zone under $TZDIR (default
+ * /usr/share/zoneinfo), not a right/ zone or a database file. */
+int spec_check_timezone(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* On quotes: (always, so after it): every providers: name is a GPU
+ * adapter's or a quote's, else the list would exclude every offer. */
+int spec_check_providers(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+
 /* Stores the defaults of t (and its nested mappings) into target. */
 int spec_defaults(struct ctx *c, const struct spec_table *t, void *target);
 /* Reads mapping `map` into target with table t; up is the enclosing
