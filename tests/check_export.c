@@ -384,6 +384,14 @@ START_TEST(bad_options_are_usage_errors)
 	free(err);
 	ck_assert_int_eq(test_run_planner(a2, NULL, NULL, &err), 2);
 	free(err);
+	/* strtol would read these as March. */
+	const char *months[] = {"2026-+3", "2026- 3", "+026-03", "2026-3 "};
+	for (size_t i = 0; i < sizeof months / sizeof *months; i++) {
+		const char *a3[] = {"schedule", "jobs/monthly.yaml", "--month", months[i], NULL};
+		ck_assert_msg(test_run_planner(a3, NULL, NULL, &err) == 2, "--month '%s' accepted",
+		              months[i]);
+		free(err);
+	}
 }
 END_TEST
 
