@@ -100,12 +100,14 @@ struct store *cli_store(struct cli *c, int *status)
 	char *err = NULL;
 	if (c->store)
 		return c->store;
-	if (!c->db_path && !(c->db_path = store_default_path())) {
-		errorf("out of memory");
-		*status = PLANNER_ESYS;
+	int rc;
+	if (!c->db_path && (rc = store_default_path(&c->db_path, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "out of memory");
+		free(err);
+		*status = rc;
 		return NULL;
 	}
-	int rc = store_open(c->db_path, c->ref, &c->store, &err);
+	rc = store_open(c->db_path, c->ref, &c->store, &err);
 	if (rc != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot open database");
 		free(err);

@@ -75,16 +75,40 @@ void store_copy_text(char *dst, size_t len, const unsigned char *src)
 	snprintf(dst, len, "%s", src ? (const char *)src : "");
 }
 
-char *store_default_path(void)
+int store_default_path(char **out, char **err)
 {
 	const char *env = getenv("PLANNER_DB");
-	if (env && *env)
-		return strdup(env);
 	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && *xdg)
-		return xasprintf("%s/planner/prices.db", xdg);
 	const char *home = getenv("HOME");
-	return xasprintf("%s/.local/share/planner/prices.db", home && *home ? home : ".");
+	if (env && *env)
+		*out = strdup(env);
+	else if (xdg && *xdg)
+		*out = xasprintf("%s/planner/prices.db", xdg);
+	else if (home && *home)
+		*out = xasprintf("%s/.local/share/planner/prices.db", home);
+	else
+		return set_err(err, PLANNER_EUSAGE,
+		               "no database path: HOME, XDG_DATA_HOME and PLANNER_DB are all unset; "
+		               "give --db PATH or set one of them");
+	return *out ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
+}
+
+/* SQLite reads "file:..." as a URI where it was built to (Debian's is), so
+ * "file:x.db?mode=memory" would be a database in memory, written and
+ * lost; ":memory:" and "" are in-memory or temporary databases. planner
+ * keeps prices in a file, so those are refused. */
+static int check_db_path(const char *path, char **err)
+{
+	if (!*path || !strcmp(path, ":memory:"))
+		return set_err(err, PLANNER_EUSAGE,
+		               "--db '%s' is not a file; give the path of the price database",
+		               path);
+	if (!strncmp(path, "file:", 5))
+		return set_err(err, PLANNER_EUSAGE,
+		               "--db '%s' is an SQLite URI, which planner does not take; give a path "
+		               "(./%s for a file of that name)",
+		               path, path);
+	return PLANNER_OK;
 }
 
 /* mkdir -p of the directory holding path. */
@@ -566,7 +590,7 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 		free(st);
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	}
-	if ((rc = make_parent_dirs(path, err)))
+	if ((rc = check_db_path(path, err)) || (rc = make_parent_dirs(path, err)))
 		goto fail;
 	if ((rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 	                          NULL)) != SQLITE_OK) {

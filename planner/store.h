@@ -79,8 +79,11 @@ struct provider_state {
 };
 
 /* Default database path: $PLANNER_DB, else $XDG_DATA_HOME/planner/prices.db,
- * else ~/.local/share/planner/prices.db. Returns a malloc'd string. */
-char *store_default_path(void);
+ * else $HOME/.local/share/planner/prices.db, into *out (malloc'd). With
+ * none of the three set (HOME unset or empty, as under some cron or
+ * systemd setups) PLANNER_EUSAGE and *err: never the current directory,
+ * silently. PLANNER_ESYS when out of memory. */
+int store_default_path(char **out, char **err);
 
 /* Opens (creating the file and its directory if needed) and migrates the
  * database; seeds reference data and the snapshot into a new one. Returns

@@ -505,6 +505,30 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 }
 END_TEST
 
+START_TEST(uri_and_in_memory_names_are_refused_not_opened_in_memory)
+{
+	char *dir = test_tmpdir();
+	char *uri = xasprintf("file:%s/x.db?mode=memory", dir);
+	const char *names[] = {uri, "file:x.db", ":memory:", ""};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct store *st = NULL;
+		char *err = NULL;
+		ck_assert_int_eq(store_open(names[i], test_ref(), &st, &err), PLANNER_EUSAGE);
+		ck_assert_ptr_null(st);
+		ck_assert_msg(strstr(err, "--db"), "%s", err);
+		free(err);
+	}
+	/* Through the command too: exit 2, and nothing "refreshed" to memory. */
+	const char *argv[] = {"offers", "--db", uri, NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), PLANNER_EUSAGE);
+	ck_assert_msg(strstr(err, "SQLite URI"), "%s", err);
+	free(err);
+	free(uri);
+	free(dir);
+}
+END_TEST
+
 START_TEST(refresh_runs_are_recorded_and_mark_the_provider)
 {
 	char *dir, *path;
@@ -536,17 +560,29 @@ END_TEST
 
 START_TEST(the_default_path_follows_planner_db_then_xdg_data_home)
 {
+	char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *err = NULL;
+	char *home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
 	setenv("PLANNER_DB", "/tmp/x.db", 1);
-	char *a = store_default_path();
+	ck_assert_int_eq(store_default_path(&a, NULL), PLANNER_OK);
 	ck_assert_str_eq(a, "/tmp/x.db");
 	unsetenv("PLANNER_DB");
 	setenv("XDG_DATA_HOME", "/data", 1);
-	char *b = store_default_path();
+	ck_assert_int_eq(store_default_path(&b, NULL), PLANNER_OK);
 	ck_assert_str_eq(b, "/data/planner/prices.db");
 	unsetenv("XDG_DATA_HOME");
 	setenv("HOME", "/home/u", 1);
-	char *c = store_default_path();
+	ck_assert_int_eq(store_default_path(&c, NULL), PLANNER_OK);
 	ck_assert_str_eq(c, "/home/u/.local/share/planner/prices.db");
+	/* With none of them the database does not land in the current
+	 * directory: the user is told. */
+	unsetenv("HOME");
+	ck_assert_int_eq(store_default_path(&d, &err), PLANNER_EUSAGE);
+	ck_assert_ptr_null(d);
+	ck_assert_msg(strstr(err, "--db PATH"), "%s", err);
+	free(err);
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
 	free(a);
 	free(b);
 	free(c);
@@ -609,6 +645,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_before_the_switch_to_wal);
 	tcase_add_test(tc,
 	               planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked);
+	tcase_add_test(tc, uri_and_in_memory_names_are_refused_not_opened_in_memory);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
 	tcase_add_test(tc, two_processes_creating_the_same_database_both_succeed);
