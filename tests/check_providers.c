@@ -828,6 +828,33 @@ START_TEST(litellm_id_collisions_keep_the_same_row_whatever_the_key_order)
 }
 END_TEST
 
+START_TEST(an_offer_listed_twice_in_one_feed_is_counted_and_recorded_once)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	const char *key[] = {"LAMBDA_API_KEY=k", NULL};
+	ck_assert_int_eq(feed_refresh(db, "lambda", "ok", key, &out, &err), 0);
+	long before = feed_count(db, "SELECT count(*) FROM offers WHERE provider = 'lambda'", NULL);
+	free(out);
+	free(err);
+	/* lambda.dup.json: the A100 at 1.31 $/h lists us-east-1 twice. */
+	ck_assert_int_eq(feed_refresh(db, "lambda", "dup", key, &out, &err), 0);
+	ck_assert_int_eq(feed_count(db, "SELECT count(*) FROM offers WHERE provider = 'lambda'",
+				    NULL),
+			 before);
+	ck_assert_int_eq(feed_count(db,
+				    "SELECT count(*) FROM price_history WHERE provider = 'lambda' "
+				    "AND offer = ? AND region = 'us-east-1' AND price_per_hour = 1.31",
+				    "gpu_1x_a100_sxm4"),
+			 1);
+	char *want = xasprintf("%ld offers", before);
+	ck_assert_msg(strstr(out, want) && strstr(out, "2 left out"), "%s", out);
+	free(want);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(offers_limit_beyond_any_count_lists_every_row)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir);
@@ -1110,6 +1137,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, litellm_id_collisions_keep_the_same_row_whatever_the_key_order);
 	tcase_add_test(t, offers_api_with_an_open_models_id_lists_its_hosted_copies);
 	tcase_add_test(t, offers_limit_beyond_any_count_lists_every_row);
+	tcase_add_test(t, an_offer_listed_twice_in_one_feed_is_counted_and_recorded_once);
 	tcase_add_test(t, offers_api_honours_provider);
 	tcase_add_test(t, openrouter_on_real_data_lists_no_zero_price_or_alias_and_keeps_tier_limits);
 	tcase_add_test(t, runpod_refreshes_without_a_key_and_sends_none);
