@@ -720,6 +720,28 @@ struct store_lock {
 	int fd; /* the open lock file, flock'ed exclusive */
 };
 
+/* SQLite creates -wal and -shm as whoever opens the database first: in a
+ * directory others can write, another user's reader makes them its own,
+ * and until it closes the owner cannot write. Says so, naming the user. */
+static int foreign_wal_files(struct store *st, char **err)
+{
+	static const char *const suffix[] = {"-wal", "-shm"};
+	for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+		char *f = xasprintf("%s%s", st->path, suffix[i]);
+		struct stat sb;
+		bool theirs = f && stat(f, &sb) == 0 && sb.st_uid != geteuid() &&
+		              access(f, W_OK) != 0;
+		free(f);
+		if (theirs)
+			return set_err(err, PLANNER_EDB,
+			               "%s%s belongs to user %u, who has the database open from a "
+			               "directory others can write; refresh can write when it ends: "
+			               "keep the database where only its owner can write",
+			               st->path, suffix[i], (unsigned)sb.st_uid);
+	}
+	return PLANNER_OK;
+}
+
 int store_lock_refresh(struct store *st, long wait_ms, struct store_lock **out, char **err)
 {
 	char *path = xasprintf("%s.lock", st->path);
@@ -754,6 +776,8 @@ int store_lock_refresh(struct store *st, long wait_ms, struct store_lock **out, 
 		struct timespec ts = {0, 100 * 1000000L};
 		nanosleep(&ts, NULL);
 	}
+	if ((rc = foreign_wal_files(st, err)))
+		goto fail;
 	free(path);
 	*out = lk;
 	return PLANNER_OK;
