@@ -566,7 +566,7 @@ static const struct spec_key top_keys[] = {
      .def_text = "UTC",
      .example = "timezone: Europe/Amsterdam",
      .type = "text, IANA zone name",
-     .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo)",
+     .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo), not right/…",
      .desc = "Zone the schedule windows and days are read in."},
     {.name = "electricity_per_kwh",
      .kind = SPEC_NUMBER,
@@ -607,6 +607,7 @@ static const struct spec_key top_keys[] = {
      .flags = SPEC_NULL_OK | SPEC_LOWER,
      .def_text = "every provider",
      .example = "providers: [lambda, runpod]",
+     .bounds = "GPU adapters (planner providers) or a quote's provider",
      .desc = "Rent only from these providers (names as `planner providers` lists them, "
              "lower-cased)."},
     {.name = "gpus",
