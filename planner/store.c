@@ -93,10 +93,8 @@ int store_default_path(char **out, char **err)
 	return *out ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
 }
 
-/* SQLite reads "file:..." as a URI where it was built to (Debian's is), so
- * "file:x.db?mode=memory" would be a database in memory, written and
- * lost; ":memory:" and "" are in-memory or temporary databases. planner
- * keeps prices in a file, so those are refused. */
+/* SQLite reads "file:..." as a URI where built to (Debian's is): with
+ * ?mode=memory, ":memory:" or "", prices would be written and lost. */
 static int check_db_path(const char *path, char **err)
 {
 	if (!*path || !strcmp(path, ":memory:"))
@@ -189,9 +187,8 @@ static int user_version(struct store *st, int *v, char **err)
  * not checked against SQLite's magic.txt registry (unconfirmed). */
 #define STORE_APPLICATION_ID 0x504c4e52
 
-/* The tables a planner database had before it was marked (versions 1 to
- * 4): a database without the mark is planner's only if it holds nothing
- * else. Frozen: a database made since carries the mark. */
+/* The tables of a planner database before it was marked (versions 1 to
+ * 4); an unmarked one holds nothing else. Frozen: newer ones are marked. */
 static const char *const unmarked_tables[] = {
     "offers", "api_prices", "gpus", "models", "providers", "refresh_runs", "price_history", "meta",
 };
@@ -606,18 +603,20 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	int timeout_ms = busy && atoi(busy) > 0 ? atoi(busy) : STORE_BUSY_TIMEOUT_MS;
 	sqlite3_busy_timeout(st->db, timeout_ms);
 	bool marked = false;
-	if ((rc = check_identity(st, &marked, err)))
-		goto fail;
-	/* WAL lets compare and offers read while a refresh writes. Turning a
-	 * new file to WAL takes an exclusive lock for which SQLite does not
-	 * call the busy handler, so two commands creating the same database
-	 * at once would see "database is locked": wait here instead. */
-	for (int waited = 0; (rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL,
-	                                        NULL)) != SQLITE_OK;
-	     waited += 10) {
-		if ((rc & 0xff) != SQLITE_BUSY || waited >= timeout_ms) {
-			rc = store_db_err(st, err, "cannot switch to WAL");
+	/* The header is checked before anything is written. WAL lets compare
+	 * and offers read while a refresh writes. Turning a new file to WAL
+	 * takes an exclusive lock for which SQLite does not call the busy
+	 * handler, so two commands creating the same database at once would
+	 * see "database is locked" (in either step): wait here instead. */
+	for (int waited = 0;; waited += 10) {
+		if (!(rc = check_identity(st, &marked, err)) &&
+		    !(rc = store_exec(st, "PRAGMA journal_mode = WAL", err)))
+			break;
+		if ((sqlite3_errcode(st->db) & 0xff) != SQLITE_BUSY || waited >= timeout_ms)
 			goto fail;
+		if (err) {
+			free(*err);
+			*err = NULL;
 		}
 		usleep(10000);
 	}
