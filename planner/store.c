@@ -537,7 +537,8 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 	int v = 0, rc;
 	if ((rc = user_version(st, &v, err)) || (rc = bad_version(st, v, err)))
 		return rc;
-	if (v == STORE_SCHEMA_VERSION && marked)
+	/* An older database a reader cannot write is marked by its owner. */
+	if (v == STORE_SCHEMA_VERSION && (marked || sqlite3_db_readonly(st->db, "main") == 1))
 		return PLANNER_OK;
 	/* BEGIN IMMEDIATE takes the write lock first, so two processes that
 	 * both find an empty file do not both create and seed it. */
