@@ -505,7 +505,7 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 }
 END_TEST
 
-START_TEST(uri_and_in_memory_names_are_refused_not_opened_in_memory)
+START_TEST(uri_and_in_memory_names_and_an_unset_home_are_refused_not_used)
 {
 	char *dir = test_tmpdir();
 	char *uri = xasprintf("file:%s/x.db?mode=memory", dir);
@@ -518,6 +518,20 @@ START_TEST(uri_and_in_memory_names_are_refused_not_opened_in_memory)
 		ck_assert_msg(strstr(err, "--db"), "%s", err);
 		free(err);
 	}
+	/* HOME unset: the command says so, and makes nothing under ./ */
+	const char *bin = getenv("PLANNER_BIN") ? getenv("PLANNER_BIN") : "build/planner";
+	char *cwd = getcwd(NULL, 0);
+	char *cmd = xasprintf("cd '%s' && env -u HOME -u XDG_DATA_HOME -u PLANNER_DB '%s%s%s' "
+	                      "offers 2>&1; echo \"rc=$?\"; ls -A",
+	                      dir, *bin == '/' ? "" : cwd, *bin == '/' ? "" : "/", bin);
+	char *out = NULL;
+	free(cwd);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	ck_assert_msg(strstr(out, "give --db PATH") && strstr(out, "rc=2") &&
+	                  !strstr(out, ".local"),
+	              "%s", out);
+	free(out);
+	free(cmd);
 	/* Through the command too: exit 2, and nothing "refreshed" to memory. */
 	const char *argv[] = {"offers", "--db", uri, NULL};
 	char *err = NULL;
@@ -645,7 +659,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_before_the_switch_to_wal);
 	tcase_add_test(tc,
 	               planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked);
-	tcase_add_test(tc, uri_and_in_memory_names_are_refused_not_opened_in_memory);
+	tcase_add_test(tc, uri_and_in_memory_names_and_an_unset_home_are_refused_not_used);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
 	tcase_add_test(tc, two_processes_creating_the_same_database_both_succeed);
