@@ -171,16 +171,6 @@ void store_write_undo(struct store *st, struct store_write *w)
 	             NULL, NULL, NULL);
 }
 
-static int user_version(struct store *st, int *v, char **err)
-{
-	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
-		return store_db_err(st, err, "cannot read schema version");
-	*v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
-	sqlite3_finalize(s);
-	return PLANNER_OK;
-}
-
 /* planner's mark in the SQLite header (PRAGMA application_id, the 4-byte
  * big-endian integer at offset 68, https://www.sqlite.org/fileformat.html
  * section 1.3.15, read 2026-11-30): "PLNR" in ASCII, chosen for planner;
@@ -254,12 +244,10 @@ static int foreign_table(struct store *st, char *name, size_t len, int *ours_n, 
 	return PLANNER_OK;
 }
 
-/* Refuses, before anything is written (not even the switch to WAL), a
- * file that is not SQLite, another program's database (its own
- * application_id, or tables planner never made), one from a newer planner
- * and one whose schema version is out of range. *marked says whether it
- * already carries planner's application_id. */
-static int check_identity(struct store *st, bool *marked, char **err)
+/* Refuses, before anything is written (WAL included), a non-SQLite file,
+ * another program's (application_id, or tables planner never made), a
+ * newer or out-of-range version. *marked: it carries planner's mark. */
+static int identity_in(struct store *st, bool *marked, char **err)
 {
 	int app = 0, v = 0, ours = 0, rc;
 	char table[64];
@@ -290,6 +278,18 @@ static int check_identity(struct store *st, bool *marked, char **err)
 		               "planner's tables; use another --db",
 		               st->path, v, ours);
 	return PLANNER_OK;
+}
+
+/* identity_in as one read transaction: a planner making the file meanwhile
+ * commits tables, version and mark at once. *busy: another held a lock. */
+static int check_identity(struct store *st, bool *marked, bool *busy, char **err)
+{
+	int rc = store_exec(st, "BEGIN", err);
+	if (rc == PLANNER_OK)
+		rc = identity_in(st, marked, err);
+	*busy = (sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY;
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL); /* ends a read: cannot fail */
+	return rc;
 }
 
 static int set_user_version(struct store *st, int v, char **err)
@@ -535,7 +535,7 @@ out:
 static int migrate(struct store *st, const struct refdata *ref, bool marked, char **err)
 {
 	int v = 0, rc;
-	if ((rc = user_version(st, &v, err)) || (rc = bad_version(st, v, err)))
+	if ((rc = pragma_int(st, "PRAGMA user_version", &v, err)) || (rc = bad_version(st, v, err)))
 		return rc;
 	/* An older database a reader cannot write is marked by its owner. */
 	if (v == STORE_SCHEMA_VERSION && (marked || sqlite3_db_readonly(st->db, "main") == 1))
@@ -544,7 +544,7 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 	 * both find an empty file do not both create and seed it. */
 	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err)))
 		return rc;
-	if ((rc = user_version(st, &v, err)) || (rc = bad_version(st, v, err)))
+	if ((rc = pragma_int(st, "PRAGMA user_version", &v, err)) || (rc = bad_version(st, v, err)))
 		goto fail;
 	if (v == STORE_SCHEMA_VERSION) { /* made meanwhile, or older and unmarked */
 		if ((rc = set_application_id(st, err)) || (rc = store_exec(st, "COMMIT", err)))
@@ -609,17 +609,18 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	 * takes an exclusive lock for which SQLite does not call the busy
 	 * handler, so two commands creating the same database at once would
 	 * see "database is locked" (in either step): wait here instead. */
-	for (int waited = 0;; waited += 10) {
-		if (!(rc = check_identity(st, &marked, err)) &&
+	for (int waited = 0;; waited += 10, usleep(10000)) {
+		bool locked = false;
+		if (!(rc = check_identity(st, &marked, &locked, err)) &&
 		    !(rc = store_exec(st, "PRAGMA journal_mode = WAL", err)))
 			break;
-		if ((sqlite3_errcode(st->db) & 0xff) != SQLITE_BUSY || waited >= timeout_ms)
+		locked = locked || (sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY;
+		if (!locked || waited >= timeout_ms)
 			goto fail;
 		if (err) {
 			free(*err);
 			*err = NULL;
 		}
-		usleep(10000);
 	}
 	/* With WAL, synchronous = NORMAL never corrupts the file (a power cut
 	 * may lose the last refresh, which the next cron run fetches again).
