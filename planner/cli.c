@@ -100,12 +100,14 @@ struct store *cli_store(struct cli *c, int *status)
 	char *err = NULL;
 	if (c->store)
 		return c->store;
-	if (!c->db_path && !(c->db_path = store_default_path())) {
-		errorf("out of memory");
-		*status = PLANNER_ESYS;
+	int rc;
+	if (!c->db_path && (rc = store_default_path(&c->db_path, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "out of memory");
+		free(err);
+		*status = rc;
 		return NULL;
 	}
-	int rc = store_open(c->db_path, c->ref, &c->store, &err);
+	rc = store_open(c->db_path, c->ref, &c->store, &err);
 	if (rc != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot open database");
 		free(err);
@@ -119,7 +121,11 @@ void csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
-	bool formula = s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@';
+	/* The characters that start a formula, after OWASP's "CSV Injection"
+	 * (https://owasp.org/www-community/attacks/CSV_Injection, read
+	 * 2026-11-30): = + - @, and TAB and CR, which spreadsheets skip
+	 * before reading the formula that follows. */
+	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
 	/* A plain number is data, not a formula, even with a sign. */
 	if (formula && (s[0] == '-' || s[0] == '+')) {
 		char *end;
@@ -246,23 +252,58 @@ fail:
 	return rc;
 }
 
-int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg)
+/* What "-o path" may replace: a regular file (through symlinks), or a name
+ * not taken yet. Sets *target (malloc'd: the file a rename must replace)
+ * and *mode (the existing file's permissions, else 0666 less the umask).
+ * A device, FIFO, directory or socket is refused: a temporary file cannot
+ * be renamed over it, and writing it in place could not be undone. */
+static int output_target(const char *path, char **target, mode_t *mode)
 {
-	if (!path)
-		return write(stdout, arg); /* main checks stdout on the way out */
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		errorf("cannot write %s: %s", path, strerror(errno));
-		return PLANNER_EINPUT;
-	}
-	/* Only a regular file is removed after a failure: -o /dev/full or a
-	 * FIFO must not lose its device node (run as root, unlink would). */
 	struct stat st;
-	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	mode_t mask = umask(0);
+	umask(mask);
+	*mode = 0666 & ~mask;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || lstat(path, &st) == 0) {
+			errorf("cannot write %s: %s", path,
+			       errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
+			return PLANNER_EINPUT;
+		}
+		*target = strdup(path);
+	} else if (!S_ISREG(st.st_mode)) {
+		errorf("cannot write %s: not a regular file (a %s); -o takes a file name, and "
+		       "without -o the output goes to standard output",
+		       path,
+		       S_ISDIR(st.st_mode)    ? "directory"
+		       : S_ISFIFO(st.st_mode) ? "FIFO"
+		       : S_ISSOCK(st.st_mode) ? "socket"
+		                              : "device");
+		return PLANNER_EINPUT;
+	} else {
+		*mode = st.st_mode & 07777;
+		*target = realpath(path, NULL);
+	}
+	if (!*target) {
+		errorf("cannot write %s: %s", path, strerror(errno));
+		return errno == ENOMEM ? PLANNER_ESYS : PLANNER_EINPUT;
+	}
+	return PLANNER_OK;
+}
+
+/* Writes write(f, arg) whole to the open temporary file f, closing it;
+ * PLANNER_ESYS after a message naming path when any of it failed. */
+static int write_whole(FILE *f, const char *path, int (*write)(FILE *f, void *arg), void *arg)
+{
 	int rc = write(f, arg);
-	bool failed = ferror(f) != 0;
+	bool failed = fflush(f) != 0 || ferror(f) != 0;
 	int saved = errno;
-	if (fclose(f) != 0) {
+	/* On disk before the rename, so a crash leaves the old file or the
+	 * new one, never an empty one. */
+	if (!failed && fsync(fileno(f)) != 0 && errno != EINVAL) {
+		failed = true;
+		saved = errno;
+	}
+	if (fclose(f) != 0 && !failed) {
 		failed = true;
 		saved = errno;
 	}
@@ -270,8 +311,55 @@ int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg
 		errorf("cannot write %s: %s", path, strerror(saved));
 		rc = PLANNER_ESYS;
 	}
-	if (rc != PLANNER_OK && regular)
-		unlink(path);
+	return rc;
+}
+
+int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg)
+{
+	if (!path)
+		return write(stdout, arg); /* main checks stdout on the way out */
+	char *target = NULL, *tmp = NULL;
+	mode_t mode;
+	int rc = output_target(path, &target, &mode), fd = -1;
+	bool made = false;
+	if (rc != PLANNER_OK)
+		return rc;
+	/* The temporary file is in the target's directory, so rename() is
+	 * atomic: readers see the old file or the new one, and a failed write
+	 * leaves the old one as it was. Only the temporary file, which
+	 * planner made, is ever removed. */
+	const char *slash = strrchr(target, '/');
+	tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - target), target, slash + 1)
+	            : xasprintf(".%s.XXXXXX", target);
+	if (!tmp) {
+		errorf("out of memory");
+		rc = PLANNER_ESYS;
+		goto out;
+	}
+	made = (fd = mkstemp(tmp)) >= 0;
+	if (!made || fchmod(fd, mode) != 0) {
+		errorf("cannot write %s: %s", path, strerror(errno));
+		rc = PLANNER_EINPUT;
+		goto out;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		errorf("cannot write %s: %s", path, strerror(errno));
+		rc = PLANNER_ESYS;
+		goto out;
+	}
+	fd = -1; /* f owns it */
+	if ((rc = write_whole(f, path, write, arg)) == PLANNER_OK && rename(tmp, target) != 0) {
+		errorf("cannot write %s: %s", path, strerror(errno));
+		rc = PLANNER_ESYS;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc != PLANNER_OK && made)
+		unlink(tmp);
+	free(tmp);
+	free(target);
 	return rc;
 }
 

@@ -85,10 +85,13 @@ int cli_print_json(cJSON *doc);
 int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan **plan);
 
 /* Runs write(f, arg) on the file at path, or on stdout when path is NULL.
- * A file that could not be written whole is removed, never left half
- * written. Returns write's status, PLANNER_EINPUT after a message when the
- * file cannot be opened (a path to fix), or PLANNER_ESYS after a message
- * when it cannot be written or closed (full disk, I/O error). */
+ * The file is written as a temporary file beside it and renamed into
+ * place once written whole: after a failure the old file is as it was
+ * (or there is none), and nothing planner did not create is removed.
+ * Returns write's status, PLANNER_EINPUT after a message when path is
+ * not a regular file or a new name (a device, FIFO or directory is
+ * refused) or cannot be created, or PLANNER_ESYS after a message when it
+ * cannot be written (full disk, I/O error). */
 int cli_write_file(const char *path, int (*write)(FILE *f, void *arg), void *arg);
 
 /* Prints "usage: planner NAME ARGS" and a hint to stderr; returns
@@ -104,8 +107,9 @@ void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ is prefixed with
- * a quote mark so spreadsheets do not run it as a formula). */
+/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ TAB or CR is
+ * prefixed with a quote mark so spreadsheets do not run it as a formula;
+ * a plain signed number is left as it is). */
 void csv_field(FILE *f, const char *s);
 
 /* Copies s into dst (len bytes, cut to fit) with every control character

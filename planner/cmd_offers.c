@@ -1,6 +1,7 @@
 /* cmd_offers.c — `planner offers`: the rentable catalogue, cheapest first,
  * or with --api the per-token API prices. */
 #include <cJSON.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,7 +218,7 @@ struct offers_args {
 	struct offer_filter f;
 	bool api;          /* --api: per-token prices instead of offers */
 	const char *model; /* --model, with --api */
-	double limit;      /* --limit; 0 for all */
+	double limit;      /* --limit; 0 for all (any count, 1e20 too) */
 };
 
 /* Reads the options into a; returns 0 to go on, else the exit status. */
@@ -321,7 +322,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
 			n = only_provider(rows, n, a.f.provider);
 			n = keep_region(rows, n, a.f.region);
-			rc = print_api(c, rows, n, (size_t)a.limit);
+			rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX));
 		} else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
@@ -329,7 +330,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		struct offer *rows = NULL;
 		size_t n = 0;
 		if ((rc = store_offers(st, &a.f, &rows, &n, &err)) == PLANNER_OK)
-			rc = print_offers(c, rows, n, (size_t)a.limit);
+			rc = print_offers(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX));
 		else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);

@@ -14,7 +14,9 @@
 static bool parse_month(const char *s, int *year, int *month)
 {
 	char *end;
-	if (strlen(s) != 7 || s[4] != '-')
+	/* Digits only: strtol would take "2026-+3" and "2026- 3" too. */
+	if (strlen(s) != 7 || s[4] != '-' || strspn(s, "0123456789") != 4 ||
+	    strspn(s + 5, "0123456789") != 2)
 		return false;
 	long y = strtol(s, &end, 10);
 	if (end != s + 4)

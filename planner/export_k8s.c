@@ -9,6 +9,7 @@
  * its hours (activeDeadlineSeconds once running). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -16,8 +17,16 @@
 #include "export.h"
 #include "util.h"
 
-/* Kubernetes object names: DNS-1123 labels of at most 63 characters. */
+/* Kubernetes object names: DNS-1123 labels of at most 63 characters
+ * (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/,
+ * read 2026-11-30); a job's slug takes at most 40 of them. */
 #define K8S_NAME_MAX 63
+#define K8S_SLUG_MAX 40
+
+/* One job's slug, unique within the export. */
+struct k8s_slug {
+	char v[K8S_SLUG_MAX + 1];
+};
 
 struct emit {
 	yaml_emitter_t em;
@@ -51,17 +60,22 @@ static void quoted(struct emit *e, const char *v)
 	put(e);
 }
 
+/* A key and a string value, always double-quoted: a plain `yes`, `on` or
+ * `123` reads as a boolean or a number in YAML 1.1, which kubectl's
+ * parser follows, and libyaml's emitter would leave them plain. */
 static void kv(struct emit *e, const char *k, const char *v)
+{
+	scalar(e, k);
+	quoted(e, v);
+}
+
+/* A key and a value that is meant as a boolean or a number. */
+static void kv_plain(struct emit *e, const char *k, const char *v)
 {
 	scalar(e, k);
 	scalar(e, v);
 }
 
-static void kq(struct emit *e, const char *k, const char *v)
-{
-	scalar(e, k);
-	quoted(e, v);
-}
 
 static void map_start(struct emit *e)
 {
@@ -114,18 +128,60 @@ static void gpu_product(const char *gpu, char *out, size_t len)
 /* The Job's names for one run: its object name (slug and local start),
  * the job's slug, start and end with their offsets, and the node label. */
 struct run_names {
-	char name[K8S_NAME_MAX + 1], slug[48], start[32], end[32], product[96];
+	char name[K8S_NAME_MAX + 1], slug[K8S_SLUG_MAX + 1], start[32], end[32], product[96];
 };
 
-static void run_names(const struct schedule *s, const struct sched_run *r, struct run_names *n)
+/* Each job's slug, unique in the export: "Job A" and "job-a" both slug to
+ * "job-a", so the later job in the spec gets "job-a-2" (then -3, …), the
+ * same on every export. NULL when out of memory. */
+static struct k8s_slug *unique_slugs(const struct schedule *s)
 {
+	struct k8s_slug *u = calloc(s->n_jobs + 1, sizeof *u);
+	for (size_t j = 0; u && j < s->n_jobs; j++) {
+		char base[48];
+		export_slug(s->jobs[j].job->name, base, sizeof base);
+		snprintf(u[j].v, sizeof u[j].v, "%.*s", K8S_SLUG_MAX, base);
+		for (int k = 2;; k++) {
+			size_t i = 0;
+			while (i < j && strcmp(u[i].v, u[j].v))
+				i++;
+			if (i == j)
+				break;
+			char suffix[16];
+			int w = snprintf(suffix, sizeof suffix, "-%d", k);
+			snprintf(u[j].v, sizeof u[j].v, "%.*s%s", K8S_SLUG_MAX - w, base, suffix);
+		}
+	}
+	return u;
+}
+
+/* The local start of a run to the minute, as its Job name shows it. */
+static long long start_minute(const struct sched_run *r)
+{
+	return (long long)(r->start + r->start_offset) / 60;
+}
+
+static void run_names(const struct schedule *s, size_t idx, const struct k8s_slug *slugs,
+                      struct run_names *n)
+{
+	const struct sched_run *r = &s->runs[idx];
 	struct tm tm;
 	time_t local = r->start + r->start_offset;
 	gmtime_r(&local, &tm);
-	export_slug(s->jobs[r->job].job->name, n->slug, sizeof n->slug);
+	snprintf(n->slug, sizeof n->slug, "%s", slugs[r->job].v);
 	char when[16];
 	strftime(when, sizeof when, "%Y%m%d-%H%M", &tm);
-	snprintf(n->name, sizeof n->name, "%.40s-%.13s", n->slug, when);
+	/* Runs of one job starting in the same minute (copies on two pools):
+	 * the later ones get -2, -3, … in the schedule's run order. */
+	int copy = 1;
+	for (size_t i = 0; i < idx; i++)
+		copy += s->runs[i].route == ROUTE_OWNED && s->runs[i].job == r->job &&
+		        start_minute(&s->runs[i]) == start_minute(r);
+	char name[96], num[16] = "";
+	if (copy > 1)
+		snprintf(num, sizeof num, "-%d", copy);
+	snprintf(name, sizeof name, "%s-%.13s%s", n->slug, when, num);
+	snprintf(n->name, sizeof n->name, "%.*s", K8S_NAME_MAX, name);
 	sched_iso(r->start, r->start_offset, n->start, sizeof n->start);
 	sched_iso(r->end, r->end_offset, n->end, sizeof n->end);
 	gpu_product(r->gpu->name, n->product, sizeof n->product);
@@ -152,14 +208,14 @@ static void job_metadata(struct emit *e, const struct schedule *s, const struct 
 	labels(e, n);
 	scalar(e, "annotations");
 	map_start(e);
-	kq(e, "planner.dev/job-name", s->jobs[r->job].job->name);
-	kq(e, "planner.dev/start", n->start);
-	kq(e, "planner.dev/end", n->end);
+	kv(e, "planner.dev/job-name", s->jobs[r->job].job->name);
+	kv(e, "planner.dev/start", n->start);
+	kv(e, "planner.dev/end", n->end);
 	snprintf(num, sizeof num, "%.2f", r->hours);
-	kq(e, "planner.dev/hours", num);
+	kv(e, "planner.dev/hours", num);
 	snprintf(num, sizeof num, "%.2f %s", r->cost, s->currency);
-	kq(e, "planner.dev/cost", num);
-	kq(e, "planner.dev/resource", r->resource);
+	kv(e, "planner.dev/cost", num);
+	kv(e, "planner.dev/resource", r->resource);
 	map_end(e);
 	map_end(e);
 }
@@ -175,13 +231,13 @@ static void pod_spec(struct emit *e, const struct job *job, const struct sched_r
 	kv(e, "restartPolicy", "Never");
 	scalar(e, "nodeSelector");
 	map_start(e);
-	kq(e, "nvidia.com/gpu.product", n->product);
+	kv(e, "nvidia.com/gpu.product", n->product);
 	map_end(e);
 	scalar(e, "containers");
 	seq_start(e);
 	map_start(e);
 	kv(e, "name", n->slug);
-	kq(e, "image", job->run_image);
+	kv(e, "image", job->run_image);
 	if (job->run_command) {
 		scalar(e, "command");
 		seq_start(e);
@@ -195,7 +251,7 @@ static void pod_spec(struct emit *e, const struct job *job, const struct sched_r
 	scalar(e, "limits");
 	map_start(e);
 	snprintf(num, sizeof num, "%d", r->gpu_count);
-	kq(e, "nvidia.com/gpu", num);
+	kv(e, "nvidia.com/gpu", num);
 	map_end(e);
 	map_end(e);
 	map_end(e);
@@ -203,11 +259,13 @@ static void pod_spec(struct emit *e, const struct job *job, const struct sched_r
 	map_end(e);
 }
 
-static void job_doc(struct emit *e, const struct schedule *s, const struct sched_run *r)
+static void job_doc(struct emit *e, const struct schedule *s, size_t idx,
+                    const struct k8s_slug *slugs)
 {
+	const struct sched_run *r = &s->runs[idx];
 	struct run_names n;
 	char num[64];
-	run_names(s, r, &n);
+	run_names(s, idx, slugs, &n);
 	if (!e->ok)
 		return;
 	yaml_document_start_event_initialize(&e->ev, NULL, NULL, NULL, 0);
@@ -218,10 +276,10 @@ static void job_doc(struct emit *e, const struct schedule *s, const struct sched
 	job_metadata(e, s, r, &n);
 	scalar(e, "spec");
 	map_start(e);
-	kv(e, "suspend", "true");
-	kv(e, "backoffLimit", "0");
+	kv_plain(e, "suspend", "true");
+	kv_plain(e, "backoffLimit", "0");
 	snprintf(num, sizeof num, "%ld", (long)ceil(r->hours * 3600 - 1e-6));
-	kv(e, "activeDeadlineSeconds", num);
+	kv_plain(e, "activeDeadlineSeconds", num);
 	scalar(e, "template");
 	map_start(e);
 	scalar(e, "metadata");
@@ -242,8 +300,13 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 {
 	struct emit e = {.ok = true};
 	opts->skipped = 0;
-	if (!yaml_emitter_initialize(&e.em))
+	struct k8s_slug *slugs = unique_slugs(s);
+	if (!slugs)
 		return set_err(err, PLANNER_ESYS, "out of memory writing YAML");
+	if (!yaml_emitter_initialize(&e.em)) {
+		free(slugs);
+		return set_err(err, PLANNER_ESYS, "out of memory writing YAML");
+	}
 	yaml_emitter_set_output_file(&e.em, f);
 	yaml_emitter_set_unicode(&e.em, 1);
 	yaml_emitter_set_width(&e.em, -1);
@@ -257,7 +320,7 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 			opts->skipped++;
 			continue;
 		}
-		job_doc(&e, s, r);
+		job_doc(&e, s, i, slugs);
 	}
 	if (e.ok) {
 		yaml_stream_end_event_initialize(&e.ev);
@@ -273,6 +336,7 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 		                 : PLANNER_EINPUT,
 		             "cannot write YAML: %s", e.em.problem ? e.em.problem : "write failed");
 	yaml_emitter_delete(&e.em);
+	free(slugs);
 	return rc;
 }
 

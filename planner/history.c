@@ -185,7 +185,7 @@ void history_sparkline(const double *v, size_t n, char *buf, size_t len)
 	}
 	size_t used = 0;
 	for (size_t i = 0; i < n && used + 3 < len; i++) {
-		int k = hi > lo ? (int)((v[i] - lo) / (hi - lo) * 7 + 0.5) : 3;
+		int k = hi > lo ? (int)clamp_llong((v[i] - lo) / (hi - lo) * 7 + 0.5, 0, 7) : 3;
 		memcpy(buf + used, blocks[k], 3);
 		used += 3;
 		buf[used] = '\0';

@@ -7,8 +7,11 @@
 #include "jobspec.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "spec_table.h"
 #include "util.h"
@@ -84,15 +87,67 @@ out:
 	return rc;
 }
 
+/* The largest job spec read: a spec of 1,000 jobs is about 150 KB, and
+ * libyaml's document tree takes some 20 times the text. */
+#define MAX_SPEC_BYTES (1L << 20)
+
+/* Reads the regular file at path, at most MAX_SPEC_BYTES, into *text
+ * (NUL-terminated). Opened without blocking and checked before a byte is
+ * read: /dev/zero would be read until memory ran out, and a FIFO with no
+ * writer would wait for ever. */
+static int read_spec_file(const char *path, char **text, size_t *len, char **err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s; check the path", path,
+		               strerror(errno));
+	int rc = PLANNER_OK;
+	char *buf = NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = set_err(err, PLANNER_EINPUT,
+		             "%s is not a regular file; give the job spec's YAML file", path);
+		goto out;
+	}
+	if (st.st_size > MAX_SPEC_BYTES) {
+		rc = set_err(err, PLANNER_EINPUT, "%s is %lld bytes; a job spec may be at most %ld",
+		             path, (long long)st.st_size, MAX_SPEC_BYTES);
+		goto out;
+	}
+	/* One byte more than the limit shows a file that grew meanwhile. */
+	if (!(buf = malloc(MAX_SPEC_BYTES + 2))) {
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+		goto out;
+	}
+	size_t n = 0;
+	ssize_t got;
+	while (n <= MAX_SPEC_BYTES &&
+	       ((got = read(fd, buf + n, MAX_SPEC_BYTES + 1 - n)) > 0 || (got < 0 && errno == EINTR)))
+		n += got > 0 ? (size_t)got : 0;
+	if (got < 0 || n > MAX_SPEC_BYTES) {
+		rc = set_err(err, PLANNER_EINPUT, "cannot read %s: %s", path,
+		             got < 0 ? strerror(errno) : "it grew past the size limit");
+		goto out;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}
+
 int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **out, char **err)
 {
 	size_t len = 0;
+	char *text = NULL;
 	*out = NULL;
-	char *text = read_file(path, &len);
-	if (!text)
-		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s; check the path", path,
-		               strerror(errno));
-	int rc = jobspec_parse(path, text, len, ref, out, err);
+	int rc = read_spec_file(path, &text, &len, err);
+	if (rc != PLANNER_OK)
+		return rc;
+	rc = jobspec_parse(path, text, len, ref, out, err);
 	free(text);
 	return rc;
 }

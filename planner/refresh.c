@@ -2,6 +2,7 @@
 #include "refresh.h"
 
 #include <curl/curl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,69 @@ static int base_url(const struct provider *p, char **out, char **err)
 }
 
 /* Fetches one provider and writes its rows; fills r. */
+/* A row's identity in the store: offer, region and spot for an offer (the
+ * offers table's key within a provider), the model for an API price. */
+static void row_key(const struct norm *rows, bool api, size_t i, char *key, size_t len)
+{
+	if (api) {
+		snprintf(key, len, "%s", rows->apis[i].model);
+		return;
+	}
+	const struct offer *o = &rows->offers[i];
+	snprintf(key, len, "%s\x1f%s\x1f%d", o->offer, o->region, o->spot);
+}
+
+static size_t fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64-bit offset basis and prime */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* Drops each row whose key comes again later in the feed and counts it in
+ * rows->skipped: the store keeps one row per key (the last, as its INSERT
+ * OR REPLACE did), so the row count and the price history must see that
+ * one only, not a phantom second price. False when out of memory. */
+static bool drop_duplicates(struct norm *rows, bool api)
+{
+	size_t n = api ? rows->n_apis : rows->n_offers, cap = 16, w = 0;
+	while (cap < n * 2)
+		cap *= 2;
+	size_t *slot = calloc(cap, sizeof *slot); /* row index + 1; 0 is empty */
+	bool *keep = calloc(n + 1, sizeof *keep);
+	char key[512], other[512];
+	if (!slot || !keep) {
+		free(slot);
+		free(keep);
+		return false;
+	}
+	for (size_t i = n; i-- > 0;) {
+		row_key(rows, api, i, key, sizeof key);
+		size_t h = fnv1a(key) & (cap - 1);
+		keep[i] = true;
+		for (; slot[h] && keep[i]; h = (h + 1) & (cap - 1)) {
+			row_key(rows, api, slot[h] - 1, other, sizeof other);
+			keep[i] = strcmp(key, other) != 0;
+		}
+		if (keep[i])
+			slot[h] = i + 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		if (api)
+			rows->apis[w++] = rows->apis[i];
+		else
+			rows->offers[w++] = rows->offers[i];
+	}
+	rows->skipped += n - w;
+	*(api ? &rows->n_apis : &rows->n_offers) = w;
+	free(slot);
+	free(keep);
+	return true;
+}
+
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
                         const struct http_opts *http, const struct provider_state *state,
                         struct refresh_result *r)
@@ -159,6 +223,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	if (rc == PLANNER_OK)
 		rc = p->fetch(&fx, &err);
 	r->http_status = fx.http_status;
+	if (rc == PLANNER_OK && !drop_duplicates(&rows, p->kind == PROVIDER_API))
+		rows.oom = true;
 	size_t n = p->kind == PROVIDER_API ? rows.n_apis : rows.n_offers;
 	if (rc == PLANNER_OK && rows.oom)
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");

@@ -83,26 +83,40 @@ out:
 	return rc;
 }
 
+#define MINUTES_PER_DAY 1440
+
+/* Whether minutes [a, b) after the local midnight of a day (wday) lie in
+ * the union of the window's occurrences that start the day before, that
+ * day and the next, on days the mask allows; an occurrence belongs to the
+ * day it starts. Slots start on whole local hours, except after a shift
+ * that is not a whole hour (Australia/Lord_Howe's 30 minutes), where they
+ * start at :30 and one a day crosses midnight: covered by two abutting
+ * days' windows, it is still inside a window that covers the whole day. */
+static bool in_windows(int ws, int we, unsigned mask, int wday, int a, int b)
+{
+	int len = we > ws ? we - ws : we + MINUTES_PER_DAY - ws;
+	int covered = a;
+	/* The occurrences come in order of their start, all as long: one
+	 * sweep finds how far from a they cover without a gap. */
+	for (int d = -1; d <= 1; d++) {
+		int lo = d * MINUTES_PER_DAY + ws, hi = lo + len;
+		if ((mask & (1u << ((wday + 7 + d) % 7))) && lo <= covered && hi > covered)
+			covered = hi;
+	}
+	return covered >= b;
+}
+
 void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots, int n,
 		   unsigned char *allowed)
 {
-	int ws = s->window_start, we = s->window_end;
 	unsigned mask = s->days_mask ? s->days_mask : DAYS_ALL;
 	for (int t = 0; t < n; t++) {
 		const struct sched_slot *sl = &slots[t];
-		int start = sl->minute, end = sl->minute + 60;
-		int owner_wday = -1;
-		if (ws < we) {
-			if (start >= ws && end <= we)
-				owner_wday = sl->wday;
-		} else if (start >= ws && end <= 24 * 60) {
-			owner_wday = sl->wday;
-		} else if (end <= we) {
-			owner_wday = (sl->wday + 6) % 7; /* the window started yesterday */
-		}
-		bool ok = owner_wday >= 0 && (mask & (1u << owner_wday));
+		/* slots[n] is the month's end: every slot has a next. */
+		int a = sl->minute, b = a + (int)((slots[t + 1].start - sl->start) / 60);
+		bool ok = in_windows(s->window_start, s->window_end, mask, sl->wday, a, b);
 		/* Done by the end of day D: the slot lies within day D or earlier. */
-		if (s->deadline > 0 && sl->mday > s->deadline)
+		if (s->deadline > 0 && sl->mday + (b > MINUTES_PER_DAY) > s->deadline)
 			ok = false;
 		allowed[t] = ok;
 	}
@@ -667,7 +681,8 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 		s->route_cost[r->route] += r->cost;
 		s->route_hours[r->route] += r->hours;
 	}
-	qsort(s->runs, s->n_runs, sizeof *s->runs, cmp_runs);
+	if (s->n_runs > 1) /* a month with no runs has runs == NULL */
+		qsort(s->runs, s->n_runs, sizeof *s->runs, cmp_runs);
 	for (size_t j = 0; j < s->n_jobs; j++)
 		s->total_cost += s->jobs[j].cost;
 	builder_free(&b);

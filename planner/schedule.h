@@ -127,7 +127,9 @@ int sched_month_slots(const char *tz, int year, int month, struct sched_slot **o
 
 /* Fills allowed[0..n) for a job's window, days and deadline. A window that
  * crosses midnight belongs to the day it starts; a whole slot must be
- * inside the window; the deadline is the end of local day D. */
+ * inside the window (or two abutting days' windows: after a 30-minute
+ * shift a slot may cross midnight); the deadline is the end of local day
+ * D. */
 void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots, int n,
 		   unsigned char *allowed);
 

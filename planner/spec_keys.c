@@ -33,7 +33,6 @@
 /* Months to spread a purchase over: 20 years at most. */
 #define MAX_AMORTIZE_MONTHS 240
 #define DEFAULT_AMORTIZE    36
-#define ZONEINFO_DIR        "/usr/share/zoneinfo"
 
 #define NELEM(a) (sizeof(a) / sizeof *(a))
 
@@ -170,67 +169,6 @@ static int resolve_currency(struct spec_rd *r, const struct spec_key *k, const s
 	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD * sp->usd_to_currency;
 	sp->electricity_default = true;
 	return PLANNER_OK;
-}
-
-/* Nearest zone name in the same zoneinfo directory, for "did you mean". */
-static char *suggest_zone(const char *zdir, const char *name)
-{
-	char dir[512], *res = NULL;
-	const char *slash = strrchr(name, '/');
-	int dl = slash ? (int)(slash - name) : 0;
-	snprintf(dir, sizeof dir, "%s/%.*s", zdir, dl, name);
-	DIR *dp = opendir(dir);
-	if (!dp)
-		return NULL;
-	const char *base = slash ? slash + 1 : name;
-	const char *best = NULL;
-	char *names[1024];
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(dp)) && n < NELEM(names))
-		if (de->d_name[0] != '.' && (names[n] = strdup(de->d_name)))
-			n++;
-	closedir(dp);
-	best = nearest_name(base, (const char *const *)names, n);
-	if (best)
-		res = xasprintf("%.*s%s%s", dl, name, slash ? "/" : "", best);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	return res;
-}
-
-/* timezone is UTC or a file under $TZDIR (default /usr/share/zoneinfo). */
-static int check_timezone(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
-{
-	const char *tz = r->c->spec->timezone;
-	if (!strcmp(tz, "UTC"))
-		return PLANNER_OK;
-	const char *zdir = getenv("TZDIR");
-	if (!zdir || !*zdir)
-		zdir = ZONEINFO_DIR;
-	bool ok = *tz != '/' && !strstr(tz, "..") && strlen(tz) < 200;
-	for (const char *p = tz; ok && *p; p++)
-		ok = isalnum((unsigned char)*p) || strchr("/_+-", *p);
-	if (ok) {
-		char path[512];
-		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", zdir, tz);
-		ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	}
-	if (ok)
-		return PLANNER_OK;
-	int rc;
-	char *s = *tz != '/' && !strstr(tz, "..") ? suggest_zone(zdir, tz) : NULL;
-	if (s)
-		rc = yr_fail(&r->c->y, kv->val->start_mark,
-		             "unknown timezone '%s'; did you mean '%s'?", tz, s);
-	else
-		rc = yr_fail(&r->c->y, kv->val->start_mark,
-		             "unknown timezone '%s'; use UTC or an IANA name under %s, e.g. "
-		             "Europe/Amsterdam",
-		             tz, zdir);
-	free(s);
-	return rc;
 }
 
 static int electricity_given(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
@@ -624,11 +562,11 @@ static const struct spec_key top_keys[] = {
     {.name = "timezone",
      .kind = SPEC_TEXT,
      .offset = offsetof(struct jobspec, timezone),
-     .check = check_timezone,
+     .check = spec_check_timezone,
      .def_text = "UTC",
      .example = "timezone: Europe/Amsterdam",
      .type = "text, IANA zone name",
-     .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo)",
+     .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo), not right/…",
      .desc = "Zone the schedule windows and days are read in."},
     {.name = "electricity_per_kwh",
      .kind = SPEC_NUMBER,
@@ -669,6 +607,7 @@ static const struct spec_key top_keys[] = {
      .flags = SPEC_NULL_OK | SPEC_LOWER,
      .def_text = "every provider",
      .example = "providers: [lambda, runpod]",
+     .bounds = "GPU adapters (planner providers) or a quote's provider",
      .desc = "Rent only from these providers (names as `planner providers` lists them, "
              "lower-cased)."},
     {.name = "gpus",
@@ -716,6 +655,8 @@ static const struct spec_key top_keys[] = {
      .sub = &quote_table,
      .offset = offsetof(struct jobspec, quotes),
      .count_offset = offsetof(struct jobspec, n_quotes),
+     .flags = SPEC_ALWAYS,
+     .check = spec_check_providers,
      .def_text = "none",
      .example = "quotes: [{provider: acme, gpu: H100 SXM, price_per_hour: 2.0}]",
      .desc = "Prices quoted to you directly (see quotes[])."},

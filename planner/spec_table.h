@@ -138,6 +138,12 @@ extern const struct spec_table spec_lora;                              /* jobs[]
  * one, stored by its canonical name. */
 int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* spec_check.c. timezone: UTC or a compiled zone under $TZDIR (default
+ * /usr/share/zoneinfo), not a right/ zone or a database file. */
+int spec_check_timezone(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* On quotes: (always, so after it): every providers: name is a GPU
+ * adapter's or a quote's, else the list would exclude every offer. */
+int spec_check_providers(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
 /* Stores the defaults of t (and its nested mappings) into target. */
 int spec_defaults(struct ctx *c, const struct spec_table *t, void *target);

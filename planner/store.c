@@ -1,8 +1,8 @@
 /* store.c — the one SQLite store (see store.h): opening, migrating and
  * seeding the database, the refresh lock, and the helpers its other parts
  * share (store_int.h). Every SQL statement of the program is in this file
- * or in store_offers.c, store_api.c and store_runs.c, prepared and bound,
- * never built from strings. */
+ * or in store_offers.c, store_api.c, store_runs.c and store_check.c,
+ * prepared and bound, never built from strings. */
 #include "store.h"
 
 #include <cJSON.h>
@@ -86,16 +86,22 @@ void store_copy_text(char *dst, size_t len, const unsigned char *src)
 	snprintf(dst, len, "%s", src ? (const char *)src : "");
 }
 
-char *store_default_path(void)
+int store_default_path(char **out, char **err)
 {
 	const char *env = getenv("PLANNER_DB");
-	if (env && *env)
-		return strdup(env);
 	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && *xdg)
-		return xasprintf("%s/planner/prices.db", xdg);
 	const char *home = getenv("HOME");
-	return xasprintf("%s/.local/share/planner/prices.db", home && *home ? home : ".");
+	if (env && *env)
+		*out = strdup(env);
+	else if (xdg && *xdg)
+		*out = xasprintf("%s/planner/prices.db", xdg);
+	else if (home && *home)
+		*out = xasprintf("%s/.local/share/planner/prices.db", home);
+	else
+		return set_err(err, PLANNER_EUSAGE,
+		               "no database path: HOME, XDG_DATA_HOME and PLANNER_DB are all unset; "
+		               "give --db PATH or set one of them");
+	return *out ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
 }
 
 /* mkdir -p of the directory holding path. */
@@ -160,21 +166,18 @@ void store_write_undo(struct store *st, struct store_write *w)
 	             NULL, NULL, NULL);
 }
 
-static int user_version(struct store *st, int *v, char **err)
-{
-	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
-		return store_db_err(st, err, "cannot read schema version");
-	*v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
-	sqlite3_finalize(s);
-	return PLANNER_OK;
-}
-
 static int set_user_version(struct store *st, int v, char **err)
 {
 	/* PRAGMA takes no bound parameters; v is an integer we produced. */
 	char sql[64];
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+	return store_exec(st, sql, err);
+}
+
+static int set_application_id(struct store *st, char **err)
+{
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %d", (int)STORE_APPLICATION_ID);
 	return store_exec(st, sql, err);
 }
 
@@ -434,26 +437,27 @@ static int add_gone_column(struct store *st, char **err)
 	                        err);
 }
 
-static int migrate(struct store *st, const struct refdata *ref, char **err)
+/* Brings the database to STORE_SCHEMA_VERSION and marks it planner's
+ * (marked: it already carries the application_id). */
+static int migrate(struct store *st, const struct refdata *ref, bool marked, char **err)
 {
 	int v = 0, rc;
-	if ((rc = user_version(st, &v, err)))
+	if ((rc = store_pragma_int(st, "PRAGMA user_version", &v, err)) || (rc = store_bad_version(st, v, err)))
 		return rc;
-	if (v == STORE_SCHEMA_VERSION)
+	/* An older database a reader cannot write is marked by its owner. */
+	if (v == STORE_SCHEMA_VERSION && (marked || sqlite3_db_readonly(st->db, "main") == 1))
 		return PLANNER_OK;
-	if (v > STORE_SCHEMA_VERSION)
-		return set_err(err, PLANNER_EDB,
-		               "%s: database schema version %d is newer than this planner (%d); "
-		               "upgrade planner or use another --db",
-		               st->path, v, STORE_SCHEMA_VERSION);
 	/* BEGIN IMMEDIATE takes the write lock first, so two processes that
 	 * both find an empty file do not both create and seed it. */
 	if ((rc = store_exec(st, "BEGIN IMMEDIATE", err)))
 		return rc;
-	if ((rc = user_version(st, &v, err)))
+	if ((rc = store_pragma_int(st, "PRAGMA user_version", &v, err)) || (rc = store_bad_version(st, v, err)))
 		goto fail;
-	if (v == STORE_SCHEMA_VERSION) /* another process made it meanwhile */
-		return store_exec(st, "COMMIT", err);
+	if (v == STORE_SCHEMA_VERSION) { /* made meanwhile, or older and unmarked */
+		if ((rc = set_application_id(st, err)) || (rc = store_exec(st, "COMMIT", err)))
+			goto fail;
+		return PLANNER_OK;
+	}
 	if (v == 0) {
 		if ((rc = store_exec(st, planner_schema_sql, err)) ||
 		    (rc = seed_reference(st, ref, err)) || (rc = seed_snapshot(st, ref, err)))
@@ -477,7 +481,7 @@ static int migrate(struct store *st, const struct refdata *ref, char **err)
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||
-	    (rc = store_exec(st, "COMMIT", err)))
+	    (rc = set_application_id(st, err)) || (rc = store_exec(st, "COMMIT", err)))
 		goto fail;
 	return PLANNER_OK;
 fail:
@@ -493,7 +497,7 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 		free(st);
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	}
-	if ((rc = make_parent_dirs(path, err)))
+	if ((rc = store_check_path(path, err)) || (rc = make_parent_dirs(path, err)))
 		goto fail;
 	if ((rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 	                          NULL)) != SQLITE_OK) {
@@ -508,18 +512,24 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	const char *busy = getenv("PLANNER_DB_BUSY_TIMEOUT_MS");
 	int timeout_ms = busy && atoi(busy) > 0 ? atoi(busy) : STORE_BUSY_TIMEOUT_MS;
 	sqlite3_busy_timeout(st->db, timeout_ms);
-	/* WAL lets compare and offers read while a refresh writes. Turning a
-	 * new file to WAL takes an exclusive lock for which SQLite does not
-	 * call the busy handler, so two commands creating the same database
-	 * at once would see "database is locked": wait here instead. */
-	for (int waited = 0; (rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL,
-	                                        NULL)) != SQLITE_OK;
-	     waited += 10) {
-		if ((rc & 0xff) != SQLITE_BUSY || waited >= timeout_ms) {
-			rc = store_db_err(st, err, "cannot switch to WAL");
+	bool marked = false;
+	/* The header is checked before anything is written. WAL lets compare
+	 * and offers read while a refresh writes. Turning a new file to WAL
+	 * takes an exclusive lock for which SQLite does not call the busy
+	 * handler, so two commands creating the same database at once would
+	 * see "database is locked" (in either step): wait here instead. */
+	for (int waited = 0;; waited += 10, usleep(10000)) {
+		bool locked = false;
+		if (!(rc = store_check_identity(st, &marked, &locked, err)) &&
+		    !(rc = store_exec(st, "PRAGMA journal_mode = WAL", err)))
+			break;
+		locked = locked || (sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY;
+		if (!locked || waited >= timeout_ms)
 			goto fail;
+		if (err) {
+			free(*err);
+			*err = NULL;
 		}
-		usleep(10000);
 	}
 	/* With WAL, synchronous = NORMAL never corrupts the file (a power cut
 	 * may lose the last refresh, which the next cron run fetches again).
@@ -530,7 +540,7 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	                     "PRAGMA cache_size = -32768",
 	                     err)))
 		goto fail;
-	if ((rc = migrate(st, ref, err)))
+	if ((rc = migrate(st, ref, marked, err)))
 		goto fail;
 	*out = st;
 	return PLANNER_OK;
@@ -654,6 +664,8 @@ int store_lock_refresh(struct store *st, long wait_ms, struct store_lock **out, 
 		struct timespec ts = {0, 100 * 1000000L};
 		nanosleep(&ts, NULL);
 	}
+	if ((rc = store_check_wal_owner(st, err)))
+		goto fail;
 	free(path);
 	*out = lk;
 	return PLANNER_OK;

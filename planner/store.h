@@ -1,6 +1,6 @@
 /* store.h — the one SQLite store. Every SQL statement of the program lives
- * in store.c and its parts store_offers.c, store_api.c and store_runs.c
- * (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
+ * in store.c and its parts store_offers.c, store_api.c, store_runs.c and
+ * store_check.c (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
  * in) is versioned with PRAGMA user_version and migrated forward on open.
  * A new database is seeded with the reference data and the bundled price
  * snapshot, so the planner works before any `planner refresh`. */
@@ -100,8 +100,11 @@ struct provider_state {
 };
 
 /* Default database path: $PLANNER_DB, else $XDG_DATA_HOME/planner/prices.db,
- * else ~/.local/share/planner/prices.db. Returns a malloc'd string. */
-char *store_default_path(void);
+ * else $HOME/.local/share/planner/prices.db, into *out (malloc'd). With
+ * none of the three set (HOME unset or empty, as under some cron or
+ * systemd setups) PLANNER_EUSAGE and *err: never the current directory,
+ * silently. PLANNER_ESYS when out of memory. */
+int store_default_path(char **out, char **err);
 
 /* Opens (creating the file and its directory if needed) and migrates the
  * database; seeds reference data and the snapshot into a new one. Returns

@@ -1,9 +1,9 @@
 /* store_int.h — what the parts of the one store module share, private to
  * them: store.c (open, migrate, seed, lock), store_offers.c (offers and
- * price history), store_api.c (API prices) and store_runs.c (provider
- * freshness and refresh runs). Every SQL statement of the program is in
- * these four files, prepared and bound; nothing outside them includes this
- * header. */
+ * price history), store_api.c (API prices), store_runs.c (provider
+ * freshness and refresh runs) and store_check.c (what is checked before a
+ * write). Every SQL statement of the program is in these five files,
+ * prepared and bound; nothing outside them includes this header. */
 #ifndef PLANNER_STORE_INT_H
 #define PLANNER_STORE_INT_H
 
@@ -41,6 +41,26 @@ int store_write_begin(struct store *st, struct store_write *w, char **err);
 int store_write_end(struct store *st, struct store_write *w, char **err);
 /* Undoes everything since store_write_begin. Cannot fail. */
 void store_write_undo(struct store *st, struct store_write *w);
+
+/* planner's mark in the SQLite header (PRAGMA application_id, the 4-byte
+ * big-endian integer at offset 68, https://www.sqlite.org/fileformat.html
+ * section 1.3.15, read 2026-11-30): "PLNR" in ASCII, chosen for planner;
+ * not checked against SQLite's magic.txt registry (unconfirmed). */
+#define STORE_APPLICATION_ID 0x504c4e52
+
+/* store_check.c. Refuses, with *err, a --db that is not a file name (an
+ * SQLite URI, ":memory:", ""). */
+int store_check_path(const char *path, char **err);
+/* Refuses a file that is not planner's database, or is from a newer
+ * planner, before anything is written; *marked: it carries the mark;
+ * *busy: another process held a lock (retry). One read transaction. */
+int store_check_identity(struct store *st, bool *marked, bool *busy, char **err);
+/* A schema version migrations cannot bring forward (< 0, or newer). */
+int store_bad_version(struct store *st, int v, char **err);
+/* One integer PRAGMA into *v. */
+int store_pragma_int(struct store *st, const char *sql, int *v, char **err);
+/* Refuses a refresh while another user owns the -wal or -shm file. */
+int store_check_wal_owner(struct store *st, char **err);
 
 /* Copies a column's text into dst ("" for NULL), truncating to len. */
 void store_copy_text(char *dst, size_t len, const unsigned char *src);

@@ -353,3 +353,13 @@ char *text_sanitized(const char *src, const char *secret)
 		text_sanitize(out, n, src, secret);
 	return out;
 }
+
+long long clamp_llong(double x, long long lo, long long hi)
+{
+	if (!(x > (double)lo)) /* NaN too */
+		return lo;
+	/* (double)hi may round up to 2^63: compare before the cast. */
+	if (x >= (double)hi)
+		return hi;
+	return (long long)x;
+}

@@ -42,6 +42,12 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
  * a negative number. */
 bool parse_count(const char *s, double *out);
 
+/* x rounded toward zero as a long long, clamped to [lo, hi]; NaN gives lo.
+ * A double out of the target type's range cast to it is undefined
+ * behaviour (C11 6.3.1.4): a double that input can make large goes to an
+ * integer through this. */
+long long clamp_llong(double x, long long lo, long long hi);
+
 /* Parses hours: a number with an optional "h" suffix ("300h", "12.5"). */
 bool parse_hours(const char *s, double *out);
 

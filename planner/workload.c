@@ -207,15 +207,12 @@ bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, 
 	}
 	double span = j->has_hours ? j->hours_per_month : HOURS_PER_MONTH;
 	out->need_tps = rated_tokens(j) / (span * 3600.0);
-	if (out->work_hours > span) {
-		/* A rate near 0 asks for more copies than an int holds (issue 12:
-		 * "-2147483648x RTX 4090"); past max_replicas it is refused anyway. */
-		double copies = ceil(out->work_hours / span - 1e-9);
-		out->replicas = copies < INT_MAX ? (int)copies : INT_MAX;
-	}
+	/* Copies in double: the largest token counts need more than INT_MAX. */
+	double copies = out->work_hours > span ? ceil(out->work_hours / span - 1e-9) : 1;
+	out->replicas = (int)clamp_llong(copies, 1, INT_MAX);
 	if (!j->has_hours)
 		out->hours = out->work_hours / out->replicas;
-	if (out->replicas <= max_replicas)
+	if (copies <= max_replicas)
 		return true;
 	/* The rate over the hours one copy needs: the decode (or training)
 	 * rate, slowed by the prefill of the input when serving. */
@@ -226,10 +223,10 @@ bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, 
 	int most = (max_replicas > 0 ? max_replicas : 0) * n;
 	if (why && len)
 		snprintf(why, len,
-		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s%s, so %d copies (%d "
-		         "GPUs) would be needed, more than the %d GPU%s this route may use",
+		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s%s, so %.0f copies "
+		         "(%.0f GPUs) would be needed, more than the %d GPU%s this route may use",
 		         out->need_tps, span, n, gpu->name, out->tps, w->engine->name, prefill,
-		         out->replicas, out->replicas * n, most, most == 1 ? "" : "s");
+		         copies, copies * n, most, most == 1 ? "" : "s");
 	return false;
 }
 

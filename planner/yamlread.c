@@ -486,6 +486,29 @@ static int no_second_document(struct yr *y, const char *text, size_t len)
 	return PLANNER_OK;
 }
 
+/* A tag (!!int, !!binary, !custom) would change what a value means, and
+ * planner reads every value by its key: refused where it stands rather
+ * than silently ignored. libyaml gives an untagged node its kind's default
+ * tag, so only those three pass (an explicit !!str, !!seq or !!map too). */
+static int no_tags(struct yr *y)
+{
+	static const char *const plain[] = {YAML_DEFAULT_SCALAR_TAG, YAML_DEFAULT_SEQUENCE_TAG,
+	                                    YAML_DEFAULT_MAPPING_TAG};
+	static const char core[] = "tag:yaml.org,2002:";
+	for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++) {
+		const char *tag = n->tag ? (const char *)n->tag : "";
+		int kind = n->type == YAML_SCALAR_NODE ? 0 : n->type == YAML_SEQUENCE_NODE ? 1 : 2;
+		if (!strcmp(tag, plain[kind]))
+			continue;
+		bool is_core = !strncmp(tag, core, sizeof core - 1);
+		return yr_fail(y, n->start_mark,
+		               "the YAML tag '%s%s' is not part of a job spec; remove it (values are "
+		               "read by their key)",
+		               is_core ? "!!" : "", is_core ? tag + sizeof core - 1 : tag);
+	}
+	return PLANNER_OK;
+}
+
 int yr_open(struct yr *y, const char *text, size_t len, yaml_node_t **root)
 {
 	*root = NULL;
@@ -509,6 +532,8 @@ int yr_open(struct yr *y, const char *text, size_t len, yaml_node_t **root)
 		               "the file is empty; write a job spec with 'version: 1' and "
 		               "a 'jobs:' list");
 	int rc = no_second_document(y, text, len);
+	if (rc == PLANNER_OK)
+		rc = no_tags(y);
 	if (rc != PLANNER_OK)
 		return rc;
 	y->n_nodes = (size_t)(y->doc.nodes.top - y->doc.nodes.start);

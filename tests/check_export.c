@@ -2,7 +2,7 @@
  * format parsed back with a real parser: cJSON for json, Python's csv
  * module for csv, Debian's python3-icalendar for ics (/usr/bin/python3:
  * apt-get install python3-icalendar), `bash -n` and an option check for
- * slurm, libyaml for k8s. */
+ * slurm, libyaml and PyYAML (python3-yaml, YAML 1.1 types) for k8s. */
 #include <cJSON.h>
 #include <check.h>
 #include <stdio.h>
@@ -10,8 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <yaml.h>
 
+#include "cli.h"
 #include "export.h"
 #include "testutil.h"
 #include "util.h"
@@ -296,6 +298,82 @@ START_TEST(k8s_manifests_parse_with_libyaml_as_batch_v1_jobs)
 }
 END_TEST
 
+/* Job names that collide once slugged, or that YAML 1.1 (kubectl's)
+ * reads as a boolean or a number. */
+static const char k8s_names_yaml[] =
+	"version: 1\n"
+	"owned:\n"
+	"  - {gpu: RTX 4090, count: 2}\n"
+	"jobs:\n"
+	"  - {name: Job A, model: llama-3.1-8b, hours_per_month: 20, run: {image: \"x:1\"}}\n"
+	"  - {name: job-a, model: llama-3.1-8b, hours_per_month: 20, run: {image: \"x:1\"}}\n"
+	"  - {name: \"yes\", model: llama-3.1-8b, hours_per_month: 10, run: {image: \"x:1\"}}\n"
+	"  - {name: \"123\", model: llama-3.1-8b, hours_per_month: 10, run: {image: \"x:1\"}}\n";
+
+START_TEST(k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml", k8s_names_yaml);
+	char *path = schedule_to(&f, "k8s", "names.yaml");
+	/* PyYAML (python3-yaml) resolves types as YAML 1.1 does. */
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import re,sys,yaml\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"names = [d[\"metadata\"][\"name\"] for d in docs]\n"
+		"jobs = set(d[\"metadata\"][\"labels\"][\"planner.dev/job\"] for d in docs)\n"
+		"dns = re.compile(r\"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$\")\n"
+		"for d in docs:\n"
+		"    c = d[\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
+		"    for v in (d[\"metadata\"][\"name\"], c[\"name\"],\n"
+		"              d[\"metadata\"][\"labels\"][\"planner.dev/job\"]):\n"
+		"        assert isinstance(v, str) and dns.match(v) and len(v) <= 63, repr(v)\n"
+		"    assert d[\"spec\"][\"suspend\"] is True\n"
+		"    assert d[\"spec\"][\"backoffLimit\"] == 0\n"
+		"assert len(set(names)) == len(names), names\n"
+		"assert jobs == {\"job-a\", \"job-a-2\", \"yes\", \"123\"}, jobs\n"
+		"' '%s' 2>&1",
+		path);
+	char *out = NULL;
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "the Jobs do not hold under PyYAML: %s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(a_month_with_no_runs_writes_every_format)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	/* The one job fits no GPU on hand and may not leave it: no runs. */
+	f.spec = test_write(f.dir, "spec.yaml",
+	                    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 1}\njobs:\n"
+	                    "  - {name: big, model: llama-3.1-405b, hours_per_month: 10, "
+	                    "data: restricted, run: {image: \"x:1\", command: \"true\"}}\n");
+	for (size_t i = 0; export_formats[i]; i++) {
+		if (!(export_formats[i]->applies & EXPORT_SCHEDULE))
+			continue;
+		char *path = schedule_to(&f, export_formats[i]->name, "empty.out");
+		free(path);
+	}
+	char *path = schedule_to(&f, "json", "empty.json");
+	char *text = test_slurp(path);
+	cJSON *root = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs")), 0);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "unplaced")), 1);
+	cJSON_Delete(root);
+	free(text);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 START_TEST(bad_options_are_usage_errors)
 {
 	const char *a1[] = {"schedule", "jobs/monthly.yaml", "--format", "xml", NULL};
@@ -306,6 +384,14 @@ START_TEST(bad_options_are_usage_errors)
 	free(err);
 	ck_assert_int_eq(test_run_planner(a2, NULL, NULL, &err), 2);
 	free(err);
+	/* strtol would read these as March. */
+	const char *months[] = {"2026-+3", "2026- 3", "+026-03", "2026-3 "};
+	for (size_t i = 0; i < sizeof months / sizeof *months; i++) {
+		const char *a3[] = {"schedule", "jobs/monthly.yaml", "--month", months[i], NULL};
+		ck_assert_msg(test_run_planner(a3, NULL, NULL, &err) == 2, "--month '%s' accepted",
+		              months[i]);
+		free(err);
+	}
 }
 END_TEST
 
@@ -367,20 +453,106 @@ START_TEST(a_failed_write_exits_5_in_every_format)
 		                bin, f.spec, name, f.db);
 		ck_assert_msg(test_sh(cmd, NULL) == PLANNER_ESYS, "%s to a full stdout", name);
 		free(cmd);
-		/* -o on a full disk: cli_write_file's fclose finds it, and the
-		 * device is not removed as a half-written file would be. */
+		/* -o names a device: refused before anything is written, and
+		 * the device node is left alone (a_failed_write_to_o_... covers
+		 * a full disk under -o). */
 		const char *argv[] = {"schedule", f.spec, "--month", "2026-10",
 		                      "--format", name,   "-o",      "/dev/full",
 		                      "--db",     f.db,   "--quiet", NULL};
 		char *err = NULL;
 		int rc = test_run_planner(argv, NULL, NULL, &err);
-		ck_assert_msg(rc == PLANNER_ESYS, "%s -o /dev/full exits %d: %s", name, rc, err);
-		ck_assert_msg(strstr(err, "write") != NULL, "%s: no message: %s", name, err);
+		ck_assert_msg(rc == PLANNER_EINPUT, "%s -o /dev/full exits %d: %s", name, rc, err);
+		ck_assert_msg(strstr(err, "not a regular file (a device)") != NULL,
+		              "%s: no message: %s", name, err);
 		free(err);
 		struct stat st;
 		ck_assert(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
 	}
 	free_fx(&f);
+}
+END_TEST
+
+/* A writer that puts out 1 MiB and then fails, as a full disk would. */
+static int write_then_fail(FILE *f, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 1024 * 16; i++)
+		fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\n", f);
+	return PLANNER_ESYS;
+}
+
+static int write_hello(FILE *f, void *arg)
+{
+	fputs((const char *)arg, f);
+	return PLANNER_OK;
+}
+
+/* How many entries dir holds besides . and .. */
+static int entries(const char *dir)
+{
+	char *cmd = xasprintf("ls -A '%s' | wc -l", dir), *out = NULL;
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	int n = atoi(out);
+	free(cmd);
+	free(out);
+	return n;
+}
+
+START_TEST(a_failed_write_to_o_leaves_the_existing_file_whole_and_no_temporary)
+{
+	char *dir = test_tmpdir();
+	char *path = test_write(dir, "report.html", "precious\n");
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	ck_assert_int_eq(cli_write_file(path, write_then_fail, NULL), PLANNER_ESYS);
+	char *kept = test_slurp(path);
+	ck_assert_str_eq(kept, "precious\n");
+	ck_assert_int_eq(entries(dir), 1);
+	/* A good write replaces it whole and keeps its permissions. */
+	ck_assert_int_eq(cli_write_file(path, write_hello, "new\n"), PLANNER_OK);
+	char *now = test_slurp(path);
+	ck_assert_str_eq(now, "new\n");
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+	ck_assert_int_eq(entries(dir), 1);
+	/* A new name that fails is not left behind half written. */
+	char *fresh = xasprintf("%s/new.csv", dir);
+	ck_assert_int_eq(cli_write_file(fresh, write_then_fail, NULL), PLANNER_ESYS);
+	ck_assert_int_ne(access(fresh, F_OK), 0);
+	ck_assert_int_eq(entries(dir), 1);
+	free(fresh);
+	free(now);
+	free(kept);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+START_TEST(o_refuses_a_fifo_or_directory_at_once_and_leaves_it_alone)
+{
+	char *dir = test_tmpdir();
+	char *fifo = xasprintf("%s/pipe", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+	/* Opening a FIFO with no reader would block for ever: refused first. */
+	ck_assert_int_eq(cli_write_file(fifo, write_hello, "x"), PLANNER_EINPUT);
+	ck_assert_int_eq(cli_write_file(dir, write_hello, "x"), PLANNER_EINPUT);
+	struct stat st;
+	ck_assert(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(entries(dir), 1);
+	/* Through a symbolic link the file it points to is replaced, the
+	 * link kept. */
+	char *file = test_write(dir, "target.txt", "old\n");
+	char *link = xasprintf("%s/link", dir);
+	ck_assert_int_eq(symlink("target.txt", link), 0);
+	ck_assert_int_eq(cli_write_file(link, write_hello, "via link\n"), PLANNER_OK);
+	char *got = test_slurp(file);
+	ck_assert_str_eq(got, "via link\n");
+	ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	free(got);
+	free(link);
+	free(file);
+	free(fifo);
+	free(dir);
 }
 END_TEST
 
@@ -394,8 +566,12 @@ Suite *export_suite(void)
 	tcase_add_test(tc, ics_parses_with_python_icalendar_with_unique_uids_and_folded_lines);
 	tcase_add_test(tc, slurm_script_passes_bash_n_and_sets_every_option);
 	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
+	tcase_add_test(tc, k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser);
+	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);
+	tcase_add_test(tc, a_failed_write_to_o_leaves_the_existing_file_whole_and_no_temporary);
+	tcase_add_test(tc, o_refuses_a_fifo_or_directory_at_once_and_leaves_it_alone);
 	tcase_add_test(tc, the_format_list_drives_lookup_and_help);
 	suite_add_tcase(s, tc);
 	return s;

@@ -557,6 +557,51 @@ START_TEST(a_read_only_database_fails_with_status_4_and_keeps_its_rows)
 }
 END_TEST
 
+START_TEST(wal_files_another_user_owns_fail_refresh_with_status_4_naming_the_user)
+{
+	/* A shared directory: user 65533 opened the database first and owns
+	 * its -wal and -shm (the database's mode bits, 0644); its owner,
+	 * 65534, cannot write until that reader ends. Needs root to set up. */
+	if (geteuid() != 0) {
+		printf("faults: wal_files_another_user_owns... skipped: needs root\n");
+		return;
+	}
+	const struct provider *a = provider_find("lambda");
+	char *db = fresh_db(), *out = NULL, *err = NULL;
+	char *dir = xstrdup(db);
+	*strrchr(dir, '/') = '\0';
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	ck_assert_int_eq(chown(db, 65534, 65534), 0);
+	/* Read before the files are made: SQLite run as root would chown
+	 * them to the database's owner. */
+	long runs = runs_of(db, a->name);
+	char *files[] = {xasprintf("%s-wal", db), xasprintf("%s-shm", db)};
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f = fopen(files[i], "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+		ck_assert_int_eq(chown(files[i], 65533, 65533), 0);
+		ck_assert_int_eq(chmod(files[i], 0644), 0);
+	}
+	char *url = xasprintf("http://127.0.0.1:%d/ok", server.port);
+	int rc = refresh(65534, db, a, url, NULL, &out, &err);
+	ck_assert_msg(rc == PLANNER_EDB, "exit %d; stderr: %s", rc, err);
+	ck_assert_msg(strstr(err, "belongs to user 65533") && strstr(err, "only its owner"), "%s",
+		      err);
+	for (size_t i = 0; i < 2; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+	ck_assert_int_eq(runs_of(db, a->name), runs);
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	free(url);
+	free(dir);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(a_database_locked_by_another_writer_fails_with_status_4_and_keeps_its_rows)
 {
 	for (size_t i = 0; provider_list[i]; i++) {
@@ -616,6 +661,7 @@ Suite *faults_suite(void)
 	tcase_add_test(t, absurd_prices_keep_every_adapters_rows);
 	tcase_add_test(t, a_read_only_database_fails_with_status_4_and_keeps_its_rows);
 	tcase_add_test(t, a_database_locked_by_another_writer_fails_with_status_4_and_keeps_its_rows);
+	tcase_add_test(t, wal_files_another_user_owns_fail_refresh_with_status_4_naming_the_user);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -27,6 +27,7 @@ static const struct harness {
 	{"config", fuzz_config},
 	{"aws_csv", fuzz_aws_csv},
 	{"probe", fuzz_probe},
+	{"dbfile", fuzz_dbfile},
 };
 #define N_HARNESSES (sizeof harnesses / sizeof harnesses[0])
 

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jobspec.h"
 #include "testutil.h"
@@ -333,6 +334,43 @@ START_TEST(a_missing_file_is_reported_with_the_reason)
 }
 END_TEST
 
+START_TEST(a_spec_that_is_not_a_regular_file_or_too_large_is_refused_at_once)
+{
+	/* /dev/zero was read until malloc failed; a FIFO with no writer
+	 * blocked for ever. Both are refused before a byte is read. */
+	bad_file("/dev/zero", "/dev/zero is not a regular file", NULL);
+	char *dir = test_tmpdir(), *fifo = xasprintf("%s/spec.fifo", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	bad_file(fifo, fifo, "is not a regular file", NULL);
+	bad_file(dir, dir, "is not a regular file", NULL);
+	/* 2 MB of comments: over the 1 MiB limit. */
+	char *big = malloc(2000001);
+	ck_assert_ptr_nonnull(big);
+	memset(big, '#', 2000000);
+	big[2000000] = '\0';
+	char *path = test_write(dir, "big.yaml", big);
+	bad_file(path, path, "is 2000000 bytes", "at most 1048576", NULL);
+	free(path);
+	free(big);
+	free(fifo);
+	free(dir);
+}
+END_TEST
+
+START_TEST(yaml_tags_are_refused_where_they_stand)
+{
+	bad("version: !!int 1\n" HEAD "    hours_per_month: 1\n", "t.yaml:1:10: ",
+	    "YAML tag '!!int'", "remove it", NULL);
+	bad(HEAD "    hours_per_month: !custom 5\n", "t.yaml:4:22: ", "YAML tag '!custom'", NULL);
+	bad("providers: !!set {lambda}\n" HEAD "    hours_per_month: 1\n", "t.yaml:1:12: ",
+	    "'!!set'", NULL);
+	bad(HEAD "    hours_per_month: 1\n    data: !!binary cHVibGlj\n", "t.yaml:5:11: ",
+	    "'!!binary'", NULL);
+	/* An explicit !!str is what an untagged scalar is anyway. */
+	jobspec_free(parse_ok(HEAD "    hours_per_month: 1\n    data: !!str public\n"));
+}
+END_TEST
+
 START_TEST(an_empty_file_is_an_error)
 {
 	bad_file(FIX "empty.yaml", FIX "empty.yaml:1:1: ", "empty", "jobs", NULL);
@@ -523,6 +561,19 @@ START_TEST(top_level_settings_are_checked)
 	    "t.yaml:1:11: ", "unknown timezone 'Europe/Amsterdm'",
 	    "did you mean 'Europe/Amsterdam'", NULL);
 	bad("timezone: ../../etc/passwd\n" HEAD, "t.yaml:1:11: ", "unknown timezone", NULL);
+	/* right/ zones count leap seconds; leapseconds is a table, not a zone. */
+	bad("timezone: right/Europe/Amsterdam\n" HEAD, "t.yaml:1:11: ", "counts leap seconds",
+	    "use 'Europe/Amsterdam'", NULL);
+	bad("timezone: leapseconds\n" HEAD, "t.yaml:1:11: ", "not a time zone", NULL);
+	bad("timezone: tzdata.zi\n" HEAD, "t.yaml:1:11: ", "timezone", NULL);
+	/* An unknown provider would exclude every offer: refused, with the
+	 * nearest name; a quote's provider is a name too. */
+	bad("providers: [nosuch]\n" HEAD, "t.yaml:1:13: ", "unknown provider 'nosuch'",
+	    "lambda", NULL);
+	bad("providers: [lambda, runpd]\n" HEAD, "t.yaml:1:21: ", "did you mean 'runpod'", NULL);
+	jobspec_free(parse_ok("providers: [acme, Lambda]\n"
+	                      "quotes: [{provider: ACME, gpu: H100 SXM, price_per_hour: 2}]\n" HEAD
+	                      "    hours_per_month: 1\n"));
 	bad("providers: [lambda, [x]]\n" HEAD, "t.yaml:1:21: ", "entry 2 of 'providers'", NULL);
 	bad("buy: [{gpu: L40}]\n" HEAD, "t.yaml:1:7: ", "no 'price'", "L40", NULL);
 	bad("quotes: [{gpu: H100 SXM, price_per_hour: 2}]\n" HEAD,
@@ -870,6 +921,8 @@ Suite *jobspec_suite(void)
 	TCase *bads = tcase_create("mistakes");
 	tcase_add_test(bads, a_missing_file_is_reported_with_the_reason);
 	tcase_add_test(bads, an_empty_file_is_an_error);
+	tcase_add_test(bads, a_spec_that_is_not_a_regular_file_or_too_large_is_refused_at_once);
+	tcase_add_test(bads, yaml_tags_are_refused_where_they_stand);
 	tcase_add_test(bads, a_yaml_syntax_error_names_the_place_and_the_problem);
 	tcase_add_test(bads, text_that_is_not_utf8_is_rejected);
 	tcase_add_test(bads, a_top_level_that_is_not_a_mapping_is_an_error);

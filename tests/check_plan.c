@@ -28,7 +28,7 @@ static void add_offer(struct offer *o, const char *id, const char *gpu, int coun
 	o->available = true;
 }
 
-/* A database whose provider "testco" has four offers the tests price by
+/* A database whose provider "lambda" has four (made-up) offers the tests price by
  * hand, and a feed "testfeed" with one API model. */
 static void setup(void)
 {
@@ -41,7 +41,7 @@ static void setup(void)
 	add_offer(&o[1], "one-4090-spot", "RTX 4090", 1, 0.20, true);
 	add_offer(&o[2], "one-h100", "H100 SXM", 1, 2.00, false);
 	add_offer(&o[3], "eight-mi300x", "MI300X", 8, 1.00, false);
-	ck_assert_int_eq(store_replace_offers(st, "testco", o, 4, &err), PLANNER_OK);
+	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 4, &err), PLANNER_OK);
 	struct api_price a = {.input_per_token = 0.1e-6, .output_per_token = 0.4e-6};
 	snprintf(a.model, sizeof a.model, "test/model-a");
 	ck_assert_int_eq(store_replace_api_prices(st, "testfeed", &a, 1, &err), PLANNER_OK);
@@ -58,7 +58,7 @@ static void teardown(void)
 
 #define SPEC_HEAD                                                                                  \
 	"version: 1\ncurrency: EUR\nfx: {EUR: 0.5}\nelectricity_per_kwh: 0.10\npue: 1.0\n"        \
-	"amortize_months: 24\nproviders: [testco]\n"
+	"amortize_months: 24\nproviders: [lambda]\n"
 
 static struct plan *plan_of(const char *yaml, struct jobspec **spec_out)
 {
@@ -146,7 +146,7 @@ START_TEST(a_breakeven_that_never_happens_is_nan)
 	 * renting (0.20 EUR/h): owning never catches up. */
 	struct plan *p =
 		plan_of("version: 1\ncurrency: EUR\nfx: {EUR: 0.5}\nelectricity_per_kwh: 1.0\n"
-			"providers: [testco]\nbuy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+			"providers: [lambda]\nbuy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
 			"jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
 			"hours_per_month: 100}\n",
 			&spec);
@@ -214,7 +214,7 @@ END_TEST
 START_TEST(an_amd_offer_is_a_candidate_only_with_accelerator_any)
 {
 	struct jobspec *spec;
-	/* Llama-3.1-70B in bf16 fits none of testco's single NVIDIA GPUs but
+	/* Llama-3.1-70B in bf16 fits none of the test offers' single NVIDIA GPUs but
 	 * fits eight MI300X. */
 	const char *base = SPEC_HEAD "jobs:\n - {name: a, model: llama-3.1-70b, precision: bf16, "
 				     "hours_per_month: 10%s}\n";
@@ -270,7 +270,7 @@ START_TEST(a_quote_is_a_rentable_offer_priced_in_the_spec_currency)
 {
 	struct jobspec *spec;
 	struct plan *p =
-		plan_of(SPEC_HEAD "quotes: [{provider: testco, gpu: H100 SXM, count: 1, "
+		plan_of(SPEC_HEAD "quotes: [{provider: lambda, gpu: H100 SXM, count: 1, "
 				  "price_per_hour: 0.15}]\njobs:\n - {name: a, model: llama-3.1-8b, "
 				  "precision: q4_k_m, hours_per_month: 100}\n",
 			&spec);
@@ -327,11 +327,15 @@ START_TEST(a_quote_is_not_replicated_and_says_what_it_lacks)
 }
 END_TEST
 
+/* No rented offer but one dear quote: providers: [acme] must name a
+ * provider the spec or an adapter has. */
+#define ACME_QUOTE "quotes: [{provider: acme, gpu: B200, count: 8, price_per_hour: 5000}]\n"
+
 START_TEST(gpus_on_hand_run_as_many_sets_as_the_work_needs_if_there_are_enough)
 {
 	struct jobspec *spec;
 	struct plan *p = plan_of("version: 1\nowned: [{gpu: RTX 4090, count: 2}]\nbuy: []\n"
-				 "providers: [acme]\n" BUSY_JOB,
+				 "providers: [acme]\n" ACME_QUOTE BUSY_JOB,
 				 &spec);
 	const struct route_result *r = &p->jobs[0].routes[ROUTE_OWNED];
 	ck_assert(!r->feasible);
@@ -339,7 +343,7 @@ START_TEST(gpus_on_hand_run_as_many_sets_as_the_work_needs_if_there_are_enough)
 	plan_free(p);
 	jobspec_free(spec);
 	p = plan_of("version: 1\nowned: [{gpu: RTX 4090, count: 16}]\nbuy: []\n"
-		    "providers: [acme]\n" BUSY_JOB,
+		    "providers: [acme]\n" ACME_QUOTE BUSY_JOB,
 		    &spec);
 	r = &p->jobs[0].routes[ROUTE_OWNED];
 	ck_assert(r->feasible);

@@ -834,6 +834,53 @@ START_TEST(litellm_id_collisions_keep_the_same_row_whatever_the_key_order)
 }
 END_TEST
 
+START_TEST(an_offer_listed_twice_in_one_feed_is_counted_and_recorded_once)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	const char *key[] = {"LAMBDA_API_KEY=k", NULL};
+	ck_assert_int_eq(feed_refresh(db, "lambda", "ok", key, &out, &err), 0);
+	long before = feed_count(db, "SELECT count(*) FROM offers WHERE provider = 'lambda'", NULL);
+	free(out);
+	free(err);
+	/* lambda.dup.json: the A100 at 1.31 $/h lists us-east-1 twice. */
+	ck_assert_int_eq(feed_refresh(db, "lambda", "dup", key, &out, &err), 0);
+	ck_assert_int_eq(feed_count(db, "SELECT count(*) FROM offers WHERE provider = 'lambda'",
+				    NULL),
+			 before);
+	ck_assert_int_eq(feed_count(db,
+				    "SELECT count(*) FROM price_history WHERE provider = 'lambda' "
+				    "AND offer = ? AND region = 'us-east-1' AND price_per_hour = 1.31",
+				    "gpu_1x_a100_sxm4"),
+			 1);
+	char *want = xasprintf("%ld offers", before);
+	ck_assert_msg(strstr(out, want) && strstr(out, "2 left out"), "%s", out);
+	free(want);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(offers_limit_beyond_any_count_lists_every_row)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir);
+	char *all = NULL, *huge = NULL;
+	/* 1e20 rows is beyond size_t's 2^64: it means all of them, and is
+	 * never cast out of range (undefined behaviour under UBSan). */
+	const char *a[] = {"offers", "--limit", "0", "--format", "json", "--db", db, NULL};
+	const char *b[] = {"offers", "--limit", "1e20", "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(a, NULL, &all, NULL), 0);
+	ck_assert_int_eq(test_run_planner(b, NULL, &huge, NULL), 0);
+	ck_assert_str_eq(huge, all);
+	const char *c[] = {"offers", "--api", "--limit", "1e20", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(c, NULL, NULL, NULL), 0);
+	free(all);
+	free(huge);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(offers_api_with_an_open_models_id_lists_its_hosted_copies)
 {
 	char *db = feed_db(), *out = NULL, *err = NULL;
@@ -1110,6 +1157,8 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, litellm_on_the_real_map_stores_no_zero_priced_text_model);
 	tcase_add_test(t, litellm_id_collisions_keep_the_same_row_whatever_the_key_order);
 	tcase_add_test(t, offers_api_with_an_open_models_id_lists_its_hosted_copies);
+	tcase_add_test(t, offers_limit_beyond_any_count_lists_every_row);
+	tcase_add_test(t, an_offer_listed_twice_in_one_feed_is_counted_and_recorded_once);
 	tcase_add_test(t, offers_api_honours_provider);
 	tcase_add_test(
 	    t,

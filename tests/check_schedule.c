@@ -725,6 +725,60 @@ START_TEST(a_window_crossing_midnight_belongs_to_the_day_it_starts)
 }
 END_TEST
 
+START_TEST(zones_with_odd_offsets_and_shifts_tile_every_month_of_the_year)
+{
+	/* Lord Howe shifts by 30 minutes, Chatham is +12:45/+13:45,
+	 * Kathmandu +5:45, Troll shifts by two hours. */
+	const char *zones[] = {"Australia/Lord_Howe", "Pacific/Chatham", "Asia/Kathmandu",
+			       "Antarctica/Troll", "Europe/Amsterdam"};
+	struct job_schedule all = {.window_start = 0, .window_end = 1440};
+	for (size_t z = 0; z < sizeof zones / sizeof *zones; z++)
+		for (int m = 1; m <= 12; m++) {
+			struct sched_slot *s;
+			int n;
+			ck_assert_int_eq(sched_month_slots(zones[z], 2026, m, &s, &n, NULL),
+					 PLANNER_OK);
+			unsigned char *al = calloc((size_t)n, 1);
+			sched_allowed(&all, s, n, al);
+			long allowed_s = 0;
+			for (int t = 0; t < n; t++) {
+				long len = (long)(s[t + 1].start - s[t].start);
+				ck_assert(len > 0 && len <= 3600);
+				allowed_s += al[t] ? len : 0;
+			}
+			/* A job without a window may use the whole month. */
+			ck_assert_msg(allowed_s == (long)(s[n].start - s[0].start),
+				      "%s 2026-%02d: %ld of %ld s", zones[z], m, allowed_s,
+				      (long)(s[n].start - s[0].start));
+			ck_assert_int_eq(s[0].minute, 0);
+			ck_assert_int_eq(s[0].mday, 1);
+			free(al);
+			free(s);
+		}
+}
+END_TEST
+
+START_TEST(after_a_half_hour_shift_a_window_keeps_within_its_hours)
+{
+	struct sched_slot *s;
+	int n;
+	/* Lord Howe leaves daylight saving on 2026-04-05 (+11 to +10:30):
+	 * from then on slots start at :30. 09:00-17:00 gets the slots wholly
+	 * inside it, 09:30-16:30, never one past 17:00. */
+	ck_assert_int_eq(sched_month_slots("Australia/Lord_Howe", 2026, 4, &s, &n, NULL),
+			 PLANNER_OK);
+	struct job_schedule day = {.window_start = 9 * 60, .window_end = 17 * 60};
+	unsigned char *al = calloc((size_t)n, 1);
+	sched_allowed(&day, s, n, al);
+	for (int t = 0; t < n; t++) {
+		int a = s[t].minute, b = a + (int)((s[t + 1].start - s[t].start) / 60);
+		ck_assert_int_eq(al[t], a >= 9 * 60 && b <= 17 * 60);
+	}
+	free(al);
+	free(s);
+}
+END_TEST
+
 /* ---- real schedules, every run checked ---- */
 
 struct built {
@@ -969,6 +1023,8 @@ Suite *schedule_suite(void)
 	tcase_add_test(month, a_month_with_a_daylight_saving_change_has_743_or_745_hours);
 	tcase_add_test(month, slots_carry_local_time_and_offset_across_the_change);
 	tcase_add_test(month, a_window_crossing_midnight_belongs_to_the_day_it_starts);
+	tcase_add_test(month, zones_with_odd_offsets_and_shifts_tile_every_month_of_the_year);
+	tcase_add_test(month, after_a_half_hour_shift_a_window_keeps_within_its_hours);
 	suite_add_tcase(s, month);
 	TCase *real = tcase_create("real schedules");
 	tcase_set_timeout(real, 60);

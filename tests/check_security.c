@@ -264,7 +264,7 @@ static void harmless_table(const char *what, const char *text)
 }
 
 /* Checks every cell of CSV text: none may start a spreadsheet formula
- * (= + - @) unless it is a plain number. Returns the cells read. */
+ * (= + - @, or TAB or CR before one) unless it is a plain number. Returns the cells read. */
 static size_t harmless_csv(const char *what, const char *text)
 {
 	size_t cells = 0;
@@ -289,7 +289,7 @@ static size_t harmless_csv(const char *what, const char *text)
 			p += n;
 		}
 		const char *v = cell.data ? cell.data : "";
-		if (*v && strchr("=+-@", *v)) {
+		if (*v && strchr("=+-@\t\r", *v)) {
 			char *end;
 			strtod(v, &end);
 			ck_assert_msg(end != v && !*end, "%s: a formula cell: %s", what, v);

@@ -394,6 +394,155 @@ START_TEST(a_database_from_a_newer_planner_is_refused_untouched)
 }
 END_TEST
 
+/* Makes path a SQLite file from sql (rollback journal, as another program
+ * would leave it). */
+static void make_db(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* One integer (or count) from path, opened read-only behind planner's back. */
+static long query_long(const char *path, const char *sql)
+{
+	char *v = test_query(path, sql, NULL);
+	long n = v ? atol(v) : -1;
+	free(v);
+	return n;
+}
+
+/* Opening path must fail with PLANNER_EDB, a message holding `says`, and
+ * the file still in its rollback journal mode (nothing switched to WAL). */
+static void assert_refused_untouched(const char *path, const char *says)
+{
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(store_open(path, test_ref(), &st, &err), PLANNER_EDB);
+	ck_assert_msg(err && strstr(err, says), "%s", err);
+	free(err);
+	char *mode = test_query(path, "PRAGMA journal_mode", NULL);
+	ck_assert_str_eq(mode, "delete");
+	free(mode);
+}
+
+START_TEST(a_negative_or_huge_schema_version_is_refused_before_any_migration)
+{
+	char *dir = test_tmpdir();
+	const char *versions[] = {"-1", "-5", "-100000000", "-2147483648"};
+	for (size_t i = 0; i < sizeof versions / sizeof *versions; i++) {
+		char *path = xasprintf("%s/neg%zu.db", dir, i);
+		char *sql = xasprintf("CREATE TABLE offers (x); PRAGMA user_version = %s;",
+		                      versions[i]);
+		make_db(path, sql);
+		assert_refused_untouched(path, "is not one planner writes");
+		ck_assert_int_eq(query_long(path, "SELECT count(*) FROM sqlite_master"), 1);
+		free(sql);
+		free(path);
+	}
+	free(dir);
+}
+END_TEST
+
+START_TEST(another_programs_database_is_refused_untouched_and_named)
+{
+	char *dir = test_tmpdir();
+	char *a = xasprintf("%s/app.db", dir), *b = xasprintf("%s/crm.db", dir);
+	char *c = xasprintf("%s/text.db", dir);
+	/* Marked with another program's application_id. */
+	make_db(a, "CREATE TABLE blob (x); PRAGMA application_id = 252006674;");
+	assert_refused_untouched(a, "another program's SQLite database (application_id 0x0f055112");
+	/* Unmarked, with a table planner never made. */
+	make_db(b, "CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x');");
+	assert_refused_untouched(b, "has a table \"customers\"");
+	ck_assert_int_eq(query_long(b, "SELECT count(*) FROM sqlite_master"), 1);
+	/* Not SQLite at all. */
+	free(test_write(dir, "text.db", "not a database, just text that is long enough to be "
+	                               "mistaken for nothing; SQLite reads the 100-byte header\n"));
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_int_eq(store_open(c, test_ref(), &st, &err), PLANNER_EDB);
+	ck_assert_msg(strstr(err, "is not a SQLite database"), "%s", err);
+	free(err);
+	free(a);
+	free(b);
+	free(c);
+	free(dir);
+}
+END_TEST
+
+START_TEST(a_database_from_a_newer_planner_is_refused_before_the_switch_to_wal)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/newer.db", dir);
+	make_db(path, "CREATE TABLE offers (x); PRAGMA user_version = 99;");
+	assert_refused_untouched(path, "newer than this planner");
+	free(path);
+	free(dir);
+}
+END_TEST
+
+START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	ck_assert_int_eq(count_rows(st, "PRAGMA application_id"), 0x504c4e52);
+	/* What planner 0.1.0 wrote: every table, version 4, no mark. */
+	ck_assert_int_eq(sqlite3_exec(store_handle(st), "PRAGMA application_id = 0", NULL, NULL,
+	                              NULL),
+	                 SQLITE_OK);
+	long offers = count_rows(st, "SELECT count(*) FROM offers");
+	store_close(st);
+	ck_assert_int_eq(query_long(path, "PRAGMA application_id"), 0);
+	char *err = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(count_rows(st, "PRAGMA application_id"), 0x504c4e52);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), offers);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(uri_and_in_memory_names_and_an_unset_home_are_refused_not_used)
+{
+	char *dir = test_tmpdir();
+	char *uri = xasprintf("file:%s/x.db?mode=memory", dir);
+	const char *names[] = {uri, "file:x.db", ":memory:", ""};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct store *st = NULL;
+		char *err = NULL;
+		ck_assert_int_eq(store_open(names[i], test_ref(), &st, &err), PLANNER_EUSAGE);
+		ck_assert_ptr_null(st);
+		ck_assert_msg(strstr(err, "--db"), "%s", err);
+		free(err);
+	}
+	/* HOME unset: the command says so, and makes nothing under ./ */
+	const char *bin = getenv("PLANNER_BIN") ? getenv("PLANNER_BIN") : "build/planner";
+	char *cwd = getcwd(NULL, 0);
+	char *cmd = xasprintf("cd '%s' && env -u HOME -u XDG_DATA_HOME -u PLANNER_DB '%s%s%s' "
+	                      "offers 2>&1; echo \"rc=$?\"; ls -A",
+	                      dir, *bin == '/' ? "" : cwd, *bin == '/' ? "" : "/", bin);
+	char *out = NULL;
+	free(cwd);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	ck_assert_msg(strstr(out, "give --db PATH") && strstr(out, "rc=2") &&
+	                  !strstr(out, ".local"),
+	              "%s", out);
+	free(out);
+	free(cmd);
+	/* Through the command too: exit 2, and nothing "refreshed" to memory. */
+	const char *argv[] = {"offers", "--db", uri, NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), PLANNER_EUSAGE);
+	ck_assert_msg(strstr(err, "SQLite URI"), "%s", err);
+	free(err);
+	free(uri);
+	free(dir);
+}
+END_TEST
+
 START_TEST(refresh_runs_are_recorded_and_mark_the_provider)
 {
 	char *dir, *path;
@@ -425,17 +574,29 @@ END_TEST
 
 START_TEST(the_default_path_follows_planner_db_then_xdg_data_home)
 {
+	char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *err = NULL;
+	char *home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
 	setenv("PLANNER_DB", "/tmp/x.db", 1);
-	char *a = store_default_path();
+	ck_assert_int_eq(store_default_path(&a, NULL), PLANNER_OK);
 	ck_assert_str_eq(a, "/tmp/x.db");
 	unsetenv("PLANNER_DB");
 	setenv("XDG_DATA_HOME", "/data", 1);
-	char *b = store_default_path();
+	ck_assert_int_eq(store_default_path(&b, NULL), PLANNER_OK);
 	ck_assert_str_eq(b, "/data/planner/prices.db");
 	unsetenv("XDG_DATA_HOME");
 	setenv("HOME", "/home/u", 1);
-	char *c = store_default_path();
+	ck_assert_int_eq(store_default_path(&c, NULL), PLANNER_OK);
 	ck_assert_str_eq(c, "/home/u/.local/share/planner/prices.db");
+	/* With none of them the database does not land in the current
+	 * directory: the user is told. */
+	unsetenv("HOME");
+	ck_assert_int_eq(store_default_path(&d, &err), PLANNER_EUSAGE);
+	ck_assert_ptr_null(d);
+	ck_assert_msg(strstr(err, "--db PATH"), "%s", err);
+	free(err);
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
 	free(a);
 	free(b);
 	free(c);
@@ -526,6 +687,12 @@ Suite *store_suite(void)
 	tcase_add_test(tc, the_estimated_flag_round_trips_and_marks_every_unconfirmed_snapshot_row);
 	tcase_add_test(tc, the_snapshot_is_dated_per_provider);
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_untouched);
+	tcase_add_test(tc, a_negative_or_huge_schema_version_is_refused_before_any_migration);
+	tcase_add_test(tc, another_programs_database_is_refused_untouched_and_named);
+	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_before_the_switch_to_wal);
+	tcase_add_test(tc,
+	               planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked);
+	tcase_add_test(tc, uri_and_in_memory_names_and_an_unset_home_are_refused_not_used);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
 	tcase_add_test(tc, two_processes_creating_the_same_database_both_succeed);

@@ -100,6 +100,24 @@ START_TEST(csv_fields_are_quoted_and_formulas_defused)
 }
 END_TEST
 
+START_TEST(csv_cells_starting_with_tab_or_cr_before_a_formula_are_defused_too)
+{
+	const char *cells[] = {"\t=cmd|' /C calc'!A0", "\r=HYPERLINK(\"x\")", "\t+1+cmd",
+	                       "\r\n@SUM(A1)"};
+	const char *want[] = {"\"'\t=cmd|' /C calc'!A0\"", "\"'\r=HYPERLINK(\"\"x\"\")\"",
+	                      "\"'\t+1+cmd\"", "\"'\r\n@SUM(A1)\""};
+	for (size_t i = 0; i < sizeof cells / sizeof *cells; i++) {
+		char *got = csv_of(cells[i]);
+		ck_assert_str_eq(got, want[i]);
+		free(got);
+	}
+	/* A tab inside a cell is data. */
+	char *mid = csv_of("a\tb");
+	ck_assert_str_eq(mid, "a\tb");
+	free(mid);
+}
+END_TEST
+
 START_TEST(iso_stamps_round_trip_through_epoch_seconds)
 {
 	ck_assert_int_eq(iso_to_epoch("1970-01-02T00:00:00Z"), 86400);
@@ -143,6 +161,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, nearest_name_suggests_a_close_key_and_nothing_for_a_stranger);
 	tcase_add_test(tc, edit_distance_ignores_case);
 	tcase_add_test(tc, csv_fields_are_quoted_and_formulas_defused);
+	tcase_add_test(tc, csv_cells_starting_with_tab_or_cr_before_a_formula_are_defused_too);
 	tcase_add_test(tc, iso_stamps_round_trip_through_epoch_seconds);
 	tcase_add_test(tc, outside_text_is_made_valid_utf8_without_controls_or_the_key);
 	suite_add_tcase(s, tc);

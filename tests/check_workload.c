@@ -276,6 +276,26 @@ START_TEST(tokens_alone_split_into_replicas_of_at_most_a_month)
 }
 END_TEST
 
+START_TEST(the_largest_token_count_needs_more_copies_than_an_int_and_says_so)
+{
+	/* 1e15 tokens each way (the most a spec takes) in one hour: about
+	 * 7.5e9 copies of one RTX 4090, more than INT_MAX; the count is
+	 * never cast out of range (undefined behaviour under UBSan). */
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "RTX 4090");
+	struct jobspec *spec =
+	    spec_of(HEAD "hours_per_month: 1, tokens_per_month: {input: 1000T, output: 1000T}}\n");
+	struct workload w = work_of(spec);
+	struct workload_run run;
+	char why[512] = "";
+	ck_assert(!workload_size(&w, g, 1, 64, &run, why, sizeof why));
+	ck_assert_int_ge(run.replicas, 1);
+	ck_assert_msg(strstr(why, " copies (") && !strstr(why, "-2147483648"), "%s", why);
+	double copies = atof(strstr(why, "so ") + 3);
+	ck_assert_msg(copies > 2147483647.0, "%s", why);
+	jobspec_free(spec);
+}
+END_TEST
+
 /* Output tokens/s of n GPUs of g for the spec's first job. */
 static double rate_of(const char *yaml, const char *gpu)
 {
@@ -375,6 +395,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_context);
 	tcase_add_test(tc, batch_max_stops_at_vllms_max_num_seqs);
 	tcase_add_test(tc, tokens_alone_split_into_replicas_of_at_most_a_month);
+	tcase_add_test(tc, the_largest_token_count_needs_more_copies_than_an_int_and_says_so);
 	tcase_add_test(tc, decode_reads_the_kv_cache_to_the_mean_attended_context_in_its_type);
 	tcase_add_test(tc, the_month_bound_is_the_longest_month);
 	tcase_add_test(tc, the_reports_owned_slope_is_the_hourly_power_cost);

@@ -28,5 +28,7 @@ int fuzz_provider(const char *name, const uint8_t *data, size_t size);
 int fuzz_aws_csv(const uint8_t *data, size_t size);
 /* nvidia-smi output (planner/probe.c). */
 int fuzz_probe(const uint8_t *data, size_t size);
+/* A database file for --db (store_open and the reads after it). */
+int fuzz_dbfile(const uint8_t *data, size_t size);
 
 #endif
