@@ -32,7 +32,9 @@ static void on_done(void *ud, const struct refresh_result *r)
 	struct progress *pr = ud;
 	if (pr->quiet || pr->c->format != FORMAT_TABLE)
 		return;
-	const char *what = r->p->kind == PROVIDER_API ? "prices" : "offers";
+	const char *what = r->p->kind == PROVIDER_API  ? "prices"
+	                   : r->p->kind == PROVIDER_FX ? "rates"
+	                                               : "offers";
 	if (pr->tty)
 		printf("\r");
 	switch (r->status) {

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fx.h"
 #include "regions.h"
 #include "store_int.h"
 #include "util.h"
@@ -60,7 +61,14 @@ static const char *const migrations[] = {
      * database has no price_history yet: add_gone_column runs after
      * schema.sql instead. */
     [6] = NULL,
+    /* Native currencies (issue 14): each offer keeps the currency it is
+     * published in; fx_rates comes with schema.sql and is seeded from the
+     * snapshot (seed_fx). */
+    [7] = "ALTER TABLE offers ADD COLUMN currency TEXT NOT NULL DEFAULT 'USD';",
 };
+
+/* The schema version that added fx_rates (seed_fx runs for older ones). */
+#define STORE_FX_VERSION 7
 
 /* The schema version that added price_history.gone (add_gone_column). */
 #define STORE_GONE_VERSION 6
@@ -283,6 +291,19 @@ static void snapshot_api(const cJSON *it, struct api_price *a)
 	regions_locate_api(a);
 }
 
+/* The snapshot's exchange rates, until a refresh brings the ECB's. */
+static int seed_fx(struct store *st, char **err)
+{
+	struct fx_table *t = calloc(1, sizeof *t);
+	int rc;
+	if (!t)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	if ((rc = fx_from_json(planner_snapshot_json, t, err)) == PLANNER_OK)
+		rc = store_replace_fx(st, NULL, t, err);
+	free(t);
+	return rc;
+}
+
 /* The provider rows a snapshot brings are inserted as if each provider had
  * been refreshed at the snapshot's date, and flagged from_snapshot so the
  * output can say the prices are bundled, not live. */
@@ -326,6 +347,8 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		snprintf(o->fetched_at, sizeof o->fetched_at, "%s", jstr(it, "fetched_at"));
 		snprintf(o->source, sizeof o->source, "%s", jstr(it, "source"));
 		snprintf(o->tier, sizeof o->tier, "%s", jstr(it, "tier"));
+		snprintf(o->currency, sizeof o->currency, "%s",
+		         *jstr(it, "currency") ? jstr(it, "currency") : "USD");
 		o->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
 		regions_locate_offer(o);
 		if (o->gpu_count > 0 && o->price_per_hour > 0)
@@ -351,6 +374,8 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 	if (rc == PLANNER_OK)
 		rc = store_exec(
 		    st, "UPDATE providers SET from_snapshot = 1, last_status = 'snapshot'", err);
+	if (rc == PLANNER_OK)
+		rc = seed_fx(st, err);
 out:
 	free(offers);
 	free(apis);
@@ -478,6 +503,8 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 		                      err))))
 			goto fail;
 		if (v < STORE_GONE_VERSION && (rc = add_gone_column(st, err)))
+			goto fail;
+		if (v < STORE_FX_VERSION && (rc = seed_fx(st, err)))
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||

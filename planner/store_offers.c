@@ -32,6 +32,7 @@ static void read_offer(sqlite3_stmt *s, void *row)
 	store_copy_text(o->region_group, sizeof o->region_group, sqlite3_column_text(s, 14));
 	store_copy_text(o->tier, sizeof o->tier, sqlite3_column_text(s, 15));
 	o->estimated = sqlite3_column_int(s, 16) != 0;
+	store_copy_text(o->currency, sizeof o->currency, sqlite3_column_text(s, 17));
 }
 
 int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
@@ -47,7 +48,7 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	        st->db,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
 	        "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "
-	        "tier, estimated FROM offers "
+	        "tier, estimated, currency FROM offers "
 	        "WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "
 	        "AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "
 	        "AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "
@@ -283,8 +284,8 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 	    sqlite3_prepare_v2(st->db,
 	                       "INSERT OR REPLACE INTO offers (provider, offer, region, spot, gpu, "
 	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
-	                       "fetched_at, source, country, region_group, tier, estimated) "
-	                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                       "fetched_at, source, country, region_group, tier, estimated, "
+	                       "currency) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	                       -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto out;
@@ -315,6 +316,7 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 		sqlite3_bind_text(ins, 15, o->region_group, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 16, o->tier, -1, SQLITE_STATIC);
 		sqlite3_bind_int(ins, 17, o->estimated);
+		sqlite3_bind_text(ins, 18, o->currency[0] ? o->currency : "USD", -1, SQLITE_STATIC);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store offers");
 			goto out;

@@ -81,6 +81,7 @@ ROUTES = [
     (re.compile(r"^/v1/services/6F81-5844-456A/skus$"), "gcp", "json"),
     (re.compile(r"^/api/v1/models$"), "openrouter", "json"),
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
+    (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -107,6 +108,7 @@ REAL_LATEST = {
     "openrouter": "openrouter/api-v1-models.2026-08-01.json",
     "lambda": "lambda/instance-types.2026-04-11.reconstructed.json",
     "vast": "vast/cli-search-offers-raw.2024-rtx4090.json",
+    "ecb": "ecb/eurofxref-daily.2025-05-09.xml",
 }
 
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
@@ -430,7 +432,7 @@ class Handler(BaseHTTPRequestHandler):
         path = self.payload_file(name, ext, kind, region, query)
         if path is None:
             return self.reply(404, b'{"error":"no fixture"}')
-        ctype = "text/csv" if ext == "csv" else "application/json"
+        ctype = {"csv": "text/csv", "xml": "text/xml"}.get(ext, "application/json")
         size = os.path.getsize(path)
         if ext == "csv" and kind not in ("drop", "badjson", "cut", "stall", "strnum", "numstr",
                                          "negprice", "absurd", "shift"):
