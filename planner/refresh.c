@@ -186,6 +186,24 @@ static bool drop_duplicates(struct norm *rows, bool api)
 	return true;
 }
 
+/* The rows one fetch brought: offers, API prices or exchange rates. */
+static size_t rows_held(const struct provider *p, const struct norm *rows)
+{
+	if (p->kind == PROVIDER_FX)
+		return rows->fx ? rows->fx->n : 0;
+	return p->kind == PROVIDER_API ? rows->n_apis : rows->n_offers;
+}
+
+/* Replaces the provider's rows in the store by the n fetched. */
+static int write_rows(struct store *st, const struct provider *p, const struct norm *rows, size_t n,
+                      char **err)
+{
+	if (p->kind == PROVIDER_FX)
+		return store_replace_fx(st, p->name, rows->fx, err);
+	return p->kind == PROVIDER_API ? store_replace_api_prices(st, p->name, rows->apis, n, err)
+	                               : store_replace_offers(st, p->name, rows->offers, n, err);
+}
+
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
                         const struct http_opts *http, const struct provider_state *state,
                         struct refresh_result *r)
@@ -226,9 +244,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	r->http_status = fx.http_status;
 	if (rc == PLANNER_OK && !drop_duplicates(&rows, p->kind == PROVIDER_API))
 		rows.oom = true;
-	size_t n = p->kind == PROVIDER_API ? rows.n_apis
-	           : p->kind == PROVIDER_FX ? (rows.fx ? rows.fx->n : 0)
-	                                    : rows.n_offers;
+	size_t n = rows_held(p, &rows);
 	if (rc == PLANNER_OK && rows.oom)
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");
 	if (rc == PLANNER_OK && n == 0)
@@ -237,9 +253,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		             rows.unknown_rows ? " (every GPU unknown)" : "",
 		             rows.implausible ? " (implausible rows left out)" : "");
 	if (rc == PLANNER_OK)
-		rc = p->kind == PROVIDER_API ? store_replace_api_prices(st, p->name, rows.apis, n, &err)
-		     : p->kind == PROVIDER_FX ? store_replace_fx(st, p->name, rows.fx, &err)
-		                              : store_replace_offers(st, p->name, rows.offers, n, &err);
+		rc = write_rows(st, p, &rows, n, &err);
 	if (rc == PLANNER_OK) {
 		r->status = REFRESH_OK;
 		r->rows = (long)n;

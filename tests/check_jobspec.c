@@ -556,7 +556,7 @@ START_TEST(top_level_settings_are_checked)
 	    "t.yaml:1:11: ", "currency EUR has no exchange rate", "fx: {EUR: RATE}", NULL);
 	bad("currency: EURO\n" HEAD, "t.yaml:1:11: ", "not a 3-letter", NULL);
 	bad("fx: {EUR: 0}\n" HEAD, "t.yaml:1:11: ", "exchange rate 0 for EUR", NULL);
-	bad("fx: [EUR]\n" HEAD, "t.yaml:1:5: ", "'fx' must be a mapping", NULL);
+	bad("fx: [EUR]\n" HEAD, "t.yaml:1:5: ", "'fx' must be auto or a mapping", NULL);
 	bad("timezone: Europe/Amsterdm\n" HEAD,
 	    "t.yaml:1:11: ", "unknown timezone 'Europe/Amsterdm'",
 	    "did you mean 'Europe/Amsterdam'", NULL);
