@@ -82,6 +82,7 @@ ROUTES = [
     (re.compile(r"^/api/v1/models$"), "openrouter", "json"),
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
     (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
+    (re.compile(r"^/instance/v1/zones/([a-z0-9-]+)/products/servers$"), "scaleway", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -109,6 +110,7 @@ REAL_LATEST = {
     "lambda": "lambda/instance-types.2026-04-11.reconstructed.json",
     "vast": "vast/cli-search-offers-raw.2024-rtx4090.json",
     "ecb": "ecb/eurofxref-daily.2025-05-09.xml",
+    "scaleway": "scaleway/instance-v1-products-servers.2026-10-01.excerpt.json",
 }
 
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
@@ -122,6 +124,7 @@ PRICE_KEYS = {
     "communityPrice", "secureSpotPrice", "communitySpotPrice", "minimumBidPrice",
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
+    "hourly_price",
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
