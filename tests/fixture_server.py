@@ -37,6 +37,9 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   negprice  every price field negated
   absurd    every price field times 1e12
   shift     every price field times 1.5 (a second, distinguishable feed)
+  paged     Scaleway only: a first page of exactly 100 types (one at end of
+            service) and, at page=2, a last page of one; documented shape
+            (per_page 100), hand-written values
   nolink    Azure only: a full first page of 100 items whose NextPageLink is
             empty (as Microsoft's Q&A recorded on 2023-03-10), and at
             $skip=100 a last page of one item; documented shape, the values
@@ -316,6 +319,10 @@ class Handler(BaseHTTPRequestHandler):
             token = query.get("pageToken", [""])[0]
             if token:
                 stem = "gcp." + re.sub(r"[^A-Za-z0-9_-]", "", token)
+        elif name == "scaleway":
+            pg = query.get("page", ["1"])[0]
+            if pg not in ("", "1"):
+                stem = "scaleway.page" + re.sub(r"[^0-9]", "", pg)
         elif name == "aws" and os.path.exists(os.path.join(st.root, "aws-%s.csv" % region)):
             stem = "aws-" + region
         if kind == "real" and name in REAL_LATEST:
