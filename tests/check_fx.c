@@ -336,6 +336,42 @@ START_TEST(fx_auto_with_a_currency_the_ecb_does_not_list_fails_with_status_1)
 }
 END_TEST
 
+/* The goal of issue 14's first part: out of the box (the snapshot), an
+ * EU-only job in EUR sees EU offers of at least four providers, Scaleway's
+ * in EUR as published, and is priced in EUR with the rate it used shown. */
+START_TEST(an_eu_only_job_chooses_among_four_eu_providers_in_euros)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *argv[] = {"offers", "--db", db, "--region", "eu", "--limit", "0", "--format",
+			      "csv", NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	const char *eu[] = {"aws", "runpod", "vast", "scaleway"};
+	for (size_t i = 0; i < 4; i++) {
+		char *row = xasprintf("\n%s,", eu[i]);
+		ck_assert_msg(strstr(out, row), "no EU offer of %s:\n%s", eu[i], out);
+		free(row);
+	}
+	ck_assert_ptr_nonnull(strstr(out, "\nscaleway,H100-1-80G,H100 PCIe,1,"));
+	ck_assert_ptr_nonnull(strstr(out, ",2.8665,false,fr-par-2,"));
+	ck_assert_ptr_nonnull(strstr(out, ",true,EUR\r\n"));
+	free(out);
+	free(err);
+	/* A job only an H100-class card holds: Scaleway's 2.8665 EUR H100 PCIe
+	 * against the USD offers converted at 0.8887 EUR. */
+	ck_assert_msg(compare(db,
+			      "currency: EUR\nfx: auto\nregions: [eu]\njobs:\n  - name: big\n"
+			      "    model: llama-3.1-70b\n    task: inference\n"
+			      "    precision: fp8\n    hours_per_month: 100\n",
+			      &out, &err) == 0,
+		      "%s", err);
+	ck_assert_msg(strstr(out, "exchange rates: 1 USD = 0.8887 EUR, ECB 2025-05-09"), "%s", out);
+	ck_assert_msg(strstr(out, "(monthly cost, EUR;"), "%s", out);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 Suite *fx_suite(void)
 {
 	Suite *s = suite_create("fx");
@@ -352,6 +388,7 @@ Suite *fx_suite(void)
 	tcase_add_test(l, an_eu_only_job_rents_a_eur_offer_priced_in_the_spec_currency);
 	tcase_add_test(l, fx_auto_uses_the_rates_of_the_last_refresh);
 	tcase_add_test(l, fx_auto_with_a_currency_the_ecb_does_not_list_fails_with_status_1);
+	tcase_add_test(l, an_eu_only_job_chooses_among_four_eu_providers_in_euros);
 	suite_add_tcase(s, l);
 	return s;
 }
