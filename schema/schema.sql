@@ -102,7 +102,8 @@ CREATE TABLE IF NOT EXISTS price_history (
 	gpu_count      INTEGER NOT NULL,
 	price_per_hour REAL NOT NULL,
 	recorded_at    TEXT NOT NULL,
-	gone           INTEGER NOT NULL DEFAULT 0
+	gone           INTEGER NOT NULL DEFAULT 0,
+	currency       TEXT NOT NULL DEFAULT 'USD' -- of price_per_hour, as the offer's
 );
 CREATE INDEX IF NOT EXISTS price_history_by_gpu ON price_history (gpu, recorded_at);
 

@@ -356,6 +356,17 @@ START_TEST(an_eu_only_job_chooses_among_four_eu_providers_in_euros)
 	ck_assert_ptr_nonnull(strstr(out, ",true,EUR\r\n"));
 	free(out);
 	free(err);
+	/* History keeps each price's currency and charts only USD ones (its
+	 * outputs are USD), so the EUR rows stay out of `planner history`. */
+	char *eur = test_query(db, "SELECT count(*) FROM price_history WHERE provider = "
+				   "'scaleway' AND currency = 'EUR'", NULL);
+	ck_assert_str_eq(eur, "6");
+	free(eur);
+	const char *hist[] = {"history", "H100 PCIe", "--db", db, "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(hist, NULL, &out, &err), 0);
+	ck_assert_msg(!strstr(out, "scaleway"), "%s", out);
+	free(out);
+	free(err);
 	/* A job only an H100-class card holds: Scaleway's 2.8665 EUR H100 PCIe
 	 * against the USD offers converted at 0.8887 EUR. */
 	ck_assert_msg(compare(db,

@@ -291,6 +291,8 @@ START_TEST(a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows)
 	/* Version 7: the rows already stored were USD, and the snapshot's ECB
 	 * rates are there for fx: auto before any refresh. */
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE currency = 'USD'"), 3);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history WHERE currency = 'USD'"),
+	                 1);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM fx_rates WHERE as_of = '2025-05-09'"),
 	                 30);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM api_prices WHERE "
