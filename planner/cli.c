@@ -2,6 +2,7 @@
  * lazily opened store, CSV quoting and rounding for output. */
 #include "cli.h"
 #include "export.h"
+#include "fx.h"
 
 #include <errno.h>
 #include <math.h>
@@ -95,6 +96,20 @@ int cli_usage(struct cli *c, const char *fmt, ...)
 	return PLANNER_EUSAGE;
 }
 
+/* The store's exchange rates (the ECB's of the last refresh, else the
+ * snapshot's it was seeded with) replace the compiled-in snapshot's. */
+static int load_rates(struct cli *c, char **err)
+{
+	struct fx_table *t = calloc(1, sizeof *t);
+	int rc;
+	if (!t)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	if ((rc = store_read_fx(c->store, t, err)) == PLANNER_OK && t->n && c->ref->fx)
+		*c->ref->fx = *t;
+	free(t);
+	return rc;
+}
+
 struct store *cli_store(struct cli *c, int *status)
 {
 	char *err = NULL;
@@ -108,6 +123,8 @@ struct store *cli_store(struct cli *c, int *status)
 		return NULL;
 	}
 	rc = store_open(c->db_path, c->ref, &c->store, &err);
+	if (rc == PLANNER_OK)
+		rc = load_rates(c, &err);
 	if (rc != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot open database");
 		free(err);
@@ -239,6 +256,16 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 	struct store *st = cli_store(c, &rc);
 	if (!st)
 		goto fail;
+	/* fx: auto resolved the spec with the snapshot's rates; the store's may
+	 * be newer (a refresh), so the spec is read again with them. */
+	if ((*spec)->fx_auto) {
+		jobspec_free(*spec);
+		*spec = NULL;
+		if ((rc = jobspec_load(path, c->ref, spec, &err)) != PLANNER_OK) {
+			errorf("%s", err ? err : "cannot read job spec");
+			goto fail;
+		}
+	}
 	if ((rc = plan_compare(*spec, c->ref, st, plan, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot price jobs");
 		goto fail;

@@ -87,6 +87,8 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "currency", p->currency);
 	cJSON_AddStringToObject(root, "prices_as_of", p->prices_as_of);
+	if (p->fx_note[0])
+		cJSON_AddStringToObject(root, "exchange_rates", p->fx_note);
 	/* Kept for compatibility: "mixed" when some providers are live and
 	 * others the snapshot; providers_source says which. */
 	cJSON_AddStringToObject(root, "prices_source", p->prices_source);
@@ -293,6 +295,11 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	}
 	printf("\nelectricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months\n",
 	       spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
+	if (p->fx_note[0])
+		printf("exchange rates: %s\n", p->fx_note);
+	if (p->fx_dropped)
+		printf("%zu offer%s left out: no exchange rate for %s currency\n", p->fx_dropped,
+		       p->fx_dropped == 1 ? "" : "s", p->fx_dropped == 1 ? "its" : "their");
 	return PLANNER_OK;
 }
 

@@ -24,6 +24,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			cJSON_AddNumberToObject(x, "gpu_count", o[i].gpu_count);
 			cJSON_AddNumberToObject(x, "vram_gib", round_to(o[i].vram_gib, 2));
 			cJSON_AddNumberToObject(x, "price_per_hour", o[i].price_per_hour);
+			cJSON_AddStringToObject(x, "currency", o[i].currency);
 			cJSON_AddNumberToObject(x, "price_per_gpu_hour",
 			                        round_to(o[i].price_per_hour / o[i].gpu_count, 4));
 			cJSON_AddBoolToObject(x, "spot", o[i].spot);
@@ -43,7 +44,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"
-		      "fetched_at,country,region_group,tier,estimated\r\n",
+		      "fetched_at,country,region_group,tier,estimated,currency\r\n",
 		      stdout);
 		for (size_t i = 0; i < limit; i++) {
 			csv_field(stdout, o[i].provider);
@@ -56,12 +57,13 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			csv_field(stdout, o[i].region);
 			printf(",%s,%s,%s,", o[i].fetched_at, o[i].country, o[i].region_group);
 			csv_field(stdout, o[i].tier);
-			printf(",%s\r\n", o[i].estimated ? "true" : "false");
+			printf(",%s,%s\r\n", o[i].estimated ? "true" : "false", o[i].currency);
 		}
 		return PLANNER_OK;
 	}
-	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-4s %-9s %s\n", "provider", "offer", "gpu",
-	       "gpus", "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "where", "region");
+	/* Prices as each provider publishes them, in the cur column. */
+	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-3s %-4s %-9s %s\n", "provider", "offer", "gpu",
+	       "gpus", "GiB/gpu", "price/h", "/gpu-h", "cur", "spot", "where", "region");
 	bool marked = false;
 	for (size_t i = 0; i < limit; i++) {
 		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
@@ -72,10 +74,10 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 		snprintf(where, sizeof where, "%s%s%s", o[i].region_group,
 		         o[i].region_group[0] && o[i].country[0] ? " " : "", o[i].country);
 		marked |= o[i].estimated;
-		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f%c %9.3f %-4s %-9s %s\n",
+		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f%c %9.3f %-3s %-4s %-9s %s\n",
 		       o[i].provider, cli_safe(offer, sizeof offer, o[i].offer), o[i].gpu,
 		       o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
-		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
+		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count, o[i].currency,
 		       o[i].spot ? "yes" : "", where[0] ? where : "?",
 		       cli_safe(region, sizeof region, region));
 	}
@@ -185,10 +187,11 @@ static char offers_help[2048];
 #define HELP_INDENT 19
 
 #define HELP_HEAD                                                                                  \
-	"Lists the offers in the price database, cheapest instance-hour first.\n\n"                \
+	"Lists the offers in the price database, cheapest instance-hour first, each\n"             \
+	"priced in the currency its provider publishes (the cur column).\n\n"                     \
 	"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"                    \
 	"  --min-vram N     at least N GiB per GPU\n"                                              \
-	"  --max-price P    at most P USD per instance-hour\n"                                     \
+	"  --max-price P    at most P per instance-hour, in the offer's own currency\n"            \
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \

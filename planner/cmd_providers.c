@@ -1,6 +1,7 @@
-/* cmd_providers.c — `planner providers`: each adapter, whether its key is
- * set, its last good refresh, how many rows it holds and whether they are
- * stale. */
+/* cmd_providers.c — `planner providers`: each adapter and the exchange
+ * rates step (ecb), its kind, the currency it publishes in, whether its key
+ * is set, its last good refresh, how many rows it holds and whether they
+ * are stale. */
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,12 @@ static void age(const char *iso, char *buf, size_t len)
 		snprintf(buf, len, "%lldd ago", d / 86400);
 }
 
+/* The currency the feed publishes in; "-" for rows no adapter owns. */
+static const char *currency_of(const struct listing *l)
+{
+	return !l->p ? "-" : l->p->currency ? l->p->currency : "USD";
+}
+
 static int print_json(const struct listing *l, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -49,6 +56,7 @@ static int print_json(const struct listing *l, size_t n)
 		const struct provider_state *s = &l[i].s;
 		cJSON_AddStringToObject(x, "provider", s->name);
 		cJSON_AddStringToObject(x, "kind", s->kind);
+		cJSON_AddStringToObject(x, "currency", currency_of(&l[i]));
 		cJSON_AddNumberToObject(x, "rows", (double)s->rows);
 		if (s->last_good[0])
 			cJSON_AddStringToObject(x, "last_good", s->last_good);
@@ -75,8 +83,8 @@ static int print_json(const struct listing *l, size_t n)
 
 static void print_table(const struct listing *l, size_t n)
 {
-	printf("%-11s %-6s %6s %-11s %-9s %-5s %s\n", "provider", "kind", "rows", "last good",
-	       "status", "stale", "key");
+	printf("%-11s %-6s %-4s %6s %-11s %-9s %-5s %s\n", "provider", "kind", "cur", "rows",
+	       "last good", "status", "stale", "key");
 	for (size_t i = 0; i < n; i++) {
 		const struct provider_state *s = &l[i].s;
 		char when[24], key[48] = "-", err[sizeof s->last_error];
@@ -85,7 +93,8 @@ static void print_table(const struct listing *l, size_t n)
 			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
 				 l[i].key_set ? "set" : "unset",
 				 l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
-		printf("%-11s %-6s %6ld %-11s %-9s %-5s %s\n", s->name, s->kind, s->rows, when,
+		printf("%-11s %-6s %-4s %6ld %-11s %-9s %-5s %s\n", s->name, s->kind,
+		       currency_of(&l[i]), s->rows, when,
 		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
 		       l[i].stale ? "yes" : "", key);
 		if (!strcmp(s->last_status, "failed") && s->last_error[0])
@@ -112,6 +121,7 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 	}
 	while (provider_list[n_adapters])
 		n_adapters++;
+	n_adapters++; /* the exchange rates step, last */
 	struct listing *l = calloc(n_adapters + n_ps + 1, sizeof *l);
 	if (!l) {
 		free(ps);
@@ -119,11 +129,13 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 		return PLANNER_ESYS;
 	}
 	for (size_t i = 0; i < n_adapters; i++, n++) {
-		const struct provider *p = provider_list[i];
+		const struct provider *p = i + 1 < n_adapters ? provider_list[i] : &provider_ecb;
 		l[n].p = p;
 		snprintf(l[n].s.name, sizeof l[n].s.name, "%s", p->name);
 		snprintf(l[n].s.kind, sizeof l[n].s.kind, "%s",
-			 p->kind == PROVIDER_API ? "api" : "rented");
+			 p->kind == PROVIDER_API  ? "api"
+			 : p->kind == PROVIDER_FX ? "fx"
+						  : "rented");
 		for (size_t k = 0; k < n_ps; k++)
 			if (!strcmp(ps[k].name, p->name))
 				l[n].s = ps[k];
@@ -131,7 +143,7 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 		l[n].key_set = key && *key;
 	}
 	for (size_t k = 0; k < n_ps; k++)
-		if (!provider_find(ps[k].name))
+		if (!provider_find(ps[k].name) && strcmp(ps[k].name, provider_ecb.name))
 			l[n++].s = ps[k];
 	for (size_t i = 0; i < n; i++)
 		l[i].stale = is_stale(&l[i].s);

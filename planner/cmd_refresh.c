@@ -32,7 +32,9 @@ static void on_done(void *ud, const struct refresh_result *r)
 	struct progress *pr = ud;
 	if (pr->quiet || pr->c->format != FORMAT_TABLE)
 		return;
-	const char *what = r->p->kind == PROVIDER_API ? "prices" : "offers";
+	const char *what = r->p->kind == PROVIDER_API  ? "prices"
+	                   : r->p->kind == PROVIDER_FX ? "rates"
+	                                               : "offers";
 	if (pr->tty)
 		printf("\r");
 	switch (r->status) {
@@ -227,7 +229,8 @@ static char refresh_help[4096];
 	"provider that fails keeps its previous rows, marked stale; the others\n"                  \
 	"still refresh. Exit status 3 when any provider failed, 4 when the\n"                      \
 	"database could not be written, 5 on a system error (out of memory, a\n"                   \
-	"failed write).\n\n"
+	"failed write). Last, the step ecb stores the ECB's daily euro reference\n"               \
+	"rates that fx: auto converts with (--provider ecb runs only it).\n\n"
 #define HELP_STR2(x) #x
 #define HELP_STR(x) HELP_STR2(x)
 #define HELP_OPTIONS                                                                               \

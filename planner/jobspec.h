@@ -134,6 +134,7 @@ struct jobspec {
 	char currency[8];           /* output currency; default "USD" */
 	struct fx_rate *fx;
 	size_t n_fx;
+	bool fx_auto;               /* fx: auto — the reference rates (refdata fx) */
 	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
 	char *timezone;             /* IANA name; default "UTC" */
 	double electricity_per_kwh; /* in `currency` */

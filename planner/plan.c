@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fx.h"
 #include "util.h"
 
 /* Everything one job's pricing needs, gathered once. */
@@ -183,7 +184,7 @@ static void price_rented(const struct job_ctx *c)
 			continue;
 		struct rental rent = {.gpu = ref_gpu,
 				      .count = o->gpu_count,
-				      .price = o->price_per_hour * spec->usd_to_currency,
+				      .price = o->price_per_hour, /* converted (convert_offers) */
 				      .spot = o->spot,
 				      .provider = o->provider,
 				      .offer = o->offer,
@@ -472,6 +473,74 @@ char *plan_snapshot_names(const struct plan *p, char *buf, size_t len)
 	return buf;
 }
 
+/* Units of code per USD: the spec's own fx first, then the reference
+ * rates (*from_ref says so). */
+static bool per_usd(const struct jobspec *spec, const struct refdata *ref, const char *code,
+		    double *out, bool *from_ref)
+{
+	*from_ref = false;
+	if (!strcmp(code, spec->currency)) {
+		*out = spec->usd_to_currency;
+		*from_ref = spec->fx_auto && strcmp(code, "USD");
+		return true;
+	}
+	for (size_t i = 0; i < spec->n_fx; i++)
+		if (!strcmp(spec->fx[i].code, code)) {
+			*out = spec->fx[i].per_usd;
+			return true;
+		}
+	*from_ref = strcmp(code, "USD") != 0;
+	return fx_per_usd(ref->fx, code, out);
+}
+
+/* Adds "1 X = r CUR" to the footer note once per currency X. */
+static void note_rate(struct plan *p, const char *code, double rate)
+{
+	char pair[64];
+	snprintf(pair, sizeof pair, "1 %s = %.4g %s", code, rate, p->currency);
+	if (strstr(p->fx_note, pair))
+		return;
+	size_t n = strlen(p->fx_note);
+	snprintf(p->fx_note + n, sizeof p->fx_note - n, "%s%s", n ? ", " : "", pair);
+}
+
+/* Prices every offer in the spec's currency, in place, from the currency it
+ * is published in: through USD with the spec's fx, else the reference rates
+ * (refdata fx: the ECB's, through EUR). An offer whose currency has no rate
+ * is left out and counted. */
+static void convert_offers(const struct jobspec *spec, const struct refdata *ref, struct plan *p,
+			   struct offer *o, size_t *n)
+{
+	size_t w = 0;
+	bool used_ref = spec->fx_auto && strcmp(spec->currency, "USD");
+	if (used_ref)
+		note_rate(p, "USD", spec->usd_to_currency);
+	for (size_t i = 0; i < *n; i++) {
+		const char *cur = o[i].currency[0] ? o[i].currency : "USD";
+		double rate = 1, from = 0;
+		bool ref_rate = false;
+		if (strcmp(cur, spec->currency)) {
+			if (!per_usd(spec, ref, cur, &from, &ref_rate) || !(from > 0)) {
+				p->fx_dropped++;
+				continue;
+			}
+			rate = spec->usd_to_currency / from;
+			if (ref_rate) {
+				used_ref = true;
+				note_rate(p, cur, rate);
+			}
+		}
+		o[w] = o[i];
+		o[w].price_per_hour *= rate;
+		w++;
+	}
+	*n = w;
+	if (used_ref && ref->fx && ref->fx->as_of[0]) {
+		size_t k = strlen(p->fx_note);
+		snprintf(p->fx_note + k, sizeof p->fx_note - k, ", ECB %s", ref->fx->as_of);
+	}
+}
+
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err)
 {
@@ -498,6 +567,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		goto fail;
 	}
 	note_sources(p, provs, n_provs);
+	convert_offers(spec, ref, p, offers, &n_offers);
 	for (size_t i = 0; i < n_provs; i++) {
 		if (strcmp(provs[i].last_status, "failed"))
 			continue;

@@ -76,6 +76,10 @@ struct plan {
 	size_t n_stale;
 	struct job_result *jobs;
 	size_t n_jobs;
+	/* The exchange rates prices were converted with, for compare's footer:
+	 * "1 USD = 0.8887 EUR, ECB 2025-05-09"; "" when none was needed. */
+	char fx_note[256];
+	size_t fx_dropped;             /* offers left out: no rate for their currency */
 };
 
 /* Prices every job of spec on the three routes. Returns PLANNER_OK and a

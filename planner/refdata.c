@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fx.h"
 #include "util.h"
 
 /* Words that say who made a part, not which part it is: "NVIDIA GeForce
@@ -229,6 +230,11 @@ int refdata_load(struct refdata **out, char **err)
 		rc = build_alias_table(ref, err);
 	if (rc == PLANNER_OK)
 		rc = load_models(ref, err);
+	/* The snapshot's rates until the command reads the store's. */
+	if (rc == PLANNER_OK && !(ref->fx = calloc(1, sizeof *ref->fx)))
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+	if (rc == PLANNER_OK)
+		rc = fx_from_json(planner_snapshot_json, ref->fx, err);
 	if (rc == PLANNER_OK) {
 		cJSON *root = cJSON_Parse(planner_gpus_json);
 		ref->as_of = json_str(root, "as_of");
@@ -254,6 +260,7 @@ void refdata_free(struct refdata *ref)
 		model_spec_clear(&ref->models[i]);
 	free(ref->models);
 	free(ref->as_of);
+	free(ref->fx);
 	free(ref);
 }
 

@@ -84,6 +84,7 @@ struct model_spec {
 };
 
 struct gpu_alias;
+struct fx_table;
 
 struct refdata {
 	struct gpu_spec *gpus;     /* owned */
@@ -93,6 +94,9 @@ struct refdata {
 	char *as_of;               /* date of the reference data */
 	struct gpu_alias *keys;    /* every name and alias, normalised and sorted */
 	size_t n_keys;
+	/* Exchange rates through EUR (fx.h, owned): the bundled snapshot's, or
+	 * the store's once a command has read them (cli_store). */
+	struct fx_table *fx;
 };
 
 /* One entry of the alias table: a normalised spelling and its part. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fx.h"
 #include "util.h"
 
 /* A second refresh waits this long for the first before giving up; a
@@ -51,7 +52,7 @@ int refresh_check_providers(const char *list, char **err)
 		size_t n = strcspn(p, ",");
 		char word[64];
 		snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
-		if (!provider_find(word)) {
+		if (!provider_find(word) && strcmp(word, provider_ecb.name)) {
 			/* Every adapter is a candidate, however long the list. */
 			size_t k = 0;
 			while (provider_list[k])
@@ -185,12 +186,30 @@ static bool drop_duplicates(struct norm *rows, bool api)
 	return true;
 }
 
+/* The rows one fetch brought: offers, API prices or exchange rates. */
+static size_t rows_held(const struct provider *p, const struct norm *rows)
+{
+	if (p->kind == PROVIDER_FX)
+		return rows->fx ? rows->fx->n : 0;
+	return p->kind == PROVIDER_API ? rows->n_apis : rows->n_offers;
+}
+
+/* Replaces the provider's rows in the store by the n fetched. */
+static int write_rows(struct store *st, const struct provider *p, const struct norm *rows, size_t n,
+                      char **err)
+{
+	if (p->kind == PROVIDER_FX)
+		return store_replace_fx(st, p->name, rows->fx, err);
+	return p->kind == PROVIDER_API ? store_replace_api_prices(st, p->name, rows->apis, n, err)
+	                               : store_replace_offers(st, p->name, rows->offers, n, err);
+}
+
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
                         const struct http_opts *http, const struct provider_state *state,
                         struct refresh_result *r)
 {
 	const struct provider *p = r->p;
-	const char *kind = p->kind == PROVIDER_API ? "api" : "rented";
+	const char *kind = p->kind == PROVIDER_API ? "api" : p->kind == PROVIDER_FX ? "fx" : "rented";
 	const char *key = p->key_env ? getenv(p->key_env) : NULL;
 	char started[24], ended[24];
 	char *base = NULL, *err = NULL;
@@ -225,18 +244,16 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	r->http_status = fx.http_status;
 	if (rc == PLANNER_OK && !drop_duplicates(&rows, p->kind == PROVIDER_API))
 		rows.oom = true;
-	size_t n = p->kind == PROVIDER_API ? rows.n_apis : rows.n_offers;
+	size_t n = rows_held(p, &rows);
 	if (rc == PLANNER_OK && rows.oom)
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");
 	if (rc == PLANNER_OK && n == 0)
 		rc = set_err(&err, PLANNER_ENET, "no usable %s in the response%s%s",
-		             p->kind == PROVIDER_API ? "prices" : "offers",
+		             p->kind == PROVIDER_RENTED ? "offers" : p->kind == PROVIDER_FX ? "rates" : "prices",
 		             rows.unknown_rows ? " (every GPU unknown)" : "",
 		             rows.implausible ? " (implausible rows left out)" : "");
 	if (rc == PLANNER_OK)
-		rc = p->kind == PROVIDER_API
-		         ? store_replace_api_prices(st, p->name, rows.apis, n, &err)
-		         : store_replace_offers(st, p->name, rows.offers, n, &err);
+		rc = write_rows(st, p, &rows, n, &err);
 	if (rc == PLANNER_OK) {
 		r->status = REFRESH_OK;
 		r->rows = (long)n;
@@ -295,7 +312,7 @@ int refresh_run(struct store *st, const struct refdata *ref, const struct refres
 	size_t total = 0;
 	while (provider_list[total])
 		total++;
-	res = calloc(total + 1, sizeof *res);
+	res = calloc(total + 2, sizeof *res);
 	if (!res) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
@@ -303,8 +320,9 @@ int refresh_run(struct store *st, const struct refdata *ref, const struct refres
 	http_opts_init(&http);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	long long t_now = (long long)time(NULL);
-	for (size_t i = 0; provider_list[i]; i++) {
-		const struct provider *p = provider_list[i];
+	/* The feeds, then the exchange rates (ecb.c) they are converted with. */
+	for (size_t i = 0; i <= total; i++) {
+		const struct provider *p = i < total ? provider_list[i] : &provider_ecb;
 		if (!listed(o->providers, p->name))
 			continue;
 		struct refresh_result *r = &res[count++];

@@ -60,6 +60,13 @@ struct cloud_region {
  * Region and AvailabilityZone, stored version
  * 01acdfd419ce5afae1289ff14825b893ced0c196, read 2026-11-30). */
 #define RP(n, c) {"runpod", n, c, NULL}
+/* Scaleway: zone = region (fr-par Paris, nl-ams Amsterdam, pl-waw Warsaw)
+ * and a number; zones fr-par-1..3, nl-ams-1..3, pl-waw-1..3 as a public
+ * Scaleway API reference note lists them, the regions' cities as
+ * comworkio/comwork-cloud-wiki price_calculator/sizing_pricing.tpl gives
+ * them (fr-par France Paris, nl-am Nederland Amsterdam, pl-waw Poland
+ * Warszawa), both found with the search tools 2026-11-30. */
+#define SCW(n, c) {"scaleway", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -109,6 +116,9 @@ static const struct cloud_region clouds[] = {
     LAM("asia-south-1", NULL, "asia"), LAM("asia-northeast-1", NULL, "asia"),
     LAM("asia-northeast-2", NULL, "asia"), LAM("australia-east-1", NULL, "oceania"),
     LAM("me-west-1", NULL, "mideast"),
+    SCW("fr-par-1", "FR"), SCW("fr-par-2", "FR"), SCW("fr-par-3", "FR"),
+    SCW("nl-ams-1", "NL"), SCW("nl-ams-2", "NL"), SCW("nl-ams-3", "NL"),
+    SCW("pl-waw-1", "PL"), SCW("pl-waw-2", "PL"), SCW("pl-waw-3", "PL"),
     RP("EU-CZ-1", "CZ"), RP("EU-DK-1", "DK"), RP("EU-FR-1", "FR"), RP("EU-NL-1", "NL"),
     RP("EU-RO-1", "RO"), RP("EU-SE-1", "SE"), RP("EU-SE-2", "SE"), RP("EUR-IS-1", "IS"),
     RP("EUR-IS-2", "IS"), RP("EUR-IS-3", "IS"), RP("EUR-IS-4", "IS"), RP("EUR-IS-5", "IS"),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fx.h"
 #include "regions.h"
 #include "util.h"
 
@@ -129,10 +130,14 @@ static int read_fx(struct spec_rd *r, const struct spec_key *k, const struct key
 	yaml_node_t *m = kv->val;
 	if (yr_is_null(m))
 		return PLANNER_OK;
+	if (yr_is_text(m) && !strcmp(yr_sval(m), "auto")) {
+		c->spec->fx_auto = true;
+		return PLANNER_OK;
+	}
 	if (m->type != YAML_MAPPING_NODE)
 		return yr_fail(&c->y, m->start_mark,
-		               "'fx' must be a mapping of currency to units per USD, got %s; "
-		               "write e.g. fx: {EUR: 0.92}",
+		               "'fx' must be auto or a mapping of currency to units per USD, got %s; "
+		               "write e.g. fx: auto or fx: {EUR: 0.92}",
 		               yr_describe(m, d, sizeof d));
 	size_t n = yr_map_len(m);
 	if (n > MAX_FX_ENTRIES)
@@ -160,6 +165,14 @@ static int resolve_currency(struct spec_rd *r, const struct spec_key *k, const s
 	for (size_t i = 0; i < sp->n_fx; i++)
 		if (!strcmp(sp->fx[i].code, sp->currency))
 			sp->usd_to_currency = sp->fx[i].per_usd;
+	const struct fx_table *ref_fx = r->c->ref ? r->c->ref->fx : NULL;
+	if (sp->usd_to_currency == 0 && sp->fx_auto && cur->val &&
+	    !fx_per_usd(ref_fx, sp->currency, &sp->usd_to_currency))
+		return yr_fail(&r->c->y, cur->val->start_mark,
+		               "currency %s has no ECB reference rate (%s); give fx: {%s: RATE}, "
+		               "the units of %s per USD",
+		               sp->currency, ref_fx && ref_fx->as_of[0] ? ref_fx->as_of : "none",
+		               sp->currency, sp->currency);
 	/* Only a currency the file names can lack a rate (USD is the default). */
 	if (sp->usd_to_currency == 0 && cur->val)
 		return yr_fail(
@@ -547,8 +560,8 @@ static const struct spec_key top_keys[] = {
      .example = "currency: EUR",
      .type = "text, ISO 4217 code",
      .bounds = "3 letters, with a rate in fx unless USD",
-     .desc = "Currency of every price in the spec and in the output; provider prices (USD) "
-             "are converted with fx."},
+     .desc = "Currency of every price in the spec and in the output; provider prices (each "
+             "in the currency it is published in, mostly USD) are converted with fx."},
     {.name = "fx",
      .kind = SPEC_CUSTOM,
      .read = read_fx,
@@ -556,9 +569,13 @@ static const struct spec_key top_keys[] = {
      .check = resolve_currency,
      .def_text = "none (USD is always 1)",
      .example = "fx: {EUR: 0.92}",
-     .type = "mapping, currency code to number",
+     .type = "auto, or a mapping of currency code to number",
      .bounds = "rates above 0, at most 1e+07",
-     .desc = "Exchange rates: units of each currency per USD."},
+     .desc = "Exchange rates: units of each currency per USD; auto takes the ECB's daily "
+             "reference rates that `planner refresh` stores (before a refresh, the bundled "
+             "snapshot's), for every pair through EUR. Offers published in another currency "
+             "(EUR at Scaleway, OVHcloud) are converted with these rates when a plan is "
+             "priced; the footer of compare names the rates and their date."},
     {.name = "timezone",
      .kind = SPEC_TEXT,
      .offset = offsetof(struct jobspec, timezone),

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fx.h"
 #include "regions.h"
 #include "store_int.h"
 #include "util.h"
@@ -57,12 +58,20 @@ static const char *const migrations[] = {
     [5] = "ALTER TABLE api_prices ADD COLUMN tiers TEXT NOT NULL DEFAULT '';",
     /* History records what each refresh saw (issue 12): a row with gone = 1
      * when an offer vanished from its provider's feed. A version-1
-     * database has no price_history yet: add_gone_column runs after
+     * database has no price_history yet: add_history_column runs after
      * schema.sql instead. */
     [6] = NULL,
+    /* Native currencies (issue 14): each offer keeps the currency it is
+     * published in; fx_rates comes with schema.sql and is seeded from the
+     * snapshot (seed_fx); price_history.currency is added after schema.sql
+     * (add_history_column), as a version-1 database has no price_history. */
+    [7] = "ALTER TABLE offers ADD COLUMN currency TEXT NOT NULL DEFAULT 'USD';",
 };
 
-/* The schema version that added price_history.gone (add_gone_column). */
+/* The schema version that added fx_rates (seed_fx runs for older ones). */
+#define STORE_FX_VERSION 7
+
+/* The schema version that added price_history.gone (add_history_column). */
 #define STORE_GONE_VERSION 6
 
 /* The schema version whose migration needs locate_rows after its SQL. */
@@ -283,6 +292,19 @@ static void snapshot_api(const cJSON *it, struct api_price *a)
 	regions_locate_api(a);
 }
 
+/* The snapshot's exchange rates, until a refresh brings the ECB's. */
+static int seed_fx(struct store *st, char **err)
+{
+	struct fx_table *t = calloc(1, sizeof *t);
+	int rc;
+	if (!t)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	if ((rc = fx_from_json(planner_snapshot_json, t, err)) == PLANNER_OK)
+		rc = store_replace_fx(st, NULL, t, err);
+	free(t);
+	return rc;
+}
+
 /* The provider rows a snapshot brings are inserted as if each provider had
  * been refreshed at the snapshot's date, and flagged from_snapshot so the
  * output can say the prices are bundled, not live. */
@@ -326,6 +348,8 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		snprintf(o->fetched_at, sizeof o->fetched_at, "%s", jstr(it, "fetched_at"));
 		snprintf(o->source, sizeof o->source, "%s", jstr(it, "source"));
 		snprintf(o->tier, sizeof o->tier, "%s", jstr(it, "tier"));
+		snprintf(o->currency, sizeof o->currency, "%s",
+		         *jstr(it, "currency") ? jstr(it, "currency") : "USD");
 		o->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
 		regions_locate_offer(o);
 		if (o->gpu_count > 0 && o->price_per_hour > 0)
@@ -351,6 +375,8 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 	if (rc == PLANNER_OK)
 		rc = store_exec(
 		    st, "UPDATE providers SET from_snapshot = 1, last_status = 'snapshot'", err);
+	if (rc == PLANNER_OK)
+		rc = seed_fx(st, err);
 out:
 	free(offers);
 	free(apis);
@@ -419,22 +445,20 @@ out:
 	return rc;
 }
 
-/* Adds price_history.gone unless the table has it (schema.sql made it). */
-static int add_gone_column(struct store *st, char **err)
+/* Runs `alter` (a literal ALTER TABLE adding price_history column `name`)
+ * unless the table has the column (schema.sql made it). */
+static int add_history_column(struct store *st, const char *name, const char *alter, char **err)
 {
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(st->db,
 	                       "SELECT count(*) FROM pragma_table_info('price_history') "
-	                       "WHERE name = 'gone'",
+	                       "WHERE name = ?",
 	                       -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read the price_history columns");
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	int has = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
 	sqlite3_finalize(s);
-	return has ? PLANNER_OK
-	           : store_exec(st,
-	                        "ALTER TABLE price_history ADD COLUMN gone INTEGER NOT NULL "
-	                        "DEFAULT 0",
-	                        err);
+	return has ? PLANNER_OK : store_exec(st, alter, err);
 }
 
 /* Brings the database to STORE_SCHEMA_VERSION and marks it planner's
@@ -477,7 +501,18 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 		                      "'runpod' AND region IN ('secure', 'community')",
 		                      err))))
 			goto fail;
-		if (v < STORE_GONE_VERSION && (rc = add_gone_column(st, err)))
+		if (v < STORE_GONE_VERSION &&
+		    (rc = add_history_column(st, "gone",
+		                             "ALTER TABLE price_history ADD COLUMN gone INTEGER "
+		                             "NOT NULL DEFAULT 0",
+		                             err)))
+			goto fail;
+		if (v < STORE_FX_VERSION &&
+		    ((rc = add_history_column(st, "currency",
+		                              "ALTER TABLE price_history ADD COLUMN currency TEXT "
+		                              "NOT NULL DEFAULT 'USD'",
+		                              err)) ||
+		     (rc = seed_fx(st, err))))
 			goto fail;
 	}
 	if ((rc = set_user_version(st, STORE_SCHEMA_VERSION, err)) ||

@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -30,7 +30,7 @@ struct offer {
 	double vram_gib;       /* per GPU */
 	double vcpus;          /* 0 when unknown */
 	double ram_gib;        /* 0 when unknown */
-	double price_per_hour; /* USD per instance-hour */
+	double price_per_hour; /* per instance-hour, in currency */
 	bool spot;             /* interruptible / preemptible price */
 	bool available;        /* capacity reported available */
 	char fetched_at[24];   /* ISO 8601 UTC */
@@ -39,6 +39,7 @@ struct offer {
 	char region_group[16]; /* "eu", "us", "asia", …; "" unknown (regions.h) */
 	char tier[16];         /* RunPod's "secure" / "community"; "" elsewhere */
 	bool estimated;        /* price estimated or not confirmed at the provider itself */
+	char currency[4];      /* ISO 4217 of price_per_hour, as published ("USD", "EUR") */
 };
 
 /* Long-prompt tiers one API price may have: OpenRouter lists up to two
@@ -165,7 +166,7 @@ struct price_point {
 	bool spot;
 	char gpu[48];          /* canonical GPU name */
 	int gpu_count;
-	double price_per_hour; /* USD per instance-hour */
+	double price_per_hour; /* per instance-hour, in currency */
 	char recorded_at[24];  /* ISO 8601 UTC: the refresh's fetched_at */
 	bool gone;             /* the offer vanished from its feed at recorded_at
 	                        * (price_per_hour is its last price) */
@@ -176,6 +177,16 @@ struct price_point {
  * offer. *out is a malloc'd array the caller frees (NULL when n is 0). */
 int store_price_history(struct store *st, const char *gpu, const char *provider,
 			struct price_point **out, size_t *n, char **err);
+
+struct fx_table;
+
+/* Replaces the stored exchange rates by t's, in one transaction, and marks
+ * provider (the ecb step) fresh; NULL when seeding from the snapshot
+ * (store_fx.c). */
+int store_replace_fx(struct store *st, const char *provider, const struct fx_table *t,
+                     char **err);
+/* The stored exchange rates into t (zeroed first; t->n 0 when none). */
+int store_read_fx(struct store *st, struct fx_table *t, char **err);
 
 /* The refresh lock: one `planner refresh` per database at a time. An
  * flock on "<db>.lock", so a crashed refresh never leaves it held.

@@ -32,6 +32,7 @@ static void read_offer(sqlite3_stmt *s, void *row)
 	store_copy_text(o->region_group, sizeof o->region_group, sqlite3_column_text(s, 14));
 	store_copy_text(o->tier, sizeof o->tier, sqlite3_column_text(s, 15));
 	o->estimated = sqlite3_column_int(s, 16) != 0;
+	store_copy_text(o->currency, sizeof o->currency, sqlite3_column_text(s, 17));
 }
 
 int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
@@ -47,7 +48,7 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	        st->db,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
 	        "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "
-	        "tier, estimated FROM offers "
+	        "tier, estimated, currency FROM offers "
 	        "WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "
 	        "AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "
 	        "AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "
@@ -174,7 +175,8 @@ static int write_history(struct store *st, const char *provider, const struct pr
 	int rc = PLANNER_OK;
 	if (sqlite3_prepare_v2(st->db,
 	                       "INSERT INTO price_history (provider, offer, region, spot, gpu, "
-	                       "gpu_count, price_per_hour, recorded_at) VALUES (?,?,?,?,?,?,?,?)",
+	                       "gpu_count, price_per_hour, recorded_at, currency) "
+	                       "VALUES (?,?,?,?,?,?,?,?,?)",
 	                       -1, &hist, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot prepare offer update");
 	for (size_t i = 0; i < n; i++) {
@@ -194,6 +196,7 @@ static int write_history(struct store *st, const char *provider, const struct pr
 		/* One stamp per replace: the bundled snapshot's rows carry their
 		 * own sources' dates, yet seeding it is one price point. */
 		sqlite3_bind_text(hist, 8, now, -1, SQLITE_STATIC);
+		sqlite3_bind_text(hist, 9, o->currency[0] ? o->currency : "USD", -1, SQLITE_STATIC);
 		if (sqlite3_step(hist) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot record price history");
 			break;
@@ -236,13 +239,13 @@ static int write_vanished(struct store *st, const char *provider, const struct o
 	if (rc)
 		goto out;
 	if (sqlite3_prepare_v2(st->db,
-	                       "SELECT offer, region, spot, gpu, gpu_count, price_per_hour "
+	                       "SELECT offer, region, spot, gpu, gpu_count, price_per_hour, currency "
 	                       "FROM offers WHERE provider = ?",
 	                       -1, &rd, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db,
 	                       "INSERT INTO price_history (provider, offer, region, spot, gpu, "
-	                       "gpu_count, price_per_hour, recorded_at, gone) "
-	                       "VALUES (?,?,?,?,?,?,?,?,1)",
+	                       "gpu_count, price_per_hour, recorded_at, gone, currency) "
+	                       "VALUES (?,?,?,?,?,?,?,?,1,?)",
 	                       -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto out;
@@ -258,6 +261,7 @@ static int write_vanished(struct store *st, const char *provider, const struct o
 		for (int c = 0; c < 6; c++)
 			sqlite3_bind_value(ins, c + 2, sqlite3_column_value(rd, c));
 		sqlite3_bind_text(ins, 8, now, -1, SQLITE_STATIC);
+		sqlite3_bind_value(ins, 9, sqlite3_column_value(rd, 6));
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			step = SQLITE_ERROR;
 			break;
@@ -283,8 +287,8 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 	    sqlite3_prepare_v2(st->db,
 	                       "INSERT OR REPLACE INTO offers (provider, offer, region, spot, gpu, "
 	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
-	                       "fetched_at, source, country, region_group, tier, estimated) "
-	                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                       "fetched_at, source, country, region_group, tier, estimated, "
+	                       "currency) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	                       -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto out;
@@ -315,6 +319,7 @@ static int replace_rows(struct store *st, const char *provider, const struct off
 		sqlite3_bind_text(ins, 15, o->region_group, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 16, o->tier, -1, SQLITE_STATIC);
 		sqlite3_bind_int(ins, 17, o->estimated);
+		sqlite3_bind_text(ins, 18, o->currency[0] ? o->currency : "USD", -1, SQLITE_STATIC);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store offers");
 			goto out;
@@ -378,6 +383,8 @@ int store_price_history(struct store *st, const char *gpu, const char *provider,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, price_per_hour, "
 	        "recorded_at, gone FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
 	        "AND (?2 IS NULL OR provider = ?2) "
+	        /* USD only until history converts (its outputs say USD). */
+	        "AND currency = 'USD' "
 	        "ORDER BY gpu, recorded_at, provider, offer, region, spot",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read price history");

@@ -45,7 +45,8 @@ int store_providers(struct store *st, struct provider_state **out, size_t *n, ch
 	        st->db,
 	        "SELECT p.name, p.kind, p.last_good, p.last_attempt, p.last_status, p.last_error,"
 	        " p.from_snapshot, (SELECT count(*) FROM offers o WHERE o.provider = p.name) +"
-	        " (SELECT count(*) FROM api_prices a WHERE a.provider = p.name)"
+	        " (SELECT count(*) FROM api_prices a WHERE a.provider = p.name) +"
+	        " (CASE p.kind WHEN 'fx' THEN (SELECT count(*) FROM fx_rates) ELSE 0 END)"
 	        " FROM providers p ORDER BY p.kind DESC, p.name",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read providers");

@@ -26,6 +26,8 @@ void norm_free(struct norm *n)
 		return;
 	free(n->offers);
 	free(n->apis);
+	free(n->fx);
+	n->fx = NULL;
 	for (size_t i = 0; i < n->n_unknown; i++)
 		free(n->unknown[i]);
 	n->offers = NULL;
@@ -203,6 +205,8 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	snprintf(o->fetched_at, sizeof o->fetched_at, "%s", n->fetched_at);
 	text_sanitize(o->source, sizeof o->source, n->source, n->key);
 	text_sanitize(o->tier, sizeof o->tier, r->tier, n->key);
+	snprintf(o->currency, sizeof o->currency, "%s",
+	         r->currency && *r->currency ? r->currency : "USD");
 	regions_locate_offer(o);
 	return true;
 }

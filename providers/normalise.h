@@ -66,6 +66,8 @@
 #define NORM_MIN_PRICE_PER_GPU_HOUR 0.01
 #define NORM_MIN_PRICE_PER_TOKEN 1e-10
 
+struct fx_table;
+
 /* Rows collected from one provider's fetch. */
 struct norm {
 	const struct refdata *ref; /* alias table and GPU specs (borrowed) */
@@ -84,6 +86,7 @@ struct norm {
 	size_t skipped;            /* rows dropped for missing, zero or malformed fields */
 	size_t implausible;        /* rows dropped outside the plausibility bounds above */
 	bool oom;                  /* an allocation failed; rows are incomplete */
+	struct fx_table *fx;       /* exchange rates (the ecb feed only; owned) */
 	/* The last lookups of norm_gpu: a feed names a handful of parts over
 	 * and over (50,000 Vast offers, a dozen GPU models), and the alias
 	 * table walk is the costliest step per row. */
@@ -104,10 +107,11 @@ struct raw_offer {
 	int gpu_count;        /* GPUs in the instance (> 0) */
 	double vram_gib;      /* per GPU as the feed states it, converted to GiB; 0 unknown */
 	double vcpus, ram_gib;
-	double price;         /* USD per hour: per instance, or per GPU when per_gpu */
+	double price;         /* per hour in currency: per instance, or per GPU when per_gpu */
 	bool per_gpu;         /* the feed prices one GPU; multiplied by gpu_count */
 	bool spot;
 	bool available;
+	const char *currency; /* ISO 4217 of price, as published; NULL or "" is USD */
 };
 
 /* Sets up n for one provider; fetched_at is now. Can't fail. */

@@ -14,6 +14,8 @@
 enum provider_kind {
 	PROVIDER_RENTED, /* GPU offers, priced per instance-hour */
 	PROVIDER_API,    /* per-token API prices */
+	PROVIDER_FX,     /* exchange rates (ecb.c): not in provider_list; refresh
+	                  * runs it after the feeds (refresh.c) */
 };
 
 struct provider;
@@ -44,6 +46,8 @@ struct provider {
 	bool key_optional;
 	/* One line for `planner providers`: what the feed brings. */
 	const char *summary;
+	/* ISO 4217 of the prices the feed publishes; NULL is USD. */
+	const char *currency;
 	/* Fetches the feed (every page, region or stream) and parses it into
 	 * fx->out. Returns PLANNER_OK or PLANNER_ENET (PLANNER_ESYS when out of
 	 * memory) with *err set; leaves the store alone (refresh.c writes the
@@ -81,8 +85,11 @@ extern const struct provider provider_runpod;
 extern const struct provider provider_azure;
 extern const struct provider provider_aws;
 extern const struct provider provider_gcp;
+extern const struct provider provider_scaleway;
 extern const struct provider provider_openrouter;
 extern const struct provider provider_litellm;
+/* The ECB's exchange rates: a refresh step, not a price feed. */
+extern const struct provider provider_ecb;
 
 /* --- helpers every adapter shares (provider.c) --- */
 

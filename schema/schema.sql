@@ -1,6 +1,7 @@
 -- planner's SQLite schema. Versioned with PRAGMA user_version; store.c
 -- applies this file to a new database and migrates older ones forward.
--- Money is USD, memory GiB, times ISO 8601 UTC text.
+-- Money is USD (an offer's in its own currency column), memory GiB, times
+-- ISO 8601 UTC text.
 
 CREATE TABLE IF NOT EXISTS offers (
 	provider        TEXT NOT NULL,    -- adapter name
@@ -12,7 +13,7 @@ CREATE TABLE IF NOT EXISTS offers (
 	vram_gib        REAL NOT NULL,    -- per GPU
 	vcpus           REAL NOT NULL DEFAULT 0,
 	ram_gib         REAL NOT NULL DEFAULT 0,
-	price_per_hour  REAL NOT NULL CHECK (price_per_hour > 0), -- USD per instance-hour
+	price_per_hour  REAL NOT NULL CHECK (price_per_hour > 0), -- per instance-hour, in currency
 	available       INTEGER NOT NULL DEFAULT 1,
 	fetched_at      TEXT NOT NULL,
 	source          TEXT NOT NULL DEFAULT '',
@@ -20,6 +21,7 @@ CREATE TABLE IF NOT EXISTS offers (
 	region_group    TEXT NOT NULL DEFAULT '', -- eu, us, asia, …; '' unknown
 	tier            TEXT NOT NULL DEFAULT '', -- RunPod secure | community
 	estimated       INTEGER NOT NULL DEFAULT 0, -- not confirmed at the provider
+	currency        TEXT NOT NULL DEFAULT 'USD', -- ISO 4217, as the provider publishes
 	PRIMARY KEY (provider, offer, region, spot)
 );
 -- No secondary indexes: a refresh rewrites a provider's rows (100,000 from
@@ -100,11 +102,21 @@ CREATE TABLE IF NOT EXISTS price_history (
 	gpu_count      INTEGER NOT NULL,
 	price_per_hour REAL NOT NULL,
 	recorded_at    TEXT NOT NULL,
-	gone           INTEGER NOT NULL DEFAULT 0
+	gone           INTEGER NOT NULL DEFAULT 0,
+	currency       TEXT NOT NULL DEFAULT 'USD' -- of price_per_hour, as the offer's
 );
 CREATE INDEX IF NOT EXISTS price_history_by_gpu ON price_history (gpu, recorded_at);
 
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
+);
+
+-- Exchange rates, units of each currency per EUR: the ECB's daily reference
+-- rates of one day (refresh), or the bundled snapshot's until then.
+CREATE TABLE IF NOT EXISTS fx_rates (
+	currency    TEXT PRIMARY KEY,     -- ISO 4217
+	per_eur     REAL NOT NULL CHECK (per_eur > 0),
+	as_of       TEXT NOT NULL,        -- the rates' date, YYYY-MM-DD
+	source      TEXT NOT NULL DEFAULT ''
 );

@@ -361,6 +361,7 @@ static void start(void)
 		env[e++] = url_env(provider_list[i], u);
 		free(u);
 	}
+	env[e++] = xasprintf("PLANNER_ECB_URL=http://127.0.0.1:%d/ok", server.port);
 	add_keys(env, &e);
 	for (size_t i = 0; knobs[i]; i++)
 		env[e++] = xstrdup(knobs[i]);

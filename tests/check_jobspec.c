@@ -75,6 +75,24 @@ static void bad_file(const char *path, const char *where, ...)
 
 /* ---- good specs ---------------------------------------------------- */
 
+/* fx: auto takes the reference rates (the snapshot's in tests: ECB,
+ * 2025-05-09, 1.1252 USD per EUR) for the spec's currency. */
+START_TEST(fx_auto_resolves_the_currency_with_the_reference_rates)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	const char *text = "currency: EUR\nfx: auto\njobs:\n  - name: a\n    model: llama-3.1-8b\n"
+			   "    task: inference\n    hours_per_month: 10\n";
+	ck_assert_msg(jobspec_parse("t.yaml", text, strlen(text), test_ref(), &spec, &err) ==
+			  PLANNER_OK,
+		      "%s", err);
+	ck_assert(spec->fx_auto);
+	ck_assert_double_eq_tol(spec->usd_to_currency, 1 / 1.1252, 1e-12);
+	ck_assert_double_eq_tol(spec->electricity_per_kwh, 0.16 / 1.1252, 1e-12);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(a_spec_with_every_key_is_read_field_by_field)
 {
 	struct jobspec *s = NULL;
@@ -556,7 +574,7 @@ START_TEST(top_level_settings_are_checked)
 	    "t.yaml:1:11: ", "currency EUR has no exchange rate", "fx: {EUR: RATE}", NULL);
 	bad("currency: EURO\n" HEAD, "t.yaml:1:11: ", "not a 3-letter", NULL);
 	bad("fx: {EUR: 0}\n" HEAD, "t.yaml:1:11: ", "exchange rate 0 for EUR", NULL);
-	bad("fx: [EUR]\n" HEAD, "t.yaml:1:5: ", "'fx' must be a mapping", NULL);
+	bad("fx: [EUR]\n" HEAD, "t.yaml:1:5: ", "'fx' must be auto or a mapping", NULL);
 	bad("timezone: Europe/Amsterdm\n" HEAD,
 	    "t.yaml:1:11: ", "unknown timezone 'Europe/Amsterdm'",
 	    "did you mean 'Europe/Amsterdam'", NULL);
@@ -905,6 +923,7 @@ Suite *jobspec_suite(void)
 {
 	Suite *s = suite_create("jobspec");
 	TCase *good = tcase_create("good specs");
+	tcase_add_test(good, fx_auto_resolves_the_currency_with_the_reference_rates);
 	tcase_add_test(good, a_spec_with_every_key_is_read_field_by_field);
 	tcase_add_test(good, omitted_keys_take_their_defaults);
 	tcase_add_test(good, a_config_json_path_is_read_relative_to_the_spec);

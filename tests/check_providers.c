@@ -372,6 +372,50 @@ START_TEST(a_file_without_the_header_row_is_not_the_price_list)
 }
 END_TEST
 
+/* The recorded catalogue (tests/fixtures/real/scaleway, captured
+ * 2026-10-01): EUR per instance-hour as published, memory in bytes, CPU
+ * types passed over, the P100 of RENDER-S unknown to the GPU table. */
+START_TEST(scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_file(&provider_scaleway, "scaleway.json", &n, NULL, &err), PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 6);
+	const struct offer *l4 = find(&n, "L4-1-24G", "", false);
+	ck_assert_ptr_nonnull(l4);
+	ck_assert_str_eq(l4->gpu, "L4");
+	ck_assert_str_eq(l4->currency, "EUR");
+	ck_assert_int_eq(l4->gpu_count, 1);
+	CLOSE(l4->price_per_hour, 0.7875);
+	CLOSE(l4->vcpus, 8);
+	CLOSE(l4->ram_gib, 48); /* 51539607552 bytes */
+	const struct offer *h8 = find(&n, "H100-SXM-8-80G", "", false);
+	ck_assert_ptr_nonnull(h8);
+	ck_assert_str_eq(h8->gpu, "H100 SXM");
+	ck_assert_int_eq(h8->gpu_count, 8);
+	CLOSE(h8->price_per_hour, 25.3308); /* the instance's, not a GPU's */
+	ck_assert_str_eq(find(&n, "H100-1-80G", "", false)->gpu, "H100 PCIe");
+	ck_assert_ptr_null(find(&n, "DEV1-S", "", false));
+	ck_assert(unknown_has(&n, "P100"));
+	ck_assert_uint_eq(n.skipped, 0);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_scaleway_error_object_is_an_error_with_its_message)
+{
+	struct norm n;
+	char *err = NULL;
+	const char *body = "{\"message\": \"zone not found\", \"type\": \"not_found\"}";
+	norm_init(&n, test_ref(), "scaleway");
+	ck_assert_int_eq(provider_scaleway.parse(&n, body, strlen(body), NULL, &err), PLANNER_ENET);
+	ck_assert_ptr_nonnull(strstr(err, "scaleway says: zone not found"));
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
+
 START_TEST(html_and_broken_json_are_named_as_such)
 {
 	struct norm n;
@@ -462,6 +506,35 @@ static size_t count_offers(const struct norm *n, const char *offer, const char *
 		     n->offers[i].spot == spot;
 	return k;
 }
+
+/* Every zone of the list, each located; a full page of 100 asks for the
+ * next; a type at end of service is left out and counted. */
+START_TEST(scaleway_reads_every_zone_and_follows_a_full_page)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(cloud_fetch(&provider_scaleway, "paged", NULL, &n, &err) == PLANNER_OK, "%s",
+		      err);
+	const char *zones[][2] = {{"fr-par-1", "FR"}, {"fr-par-2", "FR"}, {"nl-ams-1", "NL"},
+				  {"pl-waw-2", "PL"}};
+	for (size_t z = 0; z < 4; z++) {
+		size_t k = 0;
+		for (size_t i = 0; i < n.n_offers; i++)
+			k += !strcmp(n.offers[i].region, zones[z][0]);
+		ck_assert_msg(k == 100, "%s: %zu offers", zones[z][0], k); /* 99 + 1 */
+		const struct offer *o = find(&n, "P2-000", zones[z][0], false);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_str_eq(o->country, zones[z][1]);
+		ck_assert_str_eq(o->region_group, "eu");
+		ck_assert_ptr_null(find(&n, "P1-000", zones[z][0], false));
+	}
+	ck_assert_uint_eq(n.skipped, 4);
+	char *log = test_fixture_log(&cloud_server, "paged");
+	ck_assert_ptr_nonnull(strstr(log, "per_page=100&page=2"));
+	free(log);
+	norm_free(&n);
+}
+END_TEST
 
 START_TEST(gcp_prices_a2_highgpu_1g_with_its_vcpus_and_ram_on_the_recorded_page)
 {
@@ -1553,6 +1626,8 @@ Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
 	TCase *t = tcase_create("parsers");
+	tcase_add_test(t, scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes);
+	tcase_add_test(t, a_scaleway_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, lambda_prices_are_cents_and_vram_comes_from_the_description);
 	tcase_add_test(t, a_lambda_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vast_memory_is_mib_and_picks_the_right_a100);
@@ -1575,6 +1650,7 @@ Suite *providers_suite(void)
 	t = tcase_create("cloud adapters over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
 	tcase_add_test(t, gcp_prices_a2_highgpu_1g_with_its_vcpus_and_ram_on_the_recorded_page);
+	tcase_add_test(t, scaleway_reads_every_zone_and_follows_a_full_page);
 	tcase_add_test(t, gcp_lists_only_the_machine_shapes_gcp_sells);
 	tcase_add_test(t, gcp_reads_spot_preemptible_descriptions_as_spot);
 	tcase_add_test(t, gcp_leaves_out_dws_calendar_reserved_and_commitment_skus);

@@ -34,6 +34,15 @@ static void stop(void)
 #define GCP_KEY "gcp-key-Hh55tRe9"
 #define VAST_KEY "vast-key-Yy19aBc4"
 
+/* What a refresh of everything runs: every feed, then the exchange rates. */
+static double n_steps(void)
+{
+	size_t n = 0;
+	while (provider_list[n])
+		n++;
+	return (double)n + 1;
+}
+
 /* Runs `planner refresh --db DB ARGS…` with each provider pointed at the
  * fixture server: scenario "ok" unless `scen` ("LAMBDA=drop", …) says. */
 static int refresh(const char *db, const char *const *args, const char *const *scen,
@@ -50,16 +59,18 @@ static int refresh(const char *db, const char *const *args, const char *const *s
 	char **env = calloc(n + 40, sizeof *env);
 	size_t e = 0;
 	ck_assert_ptr_nonnull(env);
-	/* Every adapter of provider_list, so none reaches the real API. */
-	for (size_t i = 0; provider_list[i]; i++) {
-		const char *s = "ok", *name = provider_list[i]->name;
+	/* Every adapter of provider_list and the exchange rates step, so none
+	 * reaches the real API. */
+	for (size_t i = 0; i <= n; i++) {
+		const struct provider *p = i < n ? provider_list[i] : &provider_ecb;
+		const char *s = "ok", *name = p->name;
 		char var[64];
 		for (size_t k = 0; scen && scen[k]; k++) {
 			size_t nl = strlen(name);
 			if (!strncasecmp(scen[k], name, nl) && scen[k][nl] == '=')
 				s = scen[k] + nl + 1;
 		}
-		provider_url_env(provider_list[i], var, sizeof var);
+		provider_url_env(p, var, sizeof var);
 		env[e++] = xasprintf("%s=http://127.0.0.1:%d/%s", var, server.port, s);
 	}
 	const char *fixed[] = {"LAMBDA_API_KEY=" LAMBDA_KEY, "RUNPOD_API_KEY=" RUNPOD_KEY,
@@ -152,7 +163,15 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 		    "model='openai/gpt-4o-mini'", NULL), 1.5e-7);
 	/* No snapshot row survives for a provider that refreshed. */
 	CLOSE(q(db, "SELECT count(*) FROM providers WHERE from_snapshot = 1", NULL), 0);
-	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL), 8);
+	/* Every feed and the exchange rates step, last: the ECB's 30 rates
+	 * of 2025-05-09, USD 1.1252 per EUR (tests/fixtures/providers/ecb.xml). */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL), n_steps());
+	CLOSE(q(db, "SELECT count(*) FROM fx_rates WHERE as_of = '2025-05-09'", NULL), 30);
+	CLOSE(q(db, "SELECT per_eur FROM fx_rates WHERE currency = 'USD'", NULL), 1.1252);
+	char *last = test_query(db, "SELECT provider FROM refresh_runs ORDER BY id DESC LIMIT 1",
+				NULL);
+	ck_assert_str_eq(last, "ecb");
+	free(last);
 	char *rows = last_run(db, "runpod", "rows");
 	ck_assert_str_eq(rows, "24");
 	ck_assert_int_eq((int)q(db, "SELECT http_status FROM refresh_runs WHERE provider='vast'",
@@ -196,7 +215,9 @@ static char *fails_and_keeps(const char *name, const char *provider, const char 
 	ck_assert_str_eq(run, "failed");
 	ck_assert_msg(strstr(msg, why), "refresh_runs.error: %s", msg);
 	/* The others refreshed in the same run. */
-	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL), 8 + 7);
+	/* Every feed and the exchange rates, then all but the failed one. */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL),
+	      n_steps() + n_steps() - 1);
 	free(status);
 	free(good);
 	free(good2);
@@ -435,13 +456,14 @@ START_TEST(if_older_than_leaves_recently_refreshed_providers_alone)
 	char *db = new_db(), *out = NULL, *err = NULL;
 	const char *args[] = {"--if-older-than", "20h", NULL};
 	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
-	/* Snapshot rows are not fresh: the first run fetched everything. */
-	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), 8);
+	/* Snapshot rows are not fresh: the first run fetched everything (the
+	 * feeds and the exchange rates). */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), n_steps());
 	free(out);
 	free(err);
 	const char *s[] = {"LAMBDA=drop", NULL};
 	ck_assert_int_eq(refresh(db, args, s, NULL, &out, &err), 0);
-	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), 8);
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs", NULL), n_steps());
 	ck_assert_ptr_nonnull(strstr(out, "fresh"));
 	free(out);
 	free(err);

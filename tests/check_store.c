@@ -288,6 +288,13 @@ START_TEST(a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows)
 	                                "country = 'US' AND region_group = 'us'"),
 	                 1);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history WHERE region = ''"), 1);
+	/* Version 7: the rows already stored were USD, and the snapshot's ECB
+	 * rates are there for fx: auto before any refresh. */
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE currency = 'USD'"), 3);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history WHERE currency = 'USD'"),
+	                 1);
+	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM fx_rates WHERE as_of = '2025-05-09'"),
+	                 30);
 	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM api_prices WHERE "
 	                                "region_group = 'eu'"),
 	                 1);
@@ -489,9 +496,10 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 	struct store *st = open_new(&dir, &path);
 	ck_assert_int_eq(count_rows(st, "PRAGMA application_id"), 0x504c4e52);
 	/* What planner 0.1.0 wrote: every table, version 4, no mark. */
-	ck_assert_int_eq(sqlite3_exec(store_handle(st), "PRAGMA application_id = 0", NULL, NULL,
+	ck_assert_int_eq(sqlite3_exec(store_handle(st),
+	                              "PRAGMA application_id = 0; DROP TABLE fx_rates", NULL, NULL,
 	                              NULL),
-	                 SQLITE_OK);
+	                 SQLITE_OK); /* fx_rates came with version 7, marked */
 	long offers = count_rows(st, "SELECT count(*) FROM offers");
 	store_close(st);
 	ck_assert_int_eq(query_long(path, "PRAGMA application_id"), 0);

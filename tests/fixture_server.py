@@ -37,6 +37,9 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   negprice  every price field negated
   absurd    every price field times 1e12
   shift     every price field times 1.5 (a second, distinguishable feed)
+  paged     Scaleway only: a first page of exactly 100 types (one at end of
+            service) and, at page=2, a last page of one; documented shape
+            (per_page 100), hand-written values
   nolink    Azure only: a full first page of 100 items whose NextPageLink is
             empty (as Microsoft's Q&A recorded on 2023-03-10), and at
             $skip=100 a last page of one item; documented shape, the values
@@ -81,6 +84,8 @@ ROUTES = [
     (re.compile(r"^/v1/services/6F81-5844-456A/skus$"), "gcp", "json"),
     (re.compile(r"^/api/v1/models$"), "openrouter", "json"),
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
+    (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
+    (re.compile(r"^/instance/v1/zones/([a-z0-9-]+)/products/servers$"), "scaleway", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -107,6 +112,8 @@ REAL_LATEST = {
     "openrouter": "openrouter/api-v1-models.2026-08-01.json",
     "lambda": "lambda/instance-types.2026-04-11.reconstructed.json",
     "vast": "vast/cli-search-offers-raw.2024-rtx4090.json",
+    "ecb": "ecb/eurofxref-daily.2025-05-09.xml",
+    "scaleway": "scaleway/instance-v1-products-servers.2026-10-01.excerpt.json",
 }
 
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
@@ -120,6 +127,7 @@ PRICE_KEYS = {
     "communityPrice", "secureSpotPrice", "communitySpotPrice", "minimumBidPrice",
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
+    "hourly_price",
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -311,6 +319,10 @@ class Handler(BaseHTTPRequestHandler):
             token = query.get("pageToken", [""])[0]
             if token:
                 stem = "gcp." + re.sub(r"[^A-Za-z0-9_-]", "", token)
+        elif name == "scaleway":
+            pg = query.get("page", ["1"])[0]
+            if pg not in ("", "1"):
+                stem = "scaleway.page" + re.sub(r"[^0-9]", "", pg)
         elif name == "aws" and os.path.exists(os.path.join(st.root, "aws-%s.csv" % region)):
             stem = "aws-" + region
         if kind == "real" and name in REAL_LATEST:
@@ -430,7 +442,7 @@ class Handler(BaseHTTPRequestHandler):
         path = self.payload_file(name, ext, kind, region, query)
         if path is None:
             return self.reply(404, b'{"error":"no fixture"}')
-        ctype = "text/csv" if ext == "csv" else "application/json"
+        ctype = {"csv": "text/csv", "xml": "text/xml"}.get(ext, "application/json")
         size = os.path.getsize(path)
         if ext == "csv" and kind not in ("drop", "badjson", "cut", "stall", "strnum", "numstr",
                                          "negprice", "absurd", "shift"):
