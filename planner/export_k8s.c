@@ -11,8 +11,10 @@
  * (`kubectl delete cronjob -l planner.dev/month=2026-10`) or apply the next
  * month's export with --prune on that label.
  *
- * Each Job asks for nvidia.com/gpu of its run (a run on several GPUs or
- * pools is its own CronJob, never one Job with all GPUs), CPU and memory
+ * Each pod asks for nvidia.com/gpu of one copy of the run: a run of R
+ * replicas is a Job of R pods (parallelism and completions R, indexed),
+ * each with its own GPUs, never one pod with all of them; runs on other
+ * pools are CronJobs of their own. Pods get CPU and memory
  * requests by the rule at K8S_CPUS_PER_GPU, a memory-backed /dev/shm, the
  * weights volume of run.weights at the Hugging Face cache, the
  * tensor-parallel flag of its engine when the command starts that engine,
@@ -328,22 +330,29 @@ static void container_command(struct emit *e, const struct job *job, int gpus)
 	free(cmd);
 }
 
-/* resources: the run's GPUs as the limit, CPU and memory requests. */
+/* GPUs of one pod: one replica's. */
+static int pod_gpus(const struct sched_run *r)
+{
+	return r->replicas > 1 ? r->gpu_count / r->replicas : r->gpu_count;
+}
+
+/* resources: one replica's GPUs as the limit, CPU and memory requests. */
 static void container_resources(struct emit *e, const struct sched_run *r)
 {
 	char num[32];
+	int n = pod_gpus(r);
 	scalar(e, "resources");
 	map_start(e);
 	scalar(e, "requests");
 	map_start(e);
-	snprintf(num, sizeof num, "%d", K8S_CPUS_PER_GPU * r->gpu_count);
+	snprintf(num, sizeof num, "%d", K8S_CPUS_PER_GPU * n);
 	kv(e, "cpu", num);
-	snprintf(num, sizeof num, "%.0fGi", ceil(r->gpu->vram_gib) * r->gpu_count);
+	snprintf(num, sizeof num, "%.0fGi", ceil(r->gpu->vram_gib) * n);
 	kv(e, "memory", num);
 	map_end(e);
 	scalar(e, "limits");
 	map_start(e);
-	snprintf(num, sizeof num, "%d", r->gpu_count);
+	snprintf(num, sizeof num, "%d", n);
 	kv(e, "nvidia.com/gpu", num);
 	map_end(e);
 	map_end(e);
@@ -370,7 +379,7 @@ static void pod_volumes(struct emit *e, const struct job *job, const struct sche
 	map_start(e);
 	kv(e, "medium", "Memory");
 	snprintf(num, sizeof num, "%.0fGi",
-	         ceil(ceil(r->gpu->vram_gib) * r->gpu_count * K8S_SHM_SHARE));
+	         ceil(ceil(r->gpu->vram_gib) * pod_gpus(r) * K8S_SHM_SHARE));
 	kv(e, "sizeLimit", num);
 	map_end(e);
 	map_end(e);
@@ -409,7 +418,7 @@ static void pod_spec(struct emit *e, const struct job *job, const struct sched_r
 	map_start(e);
 	kv(e, "name", w->slug);
 	kv(e, "image", job->run_image);
-	container_command(e, job, r->gpu_count);
+	container_command(e, job, pod_gpus(r));
 	container_resources(e, r);
 	scalar(e, "volumeMounts");
 	seq_start(e);
@@ -436,6 +445,12 @@ static void job_template(struct emit *e, const struct schedule *s, const struct 
 	scalar(e, "spec");
 	map_start(e);
 	kv_plain(e, "backoffLimit", "0");
+	if (r->replicas > 1) {
+		snprintf(num, sizeof num, "%d", r->replicas);
+		kv_plain(e, "parallelism", num);
+		kv_plain(e, "completions", num);
+		kv(e, "completionMode", "Indexed");
+	}
 	snprintf(num, sizeof num, "%ld", (long)ceil(r->hours * 3600 - 1e-6));
 	kv_plain(e, "activeDeadlineSeconds", num);
 	scalar(e, "template");

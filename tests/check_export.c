@@ -462,6 +462,46 @@ START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
 }
 END_TEST
 
+/* A job whose tokens need three copies of one GPU in its window: one Job
+ * of three pods (parallelism 3, indexed), each with its own GPU, not one
+ * pod with three. */
+START_TEST(k8s_replicas_are_pods_with_their_own_gpus)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml",
+			    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 4}\njobs:\n"
+			    "  - name: batch\n    model: llama-3.1-8b\n    precision: q4_k_m\n"
+			    "    tokens_per_month: {input: 100M, output: 900M}\n"
+			    "    data: restricted\n"
+			    "    schedule: {window: \"01:00-05:00\", days: [sat]}\n"
+			    "    run: {command: \"vllm serve x\", image: \"x:1\"}\n");
+	char *path = schedule_to(&f, "k8s", "rep.yaml"), *out = NULL;
+	ck_assert_int_eq(k8s_validate(path, &out), 0);
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import sys,yaml\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"assert docs\n"
+		"for d in docs:\n"
+		"    j = d[\"spec\"][\"jobTemplate\"][\"spec\"]\n"
+		"    c = j[\"template\"][\"spec\"][\"containers\"][0]\n"
+		"    assert j[\"parallelism\"] == j[\"completions\"] == 3, j\n"
+		"    assert j[\"completionMode\"] == \"Indexed\", j\n"
+		"    assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"1\", c\n"
+		"    assert c[\"command\"][2] == \"vllm serve x\", c\n"
+		"' '%s' 2>&1",
+		path);
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 /* Every owned run of the JSON schedule is one firing of one CronJob: its
  * local start's day is among the schedule's days, at its hour and minute. */
 START_TEST(k8s_cronjobs_fire_once_on_each_run_start)
@@ -754,6 +794,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_manifests_hold_the_kubernetes_openapi_types);
 	tcase_add_test(tc, k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag);
 	tcase_add_test(tc, k8s_cronjobs_fire_once_on_each_run_start);
+	tcase_add_test(tc, k8s_replicas_are_pods_with_their_own_gpus);
 	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);
