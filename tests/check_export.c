@@ -569,6 +569,26 @@ START_TEST(slurm_runs_the_image_through_pyxis_when_asked)
 }
 END_TEST
 
+START_TEST(run_weights_must_be_a_claim_or_an_absolute_path)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml",
+			    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 1}\njobs:\n"
+			    "  - {name: a, model: llama-3.1-8b, hours_per_month: 5, "
+			    "run: {image: \"x:1\", weights: data/hf}}\n");
+	const char *argv[] = {"schedule", f.spec, "--format", "k8s", "--db", f.db, NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
+	ck_assert_msg(strstr(err, "weights 'data/hf' in run of job 'a' is neither pvc:NAME nor an "
+				  "absolute path"),
+		      "%s", err);
+	free(err);
+	free_fx(&f);
+}
+END_TEST
+
 START_TEST(a_month_with_no_runs_writes_every_format)
 {
 	struct fx f;
@@ -796,6 +816,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_cronjobs_fire_once_on_each_run_start);
 	tcase_add_test(tc, k8s_replicas_are_pods_with_their_own_gpus);
 	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
+	tcase_add_test(tc, run_weights_must_be_a_claim_or_an_absolute_path);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);
