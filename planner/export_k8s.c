@@ -47,7 +47,7 @@
  * NVIDIA DGX H100 datasheet; unconfirmed). /dev/shm (NCCL and PyTorch
  * workers between GPUs) is capped at half the memory request. */
 #define K8S_CPUS_PER_GPU 4
-#define K8S_SHM_SHARE 0.5
+#define K8S_SHM_SHARE    0.5
 
 /* A CronJob that misses its minute (controller down) still starts within
  * this many seconds, else the run is skipped. planner's choice. */
@@ -57,7 +57,7 @@
  * Hugging Face cache vLLM, SGLang and transformers read by default
  * (HF_HOME unset: ~/.cache/huggingface, for root). */
 #define K8S_DEFAULT_WEIGHTS "pvc:model-weights"
-#define K8S_WEIGHTS_MOUNT "/root/.cache/huggingface"
+#define K8S_WEIGHTS_MOUNT   "/root/.cache/huggingface"
 
 /* One job's slug, unique within the export. */
 struct k8s_slug {
@@ -185,7 +185,6 @@ static struct k8s_slug *unique_slugs(const struct schedule *s)
 	return u;
 }
 
-
 /* What makes runs one CronJob: the same job, wall-clock start minute and
  * month, hours, GPU model and count, and GPUs. */
 static bool same_window(const struct sched_run *a, const struct sched_run *b)
@@ -303,8 +302,8 @@ static const char *tp_flag(const struct job *job, int gpus)
 	const char *c = job->run_command;
 	if (gpus < 2 || !c)
 		return NULL;
-	if (!strcmp(en->name, "vllm") && strstr(c, "vllm") && !strstr(c, "--tensor-parallel-size") &&
-	    !strstr(c, " -tp "))
+	if (!strcmp(en->name, "vllm") && strstr(c, "vllm") &&
+	    !strstr(c, "--tensor-parallel-size") && !strstr(c, " -tp "))
 		return "--tensor-parallel-size";
 	if (!strcmp(en->name, "sglang") && strstr(c, "sglang") && !strstr(c, "--tp"))
 		return "--tp-size";

@@ -114,7 +114,8 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		fputs(" --wrap=", f);
 		if (job->run_pyxis && job->run_image && job->run_command) {
 			if (wrap_pyxis(f, job) != PLANNER_OK)
-				return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+				return set_err(err, PLANNER_ESYS,
+				               "out of memory writing the script");
 		} else {
 			shell_quote(f, job->run_command ? job->run_command : "true");
 		}

@@ -42,7 +42,7 @@ struct sched_option {
 	int gpus;           /* GPUs of the pool one run takes; 0 = does not fit */
 	double hours;       /* hours on this pool that do the whole job (> 0) */
 	double cost_per_hour; /* power of all `gpus`, currency per hour */
-	int replicas;       /* copies of the configuration in `gpus` (gpus / replicas each) */
+	int replicas;         /* copies of the configuration in `gpus` (gpus / replicas each) */
 };
 
 struct sched_job {

@@ -16,9 +16,12 @@ static int check_run_weights(struct spec_rd *r, const struct spec_key *k, const 
 {
 	char d[64];
 	const char *v = ((const struct job *)r->target)->run_weights;
-	return v[0] == '/' || (!strncmp(v, "pvc:", 4) && v[4]) ? PLANNER_OK
-	       : yr_fail(&r->c->y, kv->val->start_mark, "weights %s %s is neither pvc:NAME nor an "
-	                 "absolute path", yr_describe(kv->val, d, sizeof d), r->where);
+	return v[0] == '/' || (!strncmp(v, "pvc:", 4) && v[4])
+	           ? PLANNER_OK
+	           : yr_fail(&r->c->y, kv->val->start_mark,
+	                     "weights %s %s is neither pvc:NAME nor an "
+	                     "absolute path",
+	                     yr_describe(kv->val, d, sizeof d), r->where);
 }
 
 static const struct spec_key run_keys[] = {
@@ -33,14 +36,23 @@ static const struct spec_key run_keys[] = {
      .offset = offsetof(struct job, run_image),
      .example = "image: \"vllm/vllm-openai:latest\"",
      .desc = "Container image of the exported Kubernetes job (the Slurm one's with pyxis)."},
-    {.name = "weights", .kind = SPEC_TEXT, .offset = offsetof(struct job, run_weights),
-     .check = check_run_weights, .def_text = "pvc:model-weights", .example = "weights: /data/hf",
-     .type = "text, pvc:NAME or an absolute path", .desc = "Where the Kubernetes job finds the "
-     "model weights: a PersistentVolumeClaim (pvc:NAME) or a node's directory (hostPath), "
-     "mounted at /root/.cache/huggingface."},
-    {.name = "pyxis", .kind = SPEC_BOOL, .offset = offsetof(struct job, run_pyxis),
-     .def_text = "false", .example = "pyxis: true", .desc = "The Slurm export runs run.command "
-     "in run.image through the pyxis plugin (srun --container-image)."},
+    {.name = "weights",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct job, run_weights),
+     .check = check_run_weights,
+     .def_text = "pvc:model-weights",
+     .example = "weights: /data/hf",
+     .type = "text, pvc:NAME or an absolute path",
+     .desc = "Where the Kubernetes job finds the "
+             "model weights: a PersistentVolumeClaim (pvc:NAME) or a node's directory (hostPath), "
+             "mounted at /root/.cache/huggingface."},
+    {.name = "pyxis",
+     .kind = SPEC_BOOL,
+     .offset = offsetof(struct job, run_pyxis),
+     .def_text = "false",
+     .example = "pyxis: true",
+     .desc = "The Slurm export runs run.command "
+             "in run.image through the pyxis plugin (srun --container-image)."},
 };
 
 const struct spec_table spec_run = {
