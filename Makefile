@@ -17,6 +17,8 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 PKGS     := libcurl libcjson sqlite3 yaml-0.1
 DEB_PKGS := build-essential pkg-config libcurl4-openssl-dev libcjson-dev \
@@ -128,10 +130,14 @@ install: $(BIN)
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 planner.1 $(DESTDIR)$(MANDIR)/man1/planner.1
 	install -m 644 completion/planner.bash $(DESTDIR)$(BASHCOMPDIR)/planner
+	install -d $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 644 completion/_planner $(DESTDIR)$(ZSHCOMPDIR)/_planner
+	install -m 644 completion/planner.fish $(DESTDIR)$(FISHCOMPDIR)/planner.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/planner $(DESTDIR)$(MANDIR)/man1/planner.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/planner
+		$(DESTDIR)$(BASHCOMPDIR)/planner $(DESTDIR)$(ZSHCOMPDIR)/_planner \
+		$(DESTDIR)$(FISHCOMPDIR)/planner.fish
 
 bench: $(BIN)
 	@for b in bench/*.sh; do \

@@ -1,6 +1,33 @@
 # bash completion for planner(1): commands, each command's options, and
 # the values of options that take a fixed set (formats, tasks, precisions,
-# providers). Installed as share/bash-completion/completions/planner.
+# providers), and model and GPU names from `planner models` and `planner
+# gpus` at completion time. Installed as
+# share/bash-completion/completions/planner. Only file names are completed
+# as files (compopt -o filenames there, not on `complete`), so `prov<Tab>`
+# gives the command providers, not a directory providers/ beside it.
+
+# The first column of `planner models|gpus --format csv`, one per line,
+# from the planner being completed (COMP_WORDS[0]).
+_planner_names()
+{
+	local bin=${COMP_WORDS[0]}
+	command -v "$bin" >/dev/null 2>&1 || bin=planner
+	"$bin" "$1" --format csv 2>/dev/null | while IFS=, read -r name _; do
+		[[ $name == id || $name == name || -z $name ]] || printf '%s\n' "$name"
+	done
+}
+
+# COMPREPLY: the names of $1 (models|gpus) that start with $cur, quoted for
+# the command line ("RTX 4090" as RTX\ 4090).
+_planner_complete_names()
+{
+	local IFS=$'\n' name want=${cur//\\/}
+	want=${want#[\"\']}
+	COMPREPLY=()
+	for name in $(_planner_names "$1"); do
+		[[ $name == "$want"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+	done
+}
 
 _planner()
 {
@@ -19,8 +46,24 @@ _planner()
 	cmd=${COMP_WORDS[1]}
 
 	case $prev in
-	--db | -o | --output)
+	--db | -o)
+		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
+		return 0
+		;;
+	--output)
+		# fit's --output is a token count; elsewhere it is a file.
+		[[ $cmd == fit ]] && return 0
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return 0
+		;;
+	--gpu)
+		_planner_complete_names gpus
+		return 0
+		;;
+	--model)
+		_planner_complete_names models
 		return 0
 		;;
 	--format)
@@ -60,8 +103,8 @@ _planner()
 		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway openrouter litellm" -- "$cur"))
 		return 0
 		;;
-	--context | --batch | --min-vram | --max-price | --limit | --month | --model | --gpu | \
-		--if-older-than | --aws-regions | --gpus | --input | --output | --lora-rank | --micro-batch)
+	--context | --batch | --min-vram | --max-price | --limit | --month | \
+		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch)
 		return 0
 		;;
 	esac
@@ -86,12 +129,20 @@ _planner()
 		return 0
 	fi
 	case $cmd in
+	fit)
+		# MODEL: a reference model's id (or a config.json path).
+		((COMP_CWORD == 2)) && _planner_complete_names models
+		;;
+	history)
+		((COMP_CWORD == 2)) && _planner_complete_names gpus
+		;;
 	compare | schedule | breakeven | report)
 		# The job spec: YAML files and directories to descend into.
+		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")
 			$(compgen -d -- "$cur"))
 		;;
 	esac
 	return 0
 }
-complete -o filenames -F _planner planner
+complete -F _planner planner

@@ -1,12 +1,25 @@
-/* export_k8s.c — the owned runs as Kubernetes batch/v1 Jobs, written with
- * libyaml's emitter as one multi-document stream (`kubectl apply -f`).
+/* export_k8s.c — the owned runs as Kubernetes batch/v1 CronJobs, written
+ * with libyaml's emitter as one multi-document stream (`kubectl apply -f`).
  *
- * A Job starts when it is created, so each is created suspended
- * (spec.suspend, Kubernetes 1.24+) with its start, end and cost as
- * annotations; unsuspend it at planner.dev/start (the README shows a
- * one-line loop). It asks for nvidia.com/gpu of its run, selects nodes by
- * the GPU feature discovery label nvidia.com/gpu.product, and stops after
- * its hours (activeDeadlineSeconds once running). */
+ * What starts a run at its time is the cluster's CronJob controller: the
+ * runs of one job that start at the same wall-clock minute for the same
+ * hours on the same GPUs (a recurring window: "22:00 on Fridays") are one
+ * CronJob whose schedule names their days of the month ("0 22 2,9,16,23
+ * 10 *"), in the spec's timeZone (batch/v1 CronJob, Kubernetes 1.27+).
+ * Cron has no year, so the CronJobs would fire again a year later: they
+ * carry the label planner.dev/month; delete them when the month ends
+ * (`kubectl delete cronjob -l planner.dev/month=2026-10`) or apply the next
+ * month's export with --prune on that label.
+ *
+ * Each pod asks for nvidia.com/gpu of one copy of the run: a run of R
+ * replicas is a Job of R pods (parallelism and completions R, indexed),
+ * each with its own GPUs, never one pod with all of them; runs on other
+ * pools are CronJobs of their own. Pods get CPU and memory
+ * requests by the rule at K8S_CPUS_PER_GPU, a memory-backed /dev/shm, the
+ * weights volume of run.weights at the Hugging Face cache, the
+ * tensor-parallel flag of its engine when the command starts that engine,
+ * selects nodes by the GPU feature discovery label nvidia.com/gpu.product,
+ * and stops after its hours (activeDeadlineSeconds). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +27,37 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "engines.h"
 #include "export.h"
 #include "util.h"
 
 /* Kubernetes object names: DNS-1123 labels of at most 63 characters
  * (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/,
- * read 2026-11-30); a job's slug takes at most 40 of them. */
-#define K8S_NAME_MAX 63
+ * read 2026-11-30), and a CronJob's at most 52, since the controller
+ * appends 11 characters for its Jobs (https://kubernetes.io/docs/concepts/
+ * workloads/controllers/cron-jobs/, "Writing a CronJob spec", read
+ * 2026-11-30); a job's slug takes at most 40 of them. */
+#define K8S_NAME_MAX 52
 #define K8S_SLUG_MAX 40
+
+/* Requests per GPU of the run: planner's rule, not a measured need. 4 CPU
+ * cores and host memory equal to the GPU's own memory (the weights pass
+ * through host memory on the way to the GPUs), well under a DGX H100's
+ * per-GPU share of 14 cores and 256 GB (112 cores and 2 TB for 8 GPUs,
+ * NVIDIA DGX H100 datasheet; unconfirmed). /dev/shm (NCCL and PyTorch
+ * workers between GPUs) is capped at half the memory request. */
+#define K8S_CPUS_PER_GPU 4
+#define K8S_SHM_SHARE    0.5
+
+/* A CronJob that misses its minute (controller down) still starts within
+ * this many seconds, else the run is skipped. planner's choice. */
+#define K8S_START_DEADLINE_S 600
+
+/* run.weights when not given, and where the volume is mounted: the
+ * Hugging Face cache vLLM, SGLang and transformers read by default
+ * (HF_HOME unset: ~/.cache/huggingface, for root). */
+#define K8S_DEFAULT_WEIGHTS "pvc:model-weights"
+#define K8S_WEIGHTS_MOUNT   "/root/.cache/huggingface"
 
 /* One job's slug, unique within the export. */
 struct k8s_slug {
@@ -125,12 +161,6 @@ static void gpu_product(const char *gpu, char *out, size_t len)
 	out[n < len ? n : len - 1] = '\0';
 }
 
-/* The Job's names for one run: its object name (slug and local start),
- * the job's slug, start and end with their offsets, and the node label. */
-struct run_names {
-	char name[K8S_NAME_MAX + 1], slug[K8S_SLUG_MAX + 1], start[32], end[32], product[96];
-};
-
 /* Each job's slug, unique in the export: "Job A" and "job-a" both slug to
  * "job-a", so the later job in the spec gets "job-a-2" (then -3, …), the
  * same on every export. NULL when out of memory. */
@@ -155,145 +185,319 @@ static struct k8s_slug *unique_slugs(const struct schedule *s)
 	return u;
 }
 
-/* The local start of a run to the minute, as its Job name shows it. */
-static long long start_minute(const struct sched_run *r)
+/* What makes runs one CronJob: the same job, wall-clock start minute and
+ * month, hours, GPU model and count, and GPUs. */
+static bool same_window(const struct sched_run *a, const struct sched_run *b)
 {
-	return (long long)(r->start + r->start_offset) / 60;
+	time_t la = a->start + a->start_offset, lb = b->start + b->start_offset;
+	struct tm ta, tb;
+	gmtime_r(&la, &ta);
+	gmtime_r(&lb, &tb);
+	return a->route == ROUTE_OWNED && b->route == ROUTE_OWNED && a->job == b->job &&
+	       ta.tm_hour == tb.tm_hour && ta.tm_min == tb.tm_min && ta.tm_mon == tb.tm_mon &&
+	       fabs(a->hours - b->hours) < 1e-9 && a->gpu == b->gpu &&
+	       a->gpu_count == b->gpu_count && !strcmp(a->resource, b->resource);
 }
 
-static void run_names(const struct schedule *s, size_t idx, const struct k8s_slug *slugs,
-                      struct run_names *n)
+/* One CronJob: the first run of its window (idx) and what is said of all. */
+struct window {
+	size_t idx;
+	char name[K8S_NAME_MAX + 1], slug[K8S_SLUG_MAX + 1], product[96];
+	char schedule[160]; /* "0 22 2,9,16 10 *" */
+	char starts[1024];  /* the runs' starts, ISO 8601, space-separated */
+	int n_runs;
+	double cost;
+};
+
+/* The window of run idx: its name (slug and local start "hhmm", -2, -3, …
+ * for another window of the same job at the same minute), its cron
+ * schedule with a day of the month per run, and the runs' starts. */
+static void window_of(const struct schedule *s, size_t idx, const struct k8s_slug *slugs,
+                      struct window *w)
 {
 	const struct sched_run *r = &s->runs[idx];
-	struct tm tm;
 	time_t local = r->start + r->start_offset;
+	struct tm tm;
 	gmtime_r(&local, &tm);
-	snprintf(n->slug, sizeof n->slug, "%s", slugs[r->job].v);
-	char when[16];
-	strftime(when, sizeof when, "%Y%m%d-%H%M", &tm);
-	/* Runs of one job starting in the same minute (copies on two pools):
-	 * the later ones get -2, -3, … in the schedule's run order. */
+	memset(w, 0, sizeof *w);
+	w->idx = idx;
+	snprintf(w->slug, sizeof w->slug, "%s", slugs[r->job].v);
 	int copy = 1;
-	for (size_t i = 0; i < idx; i++)
-		copy += s->runs[i].route == ROUTE_OWNED && s->runs[i].job == r->job &&
-		        start_minute(&s->runs[i]) == start_minute(r);
-	char name[96], num[16] = "";
+	for (size_t i = 0; i < idx; i++) {
+		const struct sched_run *o = &s->runs[i];
+		bool first = true;
+		for (size_t k = 0; k < i && first; k++)
+			first = !same_window(&s->runs[k], o);
+		copy += first && o->route == ROUTE_OWNED && o->job == r->job &&
+		        (o->start + o->start_offset) / 60 % 1440 == local / 60 % 1440;
+	}
+	char num[16] = "";
 	if (copy > 1)
 		snprintf(num, sizeof num, "-%d", copy);
-	snprintf(name, sizeof name, "%s-%.13s%s", n->slug, when, num);
-	snprintf(n->name, sizeof n->name, "%.*s", K8S_NAME_MAX, name);
-	sched_iso(r->start, r->start_offset, n->start, sizeof n->start);
-	sched_iso(r->end, r->end_offset, n->end, sizeof n->end);
-	gpu_product(r->gpu->name, n->product, sizeof n->product);
+	snprintf(w->name, sizeof w->name, "%s-%02d%02d%s", w->slug, tm.tm_hour, tm.tm_min, num);
+	int n = snprintf(w->schedule, sizeof w->schedule, "%d %d ", tm.tm_min, tm.tm_hour);
+	size_t sn = 0;
+	for (size_t i = idx; i < s->n_runs; i++) {
+		const struct sched_run *o = &s->runs[i];
+		if (!same_window(r, o))
+			continue;
+		time_t lo = o->start + o->start_offset;
+		struct tm to;
+		gmtime_r(&lo, &to);
+		n += snprintf(w->schedule + n, sizeof w->schedule - (size_t)n, "%s%d",
+		              w->n_runs ? "," : "", to.tm_mday);
+		char iso[32];
+		sched_iso(o->start, o->start_offset, iso, sizeof iso);
+		sn += (size_t)snprintf(w->starts + sn, sizeof w->starts - sn, "%s%s",
+		                       w->n_runs ? " " : "", iso);
+		w->n_runs++;
+		w->cost += o->cost;
+	}
+	snprintf(w->schedule + n, sizeof w->schedule - (size_t)n, " %d *", tm.tm_mon + 1);
+	gpu_product(r->gpu->name, w->product, sizeof w->product);
 }
 
-static void labels(struct emit *e, const struct run_names *n)
+static void labels(struct emit *e, const struct schedule *s, const struct window *w)
 {
 	scalar(e, "labels");
 	map_start(e);
 	kv(e, "app.kubernetes.io/managed-by", "planner");
-	kv(e, "planner.dev/job", n->slug);
+	kv(e, "planner.dev/job", w->slug);
+	kv(e, "planner.dev/month", s->month);
 	map_end(e);
 }
 
-/* metadata: the name, labels, and the run's start, end, hours and cost as
+/* metadata: the name, labels, and the runs' starts, hours and cost as
  * annotations. */
-static void job_metadata(struct emit *e, const struct schedule *s, const struct sched_run *r,
-                         const struct run_names *n)
+static void cron_metadata(struct emit *e, const struct schedule *s, const struct window *w)
 {
+	const struct sched_run *r = &s->runs[w->idx];
 	char num[64];
 	scalar(e, "metadata");
 	map_start(e);
-	kv(e, "name", n->name);
-	labels(e, n);
+	kv(e, "name", w->name);
+	labels(e, s, w);
 	scalar(e, "annotations");
 	map_start(e);
 	kv(e, "planner.dev/job-name", s->jobs[r->job].job->name);
-	kv(e, "planner.dev/start", n->start);
-	kv(e, "planner.dev/end", n->end);
+	kv(e, "planner.dev/starts", w->starts);
 	snprintf(num, sizeof num, "%.2f", r->hours);
 	kv(e, "planner.dev/hours", num);
-	snprintf(num, sizeof num, "%.2f %s", r->cost, s->currency);
+	snprintf(num, sizeof num, "%.2f %s", w->cost, s->currency);
 	kv(e, "planner.dev/cost", num);
 	kv(e, "planner.dev/resource", r->resource);
 	map_end(e);
 	map_end(e);
 }
 
-/* spec.template.spec: one container of the job's image and command,
- * limited to the run's GPUs, on nodes with its GPU model. */
-static void pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
-                     const struct run_names *n)
+/* The tensor-parallel option of the job's engine, when the command starts
+ * that engine and does not set it: vLLM's --tensor-parallel-size
+ * (vllm/engine/arg_utils.py) and SGLang's --tp-size (python/sglang/srt/
+ * server_args.py; the README's --tp is its abbreviation). NULL for none. */
+static const char *tp_flag(const struct job *job, int gpus)
+{
+	const struct engine *en = job->engine ? engine_find(job->engine) : NULL;
+	if (!en)
+		en = engine_for(job->task != TASK_INFERENCE, job->precision);
+	const char *c = job->run_command;
+	if (gpus < 2 || !c)
+		return NULL;
+	if (!strcmp(en->name, "vllm") && strstr(c, "vllm") &&
+	    !strstr(c, "--tensor-parallel-size") && !strstr(c, " -tp "))
+		return "--tensor-parallel-size";
+	if (!strcmp(en->name, "sglang") && strstr(c, "sglang") && !strstr(c, "--tp"))
+		return "--tp-size";
+	return NULL;
+}
+
+static void container_command(struct emit *e, const struct job *job, int gpus)
+{
+	if (!job->run_command)
+		return;
+	const char *flag = tp_flag(job, gpus);
+	char *cmd = flag ? xasprintf("%s %s %d", job->run_command, flag, gpus) : NULL;
+	if (flag && !cmd) {
+		e->ok = false;
+		return;
+	}
+	scalar(e, "command");
+	seq_start(e);
+	quoted(e, "/bin/sh");
+	quoted(e, "-c");
+	quoted(e, cmd ? cmd : job->run_command);
+	seq_end(e);
+	free(cmd);
+}
+
+/* GPUs of one pod: one replica's. */
+static int pod_gpus(const struct sched_run *r)
+{
+	return r->replicas > 1 ? r->gpu_count / r->replicas : r->gpu_count;
+}
+
+/* resources: one replica's GPUs as the limit, CPU and memory requests. */
+static void container_resources(struct emit *e, const struct sched_run *r)
 {
 	char num[32];
+	int n = pod_gpus(r);
+	scalar(e, "resources");
+	map_start(e);
+	scalar(e, "requests");
+	map_start(e);
+	snprintf(num, sizeof num, "%d", K8S_CPUS_PER_GPU * n);
+	kv(e, "cpu", num);
+	snprintf(num, sizeof num, "%.0fGi", ceil(r->gpu->vram_gib) * n);
+	kv(e, "memory", num);
+	map_end(e);
+	scalar(e, "limits");
+	map_start(e);
+	snprintf(num, sizeof num, "%d", n);
+	kv(e, "nvidia.com/gpu", num);
+	map_end(e);
+	map_end(e);
+}
+
+static void mount(struct emit *e, const char *name, const char *path)
+{
+	map_start(e);
+	kv(e, "name", name);
+	kv(e, "mountPath", path);
+	map_end(e);
+}
+
+/* volumes: /dev/shm in memory, and the weights (run.weights). */
+static void pod_volumes(struct emit *e, const struct job *job, const struct sched_run *r)
+{
+	char num[32];
+	const char *wt = job->run_weights ? job->run_weights : K8S_DEFAULT_WEIGHTS;
+	scalar(e, "volumes");
+	seq_start(e);
+	map_start(e);
+	kv(e, "name", "dshm");
+	scalar(e, "emptyDir");
+	map_start(e);
+	kv(e, "medium", "Memory");
+	snprintf(num, sizeof num, "%.0fGi",
+	         ceil(ceil(r->gpu->vram_gib) * pod_gpus(r) * K8S_SHM_SHARE));
+	kv(e, "sizeLimit", num);
+	map_end(e);
+	map_end(e);
+	map_start(e);
+	kv(e, "name", "weights");
+	if (!strncmp(wt, "pvc:", 4)) {
+		scalar(e, "persistentVolumeClaim");
+		map_start(e);
+		kv(e, "claimName", wt + 4);
+		map_end(e);
+	} else {
+		scalar(e, "hostPath");
+		map_start(e);
+		kv(e, "path", wt);
+		kv(e, "type", "Directory");
+		map_end(e);
+	}
+	map_end(e);
+	seq_end(e);
+}
+
+/* The pod's spec: one container of the job's image and command on nodes
+ * with its GPU model. */
+static void pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
+                     const struct window *w)
+{
 	scalar(e, "spec");
 	map_start(e);
 	kv(e, "restartPolicy", "Never");
 	scalar(e, "nodeSelector");
 	map_start(e);
-	kv(e, "nvidia.com/gpu.product", n->product);
+	kv(e, "nvidia.com/gpu.product", w->product);
 	map_end(e);
 	scalar(e, "containers");
 	seq_start(e);
 	map_start(e);
-	kv(e, "name", n->slug);
+	kv(e, "name", w->slug);
 	kv(e, "image", job->run_image);
-	if (job->run_command) {
-		scalar(e, "command");
-		seq_start(e);
-		quoted(e, "/bin/sh");
-		quoted(e, "-c");
-		quoted(e, job->run_command);
-		seq_end(e);
-	}
-	scalar(e, "resources");
-	map_start(e);
-	scalar(e, "limits");
-	map_start(e);
-	snprintf(num, sizeof num, "%d", r->gpu_count);
-	kv(e, "nvidia.com/gpu", num);
-	map_end(e);
-	map_end(e);
+	container_command(e, job, pod_gpus(r));
+	container_resources(e, r);
+	scalar(e, "volumeMounts");
+	seq_start(e);
+	mount(e, "dshm", "/dev/shm");
+	mount(e, "weights", K8S_WEIGHTS_MOUNT);
+	seq_end(e);
 	map_end(e);
 	seq_end(e);
+	pod_volumes(e, job, r);
 	map_end(e);
 }
 
-static void job_doc(struct emit *e, const struct schedule *s, size_t idx,
-                    const struct k8s_slug *slugs)
+/* jobTemplate: the Job each firing creates. */
+static void job_template(struct emit *e, const struct schedule *s, const struct window *w)
 {
-	const struct sched_run *r = &s->runs[idx];
-	struct run_names n;
+	const struct sched_run *r = &s->runs[w->idx];
 	char num[64];
-	run_names(s, idx, slugs, &n);
-	if (!e->ok)
-		return;
-	yaml_document_start_event_initialize(&e->ev, NULL, NULL, NULL, 0);
-	put(e);
+	scalar(e, "jobTemplate");
 	map_start(e);
-	kv(e, "apiVersion", "batch/v1");
-	kv(e, "kind", "Job");
-	job_metadata(e, s, r, &n);
+	scalar(e, "metadata");
+	map_start(e);
+	labels(e, s, w);
+	map_end(e);
 	scalar(e, "spec");
 	map_start(e);
-	kv_plain(e, "suspend", "true");
 	kv_plain(e, "backoffLimit", "0");
+	if (r->replicas > 1) {
+		snprintf(num, sizeof num, "%d", r->replicas);
+		kv_plain(e, "parallelism", num);
+		kv_plain(e, "completions", num);
+		kv(e, "completionMode", "Indexed");
+	}
 	snprintf(num, sizeof num, "%ld", (long)ceil(r->hours * 3600 - 1e-6));
 	kv_plain(e, "activeDeadlineSeconds", num);
 	scalar(e, "template");
 	map_start(e);
 	scalar(e, "metadata");
 	map_start(e);
-	labels(e, &n);
+	labels(e, s, w);
 	map_end(e);
-	pod_spec(e, s->jobs[r->job].job, r, &n);
+	pod_spec(e, s->jobs[r->job].job, r, w);
 	map_end(e); /* template */
 	map_end(e); /* job spec */
+	map_end(e); /* jobTemplate */
+}
+
+static void cron_doc(struct emit *e, const struct schedule *s, const struct window *w)
+{
+	char num[32];
+	if (!e->ok)
+		return;
+	yaml_document_start_event_initialize(&e->ev, NULL, NULL, NULL, 0);
+	put(e);
+	map_start(e);
+	kv(e, "apiVersion", "batch/v1");
+	kv(e, "kind", "CronJob");
+	cron_metadata(e, s, w);
+	scalar(e, "spec");
+	map_start(e);
+	kv(e, "schedule", w->schedule);
+	kv(e, "timeZone", s->timezone);
+	kv(e, "concurrencyPolicy", "Forbid");
+	snprintf(num, sizeof num, "%d", K8S_START_DEADLINE_S);
+	kv_plain(e, "startingDeadlineSeconds", num);
+	job_template(e, s, w);
+	map_end(e); /* cron spec */
 	map_end(e);
 	if (!e->ok)
 		return;
 	yaml_document_end_event_initialize(&e->ev, 0);
 	put(e);
+}
+
+/* Whether run i opens its window: no earlier run shares it. */
+static bool window_first(const struct schedule *s, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (same_window(&s->runs[k], &s->runs[i]))
+			return false;
+	return true;
 }
 
 static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
@@ -320,7 +524,11 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 			opts->skipped++;
 			continue;
 		}
-		job_doc(&e, s, i, slugs);
+		if (!window_first(s, i))
+			continue;
+		struct window w;
+		window_of(s, i, slugs, &w);
+		cron_doc(&e, s, &w);
 	}
 	if (e.ok) {
 		yaml_stream_end_event_initialize(&e.ev);
@@ -331,7 +539,8 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 		/* The emitter fails on a write or on memory; anything else would
 		 * be a bug in the events above. */
 		rc = set_err(err,
-		             e.em.error == YAML_WRITER_ERROR || e.em.error == YAML_MEMORY_ERROR
+		             e.em.error == YAML_WRITER_ERROR || e.em.error == YAML_MEMORY_ERROR ||
+		                     e.em.error == YAML_NO_ERROR
 		                 ? PLANNER_ESYS
 		                 : PLANNER_EINPUT,
 		             "cannot write YAML: %s", e.em.problem ? e.em.problem : "write failed");
@@ -340,12 +549,12 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 	return rc;
 }
 
-/* Kubernetes batch/v1 Jobs, one per owned run, created suspended with the
- * start as an annotation; runs of a job without run.image are left out and
- * counted as skipped. */
+/* Kubernetes batch/v1 CronJobs, one per recurring window of owned runs,
+ * each firing a Job at the runs' starts; runs of a job without run.image
+ * are left out and counted as skipped. */
 const struct export_format export_format_k8s = {
     .name = "k8s",
-    .summary = "batch/v1 Jobs, owned runs",
+    .summary = "batch/v1 CronJobs, owned runs",
     .applies = EXPORT_SCHEDULE,
     .needs = "image",
     .write = write_k8s,

@@ -3,12 +3,19 @@
  * the script exports, so the spec's wall-clock times hold wherever it is
  * run), limits it to its hours (--time), asks for its GPUs on one node
  * (--gres=gpu:<type>:<n>; the type is the GPU model as a gres.conf name,
- * "RTX 4090" -> "rtx4090"), and runs the job's run.command (--wrap). */
+ * "RTX 4090" -> "rtx4090"), and runs the job's run.command (--wrap).
+ * A job with run.pyxis: true and a run.image runs that command inside the
+ * image through NVIDIA's pyxis SPANK plugin: the wrapped step is
+ * `srun --container-image=IMAGE sh -c COMMAND` (pyxis adds its options to
+ * srun; github.com/NVIDIA/pyxis README, "Usage", read 2026-11-30). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "export.h"
+#include "util.h"
 
 /* Single-quoted for bash: ' becomes '\''. */
 static void shell_quote(FILE *f, const char *s)
@@ -21,6 +28,28 @@ static void shell_quote(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+/* The --wrap text of a pyxis job, quoted: srun starts the command in the
+ * job's image. PLANNER_ESYS when out of memory. */
+static int wrap_pyxis(FILE *f, const struct job *job)
+{
+	char *inner = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&inner, &len);
+	if (!m)
+		return PLANNER_ESYS;
+	fputs("srun --container-image=", m);
+	shell_quote(m, job->run_image);
+	fputs(" sh -c ", m);
+	shell_quote(m, job->run_command);
+	if (fclose(m) != 0) {
+		free(inner);
+		return PLANNER_ESYS;
+	}
+	shell_quote(f, inner);
+	free(inner);
+	return PLANNER_OK;
 }
 
 /* gres type: the model's letters and digits, lower case ("h100sxm"). */
@@ -83,10 +112,15 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		        begin, minutes / 1440, minutes / 60 % 24, minutes % 60, type, r->gpu_count);
 		shell_quote(f, r->resource);
 		fputs(" --wrap=", f);
-		shell_quote(f, job->run_command ? job->run_command : "true");
+		if (job->run_pyxis && job->run_image && job->run_command) {
+			if (wrap_pyxis(f, job) != PLANNER_OK)
+				return set_err(err, PLANNER_ESYS,
+				               "out of memory writing the script");
+		} else {
+			shell_quote(f, job->run_command ? job->run_command : "true");
+		}
 		fputc('\n', f);
 	}
-	(void)err;
 	return PLANNER_OK;
 }
 

@@ -173,6 +173,7 @@ void jobspec_free(struct jobspec *spec)
 		free_strv(j->regions, j->n_regions);
 		free(j->run_command);
 		free(j->run_image);
+		free(j->run_weights);
 		free(j->engine);
 		free(j->optimizer);
 	}

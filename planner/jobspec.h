@@ -72,6 +72,9 @@ struct job {
 	struct job_schedule sched;
 	char *run_command;        /* run.command, may be NULL */
 	char *run_image;          /* run.image, may be NULL */
+	char *run_weights;        /* run.weights: "pvc:NAME" or an absolute host path;
+	                           * NULL = the PVC "model-weights" (export_k8s.c) */
+	bool run_pyxis;           /* run.pyxis: Slurm --container-image (pyxis) */
 	char *engine;             /* engine profile name; NULL = by task and precision */
 	struct src_pos pos;       /* where the job's mapping starts */
 	struct src_pos model_pos; /* where `model:` value is */

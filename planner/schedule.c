@@ -260,6 +260,7 @@ static int build_jobs(struct builder *b, char **err)
 			if (!(h > 0) || !isfinite(h))
 				continue;
 			o->gpus = n * run.replicas;
+			o->replicas = run.replicas > 0 ? run.replicas : 1;
 			o->hours = h;
 			o->cost_per_hour = power_cost(spec, o->gpus, pi->watts, 1.0);
 		}
@@ -338,6 +339,7 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 		r->route = ROUTE_OWNED;
 		r->gpu = b->pinfo[m].gpu;
 		r->gpu_count = o->gpus;
+		r->replicas = o->replicas > 0 ? o->replicas : 1;
 		r->pool = m;
 		r->slot = t;
 		r->n_slots = len;
@@ -394,6 +396,10 @@ static double rented_runs(struct builder *b, size_t j, const struct route_result
 			 rent->spot ? " (spot)" : "");
 		r->gpu = rent->gpu;
 		r->gpu_count = rent->gpu_count;
+		r->replicas = rent->replicas > 0 ? rent->replicas : 1;
+		snprintf(r->provider, sizeof r->provider, "%s", rent->provider);
+		snprintf(r->region, sizeof r->region, "%s", rent->region);
+		r->spot = rent->spot;
 		r->slot = t;
 		r->n_slots = len;
 		r->hours = left < len ? left : len;

@@ -42,6 +42,7 @@ struct sched_option {
 	int gpus;           /* GPUs of the pool one run takes; 0 = does not fit */
 	double hours;       /* hours on this pool that do the whole job (> 0) */
 	double cost_per_hour; /* power of all `gpus`, currency per hour */
+	int replicas;         /* copies of the configuration in `gpus` (gpus / replicas each) */
 };
 
 struct sched_job {
@@ -149,6 +150,11 @@ struct sched_run {
 	double cost;                /* currency */
 	uint64_t gpus;              /* owned: which GPUs of the pool (bit i = #first+i) */
 	int pool;                   /* owned: pool index; -1 otherwise */
+	int replicas;               /* owned, rented: copies running together, each on
+	                             * gpu_count / replicas GPUs; 1 when one */
+	char provider[64];          /* rented: the offer's provider */
+	char region[64];            /* rented: the offer's region, "" when unknown */
+	bool spot;                  /* rented: at a spot price */
 };
 
 struct sched_job_result {

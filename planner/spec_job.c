@@ -332,29 +332,6 @@ static const struct spec_table sched_table = {
     .done = schedule_done,
 };
 
-/* ---- run --------------------------------------------------------------- */
-
-static const struct spec_key run_keys[] = {
-    {.name = "command",
-     .kind = SPEC_TEXT,
-     .offset = offsetof(struct job, run_command),
-     .example = "command: \"python serve.py\"",
-     .desc = "Shell command the exported job runs (the Slurm script; /bin/sh -c in the "
-             "Kubernetes container)."},
-    {.name = "image",
-     .kind = SPEC_TEXT,
-     .offset = offsetof(struct job, run_image),
-     .example = "image: \"vllm/vllm-openai:latest\"",
-     .desc = "Container image of the exported Kubernetes job."},
-};
-
-static const struct spec_table run_table = {
-    .intro = "How to start the job, for the exports (`planner schedule --format`).",
-    .keys = run_keys,
-    .n = NELEM(run_keys),
-    .where = "in run of ",
-};
-
 /* ---- the job ----------------------------------------------------------- */
 
 /* The job's name as written, if it has a text one, for messages that come
@@ -705,7 +682,7 @@ static const struct spec_key job_keys[] = {
      .desc = "When the job may run (see jobs[].schedule)."},
     {.name = "run",
      .kind = SPEC_MAP,
-     .sub = &run_table,
+     .sub = &spec_run,
      .flags = SPEC_NULL_OK,
      .def_text = "none",
      .example = "run: {command: \"python serve.py\", image: \"vllm/vllm-openai:latest\"}",
@@ -778,7 +755,6 @@ static const struct spec_key job_keys[] = {
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");
 _Static_assert(NELEM(sched_keys) <= SPEC_MAX_KEYS, "sched_keys: raise SPEC_MAX_KEYS");
-_Static_assert(NELEM(run_keys) <= SPEC_MAX_KEYS, "run_keys: raise SPEC_MAX_KEYS");
 _Static_assert(NELEM(job_keys) <= SPEC_MAX_KEYS, "job_keys: raise SPEC_MAX_KEYS");
 
 const struct spec_table spec_job = {

@@ -133,6 +133,8 @@ int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct
 #define SPEC_N_LORA_TARGETS 2
 extern const char *const spec_lora_target_names[SPEC_N_LORA_TARGETS]; /* by enum lora_targets */
 extern const struct spec_table spec_lora;                              /* jobs[].lora */
+/* spec_run.c: jobs[].run, how the exports start the job. */
+extern const struct spec_table spec_run;
 /* lora, micro_batch, optimizer, checkpointing: fine-tuning jobs only
  * (lora: LoRA and QLoRA); micro_batch at most batch; the optimizer a known
  * one, stored by its canonical name. */

@@ -275,6 +275,128 @@ START_TEST(every_provider_is_in_the_help_readme_man_page_and_completion)
 }
 END_TEST
 
+/* `prov<Tab>` completes the command even beside a directory providers/ (the
+ * repository root): `complete` carries no -o filenames, which would make
+ * readline append a slash; file names get it from compopt where they are
+ * completed. Model and GPU names come from the planner being completed. */
+START_TEST(bash_completes_commands_not_directories_and_model_and_gpu_names)
+{
+	char *out = NULL;
+	ck_assert_int_eq(run_sh("bash --norc --noprofile -c 'source completion/planner.bash; "
+				"complete -p planner'",
+				&out),
+			 0);
+	ck_assert_str_eq(out, "complete -F _planner planner\n");
+	free(out);
+	out = complete("planner prov", 1);
+	ck_assert_str_eq(out, "providers\n");
+	free(out);
+	const char *bin = getenv("PLANNER_BIN");
+	if (!bin)
+		return;
+	static const struct {
+		const char *words;
+		int cword;
+		const char *want;
+	} cases[] = {
+	    {"%s fit llama-3.1-4", 2, "llama-3.1-405b\n"},
+	    {"%s offers --gpu \"RTX 409\"", 3, "RTX\\ 4090\n"},
+	    {"%s offers --gpu \"RTX\\\\ 409\"", 3, "RTX\\ 4090\n"},
+	    {"%s offers --model qwen2.5-7", 3, "qwen2.5-7b qwen2.5-72b\n"},
+	    {"%s history H10", 2, "H100\\ PCIe H100\\ SXM H100\\ NVL\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *words = xasprintf(cases[i].words, bin);
+		out = complete(words, cases[i].cword);
+		ck_assert_msg(!strcmp(out, cases[i].want), "'%s' completed to '%s', want '%s'", words,
+			      out, cases[i].want);
+		free(out);
+		free(words);
+	}
+}
+END_TEST
+
+/* Whether the shell named is installed (on PATH). */
+static bool have_shell(const char *name)
+{
+	char *cmd = xasprintf("command -v %s >/dev/null 2>&1", name), *out = NULL;
+	int rc = run_sh(cmd, &out);
+	free(out);
+	free(cmd);
+	return rc == 0;
+}
+
+/* The zsh and fish completions parse (when the shell is installed) and name
+ * every command and every schedule format, as the bash one must. */
+START_TEST(zsh_and_fish_completions_parse_and_name_every_command_and_format)
+{
+	static const struct {
+		const char *shell, *path, *check;
+	} files[] = {
+	    {"zsh", "completion/_planner", "zsh -n completion/_planner 2>&1"},
+	    {"fish", "completion/planner.fish", "fish --no-execute completion/planner.fish 2>&1"},
+	};
+	char **names = commands();
+	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+		char *text = test_slurp(files[f].path), *out = NULL;
+		ck_assert_ptr_nonnull(text);
+		if (have_shell(files[f].shell)) {
+			ck_assert_msg(run_sh(files[f].check, &out) == 0, "%s: %s", files[f].path,
+				      out);
+			free(out);
+		} else {
+			printf("docs: %s syntax check skipped: %s is not installed\n", files[f].path,
+			       files[f].shell);
+		}
+		for (size_t i = 0; names[i]; i++)
+			ck_assert_msg(has_word(text, names[i]), "%s does not offer %s",
+				      files[f].path, names[i]);
+		for (size_t i = 0; export_formats[i]; i++)
+			ck_assert_msg(has_word(text, export_formats[i]->name),
+				      "%s does not offer format %s", files[f].path,
+				      export_formats[i]->name);
+		ck_assert_msg(strstr(text, "models --format csv") || strstr(text, "$1 --format csv") ||
+				      strstr(text, "$argv[1] --format csv"),
+			      "%s does not read model and GPU names from planner", files[f].path);
+		free(text);
+	}
+	free_names(names);
+}
+END_TEST
+
+/* fish completes commands, formats and GPU names as a user's Tab would
+ * (`complete -C`), when fish is installed. */
+START_TEST(fish_completes_commands_formats_and_gpu_names)
+{
+	const char *bin = getenv("PLANNER_BIN");
+	if (!have_shell("fish") || !bin) {
+		printf("docs: fish completion run skipped: fish or PLANNER_BIN missing\n");
+		return;
+	}
+	char *cmd = xasprintf("PATH=\"$(dirname '%s'):$PATH\" fish --no-config -c '"
+			      "source completion/planner.fish; complete -C\"planner prov\"; "
+			      "complete -C\"planner schedule x --format \"; "
+			      "complete -C\"planner fit --gpu RTX\\\\ 409\"' 2>&1",
+			      bin);
+	char *out = NULL;
+	ck_assert_int_eq(run_sh(cmd, &out), 0);
+	const char *want = "providers\teach price feed\n";
+	/* fish sorts the formats; each must be on a line of its own. */
+	ck_assert_msg(!strncmp(out, want, strlen(want)), "fish: %s", out);
+	for (size_t i = 0; export_formats[i]; i++) {
+		if (!(export_formats[i]->applies & EXPORT_SCHEDULE))
+			continue;
+		char *line = xasprintf("\n%s\n", export_formats[i]->name);
+		ck_assert_msg(strstr(out, line) != NULL, "fish does not offer format %s: %s",
+			      export_formats[i]->name, out);
+		free(line);
+	}
+	ck_assert_msg(strstr(out, "\nRTX 4090\n") != NULL, "fish: %s", out);
+	free(out);
+	free(cmd);
+}
+END_TEST
+
 /* Every row of export_formats shows up wherever formats are offered: the
  * help and usage of the commands it applies to, planner.1, the README's
  * command table, and the bash completion, which offers exactly the list's
@@ -416,6 +538,9 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, every_command_has_help_with_an_example_a_man_section_and_completion);
 	tcase_add_test(tc, groff_renders_the_man_page_without_a_warning);
 	tcase_add_test(tc, bash_completes_commands_options_and_their_values);
+	tcase_add_test(tc, bash_completes_commands_not_directories_and_model_and_gpu_names);
+	tcase_add_test(tc, zsh_and_fish_completions_parse_and_name_every_command_and_format);
+	tcase_add_test(tc, fish_completes_commands_formats_and_gpu_names);
 	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
 	tcase_add_test(tc, every_provider_is_in_the_help_readme_man_page_and_completion);
 	tcase_add_test(tc, every_exit_status_is_documented);

@@ -2,7 +2,9 @@
  * format parsed back with a real parser: cJSON for json, Python's csv
  * module for csv, Debian's python3-icalendar for ics (/usr/bin/python3:
  * apt-get install python3-icalendar), `bash -n` and an option check for
- * slurm, libyaml and PyYAML (python3-yaml, YAML 1.1 types) for k8s. */
+ * slurm, libyaml and PyYAML (python3-yaml, YAML 1.1 types) for k8s, and
+ * the Kubernetes OpenAPI types of Debian's python3-kubernetes for k8s
+ * (tests/tools/k8s_validate.py, offline). */
 #include <cJSON.h>
 #include <check.h>
 #include <stdio.h>
@@ -251,7 +253,7 @@ static const char *str(yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
 }
 
-START_TEST(k8s_manifests_parse_with_libyaml_as_batch_v1_jobs)
+START_TEST(k8s_manifests_parse_with_libyaml_as_batch_v1_cronjobs)
 {
 	struct fx f;
 	setup_fx(&f);
@@ -272,11 +274,21 @@ START_TEST(k8s_manifests_parse_with_libyaml_as_batch_v1_jobs)
 		}
 		docs++;
 		ck_assert_str_eq(str(get(&d, root, "apiVersion")), "batch/v1");
-		ck_assert_str_eq(str(get(&d, root, "kind")), "Job");
+		ck_assert_str_eq(str(get(&d, root, "kind")), "CronJob");
 		const char *name = str(get(&d, get(&d, root, "metadata"), "name"));
-		ck_assert_int_le(strlen(name), 63);
+		ck_assert_int_le(strlen(name), 52);
 		ck_assert(strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(name));
-		yaml_node_t *pod = get(&d, get(&d, get(&d, root, "spec"), "template"), "spec");
+		yaml_node_t *spec = get(&d, root, "spec");
+		/* "M H DAYS 10 *": a minute, an hour, days of October. */
+		int mi, h, mo;
+		char days[128];
+		ck_assert_int_eq(sscanf(str(get(&d, spec, "schedule")), "%d %d %127s %d *", &mi, &h,
+					days, &mo),
+				 4);
+		ck_assert_int_eq(mo, 10);
+		ck_assert_str_eq(str(get(&d, spec, "timeZone")), "Europe/Amsterdam");
+		yaml_node_t *pod =
+		    get(&d, get(&d, get(&d, get(&d, spec, "jobTemplate"), "spec"), "template"), "spec");
 		ck_assert_str_eq(str(get(&d, get(&d, pod, "nodeSelector"), "nvidia.com/gpu.product")),
 				 "NVIDIA-GeForce-RTX-4090");
 		yaml_node_t *cs = get(&d, pod, "containers");
@@ -310,7 +322,7 @@ static const char k8s_names_yaml[] =
 	"  - {name: \"yes\", model: llama-3.1-8b, hours_per_month: 10, run: {image: \"x:1\"}}\n"
 	"  - {name: \"123\", model: llama-3.1-8b, hours_per_month: 10, run: {image: \"x:1\"}}\n";
 
-START_TEST(k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser)
+START_TEST(k8s_cronjob_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser)
 {
 	struct fx f;
 	setup_fx(&f);
@@ -325,22 +337,254 @@ START_TEST(k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser)
 		"jobs = set(d[\"metadata\"][\"labels\"][\"planner.dev/job\"] for d in docs)\n"
 		"dns = re.compile(r\"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$\")\n"
 		"for d in docs:\n"
-		"    c = d[\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
+		"    j = d[\"spec\"][\"jobTemplate\"][\"spec\"]\n"
+		"    c = j[\"template\"][\"spec\"][\"containers\"][0]\n"
 		"    for v in (d[\"metadata\"][\"name\"], c[\"name\"],\n"
 		"              d[\"metadata\"][\"labels\"][\"planner.dev/job\"]):\n"
-		"        assert isinstance(v, str) and dns.match(v) and len(v) <= 63, repr(v)\n"
-		"    assert d[\"spec\"][\"suspend\"] is True\n"
-		"    assert d[\"spec\"][\"backoffLimit\"] == 0\n"
+		"        assert isinstance(v, str) and dns.match(v) and len(v) <= 52, repr(v)\n"
+		"    assert j[\"backoffLimit\"] == 0\n"
 		"assert len(set(names)) == len(names), names\n"
 		"assert jobs == {\"job-a\", \"job-a-2\", \"yes\", \"123\"}, jobs\n"
 		"' '%s' 2>&1",
 		path);
 	char *out = NULL;
 	int rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "the Jobs do not hold under PyYAML: %s", out ? out : "");
+	ck_assert_msg(rc == 0, "the CronJobs do not hold under PyYAML: %s", out ? out : "");
 	free(out);
 	free(cmd);
 	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+/* Two jobs: one on both GPUs with a vLLM server command, one on a host
+ * directory of weights, pyxis for Slurm. */
+static const char k8s_run_yaml[] =
+	"version: 1\n"
+	"timezone: Europe/Amsterdam\n"
+	"owned:\n"
+	"  - {gpu: RTX 4090, count: 2}\n"
+	"jobs:\n"
+	"  - name: big\n"
+	"    model: qwen2.5-14b\n"
+	"    precision: bf16\n"
+	"    hours_per_month: 16\n"
+	"    data: restricted\n"
+	"    schedule: {window: \"08:00-12:00\", days: [mon, wed]}\n"
+	"    run: {command: \"vllm serve Qwen/Qwen2.5-14B-Instruct\", image: \"vllm/vllm-openai:v0.6\",\n"
+	"          pyxis: true}\n"
+	"  - name: small\n"
+	"    model: llama-3.1-8b\n"
+	"    precision: q4_k_m\n"
+	"    hours_per_month: 6\n"
+	"    data: restricted\n"
+	"    schedule: {window: \"20:00-22:00\", days: [tue]}\n"
+	"    run: {command: \"python rag.py\", image: \"x:1\", weights: /data/hf}\n";
+
+/* tests/tools/k8s_validate.py on path; its exit status, its output in *out. */
+static int k8s_validate(const char *path, char **out)
+{
+	char *cmd = xasprintf("/usr/bin/python3 tests/tools/k8s_validate.py '%s' CronJob 2>&1", path);
+	int rc = test_sh(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+START_TEST(k8s_manifests_hold_the_kubernetes_openapi_types)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *path = schedule_to(&f, "k8s", "s.yaml"), *out = NULL;
+	int rc = k8s_validate(path, &out);
+	ck_assert_msg(rc == 0, "the Kubernetes types reject the export (apt-get install "
+			       "python3-kubernetes): %s", out ? out : "");
+	free(out);
+	/* The validator fails on a misspelt field. */
+	char *bad = xasprintf("%s/bad.yaml", f.dir);
+	char *cmd = xasprintf("sed 's/concurrencyPolicy/concurencyPolicy/' '%s' > '%s'", path, bad);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	ck_assert_int_ne(k8s_validate(bad, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "unknown field 'concurencyPolicy'"));
+	free(out);
+	free(cmd);
+	free(bad);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml", k8s_run_yaml);
+	char *path = schedule_to(&f, "k8s", "run.yaml"), *out = NULL;
+	ck_assert_int_eq(k8s_validate(path, &out), 0);
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import sys,yaml\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"seen = set()\n"
+		"for d in docs:\n"
+		"    job = d[\"metadata\"][\"labels\"][\"planner.dev/job\"]\n"
+		"    seen.add(job)\n"
+		"    p = d[\"spec\"][\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"]\n"
+		"    c = p[\"containers\"][0]\n"
+		"    n = int(c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"])\n"
+		"    assert c[\"resources\"][\"requests\"] == {\"cpu\": str(4 * n),\n"
+		"        \"memory\": \"%%dGi\" %% (24 * n)}, c[\"resources\"]\n"
+		"    vols = {v[\"name\"]: v for v in p[\"volumes\"]}\n"
+		"    assert vols[\"dshm\"][\"emptyDir\"] == {\"medium\": \"Memory\",\n"
+		"        \"sizeLimit\": \"%%dGi\" %% (12 * n)}, vols\n"
+		"    mounts = {m[\"name\"]: m[\"mountPath\"] for m in c[\"volumeMounts\"]}\n"
+		"    assert mounts == {\"dshm\": \"/dev/shm\",\n"
+		"        \"weights\": \"/root/.cache/huggingface\"}, mounts\n"
+		"    cmd = c[\"command\"][2]\n"
+		"    if job == \"big\":\n"
+		"        assert n == 2, n\n"
+		"        assert cmd.endswith(\" --tensor-parallel-size 2\"), cmd\n"
+		"        assert vols[\"weights\"][\"persistentVolumeClaim\"] == {\n"
+		"            \"claimName\": \"model-weights\"}, vols\n"
+		"    else:\n"
+		"        assert n == 1 and cmd == \"python rag.py\", cmd\n"
+		"        assert vols[\"weights\"][\"hostPath\"][\"path\"] == \"/data/hf\", vols\n"
+		"assert seen == {\"big\", \"small\"}, seen\n"
+		"' '%s' 2>&1",
+		path);
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+/* A job whose tokens need three copies of one GPU in its window: one Job
+ * of three pods (parallelism 3, indexed), each with its own GPU, not one
+ * pod with three. */
+START_TEST(k8s_replicas_are_pods_with_their_own_gpus)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml",
+			    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 4}\njobs:\n"
+			    "  - name: batch\n    model: llama-3.1-8b\n    precision: q4_k_m\n"
+			    "    tokens_per_month: {input: 100M, output: 900M}\n"
+			    "    data: restricted\n"
+			    "    schedule: {window: \"01:00-05:00\", days: [sat]}\n"
+			    "    run: {command: \"vllm serve x\", image: \"x:1\"}\n");
+	char *path = schedule_to(&f, "k8s", "rep.yaml"), *out = NULL;
+	ck_assert_int_eq(k8s_validate(path, &out), 0);
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import sys,yaml\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"assert docs\n"
+		"for d in docs:\n"
+		"    j = d[\"spec\"][\"jobTemplate\"][\"spec\"]\n"
+		"    c = j[\"template\"][\"spec\"][\"containers\"][0]\n"
+		"    assert j[\"parallelism\"] == j[\"completions\"] == 3, j\n"
+		"    assert j[\"completionMode\"] == \"Indexed\", j\n"
+		"    assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"1\", c\n"
+		"    assert c[\"command\"][2] == \"vllm serve x\", c\n"
+		"' '%s' 2>&1",
+		path);
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+/* Every owned run of the JSON schedule is one firing of one CronJob: its
+ * local start's day is among the schedule's days, at its hour and minute. */
+START_TEST(k8s_cronjobs_fire_once_on_each_run_start)
+{
+	struct fx f;
+	setup_fx(&f);
+	char *k8s = schedule_to(&f, "k8s", "s.yaml"), *json = schedule_to(&f, "json", "s.json");
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import json,sys,yaml\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"fires = []\n"
+		"for d in docs:\n"
+		"    mi, h, days, mo, _ = d[\"spec\"][\"schedule\"].split()\n"
+		"    for day in days.split(\",\"):\n"
+		"        fires.append(\"2026-%%02d-%%02dT%%02d:%%02d\" %% (int(mo), int(day), int(h), int(mi)))\n"
+		"    n = len(d[\"metadata\"][\"annotations\"][\"planner.dev/starts\"].split())\n"
+		"    assert n == len(days.split(\",\")), d[\"metadata\"]\n"
+		"runs = json.load(open(sys.argv[2]))[\"runs\"]\n"
+		"own = sorted(r[\"start\"][:16] for r in runs if r[\"route\"] == \"owned\")\n"
+		"assert sorted(fires) == own, (sorted(fires), own)\n"
+		"' '%s' '%s' 2>&1",
+		k8s, json);
+	char *out = NULL;
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(json);
+	free(k8s);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(slurm_runs_the_image_through_pyxis_when_asked)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml", k8s_run_yaml);
+	char *path = schedule_to(&f, "slurm", "run.sh");
+	char *text = test_slurp(path);
+	int big = 0, small = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, "sbatch ", 7))
+			continue;
+		if (strstr(line, "--job-name='big'")) {
+			big++;
+			ck_assert_ptr_nonnull(strstr(
+			    line, " --wrap='srun --container-image='\\''vllm/vllm-openai:v0.6'\\'' sh -c "
+				  "'\\''vllm serve Qwen/Qwen2.5-14B-Instruct'\\'''"));
+		} else {
+			small++;
+			ck_assert_ptr_null(strstr(line, "container-image"));
+			ck_assert_ptr_nonnull(strstr(line, " --wrap='python rag.py'"));
+		}
+	}
+	ck_assert(big > 0 && small > 0);
+	free(text);
+	char *cmd = xasprintf("bash -n '%s' 2>&1", path), *out = NULL;
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(run_weights_must_be_a_claim_or_an_absolute_path)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml",
+			    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 1}\njobs:\n"
+			    "  - {name: a, model: llama-3.1-8b, hours_per_month: 5, "
+			    "run: {image: \"x:1\", weights: data/hf}}\n");
+	const char *argv[] = {"schedule", f.spec, "--format", "k8s", "--db", f.db, NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
+	ck_assert_msg(strstr(err, "weights 'data/hf' in run of job 'a' is neither pvc:NAME nor an "
+				  "absolute path"),
+		      "%s", err);
+	free(err);
 	free_fx(&f);
 }
 END_TEST
@@ -409,7 +653,7 @@ START_TEST(the_format_list_drives_lookup_and_help)
 	ck_assert_str_eq(
 	    export_format_help(EXPORT_SCHEDULE, buf, sizeof buf),
 	    "  --format F       table (default), json, csv, ics (calendar), slurm (sbatch\n"
-	    "                   script, owned runs) or k8s (batch/v1 Jobs, owned runs)\n");
+	    "                   script, owned runs) or k8s (batch/v1 CronJobs, owned runs)\n");
 	/* Cut to fit, never past the buffer. */
 	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, 6), "table");
 	for (size_t i = 0; export_formats[i]; i++) {
@@ -565,8 +809,14 @@ Suite *export_suite(void)
 	tcase_add_test(tc, csv_reads_back_with_a_csv_parser_row_for_row);
 	tcase_add_test(tc, ics_parses_with_python_icalendar_with_unique_uids_and_folded_lines);
 	tcase_add_test(tc, slurm_script_passes_bash_n_and_sets_every_option);
-	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_jobs);
-	tcase_add_test(tc, k8s_job_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser);
+	tcase_add_test(tc, k8s_manifests_parse_with_libyaml_as_batch_v1_cronjobs);
+	tcase_add_test(tc, k8s_cronjob_names_are_unique_dns_1123_strings_under_a_yaml_1_1_parser);
+	tcase_add_test(tc, k8s_manifests_hold_the_kubernetes_openapi_types);
+	tcase_add_test(tc, k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag);
+	tcase_add_test(tc, k8s_cronjobs_fire_once_on_each_run_start);
+	tcase_add_test(tc, k8s_replicas_are_pods_with_their_own_gpus);
+	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
+	tcase_add_test(tc, run_weights_must_be_a_claim_or_an_absolute_path);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);
 	tcase_add_test(tc, a_failed_write_exits_5_in_every_format);

@@ -1,0 +1,81 @@
+# fish completion for planner(1): commands, each command's options, the
+# values of options that take a fixed set (formats, tasks, precisions,
+# engines, providers), and model and GPU names from `planner models` and
+# `planner gpus` at completion time. Installed as
+# share/fish/vendor_completions.d/planner.fish.
+
+# The first column of `planner models|gpus --format csv`.
+function __planner_names
+    set -l bin (commandline -opc)[1]
+    command -q $bin; or set bin planner
+    $bin $argv[1] --format csv 2>/dev/null | sed -e 1d -e 's/,.*//'
+end
+
+set -l commands compare schedule breakeven report fit offers refresh providers models gpus history probe
+set -l providers lambda runpod vast azure aws gcp openrouter litellm
+
+complete -c planner -f
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a compare -d 'cost of every job on each route'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a schedule -d 'the month as a schedule'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a breakeven -d 'the break-even report as CSV'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a report -d 'an HTML report with charts'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a fit -d 'memory a model needs, GPUs it fits'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a offers -d 'the rentable GPU catalogue'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a refresh -d 'fetch live prices'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a providers -d 'each price feed'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a models -d 'the models planner knows'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a gpus -d 'the GPUs planner knows'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a history -d 'a GPU price over refreshes'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a probe -d 'this machine as an owned: block'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -l version -d 'version'
+
+# Every command.
+complete -c planner -l db -r -F -d 'price database'
+complete -c planner -l help -d "the command's help"
+complete -c planner -l verbose -d 'say more'
+
+# --format, by command.
+complete -c planner -n "__fish_seen_subcommand_from schedule" -l format -x -a 'table json csv ics slurm k8s'
+complete -c planner -n "__fish_seen_subcommand_from compare breakeven report fit offers models gpus history" -l format -x -a 'table json csv'
+complete -c planner -n "__fish_seen_subcommand_from providers probe" -l format -x -a 'table json'
+complete -c planner -n "__fish_seen_subcommand_from refresh" -l format -x -a 'json'
+
+# The job spec and output files.
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report" -F
+complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report" -s o -l output -r -F -d 'write to'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report refresh" -l quiet -d 'no notes'
+complete -c planner -n "__fish_seen_subcommand_from schedule" -l month -x -d 'YYYY-MM'
+
+# fit
+complete -c planner -n "__fish_seen_subcommand_from fit; and test (count (commandline -opc)) -eq 2" -x -a '(__planner_names models)'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l precision -x -a 'fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m q4_0 int4'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l task -x -a 'inference finetune-lora finetune-qlora finetune-full'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l engine -x -a 'vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l kv-cache -x -a 'bf16 fp8'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l lora-targets -x -a 'all-linear attention'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l optimizer -x -a 'adamw adamw-bf16 adamw-8bit paged-adamw-8bit'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l context -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l batch -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l gpus -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l input -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l output -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l lora-rank -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l micro-batch -x
+complete -c planner -n "__fish_seen_subcommand_from fit offers" -l gpu -x -a '(__planner_names gpus)'
+
+# offers
+complete -c planner -n "__fish_seen_subcommand_from offers" -l model -x -a '(__planner_names models)'
+complete -c planner -n "__fish_seen_subcommand_from offers" -l min-vram -x
+complete -c planner -n "__fish_seen_subcommand_from offers" -l max-price -x
+complete -c planner -n "__fish_seen_subcommand_from offers" -l limit -x
+complete -c planner -n "__fish_seen_subcommand_from offers" -l spot
+complete -c planner -n "__fish_seen_subcommand_from offers" -l api
+complete -c planner -n "__fish_seen_subcommand_from offers refresh history" -l provider -x -a "$providers"
+
+# refresh
+complete -c planner -n "__fish_seen_subcommand_from refresh" -l if-older-than -x
+complete -c planner -n "__fish_seen_subcommand_from refresh" -l aws-regions -x
+complete -c planner -n "__fish_seen_subcommand_from refresh" -l timeout -x
+
+# history GPU
+complete -c planner -n "__fish_seen_subcommand_from history; and test (count (commandline -opc)) -eq 2" -x -a '(__planner_names gpus)'
