@@ -205,6 +205,33 @@ void cli_line(const struct cli *c, const char *fmt, ...)
 	free(line);
 }
 
+/* Appends name to the ", "-separated list in buf. */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	size_t used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+}
+
+/* One line for every provider whose last refresh failed, saying which
+ * prices are still the bundled snapshot and which are from the provider's
+ * last good refresh. */
+static void warn_stale(const struct plan *p)
+{
+	char all[512] = "", snap[512] = "", kept[512] = "";
+	if (!p->n_stale)
+		return;
+	for (size_t i = 0; i < p->n_stale; i++) {
+		list_add(all, sizeof all, p->stale[i]);
+		bool live = !strcmp(plan_provider_source(p, p->stale[i]), "live");
+		list_add(live ? kept : snap, live ? sizeof kept : sizeof snap, p->stale[i]);
+	}
+	warnf("the last refresh of %s failed; %s%s%s%s%s (see 'planner providers')", all,
+	      snap[0] ? "prices still the bundled snapshot: " : "", snap,
+	      snap[0] && kept[0] ? "; " : "", kept[0] ? "prices from the last good refresh: " : "",
+	      kept);
+}
+
 /* Says where the prices come from, on stderr so data output stays clean. */
 static void note_prices(const struct cli *c, const struct plan *p)
 {
@@ -220,10 +247,8 @@ static void note_prices(const struct cli *c, const struct plan *p)
 		} else
 			notef("prices as of %s", p->prices_as_of);
 	}
-	for (size_t i = 0; i < p->n_stale; i++)
-		warnf("prices from %s are stale: its last refresh failed (see 'planner "
-		      "providers')",
-		      p->stale[i]);
+	if (!c->quiet)
+		warn_stale(p);
 }
 
 int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan **plan)
