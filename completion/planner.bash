@@ -74,7 +74,7 @@ _planner()
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
-	schedule) opts="--month --output -o --quiet" ;;
+	schedule) opts="--month --output -o --quiet --allow-unplaced" ;;
 	breakeven) opts="--output -o --quiet" ;;
 	report) opts="--output -o --quiet" ;;
 	history) opts="--provider" ;;

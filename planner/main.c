@@ -45,7 +45,8 @@ static void print_help(FILE *f)
 	        "  --format F       %s where the command prints data\n"
 	        "  --help           the command's own help, with an example\n\n"
 	        "exit codes: 0 ok, 1 job or input problem, 2 usage, 3 network/provider,\n"
-	        "4 database, 5 system (out of memory, failed write)\n\n"
+	        "4 database, 5 system (out of memory, failed write), 6 schedule could not\n"
+	        "place every hour (--allow-unplaced: 0)\n\n"
 	        "example: planner compare jobs/monthly.yaml\n",
 	        export_format_names(EXPORT_DATA, ", ", " or ", false, formats, sizeof formats));
 }

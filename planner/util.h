@@ -16,6 +16,8 @@ enum planner_status {
 	PLANNER_EDB = 4,     /* database error */
 	PLANNER_ESYS = 5,    /* the system failed us: out of memory, a write or
 	                      * close that failed (full disk, I/O error) */
+	PLANNER_EUNPLACED = 6, /* schedule: the plan is incomplete, hours could
+	                        * not be placed (--allow-unplaced: 0) */
 };
 
 /* Sets *err (when err is not NULL) to a malloc'd formatted message,

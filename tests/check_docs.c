@@ -345,7 +345,7 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 }
 END_TEST
 
-/* Every exit status, 0 to PLANNER_ESYS, is in planner.1's EXIT STATUS, the
+/* Every exit status, 0 to PLANNER_EUNPLACED, is in planner.1's EXIT STATUS, the
  * README's table and the top-level --help. */
 START_TEST(every_exit_status_is_documented)
 {
@@ -356,7 +356,7 @@ START_TEST(every_exit_status_is_documented)
 	ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
 	const char *codes = strstr(help, "exit codes:");
 	ck_assert_ptr_nonnull(codes);
-	for (int k = PLANNER_OK; k <= PLANNER_ESYS; k++) {
+	for (int k = PLANNER_OK; k <= PLANNER_EUNPLACED; k++) {
 		char *tp = xasprintf(".TP\n.B %d\n", k), *row = xasprintf("\n| %d | ", k),
 		     *word = xasprintf("%s%d ", k ? ", " : " ", k);
 		ck_assert_msg(strstr(man, tp) != NULL, "planner.1 lacks exit status %d", k);
