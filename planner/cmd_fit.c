@@ -385,11 +385,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.precision = optarg;
 			break;
 		case 'c':
-			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
+			if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
 				return cli_usage(c, "--context wants a token count, e.g. 8192 or 128K");
-			/* Context sizes are powers of two: "32K" means 32768. */
-			if (strpbrk(optarg, "kK"))
-				v = v / 1e3 * 1024;
 			a.context = (long)v;
 			break;
 		case 'b':

@@ -140,6 +140,19 @@ bool parse_count(const char *s, double *out)
 	return parse_number_suffix(s, out, "KMBGT", scales);
 }
 
+bool parse_context(const char *s, double *out)
+{
+	double v;
+	if (!parse_count(s, &v))
+		return false;
+	/* Context sizes are powers of two: a "32K" model has
+	 * max_position_embeddings 32768 (Qwen2.5's config.json). */
+	if (strpbrk(s, "kK"))
+		v = v / 1e3 * 1024;
+	*out = v;
+	return true;
+}
+
 bool parse_hours(const char *s, double *out)
 {
 	static const double scales[] = {1};

@@ -44,6 +44,11 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
  * a negative number. */
 bool parse_count(const char *s, double *out);
 
+/* Parses a context length: a count as parse_count reads it, except that
+ * K is 1024 ("32K" is 32768 tokens, as context sizes are powers of two).
+ * `fit --context` and a spec's `context:` both read it. */
+bool parse_context(const char *s, double *out);
+
 /* x rounded toward zero as a long long, clamped to [lo, hi]; NaN gives lo.
  * A double out of the target type's range cast to it is undefined
  * behaviour (C11 6.3.1.4): a double that input can make large goes to an

@@ -541,6 +541,21 @@ START_TEST(a_job_needs_a_name_a_model_and_an_amount_of_work)
 }
 END_TEST
 
+START_TEST(a_context_takes_the_suffixes_fit_context_takes)
+{
+	struct jobspec *s = parse_ok(HEAD "    context: 32K\n    hours_per_month: 1\n");
+	ck_assert_int_eq(s->jobs[0].context, 32768);
+	jobspec_free(s);
+	s = parse_ok(HEAD "    context: 8k\n    hours_per_month: 1\n");
+	ck_assert_int_eq(s->jobs[0].context, 8192);
+	jobspec_free(s);
+	bad(HEAD "    context: 32Q\n    hours_per_month: 1\n", "t.yaml:4:14: ",
+	    "whole number of tokens", "context: 32K", NULL);
+	bad(HEAD "    context: 1.5\n    hours_per_month: 1\n", "t.yaml:4:14: ",
+	    "whole number of tokens", NULL);
+}
+END_TEST
+
 START_TEST(a_context_longer_than_the_model_allows_is_an_error)
 {
 	bad("jobs:\n  - name: bot\n    model: mixtral-8x7b\n    context: 65536\n"
@@ -934,6 +949,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, unknown_models_gpus_and_precisions_suggest_the_nearest);
 	tcase_add_test(bads, a_job_needs_a_name_a_model_and_an_amount_of_work);
 	tcase_add_test(bads, a_context_longer_than_the_model_allows_is_an_error);
+	tcase_add_test(bads, a_context_takes_the_suffixes_fit_context_takes);
 	tcase_add_test(bads, top_level_settings_are_checked);
 	tcase_add_test(bads, schedule_values_are_checked);
 	tcase_add_test(bads, api_models_must_name_a_vendor);
