@@ -97,7 +97,11 @@ int main(int argc, char **argv)
 		free(err);
 		return status;
 	}
-	/* getopt_long permutes from argv[1]: the command sees itself as argv[0]. */
+	/* getopt_long permutes from argv[1]: the command sees itself as argv[0].
+	 * getopt stays silent: cli_other_option says what is wrong, once. */
+	opterr = 0;
+	c.argc = argc - 1;
+	c.argv = argv + 1;
 	status = c.cmd->exec(&c, argc - 1, argv + 1);
 	if (status == CLI_HELP_SHOWN)
 		status = PLANNER_OK;

@@ -95,6 +95,32 @@ START_TEST(every_command_has_help_with_an_example_a_man_section_and_completion)
 }
 END_TEST
 
+/* A misspelt option gets one message with the nearest option, from every
+ * command, and getopt's own line is not printed beside it (issue 13). */
+START_TEST(every_command_suggests_the_option_a_misspelt_one_meant_in_one_message)
+{
+	char **names = commands();
+	for (size_t i = 0; names[i]; i++) {
+		const char *argv[] = {names[i], "--frmat", "json", NULL};
+		char *err = NULL;
+		ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), PLANNER_EUSAGE);
+		ck_assert_msg(strstr(err, "unknown option '--frmat'; did you mean '--format'?\n") &&
+				      !strstr(err, "unrecognized"),
+			      "%s: %s", names[i], err);
+		/* The message, then the usage lines: one "planner:" line. */
+		ck_assert_msg(!strstr(strstr(err, "planner:") + 1, "planner:"), "%s: %s", names[i],
+			      err);
+		free(err);
+	}
+	const char *month[] = {"schedule", "jobs/monthly.yaml", "--month", NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(month, NULL, NULL, &err), PLANNER_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(err, "option '--month' needs a value"));
+	free(err);
+	free_names(names);
+}
+END_TEST
+
 START_TEST(groff_renders_the_man_page_without_a_warning)
 {
 	if (access(GROFF, X_OK) != 0) {
@@ -419,6 +445,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
 	tcase_add_test(tc, every_provider_is_in_the_help_readme_man_page_and_completion);
 	tcase_add_test(tc, every_exit_status_is_documented);
+	tcase_add_test(tc, every_command_suggests_the_option_a_misspelt_one_meant_in_one_message);
 	tcase_add_test(tc, the_repository_stands_alone);
 	suite_add_tcase(s, tc);
 	return s;
