@@ -440,15 +440,9 @@ static int check_model(struct spec_rd *r, const struct spec_key *k, const struct
 	const struct model_spec *m = refdata_model(r->c->ref, id);
 	if (m)
 		return model_spec_copy(&j->model, m) ? PLANNER_OK : yr_oom(&r->c->y);
-	const char *s = refdata_model_suggest(r->c->ref, id);
-	if (s)
-		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "unknown model '%s' %s; did you mean '%s'?", id, r->where, s);
-	return yr_fail(
-	    &r->c->y, kv->val->start_mark,
-	    "unknown model '%s' %s; use a reference model id such as 'llama-3.1-8b', or the "
-	    "path of a Hugging Face config.json",
-	    id, r->where);
+	char advice[320];
+	return yr_fail(&r->c->y, kv->val->start_mark, "unknown model '%s' %s; %s", id, r->where,
+	               refdata_model_advice(r->c->ref, id, advice, sizeof advice));
 }
 
 /* The precision as written → its canonical name. */

@@ -510,6 +510,11 @@ START_TEST(unknown_models_gpus_and_precisions_suggest_the_nearest)
 	    "did you mean 'llama-3.1-8b'", NULL);
 	bad("jobs:\n  - name: bot\n    model: zzzzzzzz\n    hours_per_month: 1\n",
 	    "t.yaml:3:12: ", "unknown model 'zzzzzzzz'", "config.json", NULL);
+	/* A near name, and the config.json way with where to get it. */
+	bad("jobs:\n  - name: bot\n    model: qwen3-33b\n    hours_per_month: 1\n",
+	    "t.yaml:3:12: ", "did you mean 'qwen3-32b'? Or give the path of its Hugging Face",
+	    "https://huggingface.co/ORG/NAME/resolve/main/config.json", "model: ./config.json",
+	    NULL);
 	bad("owned: [{gpu: RTX 4091}]\n" HEAD,
 	    "t.yaml:1:15: ", "unknown GPU 'RTX 4091' in owned entry 1", "did you mean", NULL);
 	bad(HEAD "    precision: q4_k_n\n    hours_per_month: 1\n",
