@@ -10,7 +10,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make bench      benchmarks (figures, not pass/fail timing)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
-#   make spec-doc   rewrite docs/spec.md from the job spec's key tables
+#   make spec-doc   rewrite docs/spec.md and planner-spec.5 from the job spec's key tables
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -88,6 +88,7 @@ $(BUILD)/gen_spec_doc: $(BUILD)/obj/tests/gen_spec_doc.o $(LIB)
 
 spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
+	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
 
 # Installs what is missing (as root), builds, and runs the tour.
 run: deps

@@ -137,6 +137,14 @@ START_TEST(groff_renders_the_man_page_without_a_warning)
 	ck_assert_ptr_nonnull(strstr(out, "EXIT STATUS"));
 	ck_assert_ptr_nonnull(strstr(out, "planner breakeven FILE"));
 	free(out);
+	/* planner-spec(5), the job spec's keys (issue 13). */
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -ww -z planner-spec.5", &out), 0);
+	ck_assert_msg(*out == '\0', "groff warnings in planner-spec.5:\n%s", out);
+	free(out);
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -P-c -P-b -P-u planner-spec.5", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "jobs[].schedule.min_run"));
+	ck_assert_ptr_nonnull(strstr(out, "Default:"));
+	free(out);
 }
 END_TEST
 

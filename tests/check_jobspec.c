@@ -698,6 +698,41 @@ START_TEST(the_committed_reference_is_what_the_tables_render)
 }
 END_TEST
 
+/* planner-spec(5) is rendered from the same tables, and names every key. */
+START_TEST(the_committed_man_page_is_what_the_tables_render_and_has_every_key)
+{
+	char *want = jobspec_reference_man();
+	char *have = test_slurp("planner-spec.5");
+	ck_assert_ptr_nonnull(want);
+	ck_assert_msg(have != NULL, "cannot read planner-spec.5; run `make spec-doc`");
+	ck_assert_msg(strcmp(want, have) == 0,
+	              "planner-spec.5 is not what the key tables render; run `make spec-doc`");
+	char **paths = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(jobspec_key_paths(&paths, &n), PLANNER_OK);
+	ck_assert(n > 50);
+	for (size_t i = 0; i < n; i++) {
+		/* ".B jobs[].max_run", hyphens escaped as roff writes them. */
+		char esc[256] = ".TP\n.B ";
+		size_t k = strlen(esc);
+		for (const char *p = paths[i]; *p && k + 3 < sizeof esc; p++) {
+			if (*p == '-')
+				esc[k++] = '\\';
+			esc[k++] = *p;
+		}
+		esc[k++] = '\n';
+		esc[k] = 0;
+		ck_assert_msg(strstr(have, esc) != NULL, "planner-spec.5 lacks %s", paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	ck_assert_ptr_nonnull(strstr(have, "Default: "));
+	ck_assert_ptr_nonnull(strstr(have, "Example: "));
+	free(want);
+	free(have);
+}
+END_TEST
+
 /* The key paths docs/spec.md lists: the first cell of each table row,
  * "| `jobs[].name` |". */
 static char **doc_paths(const char *doc, size_t *n)
@@ -964,6 +999,7 @@ Suite *jobspec_suite(void)
 
 	TCase *doc = tcase_create("reference");
 	tcase_add_test(doc, the_committed_reference_is_what_the_tables_render);
+	tcase_add_test(doc, the_committed_man_page_is_what_the_tables_render_and_has_every_key);
 	tcase_add_test(doc, every_key_in_the_tables_is_in_the_reference_and_back);
 	tcase_add_test(doc, unknown_key_lists_come_from_the_tables);
 	suite_add_tcase(s, doc);
