@@ -17,6 +17,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+EXAMPLEDIR ?= $(PREFIX)/share/planner/examples
 BUILD    ?= build
 PKGS     := libcurl libcjson sqlite3 yaml-0.1
 DEB_PKGS := build-essential pkg-config libcurl4-openssl-dev libcjson-dev \
@@ -90,10 +91,14 @@ spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
 
-# Installs what is missing (as root), builds, and runs the tour.
+# Installs what is missing (as root), builds, and runs the tour. The build
+# is quiet (one line; V=1 shows every compiler line), so the answer is what
+# the screen shows.
 run: deps
-	$(MAKE) all
-	$(BIN) compare jobs/monthly.yaml --db $(BUILD)/tour.db
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all
+	@echo "built $(BIN) (make V=1 run shows the compiler lines); running:"
+	@echo "\$$ $(BIN) compare jobs/monthly.yaml"
+	@$(BIN) compare jobs/monthly.yaml --db $(BUILD)/tour.db
 
 deps:
 	@if pkg-config --exists $(PKGS) check 2>/dev/null && command -v cc >/dev/null; then :; \
@@ -129,10 +134,15 @@ install: $(BIN)
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 planner.1 $(DESTDIR)$(MANDIR)/man1/planner.1
 	install -m 644 completion/planner.bash $(DESTDIR)$(BASHCOMPDIR)/planner
+	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(EXAMPLEDIR)
+	install -m 644 planner-spec.5 $(DESTDIR)$(MANDIR)/man5/planner-spec.5
+	install -m 644 $(wildcard jobs/*.yaml) $(DESTDIR)$(EXAMPLEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/planner $(DESTDIR)$(MANDIR)/man1/planner.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/planner
+		$(DESTDIR)$(MANDIR)/man5/planner-spec.5 $(DESTDIR)$(BASHCOMPDIR)/planner
+	rm -rf $(DESTDIR)$(EXAMPLEDIR)
+	-rmdir $(DESTDIR)$(PREFIX)/share/planner 2>/dev/null
 
 bench: $(BIN)
 	@for b in bench/*.sh; do \
