@@ -11,6 +11,7 @@
 #   make bench      benchmarks (figures, not pass/fail timing)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
 #   make spec-doc   rewrite docs/spec.md and planner-spec.5 from the job spec's key tables
+#   make report-png rewrite docs/report.png, README's picture, from the tour's report
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -48,7 +49,7 @@ TEST_BIN := $(BUILD)/tests/run
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
 .PHONY: all run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
-        spec-doc
+        spec-doc report-png
 
 all: $(BIN)
 
@@ -90,6 +91,17 @@ $(BUILD)/gen_spec_doc: $(BUILD)/obj/tests/gen_spec_doc.o $(LIB)
 spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
+
+# README's picture of the report: the tour's report on the bundled snapshot,
+# rendered as the tests render it (headless Chromium, 1000 px wide).
+CHROMIUM ?= chromium
+report-png: $(BIN)
+	$(BIN) report jobs/monthly.yaml --db $(BUILD)/report-png.db --quiet -o $(BUILD)/report.html
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir=$(BUILD)/chromium-profile --hide-scrollbars --window-size=1000,1450 \
+		--screenshot=$(abspath docs/report.png) file://$(abspath $(BUILD)/report.html) 2>/dev/null
+	rm -rf $(BUILD)/chromium-profile
 
 # Installs what is missing (as root), builds, and runs the tour. The build
 # is quiet (one line; V=1 shows every compiler line), so the answer is what
