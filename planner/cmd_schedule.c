@@ -95,7 +95,7 @@ static char schedule_args[160], schedule_help[2048];
 	"  -o, --output P   write to P instead of standard output\n"                               \
 	"  --db PATH        price database (else $PLANNER_DB, else\n"                              \
 	"                   $XDG_DATA_HOME/planner/prices.db)\n"                                   \
-	"  --quiet          no notes about prices or unplaced hours\n"                             \
+	"  --quiet          no notes about prices (stale ones too) or unplaced hours\n"            \
 	"  --allow-unplaced exit 0 even when hours could not be placed (else 6)\n"                 \
 	"  --baseline       greedy by priority instead of the optimiser (for\n"                    \
 	"                   benchmarks: bench/schedule.sh compares the two)\n\n"                   \
