@@ -4,7 +4,6 @@
 #include "spec_table.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,24 +486,6 @@ static int check_engine(struct spec_rd *r, const struct spec_key *k, const struc
 	return PLANNER_OK;
 }
 
-/* A whole number of tokens, with the suffixes `fit --context` takes
- * ("32K" is 32768). */
-static int read_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
-{
-	struct job *j = r->target;
-	char d[64];
-	double v = 0;
-	if (!yr_is_text(kv->val) || !parse_context(yr_sval(kv->val), &v) || v != floor(v))
-		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "'context' %s must be a whole number of tokens, got %s; write e.g. "
-		               "context: 8192 or context: 32K",
-		               r->where, yr_describe(kv->val, d, sizeof d));
-	int rc = yr_check_range(&r->c->y, kv, r->where, v, k->lo, k->hi);
-	if (rc == PLANNER_OK)
-		j->context = (long)v;
-	return rc;
-}
-
 /* At most the model's maximum context; the default is cut down to it. */
 static int check_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
@@ -611,7 +592,7 @@ static const struct spec_key job_keys[] = {
              "inference can use the API route."},
     {.name = "context",
      .kind = SPEC_CUSTOM,
-     .read = read_context,
+     .read = spec_read_context,
      .offset = offsetof(struct job, context),
      .store = STORE_LONG,
      .lo = 1,
