@@ -10,7 +10,8 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make bench      benchmarks (figures, not pass/fail timing)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
-#   make spec-doc   rewrite docs/spec.md from the job spec's key tables
+#   make spec-doc   rewrite docs/spec.md and planner-spec.5 from the job spec's key tables
+#   make report-png rewrite docs/report.png, README's picture, from the tour's report
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -19,6 +20,7 @@ MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+EXAMPLEDIR ?= $(PREFIX)/share/planner/examples
 BUILD    ?= build
 PKGS     := libcurl libcjson sqlite3 yaml-0.1
 DEB_PKGS := build-essential pkg-config libcurl4-openssl-dev libcjson-dev \
@@ -49,7 +51,7 @@ TEST_BIN := $(BUILD)/tests/run
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
 .PHONY: all run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
-        spec-doc
+        spec-doc report-png
 
 all: $(BIN)
 
@@ -90,11 +92,27 @@ $(BUILD)/gen_spec_doc: $(BUILD)/obj/tests/gen_spec_doc.o $(LIB)
 
 spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
+	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
 
-# Installs what is missing (as root), builds, and runs the tour.
+# README's picture of the report: the tour's report on the bundled snapshot,
+# rendered as the tests render it (headless Chromium, 1000 px wide).
+CHROMIUM ?= chromium
+report-png: $(BIN)
+	$(BIN) report jobs/monthly.yaml --db $(BUILD)/report-png.db --quiet -o $(BUILD)/report.html
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir=$(BUILD)/chromium-profile --hide-scrollbars --window-size=1000,1450 \
+		--screenshot=$(abspath docs/report.png) file://$(abspath $(BUILD)/report.html) 2>/dev/null
+	rm -rf $(BUILD)/chromium-profile
+
+# Installs what is missing (as root), builds, and runs the tour. The build
+# is quiet (one line; V=1 shows every compiler line), so the answer is what
+# the screen shows.
 run: deps
-	$(MAKE) all
-	$(BIN) compare jobs/monthly.yaml --db $(BUILD)/tour.db
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all
+	@echo "built $(BIN) (make V=1 run shows the compiler lines); running:"
+	@echo "\$$ $(BIN) compare jobs/monthly.yaml"
+	@$(BIN) compare jobs/monthly.yaml --db $(BUILD)/tour.db
 
 deps:
 	@if pkg-config --exists $(PKGS) check 2>/dev/null && command -v cc >/dev/null; then :; \
@@ -133,11 +151,16 @@ install: $(BIN)
 	install -d $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 644 completion/_planner $(DESTDIR)$(ZSHCOMPDIR)/_planner
 	install -m 644 completion/planner.fish $(DESTDIR)$(FISHCOMPDIR)/planner.fish
+	install -d $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(EXAMPLEDIR)
+	install -m 644 planner-spec.5 $(DESTDIR)$(MANDIR)/man5/planner-spec.5
+	install -m 644 $(wildcard jobs/*.yaml) $(DESTDIR)$(EXAMPLEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/planner $(DESTDIR)$(MANDIR)/man1/planner.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/planner $(DESTDIR)$(ZSHCOMPDIR)/_planner \
-		$(DESTDIR)$(FISHCOMPDIR)/planner.fish
+		$(DESTDIR)$(MANDIR)/man5/planner-spec.5 $(DESTDIR)$(BASHCOMPDIR)/planner \
+		$(DESTDIR)$(ZSHCOMPDIR)/_planner $(DESTDIR)$(FISHCOMPDIR)/planner.fish
+	rm -rf $(DESTDIR)$(EXAMPLEDIR)
+	-rmdir $(DESTDIR)$(PREFIX)/share/planner 2>/dev/null
 
 bench: $(BIN)
 	@for b in bench/*.sh; do \

@@ -113,11 +113,11 @@ _planner()
 	case $cmd in
 	compare) opts="--quiet" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
-	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit" ;;
+	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
-	schedule) opts="--month --output -o --quiet" ;;
+	schedule) opts="--month --output -o --quiet --allow-unplaced" ;;
 	breakeven) opts="--output -o --quiet" ;;
 	report) opts="--output -o --quiet" ;;
 	history) opts="--provider" ;;

@@ -12,7 +12,7 @@ function __planner_names
 end
 
 set -l commands compare schedule breakeven report fit offers refresh providers models gpus history probe
-set -l providers lambda runpod vast azure aws gcp openrouter litellm
+set -l providers lambda runpod vast azure aws gcp scaleway openrouter litellm
 
 complete -c planner -f
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a compare -d 'cost of every job on each route'
@@ -45,6 +45,7 @@ complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven r
 complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report" -s o -l output -r -F -d 'write to'
 complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report refresh" -l quiet -d 'no notes'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l month -x -d 'YYYY-MM'
+complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced -d 'exit 0 when hours cannot be placed'
 
 # fit
 complete -c planner -n "__fish_seen_subcommand_from fit; and test (count (commandline -opc)) -eq 2" -x -a '(__planner_names models)'
@@ -70,6 +71,7 @@ complete -c planner -n "__fish_seen_subcommand_from offers" -l max-price -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l limit -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l spot
 complete -c planner -n "__fish_seen_subcommand_from offers" -l api
+complete -c planner -n "__fish_seen_subcommand_from offers" -l region -x -d 'eu, us, a country or a provider region'
 complete -c planner -n "__fish_seen_subcommand_from offers refresh history" -l provider -x -a "$providers"
 
 # refresh

@@ -4,6 +4,7 @@
 #include "export.h"
 #include "fx.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -49,11 +50,73 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 	}
 }
 
+/* The command's long option names ("format"), read from its synopsis and
+ * --help (every option is documented there) and the common ones; at most
+ * max. Returns how many. */
+#define MAX_OPTION_NAMES 64
+static size_t option_names(const struct cli *c, char names[][32], size_t max)
+{
+	static const char *const common[] = {"db", "format", "help", "verbose"};
+	const char *texts[] = {c->cmd ? c->cmd->args : NULL, c->cmd ? c->cmd->help : NULL};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof common / sizeof common[0] && n < max; i++)
+		snprintf(names[n++], sizeof names[0], "%s", common[i]);
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+		for (const char *p = texts[t]; p && (p = strstr(p, "--")) && n < max;) {
+			p += 2;
+			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz-");
+			if (len < 2 || len >= sizeof names[0]) {
+				p += len;
+				continue;
+			}
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = strlen(names[k]) == len && !strncmp(names[k], p, len);
+			if (!seen)
+				snprintf(names[n++], sizeof names[0], "%.*s", (int)len, p);
+			p += len;
+		}
+	return n;
+}
+
+/* getopt_long returned '?': says once what is wrong with the option at
+ * argv[optind - 1], with the nearest option name for a misspelt one. */
+static int bad_option(struct cli *c)
+{
+	const char *a = optind > 0 && optind <= c->argc && c->argv ? c->argv[optind - 1] : NULL;
+	if (!a || a[0] != '-')
+		return cli_usage(c, "unknown option");
+	if (a[1] != '-') {
+		/* A short option: one the help documents lacks its value. */
+		char shortopt[4] = {'-', (char)optopt, 0, 0};
+		const char *h = c->cmd && optopt ? c->cmd->help : NULL;
+		for (; h && (h = strstr(h, shortopt)); h++)
+			if ((h == c->cmd->help || h[-1] != '-') && !isalpha((unsigned char)h[2]))
+				return cli_usage(c, "option '-%c' needs a value", optopt);
+		return cli_usage(c, "unknown option '-%c'", optopt ? optopt : a[1]);
+	}
+	char word[64];
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(a + 2, "="), a + 2);
+	if (optopt)
+		return cli_usage(c, strchr(a, '=') ? "option '--%s' takes no value"
+		                                   : "option '--%s' needs a value",
+		                 word);
+	char names[MAX_OPTION_NAMES][32];
+	const char *list[MAX_OPTION_NAMES];
+	size_t n = option_names(c, names, MAX_OPTION_NAMES);
+	for (size_t i = 0; i < n; i++)
+		list[i] = names[i];
+	const char *near = nearest_name(word, list, n);
+	if (near)
+		return cli_usage(c, "unknown option '--%s'; did you mean '--%s'?", word, near);
+	return cli_usage(c, "unknown option '--%s'", word);
+}
+
 int cli_other_option(struct cli *c, int opt, const char *arg)
 {
 	int rc = cli_common_option(c, opt, arg);
 	if (rc < 0)
-		return cli_usage(c, "unknown option");
+		return opt == '?' ? bad_option(c) : cli_usage(c, "unknown option");
 	return rc;
 }
 
@@ -222,6 +285,33 @@ void cli_line(const struct cli *c, const char *fmt, ...)
 	free(line);
 }
 
+/* Appends name to the ", "-separated list in buf. */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	size_t used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+}
+
+/* One line for every provider whose last refresh failed, saying which
+ * prices are still the bundled snapshot and which are from the provider's
+ * last good refresh. */
+static void warn_stale(const struct plan *p)
+{
+	char all[512] = "", snap[512] = "", kept[512] = "";
+	if (!p->n_stale)
+		return;
+	for (size_t i = 0; i < p->n_stale; i++) {
+		list_add(all, sizeof all, p->stale[i]);
+		bool live = !strcmp(plan_provider_source(p, p->stale[i]), "live");
+		list_add(live ? kept : snap, live ? sizeof kept : sizeof snap, p->stale[i]);
+	}
+	warnf("the last refresh of %s failed; %s%s%s%s%s (see 'planner providers')", all,
+	      snap[0] ? "prices still the bundled snapshot: " : "", snap,
+	      snap[0] && kept[0] ? "; " : "", kept[0] ? "prices from the last good refresh: " : "",
+	      kept);
+}
+
 /* Says where the prices come from, on stderr so data output stays clean. */
 static void note_prices(const struct cli *c, const struct plan *p)
 {
@@ -237,10 +327,8 @@ static void note_prices(const struct cli *c, const struct plan *p)
 		} else
 			notef("prices as of %s", p->prices_as_of);
 	}
-	for (size_t i = 0; i < p->n_stale; i++)
-		warnf("prices from %s are stale: its last refresh failed (see 'planner "
-		      "providers')",
-		      p->stale[i]);
+	if (!c->quiet)
+		warn_stale(p);
 }
 
 int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan **plan)

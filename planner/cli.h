@@ -31,6 +31,8 @@ struct cli {
 	struct refdata *ref;     /* reference data, loaded before the command runs */
 	struct store *store;     /* opened on first cli_store() */
 	const struct cmd_entry *cmd; /* the command running */
+	char **argv;             /* the command's arguments (argv[0] is its name), */
+	int argc;                /* for messages about an unknown option */
 };
 
 struct cmd_entry {

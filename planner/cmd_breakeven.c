@@ -129,7 +129,7 @@ const struct cmd_entry cmd_breakeven_entry = {
 		"  -o, --output FILE  write to FILE instead of standard output\n"
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet            no note about where the prices come from\n\n"
+		"  --quiet            no note about where the prices come from or stale ones\n\n"
 		"example:\n  planner breakeven jobs/monthly.yaml -o breakeven.csv\n",
 	.exec = exec_breakeven,
 };

@@ -347,7 +347,7 @@ const struct cmd_entry cmd_compare_entry = {
 		"  --format F   table (default), json or csv\n"
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet      no note about where the prices come from\n\n"
+		"  --quiet      no note about where the prices come from or stale ones\n\n"
 		"example:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n",
 	.exec = exec_compare,
 };

@@ -306,10 +306,9 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	int rc;
 	if (!m) {
 		if (!strstr(a->model, ".json") && !strchr(a->model, '/')) {
-			const char *near = refdata_model_suggest(c->ref, a->model);
-			errorf("unknown model '%s'%s%s%s; give a reference id or a config.json path",
-			       a->model, near ? "; did you mean '" : "", near ? near : "",
-			       near ? "'" : "");
+			char advice[320];
+			errorf("unknown model '%s'; %s", a->model,
+			       refdata_model_advice(c->ref, a->model, advice, sizeof advice));
 			return PLANNER_EINPUT;
 		}
 		if ((rc = model_from_config(a->model, &owned, &err)) != PLANNER_OK) {
@@ -385,11 +384,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.precision = optarg;
 			break;
 		case 'c':
-			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
+			if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
 				return cli_usage(c, "--context wants a token count, e.g. 8192 or 128K");
-			/* Context sizes are powers of two: "32K" means 32768. */
-			if (strpbrk(optarg, "kK"))
-				v = v / 1e3 * 1024;
 			a.context = (long)v;
 			break;
 		case 'b':

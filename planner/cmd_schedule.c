@@ -61,14 +61,15 @@ static int write_out(FILE *f, void *arg)
 	return rc;
 }
 
-static void note_unplaced(const struct cli *c, const struct schedule *s)
+/* Warns of every job's unplaced hours (unless --quiet); true when any. */
+static bool note_unplaced(const struct cli *c, const struct schedule *s)
 {
-	if (c->quiet)
-		return;
+	bool any = false;
 	for (size_t j = 0; j < s->n_jobs; j++)
-		if (s->jobs[j].why[0])
+		if (s->jobs[j].why[0] && (any = true) && !c->quiet)
 			warnf("%.1f h of job '%s' not placed: %s", s->jobs[j].unplaced_hours,
 			      s->jobs[j].job->name, s->jobs[j].why);
+	return any;
 }
 
 static double now_s(void)
@@ -94,7 +95,8 @@ static char schedule_args[160], schedule_help[2048];
 	"  -o, --output P   write to P instead of standard output\n"                               \
 	"  --db PATH        price database (else $PLANNER_DB, else\n"                              \
 	"                   $XDG_DATA_HOME/planner/prices.db)\n"                                   \
-	"  --quiet          no notes about prices or unplaced hours\n"                             \
+	"  --quiet          no notes about prices (stale ones too) or unplaced hours\n"            \
+	"  --allow-unplaced exit 0 even when hours could not be placed (else 6)\n"                 \
 	"  --baseline       greedy by priority instead of the optimiser (for\n"                    \
 	"                   benchmarks: bench/schedule.sh compares the two)\n\n"                   \
 	"examples:\n"                                                                              \
@@ -118,9 +120,11 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	                                     CLI_OUTPUT_OPTIONS,
 	                                     {"month", required_argument, NULL, 'm'},
 	                                     {"baseline", no_argument, NULL, 'B'},
+	                                     {"allow-unplaced", no_argument, NULL, 'U'},
 	                                     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
 	unsigned flags = 0;
+	bool allow_unplaced = false;
 	const struct export_format *fmt = export_formats[0];
 	describe();
 	optind = 0;
@@ -128,6 +132,9 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 		switch (opt) {
 		case 'B':
 			flags |= SCHEDULE_BASELINE;
+			continue;
+		case 'U':
+			allow_unplaced = true;
 			continue;
 		case 'm':
 			if (!parse_month(optarg, &year, &month))
@@ -167,9 +174,12 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	if (c->verbose)
 		notef("scheduled %zu jobs over %d hours in %.2f s", spec->n_jobs, sched->n_slots,
 		      now_s() - t0);
-	note_unplaced(c, sched);
+	bool unplaced = note_unplaced(c, sched);
 	struct out_args args = {.c = c, .s = sched, .fmt = fmt};
 	rc = cli_write_file(c->out_path, write_out, &args);
+	/* The schedule is written either way; scripts learn it is incomplete. */
+	if (rc == PLANNER_OK && unplaced && !allow_unplaced)
+		rc = PLANNER_EUNPLACED;
 out:
 	free(err);
 	schedule_free(sched);

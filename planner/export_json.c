@@ -54,6 +54,10 @@ static int write_json(FILE *f, const struct schedule *s, struct export_opts *opt
 		cJSON_AddNumberToObject(o, "hours_needed", round_to(r->hours_needed, 2));
 		cJSON_AddNumberToObject(o, "hours_placed", round_to(r->hours_placed, 2));
 		cJSON_AddNumberToObject(o, "cost", round_to(r->cost, 2));
+		if (r->note[0])
+			cJSON_AddStringToObject(o, "note", r->note);
+		else
+			cJSON_AddNullToObject(o, "note");
 		cJSON_AddItemToArray(jobs, o);
 		if (!r->why[0])
 			continue;

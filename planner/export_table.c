@@ -115,6 +115,10 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 			fprintf(f, "\nunplaced: %s, %.1f h: %s\n",
 			        cli_safe(name, sizeof name, s->jobs[j].job->name),
 			        s->jobs[j].unplaced_hours, s->jobs[j].why);
+	for (size_t j = 0; j < s->n_jobs; j++)
+		if (s->jobs[j].note[0])
+			fprintf(f, "\nnote: %s: %s\n",
+			        cli_safe(name, sizeof name, s->jobs[j].job->name), s->jobs[j].note);
 	return PLANNER_OK;
 }
 

@@ -179,6 +179,9 @@ void jobspec_free(struct jobspec *spec);
 /* The key reference, docs/spec.md, as Markdown rendered from the key
  * tables the reader applies; malloc'd, NULL when out of memory. */
 char *jobspec_reference(void);
+/* The same reference as the manual page planner-spec(5), in roff
+ * (planner-spec.5); malloc'd, NULL when out of memory. */
+char *jobspec_reference_man(void);
 /* Every key's path ("version", "jobs[].schedule.window") in table order,
  * as a malloc'd array of *n malloc'd strings. PLANNER_OK, or PLANNER_ESYS
  * (out of memory) with *paths NULL. */

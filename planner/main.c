@@ -45,7 +45,8 @@ static void print_help(FILE *f)
 	        "  --format F       %s where the command prints data\n"
 	        "  --help           the command's own help, with an example\n\n"
 	        "exit codes: 0 ok, 1 job or input problem, 2 usage, 3 network/provider,\n"
-	        "4 database, 5 system (out of memory, failed write)\n\n"
+	        "4 database, 5 system (out of memory, failed write), 6 schedule could not\n"
+	        "place every hour (--allow-unplaced: 0)\n\n"
 	        "example: planner compare jobs/monthly.yaml\n",
 	        export_format_names(EXPORT_DATA, ", ", " or ", false, formats, sizeof formats));
 }
@@ -96,7 +97,11 @@ int main(int argc, char **argv)
 		free(err);
 		return status;
 	}
-	/* getopt_long permutes from argv[1]: the command sees itself as argv[0]. */
+	/* getopt_long permutes from argv[1]: the command sees itself as argv[0].
+	 * getopt stays silent: cli_other_option says what is wrong, once. */
+	opterr = 0;
+	c.argc = argc - 1;
+	c.argv = argv + 1;
 	status = c.cmd->exec(&c, argc - 1, argv + 1);
 	if (status == CLI_HELP_SHOWN)
 		status = PLANNER_OK;

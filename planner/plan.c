@@ -569,7 +569,8 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	note_sources(p, provs, n_provs);
 	convert_offers(spec, ref, p, offers, &n_offers);
 	for (size_t i = 0; i < n_provs; i++) {
-		if (strcmp(provs[i].last_status, "failed"))
+		/* A provider holding no rows prices nothing: not stale. */
+		if (strcmp(provs[i].last_status, "failed") || provs[i].rows <= 0)
 			continue;
 		if (!(p->stale[p->n_stale] = strdup(provs[i].name))) {
 			rc = set_err(err, PLANNER_ESYS, "out of memory");

@@ -123,6 +123,28 @@ static void printable(const char *s, char *dst, size_t len)
 	dst[k] = '\0';
 }
 
+/* A card planner does not know, as comments: how to describe it in a
+ * spec-level gpus: block (what nvidia-smi told, placeholders for what it
+ * does not) and own it. */
+static bool describe_unknown(struct buf *b, const struct probe_gpu *g, const char *name, int count)
+{
+	char vram[32] = "VRAM_GIB", watts[32] = "WATTS";
+	if (g->vram_gib > 0)
+		snprintf(vram, sizeof vram, "%.1f", g->vram_gib);
+	if (g->power_limit_w >= 1 && g->power_limit_w <= JOBSPEC_MAX_WATTS)
+		snprintf(watts, sizeof watts, "%.0f", g->power_limit_w);
+	return buf_printf(b,
+			  "  # %dx \"%s\": not in planner's GPU table ('planner gpus' lists the\n"
+			  "  # cards it knows). Describe it at the top level of the spec, with\n"
+			  "  # bandwidth and dense FP16 TFLOPS from its data sheet, and own it:\n"
+			  "  #   gpus:\n"
+			  "  #     - {name: \"%s\", vram_gib: %s, bandwidth_gbs: GBS, "
+			  "fp16_tflops: TFLOPS, watts: %s}\n"
+			  "  #   owned:\n"
+			  "  #     - {gpu: \"%s\", count: %d}\n",
+			  count, name, name, vram, watts, name, count);
+}
+
 char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
 {
 	struct buf b = {0};
@@ -146,9 +168,7 @@ char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
 		if (!g->gpu) {
 			char name[sizeof g->name];
 			printable(g->name, name, sizeof name);
-			ok = buf_printf(&b, "  # %dx \"%s\": not in planner's GPU table; see "
-					    "'planner fit --help' for the GPUs it knows\n",
-					count, name);
+			ok = describe_unknown(&b, g, name, count);
 			continue;
 		}
 		/* The block must read back: a spec takes at most

@@ -5,6 +5,7 @@
 #include <cJSON.h>
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,4 +357,19 @@ const char *refdata_model_suggest(const struct refdata *ref, const char *id)
 	const char *best = nearest_name(id, names, ref->n_models);
 	free(names);
 	return best;
+}
+
+char *refdata_model_advice(const struct refdata *ref, const char *id, char *buf, size_t len)
+{
+	const char *near = refdata_model_suggest(ref, id);
+	/* huggingface.co serves a repository's files at
+	 * /<org>/<name>/resolve/main/<file> (huggingface_hub's
+	 * hf_hub_url, checked 2026-11). */
+	snprintf(buf, len,
+	         "%s%s%sgive the path of its Hugging Face config.json, downloaded from "
+	         "https://huggingface.co/ORG/NAME/resolve/main/config.json ('planner fit "
+	         "./config.json', or 'model: ./config.json' in a spec); 'planner models' lists the "
+	         "reference ids",
+	         near ? "did you mean '" : "", near ? near : "", near ? "'? Or " : "");
+	return buf;
 }

@@ -126,6 +126,10 @@ const char *refdata_gpu_suggest(const struct refdata *ref, const char *name);
 /* The reference model with this id (case-insensitive), or NULL. */
 const struct model_spec *refdata_model(const struct refdata *ref, const char *id);
 const char *refdata_model_suggest(const struct refdata *ref, const char *id);
+/* What to say after "unknown model 'id'" into buf: the nearest reference
+ * id, if any, and that the path of the model's Hugging Face config.json
+ * works too, with where to download it. Returns buf. */
+char *refdata_model_advice(const struct refdata *ref, const char *id, char *buf, size_t len);
 
 /* Reads a Hugging Face config.json into *out (a deep copy the caller frees
  * with model_spec_clear). Parameter counts are derived from the

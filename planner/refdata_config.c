@@ -558,6 +558,25 @@ out:
 	return rc;
 }
 
+/* A path that is not there. One that reads like a Hugging Face repo id
+ * ("Qwen/Qwen3-32B": its last two parts, no .json) is not fetched: say
+ * where its config.json is (huggingface.co serves a repository's files at
+ * /<org>/<name>/resolve/main/<file>, huggingface_hub's hf_hub_url). */
+static int no_config(const char *path, int e, char **err)
+{
+	size_t l = strlen(path);
+	const char *name = strrchr(path, '/');
+	const char *org = name;
+	while (org && org > path && org[-1] != '/')
+		org--;
+	if (e != ENOENT || !name || l < 5 || !strcasecmp(path + l - 5, ".json") || org == name)
+		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(e));
+	return set_err(err, PLANNER_EINPUT,
+		       "cannot open %s: %s; planner does not download models: save "
+		       "https://huggingface.co/%s/resolve/main/config.json and give its path",
+		       path, strerror(e), org);
+}
+
 int model_from_config(const char *path, struct model_spec *out, char **err)
 {
 	size_t len = 0;
@@ -566,7 +585,7 @@ int model_from_config(const char *path, struct model_spec *out, char **err)
 	/* A job spec names this path: /dev/zero would be read until memory
 	 * ran out, a FIFO or /dev/stdin would wait for ever. */
 	if (stat(path, &st) != 0)
-		return set_err(err, PLANNER_EINPUT, "cannot open %s: %s", path, strerror(errno));
+		return no_config(path, errno, err);
 	if (!S_ISREG(st.st_mode))
 		return set_err(err, PLANNER_EINPUT,
 			       "%s is not a regular file; give the model's Hugging Face config.json",

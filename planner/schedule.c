@@ -532,6 +532,12 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 	res->unplaced_hours = unplaced * res->hours_needed;
 	res->hours_placed = res->hours_needed - res->unplaced_hours;
 	res->cost = cost;
+	/* The whole month's work is one run shorter than min_run asks. */
+	double min_run = r->job->sched.min_run;
+	if (min_run > 0 && res->hours_needed > 0 && res->hours_needed < min_run - FRACTION_EPS)
+		fmt(res->note, sizeof res->note,
+		    "min_run %gh is longer than the month's %.1f h of work: one shorter run",
+		    min_run, res->hours_needed);
 	if (unplaced > FRACTION_EPS)
 		explain(b, j, unplaced, rented_short, free_hours);
 	return PLANNER_OK;

@@ -164,6 +164,7 @@ struct sched_job_result {
 	double unplaced_hours;
 	double cost;
 	char why[320];              /* when unplaced_hours > 0: what to do about it */
+	char note[160];             /* "" or a remark on how it was placed (min_run) */
 };
 
 struct sched_resource {

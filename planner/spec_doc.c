@@ -152,6 +152,147 @@ char *jobspec_reference(void)
 	return buf;
 }
 
+/* ---- planner-spec(5): the same rows as a manual page ---- */
+
+/* Text with markdown's `code` as bold, escaped for roff: a backslash is
+ * \e, a hyphen \-, and a line never starts with a control character. */
+static void roff(FILE *f, const char *s)
+{
+	bool code = false;
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '`') {
+			fputs((code = !code) ? "\\fB" : "\\fR", f);
+		} else if (*s == '\\') {
+			fputs("\\e", f);
+		} else if (*s == '-') {
+			fputs("\\-", f);
+		} else if ((unsigned char)*s >= 0xc0) {
+			/* UTF-8 ("…", "×") as a groff Unicode escape: groff
+			 * reads its input as Latin-1 without preconv. */
+			unsigned char c = (unsigned char)*s;
+			int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+			unsigned cp = c & (0x3f >> more);
+			for (; more > 0 && ((unsigned char)s[1] & 0xc0) == 0x80; more--)
+				cp = cp << 6 | ((unsigned char)*++s & 0x3f);
+			fprintf(f, "\\[u%04X]", cp);
+		} else if (*s == '\n') {
+			fputc('\n', f);
+			if (s[1] == '.' || s[1] == '\'')
+				fputs("\\&", f);
+		} else {
+			fputc(*s, f);
+		}
+	}
+	if (code)
+		fputs("\\fR", f);
+}
+
+static void man_table(FILE *f, const struct spec_table *t, const char *prefix)
+{
+	char def[128], bounds[256];
+	fputs(".SS \"", f);
+	if (*prefix)
+		fprintf(f, "%.*s", (int)strlen(prefix) - 1, prefix);
+	else
+		fputs("Top level", f);
+	fputs("\"\n", f);
+	roff(f, t->intro);
+	fputc('\n', f);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct spec_key *k = &t->keys[i];
+		row_default(k, def, sizeof def);
+		row_bounds(k, bounds, sizeof bounds);
+		fputs(".TP\n.B ", f);
+		roff(f, prefix);
+		roff(f, k->name);
+		fputc('\n', f);
+		roff(f, k->desc);
+		fputs("\n.br\nType: ", f);
+		roff(f, kind_type(k));
+		fputs(".\n.br\nDefault: ", f);
+		roff(f, def);
+		fputs(".\n.br\nAllowed: ", f);
+		roff(f, bounds);
+		fputs(".\n.br\nExample: \\fB", f);
+		roff(f, k->example);
+		fputs("\\fR\n", f);
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct spec_key *k = &t->keys[i];
+		if (k->kind != SPEC_MAP && k->kind != SPEC_ENTRIES)
+			continue;
+		char sub[128];
+		snprintf(sub, sizeof sub, "%s%s%s.", prefix, k->name,
+		         k->kind == SPEC_ENTRIES ? "[]" : "");
+		man_table(f, k->sub, sub);
+	}
+}
+
+static const char man_head[] =
+    ".\\\" Generated from the key tables in planner/spec_keys.c and planner/spec_job.c\n"
+    ".\\\" by `make spec-doc`; edit those, not this file.\n"
+    ".TH PLANNER-SPEC 5 \"\" \"planner " PLANNER_VERSION "\" \"File Formats\"\n"
+    ".SH NAME\n"
+    "planner-spec \\- the job spec that planner compare, schedule, report and breakeven "
+    "read\n"
+    ".SH SYNOPSIS\n"
+    ".B planner compare\n"
+    ".I FILE\n"
+    ".SH DESCRIPTION\n";
+
+static const char man_tail[] =
+    ".SH EXAMPLES\n"
+    "The examples installed with planner, in\n"
+    ".IR PREFIX /share/planner/examples/\n"
+    "(\\fBjobs/\\fR in the source), show every common key with a comment:\n"
+    ".PP\n"
+    ".EX\n"
+    "planner compare /usr/local/share/planner/examples/monthly.yaml\n"
+    ".EE\n"
+    ".PP\n"
+    "A small spec:\n"
+    ".PP\n"
+    ".EX\n"
+    "version: 1\n"
+    "currency: EUR\n"
+    "fx: {EUR: 0.92}\n"
+    "owned:\n"
+    "  \\- {gpu: RTX 4090, count: 2}\n"
+    "jobs:\n"
+    "  \\- name: support\\-bot\n"
+    "    model: llama\\-3.1\\-8b\n"
+    "    precision: q4_k_m\n"
+    "    context: 32K\n"
+    "    tokens_per_month: {input: 200M, output: 40M}\n"
+    ".EE\n"
+    ".SH SEE ALSO\n"
+    ".BR planner (1);\n"
+    ".I docs/spec.md\n"
+    "in the source holds the same reference as a table.\n";
+
+char *jobspec_reference_man(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fputs(man_head, f);
+	/* docs/spec.md's opening paragraph, without its heading and comment. */
+	const char *intro = strstr(doc_head, "A job spec is one");
+	roff(f, intro);
+	man_table(f, &spec_top, "");
+	fputs(man_tail, f);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 /* Appends the paths of t's keys (and its nested tables') to *v. */
 static int add_paths(const struct spec_table *t, const char *prefix, char ***v, size_t *n)
 {

@@ -416,15 +416,9 @@ static int check_model(struct spec_rd *r, const struct spec_key *k, const struct
 	const struct model_spec *m = refdata_model(r->c->ref, id);
 	if (m)
 		return model_spec_copy(&j->model, m) ? PLANNER_OK : yr_oom(&r->c->y);
-	const char *s = refdata_model_suggest(r->c->ref, id);
-	if (s)
-		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "unknown model '%s' %s; did you mean '%s'?", id, r->where, s);
-	return yr_fail(
-	    &r->c->y, kv->val->start_mark,
-	    "unknown model '%s' %s; use a reference model id such as 'llama-3.1-8b', or the "
-	    "path of a Hugging Face config.json",
-	    id, r->where);
+	char advice[320];
+	return yr_fail(&r->c->y, kv->val->start_mark, "unknown model '%s' %s; %s", id, r->where,
+	               refdata_model_advice(r->c->ref, id, advice, sizeof advice));
 }
 
 /* The precision as written → its canonical name. */
@@ -574,7 +568,8 @@ static const struct spec_key job_keys[] = {
      .desc = "Serving the model, or fine-tuning it (LoRA, QLoRA or all weights); only "
              "inference can use the API route."},
     {.name = "context",
-     .kind = SPEC_WHOLE,
+     .kind = SPEC_CUSTOM,
+     .read = spec_read_context,
      .offset = offsetof(struct job, context),
      .store = STORE_LONG,
      .lo = 1,
@@ -585,7 +580,7 @@ static const struct spec_key job_keys[] = {
      .def = DEFAULT_CONTEXT,
      .def_text = "4096, or the model's maximum if smaller",
      .example = "context: 8192",
-     .type = "whole number, tokens",
+     .type = "whole number, tokens (`32K` is 32768)",
      .bounds = "1 to the model's maximum context",
      .desc = "Tokens per sequence (prompt and output); sizes the KV cache."},
     {.name = "batch",

@@ -104,6 +104,24 @@ int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct ke
 	return rc;
 }
 
+/* A whole number of tokens, with the suffixes `fit --context` takes
+ * ("32K" is 32768). */
+int spec_read_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct job *j = r->target;
+	char d[64];
+	double v = 0;
+	if (!yr_is_text(kv->val) || !parse_context(yr_sval(kv->val), &v) || v != floor(v))
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "'context' %s must be a whole number of tokens, got %s; write e.g. "
+		               "context: 8192 or context: 32K",
+		               r->where, yr_describe(kv->val, d, sizeof d));
+	int rc = yr_check_range(&r->c->y, kv, r->where, v, k->lo, k->hi);
+	if (rc == PLANNER_OK)
+		j->context = (long)v;
+	return rc;
+}
+
 /* After context and tokens_per_month: the request shape, given or the
  * default (the whole context, split as the month's tokens are). */
 int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)

@@ -73,10 +73,20 @@ size_t edit_distance(const char *a, const char *b)
 	return d;
 }
 
+/* True when one of a and b starts with the other, or (both at least 3
+ * letters) contains it: "region" and "regions", "llama-3.1" and
+ * "llama-3.1-8b", case-insensitive. */
+static bool overlaps(const char *a, size_t al, const char *b, size_t bl)
+{
+	if (al < 3 || bl < 3)
+		return false;
+	return al <= bl ? strcasestr(b, a) != NULL : strcasestr(a, b) != NULL;
+}
+
 const char *nearest_name(const char *word, const char *const *candidates, size_t n)
 {
 	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	size_t best_score = (size_t)-1, best_d = (size_t)-1;
 	size_t wl = strlen(word);
 	if (wl == 0)
 		return NULL;
@@ -84,20 +94,26 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
 		if (!candidates[i])
 			continue;
 		size_t d = edit_distance(word, candidates[i]);
-		/* A word that is a prefix or part of a candidate ("llama-3.1")
-		 * is a near miss even when the edit distance is large. */
-		if (wl >= 3 && strcasestr(candidates[i], word))
-			d = d < 2 ? d : 2;
-		if (d < best_d) {
+		/* A word that is part of a candidate ("llama-3.1"), or holds
+		 * one ("regions_eu"), is a near miss even when the edit
+		 * distance is large, and beats a mere spelling neighbour at
+		 * the same distance ("region": "regions" over "version"). */
+		bool part = overlaps(word, wl, candidates[i], strlen(candidates[i]));
+		if (part && d > 2)
+			d = 2;
+		size_t score = 2 * d + !part;
+		if (score < best_score) {
+			best_score = score;
 			best_d = d;
 			best = candidates[i];
 		}
 	}
-	/* Suggest only what a person would recognise as the same word:
-	 * at most a third of its letters changed, and never more than 4. */
-	size_t limit = wl / 3 + 1;
-	if (limit > 4)
-		limit = 4;
+	/* Suggest only what a person would recognise as the same word: at
+	 * most a quarter of its letters changed (one in a short word), and
+	 * never more than 3; "region" is 3 edits from "version", no match. */
+	size_t limit = wl / 4 + 1;
+	if (limit > 3)
+		limit = 3;
 	return best_d <= limit ? best : NULL;
 }
 
@@ -138,6 +154,19 @@ bool parse_count(const char *s, double *out)
 {
 	static const double scales[] = {1e3, 1e6, 1e9, 1e9, 1e12};
 	return parse_number_suffix(s, out, "KMBGT", scales);
+}
+
+bool parse_context(const char *s, double *out)
+{
+	double v;
+	if (!parse_count(s, &v))
+		return false;
+	/* Context sizes are powers of two: a "32K" model has
+	 * max_position_embeddings 32768 (Qwen2.5's config.json). */
+	if (strpbrk(s, "kK"))
+		v = v / 1e3 * 1024;
+	*out = v;
+	return true;
 }
 
 bool parse_hours(const char *s, double *out)

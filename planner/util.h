@@ -16,6 +16,8 @@ enum planner_status {
 	PLANNER_EDB = 4,     /* database error */
 	PLANNER_ESYS = 5,    /* the system failed us: out of memory, a write or
 	                      * close that failed (full disk, I/O error) */
+	PLANNER_EUNPLACED = 6, /* schedule: the plan is incomplete, hours could
+	                        * not be placed (--allow-unplaced: 0) */
 };
 
 /* Sets *err (when err is not NULL) to a malloc'd formatted message,
@@ -41,6 +43,11 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
  * T (1e12), e.g. "200M", "1.5B", "3e6". Returns false on anything else or
  * a negative number. */
 bool parse_count(const char *s, double *out);
+
+/* Parses a context length: a count as parse_count reads it, except that
+ * K is 1024 ("32K" is 32768 tokens, as context sizes are powers of two).
+ * `fit --context` and a spec's `context:` both read it. */
+bool parse_context(const char *s, double *out);
 
 /* x rounded toward zero as a long long, clamped to [lo, hi]; NaN gives lo.
  * A double out of the target type's range cast to it is undefined

@@ -95,6 +95,131 @@ START_TEST(every_command_has_help_with_an_example_a_man_section_and_completion)
 }
 END_TEST
 
+/* A misspelt option gets one message with the nearest option, from every
+ * command, and getopt's own line is not printed beside it (issue 13). */
+START_TEST(every_command_suggests_the_option_a_misspelt_one_meant_in_one_message)
+{
+	char **names = commands();
+	for (size_t i = 0; names[i]; i++) {
+		const char *argv[] = {names[i], "--frmat", "json", NULL};
+		char *err = NULL;
+		ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), PLANNER_EUSAGE);
+		ck_assert_msg(strstr(err, "unknown option '--frmat'; did you mean '--format'?\n") &&
+				      !strstr(err, "unrecognized"),
+			      "%s: %s", names[i], err);
+		/* The message, then the usage lines: one "planner:" line. */
+		ck_assert_msg(!strstr(strstr(err, "planner:") + 1, "planner:"), "%s: %s", names[i],
+			      err);
+		free(err);
+	}
+	const char *month[] = {"schedule", "jobs/monthly.yaml", "--month", NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(month, NULL, NULL, &err), PLANNER_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(err, "option '--month' needs a value"));
+	free(err);
+	free_names(names);
+}
+END_TEST
+
+/* Every example spec (installed into share/planner/examples) prices, and
+ * together they show the keys the tour leaves out (issue 13). */
+START_TEST(every_example_spec_prices_and_the_examples_show_the_less_common_keys)
+{
+	char *list = NULL;
+	ck_assert_int_eq(test_sh("ls jobs/*.yaml", &list), 0);
+	char *all = xasprintf("%s", "");
+	size_t n = 0;
+	for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n"), n++) {
+		const char *argv[] = {"compare", line, "--quiet", NULL};
+		char *err = NULL;
+		ck_assert_msg(test_run_planner(argv, NULL, NULL, &err) == 0, "%s: %s", line, err);
+		free(err);
+		char *text = test_slurp(line), *both = xasprintf("%s%s", all, text);
+		free(text);
+		free(all);
+		all = both;
+	}
+	ck_assert_uint_ge(n, 2);
+	static const char *const keys[] = {"\n    api_models:", "\nproviders:", "max_run:",
+					   "max_count:", "\n    accelerator:", "regions:",
+					   "\n    context: 32K"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		ck_assert_msg(strstr(all, keys[i]) != NULL, "no example shows %s", keys[i] + 1);
+	free(all);
+	free(list);
+	/* make install puts them beside the man pages. */
+	char *mk = test_slurp("Makefile");
+	ck_assert_ptr_nonnull(strstr(mk, "share/planner/examples"));
+	ck_assert_ptr_nonnull(strstr(mk, "man5/planner-spec.5"));
+	free(mk);
+}
+END_TEST
+
+/* A relative link or image in README.md and docs/ names a file of the
+ * repository: a clone has no ../shared (issue 13). */
+START_TEST(every_relative_link_in_the_markdown_names_a_file_in_the_repository)
+{
+	char *files = NULL;
+	ck_assert_int_eq(test_sh("ls README.md CHANGELOG.md docs/*.md", &files), 0);
+	for (char *f = strtok(files, "\n"); f; f = strtok(NULL, "\n")) {
+		char *text = test_slurp(f);
+		ck_assert_ptr_nonnull(text);
+		char *dir = xasprintf("%s", f);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			slash[1] = 0;
+		else
+			dir[0] = 0;
+		for (const char *p = text; (p = strstr(p, "](")); p += 2) {
+			size_t len = strcspn(p + 2, ")# ");
+			char *target = xasprintf("%.*s", (int)len, p + 2);
+			if (len && !strstr(target, "://") && strncmp(target, "mailto:", 7)) {
+				char *path = xasprintf("%s%s", dir, target);
+				ck_assert_msg(strncmp(target, "../", 3) != 0 || !strcmp(dir, "docs/"),
+					      "%s links outside the repository: %s", f, target);
+				ck_assert_msg(access(path, F_OK) == 0, "%s links to %s, which is missing",
+					      f, target);
+				free(path);
+			}
+			free(target);
+		}
+		free(dir);
+		free(text);
+	}
+	free(files);
+}
+END_TEST
+
+/* `make run` shows the answer, not the build: at most two lines before the
+ * table and no compiler or make lines (issue 13). Run on the build the
+ * tests use, which is up to date (make check builds it first). */
+START_TEST(make_run_prints_the_answer_without_the_build)
+{
+	const char *bin = getenv("PLANNER_BIN");
+	if (!bin || access("/usr/bin/make", X_OK) != 0) {
+		printf("docs: make run check skipped: no PLANNER_BIN or no make\n");
+		return;
+	}
+	char *build = xasprintf("%s", bin);
+	*strrchr(build, '/') = 0;
+	/* As a person types it: not a sub-make of `make check`. */
+	char *cmd = xasprintf("env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make run BUILD=%s", build);
+	char *out = NULL;
+	ck_assert_int_eq(run_sh(cmd, &out), 0);
+	const char *table = strstr(out, "\njob ");
+	ck_assert_msg(table != NULL, "%s", out);
+	int lines = 0;
+	for (const char *p = out; p < table; p++)
+		lines += *p == '\n';
+	ck_assert_msg(lines <= 3, "%d lines before the answer:\n%s", lines, out);
+	ck_assert_msg(!strstr(out, "make[") && !strstr(out, "cc ") && !strstr(out, "-Wall"), "%s",
+		      out);
+	free(out);
+	free(cmd);
+	free(build);
+}
+END_TEST
+
 START_TEST(groff_renders_the_man_page_without_a_warning)
 {
 	if (access(GROFF, X_OK) != 0) {
@@ -110,6 +235,14 @@ START_TEST(groff_renders_the_man_page_without_a_warning)
 	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -P-c -P-b -P-u planner.1", &out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "EXIT STATUS"));
 	ck_assert_ptr_nonnull(strstr(out, "planner breakeven FILE"));
+	free(out);
+	/* planner-spec(5), the job spec's keys (issue 13). */
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -ww -z planner-spec.5", &out), 0);
+	ck_assert_msg(*out == '\0', "groff warnings in planner-spec.5:\n%s", out);
+	free(out);
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -P-c -P-b -P-u planner-spec.5", &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "jobs[].schedule.min_run"));
+	ck_assert_ptr_nonnull(strstr(out, "Default:"));
 	free(out);
 }
 END_TEST
@@ -467,7 +600,7 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 }
 END_TEST
 
-/* Every exit status, 0 to PLANNER_ESYS, is in planner.1's EXIT STATUS, the
+/* Every exit status, 0 to PLANNER_EUNPLACED, is in planner.1's EXIT STATUS, the
  * README's table and the top-level --help. */
 START_TEST(every_exit_status_is_documented)
 {
@@ -478,7 +611,7 @@ START_TEST(every_exit_status_is_documented)
 	ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
 	const char *codes = strstr(help, "exit codes:");
 	ck_assert_ptr_nonnull(codes);
-	for (int k = PLANNER_OK; k <= PLANNER_ESYS; k++) {
+	for (int k = PLANNER_OK; k <= PLANNER_EUNPLACED; k++) {
 		char *tp = xasprintf(".TP\n.B %d\n", k), *row = xasprintf("\n| %d | ", k),
 		     *word = xasprintf("%s%d ", k ? ", " : " ", k);
 		ck_assert_msg(strstr(man, tp) != NULL, "planner.1 lacks exit status %d", k);
@@ -544,6 +677,10 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
 	tcase_add_test(tc, every_provider_is_in_the_help_readme_man_page_and_completion);
 	tcase_add_test(tc, every_exit_status_is_documented);
+	tcase_add_test(tc, every_example_spec_prices_and_the_examples_show_the_less_common_keys);
+	tcase_add_test(tc, every_relative_link_in_the_markdown_names_a_file_in_the_repository);
+	tcase_add_test(tc, make_run_prints_the_answer_without_the_build);
+	tcase_add_test(tc, every_command_suggests_the_option_a_misspelt_one_meant_in_one_message);
 	tcase_add_test(tc, the_repository_stands_alone);
 	suite_add_tcase(s, tc);
 	return s;

@@ -528,6 +528,11 @@ START_TEST(unknown_models_gpus_and_precisions_suggest_the_nearest)
 	    "did you mean 'llama-3.1-8b'", NULL);
 	bad("jobs:\n  - name: bot\n    model: zzzzzzzz\n    hours_per_month: 1\n",
 	    "t.yaml:3:12: ", "unknown model 'zzzzzzzz'", "config.json", NULL);
+	/* A near name, and the config.json way with where to get it. */
+	bad("jobs:\n  - name: bot\n    model: qwen3-33b\n    hours_per_month: 1\n",
+	    "t.yaml:3:12: ", "did you mean 'qwen3-32b'? Or give the path of its Hugging Face",
+	    "https://huggingface.co/ORG/NAME/resolve/main/config.json", "model: ./config.json",
+	    NULL);
 	bad("owned: [{gpu: RTX 4091}]\n" HEAD,
 	    "t.yaml:1:15: ", "unknown GPU 'RTX 4091' in owned entry 1", "did you mean", NULL);
 	bad(HEAD "    precision: q4_k_n\n    hours_per_month: 1\n",
@@ -556,6 +561,21 @@ START_TEST(a_job_needs_a_name_a_model_and_an_amount_of_work)
 	    "t.yaml:2:11: ", "job name", "empty", NULL);
 	bad("jobs:\n  - name: \"a\\0b\"\n    model: llama-3.1-8b\n",
 	    "t.yaml:2:11: ", "must be text", NULL);
+}
+END_TEST
+
+START_TEST(a_context_takes_the_suffixes_fit_context_takes)
+{
+	struct jobspec *s = parse_ok(HEAD "    context: 32K\n    hours_per_month: 1\n");
+	ck_assert_int_eq(s->jobs[0].context, 32768);
+	jobspec_free(s);
+	s = parse_ok(HEAD "    context: 8k\n    hours_per_month: 1\n");
+	ck_assert_int_eq(s->jobs[0].context, 8192);
+	jobspec_free(s);
+	bad(HEAD "    context: 32Q\n    hours_per_month: 1\n", "t.yaml:4:14: ",
+	    "whole number of tokens", "context: 32K", NULL);
+	bad(HEAD "    context: 1.5\n    hours_per_month: 1\n", "t.yaml:4:14: ",
+	    "whole number of tokens", NULL);
 }
 END_TEST
 
@@ -691,6 +711,41 @@ START_TEST(the_committed_reference_is_what_the_tables_render)
 	ck_assert_msg(strcmp(want, have) == 0,
 	              "%s is not what the key tables render; run `make spec-doc` and commit it",
 	              SPEC_DOC);
+	free(want);
+	free(have);
+}
+END_TEST
+
+/* planner-spec(5) is rendered from the same tables, and names every key. */
+START_TEST(the_committed_man_page_is_what_the_tables_render_and_has_every_key)
+{
+	char *want = jobspec_reference_man();
+	char *have = test_slurp("planner-spec.5");
+	ck_assert_ptr_nonnull(want);
+	ck_assert_msg(have != NULL, "cannot read planner-spec.5; run `make spec-doc`");
+	ck_assert_msg(strcmp(want, have) == 0,
+	              "planner-spec.5 is not what the key tables render; run `make spec-doc`");
+	char **paths = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(jobspec_key_paths(&paths, &n), PLANNER_OK);
+	ck_assert(n > 50);
+	for (size_t i = 0; i < n; i++) {
+		/* ".B jobs[].max_run", hyphens escaped as roff writes them. */
+		char esc[256] = ".TP\n.B ";
+		size_t k = strlen(esc);
+		for (const char *p = paths[i]; *p && k + 3 < sizeof esc; p++) {
+			if (*p == '-')
+				esc[k++] = '\\';
+			esc[k++] = *p;
+		}
+		esc[k++] = '\n';
+		esc[k] = 0;
+		ck_assert_msg(strstr(have, esc) != NULL, "planner-spec.5 lacks %s", paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	ck_assert_ptr_nonnull(strstr(have, "Default: "));
+	ck_assert_ptr_nonnull(strstr(have, "Example: "));
 	free(want);
 	free(have);
 }
@@ -953,6 +1008,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, unknown_models_gpus_and_precisions_suggest_the_nearest);
 	tcase_add_test(bads, a_job_needs_a_name_a_model_and_an_amount_of_work);
 	tcase_add_test(bads, a_context_longer_than_the_model_allows_is_an_error);
+	tcase_add_test(bads, a_context_takes_the_suffixes_fit_context_takes);
 	tcase_add_test(bads, top_level_settings_are_checked);
 	tcase_add_test(bads, schedule_values_are_checked);
 	tcase_add_test(bads, api_models_must_name_a_vendor);
@@ -962,6 +1018,7 @@ Suite *jobspec_suite(void)
 
 	TCase *doc = tcase_create("reference");
 	tcase_add_test(doc, the_committed_reference_is_what_the_tables_render);
+	tcase_add_test(doc, the_committed_man_page_is_what_the_tables_render_and_has_every_key);
 	tcase_add_test(doc, every_key_in_the_tables_is_in_the_reference_and_back);
 	tcase_add_test(doc, unknown_key_lists_come_from_the_tables);
 	suite_add_tcase(s, doc);

@@ -105,6 +105,11 @@ START_TEST(na_fields_read_as_unknown_and_unknown_boards_become_comments)
 	ck_assert_ptr_null(g[1].gpu); /* a Tesla K80 is not in the table */
 	char *yaml = probe_owned_yaml(g, n);
 	ck_assert_ptr_nonnull(strstr(yaml, "# 1x \"Tesla K80\": not in planner's GPU table"));
+	/* How to describe it, not a pointer to a help that lists no GPUs. */
+	ck_assert_ptr_null(strstr(yaml, "fit --help"));
+	ck_assert_ptr_nonnull(strstr(yaml, "'planner gpus' lists"));
+	ck_assert_ptr_nonnull(strstr(yaml, "#   gpus:\n  #     - {name: \"Tesla K80\", vram_gib: "));
+	ck_assert_ptr_nonnull(strstr(yaml, "#     - {gpu: \"Tesla K80\", count: 1}"));
 	ck_assert_ptr_null(strstr(yaml, "watts: 0"));
 	free(yaml);
 	free(g);

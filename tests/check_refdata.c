@@ -183,6 +183,21 @@ START_TEST(a_config_path_that_is_not_a_regular_file_is_refused_without_reading)
 }
 END_TEST
 
+/* A Hugging Face repo id given as a model (issue 13) says where its
+ * config.json is; a missing .json path says only that it is missing. */
+START_TEST(a_repo_id_that_is_no_file_says_where_its_config_json_is)
+{
+	struct model_spec m;
+	char *err = NULL;
+	ck_assert_int_eq(model_from_config("Qwen/Qwen3-32B", &m, &err), PLANNER_EINPUT);
+	ck_assert_msg(strstr(err, "https://huggingface.co/Qwen/Qwen3-32B/resolve/main/config.json"),
+		      "%s", err);
+	ck_assert_int_eq(model_from_config("tests/no-such.json", &m, &err), PLANNER_EINPUT);
+	ck_assert_msg(!strstr(err, "huggingface.co"), "%s", err);
+	free(err);
+}
+END_TEST
+
 /* Issue 12: configs whose derived figures were negative, infinite or
  * contradictory were accepted (more active than total parameters, a head
  * width of 0); each is refused naming the field to check. */
@@ -647,6 +662,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, every_reference_models_api_equivalent_has_a_snapshot_price);
 	tcase_add_test(tc, a_hugging_face_config_json_is_read_and_its_parameters_derived);
 	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
+	tcase_add_test(tc, a_repo_id_that_is_no_file_says_where_its_config_json_is);
 	tcase_add_test(tc, every_gpu_names_its_memory_type);
 	tcase_add_test(tc, a_config_whose_derived_figures_are_out_of_range_is_refused_naming_the_field);
 	tcase_add_test(tc, a_card_described_under_gpus_can_be_owned_and_bought);

@@ -567,6 +567,46 @@ START_TEST(providers_shows_stale_rows_and_never_a_key)
 }
 END_TEST
 
+/* The number of times needle occurs in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *h = hay; (h = strstr(h, needle)); h++)
+		n++;
+	return n;
+}
+
+START_TEST(after_a_failed_refresh_stale_prices_are_one_warning_that_quiet_hides)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	char scen[16][48] = {{0}};
+	const char *s[17] = {NULL};
+	for (size_t i = 0; provider_list[i] && i < 16; i++) {
+		snprintf(scen[i], sizeof scen[i], "%s=html", provider_list[i]->name);
+		s[i] = scen[i];
+	}
+	ck_assert_int_eq(refresh(db, NULL, s, NULL, &out, &err), 3);
+	free(out);
+	free(err);
+	const char *argv[] = {"compare", "jobs/monthly.yaml", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	/* One line for all of them; litellm holds no rows and is not named. */
+	ck_assert_int_eq(count_of(err, "warning:"), 1);
+	ck_assert_ptr_nonnull(strstr(err, "last refresh of "));
+	ck_assert_ptr_nonnull(strstr(err, "vast"));
+	ck_assert_ptr_null(strstr(err, "litellm"));
+	ck_assert_ptr_nonnull(strstr(strstr(err, "warning:"), "still the bundled snapshot"));
+	free(out);
+	free(err);
+	const char *quiet[] = {"compare", "jobs/monthly.yaml", "--db", db, "--quiet", NULL};
+	ck_assert_int_eq(test_run_planner(quiet, NULL, &out, &err), 0);
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 /* `planner offers --db DB --provider vast --region R --format json`, parsed. */
 static cJSON *vast_offers_in(const char *db, const char *region)
 {
@@ -665,6 +705,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, a_second_refresh_says_another_is_running);
 	tcase_add_test(t, an_unknown_provider_is_a_usage_error_with_a_suggestion);
 	tcase_add_test(t, providers_shows_stale_rows_and_never_a_key);
+	tcase_add_test(t, after_a_failed_refresh_stale_prices_are_one_warning_that_quiet_hides);
 	tcase_add_test(t, offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue);
 	tcase_add_test(t, rows_left_out_of_a_real_feed_are_counted_and_said);
 	suite_add_tcase(s, t);

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "plan.h"
 #include "schedule.h"
 #include "store.h"
@@ -1002,6 +1004,84 @@ START_TEST(the_same_spec_gives_a_byte_identical_schedule)
 }
 END_TEST
 
+/* Runs `planner schedule SPEC --month 2026-03 --db DB` plus extra (NULL-
+ * terminated, may be NULL) on yaml; returns the exit status, stdout in *out. */
+static int schedule_cli(const char *yaml, const char *const *extra, char **out)
+{
+	char *dir = test_tmpdir();
+	char *path = test_write(dir, "spec.yaml", yaml);
+	char *db = xasprintf("%s/p.db", dir);
+	const char *argv[16] = {"schedule", path, "--month", "2026-03", "--db", db};
+	size_t a = 6;
+	for (size_t i = 0; extra && extra[i] && a < 15; i++)
+		argv[a++] = extra[i];
+	int rc = test_run_planner(argv, NULL, out, NULL);
+	free(path);
+	free(db);
+	free(dir);
+	return rc;
+}
+
+static const char short_month_yaml[] =
+	"version: 1\n"
+	"currency: USD\n"
+	"owned:\n"
+	"  - {gpu: RTX 4090, count: 1}\n"
+	"jobs:\n"
+	"  - name: tiny\n"
+	"    model: llama-3.1-8b\n"
+	"    precision: q4_k_m\n"
+	"    hours_per_month: 1\n"
+	"    data: restricted\n"
+	"    schedule: {min_run: 12}\n";
+
+START_TEST(a_month_of_work_shorter_than_min_run_is_noted_in_table_and_json)
+{
+	char *out = NULL;
+	const char *json[] = {"--format", "json", NULL};
+	ck_assert_int_eq(schedule_cli(short_month_yaml, json, &out), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(job, "note"));
+	ck_assert_ptr_nonnull(note);
+	ck_assert_ptr_nonnull(strstr(note, "min_run 12h"));
+	cJSON_Delete(root);
+	free(out);
+	ck_assert_int_eq(schedule_cli(short_month_yaml, NULL, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "note: tiny: min_run 12h"));
+	free(out);
+}
+END_TEST
+
+static const char unplaceable_yaml[] =
+	"version: 1\n"
+	"currency: USD\n"
+	"owned:\n"
+	"  - {gpu: RTX 4090, count: 1}\n"
+	"jobs:\n"
+	"  - name: too-much\n"
+	"    model: llama-3.1-8b\n"
+	"    precision: q4_k_m\n"
+	"    hours_per_month: 200\n"
+	"    data: restricted\n"
+	"    schedule: {window: \"09:00-10:00\"}\n";
+
+START_TEST(unplaced_hours_exit_6_unless_allowed)
+{
+	char *out = NULL;
+	ck_assert_int_eq(schedule_cli(unplaceable_yaml, NULL, &out), PLANNER_EUNPLACED);
+	/* The schedule is still written. */
+	ck_assert_ptr_nonnull(strstr(out, "unplaced: too-much"));
+	free(out);
+	const char *allow[] = {"--allow-unplaced", NULL};
+	ck_assert_int_eq(schedule_cli(unplaceable_yaml, allow, &out), 0);
+	free(out);
+	ck_assert_int_eq(schedule_cli(short_month_yaml, NULL, &out), 0);
+	free(out);
+}
+END_TEST
+
 Suite *schedule_suite(void)
 {
 	Suite *s = suite_create("schedule");
@@ -1031,6 +1111,8 @@ Suite *schedule_suite(void)
 	tcase_add_test(real, every_run_of_the_tour_keeps_every_rule_in_march_and_october);
 	tcase_add_test(real, every_run_of_a_crowded_month_keeps_every_rule);
 	tcase_add_test(real, the_same_spec_gives_a_byte_identical_schedule);
+	tcase_add_test(real, a_month_of_work_shorter_than_min_run_is_noted_in_table_and_json);
+	tcase_add_test(real, unplaced_hours_exit_6_unless_allowed);
 	suite_add_tcase(s, real);
 	return s;
 }

@@ -60,6 +60,17 @@ START_TEST(nearest_name_suggests_a_close_key_and_nothing_for_a_stranger)
 	ck_assert_str_eq(nearest_name("hours_per_mnth", keys, 3), "hours_per_month");
 	ck_assert_str_eq(nearest_name("precison", keys, 3), "precision");
 	ck_assert_ptr_null(nearest_name("zebra", keys, 3));
+	/* A part of a name beats a spelling neighbour; a word half changed
+	 * is no suggestion (issue 13: region: eu suggested version). */
+	const char *top[] = {"version", "currency", "timezone", "regions", "providers"};
+	ck_assert_str_eq(nearest_name("region", top, 5), "regions");
+	ck_assert_str_eq(nearest_name("provider", top, 5), "providers");
+	ck_assert_ptr_null(nearest_name("region", top, 1));
+	ck_assert_ptr_null(nearest_name("legion", top, 1));
+	const char *opts[] = {"format", "db", "quiet", "output"};
+	ck_assert_str_eq(nearest_name("frmat", opts, 4), "format");
+	ck_assert_str_eq(nearest_name("formt", opts, 4), "format");
+	ck_assert_ptr_null(nearest_name("xyz", opts, 4));
 }
 END_TEST
 
