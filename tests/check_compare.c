@@ -498,6 +498,52 @@ START_TEST(fit_json_lists_gpus_with_the_fewest_that_hold_the_model)
 }
 END_TEST
 
+START_TEST(offers_never_cuts_an_offer_name_it_goes_on_under_the_column)
+{
+	char *db = db_arg(), *json = NULL, *table = NULL;
+	const char *jargv[] = {"offers", "--format", "json", "--db", db, NULL};
+	const char *targv[] = {"offers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(jargv, NULL, &json, NULL), 0);
+	ck_assert_int_eq(test_run_planner(targv, NULL, &table, NULL), 0);
+	cJSON *arr = cJSON_Parse(json);
+	/* The offer column starts at 11 and is 28 wide; a line that starts
+	 * with 11 blanks carries the rest of the row above's name. */
+	const cJSON *o = arr ? arr->child : NULL;
+	int long_names = 0;
+	char *line = strchr(table, '\n') + 1; /* past the header */
+	while (o && *line) {
+		char *end = strchr(line, '\n');
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		char name[512] = "";
+		size_t pieces = 0;
+		for (;;) {
+			char piece[64];
+			snprintf(piece, sizeof piece, "%.28s", strlen(line) > 11 ? line + 11 : "");
+			for (size_t k = strlen(piece); k && piece[k - 1] == ' ';)
+				piece[--k] = '\0';
+			if (pieces++)
+				strncat(name, " ", sizeof name - strlen(name) - 1);
+			strncat(name, piece, sizeof name - strlen(name) - 1);
+			line = end + 1;
+			if (strncmp(line, "           ", 11) || !(end = strchr(line, '\n')))
+				break;
+			*end = '\0';
+		}
+		long_names += pieces > 1;
+		const char *want = cJSON_GetObjectItem(o, "offer")->valuestring;
+		ck_assert_msg(!strcmp(name, want), "table shows '%s' for '%s'", name, want);
+		o = o->next;
+	}
+	ck_assert_ptr_null(o); /* every offer had its row */
+	ck_assert_int_gt(long_names, 0); /* the snapshot has names over 28 columns */
+	cJSON_Delete(arr);
+	free(table);
+	free(json);
+	free(db);
+}
+END_TEST
+
 START_TEST(offers_json_carries_the_documented_keys_cheapest_first)
 {
 	char *db = db_arg(), *out = NULL;
@@ -637,6 +683,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, a_bad_job_spec_names_file_line_and_column_and_exits_1);
 	tcase_add_test(tc, fit_json_lists_gpus_with_the_fewest_that_hold_the_model);
 	tcase_add_test(tc, offers_json_carries_the_documented_keys_cheapest_first);
+	tcase_add_test(tc, offers_never_cuts_an_offer_name_it_goes_on_under_the_column);
 	tcase_add_test(tc, a_qlora_jobs_memory_follows_its_rank_optimizer_and_micro_batch);
 	tcase_add_test(tc, fit_takes_the_fine_tuning_flags);
 	tcase_add_test(tc, at_80_columns_compare_wraps_and_shows_every_figure_of_the_json);
