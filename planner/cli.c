@@ -200,9 +200,17 @@ static int word_cols(const char *s, size_t i, size_t *end)
 	return cols;
 }
 
+size_t cli_columns(const char *s)
+{
+	size_t cols = 0;
+	for (; s && *s; s++)
+		cols += ((unsigned char)*s & 0xc0) != 0x80;
+	return cols;
+}
+
 void cli_wrap_to(FILE *f, int width, int indent, const char *line)
 {
-	if (width <= 1 || indent >= width / 2) {
+	if (width <= 1 || indent > width - 10) { /* no room to wrap into */
 		fprintf(f, "%s\n", line);
 		return;
 	}

@@ -128,6 +128,8 @@ char *cli_safe(char *dst, size_t len, const char *s);
  * the room left starts the next line whole. */
 void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Columns of UTF-8 text s (continuation bytes take none). */
+size_t cli_columns(const char *s);
 /* The same for a finished line into f at `width` columns (0: no wrap). */
 void cli_wrap_to(FILE *f, int width, int indent, const char *line);
 
