@@ -241,7 +241,7 @@ void cli_wrap_to(FILE *f, int width, int indent, const char *line)
 			i += (size_t)strspn(line + i, " ");
 		}
 		fprintf(f, "%*s%.*s", spaces, "", (int)(end - i - (size_t)spaces),
-			line + i + spaces);
+		        line + i + spaces);
 		col += spaces + w;
 		i = end;
 		first = false;

@@ -127,7 +127,7 @@ char *cli_safe(char *dst, size_t len, const char *s);
  * or a file). A word is never cut, so neither is a figure: one wider than
  * the room left starts the next line whole. */
 void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Columns of UTF-8 text s (continuation bytes take none). */
 size_t cli_columns(const char *s);
 /* The same for a finished line into f at `width` columns (0: no wrap). */

@@ -198,9 +198,9 @@ static void mtok_text(char *buf, size_t len, double tokens)
 #define DETAIL_COL 23
 
 /* What the table's words mean, once, under it. */
-#define TABLE_LEGEND                                                                       \
-	"GiB in all: the job's GPU memory (weights, KV cache, overhead) before it is split "   \
-	"over GPUs; tok/s: output tokens per second of all streams and replicas together "    \
+#define TABLE_LEGEND                                                                               \
+	"GiB in all: the job's GPU memory (weights, KV cache, overhead) before it is split "       \
+	"over GPUs; tok/s: output tokens per second of all streams and replicas together "         \
 	"(fine-tuning: training tokens/s), not one stream's; Mtok: million tokens"
 
 static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
@@ -267,11 +267,11 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		const struct job_result *j = &p->jobs[i];
 		char name[256], model[256];
 		putchar('\n');
-		cli_wrap(c, 2, "%s%s%s  %s %s, %s, needs %.1f GiB of GPU memory in all, %.1f GPU-h/month",
-		       bold,
-		       cli_safe(name, sizeof name, j->job->name), off,
-		       cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
-		       task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
+		cli_wrap(c, 2,
+		         "%s%s%s  %s %s, %s, needs %.1f GiB of GPU memory in all, %.1f GPU-h/month",
+		         bold, cli_safe(name, sizeof name, j->job->name), off,
+		         cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
+		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
 		for (int k = 0; k < ROUTE_COUNT; k++) {
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency);
@@ -283,7 +283,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			 * hand, and a reason is needed whole. Wrapped lines go
 			 * under the text, clear of the route and cost columns. */
 			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
-				 j->best == k ? "*" : " ", cost, detail);
+			         j->best == k ? "*" : " ", cost, detail);
 		}
 		char h[32] = "never", pb[32] = "never", t[32] = "never";
 		if (isfinite(j->be.owned_vs_rented_hours))
@@ -294,12 +294,13 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			mtok_text(t, sizeof t, j->be.api_vs_rented_tokens);
 			strncat(t, "/month", sizeof t - strlen(t) - 1);
 		}
-		cli_wrap(c, 4, "  break-even: owned vs rented %s; owned payback %s; api vs rented %s",
-			 h, pb, t);
+		cli_wrap(c, 4,
+		         "  break-even: owned vs rented %s; owned payback %s; api vs rented %s", h,
+		         pb, t);
 	}
 	printf("\n");
 	cli_wrap(c, 0, "electricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months",
-		 spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
+	         spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
 	cli_wrap(c, 0, "%s", TABLE_LEGEND);
 	return PLANNER_OK;
 }

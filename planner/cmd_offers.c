@@ -30,11 +30,45 @@ static int name_piece(const char **s, int cols)
 	}
 	if (!p[len])
 		fit = len; /* the rest fits */
-	else if (!fit) /* one long word: whole, never cut */
+	else if (!fit)     /* one long word: whole, never cut */
 		fit = (int)strcspn(p, " ");
 	*s = p + fit;
 	*s += strspn(*s, " ");
 	return fit;
+}
+
+/* The offers table's rows; says whether one is marked estimated. */
+static bool offers_rows(const struct offer *o, size_t limit)
+{
+	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-4s %-9s %s\n", "provider", "offer", "gpu",
+	       "gpus", "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "where", "region");
+	bool marked = false;
+	for (size_t i = 0; i < limit; i++) {
+		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
+		char where[sizeof o->region_group + sizeof o->country + 1];
+		/* RunPod's tier stands where a region would. */
+		snprintf(region, sizeof region, "%s%s%s", o[i].region,
+		         o[i].region[0] && o[i].tier[0] ? " " : "", o[i].tier);
+		snprintf(where, sizeof where, "%s%s%s", o[i].region_group,
+		         o[i].region_group[0] && o[i].country[0] ? " " : "", o[i].country);
+		marked |= o[i].estimated;
+		cli_safe(offer, sizeof offer, o[i].offer);
+		const char *rest = offer;
+		int len = name_piece(&rest, OFFER_COLS);
+		printf("%-10.10s %-*.*s%*s %-12.12s %4d %7.1f %9.3f%c %9.3f %-4s %-9s %s\n",
+		       o[i].provider, len, len, offer, OFFER_COLS - len > 0 ? OFFER_COLS - len : 0,
+		       "", o[i].gpu, o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
+		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
+		       o[i].spot ? "yes" : "", where[0] ? where : "?",
+		       cli_safe(region, sizeof region, region));
+		/* The rest of a long name under its start, never cut mid-word. */
+		while (*rest) {
+			const char *at = rest;
+			len = name_piece(&rest, OFFER_COLS);
+			printf("%-10s %.*s\n", "", len, at);
+		}
+	}
+	return marked;
 }
 
 static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
@@ -87,35 +121,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 		}
 		return PLANNER_OK;
 	}
-	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-4s %-9s %s\n", "provider", "offer", "gpu",
-	       "gpus", "GiB/gpu", "USD/h", "USD/gpu-h", "spot", "where", "region");
-	bool marked = false;
-	for (size_t i = 0; i < limit; i++) {
-		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
-		char where[sizeof o->region_group + sizeof o->country + 1];
-		/* RunPod's tier stands where a region would. */
-		snprintf(region, sizeof region, "%s%s%s", o[i].region,
-		         o[i].region[0] && o[i].tier[0] ? " " : "", o[i].tier);
-		snprintf(where, sizeof where, "%s%s%s", o[i].region_group,
-		         o[i].region_group[0] && o[i].country[0] ? " " : "", o[i].country);
-		marked |= o[i].estimated;
-		cli_safe(offer, sizeof offer, o[i].offer);
-		const char *rest = offer;
-		int len = name_piece(&rest, OFFER_COLS);
-		printf("%-10.10s %-*.*s%*s %-12.12s %4d %7.1f %9.3f%c %9.3f %-4s %-9s %s\n",
-		       o[i].provider, len, len, offer, OFFER_COLS - len > 0 ? OFFER_COLS - len : 0, "",
-		       o[i].gpu,
-		       o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
-		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
-		       o[i].spot ? "yes" : "", where[0] ? where : "?",
-		       cli_safe(region, sizeof region, region));
-		/* The rest of a long name under its start, never cut mid-word. */
-		while (*rest) {
-			const char *at = rest;
-			len = name_piece(&rest, OFFER_COLS);
-			printf("%-10s %.*s\n", "", len, at);
-		}
-	}
+	bool marked = offers_rows(o, limit);
 	if (marked)
 		printf("~ estimated: not read from the provider itself (see its source in "
 		       "--format json)\n");

@@ -136,9 +136,11 @@ static void axes(FILE *f, const struct scale *s, double xstep, double ystep, con
 	}
 	for (double x = s->x0; x <= s->x1 + xstep * 1e-6; x += xstep)
 		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
-			sx(s, x), s->py0, sx(s, x), s->py1, sx(s, x), s->py0 + 16, xstep < 1 ? 1 : 0, x);
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		        "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+		        "text-anchor=\"middle\">%.*f</text>\n",
+		        sx(s, x), s->py0, sx(s, x), s->py1, sx(s, x), s->py0 + 16,
+		        xstep < 1 ? 1 : 0, x);
 	fprintf(f, "</g>\n");
 	fprintf(f,
 		"<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -156,9 +158,8 @@ static void axes(FILE *f, const struct scale *s, double xstep, double ystep, con
 }
 
 /* The pairs of routes whose lines may cross, as the chart labels them. */
-static const int route_pairs[][2] = {{ROUTE_OWNED, ROUTE_RENTED},
-				     {ROUTE_API, ROUTE_RENTED},
-				     {ROUTE_API, ROUTE_OWNED}};
+static const int route_pairs[][2] = {
+    {ROUTE_OWNED, ROUTE_RENTED}, {ROUTE_API, ROUTE_RENTED}, {ROUTE_API, ROUTE_OWNED}};
 
 /* A crossing further than this many times the job's use is not worth
  * squeezing the job into the left edge for: it is named at the right edge
@@ -174,7 +175,7 @@ static double hours_axis(const struct cost_line lines[ROUTE_COUNT], double use, 
 	double want = use > 0 ? use * 2 : HOURS_PER_MONTH;
 	for (size_t i = 0; i < sizeof route_pairs / sizeof *route_pairs; i++) {
 		double h = report_crossing(&lines[route_pairs[i][0]], &lines[route_pairs[i][1]],
-					   HOURS_PER_MONTH);
+		                           HOURS_PER_MONTH);
 		if (isfinite(h) && h * 1.15 > want && (!(use > 0) || h <= use * AXIS_REACH))
 			want = h * 1.15;
 	}
@@ -189,7 +190,7 @@ static double hours_axis(const struct cost_line lines[ROUTE_COUNT], double use, 
 /* The cost chart's scale: hours from hours_axis, money 0 to the highest
  * line at the right edge, rounded up to a tick. */
 static struct scale cost_scale(const struct cost_line lines[ROUTE_COUNT], double use, double *xstep,
-			       double *ystep)
+                               double *ystep)
 {
 	double xmax = hours_axis(lines, use, xstep);
 	double ymax = 0;
@@ -274,7 +275,8 @@ static double label_y(const struct scale *s, double cy, const double *placed, in
 		moved = 0;
 		for (int i = 0; i < n; i++)
 			if (fabs(y - placed[i]) < line) {
-				y = placed[i] + line <= bottom ? placed[i] + line : placed[i] - line;
+				y = placed[i] + line <= bottom ? placed[i] + line
+				                               : placed[i] - line;
 				moved = 1;
 			}
 		if (y < top) /* no room left: under the last one */
@@ -290,7 +292,8 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 	double xmax = s->x1, placed[3];
 	int marked = 0;
 	for (size_t i = 0; i < sizeof route_pairs / sizeof *route_pairs; i++) {
-		const struct cost_line *a = &lines[route_pairs[i][0]], *b = &lines[route_pairs[i][1]];
+		const struct cost_line *a = &lines[route_pairs[i][0]],
+		                       *b = &lines[route_pairs[i][1]];
 		double h = report_crossing(a, b, xmax);
 		if (!isfinite(h)) {
 			/* Past the axis but within a month: named at the right
@@ -300,13 +303,14 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 				continue;
 			double ly = label_y(s, s->py1, placed, marked);
 			placed[marked++] = ly;
-			fprintf(f, "<g class=\"breakeven\"><text class=\"label\" x=\"%.1f\" "
-				   "y=\"%.1f\" text-anchor=\"end\">",
-				s->px1 - 4, ly);
+			fprintf(f,
+			        "<g class=\"breakeven\"><text class=\"label\" x=\"%.1f\" "
+			        "y=\"%.1f\" text-anchor=\"end\">",
+			        s->px1 - 4, ly);
 			report_escf(f, "%s = %s at %.1f h, %.2f %s (past this axis) \u2192",
-				    route_name((enum route)route_pairs[i][0]),
-				    route_name((enum route)route_pairs[i][1]), far,
-				    a->fixed + a->slope * far, currency);
+			            route_name((enum route)route_pairs[i][0]),
+			            route_name((enum route)route_pairs[i][1]), far,
+			            a->fixed + a->slope * far, currency);
 			fputs("</text></g>\n", f);
 			continue;
 		}
@@ -318,11 +322,12 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 		double ly = label_y(s, cy, placed, marked);
 		placed[marked++] = ly;
 		fprintf(f,
-			"<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
-			"<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-			cx, cy, cx + (left ? -10 : 10), ly, left ? "end" : "start");
-		report_escf(f, "%s = %s at %.1f h, %.2f %s", route_name((enum route)route_pairs[i][0]),
-			    route_name((enum route)route_pairs[i][1]), h, y, currency);
+		        "<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
+		        "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+		        cx, cy, cx + (left ? -10 : 10), ly, left ? "end" : "start");
+		report_escf(f, "%s = %s at %.1f h, %.2f %s",
+		            route_name((enum route)route_pairs[i][0]),
+		            route_name((enum route)route_pairs[i][1]), h, y, currency);
 		fputs("</text></g>\n", f);
 	}
 }
@@ -341,8 +346,8 @@ static void legend(FILE *f, const struct scale *s, const struct job_result *j, c
 			x, y - 4, x + 24, y - 4, route_colour[k],
 			r->feasible ? "" : " stroke-dasharray=\"2 3\"", x + 30, y);
 		if (r->feasible)
-			report_escf(f, "%s: %.2f %s/month now", route_name((enum route)k), r->monthly_cost,
-			     currency);
+			report_escf(f, "%s: %.2f %s/month now", route_name((enum route)k),
+			            r->monthly_cost, currency);
 		else
 			report_escf(f, "%s: not possible", route_name((enum route)k));
 		fputs("</text>\n", f);
@@ -365,14 +370,13 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 	        "<title id=\"chart%zu\">",
 	        CHART_W, CHART_H, CHART_W, CHART_H, index, index);
 	report_escf(f,
-	     "%s: monthly cost in %s against GPU hours per month for the api, rented and "
-	     "owned routes",
-	     j->job->name, p->currency);
+	            "%s: monthly cost in %s against GPU hours per month for the api, rented and "
+	            "owned routes",
+	            j->job->name, p->currency);
 	fputs("</title>\n", f);
 	char ytitle[64];
 	snprintf(ytitle, sizeof ytitle, "monthly cost (%s)", p->currency);
-	axes(f, &s, xstep, ystep, "hours of work per month (h)", ytitle, CHART_W,
-	     CHART_H);
+	axes(f, &s, xstep, ystep, "hours of work per month (h)", ytitle, CHART_W, CHART_H);
 	route_lines(f, &s, lines, index);
 	use_marker(f, &s, lines, j->gpu_hours_per_month);
 	crossings(f, &s, lines, p->currency);
@@ -438,32 +442,32 @@ static void history_chart(FILE *f, const struct history_curve *c, double rate,
 		s.px0 + 8, s.py1 + 10, s.px0 + 48, s.py1 + 10);
 	report_esc(f, c->gpu);
 	report_escf(f, ": %zu refreshes, now %.2f (min) / %.2f (median) %s per GPU-hour",
-	     c->n_steps, c->steps[c->n_steps - 1].min * rate,
-	     c->steps[c->n_steps - 1].median * rate, currency);
+	            c->n_steps, c->steps[c->n_steps - 1].min * rate,
+	            c->steps[c->n_steps - 1].median * rate, currency);
 	fputs("</figcaption></figure>\n", f);
 }
 
 static const char style[] =
-	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
-	"max-width:1100px;color:#222;padding:0 16px}\n"
-	"h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:1px solid #ccc}\n"
-	"table{border-collapse:collapse;margin:8px 0 16px}\n"
-	"th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}\n"
-	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"th{background:#f2f2f2}.muted{color:#666}.best{font-weight:bold;color:#006b4f}\n"
-	".warn{color:#7a4100;background:#fff4e0;border-left:4px solid #e69f00;padding:6px 10px}\n"
-	".headline{font-size:1.1em}\n"
-	"svg{font-size:12px;background:#fff}.grid line{stroke:#e4e4e4}\n"
-	".grid text,.tick{fill:#555}.axis{stroke:#333;stroke-width:1.5}\n"
-	".title{fill:#333;font-size:13px}.route{stroke-width:3}\n"
-	".use{stroke:#555;stroke-dasharray:6 4}.note{fill:#444}\n"
-	".breakeven circle{fill:#fff;stroke:#c00;stroke-width:2.5}\n"
-	".breakeven text{fill:#c00;font-weight:bold}\n"
-	".legend rect{fill:#fff;fill-opacity:0.9;stroke:#ccc}\n"
-	"polyline{fill:none;stroke-width:2.5}polyline.min{stroke:#0072b2}"
-	"polyline.median{stroke:#cc79a7}\ntext.min{fill:#0072b2}text.median{fill:#cc79a7}\n"
-	"figure.history{display:inline-block;margin:8px 16px 8px 0}\n"
-	"figcaption{font-size:0.9em;color:#444;max-width:360px}\n";
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
+    "max-width:1100px;color:#222;padding:0 16px}\n"
+    "h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:1px solid #ccc}\n"
+    "table{border-collapse:collapse;margin:8px 0 16px}\n"
+    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}\n"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "th{background:#f2f2f2}.muted{color:#666}.best{font-weight:bold;color:#006b4f}\n"
+    ".warn{color:#7a4100;background:#fff4e0;border-left:4px solid #e69f00;padding:6px 10px}\n"
+    ".headline{font-size:1.1em}\n"
+    "svg{font-size:12px;background:#fff}.grid line{stroke:#e4e4e4}\n"
+    ".grid text,.tick{fill:#555}.axis{stroke:#333;stroke-width:1.5}\n"
+    ".title{fill:#333;font-size:13px}.route{stroke-width:3}\n"
+    ".use{stroke:#555;stroke-dasharray:6 4}.note{fill:#444}\n"
+    ".breakeven circle{fill:#fff;stroke:#c00;stroke-width:2.5}\n"
+    ".breakeven text{fill:#c00;font-weight:bold}\n"
+    ".legend rect{fill:#fff;fill-opacity:0.9;stroke:#ccc}\n"
+    "polyline{fill:none;stroke-width:2.5}polyline.min{stroke:#0072b2}"
+    "polyline.median{stroke:#cc79a7}\ntext.min{fill:#0072b2}text.median{fill:#cc79a7}\n"
+    "figure.history{display:inline-block;margin:8px 16px 8px 0}\n"
+    "figcaption{font-size:0.9em;color:#444;max-width:360px}\n";
 
 /* The break-even sentence, in the chart's unit: the owned vs rented
  * figure is where the chart's lines cross (hours of the job's work), and
@@ -477,24 +481,28 @@ static void breakeven_text(FILE *f, const struct jobspec *spec, const struct job
 	double own = j->be.owned_vs_rented_hours;
 	char h[160] = "<b>never</b>", pb[48] = "never", t[48] = "never";
 	if (isfinite(chart) && isfinite(own) && fabs(chart - own) >= 0.05)
-		snprintf(h, sizeof h, "<b>at %.1f h</b> of the job's work a month (compare's %.1f h "
-			 "counts hours on the owned GPUs)", chart, own);
+		snprintf(h, sizeof h,
+		         "<b>at %.1f h</b> of the job's work a month (compare's %.1f h "
+		         "counts hours on the owned GPUs)",
+		         chart, own);
 	else if (isfinite(chart))
 		snprintf(h, sizeof h, "<b>at %.1f h</b> of the job's work a month", chart);
 	else if (isfinite(own))
 		snprintf(h, sizeof h, "<b>at %.1f h</b> on the owned GPUs a month, past this chart",
-			 own);
+		         own);
 	if (isfinite(j->be.owned_payback_months))
 		snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
 	if (isfinite(j->be.api_vs_rented_tokens))
-		snprintf(t, sizeof t, "%.1f million tokens/month", j->be.api_vs_rented_tokens / 1e6);
-	fprintf(f, "<p>Break-even: owned = rented %s; owned payback <b>%s</b>; api vs "
-		   "rented <b>%s</b>.</p>\n",
-		h, pb, t);
+		snprintf(t, sizeof t, "%.1f million tokens/month",
+		         j->be.api_vs_rented_tokens / 1e6);
+	fprintf(f,
+	        "<p>Break-even: owned = rented %s; owned payback <b>%s</b>; api vs "
+	        "rented <b>%s</b>.</p>\n",
+	        h, pb, t);
 }
 
 static void route_rows(FILE *f, const struct jobspec *spec, const struct plan *p,
-		       const struct job_result *j)
+                       const struct job_result *j)
 {
 	fprintf(f, "<table>\n<tr><th>route</th><th class=\"num\">monthly cost (%s)</th>"
 		   "<th>how</th></tr>\n",
@@ -513,22 +521,26 @@ static void route_rows(FILE *f, const struct jobspec *spec, const struct plan *p
 		char reps[48];
 		route_gpu_count_text(reps, sizeof reps, r);
 		if (k == ROUTE_API)
-			report_escf(f, "%s %s: %.3f in / %.3f out %s per million tokens", r->provider,
-			     r->offer, r->input_per_mtok, r->output_per_mtok, p->currency);
+			report_escf(f, "%s %s: %.3f in / %.3f out %s per million tokens",
+			            r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
+			            p->currency);
 		else if (k == ROUTE_RENTED)
-			report_escf(f, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s", r->provider,
-			     r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
-			     r->price_per_hour, p->currency, r->gpu_hours,
-			     r->replicas > 1 ? " each" : "", r->tokens_per_second);
+			report_escf(
+			    f, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s",
+			    r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
+			    r->price_per_hour, p->currency, r->gpu_hours,
+			    r->replicas > 1 ? " each" : "", r->tokens_per_second);
 		else if (r->already_owned)
-			report_escf(f, "%s %s on hand: power %.2f %s for %.1f h, %.0f output tokens/s", reps,
-			     r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
-			     r->tokens_per_second);
+			report_escf(f,
+			            "%s %s on hand: power %.2f %s for %.1f h, %.0f output tokens/s",
+			            reps, r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
+			            r->tokens_per_second);
 		else
-			report_escf(f, "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
-				"%.0f output tokens/s",
-			     reps, r->gpu->name, r->capex, p->currency, r->power_cost,
-			     p->currency, r->gpu_hours, r->tokens_per_second);
+			report_escf(f,
+			            "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
+			            "%.0f output tokens/s",
+			            reps, r->gpu->name, r->capex, p->currency, r->power_cost,
+			            p->currency, r->gpu_hours, r->tokens_per_second);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -575,7 +587,7 @@ static void still_on_snapshot(FILE *f, const struct plan *p)
 	char names[256];
 	if (!p->snapshot_only && !strcmp(p->prices_source, "mixed"))
 		report_escf(f, "; still on the bundled snapshot: %s",
-		     plan_snapshot_names(p, names, sizeof names));
+		            plan_snapshot_names(p, names, sizeof names));
 }
 
 int report_write_html(FILE *f, const struct report_input *in, char **err)
@@ -590,13 +602,14 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
 	report_escf(f, "AI workload costs: %s", spec->path);
 	fputs("</h1>\n<p class=\"muted\">", f);
-	report_escf(f, "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
-		"and a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
-		"%.2f). Money in %s. Prices as of %s (%s)",
-	     spec->amortize_months, spec->electricity_per_kwh, p->currency, spec->pue, p->currency,
-	     p->prices_as_of,
-	     p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
-			      : "last refresh");
+	report_escf(f,
+	            "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
+	            "and a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
+	            "%.2f). Money in %s. Prices as of %s (%s)",
+	            spec->amortize_months, spec->electricity_per_kwh, p->currency, spec->pue,
+	            p->currency, p->prices_as_of,
+	            p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
+	                             : "last refresh");
 	still_on_snapshot(f, p);
 	report_escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
 	fputs("</p>\n", f);
@@ -611,12 +624,15 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 		fprintf(f, "<section id=\"job%zu\">\n<h2>", i);
 		report_esc(f, j->job->name);
 		fputs("</h2>\n<p>", f);
-		report_escf(f, "%s %s, %s, data %s; needs %.1f GiB of GPU memory in all; %.1f GPU-hours a month",
-		     j->job->model_ref, j->job->precision, task_name(j->job->task),
-		     data_class_name(j->job->data), j->vram_gib, j->gpu_hours_per_month);
+		report_escf(f,
+		            "%s %s, %s, data %s; needs %.1f GiB of GPU memory in all; %.1f "
+		            "GPU-hours a month",
+		            j->job->model_ref, j->job->precision, task_name(j->job->task),
+		            data_class_name(j->job->data), j->vram_gib, j->gpu_hours_per_month);
 		if (j->job->has_tokens)
-			report_escf(f, "; %.0f million input and %.0f million output tokens a month",
-			     j->job->input_tokens / 1e6, j->job->output_tokens / 1e6);
+			report_escf(f,
+			            "; %.0f million input and %.0f million output tokens a month",
+			            j->job->input_tokens / 1e6, j->job->output_tokens / 1e6);
 		fputs(".</p>\n", f);
 		route_rows(f, spec, p, j);
 		cost_chart(f, spec, p, j, i);

@@ -57,19 +57,21 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 	fprintf(f, "The cheapest plan costs <b>%.2f %s a month</b>: ", t->chosen_all, p->currency);
 	for (int k = 0; k < ROUTE_COUNT; k++)
 		fprintf(f, "%s%s %.2f (%zu job%s)", k ? ", " : "", route_name((enum route)k),
-			t->chosen[k], t->chosen_jobs[k], t->chosen_jobs[k] == 1 ? "" : "s");
+		        t->chosen[k], t->chosen_jobs[k], t->chosen_jobs[k] == 1 ? "" : "s");
 	fputs(".", f);
 	if (t->unrunnable)
 		fprintf(f, " %zu job%s cannot run on any route.", t->unrunnable,
-			t->unrunnable == 1 ? "" : "s");
+		        t->unrunnable == 1 ? "" : "s");
 	fputs("</p>\n<p class=\"headline\">", f);
 	if (t->capex > 0) {
-		fprintf(f, "It buys GPUs for <b>%.0f %s</b> (capex, counted above as %.2f a month "
-			   "over %.0f months)",
-			t->capex, p->currency, t->capex / spec->amortize_months,
-			spec->amortize_months);
+		fprintf(f,
+		        "It buys GPUs for <b>%.0f %s</b> (capex, counted above as %.2f a month "
+		        "over %.0f months)",
+		        t->capex, p->currency, t->capex / spec->amortize_months,
+		        spec->amortize_months);
 		if (t->saving > 0)
-			fprintf(f, "; they pay back in <b>%.1f months</b> against renting", t->capex / t->saving);
+			fprintf(f, "; they pay back in <b>%.1f months</b> against renting",
+			        t->capex / t->saving);
 		fputs(".", f);
 	} else {
 		fputs("It buys no GPUs (capex 0).", f);
@@ -92,18 +94,21 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 
 static void totals_table(FILE *f, const struct plan *p, const struct totals *t)
 {
-	fprintf(f, "<table class=\"totals\">\n<tr><th>route</th>"
-		   "<th class=\"num\">in the cheapest plan (%s/month)</th>"
-		   "<th class=\"num\">every job it can run on it alone (%s/month)</th>"
-		   "<th>jobs it cannot run</th></tr>\n",
-		p->currency, p->currency);
+	fprintf(f,
+	        "<table class=\"totals\">\n<tr><th>route</th>"
+	        "<th class=\"num\">in the cheapest plan (%s/month)</th>"
+	        "<th class=\"num\">every job it can run on it alone (%s/month)</th>"
+	        "<th>jobs it cannot run</th></tr>\n",
+	        p->currency, p->currency);
 	for (int k = 0; k < ROUTE_COUNT; k++)
-		fprintf(f, "<tr><td>%s</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f</td>"
-			   "<td class=\"num\">%zu</td></tr>\n",
-			route_name((enum route)k), t->chosen[k], t->alone[k], t->cannot[k]);
-	fprintf(f, "<tr><th>total</th><th class=\"num\">%.2f</th><th></th><th></th></tr>\n"
-		   "</table>\n",
-		t->chosen_all);
+		fprintf(f,
+		        "<tr><td>%s</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f</td>"
+		        "<td class=\"num\">%zu</td></tr>\n",
+		        route_name((enum route)k), t->chosen[k], t->alone[k], t->cannot[k]);
+	fprintf(f,
+	        "<tr><th>total</th><th class=\"num\">%.2f</th><th></th><th></th></tr>\n"
+	        "</table>\n",
+	        t->chosen_all);
 }
 
 /* One sentence: what to do for job j. */
@@ -122,26 +127,28 @@ static void decision(FILE *f, const struct plan *p, const struct job_result *j)
 		break;
 	case ROUTE_RENTED:
 		report_escf(f, "rent %s %s at %s (%s)%s", reps, r->gpu->name, r->provider, r->offer,
-			    r->spot ? ", spot" : "");
+		            r->spot ? ", spot" : "");
 		break;
 	default:
 		if (r->already_owned)
 			report_escf(f, "run on the %s %s on hand", reps, r->gpu->name);
 		else if (isfinite(j->be.owned_payback_months))
 			report_escf(f, "buy %s %s for %.0f %s; pays back in %.1f months", reps,
-				    r->gpu->name, r->capex, p->currency, j->be.owned_payback_months);
+			            r->gpu->name, r->capex, p->currency,
+			            j->be.owned_payback_months);
 		else
 			report_escf(f, "buy %s %s for %.0f %s", reps, r->gpu->name, r->capex,
-				    p->currency);
+			            p->currency);
 	}
 }
 
 static void decisions_table(FILE *f, const struct plan *p)
 {
-	fprintf(f, "<table class=\"summary\">\n<tr><th>job</th><th>model</th><th>best route</th>"
-		   "<th class=\"num\">monthly cost (%s)</th><th>decision</th><th>next-best route</th>"
-		   "<th class=\"num\">savings vs next best (%s/month)</th></tr>\n",
-		p->currency, p->currency);
+	fprintf(f,
+	        "<table class=\"summary\">\n<tr><th>job</th><th>model</th><th>best route</th>"
+	        "<th class=\"num\">monthly cost (%s)</th><th>decision</th><th>next-best route</th>"
+	        "<th class=\"num\">savings vs next best (%s/month)</th></tr>\n",
+	        p->currency, p->currency);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		int next = -1;
@@ -154,14 +161,15 @@ static void decisions_table(FILE *f, const struct plan *p)
 		fputs("</a></td><td>", f);
 		report_escf(f, "%s %s", j->job->model_ref, j->job->precision);
 		if (j->best < 0) {
-			fputs("</td><td>none</td><td class=\"num\">-</td><td>no route can run it</td>"
-			      "<td>-</td><td class=\"num\">-</td></tr>\n",
-			      f);
+			fputs(
+			    "</td><td>none</td><td class=\"num\">-</td><td>no route can run it</td>"
+			    "<td>-</td><td class=\"num\">-</td></tr>\n",
+			    f);
 			continue;
 		}
 		double best = j->routes[j->best].monthly_cost;
 		fprintf(f, "</td><td class=\"best\">%s</td><td class=\"num\">%.2f</td><td>",
-			route_name((enum route)j->best), best);
+		        route_name((enum route)j->best), best);
 		decision(f, p, j);
 		fputs("</td>", f);
 		if (next < 0)
@@ -170,8 +178,8 @@ static void decisions_table(FILE *f, const struct plan *p)
 			      f);
 		else
 			fprintf(f, "<td>%s (%.2f)</td><td class=\"num\">%.2f</td></tr>\n",
-				route_name((enum route)next), j->routes[next].monthly_cost,
-				j->routes[next].monthly_cost - best);
+			        route_name((enum route)next), j->routes[next].monthly_cost,
+			        j->routes[next].monthly_cost - best);
 	}
 	fputs("</table>\n", f);
 }

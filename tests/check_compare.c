@@ -377,8 +377,8 @@ START_TEST(at_80_columns_compare_wraps_and_shows_every_figure_of_the_json)
 			char lo[32], hi[32];
 			snprintf(lo, sizeof lo, " %.0f tok/s", floor(tps));
 			snprintf(hi, sizeof hi, " %.0f tok/s", ceil(tps));
-			ck_assert_msg(strstr(table, lo) || strstr(table, hi), "%s: %s is not in the table",
-				      name, lo);
+			ck_assert_msg(strstr(table, lo) || strstr(table, hi),
+			              "%s: %s is not in the table", name, lo);
 			if (!strcmp(rn, "rented")) {
 				assert_figure(table, name, " %.4g ", num(r, "price_per_hour"));
 				assert_figure(table, name, "x %.1f h", num(r, "gpu_hours"));
@@ -404,9 +404,9 @@ START_TEST(the_table_says_what_its_units_are_and_counts_tokens_in_one_unit)
 	char *dir = test_tmpdir();
 	/* api vs rented crosses for this job: a token count is printed. */
 	char *spec = test_write(dir, "t.yaml",
-				"version: 1\njobs:\n  - name: chat\n    model: llama-3.1-8b\n"
-				"    precision: q4_k_m\n    hours_per_month: 200\n"
-				"    tokens_per_month: {input: 2B, output: 500M}\n");
+	                        "version: 1\njobs:\n  - name: chat\n    model: llama-3.1-8b\n"
+	                        "    precision: q4_k_m\n    hours_per_month: 200\n"
+	                        "    tokens_per_month: {input: 2B, output: 500M}\n");
 	const char *argv[] = {"compare", spec, "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	ck_assert_ptr_null(strstr(out, "on one GPU"));
@@ -419,7 +419,7 @@ START_TEST(the_table_says_what_its_units_are_and_counts_tokens_in_one_unit)
 	ck_assert_ptr_nonnull(be);
 	be += strlen("api vs rented ");
 	ck_assert_msg(!strncmp(be, "never", 5) || strstr(be, " Mtok/month") == strpbrk(be, " "),
-		      "token count not in Mtok: %.40s", be);
+	              "token count not in Mtok: %.40s", be);
 	free(out);
 	free(spec);
 	free(dir);
@@ -535,7 +535,7 @@ START_TEST(offers_never_cuts_an_offer_name_it_goes_on_under_the_column)
 		ck_assert_msg(!strcmp(name, want), "table shows '%s' for '%s'", name, want);
 		o = o->next;
 	}
-	ck_assert_ptr_null(o); /* every offer had its row */
+	ck_assert_ptr_null(o);           /* every offer had its row */
 	ck_assert_int_gt(long_names, 0); /* the snapshot has names over 28 columns */
 	cJSON_Delete(arr);
 	free(table);

@@ -362,7 +362,7 @@ START_TEST(the_table_fits_80_columns_and_prints_a_grid_shared_by_two_gpus_once)
 	ck_assert_msg(widest <= 80, "a line is %d columns:\n%s", widest, out);
 	ck_assert_int_eq(grids, 1);
 	ck_assert_ptr_nonnull(strstr(out, "RTX 4090 #2  (120 of 744 h used): the same hours as "
-					  "RTX 4090 #1 above"));
+	                                  "RTX 4090 #1 above"));
 	/* Nothing is cut: every offer's name is there whole. */
 	ck_assert_ptr_nonnull(strstr(out, "openrouter meta-llama/llama-3.1-8b-instruct\n"));
 	ck_assert_ptr_nonnull(strstr(out, "vast H100 SXM x8 bid (typical) (spot)\n"));

@@ -375,22 +375,24 @@ START_TEST(chart_labels_never_overlap_each_other_or_the_x_axis_ticks)
 	/* The tour, and a job whose owned and rented lines cross low, near
 	 * the x axis and its tick labels. */
 	char *steady = test_write(dir, "steady.yaml",
-				  "version: 1\ncurrency: USD\nelectricity_per_kwh: 0.2\n"
-				  "buy:\n  - {gpu: RTX 5090, price: 1200, watts: 575}\n"
-				  "jobs:\n  - name: steady\n    model: llama-3.1-8b\n"
-				  "    precision: bf16\n    hours_per_month: 400\n"
-				  "    data: confidential\n");
+	                          "version: 1\ncurrency: USD\nelectricity_per_kwh: 0.2\n"
+	                          "buy:\n  - {gpu: RTX 5090, price: 1200, watts: 575}\n"
+	                          "jobs:\n  - name: steady\n    model: llama-3.1-8b\n"
+	                          "    precision: bf16\n    hours_per_month: 400\n"
+	                          "    data: confidential\n");
 	/* 3.7 h: its lines cross at about 53 h and 11 USD, low on the chart. */
 	char *small = test_write(dir, "small.yaml",
-				 "version: 1\njobs:\n  - name: small\n    model: llama-3.1-8b\n"
-				 "    precision: q4_k_m\n    hours_per_month: 3.7\n");
+	                         "version: 1\njobs:\n  - name: small\n    model: llama-3.1-8b\n"
+	                         "    precision: q4_k_m\n    hours_per_month: 3.7\n");
 	const char *specs[] = {"jobs/monthly.yaml", steady, small};
 	for (size_t i = 0; i < 3; i++) {
 		char *g = geometry(dir, specs[i]);
-		ck_assert_msg(stat_of(g, "labels") >= 1, "%s: no break-even label:\n%s", specs[i], g);
-		ck_assert_msg(stat_of(g, "overlaps") == 0, "%s: text boxes overlap:\n%s", specs[i], g);
+		ck_assert_msg(stat_of(g, "labels") >= 1, "%s: no break-even label:\n%s", specs[i],
+		              g);
+		ck_assert_msg(stat_of(g, "overlaps") == 0, "%s: text boxes overlap:\n%s", specs[i],
+		              g);
 		ck_assert_msg(stat_of(g, "below") == 0, "%s: a label sits on the x axis:\n%s",
-			      specs[i], g);
+		              specs[i], g);
 		free(g);
 	}
 	free(steady);
@@ -410,8 +412,8 @@ START_TEST(the_hours_axis_is_scaled_to_the_job_not_a_whole_month)
 	}
 	char *dir = test_tmpdir();
 	char *spec = test_write(dir, "small.yaml",
-				"version: 1\njobs:\n  - name: small\n    model: llama-3.1-8b\n"
-				"    precision: q4_k_m\n    hours_per_month: 3.7\n");
+	                        "version: 1\njobs:\n  - name: small\n    model: llama-3.1-8b\n"
+	                        "    precision: q4_k_m\n    hours_per_month: 3.7\n");
 	char *g = geometry(dir, spec);
 	const char *use = strstr(g, "use 0=");
 	ck_assert_msg(use != NULL, "no current-use marker:\n%s", g);
@@ -431,11 +433,11 @@ START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
 {
 	char *dir = test_tmpdir();
 	char *spec = test_write(dir, "eu.yaml",
-				"version: 1\nregions: [eu]\n"
-				"buy:\n  - {gpu: RTX 5090, price: 2400, watts: 575}\n"
-				"jobs:\n  - name: steady\n    model: qwen2.5-7b\n"
-				"    precision: bf16\n    hours_per_month: 380\n"
-				"    data: confidential\n");
+	                        "version: 1\nregions: [eu]\n"
+	                        "buy:\n  - {gpu: RTX 5090, price: 2400, watts: 575}\n"
+	                        "jobs:\n  - name: steady\n    model: qwen2.5-7b\n"
+	                        "    precision: bf16\n    hours_per_month: 380\n"
+	                        "    data: confidential\n");
 	char *html = make_report(dir, spec, false), *text = test_slurp(html);
 	char *summary = strstr(text, "<h2 id=\"summary\">");
 	ck_assert_ptr_nonnull(summary);
@@ -450,7 +452,7 @@ START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
 	ck_assert_ptr_nonnull(strstr(summary, "planner schedule"));
 	ck_assert_ptr_nonnull(strstr(summary, "<th>decision</th>"));
 	ck_assert_msg(strstr(summary, "buy ") || strstr(summary, "rent "), "no decision:\n%s",
-		      summary);
+	              summary);
 	free(text);
 	free(html);
 	free(spec);
@@ -467,9 +469,9 @@ START_TEST(a_stale_warning_is_styled_as_a_warning_not_as_the_best_route)
 	struct store *st = NULL;
 	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
 	ck_assert_int_eq(store_record_run(st, "vast", "rented", "2026-12-01T03:00:00Z",
-					  "2026-12-01T03:00:05Z", "failed", 0, 0,
-					  "could not resolve host", &err),
-			 PLANNER_OK);
+	                                  "2026-12-01T03:00:05Z", "failed", 0, 0,
+	                                  "could not resolve host", &err),
+	                 PLANNER_OK);
 	store_close(st);
 	char *html = make_report(dir, "jobs/monthly.yaml", false), *text = test_slurp(html);
 	const char *warn = strstr(text, "Prices from vast are stale");

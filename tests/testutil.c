@@ -203,8 +203,8 @@ int test_run_tty(int cols, const char *args, char **out)
 	/* stty sets the terminal's width before the planner asks for it;
 	 * stderr goes to /dev/null so only the table reaches out. */
 	char *cmd = xasprintf(SCRIPT_BIN " -qec \"stty cols %d rows 60; NO_COLOR=1 '%s' %s "
-			      "2>/dev/null\" /dev/null </dev/null",
-			      cols, bin, args);
+	                                 "2>/dev/null\" /dev/null </dev/null",
+	                      cols, bin, args);
 	char *raw = NULL;
 	int rc = test_sh(cmd, &raw);
 	free(cmd);
