@@ -257,7 +257,79 @@ double round_to(double v, int places)
 	return r == 0 ? 0 : r; /* no "-0" */
 }
 
-void cli_line(const struct cli *c, const char *fmt, ...)
+/* Columns of s[i..] up to the next space or the end: UTF-8 continuation
+ * bytes and SGR colour sequences (ESC [ ... m) take none. Sets *end to
+ * the byte after the word. */
+static int word_cols(const char *s, size_t i, size_t *end)
+{
+	int cols = 0;
+	while (s[i] && s[i] != ' ') {
+		if (s[i] == '\033' && s[i + 1] == '[') {
+			i += 2;
+			while (s[i] && s[i] != 'm')
+				i++;
+			if (s[i])
+				i++;
+			continue;
+		}
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			cols++;
+		i++;
+	}
+	*end = i;
+	return cols;
+}
+
+size_t cli_columns(const char *s)
+{
+	size_t cols = 0;
+	for (; s && *s; s++)
+		cols += ((unsigned char)*s & 0xc0) != 0x80;
+	return cols;
+}
+
+void cli_wrap_to(FILE *f, int width, int indent, const char *line)
+{
+	if (width <= 1 || indent > width - 10) { /* no room to wrap into */
+		fprintf(f, "%s\n", line);
+		return;
+	}
+	int col = 0;
+	size_t i = 0;
+	/* Leading spaces are the line's own indent: kept as they are. */
+	while (line[i] == ' ') {
+		fputc(' ', f);
+		col++;
+		i++;
+	}
+	bool first = true;
+	while (line[i]) {
+		size_t end;
+		int spaces = 0;
+		while (line[i + (size_t)spaces] == ' ')
+			spaces++;
+		int w = word_cols(line, i + (size_t)spaces, &end);
+		if (!line[i + (size_t)spaces])
+			break; /* trailing spaces: dropped */
+		if (!first && col + spaces + w > width) {
+			/* A word that does not fit starts the next line, whole:
+			 * a figure is never cut, even when it is wider than the
+			 * room left. */
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			spaces = 0;
+			i += (size_t)strspn(line + i, " ");
+		}
+		fprintf(f, "%*s%.*s", spaces, "", (int)(end - i - (size_t)spaces),
+		        line + i + spaces);
+		col += spaces + w;
+		i = end;
+		first = false;
+	}
+	fputc('\n', f);
+}
+
+void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
 {
 	char *line = NULL;
 	va_list ap;
@@ -266,22 +338,7 @@ void cli_line(const struct cli *c, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	/* Count columns, not bytes: UTF-8 continuation bytes take none. */
-	int cols = 0;
-	size_t cut = 0;
-	for (size_t i = 0; line[i]; i++) {
-		if (((unsigned char)line[i] & 0xc0) == 0x80)
-			continue;
-		if (c->term_width > 1 && cols == c->term_width - 1)
-			cut = i;
-		cols++;
-	}
-	if (c->term_width > 1 && cols > c->term_width && cut) {
-		fwrite(line, 1, cut, stdout);
-		fputs("\u2026\n", stdout);
-	} else {
-		printf("%s\n", line);
-	}
+	cli_wrap_to(stdout, c->term_width, indent, line);
 	free(line);
 }
 

@@ -123,9 +123,17 @@ void csv_field(FILE *f, const char *s);
  * dst may be s. Returns dst. Can't fail. */
 char *cli_safe(char *dst, size_t len, const char *s);
 
-/* Prints one line of a table to stdout, cut to the terminal's width with
- * an ellipsis when stdout is a terminal (never cut in a pipe or a file). */
-void cli_line(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints one line (printf-style, no newline needed) to stdout, wrapped
+ * at spaces to the terminal's width when stdout is a terminal, the lines
+ * after the first indented by `indent` columns (never wrapped in a pipe
+ * or a file). A word is never cut, so neither is a figure: one wider than
+ * the room left starts the next line whole. */
+void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Columns of UTF-8 text s (continuation bytes take none). */
+size_t cli_columns(const char *s);
+/* The same for a finished line into f at `width` columns (0: no wrap). */
+void cli_wrap_to(FILE *f, int width, int indent, const char *line);
 
 /* Appends text to the string in buf (len bytes, cut to fit), filled word
  * by word for --help: the first word follows what buf holds, which ends

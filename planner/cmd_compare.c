@@ -188,17 +188,22 @@ static int print_csv(const struct plan *p)
 	return PLANNER_OK;
 }
 
-/* "1.2e9" is hard to read at a terminal: 1.2G tokens. */
-static void human_count(char *buf, size_t len, double v)
+/* Token counts in one unit in the whole table: millions, the unit the
+ * API prices are quoted per (USD or EUR per Mtok), so a count times a
+ * price is the cost. "533.3M" beside "6.87G" made the reader convert. */
+static void mtok_text(char *buf, size_t len, double tokens)
 {
-	static const char *const units[] = {"", "K", "M", "G", "T"};
-	int u = 0;
-	while (fabs(v) >= 1000 && u < 4) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.*f%s", v < 10 && u ? 2 : 1, v, units[u]);
+	snprintf(buf, len, "%.1f Mtok", tokens / 1e6);
 }
+
+/* Where a route's "how" text starts: "  rented *   1585.34  " */
+#define DETAIL_COL 23
+
+/* What the table's words mean, once, under it. */
+#define TABLE_LEGEND                                                                               \
+	"GiB in all: the job's GPU memory (weights, KV cache, overhead) before it is split "       \
+	"over GPUs; tok/s: output tokens per second of all streams and replicas together "         \
+	"(fine-tuning: training tokens/s), not one stream's; Mtok: million tokens"
 
 static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
 {
@@ -263,10 +268,12 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		char name[256], model[256];
-		printf("\n%s%s%s  %s %s, %s, needs %.1f GiB on one GPU, %.1f GPU-h/month\n", bold,
-		       cli_safe(name, sizeof name, j->job->name), off,
-		       cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
-		       task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
+		putchar('\n');
+		cli_wrap(c, 2,
+		         "%s%s%s  %s %s, %s, needs %.1f GiB of GPU memory in all, %.1f GPU-h/month",
+		         bold, cli_safe(name, sizeof name, j->job->name), off,
+		         cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
+		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
 		for (int k = 0; k < ROUTE_COUNT; k++) {
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency);
@@ -274,12 +281,11 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			char cost[32] = "-";
 			if (j->routes[k].feasible)
 				snprintf(cost, sizeof cost, "%.2f", j->routes[k].monthly_cost);
-			/* A reason is never cut: the person needs all of it. */
-			if (j->routes[k].feasible)
-				cli_line(c, "  %-6s %s %10s  %s", route_name((enum route)k),
-					 j->best == k ? "*" : " ", cost, detail);
-			else
-				printf("  %-6s   %10s  %s\n", route_name((enum route)k), cost, detail);
+			/* Never cut: the "how" figures let the cost be redone by
+			 * hand, and a reason is needed whole. Wrapped lines go
+			 * under the text, clear of the route and cost columns. */
+			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
+			         j->best == k ? "*" : " ", cost, detail);
 		}
 		char h[32] = "never", pb[32] = "never", t[32] = "never";
 		if (isfinite(j->be.owned_vs_rented_hours))
@@ -287,19 +293,22 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		if (isfinite(j->be.owned_payback_months))
 			snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
 		if (isfinite(j->be.api_vs_rented_tokens)) {
-			human_count(t, sizeof t, j->be.api_vs_rented_tokens);
-			strncat(t, " tokens/month", sizeof t - strlen(t) - 1);
+			mtok_text(t, sizeof t, j->be.api_vs_rented_tokens);
+			strncat(t, "/month", sizeof t - strlen(t) - 1);
 		}
-		printf("  break-even: owned vs rented %s; owned payback %s; api vs rented %s\n", h,
-		       pb, t);
+		cli_wrap(c, 4,
+		         "  break-even: owned vs rented %s; owned payback %s; api vs rented %s", h,
+		         pb, t);
 	}
-	printf("\nelectricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months\n",
-	       spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
+	printf("\n");
+	cli_wrap(c, 0, "electricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months",
+	         spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
+	cli_wrap(c, 0, "%s", TABLE_LEGEND);
 	if (p->fx_note[0])
-		printf("exchange rates: %s\n", p->fx_note);
+		cli_wrap(c, 0, "exchange rates: %s", p->fx_note);
 	if (p->fx_dropped)
-		printf("%zu offer%s left out: no exchange rate for %s currency\n", p->fx_dropped,
-		       p->fx_dropped == 1 ? "" : "s", p->fx_dropped == 1 ? "its" : "their");
+		cli_wrap(c, 0, "%zu offer%s left out: no exchange rate for %s currency", p->fx_dropped,
+		         p->fx_dropped == 1 ? "" : "s", p->fx_dropped == 1 ? "its" : "their");
 	return PLANNER_OK;
 }
 

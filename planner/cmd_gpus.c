@@ -65,8 +65,8 @@ static void print_csv(const struct refdata *ref)
 
 static void print_table(const struct cli *c, const struct refdata *ref)
 {
-	cli_line(c, "%-18s %-6s %7s %-6s %6s %7s %7s %5s %7s", "gpu", "vendor", "GiB", "memory",
-		 "GB/s", "fp16", "fp8", "W", "USD");
+	cli_wrap(c, 4, "%-18s %-6s %7s %-6s %6s %7s %7s %5s %7s", "gpu", "vendor", "GiB", "memory",
+	         "GB/s", "fp16", "fp8", "W", "USD");
 	for (size_t i = 0; i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
 		char fp8[16] = "-", price[16] = "-";
@@ -74,9 +74,9 @@ static void print_table(const struct cli *c, const struct refdata *ref)
 			snprintf(fp8, sizeof fp8, "%.0f", g->fp8_tflops);
 		if (g->price_usd > 0)
 			snprintf(price, sizeof price, "%.0f", g->price_usd);
-		cli_line(c, "%-18s %-6s %7.2f %-6s %6.0f %7.1f %7s %5.0f %7s", g->name, g->vendor,
-			 g->vram_gib, g->memory_type ? g->memory_type : "-", g->bandwidth_gbs,
-			 g->fp16_tflops, fp8, g->watts, price);
+		cli_wrap(c, 4, "%-18s %-6s %7.2f %-6s %6.0f %7.1f %7s %5.0f %7s", g->name,
+		         g->vendor, g->vram_gib, g->memory_type ? g->memory_type : "-",
+		         g->bandwidth_gbs, g->fp16_tflops, fp8, g->watts, price);
 	}
 	printf("\nfp16/fp8: dense tensor TFLOPS with FP32 accumulate; reference data as of %s\n",
 	       ref->as_of ? ref->as_of : "?");

@@ -56,8 +56,8 @@ static void print_csv(const struct refdata *ref)
 
 static void print_table(const struct cli *c, const struct refdata *ref)
 {
-	cli_line(c, "%-22s %9s %9s %6s %8s %8s %9s  %s", "model", "params B", "active B",
-		 "layers", "kv heads", "head dim", "context", "notes");
+	cli_wrap(c, 4, "%-22s %9s %9s %6s %8s %8s %9s  %s", "model", "params B", "active B",
+	         "layers", "kv heads", "head dim", "context", "notes");
 	for (size_t i = 0; i < ref->n_models; i++) {
 		const struct model_spec *m = &ref->models[i];
 		char notes[96] = "";
@@ -72,9 +72,9 @@ static void print_table(const struct cli *c, const struct refdata *ref)
 					      m->sliding_layers, m->sliding_window);
 		if (n >= 2 && n < sizeof notes)
 			notes[n - 2] = '\0';
-		cli_line(c, "%-22s %9.2f %9.2f %6d %8d %8d %9ld  %s", m->id, m->params_total / 1e9,
-			 m->params_active / 1e9, m->layers, m->kv_heads, m->head_dim,
-			 m->max_context, notes);
+		cli_wrap(c, 4, "%-22s %9.2f %9.2f %6d %8d %8d %9ld  %s", m->id,
+		         m->params_total / 1e9, m->params_active / 1e9, m->layers, m->kv_heads,
+		         m->head_dim, m->max_context, notes);
 	}
 	printf("\nany other model: give the path of its Hugging Face config.json\n");
 }

@@ -10,6 +10,68 @@
 #include "regions.h"
 
 /* Prints the offers; returns the exit status. */
+/* The offer column's width: names longer than this go on under it. */
+#define OFFER_COLS 28
+
+/* The byte length of the next piece of *s that fits in `cols` columns,
+ * broken at a space (a word wider than cols is one piece, whole); moves
+ * *s past the piece and the spaces after it. */
+static int name_piece(const char **s, int cols)
+{
+	const char *p = *s;
+	int len = 0, fit = 0, c = 0;
+	for (; p[len]; len++) {
+		if (((unsigned char)p[len] & 0xc0) == 0x80)
+			continue;
+		if (p[len] == ' ')
+			fit = len; /* the piece may end before this space */
+		if (++c > cols)
+			break;
+	}
+	if (!p[len])
+		fit = len; /* the rest fits */
+	else if (!fit)     /* one long word: whole, never cut */
+		fit = (int)strcspn(p, " ");
+	*s = p + fit;
+	*s += strspn(*s, " ");
+	return fit;
+}
+
+/* The offers table's rows; says whether one is marked estimated. */
+static bool offers_rows(const struct offer *o, size_t limit)
+{
+	/* Prices as each provider publishes them, in the cur column. */
+	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-3s %-4s %-9s %s\n", "provider", "offer", "gpu",
+	       "gpus", "GiB/gpu", "price/h", "/gpu-h", "cur", "spot", "where", "region");
+	bool marked = false;
+	for (size_t i = 0; i < limit; i++) {
+		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
+		char where[sizeof o->region_group + sizeof o->country + 1];
+		/* RunPod's tier stands where a region would. */
+		snprintf(region, sizeof region, "%s%s%s", o[i].region,
+		         o[i].region[0] && o[i].tier[0] ? " " : "", o[i].tier);
+		snprintf(where, sizeof where, "%s%s%s", o[i].region_group,
+		         o[i].region_group[0] && o[i].country[0] ? " " : "", o[i].country);
+		marked |= o[i].estimated;
+		cli_safe(offer, sizeof offer, o[i].offer);
+		const char *rest = offer;
+		int len = name_piece(&rest, OFFER_COLS);
+		printf("%-10.10s %-*.*s%*s %-12.12s %4d %7.1f %9.3f%c %9.3f %-3s %-4s %-9s %s\n",
+		       o[i].provider, len, len, offer, OFFER_COLS - len > 0 ? OFFER_COLS - len : 0,
+		       "", o[i].gpu, o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
+		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
+		       o[i].currency, o[i].spot ? "yes" : "", where[0] ? where : "?",
+		       cli_safe(region, sizeof region, region));
+		/* The rest of a long name under its start, never cut mid-word. */
+		while (*rest) {
+			const char *at = rest;
+			len = name_piece(&rest, OFFER_COLS);
+			printf("%-10s %.*s\n", "", len, at);
+		}
+	}
+	return marked;
+}
+
 static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
 {
 	if (limit == 0 || limit > n)
@@ -61,26 +123,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 		}
 		return PLANNER_OK;
 	}
-	/* Prices as each provider publishes them, in the cur column. */
-	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-3s %-4s %-9s %s\n", "provider", "offer", "gpu",
-	       "gpus", "GiB/gpu", "price/h", "/gpu-h", "cur", "spot", "where", "region");
-	bool marked = false;
-	for (size_t i = 0; i < limit; i++) {
-		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
-		char where[sizeof o->region_group + sizeof o->country + 1];
-		/* RunPod's tier stands where a region would. */
-		snprintf(region, sizeof region, "%s%s%s", o[i].region,
-		         o[i].region[0] && o[i].tier[0] ? " " : "", o[i].tier);
-		snprintf(where, sizeof where, "%s%s%s", o[i].region_group,
-		         o[i].region_group[0] && o[i].country[0] ? " " : "", o[i].country);
-		marked |= o[i].estimated;
-		printf("%-10.10s %-28.28s %-12.12s %4d %7.1f %9.3f%c %9.3f %-3s %-4s %-9s %s\n",
-		       o[i].provider, cli_safe(offer, sizeof offer, o[i].offer), o[i].gpu,
-		       o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
-		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count, o[i].currency,
-		       o[i].spot ? "yes" : "", where[0] ? where : "?",
-		       cli_safe(region, sizeof region, region));
-	}
+	bool marked = offers_rows(o, limit);
 	if (marked)
 		printf("~ estimated: not read from the provider itself (see its source in "
 		       "--format json)\n");

@@ -16,23 +16,34 @@ static char job_letter(size_t j)
 	return j < sizeof letters - 1 ? letters[j] : '*';
 }
 
-static void month_view(FILE *f, const struct schedule *s, const struct sched_resource *res,
-                       size_t k, char *line)
+/* The table fits this many columns (a terminal's default); longer text
+ * (an offer's name) goes on the next line. */
+#define TABLE_COLUMNS 80
+
+/* One letter per slot of resource k: its job's letter, '.' when idle. */
+static void fill_grid(const struct schedule *s, const struct sched_resource *res, size_t k,
+                      char *line)
 {
-	static const char *const wd[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
 	const int T = s->n_slots;
 	memset(line, '.', (size_t)T);
+	line[T] = '\0';
+	int g = 0; /* this resource's bit in its pool */
+	for (size_t q = 0; q < k; q++)
+		g += s->resources[q].pool == res->pool;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		int g = 0;
-		/* this resource's bit in its pool */
-		for (size_t q = 0; q < k; q++)
-			g += s->resources[q].pool == res->pool;
 		if (r->route != ROUTE_OWNED || r->pool != res->pool || !(r->gpus >> g & 1))
 			continue;
 		for (int t = r->slot; t < r->slot + r->n_slots; t++)
 			line[t] = job_letter(r->job);
 	}
+}
+
+static void month_view(FILE *f, const struct schedule *s, const struct sched_resource *res,
+                       const char *line)
+{
+	static const char *const wd[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+	const int T = s->n_slots;
 	fprintf(f, "\n%s  (%.0f of %.0f h used)\n", res->name, res->hours_used,
 	        res->hours_available);
 	fprintf(f, "          0     6     12    18    24\n");
@@ -48,13 +59,45 @@ static void month_view(FILE *f, const struct schedule *s, const struct sched_res
 	}
 }
 
+/* A month view per owned GPU; a GPU whose hours are the same as an
+ * earlier one's (two GPUs of one job run in step) gets one line naming
+ * it instead of another 31 identical rows. */
+static int month_views(FILE *f, const struct schedule *s, char **err)
+{
+	const size_t T = (size_t)s->n_slots + 1;
+	char *grids = malloc(s->n_resources ? s->n_resources * T : 1);
+	if (!grids)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	for (size_t k = 0; k < s->n_resources; k++) {
+		const struct sched_resource *res = &s->resources[k];
+		char *line = grids + k * T;
+		fill_grid(s, res, k, line);
+		size_t same = k;
+		for (size_t q = 0; q < k && same == k; q++)
+			if (s->resources[q].hours_available == res->hours_available &&
+			    !strcmp(grids + q * T, line))
+				same = q;
+		if (same == k)
+			month_view(f, s, res, line);
+		else
+			fprintf(f, "\n%s  (%.0f of %.0f h used): the same hours as %s above\n",
+			        res->name, res->hours_used, res->hours_available,
+			        s->resources[same].name);
+	}
+	free(grids);
+	return PLANNER_OK;
+}
+
+/* Where an offer's name starts when it goes under its row. */
+#define RUN_WHAT_INDENT 6
+
 static int write_table(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	bool color = opts->color;
 	const char *bold = color ? "\033[1m" : "", *off = color ? "\033[0m" : "";
 	fprintf(f, "%sschedule for %s%s (%s, %d hours), costs in %s\n", bold, s->month, off,
 	        s->timezone, s->n_slots, s->currency);
-	fprintf(f, "\n%-3s %-24s %9s %9s %9s %9s %10s %9s\n", "", "job", "needed h", "owned h",
+	fprintf(f, "\n%-2s %-22s %8s %8s %8s %8s %9s %8s\n", "", "job", "needed h", "owned h",
 	        "rented h", "api", "cost", "unplaced");
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		double h[ROUTE_COUNT] = {0}, api = 0;
@@ -73,16 +116,13 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		if (api > 0)
 			snprintf(apis, sizeof apis, "%.2f", api);
 		char name[256]; /* job names and offers reach the terminal through cli_safe */
-		fprintf(f, "%c   %-24.24s %9.1f %9.1f %9.1f %9s %10.2f %9s\n", job_letter(j),
+		fprintf(f, "%c  %-22.22s %8.1f %8.1f %8.1f %8s %9.2f %8s\n", job_letter(j),
 		        cli_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED],
 		        h[ROUTE_RENTED], apis, r->cost, unpl);
 	}
-	char *line = malloc((size_t)s->n_slots + 1);
-	if (!line)
-		return set_err(err, PLANNER_ESYS, "out of memory");
-	for (size_t k = 0; k < s->n_resources; k++)
-		month_view(f, s, &s->resources[k], k, line);
-	free(line);
+	int rc = month_views(f, s, err);
+	if (rc != PLANNER_OK)
+		return rc;
 	if (s->n_resources == 0)
 		fprintf(f, "\nno owned GPUs in the spec: everything runs rented or on an API\n");
 	bool any = false;
@@ -97,12 +137,22 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		cli_safe(name, sizeof name, s->jobs[r->job].job->name);
 		cli_safe(res, sizeof res, r->resource);
 		sched_iso(r->start, r->start_offset, start, sizeof start);
+		char row[128], what[300];
 		if (r->route == ROUTE_RENTED)
-			fprintf(f, "  %-22.22s %.16s  %6.1f h  %9.2f  %s\n", name, start, r->hours,
-			        r->cost, res);
+			snprintf(row, sizeof row, "  %-22.22s %.16s  %6.1f h  %9.2f", name, start,
+			         r->hours, r->cost);
 		else
-			fprintf(f, "  %-22.22s %-16s  %8s  %9.2f  %s\n", name, "api, all month",
-			        "tokens", r->cost, res);
+			snprintf(row, sizeof row, "  %-22.22s %-16s  %8s  %9.2f", name,
+			         "api, all month", "tokens", r->cost);
+		/* The offer's name beside the row when it fits in 80 columns,
+		 * else on the line under it, never past column 80 or cut. */
+		if (strlen(row) + 2 + cli_columns(res) <= TABLE_COLUMNS) {
+			fprintf(f, "%s  %s\n", row, res);
+		} else {
+			fprintf(f, "%s\n", row);
+			snprintf(what, sizeof what, "%*s%s", RUN_WHAT_INDENT, "", res);
+			cli_wrap_to(f, TABLE_COLUMNS, RUN_WHAT_INDENT, what);
+		}
 	}
 	fprintf(f, "\n%scost by route%s\n", bold, off);
 	for (int k = ROUTE_OWNED; k >= 0; k--)

@@ -30,7 +30,7 @@ static const char *const route_colour[ROUTE_COUNT] = {"#0072b2", "#e69f00", "#00
 /* Writes s with the XML escapes; characters XML 1.0 forbids (C0 controls
  * other than tab and newline) become U+FFFD so a job name cannot break the
  * document. */
-static void esc(FILE *f, const char *s)
+void report_esc(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		switch (*p) {
@@ -48,16 +48,14 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
-/* printf, then the escaped result: for text built from user strings. */
-static void escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void escf(FILE *f, const char *fmt, ...)
+void report_escf(FILE *f, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	esc(f, buf);
+	report_esc(f, buf);
 }
 
 void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
@@ -138,9 +136,11 @@ static void axes(FILE *f, const struct scale *s, double xstep, double ystep, con
 	}
 	for (double x = s->x0; x <= s->x1 + xstep * 1e-6; x += xstep)
 		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
-			sx(s, x), s->py0, sx(s, x), s->py1, sx(s, x), s->py0 + 16, x);
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		        "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+		        "text-anchor=\"middle\">%.*f</text>\n",
+		        sx(s, x), s->py0, sx(s, x), s->py1, sx(s, x), s->py0 + 16,
+		        xstep < 1 ? 1 : 0, x);
 	fprintf(f, "</g>\n");
 	fprintf(f,
 		"<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -148,23 +148,51 @@ static void axes(FILE *f, const struct scale *s, double xstep, double ystep, con
 		s->px0, s->py0, s->px1, s->py0, s->px0, s->py0, s->px0, s->py1);
 	fprintf(f, "<text class=\"title\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 		(s->px0 + s->px1) / 2, h - 10);
-	esc(f, xtitle);
+	report_esc(f, xtitle);
 	fprintf(f, "</text>\n<text class=\"title\" transform=\"translate(16 %.1f) rotate(-90)\" "
 		   "text-anchor=\"middle\">",
 		(s->py0 + s->py1) / 2);
-	esc(f, ytitle);
+	report_esc(f, ytitle);
 	fputs("</text>\n", f);
 	(void)w;
 }
 
-/* The cost chart's scale: hours 0..HOURS_PER_MONTH (further only when the
- * job's current use needs more than one GPU set's month), money 0 to the
- * highest line at the right edge, rounded up to a tick. */
-static struct scale cost_scale(const struct cost_line lines[ROUTE_COUNT], double use, double *ystep)
+/* The pairs of routes whose lines may cross, as the chart labels them. */
+static const int route_pairs[][2] = {
+    {ROUTE_OWNED, ROUTE_RENTED}, {ROUTE_API, ROUTE_RENTED}, {ROUTE_API, ROUTE_OWNED}};
+
+/* A crossing further than this many times the job's use is not worth
+ * squeezing the job into the left edge for: it is named at the right edge
+ * instead (off_axis). */
+#define AXIS_REACH 4
+
+/* How far the hours axis runs: twice the job's use, far enough to show
+ * the crossings within AXIS_REACH times the use (and a month), past the
+ * use when it is more than a month; rounded up to a tick. A 3.7 h job is
+ * then not a sliver against a 744 h axis. */
+static double hours_axis(const struct cost_line lines[ROUTE_COUNT], double use, double *xstep)
 {
-	double xmax = HOURS_PER_MONTH;
-	if (use * 1.05 > xmax)
-		xmax = ceil(use * 1.1 / 100) * 100;
+	double want = use > 0 ? use * 2 : HOURS_PER_MONTH;
+	for (size_t i = 0; i < sizeof route_pairs / sizeof *route_pairs; i++) {
+		double h = report_crossing(&lines[route_pairs[i][0]], &lines[route_pairs[i][1]],
+		                           HOURS_PER_MONTH);
+		if (isfinite(h) && h * 1.15 > want && (!(use > 0) || h <= use * AXIS_REACH))
+			want = h * 1.15;
+	}
+	if (want > HOURS_PER_MONTH)
+		want = HOURS_PER_MONTH;
+	if (use * 1.05 > want)
+		want = use * 1.1;
+	*xstep = nice_step(want, 6);
+	return ceil(want / *xstep - 1e-9) * *xstep;
+}
+
+/* The cost chart's scale: hours from hours_axis, money 0 to the highest
+ * line at the right edge, rounded up to a tick. */
+static struct scale cost_scale(const struct cost_line lines[ROUTE_COUNT], double use, double *xstep,
+                               double *ystep)
+{
+	double xmax = hours_axis(lines, use, xstep);
 	double ymax = 0;
 	for (int k = 0; k < ROUTE_COUNT; k++)
 		if (lines[k].feasible) {
@@ -234,34 +262,73 @@ static void use_marker(FILE *f, const struct scale *s, const struct cost_line li
 	}
 }
 
+/* Where a break-even label's baseline goes: under its point, or over it
+ * when under would reach the x axis and its tick labels; below the
+ * current-use note; 16 units clear of the labels placed before. */
+static double label_y(const struct scale *s, double cy, const double *placed, int n)
+{
+	const double line = 16, top = s->py1 + 30, bottom = s->py0 - 8;
+	double y = cy + 20 <= bottom ? cy + 20 : cy - 12;
+	if (y < top)
+		y = top;
+	for (int moved = 1; moved;) {
+		moved = 0;
+		for (int i = 0; i < n; i++)
+			if (fabs(y - placed[i]) < line) {
+				y = placed[i] + line <= bottom ? placed[i] + line
+				                               : placed[i] - line;
+				moved = 1;
+			}
+		if (y < top) /* no room left: under the last one */
+			break;
+	}
+	return y;
+}
+
 /* Break-even points: where two feasible lines cross within the axis. */
 static void crossings(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
                       const char *currency)
 {
-	static const int pairs[][2] = {{ROUTE_OWNED, ROUTE_RENTED},
-				       {ROUTE_API, ROUTE_RENTED},
-				       {ROUTE_API, ROUTE_OWNED}};
-	double xmax = s->x1;
+	double xmax = s->x1, placed[3];
 	int marked = 0;
-	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
-		const struct cost_line *a = &lines[pairs[i][0]], *b = &lines[pairs[i][1]];
+	for (size_t i = 0; i < sizeof route_pairs / sizeof *route_pairs; i++) {
+		const struct cost_line *a = &lines[route_pairs[i][0]],
+		                       *b = &lines[route_pairs[i][1]];
 		double h = report_crossing(a, b, xmax);
-		if (!isfinite(h))
+		if (!isfinite(h)) {
+			/* Past the axis but within a month: named at the right
+			 * edge with the same figure the text gives. */
+			double far = report_crossing(a, b, HOURS_PER_MONTH);
+			if (!isfinite(far))
+				continue;
+			double ly = label_y(s, s->py1, placed, marked);
+			placed[marked++] = ly;
+			fprintf(f,
+			        "<g class=\"breakeven\"><text class=\"label\" x=\"%.1f\" "
+			        "y=\"%.1f\" text-anchor=\"end\">",
+			        s->px1 - 4, ly);
+			report_escf(f, "%s = %s at %.1f h, %.2f %s (past this axis) \u2192",
+			            route_name((enum route)route_pairs[i][0]),
+			            route_name((enum route)route_pairs[i][1]), far,
+			            a->fixed + a->slope * far, currency);
+			fputs("</text></g>\n", f);
 			continue;
+		}
 		double y = a->fixed + a->slope * h;
 		if (y > s->y1)
 			continue;
 		double cx = sx(s, h), cy = sy(s, y);
 		bool left = h > xmax * 0.6;
+		double ly = label_y(s, cy, placed, marked);
+		placed[marked++] = ly;
 		fprintf(f,
-			"<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
-			"<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-			cx, cy, cx + (left ? -10 : 10), cy + 18 + 16 * marked,
-			left ? "end" : "start");
-		escf(f, "%s = %s at %.1f h, %.2f %s", route_name((enum route)pairs[i][0]),
-		     route_name((enum route)pairs[i][1]), h, y, currency);
+		        "<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
+		        "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+		        cx, cy, cx + (left ? -10 : 10), ly, left ? "end" : "start");
+		report_escf(f, "%s = %s at %.1f h, %.2f %s",
+		            route_name((enum route)route_pairs[i][0]),
+		            route_name((enum route)route_pairs[i][1]), h, y, currency);
 		fputs("</text></g>\n", f);
-		marked++;
 	}
 }
 
@@ -279,10 +346,10 @@ static void legend(FILE *f, const struct scale *s, const struct job_result *j, c
 			x, y - 4, x + 24, y - 4, route_colour[k],
 			r->feasible ? "" : " stroke-dasharray=\"2 3\"", x + 30, y);
 		if (r->feasible)
-			escf(f, "%s: %.2f %s/month now", route_name((enum route)k), r->monthly_cost,
-			     currency);
+			report_escf(f, "%s: %.2f %s/month now", route_name((enum route)k),
+			            r->monthly_cost, currency);
 		else
-			escf(f, "%s: not possible", route_name((enum route)k));
+			report_escf(f, "%s: not possible", route_name((enum route)k));
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
@@ -295,22 +362,21 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 {
 	struct cost_line lines[ROUTE_COUNT];
 	report_cost_lines(spec, j, lines);
-	double ystep;
-	struct scale s = cost_scale(lines, j->gpu_hours_per_month, &ystep);
+	double xstep, ystep;
+	struct scale s = cost_scale(lines, j->gpu_hours_per_month, &xstep, &ystep);
 	fprintf(f,
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
 	        "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"chart%zu\">\n"
 	        "<title id=\"chart%zu\">",
 	        CHART_W, CHART_H, CHART_W, CHART_H, index, index);
-	escf(f,
-	     "%s: monthly cost in %s against GPU hours per month for the api, rented and "
-	     "owned routes",
-	     j->job->name, p->currency);
+	report_escf(f,
+	            "%s: monthly cost in %s against GPU hours per month for the api, rented and "
+	            "owned routes",
+	            j->job->name, p->currency);
 	fputs("</title>\n", f);
 	char ytitle[64];
 	snprintf(ytitle, sizeof ytitle, "monthly cost (%s)", p->currency);
-	axes(f, &s, s.x1 > 1000 ? 200 : 100, ystep, "hours of work per month (h)", ytitle, CHART_W,
-	     CHART_H);
+	axes(f, &s, xstep, ystep, "hours of work per month (h)", ytitle, CHART_W, CHART_H);
 	route_lines(f, &s, lines, index);
 	use_marker(f, &s, lines, j->gpu_hours_per_month);
 	crossings(f, &s, lines, p->currency);
@@ -341,7 +407,7 @@ static void history_chart(FILE *f, const struct history_curve *c, double rate,
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"hist%zu\">\n"
 		"<title id=\"hist%zu\">",
 		HIST_W, HIST_H, HIST_W, HIST_H, index, index);
-	escf(f, "%s: price per GPU-hour over refreshes", c->gpu);
+	report_escf(f, "%s: price per GPU-hour over refreshes", c->gpu);
 	fputs("</title>\n<g class=\"grid\">\n", f);
 	for (double y = s.y0; y <= s.y1 + ystep * 1e-6; y += ystep)
 		fprintf(f,
@@ -357,7 +423,7 @@ static void history_chart(FILE *f, const struct history_curve *c, double rate,
 		c->steps[c->n_steps - 1].at);
 	fprintf(f, "<text class=\"title\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 		(s.px0 + s.px1) / 2, HIST_H - 8);
-	escf(f, "refresh date; %s per GPU-hour", currency);
+	report_escf(f, "refresh date; %s per GPU-hour", currency);
 	fputs("</text>\n", f);
 	static const char *const cls[] = {"min", "median"};
 	for (int m = 0; m < 2; m++) {
@@ -374,72 +440,70 @@ static void history_chart(FILE *f, const struct history_curve *c, double rate,
 		"<text class=\"median\" x=\"%.1f\" y=\"%.1f\">median</text>\n</svg>\n"
 		"<figcaption>",
 		s.px0 + 8, s.py1 + 10, s.px0 + 48, s.py1 + 10);
-	esc(f, c->gpu);
-	escf(f, ": %zu refreshes, now %.2f (min) / %.2f (median) %s per GPU-hour",
-	     c->n_steps, c->steps[c->n_steps - 1].min * rate,
-	     c->steps[c->n_steps - 1].median * rate, currency);
+	report_esc(f, c->gpu);
+	report_escf(f, ": %zu refreshes, now %.2f (min) / %.2f (median) %s per GPU-hour",
+	            c->n_steps, c->steps[c->n_steps - 1].min * rate,
+	            c->steps[c->n_steps - 1].median * rate, currency);
 	fputs("</figcaption></figure>\n", f);
 }
 
 static const char style[] =
-	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
-	"max-width:1100px;color:#222;padding:0 16px}\n"
-	"h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:1px solid #ccc}\n"
-	"table{border-collapse:collapse;margin:8px 0 16px}\n"
-	"th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}\n"
-	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"th{background:#f2f2f2}.muted{color:#666}.best{font-weight:bold;color:#006b4f}\n"
-	"svg{font-size:12px;background:#fff}.grid line{stroke:#e4e4e4}\n"
-	".grid text,.tick{fill:#555}.axis{stroke:#333;stroke-width:1.5}\n"
-	".title{fill:#333;font-size:13px}.route{stroke-width:3}\n"
-	".use{stroke:#555;stroke-dasharray:6 4}.note{fill:#444}\n"
-	".breakeven circle{fill:#fff;stroke:#c00;stroke-width:2.5}\n"
-	".breakeven text{fill:#c00;font-weight:bold}\n"
-	".legend rect{fill:#fff;fill-opacity:0.9;stroke:#ccc}\n"
-	"polyline{fill:none;stroke-width:2.5}polyline.min{stroke:#0072b2}"
-	"polyline.median{stroke:#cc79a7}\ntext.min{fill:#0072b2}text.median{fill:#cc79a7}\n"
-	"figure.history{display:inline-block;margin:8px 16px 8px 0}\n"
-	"figcaption{font-size:0.9em;color:#444;max-width:360px}\n";
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
+    "max-width:1100px;color:#222;padding:0 16px}\n"
+    "h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:36px;border-bottom:1px solid #ccc}\n"
+    "table{border-collapse:collapse;margin:8px 0 16px}\n"
+    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}\n"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "th{background:#f2f2f2}.muted{color:#666}.best{font-weight:bold;color:#006b4f}\n"
+    ".warn{color:#7a4100;background:#fff4e0;border-left:4px solid #e69f00;padding:6px 10px}\n"
+    ".headline{font-size:1.1em}\n"
+    "svg{font-size:12px;background:#fff}.grid line{stroke:#e4e4e4}\n"
+    ".grid text,.tick{fill:#555}.axis{stroke:#333;stroke-width:1.5}\n"
+    ".title{fill:#333;font-size:13px}.route{stroke-width:3}\n"
+    ".use{stroke:#555;stroke-dasharray:6 4}.note{fill:#444}\n"
+    ".breakeven circle{fill:#fff;stroke:#c00;stroke-width:2.5}\n"
+    ".breakeven text{fill:#c00;font-weight:bold;paint-order:stroke;stroke:#fff;"
+    "stroke-width:4px;stroke-linejoin:round}\n"
+    ".legend rect{fill:#fff;fill-opacity:0.9;stroke:#ccc}\n"
+    "polyline{fill:none;stroke-width:2.5}polyline.min{stroke:#0072b2}"
+    "polyline.median{stroke:#cc79a7}\ntext.min{fill:#0072b2}text.median{fill:#cc79a7}\n"
+    "figure.history{display:inline-block;margin:8px 16px 8px 0}\n"
+    "figcaption{font-size:0.9em;color:#444;max-width:360px}\n";
 
-static void summary_table(FILE *f, const struct plan *p)
+/* The break-even sentence, in the chart's unit: the owned vs rented
+ * figure is where the chart's lines cross (hours of the job's work), and
+ * compare's figure, counted on the owned GPUs, follows when it differs,
+ * so the text and the chart never give two numbers for one point. */
+static void breakeven_text(FILE *f, const struct jobspec *spec, const struct job_result *j)
 {
-	fprintf(f, "<table class=\"summary\">\n<tr><th>job</th><th>model</th><th>best route</th>"
-		   "<th class=\"num\">monthly cost (%s)</th><th>next-best route</th>"
-		   "<th class=\"num\">savings vs next best (%s/month)</th></tr>\n",
-		p->currency, p->currency);
-	for (size_t i = 0; i < p->n_jobs; i++) {
-		const struct job_result *j = &p->jobs[i];
-		int next = -1;
-		for (int k = 0; k < ROUTE_COUNT; k++)
-			if (k != j->best && j->routes[k].feasible &&
-			    (next < 0 || j->routes[k].monthly_cost < j->routes[next].monthly_cost))
-				next = k;
-		fprintf(f, "<tr><td><a href=\"#job%zu\">", i);
-		esc(f, j->job->name);
-		fputs("</a></td><td>", f);
-		escf(f, "%s %s", j->job->model_ref, j->job->precision);
-		if (j->best < 0) {
-			fputs("</td><td>none</td><td class=\"num\">-</td><td>-</td>"
-			      "<td class=\"num\">-</td></tr>\n",
-			      f);
-			continue;
-		}
-		double best = j->routes[j->best].monthly_cost;
-		fprintf(f, "</td><td class=\"best\">%s</td><td class=\"num\">%.2f</td>",
-			route_name((enum route)j->best), best);
-		if (next < 0)
-			fputs("<td class=\"muted\">no other route can run it</td>"
-			      "<td class=\"num\">-</td></tr>\n",
-			      f);
-		else
-			fprintf(f, "<td>%s (%.2f)</td><td class=\"num\">%.2f</td></tr>\n",
-				route_name((enum route)next), j->routes[next].monthly_cost,
-				j->routes[next].monthly_cost - best);
-	}
-	fputs("</table>\n", f);
+	struct cost_line l[ROUTE_COUNT];
+	report_cost_lines(spec, j, l);
+	double chart = report_crossing(&l[ROUTE_OWNED], &l[ROUTE_RENTED], HOURS_PER_MONTH);
+	double own = j->be.owned_vs_rented_hours;
+	char h[160] = "<b>never</b>", pb[48] = "never", t[48] = "never";
+	if (isfinite(chart) && isfinite(own) && fabs(chart - own) >= 0.05)
+		snprintf(h, sizeof h,
+		         "<b>at %.1f h</b> of the job's work a month (compare's %.1f h "
+		         "counts hours on the owned GPUs)",
+		         chart, own);
+	else if (isfinite(chart))
+		snprintf(h, sizeof h, "<b>at %.1f h</b> of the job's work a month", chart);
+	else if (isfinite(own))
+		snprintf(h, sizeof h, "<b>at %.1f h</b> on the owned GPUs a month, past this chart",
+		         own);
+	if (isfinite(j->be.owned_payback_months))
+		snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
+	if (isfinite(j->be.api_vs_rented_tokens))
+		snprintf(t, sizeof t, "%.1f million tokens/month",
+		         j->be.api_vs_rented_tokens / 1e6);
+	fprintf(f,
+	        "<p>Break-even: owned = rented %s; owned payback <b>%s</b>; api vs "
+	        "rented <b>%s</b>.</p>\n",
+	        h, pb, t);
 }
 
-static void route_rows(FILE *f, const struct plan *p, const struct job_result *j)
+static void route_rows(FILE *f, const struct jobspec *spec, const struct plan *p,
+                       const struct job_result *j)
 {
 	fprintf(f, "<table>\n<tr><th>route</th><th class=\"num\">monthly cost (%s)</th>"
 		   "<th>how</th></tr>\n",
@@ -450,7 +514,7 @@ static void route_rows(FILE *f, const struct plan *p, const struct job_result *j
 			route_name((enum route)k));
 		if (!r->feasible) {
 			fputs("<td class=\"num\">-</td><td class=\"muted\">not possible: ", f);
-			esc(f, r->why);
+			report_esc(f, r->why);
 			fputs("</td></tr>\n", f);
 			continue;
 		}
@@ -458,35 +522,30 @@ static void route_rows(FILE *f, const struct plan *p, const struct job_result *j
 		char reps[48];
 		route_gpu_count_text(reps, sizeof reps, r);
 		if (k == ROUTE_API)
-			escf(f, "%s %s: %.3f in / %.3f out %s per million tokens", r->provider,
-			     r->offer, r->input_per_mtok, r->output_per_mtok, p->currency);
+			report_escf(f, "%s %s: %.3f in / %.3f out %s per million tokens",
+			            r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
+			            p->currency);
 		else if (k == ROUTE_RENTED)
-			escf(f, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f tokens/s", r->provider,
-			     r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
-			     r->price_per_hour, p->currency, r->gpu_hours,
-			     r->replicas > 1 ? " each" : "", r->tokens_per_second);
+			report_escf(
+			    f, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s",
+			    r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
+			    r->price_per_hour, p->currency, r->gpu_hours,
+			    r->replicas > 1 ? " each" : "", r->tokens_per_second);
 		else if (r->already_owned)
-			escf(f, "%s %s on hand: power %.2f %s for %.1f h, %.0f tokens/s", reps,
-			     r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
-			     r->tokens_per_second);
+			report_escf(f,
+			            "%s %s on hand: power %.2f %s for %.1f h, %.0f output tokens/s",
+			            reps, r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
+			            r->tokens_per_second);
 		else
-			escf(f, "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
-				"%.0f tokens/s",
-			     reps, r->gpu->name, r->capex, p->currency, r->power_cost,
-			     p->currency, r->gpu_hours, r->tokens_per_second);
+			report_escf(f,
+			            "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
+			            "%.0f output tokens/s",
+			            reps, r->gpu->name, r->capex, p->currency, r->power_cost,
+			            p->currency, r->gpu_hours, r->tokens_per_second);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	char h[48] = "never", pb[48] = "never", t[48] = "never";
-	if (isfinite(j->be.owned_vs_rented_hours))
-		snprintf(h, sizeof h, "%.1f h/month", j->be.owned_vs_rented_hours);
-	if (isfinite(j->be.owned_payback_months))
-		snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
-	if (isfinite(j->be.api_vs_rented_tokens))
-		snprintf(t, sizeof t, "%.1f million tokens/month", j->be.api_vs_rented_tokens / 1e6);
-	fprintf(f, "<p>Break-even: owned vs rented <b>%s</b>; owned payback <b>%s</b>; api vs "
-		   "rented <b>%s</b>.</p>\n",
-		h, pb, t);
+	breakeven_text(f, spec, j);
 }
 
 static void offers_table(FILE *f, const struct report_input *in, size_t i)
@@ -497,7 +556,7 @@ static void offers_table(FILE *f, const struct report_input *in, size_t i)
 		fputs("<p class=\"muted\">No rentable offer in the database fits this job", f);
 		if (!j->routes[ROUTE_RENTED].feasible) {
 			fputs(": ", f);
-			esc(f, j->routes[ROUTE_RENTED].why);
+			report_esc(f, j->routes[ROUTE_RENTED].why);
 		}
 		fputs(".</p>\n", f);
 		return;
@@ -509,13 +568,13 @@ static void offers_table(FILE *f, const struct report_input *in, size_t i)
 	for (size_t k = 0; k < n && k < REPORT_OFFERS_SHOWN; k++) {
 		const struct offer *o = &in->offers[i][k];
 		fputs("<tr><td>", f);
-		esc(f, o->provider);
+		report_esc(f, o->provider);
 		fputs("</td><td>", f);
-		esc(f, o->offer);
+		report_esc(f, o->offer);
 		fputs("</td><td>", f);
-		escf(f, "%dx %s", o->gpu_count, o->gpu);
+		report_escf(f, "%dx %s", o->gpu_count, o->gpu);
 		fprintf(f, "</td><td class=\"num\">%.0f</td><td>", o->vram_gib);
-		esc(f, o->region);
+		report_esc(f, o->region);
 		fprintf(f, "</td><td>%s</td><td class=\"num\">%.4g</td><td>%.10s</td></tr>\n",
 			o->spot ? "spot" : "on demand", o->price_per_hour * in->spec->usd_to_currency,
 			o->fetched_at);
@@ -528,8 +587,8 @@ static void still_on_snapshot(FILE *f, const struct plan *p)
 {
 	char names[256];
 	if (!p->snapshot_only && !strcmp(p->prices_source, "mixed"))
-		escf(f, "; still on the bundled snapshot: %s",
-		     plan_snapshot_names(p, names, sizeof names));
+		report_escf(f, "; still on the bundled snapshot: %s",
+		            plan_snapshot_names(p, names, sizeof names));
 }
 
 int report_write_html(FILE *f, const struct report_input *in, char **err)
@@ -540,57 +599,49 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	      "<head>\n<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>",
 	      f);
-	escf(f, "planner report: %s", spec->path);
+	report_escf(f, "planner report: %s", spec->path);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
-	escf(f, "AI workload costs: %s", spec->path);
+	report_escf(f, "AI workload costs: %s", spec->path);
 	fputs("</h1>\n<p class=\"muted\">", f);
-	escf(f, "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
-		"and a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
-		"%.2f). Money in %s. Prices as of %s (%s)",
-	     spec->amortize_months, spec->electricity_per_kwh, p->currency, spec->pue, p->currency,
-	     p->prices_as_of,
-	     p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
-			      : "last refresh");
+	report_escf(f,
+	            "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
+	            "and a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
+	            "%.2f). Money in %s. Prices as of %s (%s)",
+	            spec->amortize_months, spec->electricity_per_kwh, p->currency, spec->pue,
+	            p->currency, p->prices_as_of,
+	            p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
+	                             : "last refresh");
 	still_on_snapshot(f, p);
-	escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
+	report_escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
 	fputs("</p>\n", f);
 	for (size_t i = 0; i < p->n_stale; i++) {
-		fputs("<p class=\"best\">", f);
-		escf(f, "Prices from %s are stale: its last refresh failed.", p->stale[i]);
+		fputs("<p class=\"warn\">", f);
+		report_escf(f, "Prices from %s are stale: its last refresh failed.", p->stale[i]);
 		fputs("</p>\n", f);
 	}
-	fputs("<h2 id=\"summary\">Summary</h2>\n", f);
-	summary_table(f, p);
+	report_summary(f, in);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		fprintf(f, "<section id=\"job%zu\">\n<h2>", i);
-		esc(f, j->job->name);
+		report_esc(f, j->job->name);
 		fputs("</h2>\n<p>", f);
-		escf(f, "%s %s, %s, data %s; needs %.1f GiB on one GPU; %.1f GPU-hours a month",
-		     j->job->model_ref, j->job->precision, task_name(j->job->task),
-		     data_class_name(j->job->data), j->vram_gib, j->gpu_hours_per_month);
+		report_escf(f,
+		            "%s %s, %s, data %s; needs %.1f GiB of GPU memory in all; %.1f "
+		            "GPU-hours a month",
+		            j->job->model_ref, j->job->precision, task_name(j->job->task),
+		            data_class_name(j->job->data), j->vram_gib, j->gpu_hours_per_month);
 		if (j->job->has_tokens)
-			escf(f, "; %.0f million input and %.0f million output tokens a month",
-			     j->job->input_tokens / 1e6, j->job->output_tokens / 1e6);
+			report_escf(f,
+			            "; %.0f million input and %.0f million output tokens a month",
+			            j->job->input_tokens / 1e6, j->job->output_tokens / 1e6);
 		fputs(".</p>\n", f);
-		route_rows(f, p, j);
+		route_rows(f, spec, p, j);
 		cost_chart(f, spec, p, j, i);
 		fputs("<p class=\"muted\">Each line is a route's monthly cost if the job ran that "
 		      "many hours a month (the api line scales the job's tokens with its hours; "
 		      "a route on other GPUs needs proportionally more or fewer of its own hours). "
 		      "Red circles mark where two routes cost the same.",
 		      f);
-		const struct route_result *rent = &j->routes[ROUTE_RENTED];
-		const struct route_result *own = &j->routes[ROUTE_OWNED];
-		if (rent->feasible && own->feasible && own->gpu_hours > 0 &&
-		    fabs(j->gpu_hours_per_month - own->gpu_hours) > 0.05)
-			/* compare counts its break-even in owned-GPU hours; the
-			 * chart counts the job's own hours. Same work, other unit. */
-			escf(f, " The owned vs rented break-even above counts hours on the owned "
-				"GPUs (this month's work is %.1f h there); the chart counts the "
-				"job's %.1f h, so its crossing is that break-even times %.2f.",
-			     own->gpu_hours, j->gpu_hours_per_month,
-			     j->gpu_hours_per_month / own->gpu_hours);
 		fputs("</p>\n<h3>Cheapest rentable offers that fit</h3>\n", f);
 		offers_table(f, in, i);
 		fputs("</section>\n", f);

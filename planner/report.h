@@ -47,6 +47,15 @@ struct report_input {
 
 /* Writes the report to f. Returns PLANNER_OK, or PLANNER_ESYS with *err
  * set when the stream reports a write error. */
+/* The XML escapes of s, as report.c writes all text (report_escf:
+ * printf first); for report_summary.c. */
+void report_esc(FILE *f, const char *s);
+void report_escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The first screen: totals by route, capex and payback, regions, the
+ * decision per job (report_summary.c). */
+struct report_input;
+void report_summary(FILE *f, const struct report_input *in);
+
 int report_write_html(FILE *f, const struct report_input *in, char **err);
 
 #endif

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -300,6 +301,133 @@ START_TEST(the_table_names_every_job_and_the_csv_has_three_rows_a_job)
 }
 END_TEST
 
+/* Columns of the longest line of text (UTF-8 continuation bytes take none). */
+static int widest_line(const char *text)
+{
+	int widest = 0, cols = 0;
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n') {
+			cols = 0;
+			continue;
+		}
+		if (((unsigned char)*p & 0xc0) != 0x80 && ++cols > widest)
+			widest = cols;
+	}
+	return widest;
+}
+
+/* text with every run of blanks and line ends made one space: a wrapped
+ * figure reads the same as an unwrapped one, a cut one does not. */
+static char *joined(const char *text)
+{
+	char *j = xstrdup(text);
+	size_t k = 0;
+	for (size_t i = 0; text[i]; i++) {
+		bool blank = text[i] == ' ' || text[i] == '\n';
+		if (blank && k && j[k - 1] == ' ')
+			continue;
+		j[k++] = blank ? ' ' : text[i];
+	}
+	j[k] = '\0';
+	return j;
+}
+
+static void assert_figure(const char *table, const char *job, const char *fmt, double v)
+{
+	char fig[64];
+	snprintf(fig, sizeof fig, fmt, v);
+	ck_assert_msg(strstr(table, fig) != NULL, "%s: %s is not in the 80-column table", job, fig);
+}
+
+START_TEST(at_80_columns_compare_wraps_and_shows_every_figure_of_the_json)
+{
+	char *db = db_arg(), *json = NULL, *tty = NULL;
+	const char *argv[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &json, NULL), 0);
+	char *args = xasprintf("compare jobs/monthly.yaml --db '%s'", db);
+	int rc = test_run_tty(80, args, &tty);
+	if (rc == -2) {
+		printf("compare: terminal test skipped: /usr/bin/script is not installed\n");
+		goto out;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(tty, "\u2026") == NULL, "a line is cut:\n%s", tty);
+	ck_assert_msg(widest_line(tty) <= 80, "a line passes 80 columns:\n%s", tty);
+	char *table = joined(tty);
+	cJSON *doc = cJSON_Parse(json);
+	const cJSON *job;
+	cJSON_ArrayForEach(job, cJSON_GetObjectItem(doc, "jobs"))
+	{
+		const char *name = cJSON_GetObjectItem(job, "name")->valuestring;
+		assert_figure(table, name, "needs %.1f GiB", num(job, "vram_gib"));
+		const cJSON *r;
+		cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+		{
+			if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")))
+				continue;
+			assert_figure(table, name, " %.2f ", num(r, "monthly_cost"));
+			const char *rn = cJSON_GetObjectItem(r, "route")->valuestring;
+			if (!strcmp(rn, "api")) {
+				assert_figure(table, name, " %.3f in", num(r, "input_per_mtok"));
+				assert_figure(table, name, " %.3f out", num(r, "output_per_mtok"));
+				continue;
+			}
+			/* JSON rounds to 0.1, the table to 1: either neighbour. */
+			double tps = num(r, "tokens_per_second");
+			char lo[32], hi[32];
+			snprintf(lo, sizeof lo, " %.0f tok/s", floor(tps));
+			snprintf(hi, sizeof hi, " %.0f tok/s", ceil(tps));
+			ck_assert_msg(strstr(table, lo) || strstr(table, hi),
+			              "%s: %s is not in the table", name, lo);
+			if (!strcmp(rn, "rented")) {
+				assert_figure(table, name, " %.4g ", num(r, "price_per_hour"));
+				assert_figure(table, name, "x %.1f h", num(r, "gpu_hours"));
+			} else if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "already_owned"))) {
+				assert_figure(table, name, " %.0f ", num(r, "capex"));
+				assert_figure(table, name, "power %.2f ", num(r, "power_cost"));
+			}
+		}
+	}
+	cJSON_Delete(doc);
+	free(table);
+out:
+	free(args);
+	free(tty);
+	free(json);
+	free(db);
+}
+END_TEST
+
+START_TEST(the_table_says_what_its_units_are_and_counts_tokens_in_one_unit)
+{
+	char *db = db_arg(), *out = NULL;
+	char *dir = test_tmpdir();
+	/* api vs rented crosses for this job: a token count is printed. */
+	char *spec = test_write(dir, "t.yaml",
+	                        "version: 1\njobs:\n  - name: chat\n    model: qwen2.5-7b\n"
+	                        "    hours_per_month: 100\n    batch: max\n"
+	                        "    tokens_per_month: {input: 5B, output: 1B}\n");
+	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_null(strstr(out, "on one GPU"));
+	ck_assert_ptr_nonnull(strstr(out, "GiB of GPU memory in all"));
+	ck_assert_ptr_nonnull(strstr(out, "tok/s: output tokens per second of all streams"));
+	/* No G, K or bare M token counts: millions (Mtok), like the prices. */
+	ck_assert_ptr_null(strstr(out, "G tokens"));
+	ck_assert_ptr_null(strstr(out, "M tokens"));
+	const char *be = strstr(out, "api vs rented ");
+	ck_assert_ptr_nonnull(be);
+	be += strlen("api vs rented ");
+	/* The crossing (about 3 billion tokens) in millions, as the prices. */
+	ck_assert_msg(strstr(be, " Mtok/month") == strpbrk(be, " "), "token count not in Mtok: %.40s",
+	              be);
+	free(out);
+	free(spec);
+	free(dir);
+	free(db);
+}
+END_TEST
+
 START_TEST(exit_codes_follow_the_documented_enum)
 {
 	char *db = db_arg(), *err = NULL;
@@ -368,6 +496,52 @@ START_TEST(fit_json_lists_gpus_with_the_fewest_that_hold_the_model)
 	ck_assert(h100);
 	cJSON_Delete(root);
 	free(out);
+}
+END_TEST
+
+START_TEST(offers_never_cuts_an_offer_name_it_goes_on_under_the_column)
+{
+	char *db = db_arg(), *json = NULL, *table = NULL;
+	const char *jargv[] = {"offers", "--format", "json", "--db", db, NULL};
+	const char *targv[] = {"offers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(jargv, NULL, &json, NULL), 0);
+	ck_assert_int_eq(test_run_planner(targv, NULL, &table, NULL), 0);
+	cJSON *arr = cJSON_Parse(json);
+	/* The offer column starts at 11 and is 28 wide; a line that starts
+	 * with 11 blanks carries the rest of the row above's name. */
+	const cJSON *o = arr ? arr->child : NULL;
+	int long_names = 0;
+	char *line = strchr(table, '\n') + 1; /* past the header */
+	while (o && *line) {
+		char *end = strchr(line, '\n');
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		char name[512] = "";
+		size_t pieces = 0;
+		for (;;) {
+			char piece[64];
+			snprintf(piece, sizeof piece, "%.28s", strlen(line) > 11 ? line + 11 : "");
+			for (size_t k = strlen(piece); k && piece[k - 1] == ' ';)
+				piece[--k] = '\0';
+			if (pieces++)
+				strncat(name, " ", sizeof name - strlen(name) - 1);
+			strncat(name, piece, sizeof name - strlen(name) - 1);
+			line = end + 1;
+			if (strncmp(line, "           ", 11) || !(end = strchr(line, '\n')))
+				break;
+			*end = '\0';
+		}
+		long_names += pieces > 1;
+		const char *want = cJSON_GetObjectItem(o, "offer")->valuestring;
+		ck_assert_msg(!strcmp(name, want), "table shows '%s' for '%s'", name, want);
+		o = o->next;
+	}
+	ck_assert_ptr_null(o);           /* every offer had its row */
+	ck_assert_int_gt(long_names, 0); /* the snapshot has names over 28 columns */
+	cJSON_Delete(arr);
+	free(table);
+	free(json);
+	free(db);
 }
 END_TEST
 
@@ -510,8 +684,11 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, a_bad_job_spec_names_file_line_and_column_and_exits_1);
 	tcase_add_test(tc, fit_json_lists_gpus_with_the_fewest_that_hold_the_model);
 	tcase_add_test(tc, offers_json_carries_the_documented_keys_cheapest_first);
+	tcase_add_test(tc, offers_never_cuts_an_offer_name_it_goes_on_under_the_column);
 	tcase_add_test(tc, a_qlora_jobs_memory_follows_its_rank_optimizer_and_micro_batch);
 	tcase_add_test(tc, fit_takes_the_fine_tuning_flags);
+	tcase_add_test(tc, at_80_columns_compare_wraps_and_shows_every_figure_of_the_json);
+	tcase_add_test(tc, the_table_says_what_its_units_are_and_counts_tokens_in_one_unit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -590,6 +590,36 @@ START_TEST(run_weights_must_be_a_claim_or_an_absolute_path)
 }
 END_TEST
 
+START_TEST(the_table_fits_80_columns_and_prints_a_grid_shared_by_two_gpus_once)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL;
+	/* contract-review runs on both RTX 4090s in step: two equal grids. */
+	const char *argv[] = {"schedule", "jobs/monthly.yaml", "--db", db, "--quiet", NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	int widest = 0, grids = 0;
+	for (char *p = out; *p;) {
+		char *end = strchrnul(p, '\n');
+		if ((int)(end - p) > widest)
+			widest = (int)(end - p);
+		grids += !strncmp(p, "          0     6     12    18    24", 36);
+		p = *end ? end + 1 : end;
+	}
+	ck_assert_msg(widest <= 80, "a line is %d columns:\n%s", widest, out);
+	ck_assert_int_eq(grids, 1);
+	ck_assert_ptr_nonnull(strstr(out, "RTX 4090 #2  (120 of 744 h used): the same hours as "
+	                                  "RTX 4090 #1 above"));
+	/* Nothing is cut: every offer's name is there whole. */
+	ck_assert_ptr_nonnull(strstr(out, "openrouter meta-llama/llama-3.1-8b-instruct\n"));
+	ck_assert_ptr_nonnull(strstr(out, "vast H100 SXM x8 bid (typical) (spot)\n"));
+	free(out);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(a_month_with_no_runs_writes_every_format)
 {
 	struct fx f;
@@ -824,6 +854,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, a_failed_write_to_o_leaves_the_existing_file_whole_and_no_temporary);
 	tcase_add_test(tc, o_refuses_a_fifo_or_directory_at_once_and_leaves_it_alone);
 	tcase_add_test(tc, the_format_list_drives_lookup_and_help);
+	tcase_add_test(tc, the_table_fits_80_columns_and_prints_a_grid_shared_by_two_gpus_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

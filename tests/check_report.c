@@ -146,6 +146,9 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	/* nightly-summaries: rented is best too, so its chart counts rented
 	 * hours: compare's 643.5 owned-GPU hours x 83.8 / 399.6 rented hours. */
 	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 135.0 h"));
+	/* The text gives the chart's figure first, compare's after it. */
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented <b>at 135.0 h</b> of the job's work"));
+	ck_assert_ptr_nonnull(strstr(text, "compare's 643.5 h counts hours on the owned GPUs"));
 	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
 	ck_assert_ptr_nonnull(strstr(text, "2026-11-30")); /* the snapshot's newest date */
 	ck_assert_ptr_nonnull(strstr(text, "No GPU has more than one price point"));
@@ -328,6 +331,167 @@ START_TEST(chromium_renders_the_report_with_ink_and_no_console_errors)
 }
 END_TEST
 
+/* The report of spec laid out by Chromium and measured by
+ * tests/tools/label_boxes.js, injected into a copy (the report itself has
+ * no script); the measurements as text ("overlaps=0" ...), malloc'd. */
+static char *geometry(const char *dir, const char *spec)
+{
+	char *html = make_report(dir, spec, false), *page = test_slurp(html);
+	char *js = test_slurp("tests/tools/label_boxes.js");
+	ck_assert_ptr_nonnull(page);
+	ck_assert_ptr_nonnull(js);
+	char *end = strstr(page, "</body>");
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	char *probe = xasprintf("%s<script>\n%s</script>\n</body></html>\n", page, js);
+	char *probed = test_write(dir, "probed.html", probe);
+	char *url = xasprintf("file://%s", probed), *log = xasprintf("%s/geom.log", dir);
+	char *dom = NULL;
+	ck_assert_int_eq(chromium(dir, url, NULL, log, &dom), 0);
+	const char *at = strstr(dom, "<pre id=\"geom\">");
+	ck_assert_msg(at != NULL, "the measuring script did not run:\n%s", log);
+	char *out = xstrdup(at + strlen("<pre id=\"geom\">"));
+	char *stop = strstr(out, "end=1");
+	ck_assert_ptr_nonnull(stop);
+	stop[0] = '\0';
+	free(dom);
+	free(log);
+	free(url);
+	free(probed);
+	free(probe);
+	free(js);
+	free(page);
+	free(html);
+	return out;
+}
+
+START_TEST(chart_labels_never_overlap_each_other_or_the_x_axis_ticks)
+{
+	if (access(CHROMIUM, X_OK) != 0) {
+		printf("report: layout test skipped: %s is not installed\n", CHROMIUM);
+		return;
+	}
+	char *dir = test_tmpdir();
+	/* The tour, and a job whose owned and rented lines cross low, near
+	 * the x axis and its tick labels. */
+	char *steady = test_write(dir, "steady.yaml",
+	                          "version: 1\ncurrency: USD\nelectricity_per_kwh: 0.2\n"
+	                          "buy:\n  - {gpu: RTX 5090, price: 1200, watts: 575}\n"
+	                          "jobs:\n  - name: steady\n    model: llama-3.1-8b\n"
+	                          "    precision: bf16\n    hours_per_month: 400\n"
+	                          "    data: confidential\n");
+	/* 3.7 h: its lines cross at about 53 h and 11 USD, low on the chart. */
+	char *small = test_write(dir, "small.yaml",
+	                         "version: 1\njobs:\n  - name: small\n    model: llama-3.1-8b\n"
+	                         "    precision: q4_k_m\n    hours_per_month: 3.7\n");
+	const char *specs[] = {"jobs/monthly.yaml", steady, small};
+	for (size_t i = 0; i < 3; i++) {
+		char *g = geometry(dir, specs[i]);
+		ck_assert_msg(stat_of(g, "labels") >= 1, "%s: no break-even label:\n%s", specs[i],
+		              g);
+		ck_assert_msg(stat_of(g, "overlaps") == 0, "%s: text boxes overlap:\n%s", specs[i],
+		              g);
+		ck_assert_msg(stat_of(g, "below") == 0, "%s: a label sits on the x axis:\n%s",
+		              specs[i], g);
+		free(g);
+	}
+	free(steady);
+	free(small);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
+START_TEST(the_hours_axis_is_scaled_to_the_job_not_a_whole_month)
+{
+	if (access(CHROMIUM, X_OK) != 0) {
+		printf("report: layout test skipped: %s is not installed\n", CHROMIUM);
+		return;
+	}
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "small.yaml",
+	                        "version: 1\njobs:\n  - name: small\n    model: llama-3.1-8b\n"
+	                        "    precision: q4_k_m\n    hours_per_month: 3.7\n");
+	char *g = geometry(dir, spec);
+	const char *use = strstr(g, "use 0=");
+	ck_assert_msg(use != NULL, "no current-use marker:\n%s", g);
+	/* 3.7 h against 0-744 h is 0.005 of the axis: a sliver at its edge. */
+	double at = atof(use + strlen("use 0="));
+	ck_assert_msg(at > 0.25 && at < 0.95, "current use at %.3f of the axis", at);
+	free(g);
+	free(spec);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
+START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "eu.yaml",
+	                        "version: 1\nregions: [eu]\n"
+	                        "buy:\n  - {gpu: RTX 5090, price: 2400, watts: 575}\n"
+	                        "jobs:\n  - name: steady\n    model: qwen2.5-7b\n"
+	                        "    precision: bf16\n    hours_per_month: 380\n"
+	                        "    data: confidential\n");
+	char *html = make_report(dir, spec, false), *text = test_slurp(html);
+	char *summary = strstr(text, "<h2 id=\"summary\">");
+	ck_assert_ptr_nonnull(summary);
+	char *first = strstr(summary, "<section");
+	ck_assert_ptr_nonnull(first);
+	*first = '\0'; /* only what comes before the first job */
+	ck_assert_ptr_nonnull(strstr(summary, "The cheapest plan costs <b>"));
+	ck_assert_ptr_nonnull(strstr(summary, "in the cheapest plan (USD/month)"));
+	ck_assert_ptr_nonnull(strstr(summary, "every job it can run on it alone"));
+	ck_assert_ptr_nonnull(strstr(summary, "capex"));
+	ck_assert_ptr_nonnull(strstr(summary, "only in eu"));
+	ck_assert_ptr_nonnull(strstr(summary, "planner schedule"));
+	ck_assert_ptr_nonnull(strstr(summary, "<th>decision</th>"));
+	ck_assert_msg(strstr(summary, "buy ") || strstr(summary, "rent "), "no decision:\n%s",
+	              summary);
+	free(text);
+	free(html);
+	free(spec);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
+START_TEST(a_stale_warning_is_styled_as_a_warning_not_as_the_best_route)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	ck_assert_int_eq(store_record_run(st, "vast", "rented", "2026-12-01T03:00:00Z",
+	                                  "2026-12-01T03:00:05Z", "failed", 0, 0,
+	                                  "could not resolve host", &err),
+	                 PLANNER_OK);
+	store_close(st);
+	char *html = make_report(dir, "jobs/monthly.yaml", false), *text = test_slurp(html);
+	const char *warn = strstr(text, "Prices from vast are stale");
+	ck_assert_msg(warn != NULL, "no stale warning");
+	/* The paragraph holding it is a warning, not the best route's green. */
+	const char *open = warn;
+	while (open > text && strncmp(open, "<p", 2))
+		open--;
+	ck_assert_msg(!strncmp(open, "<p class=\"warn\">", 16), "warning styled as %.24s", open);
+	ck_assert_ptr_nonnull(strstr(text, ".warn{"));
+	free(text);
+	free(html);
+	free(db);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -340,6 +504,10 @@ Suite *report_suite(void)
 	tcase_add_test(tc, a_route_run_as_replicas_says_so_and_its_figures_multiply_to_its_cost);
 	tcase_add_test(tc, a_gpu_with_several_price_points_gets_a_history_chart);
 	tcase_add_test(tc, chromium_renders_the_report_with_ink_and_no_console_errors);
+	tcase_add_test(tc, chart_labels_never_overlap_each_other_or_the_x_axis_ticks);
+	tcase_add_test(tc, the_hours_axis_is_scaled_to_the_job_not_a_whole_month);
+	tcase_add_test(tc, the_first_screen_gives_totals_capex_payback_regions_and_decisions);
+	tcase_add_test(tc, a_stale_warning_is_styled_as_a_warning_not_as_the_best_route);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -189,3 +189,31 @@ char *test_fixture_log(const struct test_fixture *f, const char *segment)
 	free(url);
 	return log;
 }
+
+#define SCRIPT_BIN "/usr/bin/script" /* util-linux: runs a command on a pseudo-terminal */
+
+int test_run_tty(int cols, const char *args, char **out)
+{
+	*out = NULL;
+	if (access(SCRIPT_BIN, X_OK) != 0)
+		return -2;
+	const char *bin = getenv("PLANNER_BIN");
+	if (!bin || !*bin)
+		bin = "build/planner";
+	/* stty sets the terminal's width before the planner asks for it;
+	 * stderr goes to /dev/null so only the table reaches out. */
+	char *cmd = xasprintf(SCRIPT_BIN " -qec \"stty cols %d rows 60; NO_COLOR=1 '%s' %s "
+	                                 "2>/dev/null\" /dev/null </dev/null",
+	                      cols, bin, args);
+	char *raw = NULL;
+	int rc = test_sh(cmd, &raw);
+	free(cmd);
+	/* A terminal ends lines with CR LF: back to LF. */
+	size_t k = 0;
+	for (size_t i = 0; raw[i]; i++)
+		if (raw[i] != '\r')
+			raw[k++] = raw[i];
+	raw[k] = '\0';
+	*out = raw;
+	return rc;
+}

@@ -28,6 +28,13 @@ int test_run_planner(const char *const *argv, const char *const *env, char **out
 int test_run_planner_as(unsigned uid, const char *const *argv, const char *const *env, char **out,
 			char **errout);
 
+/* Runs the planner binary with the shell words `args` on a pseudo-terminal
+ * `cols` columns wide (util-linux script(1)), as a person at a terminal
+ * would see it, NO_COLOR set; stdout into *out (malloc'd, LF line ends).
+ * Returns the exit status, or -2 when script(1) is not installed (the
+ * caller skips, saying so). */
+int test_run_tty(int cols, const char *args, char **out);
+
 /* Runs a shell command; its stdout into *out (malloc'd, "" when empty)
  * unless out is NULL. Returns the exit status, or -1. */
 int test_sh(const char *cmd, char **out);
