@@ -50,7 +50,7 @@ TEST_BIN := $(BUILD)/tests/run
 # Compiled-in reference data and bundled snapshot (see planner/embed.c).
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
-.PHONY: all run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
+.PHONY: all readme run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
         spec-doc report-png
 
 all: $(BIN)
@@ -93,6 +93,12 @@ $(BUILD)/gen_spec_doc: $(BUILD)/obj/tests/gen_spec_doc.o $(LIB)
 spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
+
+# README's console blocks: every `$ planner ...` run again with the binary
+# on PATH and a fresh database; `make check` holds the README to it
+# (tests/tools/readme_walk.py says what is not compared).
+readme: $(BIN)
+	python3 tests/tools/readme_walk.py --write README.md $(BUILD)
 
 # README's picture of the report: the tour's report on the bundled snapshot,
 # rendered as the tests render it (headless Chromium, 1000 px wide).

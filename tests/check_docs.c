@@ -220,6 +220,49 @@ START_TEST(make_run_prints_the_answer_without_the_build)
 }
 END_TEST
 
+/* tests/tools/readme_walk.py --check on readme with the binary's directory
+ * on PATH; its exit status, its report in *out. */
+static int readme_walk(const char *readme, const char *bindir, char **out)
+{
+	char *cmd = xasprintf("python3 tests/tools/readme_walk.py --check '%s' '%s' 2>&1", readme,
+			      bindir);
+	int rc = run_sh(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+START_TEST(the_readme_commands_print_what_the_readme_shows)
+{
+	const char *bin = getenv("PLANNER_BIN");
+	if (!bin) {
+		printf("docs: README walk skipped: no PLANNER_BIN\n");
+		return;
+	}
+	char *bindir = xasprintf("%s", bin);
+	*strrchr(bindir, '/') = 0;
+	char *out = NULL;
+	int rc = readme_walk("README.md", bindir, &out);
+	ck_assert_msg(rc == 0, "README output differs (regenerate with `make readme`):\n%s", out);
+	ck_assert_msg(strstr(out, " 0 differ") && !strstr(out, "\n0 commands run"), "%s", out);
+	free(out);
+	/* A control: one figure changed in a copy is found. */
+	char *dir = test_tmpdir(), *copy = xasprintf("%s/README.md", dir);
+	char *cmd = xasprintf("sed '0,/^support-bot  /s/^support-bot            api               "
+			      "[0-9.]*/support-bot            api               999.99/' README.md > "
+			      "'%s'",
+			      copy);
+	ck_assert_int_eq(run_sh(cmd, &out), 0);
+	free(out);
+	ck_assert_int_ne(readme_walk(copy, bindir, &out), 0);
+	ck_assert_msg(strstr(out, "-support-bot            api               999.99"), "%s", out);
+	free(out);
+	free(cmd);
+	free(copy);
+	free(dir);
+	free(bindir);
+}
+END_TEST
+
 START_TEST(groff_renders_the_man_page_without_a_warning)
 {
 	if (access(GROFF, X_OK) != 0) {
@@ -682,6 +725,7 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, make_run_prints_the_answer_without_the_build);
 	tcase_add_test(tc, every_command_suggests_the_option_a_misspelt_one_meant_in_one_message);
 	tcase_add_test(tc, the_repository_stands_alone);
+	tcase_add_test(tc, the_readme_commands_print_what_the_readme_shows);
 	suite_add_tcase(s, tc);
 	return s;
 }
