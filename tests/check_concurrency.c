@@ -201,7 +201,8 @@ START_TEST(two_refreshes_started_together_never_write_at_once)
 		}
 		env_free(env);
 	}
-	/* Three complete refreshes of 8 feeds, no row twice, a sound file. */
+	/* Three complete refreshes of every feed and the exchange rates, no row
+	 * twice, a sound file. */
 	char *ok = test_query(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL);
 	char *vast = test_query(db, "SELECT count(*) FROM offers WHERE provider = 'vast'", NULL);
 	char *dups = test_query(db,
@@ -209,7 +210,7 @@ START_TEST(two_refreshes_started_together_never_write_at_once)
 			"GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)",
 			NULL);
 	char *check = test_query(db, "PRAGMA integrity_check", NULL);
-	ck_assert_str_eq(ok, "24");
+	ck_assert_int_eq(atoi(ok), 3 * ((int)n_feeds() + 1));
 	ck_assert_int_eq(atoi(vast), GEN_OFFERS);
 	ck_assert_str_eq(dups, "0");
 	ck_assert_str_eq(check, "ok");
@@ -292,8 +293,10 @@ static void reader(int k, const char *db, const char *stop, const char *result, 
 	const char *json[] = {"offers", "--db", db, "--provider", "vast", "--limit", "0",
 			      "--format", "json", NULL};
 	const char *compare[] = {"compare", "jobs/monthly.yaml", "--db", db, "--quiet", NULL};
+	/* Its hours need not all fit the fixture's offers: exit 6 is no read
+	 * failure. */
 	const char *sched[] = {"schedule", "jobs/monthly.yaml", "--db", db, "--month", "2026-03",
-			       NULL};
+			       "--allow-unplaced", NULL};
 	const char *const *cmds[] = {csv, json, compare, schedule ? sched : csv};
 	const char *const *argv = cmds[k % 4];
 	while (access(stop, F_OK) != 0 && t.iterations < READER_MAX_ITERATIONS) {
