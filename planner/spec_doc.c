@@ -108,6 +108,22 @@ static void row_bounds(const struct spec_key *k, char *buf, size_t len)
 	}
 }
 
+/* Calls fn on every nested table of t (a map's keys, a list's entries),
+ * its keys prefixed "prefix key." or "prefix key[].". */
+static void each_nested(FILE *f, const struct spec_table *t, const char *prefix,
+                        void (*fn)(FILE *, const struct spec_table *, const char *))
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct spec_key *k = &t->keys[i];
+		if (k->kind != SPEC_MAP && k->kind != SPEC_ENTRIES)
+			continue;
+		char sub[128];
+		snprintf(sub, sizeof sub, "%s%s%s.", prefix, k->name,
+		         k->kind == SPEC_ENTRIES ? "[]" : "");
+		fn(f, k->sub, sub);
+	}
+}
+
 static void render_table(FILE *f, const struct spec_table *t, const char *prefix)
 {
 	char def[128], bounds[256];
@@ -124,15 +140,7 @@ static void render_table(FILE *f, const struct spec_table *t, const char *prefix
 		fprintf(f, "| `%s%s` | %s | %s | %s | `%s` | %s |\n", prefix, k->name, kind_type(k),
 		        def, bounds, k->example, k->desc);
 	}
-	for (size_t i = 0; i < t->n; i++) {
-		const struct spec_key *k = &t->keys[i];
-		if (k->kind != SPEC_MAP && k->kind != SPEC_ENTRIES)
-			continue;
-		char sub[128];
-		snprintf(sub, sizeof sub, "%s%s%s.", prefix, k->name,
-		         k->kind == SPEC_ENTRIES ? "[]" : "");
-		render_table(f, k->sub, sub);
-	}
+	each_nested(f, t, prefix, render_table);
 }
 
 char *jobspec_reference(void)
@@ -219,15 +227,7 @@ static void man_table(FILE *f, const struct spec_table *t, const char *prefix)
 		roff(f, k->example);
 		fputs("\\fR\n", f);
 	}
-	for (size_t i = 0; i < t->n; i++) {
-		const struct spec_key *k = &t->keys[i];
-		if (k->kind != SPEC_MAP && k->kind != SPEC_ENTRIES)
-			continue;
-		char sub[128];
-		snprintf(sub, sizeof sub, "%s%s%s.", prefix, k->name,
-		         k->kind == SPEC_ENTRIES ? "[]" : "");
-		man_table(f, k->sub, sub);
-	}
+	each_nested(f, t, prefix, man_table);
 }
 
 static const char man_head[] =
