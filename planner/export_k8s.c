@@ -234,7 +234,15 @@ static void window_of(const struct schedule *s, size_t idx, const struct k8s_slu
 	char num[16] = "";
 	if (copy > 1)
 		snprintf(num, sizeof num, "-%d", copy);
-	snprintf(w->name, sizeof w->name, "%s-%02d%02d%s", w->slug, tm.tm_hour, tm.tm_min, num);
+	/* slug-HHMM[-N] within K8S_NAME_MAX: the slug gives way should N be
+	 * long (the slug's 40 and -HHMM leave 7 characters, -N under 10^6). */
+	int len = snprintf(w->name, sizeof w->name, "%s-%02d%02d%s", w->slug, tm.tm_hour,
+	                   tm.tm_min, num);
+	if (len >= (int)sizeof w->name) {
+		int keep = (int)strlen(w->slug) - (len - (int)(sizeof w->name - 1));
+		snprintf(w->name, sizeof w->name, "%.*s-%02d%02d%s", keep, w->slug, tm.tm_hour,
+		         tm.tm_min, num);
+	}
 	int n = snprintf(w->schedule, sizeof w->schedule, "%d %d ", tm.tm_min, tm.tm_hour);
 	size_t sn = 0;
 	for (size_t i = idx; i < s->n_runs; i++) {
