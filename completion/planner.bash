@@ -68,7 +68,7 @@ _planner()
 		;;
 	--format)
 		case $cmd in
-		schedule) COMPREPLY=($(compgen -W "table json csv ics slurm k8s" -- "$cur")) ;;
+		schedule) COMPREPLY=($(compgen -W "table json csv ics slurm k8s skypilot dstack" -- "$cur")) ;;
 		probe | providers) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
 		refresh) COMPREPLY=($(compgen -W "json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;

@@ -35,7 +35,7 @@ complete -c planner -l help -d "the command's help"
 complete -c planner -l verbose -d 'say more'
 
 # --format, by command.
-complete -c planner -n "__fish_seen_subcommand_from schedule" -l format -x -a 'table json csv ics slurm k8s'
+complete -c planner -n "__fish_seen_subcommand_from schedule" -l format -x -a 'table json csv ics slurm k8s skypilot dstack'
 complete -c planner -n "__fish_seen_subcommand_from compare breakeven report fit offers models gpus history" -l format -x -a 'table json csv'
 complete -c planner -n "__fish_seen_subcommand_from providers probe" -l format -x -a 'table json'
 complete -c planner -n "__fish_seen_subcommand_from refresh" -l format -x -a 'json'

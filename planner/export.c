@@ -18,6 +18,8 @@ const struct export_format *const export_formats[] = {
     &export_format_ics,
     &export_format_slurm,
     &export_format_k8s,
+    &export_format_skypilot,
+    &export_format_dstack,
     NULL,
 };
 

@@ -75,10 +75,22 @@ extern const struct export_format export_format_csv;
 extern const struct export_format export_format_ics;
 extern const struct export_format export_format_slurm;
 extern const struct export_format export_format_k8s;
+extern const struct export_format export_format_skypilot;
+extern const struct export_format export_format_dstack;
 
 /* Lower-case letters, digits and '-' from s, at most len-1 bytes, never
  * starting or ending with '-' ("RTX 4090" -> "rtx-4090"); "x" when
  * nothing is left. For names Slurm, Kubernetes and UIDs accept. */
 void export_slug(const char *s, char *out, size_t len);
+
+/* For the YAML writers (export_skypilot.c): s as the inside of a YAML
+ * double-quoted scalar (JSON's escapes, which YAML shares), and as the
+ * whole scalar in double quotes. */
+void export_yaml_body(FILE *f, const char *s);
+void export_yaml_str(FILE *f, const char *s);
+
+/* The accelerator name SkyPilot uses for a planner GPU name ("A100 80GB"
+ * -> "A100-80GB", "RTX 4090" -> "RTX4090"), at most len-1 bytes. */
+void export_sky_accel(const char *gpu, char *out, size_t len);
 
 #endif

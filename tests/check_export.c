@@ -655,7 +655,7 @@ START_TEST(bad_options_are_usage_errors)
 	const char *a2[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-13", NULL};
 	char *err = NULL;
 	ck_assert_int_eq(test_run_planner(a1, NULL, NULL, &err), 2);
-	ck_assert_ptr_nonnull(strstr(err, "ics, slurm or k8s"));
+	ck_assert_ptr_nonnull(strstr(err, "k8s, skypilot or dstack"));
 	free(err);
 	ck_assert_int_eq(test_run_planner(a2, NULL, NULL, &err), 2);
 	free(err);
@@ -680,11 +680,13 @@ START_TEST(the_format_list_drives_lookup_and_help)
 	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, sizeof buf),
 	                 "table, json or csv");
 	ck_assert_str_eq(export_format_names(EXPORT_SCHEDULE, "|", "|", false, buf, sizeof buf),
-	                 "table|json|csv|ics|slurm|k8s");
+	                 "table|json|csv|ics|slurm|k8s|skypilot|dstack");
 	ck_assert_str_eq(
 	    export_format_help(EXPORT_SCHEDULE, buf, sizeof buf),
 	    "  --format F       table (default), json, csv, ics (calendar), slurm (sbatch\n"
-	    "                   script, owned runs) or k8s (batch/v1 CronJobs, owned runs)\n");
+	    "                   script, owned runs), k8s (batch/v1 CronJobs, owned runs),\n"
+	    "                   skypilot (SkyPilot tasks, rented runs) or dstack (dstack\n"
+	    "                   tasks, rented runs)\n");
 	/* Cut to fit, never past the buffer. */
 	ck_assert_str_eq(export_format_names(EXPORT_DATA, ", ", " or ", false, buf, 6), "table");
 	for (size_t i = 0; export_formats[i]; i++) {
@@ -831,6 +833,159 @@ START_TEST(o_refuses_a_fifo_or_directory_at_once_and_leaves_it_alone)
 }
 END_TEST
 
+/* Rented runs: a spec with no owned GPUs, aws and a quote from a provider
+ * SkyPilot does not know. */
+static const char cloud_yaml[] =
+	"version: 1\n"
+	"currency: USD\n"
+	"timezone: Europe/Amsterdam\n"
+	"providers: [aws, acme]\n"
+	"quotes:\n"
+	"  - {provider: acme, gpu: H100 SXM, count: 8, price_per_hour: 9.0}\n"
+	"jobs:\n"
+	"  - name: \"evals, \\\"nightly\\\"\"\n"
+	"    model: qwen2.5-7b\n"
+	"    precision: bf16\n"
+	"    hours_per_month: 20\n"
+	"    schedule: {window: \"22:00-06:00\", days: [fri]}\n"
+	"    run: {command: \"python evals.py --tag 'a \\\"b\\\"'\", image: \"vllm/vllm-openai:latest\"}\n"
+	"  - name: big\n"
+	"    model: llama-3.1-70b\n"
+	"    precision: bf16\n"
+	"    hours_per_month: 10\n";
+
+/* tests/tools/schema_validate.py with schema on path; its exit status,
+ * its output in *out. */
+static int schema_validate(const char *schema, const char *path, char **out)
+{
+	char *cmd = xasprintf("/usr/bin/python3 tests/tools/schema_validate.py "
+			      "tests/fixtures/schemas/%s '%s' 2>&1",
+			      schema, path);
+	int rc = test_sh(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+START_TEST(skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "cloud.yaml", cloud_yaml);
+	char *path = schedule_to(&f, "skypilot", "sky.yaml"), *out = NULL;
+	int rc = schema_validate("skypilot-task.json", path, &out);
+	ck_assert_msg(rc == 0, "SkyPilot's schema rejects the export (apt-get install "
+			       "python3-jsonschema python3-yaml): %s", out ? out : "");
+	ck_assert_ptr_nonnull(strstr(out, "4 document(s), 0 invalid"));
+	free(out);
+	char *bad = xasprintf("%s/bad.yaml", f.dir);
+	char *cmd = xasprintf("sed 's/use_spot/use_spott/' '%s' > '%s'", path, bad);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	ck_assert_int_ne(schema_validate("skypilot-task.json", bad, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "'use_spott' was unexpected"));
+	free(out);
+	free(cmd);
+	free(bad);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+/* PyYAML reads each task back; split as the header says, every file is
+ * one task, as `sky launch FILE` needs (several documents would be a
+ * pipeline). */
+START_TEST(skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "cloud.yaml", cloud_yaml);
+	char *path = schedule_to(&f, "skypilot", "sky.yaml"), *out = NULL;
+	char *cmd = xasprintf(
+		"cd '%s' && csplit -s -z -f task- -b '%%02d.yaml' sky.yaml '/^---$/' '{*}' && "
+		"/usr/bin/python3 -c '\n"
+		"import glob, yaml\n"
+		"names = []\n"
+		"for p in sorted(glob.glob(\"task-*.yaml\"))[1:]:\n"
+		"    docs = [d for d in yaml.safe_load_all(open(p)) if d is not None]\n"
+		"    assert len(docs) == 1, p\n"
+		"    t = docs[0]; r = t[\"resources\"]; names.append(t[\"name\"])\n"
+		"    if t[\"name\"].startswith(\"evals\"):\n"
+		"        assert r[\"cloud\"] == \"aws\" and r[\"region\"] == \"us-east-1\", r\n"
+		"        assert r[\"accelerators\"] == \"L4:1\" and r[\"use_spot\"] is False, r\n"
+		"        assert r[\"image_id\"] == \"docker:vllm/vllm-openai:latest\", r\n"
+		"        assert t[\"run\"] == \"python evals.py --tag %sa \\\"b\\\"%s\", t\n"
+		"    else:\n"
+		"        assert \"cloud\" not in r and r[\"accelerators\"] == \"H100:8\", r\n"
+		"        assert \"run\" not in t, t\n"
+		"assert len(names) == 4 and len(set(names)) == 4, names\n"
+		"print(\"ok\", names)\n"
+		"' 2>&1",
+		f.dir, "'\\''", "'\\''");
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+START_TEST(dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "cloud.yaml", cloud_yaml);
+	char *path = schedule_to(&f, "dstack", "d.yml"), *out = NULL;
+	int rc = schema_validate("dstack-task.json", path, &out);
+	ck_assert_msg(rc == 0, "dstack's schema rejects the export (apt-get install "
+			       "python3-jsonschema python3-yaml): %s", out ? out : "");
+	ck_assert_ptr_nonnull(strstr(out, "4 document(s), 0 invalid"));
+	free(out);
+	/* The validator fails on a misspelt field. */
+	char *cmd = xasprintf("sed 's/spot_policy/spot_polcy/' '%s' > '%s/bad.yml'", path, f.dir);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	free(cmd);
+	char *bad = xasprintf("%s/bad.yml", f.dir);
+	ck_assert_int_ne(schema_validate("dstack-task.json", bad, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "'spot_polcy' was unexpected"));
+	free(out);
+	free(bad);
+	/* Split as the header says, each file is one configuration. */
+	cmd = xasprintf(
+		"cd '%s' && csplit -s -z -f task- -b '%%02d.dstack.yml' d.yml '/^---$/' '{*}' && "
+		"/usr/bin/python3 -c '\n"
+		"import glob, yaml\n"
+		"n = 0\n"
+		"for p in sorted(glob.glob(\"task-*.dstack.yml\"))[1:]:\n"
+		"    docs = [d for d in yaml.safe_load_all(open(p)) if d is not None]\n"
+		"    assert len(docs) == 1, p\n"
+		"    t = docs[0]; n += 1\n"
+		"    assert t[\"type\"] == \"task\" and t[\"spot_policy\"] == \"on-demand\", t\n"
+		"    if t[\"name\"].startswith(\"evals\"):\n"
+		"        assert t[\"backends\"] == [\"aws\"] and t[\"regions\"] == [\"us-east-1\"], t\n"
+		"        assert t[\"resources\"] == {\"gpu\": \"L4:1\"}, t\n"
+		"        assert t[\"image\"] == \"vllm/vllm-openai:latest\", t\n"
+		"        assert t[\"commands\"] == [\"python evals.py --tag %sa \\\"b\\\"%s\"], t\n"
+		"        assert t[\"max_duration\"] in (\"480m\", \"240m\"), t  # 8 + 8 + 4 h\n"
+		"    else:\n"
+		"        assert \"backends\" not in t and t[\"resources\"][\"gpu\"] == \"H100:8\", t\n"
+		"assert n == 4, n\n"
+		"print(\"ok\")\n"
+		"' 2>&1",
+		f.dir, "'\\''", "'\\''");
+	rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -847,6 +1002,9 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_cronjobs_fire_once_on_each_run_start);
 	tcase_add_test(tc, k8s_replicas_are_pods_with_their_own_gpus);
 	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
+	tcase_add_test(tc, skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field);
+	tcase_add_test(tc, skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks);
+	tcase_add_test(tc, dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run);
 	tcase_add_test(tc, run_weights_must_be_a_claim_or_an_absolute_path);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);

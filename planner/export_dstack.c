@@ -1,0 +1,131 @@
+/* export_dstack.c — the rented runs as dstack task configurations, one
+ * document per run: `type: task`, `name`, `image` (run.image),
+ * `commands` (run.command), `nodes` for replicas, `resources: gpu`
+ * ("NAME:COUNT", one node's GPUs), `spot_policy` (spot or
+ * on-demand), `backends` and `regions` (the offer's), and `max_duration`
+ * (the run's hours). Field names and values are dstack's pydantic models
+ * (github.com/dstackai/dstack, src/dstack/_internal/core/models/
+ * configurations.py TaskConfiguration and BaseRunConfiguration,
+ * profiles.py ProfileParams and SpotPolicy, backends/base.py BackendType;
+ * read 2026-11-30); the tests validate against an extract of them
+ * (tests/fixtures/schemas/).
+ *
+ * `dstack apply -f FILE` takes one configuration, and a run has no start
+ * time, so as with the SkyPilot export the file is split into one file
+ * per task and each is applied at its start time. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+#include "util.h"
+
+/* Planner provider ids and dstack backend names (BackendType, read
+ * 2026-11-30: aws, azure, gcp, lambda, runpod, vastai among others; no
+ * Scaleway). */
+static const char *const dstack_backends[][2] = {
+    {"aws", "aws"},       {"gcp", "gcp"},       {"azure", "azure"},
+    {"lambda", "lambda"}, {"runpod", "runpod"}, {"vast", "vastai"},
+};
+
+static const char *dstack_backend(const char *provider)
+{
+	for (size_t i = 0; i < sizeof dstack_backends / sizeof dstack_backends[0]; i++)
+		if (!strcmp(dstack_backends[i][0], provider))
+			return dstack_backends[i][1];
+	return NULL;
+}
+
+/* "H100:8", or "A100:80GB:8" where the memory tells models apart: dstack's
+ * GPU shorthand, name[:memory]:count (dstack docs, "resources.gpu"; read
+ * 2026-11-30). The name is SkyPilot's accelerator name, whose "-80GB"
+ * suffix becomes the memory part. A memory written for every GPU would
+ * have to be the vendor's GB as dstack's catalogue lists it, which the
+ * reference data's GiB is not, so it is left out. */
+static void dstack_gpu(const struct sched_run *r, int count, char *out, size_t len)
+{
+	char name[48];
+	export_sky_accel(r->gpu->name, name, sizeof name);
+	char *dash = strchr(name, '-');
+	if (dash) {
+		*dash = '\0';
+		snprintf(out, len, "%s:%s:%d", name, dash + 1, count);
+	} else {
+		snprintf(out, len, "%s:%d", name, count);
+	}
+}
+
+static void write_config(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
+{
+	const struct job *job = s->jobs[r->job].job;
+	const char *backend = dstack_backend(r->provider);
+	char start[32], end[32], slug[48], gpu[64];
+	sched_iso(r->start, r->start_offset, start, sizeof start);
+	sched_iso(r->end, r->end_offset, end, sizeof end);
+	export_slug(job->name, slug, sizeof slug);
+	int replicas = r->replicas > 0 ? r->replicas : 1;
+	dstack_gpu(r, r->gpu_count / replicas, gpu, sizeof gpu);
+	long minutes = (long)ceil(r->hours * 60 - 1e-6);
+	fprintf(f, "---\n# task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)\n", k, job->name,
+	        r->resource, start, end, r->hours, r->cost, s->currency);
+	fprintf(f, "# apply at %s: dstack apply -y -d -f task-%02zu.dstack.yml\n", start, k);
+	if (!backend)
+		fprintf(f, "# %s is not a dstack backend: no backends or regions are set\n",
+		        r->provider);
+	fprintf(f, "type: task\nname: %s-%zu\n", slug, k);
+	if (replicas > 1)
+		fprintf(f, "nodes: %d\n", replicas);
+	if (job->run_image) {
+		fputs("image: ", f);
+		export_yaml_str(f, job->run_image);
+		fputc('\n', f);
+	}
+	fputs("commands:\n  - ", f);
+	/* dstack wants commands or an image; `true` keeps a job without
+	 * run.command valid and says nothing runs. */
+	export_yaml_str(f, job->run_command ? job->run_command : "true");
+	fputc('\n', f);
+	fprintf(f, "resources:\n  gpu: \"%s\"\n", gpu);
+	fprintf(f, "spot_policy: %s\n", r->spot ? "spot" : "on-demand");
+	if (backend) {
+		fprintf(f, "backends: [%s]\n", backend);
+		if (r->region[0]) {
+			fputs("regions: [", f);
+			export_yaml_str(f, r->region);
+			fputs("]\n", f);
+		}
+	}
+	fprintf(f, "max_duration: %ldm\n", minutes < 1 ? 1 : minutes);
+}
+
+static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
+{
+	(void)err;
+	opts->skipped = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_runs; i++)
+		n += s->runs[i].route == ROUTE_RENTED && s->runs[i].gpu;
+	fprintf(f,
+	        "# planner schedule for %s: %zu rented run%s as dstack task configurations.\n"
+	        "# Times are in %s. dstack applies one configuration per file, so\n"
+	        "# split this one first (task-00.dstack.yml is this header):\n"
+	        "#   csplit -s -z -f task- -b '%%02d.dstack.yml' THIS_FILE '/^---$/' '{*}'\n"
+	        "# and at the time each task's comment gives:\n"
+	        "#   dstack apply -y -d -f task-NN.dstack.yml\n",
+	        s->month, n, n == 1 ? "" : "s", s->timezone);
+	size_t k = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (r->route == ROUTE_RENTED && r->gpu)
+			write_config(f, s, r, ++k);
+	}
+	return PLANNER_OK;
+}
+
+/* dstack task configurations, one document per rented run. */
+const struct export_format export_format_dstack = {
+    .name = "dstack",
+    .summary = "dstack tasks, rented runs",
+    .applies = EXPORT_SCHEDULE,
+    .write = write_dstack,
+};

@@ -1,0 +1,165 @@
+/* export_skypilot.c — the rented runs as SkyPilot task YAML, one task
+ * document per run (`resources: cloud, region, accelerators, use_spot`,
+ * `num_nodes` for replicas, `run` from run.command, `image_id:
+ * docker:IMAGE` from run.image). Field names are those of SkyPilot's
+ * task and resources schemas (github.com/skypilot-org/skypilot,
+ * sky/utils/schemas.py get_task_schema and get_resources_schema, commit
+ * 00052dfe0d132c5ad6aa9a175572b0695f747c80, read 2026-11-30); the tests
+ * validate against an extract of them (tests/fixtures/schemas/).
+ *
+ * SkyPilot reads a file of several YAML documents as one pipeline whose
+ * tasks run one after another (sky/utils/dag_utils.py), which is not what
+ * a schedule is: each run starts at its own time. So the file is a set of
+ * documents to split, one task each (the header says how), and each is
+ * launched at its start time with `sky launch`; a file with one rented
+ * run is a task as it stands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+#include "util.h"
+
+/* Planner provider ids and SkyPilot cloud names: SkyPilot's ALL_CLOUDS
+ * (sky/skylet/constants.py, read 2026-11-30) lists aws, azure, gcp,
+ * lambda, runpod and vast among others; it has no Scaleway. */
+static const char *const sky_clouds[][2] = {
+    {"aws", "aws"},       {"gcp", "gcp"},       {"azure", "azure"},
+    {"lambda", "lambda"}, {"runpod", "runpod"}, {"vast", "vast"},
+};
+
+static const char *sky_cloud(const char *provider)
+{
+	for (size_t i = 0; i < sizeof sky_clouds / sizeof sky_clouds[0]; i++)
+		if (!strcmp(sky_clouds[i][0], provider))
+			return sky_clouds[i][1];
+	return NULL;
+}
+
+/* Planner GPU names whose SkyPilot accelerator name is not the name
+ * without spaces, as `sky show-gpus` lists them (SkyPilot docs,
+ * "Accelerators"; read 2026-11-30; unconfirmed beyond H100, A100-80GB
+ * and A100). */
+static const char *const sky_accels[][2] = {
+    {"H100 SXM", "H100"},   {"H100 PCIe", "H100"},  {"A100 80GB", "A100-80GB"},
+    {"A100 40GB", "A100"},  {"RTX A6000", "A6000"}, {"RTX A5000", "A5000"},
+    {"RTX A4000", "A4000"},
+};
+
+void export_sky_accel(const char *gpu, char *out, size_t len)
+{
+	for (size_t i = 0; i < sizeof sky_accels / sizeof sky_accels[0]; i++)
+		if (!strcmp(sky_accels[i][0], gpu)) {
+			snprintf(out, len, "%s", sky_accels[i][1]);
+			return;
+		}
+	size_t n = 0;
+	for (; *gpu && n + 1 < len; gpu++)
+		if (*gpu != ' ')
+			out[n++] = *gpu;
+	out[n] = '\0';
+}
+
+void export_yaml_body(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+void export_yaml_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	export_yaml_body(f, s);
+	fputc('"', f);
+}
+
+static void write_task(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
+{
+	const struct job *job = s->jobs[r->job].job;
+	const char *cloud = sky_cloud(r->provider);
+	char start[32], end[32], slug[48], accel[48];
+	sched_iso(r->start, r->start_offset, start, sizeof start);
+	sched_iso(r->end, r->end_offset, end, sizeof end);
+	export_slug(job->name, slug, sizeof slug);
+	export_sky_accel(r->gpu->name, accel, sizeof accel);
+	int replicas = r->replicas > 0 ? r->replicas : 1;
+	fprintf(f, "---\n# task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)\n", k, job->name,
+	        r->resource, start, end, r->hours, r->cost, s->currency);
+	fprintf(f, "# launch at %s: sky launch -c %s-%zu --down task-%02zu.yaml\n", start, slug, k,
+	        k);
+	if (!cloud)
+		fprintf(f,
+		        "# %s is not a SkyPilot cloud: no cloud or region is set, so SkyPilot "
+		        "picks one\n",
+		        r->provider);
+	fprintf(f, "name: %s-%zu\n", slug, k);
+	if (replicas > 1)
+		fprintf(f, "num_nodes: %d\n", replicas);
+	fputs("resources:\n", f);
+	if (cloud) {
+		fprintf(f, "  cloud: %s\n", cloud);
+		if (r->region[0]) {
+			fputs("  region: ", f);
+			export_yaml_str(f, r->region);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "  accelerators: \"%s:%d\"\n", accel, r->gpu_count / replicas);
+	fprintf(f, "  use_spot: %s\n", r->spot ? "true" : "false");
+	if (job->run_image) {
+		fputs("  image_id: \"docker:", f);
+		export_yaml_body(f, job->run_image);
+		fputs("\"\n", f);
+	}
+	if (job->run_command) {
+		fputs("run: ", f);
+		export_yaml_str(f, job->run_command);
+		fputc('\n', f);
+	} else {
+		fputs("# no run.command in the job spec: the cluster starts and waits\n", f);
+	}
+}
+
+static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
+{
+	(void)err;
+	opts->skipped = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_runs; i++)
+		n += s->runs[i].route == ROUTE_RENTED && s->runs[i].gpu;
+	fprintf(f,
+	        "# planner schedule for %s: %zu rented run%s as SkyPilot tasks.\n"
+	        "# Times are in %s. Each document below is one task; SkyPilot would\n"
+	        "# read the whole file as a pipeline run one task after another, so\n"
+	        "# split it first, then launch each task at its start time:\n"
+	        "#   csplit -s -z -f task- -b '%%02d.yaml' THIS_FILE '/^---$/' '{*}'\n"
+	        "# (task-00.yaml is this header; task N is task-NN.yaml) and at the\n"
+	        "# time each task's comment gives: sky launch -c NAME --down task-NN.yaml\n",
+	        s->month, n, n == 1 ? "" : "s", s->timezone);
+	size_t k = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (r->route != ROUTE_RENTED || !r->gpu)
+			continue;
+		write_task(f, s, r, ++k);
+	}
+	return PLANNER_OK;
+}
+
+/* SkyPilot task YAML, one document per rented run. */
+const struct export_format export_format_skypilot = {
+    .name = "skypilot",
+    .summary = "SkyPilot tasks, rented runs",
+    .applies = EXPORT_SCHEDULE,
+    .write = write_skypilot,
+};
