@@ -88,6 +88,10 @@ void export_slug(const char *s, char *out, size_t len);
  * whole scalar in double quotes. */
 void export_yaml_body(FILE *f, const char *s);
 void export_yaml_str(FILE *f, const char *s);
+/* Whether r is a rented run on a known GPU (what the SkyPilot and dstack
+ * exports launch), and how many of s's runs are. */
+bool export_launchable(const struct sched_run *r);
+size_t export_launchable_count(const struct schedule *s);
 
 /* The accelerator name SkyPilot uses for a planner GPU name ("A100 80GB"
  * -> "A100-80GB", "RTX 4090" -> "RTX4090"), at most len-1 bytes. */

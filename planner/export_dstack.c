@@ -102,9 +102,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 {
 	(void)err;
 	opts->skipped = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < s->n_runs; i++)
-		n += s->runs[i].route == ROUTE_RENTED && s->runs[i].gpu;
+	size_t n = export_launchable_count(s);
 	fprintf(f,
 	        "# planner schedule for %s: %zu rented run%s as dstack task configurations.\n"
 	        "# Times are in %s. dstack applies one configuration per file, so\n"
@@ -116,7 +114,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route == ROUTE_RENTED && r->gpu)
+		if (export_launchable(r))
 			write_config(f, s, r, ++k);
 	}
 	return PLANNER_OK;

@@ -134,9 +134,7 @@ static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts 
 {
 	(void)err;
 	opts->skipped = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < s->n_runs; i++)
-		n += s->runs[i].route == ROUTE_RENTED && s->runs[i].gpu;
+	size_t n = export_launchable_count(s);
 	fprintf(f,
 	        "# planner schedule for %s: %zu rented run%s as SkyPilot tasks.\n"
 	        "# Times are in %s. Each document below is one task; SkyPilot would\n"
@@ -149,7 +147,7 @@ static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts 
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route != ROUTE_RENTED || !r->gpu)
+		if (!export_launchable(r))
 			continue;
 		write_task(f, s, r, ++k);
 	}
@@ -163,3 +161,16 @@ const struct export_format export_format_skypilot = {
     .applies = EXPORT_SCHEDULE,
     .write = write_skypilot,
 };
+
+bool export_launchable(const struct sched_run *r)
+{
+	return r->route == ROUTE_RENTED && r->gpu;
+}
+
+size_t export_launchable_count(const struct schedule *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_runs; i++)
+		n += export_launchable(&s->runs[i]);
+	return n;
+}
