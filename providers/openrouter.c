@@ -1,5 +1,6 @@
 /* openrouter.c — OpenRouter models (GET /api/v1/models). pricing.prompt
- * and pricing.completion are decimal strings in USD per token. */
+ * and pricing.completion are decimal strings in USD per token. The "data"
+ * list is read as it streams (provider_stream_json). */
 #include <cJSON.h>
 #include <limits.h>
 #include <stdio.h>
@@ -69,46 +70,58 @@ static bool text_output(const cJSON *m)
 	return !to || !strcmp(to, "->text");
 }
 
-static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+/* One model of the "data" list (json_item_fn; ud is the norm). */
+static int model_item(void *ud, const cJSON *m, char **err)
 {
-	if (next)
-		*next = NULL;
+	struct norm *out = ud;
+	const cJSON *pr = cJSON_GetObjectItemCaseSensitive(m, "pricing");
+	const char *id = pj_str(m, "id");
+	double in, outp;
+	if (!pj_number(pr, "prompt", &in) || !pj_number(pr, "completion", &outp) ||
+	    !plannable(id, in, outp) || !text_output(m)) {
+		out->skipped++;
+		return PLANNER_OK;
+	}
+	if (norm_api(out, id, in, outp, pj_count(m, "context_length", LONG_MAX)))
+		add_tiers(out, pr, in, outp);
+	return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
+}
+
+/* A body without a "data" list: an error object says why. */
+static int no_data(const char *body, size_t len, char **err)
+{
 	cJSON *root = provider_json(body, len, err);
 	if (!root)
 		return PLANNER_ENET;
-	int rc = PLANNER_OK;
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
-	if (!cJSON_IsArray(data)) {
-		const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
-		rc = set_err(err, PLANNER_ENET, "response has no \"data\" list%s%s", e ? ": " : "",
-			     e ? pj_str(e, "message") : "");
-		goto out;
-	}
-	const cJSON *m;
-	cJSON_ArrayForEach(m, data)
-	{
-		const cJSON *pr = cJSON_GetObjectItemCaseSensitive(m, "pricing");
-		const char *id = pj_str(m, "id");
-		double in, outp;
-		if (!pj_number(pr, "prompt", &in) || !pj_number(pr, "completion", &outp)) {
-			out->skipped++;
-			continue;
-		}
-		if (!plannable(id, in, outp) || !text_output(m)) {
-			out->skipped++;
-			continue;
-		}
-		if (norm_api(out, id, in, outp, pj_count(m, "context_length", LONG_MAX)))
-			add_tiers(out, pr, in, outp);
-	}
-out:
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
+	int rc = set_err(err, PLANNER_ENET, "response has no \"data\" list%s%s", e ? ": " : "",
+			 e ? pj_str(e, "message") : "");
 	cJSON_Delete(root);
 	return rc;
 }
 
+/* The body read by the streaming reader a refresh uses (as vast.c), so
+ * the tests and the fuzz harness cover it. */
+static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+{
+	if (next)
+		*next = NULL;
+	struct json_items *s = json_items_new("data", model_item, out);
+	if (!s)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = json_items_feed(s, body, len, err) ? json_items_finish(s, err) : PLANNER_ENET;
+	if (rc == JSON_ITEMS_NONE)
+		rc = no_data(body, len, err);
+	json_items_free(s);
+	return rc;
+}
+
+/* Streamed (issue 16): the list is about 1 MB today (336 models on
+ * 2026-08-01), but a body of 60 MiB held as a cJSON tree peaked at
+ * 490 MB (bench/README.md); streamed, memory is the rows kept. */
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	return provider_fetch_json(fx, "/api/v1/models", NULL, err);
+	return provider_stream_json(fx, "/api/v1/models", NULL, "data", model_item, err);
 }
 
 const struct provider provider_openrouter = {

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "jobspec.h"
 #include "plan.h"
@@ -1622,6 +1625,86 @@ START_TEST(vast_offers_stream_in_any_split_holding_one_offer_at_a_time)
 }
 END_TEST
 
+/* Issue 16: a streamed body's memory is one element, not the body. A child
+ * under RLIMIT_AS of what it holds plus 32 MiB cannot allocate a 128 MiB
+ * buffer (the limit bites), yet reads a 128 MiB OpenRouter-shaped "data"
+ * list fed in 64 KiB pieces, every element. Not under AddressSanitizer or
+ * valgrind, whose own memory the limit would starve. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PROVIDERS_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROVIDERS_UNDER_ASAN 1
+#endif
+#endif
+
+enum { BIG_BODY = 128 << 20, BIG_CHUNK = 64 << 10, BIG_HEADROOM = 32 << 20 };
+
+/* In the child: 0 when the whole body was read under the cap; 97 when the
+ * cap did not stop a buffer of the body's size; others on failure. */
+static int stream_big_body_under_cap(void)
+{
+	static char chunk[BIG_CHUNK];
+	static const char model[] =
+	    "{\"id\": \"vendor/model\", \"pricing\": {\"prompt\": \"0.000001\", "
+	    "\"completion\": \"0.000002\"}, \"context_length\": 131072},\n";
+	size_t per = sizeof model - 1, n = 0, items = 0;
+	long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f || fscanf(f, "%ld", &pages) != 1)
+		return 99;
+	fclose(f);
+	rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + BIG_HEADROOM;
+	struct rlimit rl = {cap, cap};
+	if (setrlimit(RLIMIT_AS, &rl))
+		return 98;
+	char *whole = malloc(BIG_BODY);
+	if (whole) {
+		memset(whole, 1, BIG_BODY);
+		return 97;
+	}
+	while (n + per <= sizeof chunk) {
+		memcpy(chunk + n, model, per);
+		n += per;
+		items++;
+	}
+	memset(chunk + n, ' ', sizeof chunk - n); /* whitespace between elements */
+	double sum[2] = {0, 0};
+	char *err = NULL;
+	struct json_items *s = json_items_new("data", count_item, sum);
+	if (!s || !json_items_feed(s, "{\"data\": [", 10, &err))
+		return 96;
+	size_t fed = 0;
+	for (; fed < BIG_BODY; fed += sizeof chunk)
+		if (!json_items_feed(s, chunk, sizeof chunk, &err))
+			return 95;
+	if (!json_items_feed(s, "{\"id\": 1}]}", 11, &err) || json_items_finish(s, &err) != PLANNER_OK)
+		return 94;
+	size_t want = items * (fed / sizeof chunk) + 1;
+	int rc = sum[0] == (double)want && json_items_peak(s) < 512 ? 0 : 93;
+	json_items_free(s);
+	return rc;
+}
+
+START_TEST(a_streamed_body_far_larger_than_the_memory_cap_is_read_whole)
+{
+#ifdef PROVIDERS_UNDER_ASAN
+	return;
+#endif
+	const char *preload = getenv("LD_PRELOAD");
+	if (preload && strstr(preload, "vgpreload"))
+		return; /* valgrind */
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(stream_big_body_under_cap());
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
@@ -1662,5 +1745,9 @@ Suite *providers_suite(void)
 	suite_add_tcase(s, t);
 	add_apifeeds_tests(s);
 	add_prices_tests(s);
+	t = tcase_create("streamed memory");
+	tcase_set_timeout(t, 0); /* no wall-clock limit */
+	tcase_add_test(t, a_streamed_body_far_larger_than_the_memory_cap_is_read_whole);
+	suite_add_tcase(s, t);
 	return s;
 }
