@@ -5,13 +5,14 @@
 # the fixture server's gen scenario alternate between two sets of offer ids
 # (a, then b with 10% more), so every refresh makes every offer vanish and
 # a new set appear. Reports the time of history and report after R and 2R
-# refreshes: linear time shows as a ratio near 2.
+# refreshes: linear time shows as a ratio near 2. Defaults: 50,000 offers,
+# R = 15, so the second database holds 30 nightly refreshes (issue 16).
 set -eu
 cd "$(dirname "$0")/.."
 BIN=${PLANNER_BIN:-$PWD/build/planner}
 DIR=build/bench
-N=${BENCH_HISTORY_OFFERS:-20000}
-R=${BENCH_HISTORY_REFRESHES:-4}
+N=${BENCH_HISTORY_OFFERS:-50000}
+R=${BENCH_HISTORY_REFRESHES:-15}
 mkdir -p "$DIR"
 rm -f "$DIR/hport"
 python3 tests/fixture_server.py --root tests/fixtures/providers > "$DIR/hport" &
