@@ -1,6 +1,8 @@
 /* litellm.c — LiteLLM's model_prices_and_context_window.json (a public
  * file in BerriAI/litellm, branch main): one object keyed by model name,
- * input_cost_per_token / output_cost_per_token as floats in USD per token. */
+ * input_cost_per_token / output_cost_per_token as floats in USD per token.
+ * The object is read as it streams, one entry at a time (json_members_new,
+ * issue 16): memory is the candidates kept, not the file's cJSON tree. */
 #include <cJSON.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@ static bool text_mode(const char *mode)
 /* One text-mode entry, before id collisions are resolved. */
 struct cand {
 	char id[128];    /* "vendor/model" */
-	const char *key; /* the file's key (borrowed from the cJSON tree) */
+	char key[160];   /* the file's key (cut; only a tie-break) */
 	bool prefixed;   /* the key already is the id ("deepseek/deepseek-chat") */
 	double in, out;
 	long ctx;
@@ -146,7 +148,7 @@ static bool read_entry(struct norm *out, const cJSON *m, struct cand *c)
 	 * "anthropic/claude-…"; the store wants "vendor/model". */
 	const char *vendor = pj_str(m, "litellm_provider");
 	size_t vl = strlen(vendor);
-	c->key = m->string;
+	snprintf(c->key, sizeof c->key, "%s", m->string);
 	c->prefixed = !*vendor || (!strncmp(m->string, vendor, vl) && m->string[vl] == '/');
 	if (c->prefixed)
 		snprintf(c->id, sizeof c->id, "%s", m->string);
@@ -160,52 +162,149 @@ static bool read_entry(struct norm *out, const cJSON *m, struct cand *c)
 	return true;
 }
 
-static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+/* The entries read so far, resolved into rows when the file has ended. */
+struct lite {
+	struct norm *out;
+	struct cand *cs;
+	size_t n, cap;
+};
+
+/* One member of the top-level object (json_item_fn). */
+static int entry_item(void *ud, const cJSON *m, char **err)
 {
-	struct cand *cs = NULL;
-	size_t n = 0;
-	if (next)
-		*next = NULL;
-	cJSON *root = provider_json(body, len, err);
-	if (!root)
-		return PLANNER_ENET;
-	int rc = PLANNER_OK;
-	if (!cJSON_IsObject(root)) {
-		rc = set_err(err, PLANNER_ENET, "response is not an object of models");
-		goto out;
+	struct lite *l = ud;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct cand *cs = realloc(l->cs, cap * sizeof *cs);
+		if (!cs)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		l->cs = cs;
+		l->cap = cap;
 	}
-	cs = calloc((size_t)cJSON_GetArraySize(root) + 1, sizeof *cs);
-	if (!cs) {
-		rc = set_err(err, PLANNER_ESYS, "out of memory");
-		goto out;
-	}
-	const cJSON *m;
-	cJSON_ArrayForEach(m, root)
-	{
-		if (read_entry(out, m, &cs[n]))
-			n++;
-	}
-	qsort(cs, n, sizeof *cs, cand_cmp);
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && !strcmp(cs[i].id, cs[i - 1].id)) {
+	if (read_entry(l->out, m, &l->cs[l->n]))
+		l->n++;
+	return PLANNER_OK;
+}
+
+/* One row per id, the collision rule's winner (cand_cmp). */
+static int resolve(struct lite *l, char **err)
+{
+	struct norm *out = l->out;
+	if (l->n)
+		qsort(l->cs, l->n, sizeof *l->cs, cand_cmp);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct cand *c = &l->cs[i];
+		if (i > 0 && !strcmp(c->id, l->cs[i - 1].id)) {
 			out->skipped++; /* a collision: the first of the id's entries won */
 			continue;
 		}
-		if (norm_api(out, cs[i].id, cs[i].in, cs[i].out, cs[i].ctx))
-			for (int t = 0; t < cs[i].n_tiers; t++)
-				provider_api_tier(out, cs[i].tiers[t].above,
-				                  cs[i].tiers[t].input_per_token,
-				                  cs[i].tiers[t].output_per_token);
+		if (norm_api(out, c->id, c->in, c->out, c->ctx))
+			for (int t = 0; t < c->n_tiers; t++)
+				provider_api_tier(out, c->tiers[t].above, c->tiers[t].input_per_token,
+				                  c->tiers[t].output_per_token);
 	}
-out:
-	free(cs);
+	return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
+}
+
+/* A body that is not an object: says what it is (HTML, not JSON, …). */
+static int not_an_object(const char *body, size_t len, char **err)
+{
+	cJSON *root = provider_json(body, len, err);
+	if (!root)
+		return PLANNER_ENET;
 	cJSON_Delete(root);
+	return set_err(err, PLANNER_ENET, "response is not an object of models");
+}
+
+/* The body read by the streaming reader a refresh uses, so the tests and
+ * the fuzz harness cover it. */
+static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
+{
+	struct lite l = {.out = out};
+	if (next)
+		*next = NULL;
+	struct json_items *s = json_members_new(entry_item, &l);
+	if (!s)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = json_items_feed(s, body, len, err) ? json_items_finish(s, err) : PLANNER_ENET;
+	if (rc == JSON_ITEMS_NONE)
+		rc = not_an_object(body, len, err);
+	if (rc == PLANNER_OK)
+		rc = resolve(&l, err);
+	json_items_free(s);
+	free(l.cs);
 	return rc;
+}
+
+/* What the stream's sink and reset work on. */
+struct lite_stream {
+	struct lite l;
+	struct json_items *items;
+	size_t total, cap;       /* bytes of this attempt; the body cap */
+	size_t skipped, implausible; /* the norm's counts before the first attempt */
+};
+
+static bool on_chunk(void *ud, const char *p, size_t n, char **err)
+{
+	struct lite_stream *c = ud;
+	c->total += n;
+	/* The cap of a buffered body (http.c): an endless body is not a feed. */
+	if (c->total > c->cap) {
+		if (c->cap >= 1 << 20)
+			set_err(err, PLANNER_ENET,
+			        "response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)", c->cap >> 20);
+		else
+			set_err(err, PLANNER_ENET, "response larger than %zu bytes", c->cap);
+		return false;
+	}
+	return json_items_feed(c->items, p, n, err);
+}
+
+/* A retried attempt starts over. */
+static void on_reset(void *ud)
+{
+	struct lite_stream *c = ud;
+	json_items_reset(c->items);
+	c->total = 0;
+	c->l.n = 0;
+	c->l.out->skipped = c->skipped;
+	c->l.out->implausible = c->implausible;
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	return provider_fetch_json(fx, path, NULL, err);
+	struct lite_stream c = {.l = {.out = fx->out}, .cap = fx->http->max_body,
+	                        .skipped = fx->out->skipped, .implausible = fx->out->implausible};
+	const char *headers[] = {"Accept: application/json", NULL};
+	struct http_response resp = {0};
+	char *url = provider_url(fx, path);
+	int rc;
+	c.items = json_members_new(entry_item, &c.l);
+	if (!url || !c.items) {
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+		goto out;
+	}
+	snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
+	struct http_request req = {.url = url, .headers = headers, .sink = on_chunk,
+	                           .reset = on_reset, .ud = &c};
+	rc = http_fetch(fx->http, &req, &resp, err);
+	fx->http_status = resp.status;
+	if (rc == PLANNER_OK && (rc = json_items_finish(c.items, err)) == JSON_ITEMS_NONE) {
+		/* Not an object: an HTML page or an error, read whole when short. */
+		size_t len;
+		bool whole;
+		const char *body = json_items_prefix(c.items, &len, &whole);
+		rc = whole ? not_an_object(body, len, err)
+		           : set_err(err, PLANNER_ENET, "response is not an object of models");
+	}
+	if (rc == PLANNER_OK)
+		rc = resolve(&c.l, err);
+out:
+	http_response_free(&resp);
+	json_items_free(c.items);
+	free(c.l.cs);
+	free(url);
+	return rc;
 }
 
 const struct provider provider_litellm = {

@@ -238,8 +238,10 @@ struct json_items {
 	bool in_str, esc;    /* inside a string; after a backslash in one */
 	bool want_key;       /* at depth 1, the next string is a key */
 	bool key_str;        /* reading that key */
-	char cur[64];        /* the key read so far (cut at 63 bytes) */
+	char cur[256];       /* the key read so far (cut at 255 bytes) */
 	size_t cur_len;
+	bool members;        /* json_members_new: the top-level object's values */
+	char name[256];      /* members: the last depth-1 key, the element's name */
 	bool key_match;      /* the last depth-1 key is `key` */
 	enum { JI_BEFORE, JI_IN, JI_DONE } state;
 	bool capturing, scalar; /* reading an element; a number, string or literal */
@@ -264,10 +266,18 @@ struct json_items *json_items_new(const char *key, json_item_fn fn, void *ud)
 void json_items_reset(struct json_items *s)
 {
 	struct json_items keep = {.fn = s->fn, .ud = s->ud, .item = s->item, .prefix = s->prefix,
-				  .peak = s->peak};
+				  .peak = s->peak, .members = s->members};
 	snprintf(keep.key, sizeof keep.key, "%s", s->key);
 	keep.item.len = keep.prefix.len = 0;
 	*s = keep;
+}
+
+struct json_items *json_members_new(json_item_fn fn, void *ud)
+{
+	struct json_items *s = json_items_new("", fn, ud);
+	if (s)
+		s->members = true;
+	return s;
 }
 
 void json_items_free(struct json_items *s)
@@ -315,6 +325,18 @@ static bool flush_run(struct json_items *s, const char *end, char **err)
 	return true;
 }
 
+/* A member's key as its bytes stand in the body (escapes undone by
+ * cJSON, as a whole-tree parse would), malloc'd; NULL when out of memory. */
+static char *member_name(const char *raw)
+{
+	char quoted[sizeof ((struct json_items *)0)->name + 2];
+	int n = snprintf(quoted, sizeof quoted, "\"%s\"", raw);
+	cJSON *v = n > 0 ? cJSON_ParseWithLength(quoted, (size_t)n) : NULL;
+	char *name = strdup(cJSON_IsString(v) ? v->valuestring : raw);
+	cJSON_Delete(v);
+	return name;
+}
+
 /* Ends the element at end (exclusive): parses it and hands it on. */
 static bool emit_item(struct json_items *s, const char *end, char **err)
 {
@@ -328,6 +350,10 @@ static bool emit_item(struct json_items *s, const char *end, char **err)
 		s->bad = true;
 		return true;
 	}
+	if (s->members && !(it->string = member_name(s->name))) {
+		cJSON_Delete(it);
+		return json_fail(err, PLANNER_ESYS, "out of memory");
+	}
 	int rc = s->fn(s->ud, it, err);
 	cJSON_Delete(it);
 	return rc == PLANNER_OK;
@@ -336,9 +362,10 @@ static bool emit_item(struct json_items *s, const char *end, char **err)
 /* Scans the byte at q, outside a string (see json_items_feed). */
 static bool scan_byte(struct json_items *s, const char *q, char **err)
 {
-	char ch = *q;
-	bool at_items = s->state == JI_IN && s->depth == 2;
-	if (at_items && s->scalar && (ch == ',' || ch == ']' || isspace((unsigned char)ch)) &&
+	char ch = *q, close = s->members ? '}' : ']';
+	int at = s->members ? 1 : 2; /* the depth of the elements */
+	bool at_items = s->state == JI_IN && s->depth == at;
+	if (at_items && s->scalar && (ch == ',' || ch == close || isspace((unsigned char)ch)) &&
 	    !emit_item(s, q, err)) /* the byte that ended it is not part of it */
 		return false;
 	switch (ch) {
@@ -352,15 +379,18 @@ static bool scan_byte(struct json_items *s, const char *q, char **err)
 		s->depth++;
 		if (s->depth == 1)
 			s->want_key = ch == '{';
-		if (s->depth == 2 && ch == '[' && s->key_match && s->state == JI_BEFORE)
+		if (s->depth == 2 && ch == '[' && s->key_match && s->state == JI_BEFORE &&
+		    !s->members)
+			s->state = JI_IN;
+		if (s->depth == 1 && ch == '{' && s->members && s->state == JI_BEFORE)
 			s->state = JI_IN;
 		break;
 	case '}':
 	case ']':
-		if (at_items && ch == ']')
+		if (at_items && ch == close)
 			s->state = JI_DONE;
 		s->depth--;
-		if (s->capturing && s->state == JI_IN && s->depth == 2 && !emit_item(s, q + 1, err))
+		if (s->capturing && s->state == JI_IN && s->depth == at && !emit_item(s, q + 1, err))
 			return false;
 		break;
 	case ',':
@@ -379,19 +409,23 @@ static bool scan_byte(struct json_items *s, const char *q, char **err)
 	return true;
 }
 
-/* One byte inside a string: escapes, the end, a depth-1 key's bytes. */
+/* One byte inside a string: escapes, the end, a depth-1 key's bytes (kept
+ * as they stand, escapes included: member_name undoes them). */
 static void string_byte(struct json_items *s, char ch)
 {
-	if (s->esc) {
+	bool end = !s->esc && ch == '"';
+	if (s->esc)
 		s->esc = false;
-	} else if (ch == '\\') {
+	else if (ch == '\\')
 		s->esc = true;
-	} else if (ch == '"') {
+	if (end) {
 		s->in_str = false;
 		if (s->key_str) {
 			s->cur[s->cur_len] = '\0';
 			s->key_match = !strcmp(s->cur, s->key);
 			s->key_str = false;
+			if (s->members)
+				memcpy(s->name, s->cur, s->cur_len + 1);
 		}
 	} else if (s->key_str && s->cur_len < sizeof s->cur - 1) {
 		s->cur[s->cur_len++] = ch;
@@ -410,9 +444,12 @@ bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
 		s->run = p; /* the element goes on from the last chunk */
 	for (const char *q = p; q < p + n; q++) {
 		char ch = *q;
-		/* An element starts at its first byte inside the array. */
-		if (!s->capturing && !s->in_str && s->state == JI_IN && s->depth == 2 &&
-		    ch != ',' && ch != ']' && !isspace((unsigned char)ch)) {
+		/* An element starts at its first byte inside the array (or, for
+		 * members, after a depth-1 key's ':'). */
+		if (!s->capturing && !s->in_str && s->state == JI_IN &&
+		    (s->members ? s->depth == 1 && !s->want_key && ch != '}' && ch != ':'
+		                : s->depth == 2 && ch != ']') &&
+		    ch != ',' && !isspace((unsigned char)ch)) {
 			s->capturing = true;
 			s->scalar = ch != '{' && ch != '[';
 			s->run = q;
@@ -432,6 +469,11 @@ int json_items_finish(struct json_items *s, char **err)
 {
 	if (s->state == JI_IN && s->scalar && !emit_item(s, NULL, err))
 		return PLANNER_ENET;
+	if ((s->bad || s->state == JI_IN) && s->members)
+		return set_err(err, PLANNER_ENET,
+			       "response is not valid JSON (inside the top-level object, %zu "
+			       "members read)",
+			       s->items);
 	if (s->bad || (s->state == JI_IN))
 		return set_err(err, PLANNER_ENET,
 			       "response is not valid JSON (inside the \"%s\" list, %zu elements "

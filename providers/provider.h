@@ -145,6 +145,10 @@ typedef int (*json_item_fn)(void *ud, const struct cJSON *item, char **err);
 #define JSON_ITEMS_NONE (-1)
 /* A reader of key's list calling fn(ud, element); NULL when out of memory. */
 struct json_items *json_items_new(const char *key, json_item_fn fn, void *ud);
+/* A reader of the values of the top-level object (LiteLLM's map of models):
+ * fn gets each value with its key as item->string (cut at 255 bytes);
+ * json_items_finish says JSON_ITEMS_NONE when the body is not an object. */
+struct json_items *json_members_new(json_item_fn fn, void *ud);
 /* Feeds the next bytes (any split). false with *err set when an element
  * is over 1 MiB, fn failed, or memory ran out. */
 bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err);

@@ -1625,6 +1625,53 @@ START_TEST(vast_offers_stream_in_any_split_holding_one_offer_at_a_time)
 }
 END_TEST
 
+/* json_item_fn for the members test: counts the members, sums their "n"
+ * and keeps their names, joined by '|'. */
+static int name_item(void *ud, const struct cJSON *it, char **err)
+{
+	struct buf *names = ud;
+	ck_assert_ptr_nonnull(it->string);
+	ck_assert(buf_printf(names, "%s|", it->string));
+	return PLANNER_OK;
+}
+
+/* Issue 16: LiteLLM's map is one object keyed by model; its members stream
+ * one at a time with their keys, escapes undone, however the body is split;
+ * braces and quotes inside strings and nested values do not confuse it,
+ * and a cut body is an error. */
+START_TEST(the_members_of_a_top_level_object_stream_with_their_names_in_any_split)
+{
+	static const char body[] =
+	    "{\"gpt-4o\": {\"n\": 1, \"t\": [\"}\", {\"x\": \"\\\"}\"}]}, \"sample_spec\": 3,"
+	    " \"a\\/b\\u00e9\": \"s,}\" , \"z\": null, \"deep\": [[{}], []]}";
+	for (size_t step = 1; step <= 9; step++) {
+		struct buf names = {0};
+		char *err = NULL;
+		struct json_items *s = json_members_new(name_item, &names);
+		ck_assert_ptr_nonnull(s);
+		for (size_t at = 0; at < sizeof body - 1; at += step) {
+			size_t n = sizeof body - 1 - at < step ? sizeof body - 1 - at : step;
+			ck_assert(json_items_feed(s, body + at, n, &err));
+		}
+		ck_assert_int_eq(json_items_finish(s, &err), PLANNER_OK);
+		ck_assert_str_eq(names.data, "gpt-4o|sample_spec|a/b\xc3\xa9|z|deep|");
+		/* Cut before the last member ends. */
+		json_items_reset(s);
+		ck_assert(json_items_feed(s, body, sizeof body - 4, &err));
+		ck_assert_int_eq(json_items_finish(s, &err), PLANNER_ENET);
+		ck_assert_msg(strstr(err, "not valid JSON"), "%s", err);
+		free(err);
+		err = NULL;
+		/* Not an object. */
+		json_items_reset(s);
+		ck_assert(json_items_feed(s, "[1, 2]", 6, &err));
+		ck_assert_int_eq(json_items_finish(s, &err), JSON_ITEMS_NONE);
+		json_items_free(s);
+		buf_free(&names);
+	}
+}
+END_TEST
+
 /* Issue 16: a streamed body's memory is one element, not the body. A child
  * under RLIMIT_AS of what it holds plus 32 MiB cannot allocate a 128 MiB
  * buffer (the limit bites), yet reads a 128 MiB OpenRouter-shaped "data"
@@ -1715,6 +1762,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, a_lambda_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vast_memory_is_mib_and_picks_the_right_a100);
 	tcase_add_test(t, vast_offers_stream_in_any_split_holding_one_offer_at_a_time);
+	tcase_add_test(t, the_members_of_a_top_level_object_stream_with_their_names_in_any_split);
 	tcase_add_test(t, runpod_prices_are_per_gpu_and_multiplied_out);
 	tcase_add_test(t, runpod_errors_with_status_200_are_errors);
 	tcase_add_test(t, azure_keeps_linux_pay_as_you_go_and_spot_and_gives_the_next_page);
