@@ -10,8 +10,8 @@
  * them: moves such as two jobs swapping pools in the same hours, which no
  * one-job placement finds. Until no move helps (a round without a gain,
  * or, on a spec of many jobs, LNS_STALL_SHARE of the budget spent without
- * one) or the work budget (sched_solve.c) is spent. With no_exact (tests, benchmarks) neither
- * exact placer runs, as on a month whose states are too many for them. */
+ * one) or the work budget (sched_solve.c) is spent. With no_exact (tests,
+ * benchmarks) neither exact placer runs, as on a month whose states are too many for them. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 #include "util.h"
 
 /* Caps tried for one job's exact placement with fewer hours than it holds,
- * at most: held − 1 down to held − LNS_CAPS. Every cap is a programme
+ * at most: held − LNS_CAPS to held − 1. Every cap is a programme
  * over the month, and a job of 120 hours tried 119 of them (issue 16);
  * the small instances of the tests, 8 slots, still try every cap. */
 #define LNS_CAPS 8
@@ -29,10 +29,11 @@
  * of three had hundreds of modes each (issue 16). */
 #define LNS_MODE_POOLS 8
 /* Converged: on a spec of more than LNS_ALL_GROUPS jobs the search stops
- * once this share of the budget (sched_solve.c) has gone by without a move that makes the
- * month cheaper. On the bench shapes (bench/schedule_shapes.sh,
- * 2026-11-30) the last gain came at most 0.2 of the budget after the one
- * before it, and most of the old fixed budget found nothing at all. */
+ * once this share of the budget (sched_solve.c) has gone by without a move
+ * that makes the month cheaper. On the bench shapes
+ * (bench/schedule_shapes.sh, 2026-11-30) a gain came at most 0.2 of the
+ * budget after the one before it, and on most shapes the old fixed budget
+ * found nothing after repair. */
 #define LNS_STALL_SHARE 0.25
 /* Problems with at most this many jobs try every group of jobs; larger ones
  * the groups of a job and its partners. */
@@ -182,7 +183,7 @@ static int job_modes(const struct solver *v, size_t j, struct place_mode *out, b
 		int held = 0;
 		for (int t = 0; t < v->T; t++)
 			held += v->s->pool[j * v->T + t] >= 0;
-		for (int c = held - 1; c >= 1 && c >= held - LNS_CAPS && caps; c--)
+		for (int c = held > LNS_CAPS ? held - LNS_CAPS : 1; c < held && caps; c++)
 			out[n++] =
 			    (struct place_mode){.kind = PLACE_EXACT, .tie = TIE_PRESSURE, .cap = c};
 	}
