@@ -28,6 +28,11 @@
 /* The one-job programme's states (slot × hours per pool × run in progress)
  * at most */
 #define DP_MAX_STATES 200000
+/* What one state of a programme costs, per choice it weighs, on the work
+ * meter (sched_solver.h), whose unit is about one slot scanned: a state
+ * steps the run rules, indexes and memoises, about 16 times as long
+ * (measured with perf on bench/schedule_shapes.sh's shapes, 2026-11-30). */
+#define DP_STATE_WORK 16
 /* The pair programme: joint states memoised at most (the hash table holding
  * them is a power of two at least twice as large, grown as needed), the
  * product of the two jobs' state spaces over the slots beyond which a pair
@@ -311,6 +316,7 @@ static void dp_solve(struct dp_job *d, int t, struct run_state *s, double *cost,
 	double bc = INFINITY, bp = INFINITY;
 	int choice = -2;
 	const struct run_state from = *s;
+	v->work += DP_STATE_WORK * (d->M + 1);
 	for (int m = -1; m < d->M; m++) {
 		if ((m >= 0 && !room(v, d->j, m, t)) || !run_step(d, &from, t, m, s))
 			continue;
@@ -356,6 +362,7 @@ int solver_place_exact(struct solver *v, size_t j, enum tie tie, int cap, bool *
 	if (!(c < INFINITY))
 		return PLANNER_OK; /* nothing valid but idle: leave it off */
 	int16_t *at = &v->s->pool[j * v->T];
+	v->work += 4L * v->T;
 	for (int t = 0; t < v->T; t++) {
 		int m = v->one.choice[dp_index(&d, t, &s)];
 		struct run_state next;
@@ -489,7 +496,7 @@ bool solver_pair_fits(const struct solver *v, size_t ja, size_t jb)
 	return pair_dims(v, &P);
 }
 
-int solver_place_pair(struct solver *v, size_t ja, size_t jb, long *budget, bool *placed)
+int solver_place_pair(struct solver *v, size_t ja, size_t jb, bool *placed)
 {
 	struct pair P = {.a = {.v = v, .j = ja, .cap = INT_MAX, .tie = TIE_PRESSURE},
 	                 .b = {.v = v, .j = jb, .cap = INT_MAX, .tie = TIE_PRESSURE}};
@@ -508,7 +515,7 @@ int solver_place_pair(struct solver *v, size_t ja, size_t jb, long *budget, bool
 	struct run_state a = run_start, b = run_start;
 	double c, pr;
 	pair_solve(&P, 0, &a, &b, &c, &pr);
-	*budget -= P.entries * (long)(v->p->n_pools + 1);
+	v->work += DP_STATE_WORK * P.entries * (long)(v->p->n_pools + 1) * (long)(v->p->n_pools + 1);
 	if (P.full || !(c < INFINITY))
 		return PLANNER_OK;
 	int16_t *at = &v->s->pool[ja * v->T], *bt = &v->s->pool[jb * v->T];

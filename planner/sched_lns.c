@@ -8,9 +8,10 @@
  * together (the pair programme: both jobs' states, sharing capacity), and
  * in groups of three, two so with the third in each mode before or after
  * them: moves such as two jobs swapping pools in the same hours, which no
- * one-job placement finds. Until no move helps or LNS_BUDGET
- * slot-placements are spent. With no_exact (tests, benchmarks) neither
- * exact placer runs, as on a month whose states are too many for them. */
+ * one-job placement finds. Until no move helps (a round without a gain,
+ * or, on a spec of many jobs, LNS_STALL_SHARE of the budget spent without
+ * one) or the work budget (sched_solve.c) is spent. With no_exact (tests,
+ * benchmarks) neither exact placer runs, as on a month whose states are too many for them. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,9 +19,22 @@
 #include "sched_solver.h"
 #include "util.h"
 
-/* Slot-placements the search may spend in all; bounds its time on a large
- * month. */
-#define LNS_BUDGET 12000000L
+/* Caps tried for one job's exact placement with fewer hours than it holds,
+ * at most: held − LNS_CAPS to held − 1. Every cap is a programme
+ * over the month, and a job of 120 hours tried 119 of them (issue 16);
+ * the small instances of the tests, 8 slots, still try every cap. */
+#define LNS_CAPS 8
+/* Pools a job is tried on first, or only, in a group move, densest first,
+ * at most: with hundreds of pools (owned GPUs of distinct wattage) a group
+ * of three had hundreds of modes each (issue 16). */
+#define LNS_MODE_POOLS 8
+/* Converged: on a spec of more than LNS_ALL_GROUPS jobs the search stops
+ * once this share of the budget (sched_solve.c) has gone by without a move
+ * that makes the month cheaper. On the bench shapes
+ * (bench/schedule_shapes.sh, 2026-11-30) a gain came at most 0.2 of the
+ * budget after the one before it, and on most shapes the old fixed budget
+ * found nothing after repair. */
+#define LNS_STALL_SHARE 0.25
 /* Problems with at most this many jobs try every group of jobs; larger ones
  * the groups of a job and its partners. */
 #define LNS_ALL_GROUPS 8
@@ -91,7 +105,7 @@ static void restore_active(struct solver *v, const size_t *who, int n)
  * them; keeps the result when the month is cheaper (*kept), else puts all
  * back. PLANNER_OK or PLANNER_ESYS. */
 static int try_joint(struct solver *v, size_t ja, size_t jb, const size_t *k,
-                     const struct place_mode *kmode, bool k_first, long *budget, bool *kept)
+                     const struct place_mode *kmode, bool k_first, bool *kept)
 {
 	const size_t M = v->p->n_pools;
 	size_t who[3] = {ja, jb, k ? *k : 0};
@@ -106,16 +120,14 @@ static int try_joint(struct solver *v, size_t ja, size_t jb, const size_t *k,
 			for (size_t o = v->by_job[who[i]]; o < v->by_job[who[i] + 1]; o++)
 				if (v->job_opts[o].density >= 0)
 					solver_set_active(v, who[i], v->job_opts[o].pool, true);
-		*budget -= v->T;
 		rc = place_mode(v, *k, kmode);
 		for (int i = 0; i < 2; i++)
 			for (size_t m = 0; m < M; m++)
 				solver_set_active(v, who[i], (int)m, false);
 	}
 	if (!rc)
-		rc = solver_place_pair(v, ja, jb, budget, &placed);
+		rc = solver_place_pair(v, ja, jb, &placed);
 	if (!rc && placed && k && !k_first) {
-		*budget -= v->T;
 		rc = place_mode(v, *k, kmode);
 	}
 	if (rc)
@@ -171,7 +183,7 @@ static int job_modes(const struct solver *v, size_t j, struct place_mode *out, b
 		int held = 0;
 		for (int t = 0; t < v->T; t++)
 			held += v->s->pool[j * v->T + t] >= 0;
-		for (int c = 1; c < held && caps; c++)
+		for (int c = held > LNS_CAPS ? held - LNS_CAPS : 1; c < held && caps; c++)
 			out[n++] =
 			    (struct place_mode){.kind = PLACE_EXACT, .tie = TIE_PRESSURE, .cap = c};
 	}
@@ -182,9 +194,10 @@ static int job_modes(const struct solver *v, size_t j, struct place_mode *out, b
 		usable_n += v->job_opts[o].density >= 0;
 	if (usable_n < 2)
 		return n;
-	for (size_t o = lo; o < hi; o++) {
+	for (size_t o = lo, k = 0; o < hi && k < LNS_MODE_POOLS; o++) {
 		if (v->job_opts[o].density < 0)
 			continue;
+		k++;
 		if (o != lo)
 			out[n++] = (struct place_mode){.kind = PLACE_POOL_FIRST,
 			                               .pool = v->job_opts[o].pool};
@@ -197,12 +210,12 @@ static int job_modes(const struct solver *v, size_t j, struct place_mode *out, b
 /* Group g of two: the pair placed exactly together; of three: two so, the
  * third in each of its modes before or after them. Stops at the first
  * move that stays (*kept). PLANNER_OK or PLANNER_ESYS. */
-static int lns_joint(struct solver *v, const size_t *g, int n, long *budget, bool *kept)
+static int lns_joint(struct solver *v, const size_t *g, int n, bool *kept)
 {
 	*kept = false;
-	if (n == 2 && *budget > 0 && solver_pair_fits(v, g[0], g[1]))
+	if (n == 2 && !solver_spent(v) && solver_pair_fits(v, g[0], g[1]))
 		return try_joint(v, g[0], g[1], NULL, &(struct place_mode){.kind = PLACE_NONE},
-		                 false, budget, kept);
+		                 false, kept);
 	for (int k = 0; n == 3 && k < 3; k++) {
 		size_t a = g[k == 0 ? 1 : 0], b = g[k == 2 ? 1 : 2];
 		if (!solver_pair_fits(v, a, b))
@@ -214,10 +227,10 @@ static int lns_joint(struct solver *v, const size_t *g, int n, long *budget, boo
 				if (v->modes[i].kind == PLACE_EXACT &&
 				    v->modes[i].tie != TIE_PRESSURE)
 					continue;
-				if (*budget <= 0)
+				if (solver_spent(v))
 					return PLANNER_OK;
 				int rc =
-				    try_joint(v, a, b, &g[k], &v->modes[i], first, budget, kept);
+				    try_joint(v, a, b, &g[k], &v->modes[i], first, kept);
 				if (rc || *kept)
 					return rc;
 			}
@@ -261,7 +274,7 @@ static bool next_perm(int *perm, int n)
 /* Every order of group g (n jobs) with every mode for each member, first
  * the exact placements of lns_joint; stops at the first move that makes
  * the month cheaper, and sets *improved. PLANNER_OK or PLANNER_ESYS. */
-static int lns_group(struct solver *v, const size_t *g, int n, long *budget, bool *improved)
+static int lns_group(struct solver *v, const size_t *g, int n, bool *improved)
 {
 	const size_t stride = MODES_MAX(v->p->n_pools, v->T);
 	/* Zeroed so the analyser can see every element read is one written. */
@@ -269,7 +282,7 @@ static int lns_group(struct solver *v, const size_t *g, int n, long *budget, boo
 	struct place_mode mode[GROUP_MAX] = {{0}};
 	size_t who[GROUP_MAX] = {0};
 	bool kept = false;
-	int rc = lns_joint(v, g, n, budget, &kept);
+	int rc = lns_joint(v, g, n, &kept);
 	if (rc || kept) {
 		*improved |= kept;
 		return rc;
@@ -293,9 +306,8 @@ static int lns_group(struct solver *v, const size_t *g, int n, long *budget, boo
 			}
 			if (skip)
 				continue;
-			if (*budget <= 0)
+			if (solver_spent(v))
 				return PLANNER_OK;
-			*budget -= (long)n * v->T;
 			if ((rc = try_group(v, who, mode, n, &kept)) || kept) {
 				*improved |= kept;
 				return rc;
@@ -306,7 +318,7 @@ static int lns_group(struct solver *v, const size_t *g, int n, long *budget, boo
 }
 
 /* Every group of up to GROUP_MAX of the J jobs, in lexical order. */
-static int lns_all_groups(struct solver *v, long *budget, bool *improved)
+static int lns_all_groups(struct solver *v, bool *improved)
 {
 	const size_t J = v->p->n_jobs;
 	for (int n = 1; n <= GROUP_MAX && (size_t)n <= J; n++) {
@@ -317,7 +329,7 @@ static int lns_all_groups(struct solver *v, long *budget, bool *improved)
 			bool usable_g = true;
 			for (int i = 0; i < n; i++)
 				usable_g &= v->by_job[g[i]] < v->by_job[g[i] + 1];
-			int rc = usable_g ? lns_group(v, g, n, budget, improved) : PLANNER_OK;
+			int rc = usable_g ? lns_group(v, g, n, improved) : PLANNER_OK;
 			if (rc)
 				return rc;
 			int i = n - 1;
@@ -334,18 +346,18 @@ static int lns_all_groups(struct solver *v, long *budget, bool *improved)
 }
 
 /* Each job alone, with one of its partners, and with two of them. */
-static int lns_partner_groups(struct solver *v, long *budget, bool *improved)
+static int lns_partner_groups(struct solver *v, bool *improved)
 {
 	size_t part[REPAIR_PARTNERS];
 	int rc = PLANNER_OK;
 	for (int n = 1; n <= GROUP_MAX; n++)
-		for (size_t i = 0; i<v->n_opts && * budget> 0; i++) {
+		for (size_t i = 0; i<v->n_opts && !solver_spent(v); i++) {
 			size_t k = v->opts[i].job;
 			if (v->job_opts[v->by_job[k]].pool != v->opts[i].pool)
 				continue;
 			size_t g[GROUP_MAX] = {k};
 			if (n == 1) {
-				if ((rc = lns_group(v, g, 1, budget, improved)))
+				if ((rc = lns_group(v, g, 1, improved)))
 					return rc;
 				continue;
 			}
@@ -353,13 +365,13 @@ static int lns_partner_groups(struct solver *v, long *budget, bool *improved)
 			for (int a = 0; a < np; a++) {
 				g[1] = part[a];
 				if (n == 2) {
-					if ((rc = lns_group(v, g, 2, budget, improved)))
+					if ((rc = lns_group(v, g, 2, improved)))
 						return rc;
 					continue;
 				}
 				for (int b = a + 1; b < np; b++) {
 					g[2] = part[b];
-					if ((rc = lns_group(v, g, 3, budget, improved)))
+					if ((rc = lns_group(v, g, 3, improved)))
 						return rc;
 				}
 			}
@@ -370,9 +382,11 @@ static int lns_partner_groups(struct solver *v, long *budget, bool *improved)
 int solver_lns(struct solver *v)
 {
 	const struct sched_problem *p = v->p;
-	long budget = LNS_BUDGET;
 	int rc = PLANNER_OK;
-	for (bool improved = true; improved && budget > 0 && !rc;) {
+	v->last_gain = v->work;
+	if (p->n_jobs > LNS_ALL_GROUPS)
+		v->stall = (long)(LNS_STALL_SHARE * (double)v->budget);
+	for (bool improved = true; improved && !solver_spent(v) && !rc;) {
 		improved = false;
 		for (size_t j = 0; j < p->n_jobs; j++)
 			for (size_t m = 0; m < p->n_pools; m++)
@@ -380,9 +394,9 @@ int solver_lns(struct solver *v)
 				                  solver_usable(p, j, m) &&
 				                      v->s->rest[j] > WORK_EPS);
 		if (p->n_jobs <= LNS_ALL_GROUPS)
-			rc = lns_all_groups(v, &budget, &improved);
+			rc = lns_all_groups(v, &improved);
 		else
-			rc = lns_partner_groups(v, &budget, &improved);
+			rc = lns_partner_groups(v, &improved);
 	}
 	return rc;
 }

@@ -19,6 +19,11 @@
  *    taken off and placed again in every order and every mode, some of
  *    them exactly by a dynamic programme over the slots (sched_dp.c).
  *
+ * Repair and search spend from one work budget, counted by the meter of
+ * sched_solver.h in units of work done (slots scanned, programme states
+ * visited), not in moves or placements, whose cost varies a
+ * hundredfold with the spec's shape (issue 16).
+ *
  * Everything is in a fixed order with no clock or randomness, so the same
  * problem gives the same answer. The tests compare the result with an
  * exhaustive search on small instances (tests/check_schedule.c) and check
@@ -31,10 +36,21 @@
 #include "sched_solver.h"
 #include "util.h"
 
-/* Repair rounds over all jobs, and the most moves tried in all; bounds the
- * time on a large month (1,000 jobs stay well under a second). */
-#define REPAIR_ROUNDS    4
-#define REPAIR_MAX_MOVES 6000
+/* Repair rounds over all jobs at most. */
+#define REPAIR_ROUNDS 4
+/* Pools a job leads with in a three-job repair move, densest first, at
+ * most: with hundreds of pools (owned GPUs of distinct wattage) trying
+ * every one made repair take seconds (issue 16); small specs try all. */
+#define REPAIR_LEADS 8
+/* The work (sched_solver.h's meter) repair and search may spend together:
+ * a base and a share per job, so a month of 5,000 jobs gets more than one
+ * of 10, and any shape the same per job. Measured on the development
+ * machine (2 cores, 2026-11-30, bench/schedule_shapes.sh): the meter
+ * advances about 3e8 a second; see bench/README.md. Repair may spend
+ * REPAIR_SHARE of it; the search the rest. */
+#define SOLVE_WORK_BASE    100000000L
+#define SOLVE_WORK_PER_JOB 60000L
+#define REPAIR_SHARE       0.75
 
 static int cmp_opt(const void *a, const void *b, const struct sched_problem *p)
 {
@@ -101,9 +117,11 @@ static void add_pressure(struct solver *v, size_t j, int m, double sign)
 		return;
 	double w = sign * d * job->opt[m].gpus * demand_share(v, j, m);
 	double *pr = &v->pressure[(size_t)m * v->T];
-	for (int t = 0; t < v->T; t++)
-		if (job->allowed[t])
-			pr[t] += w;
+	const int *slot = &v->allowed_slots[v->allowed_at[j]];
+	const size_t n = v->allowed_at[j + 1] - v->allowed_at[j];
+	for (size_t i = 0; i < n; i++)
+		pr[slot[i]] += w;
+	v->work += (long)n;
 }
 
 void solver_set_active(struct solver *v, size_t j, int m, bool on)
@@ -151,6 +169,7 @@ void solver_take(struct solver *v, size_t j, int m, int t, double w)
 	v->s->pool[j * v->T + t] = (int16_t)m;
 	v->s->work[j * v->T + t] = w;
 	v->freecap[(size_t)m * v->T + t] -= o->gpus;
+	solver_occ_add(v, m, t, j);
 	v->s->rest[j] -= w / o->hours;
 	if (v->s->rest[j] < WORK_EPS)
 		v->s->rest[j] = 0;
@@ -198,6 +217,7 @@ static int place_scores(struct solver *v, size_t j, int m, enum tie tie)
 	                 ? solver_density(job, o) * o->gpus * demand_share(v, j, m)
 	                 : 0;
 	int n_cand = 0;
+	v->work += T;
 	for (int t = 0; t < T; t++) {
 		v->cand[t] = job->allowed[t] && at[t] < 0 && fc[t] >= o->gpus;
 		v->score[t] = tie == TIE_EARLY  ? t
@@ -218,6 +238,7 @@ static void place_hours(struct solver *v, size_t j, int m, int n_cand, double ne
 	const int T = v->T;
 	const int16_t *at = &v->s->pool[j * T];
 	sort_slots(v->idx, n_cand, v->score, v->sort_tmp);
+	v->work += n_cand;
 	for (int i = 0; i < n_cand && need > WORK_EPS; i++) {
 		int t = v->idx[i];
 		if (too_long(v, j, t, 1))
@@ -257,6 +278,7 @@ static struct block best_block(const struct solver *v, size_t j, int m, int L)
 	const int T = v->T;
 	const int16_t *at = &v->s->pool[j * T];
 	const int min_run = v->p->jobs[j].min_run;
+	const int last = L < min_run ? last_busy(v, j) : -1;
 	struct block b = {.start = -1};
 	double sum = 0;
 	int run = 0; /* candidate slots ending at t */
@@ -278,7 +300,7 @@ static struct block best_block(const struct solver *v, size_t j, int m, int L)
 		if (too_long(v, j, s0, L))
 			continue;
 		/* A run shorter than min_run must be the job's last. */
-		if (L < min_run && s0 <= last_busy(v, j))
+		if (L < min_run && s0 <= last)
 			continue;
 		/* Beside the job's own run on this pool: one longer run leaves
 		 * whole gaps for others. */
@@ -319,6 +341,7 @@ static void place_blocks(struct solver *v, size_t j, int m, double need)
 			L = min_run;
 		struct block b = best_block(v, j, m, L);
 		best_extension(v, j, m, &b);
+		v->work += 2L * v->T;
 		if (b.start < 0)
 			break;
 		for (int t = b.start; t < b.start + b.len && need > WORK_EPS; t++) {
@@ -363,10 +386,12 @@ void solver_remove_job(struct solver *v, size_t j)
 		if (at[t] < 0)
 			continue;
 		v->freecap[(size_t)at[t] * T + t] += v->p->jobs[j].opt[at[t]].gpus;
+		solver_occ_del(v, at[t], t, j);
 		at[t] = -1;
 		work[t] = 0;
 	}
 	v->s->rest[j] = 1;
+	v->work += T;
 }
 
 void solver_save_job(struct solver *v, int k, size_t j, double *rest)
@@ -374,6 +399,7 @@ void solver_save_job(struct solver *v, int k, size_t j, double *rest)
 	memcpy(v->save_pool[k], &v->s->pool[j * v->T], (size_t)v->T * sizeof(int16_t));
 	memcpy(v->save_work[k], &v->s->work[j * v->T], (size_t)v->T * sizeof(double));
 	*rest = v->s->rest[j];
+	v->work += v->T;
 }
 
 void solver_restore_job(struct solver *v, int k, size_t j, double rest)
@@ -383,10 +409,13 @@ void solver_restore_job(struct solver *v, int k, size_t j, double rest)
 	memcpy(&v->s->work[j * T], v->save_work[k], (size_t)T * sizeof(double));
 	for (int t = 0; t < T; t++) {
 		int m = v->s->pool[j * T + t];
-		if (m >= 0)
+		if (m >= 0) {
 			v->freecap[(size_t)m * T + t] -= v->p->jobs[j].opt[m].gpus;
+			solver_occ_add(v, m, t, j);
+		}
 	}
 	v->s->rest[j] = rest;
+	v->work += T;
 }
 
 /* True when job k's runs break min_run (dropping an hour can split a run). */
@@ -431,6 +460,8 @@ bool solver_settle(struct solver *v, const size_t *who, int n, const double *res
 		for (int i = 0; i < n; i++)
 			after += solver_objective(v, who[i]);
 		keep = after < before - SCHED_COST_EPS - 1e-12 * fabs(before);
+		if (keep)
+			v->last_gain = v->work;
 		for (int i = 0; i < n && keep && check_runs; i++)
 			keep = !runs_bad(v, who[i]);
 	}
@@ -474,59 +505,24 @@ static bool try_move(struct solver *v, size_t k, const size_t *evict, int n, int
 
 /* Every order of k and two partners, each job in the lead on each of its
  * pools: small groups, tried exhaustively. */
-static bool try_orders(struct solver *v, size_t k, size_t a, size_t b, long *moves)
+static bool try_orders(struct solver *v, size_t k, size_t a, size_t b)
 {
 	static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
 	                               {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 	size_t g[3] = {k, a, b};
 	for (int i = 0; i < 6; i++) {
 		size_t who[3] = {g[perm[i][0]], g[perm[i][1]], g[perm[i][2]]};
-		for (size_t o = v->by_job[who[0]]; o < v->by_job[who[0] + 1]; o++) {
-			if (*moves >= REPAIR_MAX_MOVES)
+		size_t end = v->by_job[who[0] + 1];
+		if (end > v->by_job[who[0]] + REPAIR_LEADS)
+			end = v->by_job[who[0]] + REPAIR_LEADS;
+		for (size_t o = v->by_job[who[0]]; o < end; o++) {
+			if (solver_spent(v))
 				return false;
-			++*moves;
 			if (try_order(v, who, 3, v->job_opts[o].pool))
 				return true;
 		}
 	}
 	return false;
-}
-
-/* Jobs holding slots that job k could use on its pools, the cheapest to
- * evict (lowest density there) first; at most `max`. */
-int solver_partners(struct solver *v, size_t k, size_t *out, int max)
-{
-	const struct sched_problem *p = v->p;
-	const int T = v->T;
-	double *dens = v->dens;
-	for (size_t j = 0; j < p->n_jobs; j++)
-		dens[j] = INFINITY;
-	const struct sched_job *job = &p->jobs[k];
-	for (size_t j = 0; j < p->n_jobs; j++) {
-		if (j == k)
-			continue;
-		const int16_t *at = &v->s->pool[j * T];
-		for (int t = 0; t < T; t++) {
-			int m = at[t];
-			if (m < 0 || !job->allowed[t] || !solver_usable(p, k, (size_t)m))
-				continue;
-			double d = solver_density(&p->jobs[j], &p->jobs[j].opt[m]);
-			if (d < dens[j])
-				dens[j] = d;
-		}
-	}
-	int n = 0;
-	for (int i = 0; i < max; i++) {
-		size_t best = p->n_jobs;
-		for (size_t j = 0; j < p->n_jobs; j++)
-			if (isfinite(dens[j]) && (best == p->n_jobs || dens[j] < dens[best]))
-				best = j;
-		if (best == p->n_jobs)
-			break;
-		out[n++] = best;
-		dens[best] = INFINITY;
-	}
-	return n;
 }
 
 /* Takes one hour of job k off its pool, keeps that pool-hour closed, and
@@ -543,13 +539,16 @@ static bool try_drop(struct solver *v, size_t k, int t)
 	v->s->pool[k * T + t] = -1;
 	v->s->work[k * T + t] = 0;
 	v->freecap[(size_t)m * T + t] += o->gpus;
+	solver_occ_del(v, m, t, k);
 	int keep = v->freecap[(size_t)m * T + t];
 	v->freecap[(size_t)m * T + t] = -1; /* closed for this try */
 	solver_place_job(v, k, -1, TIE_PRESSURE);
 	v->freecap[(size_t)m * T + t] = keep;
 	if (solver_objective(v, k) < before - SCHED_COST_EPS - 1e-12 * fabs(before) &&
-	    !runs_bad(v, k))
+	    !runs_bad(v, k)) {
+		v->last_gain = v->work;
 		return true;
+	}
 	solver_remove_job(v, k);
 	solver_restore_job(v, 0, k, rest);
 	return false;
@@ -575,7 +574,7 @@ static int lead_pools(const struct solver *v, size_t k, int *firsts)
 }
 
 /* Job k again, alone, then evicting one or two of its partners. */
-static bool repair_job(struct solver *v, size_t k, long *moves)
+static bool repair_job(struct solver *v, size_t k)
 {
 	size_t part[REPAIR_PARTNERS];
 	int firsts[8];
@@ -583,22 +582,16 @@ static bool repair_job(struct solver *v, size_t k, long *moves)
 	if (nf == 0)
 		return false;
 	bool done = false;
-	for (int f = 0; f < nf && !done; f++) {
-		++*moves;
+	for (int f = 0; f < nf && !done; f++)
 		done = try_move(v, k, NULL, 0, firsts[f]);
-	}
 	int n = done ? 0 : solver_partners(v, k, part, REPAIR_PARTNERS);
-	for (int a = 0; a < n && !done && *moves < REPAIR_MAX_MOVES; a++)
-		for (int f = 0; f < nf && !done; f++) {
-			++*moves;
+	for (int a = 0; a < n && !done && !solver_spent(v); a++)
+		for (int f = 0; f < nf && !done; f++)
 			done = try_move(v, k, &part[a], 1, firsts[f]);
-		}
 	for (int a = 0; a < n && !done; a++)
-		for (int b = a + 1; b < n && !done && *moves < REPAIR_MAX_MOVES; b++) {
+		for (int b = a + 1; b < n && !done && !solver_spent(v); b++) {
 			size_t two[2] = {part[a], part[b]};
-			++*moves;
-			done =
-			    try_move(v, k, two, 2, -1) || try_orders(v, k, part[a], part[b], moves);
+			done = try_move(v, k, two, 2, -1) || try_orders(v, k, part[a], part[b]);
 		}
 	return done;
 }
@@ -606,7 +599,6 @@ static bool repair_job(struct solver *v, size_t k, long *moves)
 static void repair(struct solver *v)
 {
 	const struct sched_problem *p = v->p;
-	long moves = 0;
 	for (int round = 0; round < REPAIR_ROUNDS; round++) {
 		bool improved = false;
 		/* Pressure now comes from the jobs still wanting owned hours. */
@@ -615,23 +607,22 @@ static void repair(struct solver *v)
 				solver_set_active(v, j, (int)m,
 				                  solver_usable(p, j, m) &&
 				                      v->s->rest[j] > WORK_EPS);
-		for (size_t i = 0; i < v->n_opts && moves < REPAIR_MAX_MOVES; i++) {
+		for (size_t i = 0; i < v->n_opts && !solver_spent(v); i++) {
 			size_t k = v->opts[i].job;
 			/* Each job once per round, at its densest option. */
 			if (v->job_opts[v->by_job[k]].pool != v->opts[i].pool)
 				continue;
 			if (v->opts[i].density < 0)
 				continue;
-			improved |= repair_job(v, k, &moves);
+			improved |= repair_job(v, k);
 		}
 		/* Jobs over more than one pool: one hour fewer on one of them. */
-		for (size_t k = 0; k < p->n_jobs && moves < REPAIR_MAX_MOVES; k++) {
+		for (size_t k = 0; k < p->n_jobs && !solver_spent(v); k++) {
 			if (v->by_job[k + 1] - v->by_job[k] < 2)
 				continue;
-			for (int t = 0; t < v->T && moves < REPAIR_MAX_MOVES; t++) {
+			for (int t = 0; t < v->T && !solver_spent(v); t++) {
 				if (v->s->pool[k * v->T + t] < 0)
 					continue;
-				moves++;
 				improved |= try_drop(v, k, t);
 			}
 		}
@@ -664,6 +655,7 @@ static void solver_free(struct solver *v)
 	free(v->modes);
 	solver_memo_free(&v->one);
 	solver_memo_free(&v->pair);
+	solver_index_free(v);
 }
 
 void sched_solution_free(struct sched_solution *s)
@@ -710,8 +702,10 @@ static bool solver_alloc(struct solver *v, struct sched_solution *out)
 		v->save_work[i] = malloc((T + 1) * sizeof(double));
 		ok = ok && v->save_pool[i] && v->save_work[i];
 	}
-	if (!ok)
+	if (!ok || !solver_index_alloc(v))
 		return false;
+	for (size_t j = 0; j < J; j++)
+		v->dens[j] = INFINITY; /* solver_partners keeps it so between calls */
 	for (size_t i = 0; i < J * T; i++)
 		out->pool[i] = -1;
 	for (size_t m = 0; m < M; m++)
@@ -784,7 +778,11 @@ int sched_solve(const struct sched_problem *p, struct sched_solution *out, char 
 	list_options(&v, tmp);
 	construct(&v);
 	if (!p->baseline) {
+		long start = v.work;
+		v.budget = SOLVE_WORK_BASE + SOLVE_WORK_PER_JOB * (long)J;
+		v.work_limit = start + (long)(REPAIR_SHARE * (double)v.budget);
 		repair(&v);
+		v.work_limit = start + v.budget;
 		rc = solver_lns(&v);
 	}
 out:

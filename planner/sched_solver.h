@@ -96,6 +96,25 @@ struct solver {
 	bool dp_on;                 /* exact placers: not for the baseline, nor with no_exact */
 	struct memo one;            /* the one-job programme's */
 	struct memo pair;           /* the pair programme's */
+	/* sched_index.c: each job's allowed slots, allowed_slots[allowed_at[j]
+	 * .. allowed_at[j + 1]); the jobs on pool m in slot t, occ_n[m × T + t]
+	 * of them from occ[occ_at[m] + t × count]; touched: scratch, n_jobs */
+	size_t *allowed_at;
+	int *allowed_slots;
+	size_t *occ_at;
+	int *occ;
+	int *occ_n;
+	size_t *touched;
+	/* The work meter: slots scanned, options and states visited, as the
+	 * solver goes. Budgets are spent from it, so they bound the time
+	 * whatever the spec's shape (issue 16), and, with no clock, the same
+	 * problem still gives the same answer. */
+	long work;
+	long budget;     /* the work repair and search may spend together */
+	long work_limit; /* repair and search stop when work reaches it */
+	long last_gain;  /* the meter when a move last made the month cheaper */
+	long stall;      /* > 0: the search stops after this much work with no
+	                    move that helps, converged (sched_lns.c) */
 };
 
 /* The modes of one job a group tries at most (sched_lns.c's job_modes):
@@ -139,6 +158,22 @@ void solver_restore_job(struct solver *v, int k, size_t j, double rest);
 /* Keeps the move of who[0..n) or undoes it (see sched_solve.c). */
 bool solver_settle(struct solver *v, const size_t *who, int n, const double *rest, double before,
                    bool allowed, bool check_runs);
+/* Whether the meter has reached the limit of the phase, or the search has
+ * gone stall work without a gain. */
+static inline bool solver_spent(const struct solver *v)
+{
+	return v->work >= v->work_limit || (v->stall > 0 && v->work - v->last_gain >= v->stall);
+}
+
+/* ---- sched_index.c ---- */
+
+/* Allocates and fills the indexes; false when out of memory (free with
+ * solver_index_free all the same). */
+bool solver_index_alloc(struct solver *v);
+void solver_index_free(struct solver *v);
+/* Job j starts or stops running on pool m in slot t. */
+void solver_occ_add(struct solver *v, int m, int t, size_t j);
+void solver_occ_del(struct solver *v, int m, int t, size_t j);
 /* Jobs holding slots job k could use, the cheapest to evict first. */
 int solver_partners(struct solver *v, size_t k, size_t *out, int max);
 
@@ -153,9 +188,9 @@ int solver_place_exact(struct solver *v, size_t j, enum tie tie, int cap, bool *
 /* Whether jobs a and b may be tried by solver_place_pair: a cheap test. */
 bool solver_pair_fits(const struct solver *v, size_t ja, size_t jb);
 /* Places jobs a and b (off every pool now) exactly together; *placed false
- * when their joint states are too many (nothing is placed). Spends the
- * states it visits from *budget. PLANNER_OK or PLANNER_ESYS. */
-int solver_place_pair(struct solver *v, size_t ja, size_t jb, long *budget, bool *placed);
+ * when their joint states are too many (nothing is placed). Counts the
+ * states it visits on the work meter. PLANNER_OK or PLANNER_ESYS. */
+int solver_place_pair(struct solver *v, size_t ja, size_t jb, bool *placed);
 void solver_memo_free(struct memo *mm);
 
 /* ---- sched_lns.c ---- */

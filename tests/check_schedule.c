@@ -586,6 +586,62 @@ START_TEST(the_same_problem_gives_the_same_solution)
 }
 END_TEST
 
+/* The shape that took longest before the work budget (issue 16): many
+ * pools of one GPU each (owned GPUs of distinct wattage) and more jobs
+ * than the search tries in every group, each with a window of its own and
+ * some with min_run. Every run keeps every rule, the answer repeats
+ * itself, and it costs no more than the greedy baseline. */
+#define WIDE_T    336
+#define WIDE_POOLS 96
+#define WIDE_JOBS  40
+
+START_TEST(many_one_gpu_pools_keep_every_rule_and_the_same_answer)
+{
+	static struct sched_pool pools[WIDE_POOLS];
+	static struct sched_option opt[WIDE_JOBS][WIDE_POOLS];
+	static unsigned char allowed[WIDE_JOBS][WIDE_T];
+	static struct sched_job jobs[WIDE_JOBS];
+	rng_state = 16;
+	for (int m = 0; m < WIDE_POOLS; m++) {
+		snprintf(pools[m].name, sizeof pools[m].name, "GPU %d W", 200 + m);
+		pools[m].count = 1;
+	}
+	for (int j = 0; j < WIDE_JOBS; j++) {
+		int from = rndi(0, 23), len = rndi(4, 24);
+		for (int t = 0; t < WIDE_T; t++)
+			allowed[j][t] = (t % 24 - from + 24) % 24 < len;
+		for (int m = 0; m < WIDE_POOLS; m++)
+			opt[j][m] = (struct sched_option){.gpus = 1, .hours = rndi(20, 160),
+							  .cost_per_hour = 0.05 + 0.001 * m,
+							  .replicas = 1};
+		jobs[j] = (struct sched_job){.name = "job", .priority = rndi(0, 3),
+					     .allowed = allowed[j],
+					     .fallback_cost = j % 5 ? rnd() * 60 : INFINITY,
+					     .min_run = j % 3 ? 0 : rndi(2, 4), .opt = opt[j]};
+	}
+	struct sched_problem p = {.n_slots = WIDE_T, .pools = pools, .n_pools = WIDE_POOLS,
+				  .jobs = jobs, .n_jobs = WIDE_JOBS};
+	struct sched_solution a, b, g;
+	ck_assert_int_eq(sched_solve(&p, &a, NULL), PLANNER_OK);
+	ck_assert_int_eq(sched_solve(&p, &b, NULL), PLANNER_OK);
+	const char *bad = sched_check(&p, &a);
+	ck_assert_msg(bad == NULL, "%s", bad ? bad : "");
+	size_t cells = (size_t)WIDE_JOBS * WIDE_T;
+	ck_assert_int_eq(memcmp(a.pool, b.pool, cells * sizeof *a.pool), 0);
+	ck_assert_int_eq(memcmp(a.work, b.work, cells * sizeof *a.work), 0);
+	p.baseline = true;
+	ck_assert_int_eq(sched_solve(&p, &g, NULL), PLANNER_OK);
+	double ua, ug;
+	double ca = sched_total_cost(&p, &a, &ua), cg = sched_total_cost(&p, &g, &ug);
+	ck_assert_msg(ua < ug - 1e-9 || (fabs(ua - ug) <= 1e-9 && ca <= cg + 1e-9),
+		      "solver: %.4f unplaced, %.2f; greedy: %.4f unplaced, %.2f", ua, ca, ug,
+		      cg);
+	sched_solution_free(&a);
+	sched_solution_free(&b);
+	sched_solution_free(&g);
+}
+END_TEST
+
 /* Out of memory: sched_solve returns PLANNER_ESYS, not a placement made
  * with less, whether setup runs short (a month of a million slots) or the
  * exact placer's memo does (one job whose programme has ~155,000 states,
@@ -1097,6 +1153,7 @@ Suite *schedule_suite(void)
 	tcase_add_test(solver, a_wide_window_leaves_a_narrow_window_its_hours);
 	tcase_add_test(solver, hand_made_instances_with_runs_and_multi_gpu_jobs_are_optimal);
 	tcase_add_test(solver, the_same_problem_gives_the_same_solution);
+	tcase_add_test(solver, many_one_gpu_pools_keep_every_rule_and_the_same_answer);
 	tcase_add_test(solver, out_of_memory_is_a_system_error_at_setup_and_in_the_exact_placer);
 	suite_add_tcase(s, solver);
 	TCase *month = tcase_create("month");
