@@ -84,6 +84,12 @@ struct cloud_region {
  * (SkyPilot's fetch_hyperstack.py rows; a public client's valid_regions
  * "NORWAY-1", "CANADA-1"); the country is the one the name gives. */
 #define HS(n, c) {"hyperstack", n, c, NULL}
+/* Fluidstack: the region names of SkyPilot's Fluidstack catalogue
+ * (skypilot-org/skypilot-catalog catalogs/v5/fluidstack/vms.csv, stored
+ * version 000c5ee3766dfe64034b4a297d38bdf23885564a, read 2026-11-30:
+ * norway_2_eu, norway_4_eu, generic_1_canada); the country is the one the
+ * name gives. */
+#define FS(n, c) {"fluidstack", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -141,6 +147,7 @@ static const struct cloud_region clouds[] = {
     DO("fra1", "DE"), DO("lon1", "GB"), DO("sgp1", "SG"), DO("blr1", "IN"), DO("syd1", "AU"),
     VD("FIN-01", "FI"), VD("FIN-02", "FI"), VD("FIN-03", "FI"), VD("ICE-01", "IS"),
     HS("CANADA-1", "CA"), HS("NORWAY-1", "NO"), HS("US-1", "US"),
+    FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
     RP("EU-CZ-1", "CZ"), RP("EU-DK-1", "DK"), RP("EU-FR-1", "FR"), RP("EU-NL-1", "NL"),
     RP("EU-RO-1", "RO"), RP("EU-SE-1", "SE"), RP("EU-SE-2", "SE"), RP("EUR-IS-1", "IS"),
     RP("EUR-IS-2", "IS"), RP("EUR-IS-3", "IS"), RP("EUR-IS-4", "IS"), RP("EUR-IS-5", "IS"),

@@ -18,6 +18,7 @@ const struct provider *const provider_list[] = {
     &provider_azure,      &provider_aws,     &provider_gcp,
     &provider_scaleway,
     &provider_digitalocean, &provider_verda, &provider_hyperstack, &provider_shadeform,
+    &provider_fluidstack,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

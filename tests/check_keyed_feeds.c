@@ -1,5 +1,5 @@
 /* check_keyed_feeds.c — the GPU feeds that need a key (providers/
- * digitalocean.c, verda.c, hyperstack.c, shadeform.c) over real HTTP on
+ * digitalocean.c, verda.c, hyperstack.c, shadeform.c, fluidstack.c) over real HTTP on
  * loopback (tests/fixture_server.py): each one's units, paging, currency
  * and key header, what its error bodies say, and the one line a missing key
  * gives while the snapshot's rows stay. The shared fault and key tests
@@ -272,15 +272,60 @@ START_TEST(shadeform_prices_are_cents_and_each_row_keeps_its_cloud)
 }
 END_TEST
 
+START_TEST(fluidstack_multiplies_the_gpu_hour_price_out_for_each_count_and_region)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch(&provider_fluidstack, "ok-fs", &n, &err) == PLANNER_OK, "%s", err);
+	const struct offer *h = find(&n, "H100_SXM5_80GB::8", "norway_4_eu", false);
+	ck_assert_ptr_nonnull(h);
+	CLOSE(h->price_per_hour, 8 * 2.89); /* price_per_gpu_hr times the count */
+	ck_assert_str_eq(h->gpu, "H100 SXM");
+	ck_assert_str_eq(h->country, "NO");
+	ck_assert_str_eq(h->region_group, "eu");
+	ck_assert_uint_eq(count_of(&n, "H100_SXM5_80GB::1"), 2); /* two regions */
+	const struct offer *a = find(&n, "RTX_A6000_48GB::2", "norway_4_eu", false);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "RTX A6000");
+	CLOSE(a->price_per_hour, 1.6);
+	/* No region: one row, not available. */
+	const struct offer *none = find(&n, "A100_PCIE_80GB::8", "", false);
+	ck_assert_ptr_nonnull(none);
+	ck_assert_str_eq(none->gpu, "A100 80GB");
+	ck_assert(!none->available);
+	ck_assert_uint_eq(n.n_unknown, 1); /* Z9000: reported, not guessed */
+	char *log = test_fixture_log(&server, "ok-fs");
+	ck_assert_msg(strstr(log, "/list_available_configurations") &&
+			  strstr(log, "\"key_header\": \"api-key\"") && !strstr(log, "Bearer"),
+		      "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_fluidstack_error_is_an_error_with_its_message)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse(&provider_fluidstack, "{\"error\": \"Invalid API key\"}", &n, NULL,
+			       &err),
+			 PLANNER_ENET);
+	ck_assert_ptr_nonnull(strstr(err, "fluidstack says: Invalid API key"));
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 /* Each keyed feed refreshed with its key variable empty: one line naming
  * the variable, exit 0, and the bundled snapshot's rows still there. */
 START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_rows_remain)
 {
-	static const char *const feeds[] = {"digitalocean", "verda", "hyperstack", "shadeform"};
+	static const char *const feeds[] = {"digitalocean", "verda", "hyperstack", "shadeform",
+					    "fluidstack"};
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
 	char *env[16];
 	size_t e = 0;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		const struct provider *p = provider_find(feeds[i]);
 		char var[64];
 		ck_assert_ptr_nonnull(p);
@@ -290,9 +335,9 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 	}
 	env[e] = NULL;
 	const char *argv[] = {"refresh", "--db", db, "--provider",
-			      "digitalocean,verda,hyperstack,shadeform", NULL};
+			      "digitalocean,verda,hyperstack,shadeform,fluidstack", NULL};
 	ck_assert_int_eq(test_run_planner(argv, (const char *const *)env, &out, &err), 0);
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		const struct provider *p = provider_find(feeds[i]);
 		char want[96];
 		snprintf(want, sizeof want, "%s skipped", p->name);
@@ -328,6 +373,8 @@ Suite *keyed_feeds_suite(void)
 	tcase_add_test(t, hyperstack_prices_a_flavor_as_its_gpu_count_times_the_pricebook_value);
 	tcase_add_test(t, a_hyperstack_status_false_is_an_error_with_its_message);
 	tcase_add_test(t, shadeform_prices_are_cents_and_each_row_keeps_its_cloud);
+	tcase_add_test(t, fluidstack_multiplies_the_gpu_hour_price_out_for_each_count_and_region);
+	tcase_add_test(t, a_fluidstack_error_is_an_error_with_its_message);
 	tcase_add_test(t, a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_rows_remain);
 	suite_add_tcase(s, t);
 	return s;

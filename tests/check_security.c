@@ -233,11 +233,12 @@ START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)
 		ck_assert_int_eq(run(argv, kp->name, scen, &out, &err), 0);
 		char *log = server_log(scen);
 		/* Bearer, Google's key header, a named key header (shadeform's
-		 * X-API-KEY, hyperstack's api_key), or an OAuth client secret
+		 * X-API-KEY, hyperstack's api_key, fluidstack's api-key), or an OAuth client secret
 		 * POSTed for a token that then travels as Bearer (verda). */
 		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true") ||
 				  strstr(log, "\"key_header\": \"X-API-KEY\"") ||
-				  strstr(log, "\"key_header\": \"api_key\""),
+				  strstr(log, "\"key_header\": \"api_key\"") ||
+				  strstr(log, "\"key_header\": \"api-key\""),
 			      "%s sent no key: %s", kp->name, log);
 		if (!strcmp(kp->name, "verda"))
 			ck_assert_msg(strstr(log, "\"client_secret\": true"), "verda sent no secret: %s",

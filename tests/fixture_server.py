@@ -61,8 +61,8 @@ Recorded real responses (tests/fixtures/real/, PROVENANCE.md there):
 GET /_log/<segment> returns the requests seen for that segment as JSON
 (method, path, the POSTed body, and the headers that matter: no values but
 the user agent and accept-encoding, and whether an auth header came: the
-Authorization scheme, X-Goog-Api-Key, the name of an X-API-KEY or api_key
-header). A POSTed OAuth client_secret (verda) is logged as "<sent>" with
+Authorization scheme, X-Goog-Api-Key, the name of an X-API-KEY, api_key or
+api-key header). A POSTed OAuth client_secret (verda) is logged as "<sent>" with
 client_secret true, and echokey repeats it in the error body.
 """
 import argparse
@@ -96,6 +96,7 @@ ROUTES = [
     (re.compile(r"^/v1/pricebook$"), "hyperstack.pricebook", "json"),
     (re.compile(r"^/v1/core/flavors$"), "hyperstack", "json"),
     (re.compile(r"^/v1/instances/types$"), "shadeform", "json"),
+    (re.compile(r"^/list_available_configurations$"), "fluidstack", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -140,7 +141,7 @@ PRICE_KEYS = {
     "communityPrice", "secureSpotPrice", "communitySpotPrice", "minimumBidPrice",
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
-    "hourly_price", "price_hourly", "price_per_hour", "spot_price", "value",
+    "hourly_price", "price_hourly", "price_per_hour", "spot_price", "value", "price_per_gpu_hr",
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -388,7 +389,8 @@ class Handler(BaseHTTPRequestHandler):
         kind = segment.split("-", 1)[0]
         query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
         auth = (self.headers.get("Authorization") or self.headers.get("X-Goog-Api-Key")
-                or self.headers.get("X-API-KEY") or self.headers.get("api_key"))
+                or self.headers.get("X-API-KEY") or self.headers.get("api_key")
+                or self.headers.get("api-key"))
         posted = getattr(self, "posted", b"").decode("utf-8", "replace")
         secret_sent = False
         if real == "/v1/oauth2/token" and posted:
@@ -415,7 +417,8 @@ class Handler(BaseHTTPRequestHandler):
                 "auth": self.headers.get("Authorization", "").split(" ")[0],
                 "goog_key": bool(self.headers.get("X-Goog-Api-Key")),
                 "key_header": (self.headers.get("X-API-KEY") and "X-API-KEY"
-                               or self.headers.get("api_key") and "api_key" or ""),
+                               or self.headers.get("api_key") and "api_key"
+                               or self.headers.get("api-key") and "api-key" or ""),
                 "client_secret": secret_sent,
                 "client_id": (json.loads(posted).get("client_id", "")
                               if secret_sent else ""),
