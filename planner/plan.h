@@ -71,7 +71,8 @@ struct plan {
 	} *sources;
 	size_t n_sources;
 	const char *prices_source;     /* "live", "snapshot" or "mixed" (static) */
-	char snapshot_dates[256];      /* "aws 2026-06-30, openrouter 2025-10-03" (snapshot rows) */
+	char snapshot_dates[1024];     /* "aws 2026-06-30, openrouter 2025-10-03" (snapshot rows):
+	                               * about 25 bytes a provider, room for 40 */
 	char **stale;                  /* providers whose last refresh failed */
 	size_t n_stale;
 	struct job_result *jobs;

@@ -67,6 +67,29 @@ struct cloud_region {
  * them (fr-par France Paris, nl-am Nederland Amsterdam, pl-waw Poland
  * Warszawa), both found with the search tools 2026-11-30. */
 #define SCW(n, c) {"scaleway", n, c, NULL}
+/* DigitalOcean: region slugs and cities as doctl lists them ("doctl
+ * compute region list": nyc New York, sfo San Francisco, ams Amsterdam,
+ * sgp Singapore, lon London, fra Frankfurt, tor Toronto, blr Bangalore,
+ * syd Sydney; several public repositories' copies of that list, found with
+ * find_string 2026-11-30); atl1 Atlanta, where DigitalOcean's GPU Droplets
+ * run (its GPU Droplet announcement, 2025; unconfirmed here). */
+#define DO(n, c) {"digitalocean", n, c, NULL}
+/* Verda: location codes and countries from gpuhunt's test of its Verda
+ * provider (dstackai/gpuhunt src/tests/providers/test_verda.py at
+ * 4149df93a3b1bea25e3a89a2a9c7244ac799ef33: FIN-01, FIN-02 "country_code"
+ * FI, ICE-01 IS); FIN-03, SkyPilot's default region (fetch_verda.py), by
+ * its name. */
+#define VD(n, c) {"verda", n, c, NULL}
+/* Hyperstack: CANADA-1, NORWAY-1 and US-1, the region names its API takes
+ * (SkyPilot's fetch_hyperstack.py rows; a public client's valid_regions
+ * "NORWAY-1", "CANADA-1"); the country is the one the name gives. */
+#define HS(n, c) {"hyperstack", n, c, NULL}
+/* Fluidstack: the region names of SkyPilot's Fluidstack catalogue
+ * (skypilot-org/skypilot-catalog catalogs/v5/fluidstack/vms.csv, stored
+ * version 000c5ee3766dfe64034b4a297d38bdf23885564a, read 2026-11-30:
+ * norway_2_eu, norway_4_eu, generic_1_canada); the country is the one the
+ * name gives. */
+#define FS(n, c) {"fluidstack", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -119,6 +142,12 @@ static const struct cloud_region clouds[] = {
     SCW("fr-par-1", "FR"), SCW("fr-par-2", "FR"), SCW("fr-par-3", "FR"),
     SCW("nl-ams-1", "NL"), SCW("nl-ams-2", "NL"), SCW("nl-ams-3", "NL"),
     SCW("pl-waw-1", "PL"), SCW("pl-waw-2", "PL"), SCW("pl-waw-3", "PL"),
+    DO("nyc1", "US"), DO("nyc2", "US"), DO("nyc3", "US"), DO("sfo1", "US"), DO("sfo2", "US"),
+    DO("sfo3", "US"), DO("atl1", "US"), DO("tor1", "CA"), DO("ams2", "NL"), DO("ams3", "NL"),
+    DO("fra1", "DE"), DO("lon1", "GB"), DO("sgp1", "SG"), DO("blr1", "IN"), DO("syd1", "AU"),
+    VD("FIN-01", "FI"), VD("FIN-02", "FI"), VD("FIN-03", "FI"), VD("ICE-01", "IS"),
+    HS("CANADA-1", "CA"), HS("NORWAY-1", "NO"), HS("US-1", "US"),
+    FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
     RP("EU-CZ-1", "CZ"), RP("EU-DK-1", "DK"), RP("EU-FR-1", "FR"), RP("EU-NL-1", "NL"),
     RP("EU-RO-1", "RO"), RP("EU-SE-1", "SE"), RP("EU-SE-2", "SE"), RP("EUR-IS-1", "IS"),
     RP("EUR-IS-2", "IS"), RP("EUR-IS-3", "IS"), RP("EUR-IS-4", "IS"), RP("EUR-IS-5", "IS"),
@@ -213,6 +242,14 @@ void regions_locate_offer(struct offer *o)
 	const struct cloud_region *c = cloud_find(o->provider, o->region);
 	char zone[sizeof o->region];
 	size_t len = strlen(o->region);
+	/* A marketplace row's region is "<cloud>/<region>" (shadeform.c): the
+	 * cloud's own entry, when the table has that cloud ("lambda/us-east-1",
+	 * "hyperstack/canada-1"). */
+	const char *slash = strchr(o->region, '/');
+	if (!c && slash && !strcmp(o->provider, "shadeform")) {
+		snprintf(zone, sizeof zone, "%.*s", (int)(slash - o->region), o->region);
+		c = cloud_find(zone, slash + 1);
+	}
 	/* A GCP zone ("europe-west4-a") is in its region. */
 	if (!c && len > 2 && o->region[len - 2] == '-') {
 		snprintf(zone, sizeof zone, "%.*s", (int)(len - 2), o->region);

@@ -17,6 +17,8 @@ const struct provider *const provider_list[] = {
     &provider_lambda,     &provider_runpod,  &provider_vast,
     &provider_azure,      &provider_aws,     &provider_gcp,
     &provider_scaleway,
+    &provider_digitalocean, &provider_verda, &provider_hyperstack, &provider_shadeform,
+    &provider_fluidstack,
     &provider_openrouter, &provider_litellm, NULL,
 };
 
@@ -555,5 +557,25 @@ out:
 	json_items_free(c.items);
 	free(auth);
 	free(url);
+	return rc;
+}
+
+int provider_get(struct fetch_ctx *fx, const char *url, const char *post, const char *auth,
+                 struct buf *body, char **err)
+{
+	const char *headers[4] = {"Accept: application/json", NULL, NULL, NULL};
+	struct http_response resp;
+	size_t h = 1;
+	if (post)
+		headers[h++] = "Content-Type: application/json";
+	headers[h] = auth;
+	struct http_request req = {.url = url, .post = post, .headers = headers};
+	int rc = http_fetch(fx->http, &req, &resp, err);
+	fx->http_status = resp.status;
+	if (rc == PLANNER_OK) {
+		*body = resp.body;
+		resp.body = (struct buf){0};
+	}
+	http_response_free(&resp);
 	return rc;
 }

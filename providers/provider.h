@@ -88,6 +88,11 @@ extern const struct provider provider_gcp;
 extern const struct provider provider_scaleway;
 extern const struct provider provider_openrouter;
 extern const struct provider provider_litellm;
+extern const struct provider provider_digitalocean;
+extern const struct provider provider_verda;
+extern const struct provider provider_hyperstack;
+extern const struct provider provider_shadeform;
+extern const struct provider provider_fluidstack;
 /* The ECB's exchange rates: a refresh step, not a price feed. */
 extern const struct provider provider_ecb;
 
@@ -106,6 +111,14 @@ char *provider_rebase(const struct fetch_ctx *fx, const char *link);
 /* GETs (or POSTs `post`) base+path with the key as a Bearer header when
  * there is one, and runs p->parse on the body. Sets fx->http_status. */
 int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post, char **err);
+
+/* GETs url (POSTs `post`, JSON, when not NULL) with `auth` ("Name: value",
+ * a key header; NULL for none) beside Accept, and hands the body over in
+ * *body (free with buf_free) on success. For feeds with more than one
+ * document (a token, then prices) or a key header other than Bearer. Sets
+ * fx->http_status. */
+int provider_get(struct fetch_ctx *fx, const char *url, const char *post, const char *auth,
+                 struct buf *body, char **err);
 
 /* Parses body as JSON for an adapter's parse: NULL with *err set when it
  * is not JSON (an HTML error page says so). Free with cJSON_Delete. */

@@ -77,6 +77,8 @@ static char **env_for(char set, const char *runpod, const char *extra)
 		if (p->key_env && !p->key_optional)
 			env[e++] = xasprintf("%s=k-%s", p->key_env, p->name);
 	}
+	/* Verda's OAuth client id, read beside its key variable. */
+	env[e++] = xstrdup("VERDA_CLIENT_ID=fixture-client-id");
 	/* The exchange rates step reads its recorded document in both sets. */
 	env[e++] = xasprintf("PLANNER_ECB_URL=http://127.0.0.1:%d/ok", server.port);
 	const char *fixed[] = {"PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=20000",

@@ -45,6 +45,8 @@ static void add_keys(char **env, size_t *e)
 		if (provider_list[i]->key_env)
 			env[(*e)++] = xasprintf("%s=fault-%s", provider_list[i]->key_env,
 						provider_list[i]->name);
+	/* Verda's OAuth client id, read beside its key variable. */
+	env[(*e)++] = xstrdup("VERDA_CLIENT_ID=fault-verda-id");
 }
 
 /* Limits that end every fault in well under a second; a whole good fetch

@@ -56,7 +56,7 @@ static int refresh(const char *db, const char *const *args, const char *const *s
 	size_t n = 0;
 	while (provider_list[n])
 		n++;
-	char **env = calloc(n + 40, sizeof *env);
+	char **env = calloc(2 * n + 40, sizeof *env);
 	size_t e = 0;
 	ck_assert_ptr_nonnull(env);
 	/* Every adapter of provider_list and the exchange rates step, so none
@@ -81,6 +81,17 @@ static int refresh(const char *db, const char *const *args, const char *const *s
 			       "PLANNER_HTTP_MAX_WAIT_MS=5", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		env[e++] = xasprintf("%s", fixed[i]);
+	/* The other keyed feeds get a key too, so that every feed refreshes
+	 * (and Verda its OAuth client id beside its secret). */
+	for (size_t i = 0; i < n; i++) {
+		const char *k = provider_list[i]->key_env;
+		bool given = false;
+		for (size_t f = 0; k && f < sizeof fixed / sizeof fixed[0]; f++)
+			given |= !strncmp(fixed[f], k, strlen(k)) && fixed[f][strlen(k)] == '=';
+		if (k && !given)
+			env[e++] = xasprintf("%s=k-%s", k, provider_list[i]->name);
+	}
+	env[e++] = xasprintf("VERDA_CLIENT_ID=k-verda-id");
 	for (size_t i = 0; extra_env && extra_env[i]; i++)
 		env[e++] = xasprintf("%s", extra_env[i]);
 	env[e] = NULL;

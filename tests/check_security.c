@@ -84,7 +84,8 @@ static int run(const char *const *argv, const char *who, const char *scen, char 
 		if (p->key_env)
 			env[e++] = xasprintf("%s=%s", p->key_env, key_of(p, key, sizeof key));
 	}
-	const char *fixed[] = {"PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=3000",
+	const char *fixed[] = {"VERDA_CLIENT_ID=sec-verda-client-id",
+			       "PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=3000",
 			       "PLANNER_HTTP_RETRIES=0", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		env[e++] = xstrdup(fixed[i]);
@@ -231,8 +232,17 @@ START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)
 		const char *argv[] = {"refresh", "--db", db, "--provider", kp->name, NULL};
 		ck_assert_int_eq(run(argv, kp->name, scen, &out, &err), 0);
 		char *log = server_log(scen);
-		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true"),
+		/* Bearer, Google's key header, a named key header (shadeform's
+		 * X-API-KEY, hyperstack's api_key, fluidstack's api-key), or an OAuth client secret
+		 * POSTed for a token that then travels as Bearer (verda). */
+		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true") ||
+				  strstr(log, "\"key_header\": \"X-API-KEY\"") ||
+				  strstr(log, "\"key_header\": \"api_key\"") ||
+				  strstr(log, "\"key_header\": \"api-key\""),
 			      "%s sent no key: %s", kp->name, log);
+		if (!strcmp(kp->name, "verda"))
+			ck_assert_msg(strstr(log, "\"client_secret\": true"), "verda sent no secret: %s",
+				      log);
 		no_key_in_text("a request line", log);
 		free(log);
 		free(out);

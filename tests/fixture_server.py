@@ -60,7 +60,10 @@ Recorded real responses (tests/fixtures/real/, PROVENANCE.md there):
 
 GET /_log/<segment> returns the requests seen for that segment as JSON
 (method, path, the POSTed body, and the headers that matter: no values but
-the user agent and accept-encoding, and whether an auth header came).
+the user agent and accept-encoding, and whether an auth header came: the
+Authorization scheme, X-Goog-Api-Key, the name of an X-API-KEY, api_key or
+api-key header). A POSTed OAuth client_secret (verda) is logged as "<sent>" with
+client_secret true, and echokey repeats it in the error body.
 """
 import argparse
 import csv
@@ -86,6 +89,14 @@ ROUTES = [
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
     (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
     (re.compile(r"^/instance/v1/zones/([a-z0-9-]+)/products/servers$"), "scaleway", "json"),
+    (re.compile(r"^/v2/sizes$"), "digitalocean", "json"),
+    (re.compile(r"^/v1/oauth2/token$"), "verda.token", "json"),
+    (re.compile(r"^/v1/instance-types$"), "verda", "json"),
+    (re.compile(r"^/v1/instance-availability$"), "verda.avail", "json"),
+    (re.compile(r"^/v1/pricebook$"), "hyperstack.pricebook", "json"),
+    (re.compile(r"^/v1/core/flavors$"), "hyperstack", "json"),
+    (re.compile(r"^/v1/instances/types$"), "shadeform", "json"),
+    (re.compile(r"^/list_available_configurations$"), "fluidstack", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -114,6 +125,9 @@ REAL_LATEST = {
     "vast": "vast/cli-search-offers-raw.2024-rtx4090.json",
     "ecb": "ecb/eurofxref-daily.2025-05-09.xml",
     "scaleway": "scaleway/instance-v1-products-servers.2026-10-01.excerpt.json",
+    "digitalocean": "digitalocean/gpuhunt-test-sizes.json",
+    "verda": "verda/gpuhunt-test-instance-types.json",
+    "verda.spot": "verda/gpuhunt-test-availabilities-spot.json",
 }
 
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
@@ -127,7 +141,7 @@ PRICE_KEYS = {
     "communityPrice", "secureSpotPrice", "communitySpotPrice", "minimumBidPrice",
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
-    "hourly_price",
+    "hourly_price", "price_hourly", "price_per_hour", "spot_price", "value", "price_per_gpu_hr",
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -323,8 +337,17 @@ class Handler(BaseHTTPRequestHandler):
             pg = query.get("page", ["1"])[0]
             if pg not in ("", "1"):
                 stem = "scaleway.page" + re.sub(r"[^0-9]", "", pg)
+        elif name == "digitalocean":
+            pg = query.get("page", ["1"])[0]
+            if pg not in ("", "1"):
+                stem = "digitalocean.page" + re.sub(r"[^0-9]", "", pg)
+        elif name == "verda.avail" and query.get("is_spot", [""])[0] == "true":
+            stem = "verda.spot"
         elif name == "aws" and os.path.exists(os.path.join(st.root, "aws-%s.csv" % region)):
             stem = "aws-" + region
+        if kind == "real" and stem in REAL_LATEST:
+            path = os.path.join(st.root, "..", "real", REAL_LATEST[stem])
+            return path if os.path.exists(path) else None
         if kind == "real" and name in REAL_LATEST:
             path = os.path.join(st.root, "..", "real", REAL_LATEST[name])
             return path if os.path.exists(path) else None
@@ -365,7 +388,25 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, body)
         kind = segment.split("-", 1)[0]
         query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
-        auth = self.headers.get("Authorization") or self.headers.get("X-Goog-Api-Key")
+        auth = (self.headers.get("Authorization") or self.headers.get("X-Goog-Api-Key")
+                or self.headers.get("X-API-KEY") or self.headers.get("api_key")
+                or self.headers.get("api-key"))
+        posted = getattr(self, "posted", b"").decode("utf-8", "replace")
+        secret_sent = False
+        if real == "/v1/oauth2/token" and posted:
+            # Verda's OAuth client credentials travel in the POSTed body
+            # (that is the API); the log keeps only that one was sent.
+            try:
+                d = json.loads(posted)
+                secret = str(d.get("client_secret") or "")
+                secret_sent = bool(secret)
+                if "client_secret" in d:
+                    d["client_secret"] = "<sent>" if secret_sent else ""
+                posted = json.dumps(d)
+            except (ValueError, AttributeError):
+                secret, posted = "", "<not JSON>"
+            if kind == "echokey":
+                auth = "client_secret " + secret
         with st.lock:
             st.log.setdefault(segment, []).append({
                 "method": self.command,
@@ -375,7 +416,13 @@ class Handler(BaseHTTPRequestHandler):
                 "accept_encoding": self.headers.get("Accept-Encoding", ""),
                 "auth": self.headers.get("Authorization", "").split(" ")[0],
                 "goog_key": bool(self.headers.get("X-Goog-Api-Key")),
-                "body": getattr(self, "posted", b"").decode("utf-8", "replace"),
+                "key_header": (self.headers.get("X-API-KEY") and "X-API-KEY"
+                               or self.headers.get("api_key") and "api_key"
+                               or self.headers.get("api-key") and "api-key" or ""),
+                "client_secret": secret_sent,
+                "client_id": (json.loads(posted).get("client_id", "")
+                              if secret_sent else ""),
+                "body": posted,
             })
             key = segment + " " + self.path
             st.hits[key] = st.hits.get(key, 0) + 1
