@@ -68,6 +68,7 @@ complete -c planner -n "__fish_seen_subcommand_from fit offers" -l gpu -x -a '(_
 complete -c planner -n "__fish_seen_subcommand_from offers" -l model -x -a '(__planner_names models)'
 complete -c planner -n "__fish_seen_subcommand_from offers" -l min-vram -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l max-price -x
+complete -c planner -n "__fish_seen_subcommand_from offers history" -l currency -x -a 'USD EUR GBP CHF'
 complete -c planner -n "__fish_seen_subcommand_from offers" -l limit -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l spot
 complete -c planner -n "__fish_seen_subcommand_from offers" -l api

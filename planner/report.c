@@ -576,7 +576,7 @@ static void offers_table(FILE *f, const struct report_input *in, size_t i)
 		fprintf(f, "</td><td class=\"num\">%.0f</td><td>", o->vram_gib);
 		report_esc(f, o->region);
 		fprintf(f, "</td><td>%s</td><td class=\"num\">%.4g</td><td>%.10s</td></tr>\n",
-			o->spot ? "spot" : "on demand", o->price_per_hour * in->spec->usd_to_currency,
+			o->spot ? "spot" : "on demand", o->price_per_hour,
 			o->fetched_at);
 	}
 	fputs("</table>\n", f);
@@ -614,6 +614,11 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	still_on_snapshot(f, p);
 	report_escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
 	fputs("</p>\n", f);
+	if (p->fx_note[0]) {
+		fputs("<p class=\"muted\">", f);
+		report_escf(f, "Exchange rates: %s.", p->fx_note);
+		fputs("</p>\n", f);
+	}
 	for (size_t i = 0; i < p->n_stale; i++) {
 		fputs("<p class=\"warn\">", f);
 		report_escf(f, "Prices from %s are stale: its last refresh failed.", p->stale[i]);
@@ -655,6 +660,12 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 		fputs("<p class=\"muted\">No GPU has more than one price point yet; each "
 		      "planner refresh that finds a new price adds one.</p>\n",
 		      f);
+	if (shown && in->history_fx && in->history_fx[0]) {
+		fputs("<p class=\"muted\">", f);
+		report_escf(f, "Prices published in other currencies converted at %s.",
+		            in->history_fx);
+		fputs("</p>\n", f);
+	}
 	for (size_t i = 0; i < in->n_history; i++)
 		if (in->history[i].n_steps > 1)
 			history_chart(f, &in->history[i], spec->usd_to_currency, p->currency, i);
