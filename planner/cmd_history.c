@@ -119,6 +119,17 @@ static int print_table(const struct cli *c, const struct history_curve *cv, cons
 	return PLANNER_OK;
 }
 
+/* PLANNER_OK when the rates hold `currency`, else says so: PLANNER_EINPUT. */
+static int known_currency(const struct cli *c, const char *currency)
+{
+	double r;
+	if (fx_rate(c->ref->fx, "USD", currency, &r))
+		return PLANNER_OK;
+	errorf("%s has no ECB reference rate (%s)", currency,
+	       c->ref->fx && c->ref->fx->as_of[0] ? c->ref->fx->as_of : "no rates");
+	return PLANNER_EINPUT;
+}
+
 static int exec_history(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
@@ -168,13 +179,8 @@ static int exec_history(struct cli *c, int argc, char **argv)
 	struct store *st = cli_store(c, &rc);
 	if (!st)
 		goto out;
-	double r;
-	if (!fx_rate(c->ref->fx, "USD", fx.currency, &r)) {
-		errorf("%s has no ECB reference rate (%s)", fx.currency,
-		       c->ref->fx && c->ref->fx->as_of[0] ? c->ref->fx->as_of : "no rates");
-		rc = PLANNER_EINPUT;
+	if ((rc = known_currency(c, fx.currency)))
 		goto out;
-	}
 	if ((rc = store_price_history(st, g->name, provider, &rows, &n_rows, &err)) == PLANNER_OK)
 		fx_convert_points(c->ref->fx, fx.currency, rows, &n_rows, fx.note, sizeof fx.note,
 		                  &fx.dropped);

@@ -17,6 +17,7 @@ const struct provider *const provider_list[] = {
     &provider_lambda,     &provider_runpod,  &provider_vast,
     &provider_azure,      &provider_aws,     &provider_gcp,
     &provider_scaleway,
+    &provider_seeweb,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

@@ -86,6 +86,7 @@ ROUTES = [
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
     (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
     (re.compile(r"^/instance/v1/zones/([a-z0-9-]+)/products/servers$"), "scaleway", "json"),
+    (re.compile(r"^/ecs/v2/plans$"), "seeweb", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -365,7 +366,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, body)
         kind = segment.split("-", 1)[0]
         query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
-        auth = self.headers.get("Authorization") or self.headers.get("X-Goog-Api-Key")
+        auth = (self.headers.get("Authorization") or self.headers.get("X-Goog-Api-Key")
+                or self.headers.get("X-APITOKEN"))
         with st.lock:
             st.log.setdefault(segment, []).append({
                 "method": self.command,
@@ -375,6 +377,7 @@ class Handler(BaseHTTPRequestHandler):
                 "accept_encoding": self.headers.get("Accept-Encoding", ""),
                 "auth": self.headers.get("Authorization", "").split(" ")[0],
                 "goog_key": bool(self.headers.get("X-Goog-Api-Key")),
+                "apitoken": bool(self.headers.get("X-APITOKEN")),
                 "body": getattr(self, "posted", b"").decode("utf-8", "replace"),
             })
             key = segment + " " + self.path
