@@ -100,10 +100,10 @@ _planner()
 		return 0
 		;;
 	--provider)
-		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack openrouter litellm" -- "$cur"))
+		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb openrouter litellm" -- "$cur"))
 		return 0
 		;;
-	--context | --batch | --min-vram | --max-price | --limit | --month | \
+	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
 		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch)
 		return 0
 		;;
@@ -113,14 +113,14 @@ _planner()
 	case $cmd in
 	compare) opts="--quiet" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
-	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit --region" ;;
+	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
 	schedule) opts="--month --output -o --quiet --allow-unplaced" ;;
 	breakeven) opts="--output -o --quiet" ;;
 	report) opts="--output -o --quiet" ;;
-	history) opts="--provider" ;;
+	history) opts="--provider --currency" ;;
 	probe) opts="" ;;
 	*) return 0 ;;
 	esac

@@ -12,7 +12,7 @@ function __planner_names
 end
 
 set -l commands compare schedule breakeven report fit offers refresh providers models gpus history probe
-set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack openrouter litellm
+set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb openrouter litellm
 
 complete -c planner -f
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a compare -d 'cost of every job on each route'
@@ -68,6 +68,7 @@ complete -c planner -n "__fish_seen_subcommand_from fit offers" -l gpu -x -a '(_
 complete -c planner -n "__fish_seen_subcommand_from offers" -l model -x -a '(__planner_names models)'
 complete -c planner -n "__fish_seen_subcommand_from offers" -l min-vram -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l max-price -x
+complete -c planner -n "__fish_seen_subcommand_from offers history" -l currency -x -a 'USD EUR GBP CHF'
 complete -c planner -n "__fish_seen_subcommand_from offers" -l limit -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l spot
 complete -c planner -n "__fish_seen_subcommand_from offers" -l api

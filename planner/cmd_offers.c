@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fx.h"
 #include "provider.h"
 #include "regions.h"
 
@@ -40,7 +41,7 @@ static int name_piece(const char **s, int cols)
 /* The offers table's rows; says whether one is marked estimated. */
 static bool offers_rows(const struct offer *o, size_t limit)
 {
-	/* Prices as each provider publishes them, in the cur column. */
+	/* Prices converted (fx_convert_offers); cur: as each provider publishes. */
 	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-3s %-4s %-9s %s\n", "provider", "offer", "gpu",
 	       "gpus", "GiB/gpu", "price/h", "/gpu-h", "cur", "spot", "where", "region");
 	bool marked = false;
@@ -60,7 +61,7 @@ static bool offers_rows(const struct offer *o, size_t limit)
 		       o[i].provider, len, len, offer, OFFER_COLS - len > 0 ? OFFER_COLS - len : 0,
 		       "", o[i].gpu, o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
 		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
-		       o[i].currency, o[i].spot ? "yes" : "", where[0] ? where : "?",
+		       o[i].currency_published, o[i].spot ? "yes" : "", where[0] ? where : "?",
 		       cli_safe(region, sizeof region, region));
 		/* The rest of a long name under its start, never cut mid-word. */
 		while (*rest) {
@@ -72,8 +73,42 @@ static bool offers_rows(const struct offer *o, size_t limit)
 	return marked;
 }
 
-static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit)
+/* What the offers were converted with, for the footer (or stderr). */
+struct offers_fx {
+	const char *currency; /* the display currency */
+	char note[256];       /* "1 EUR = 1.125 USD, ECB 2025-05-09"; "" when none used */
+	size_t dropped;       /* rows with no rate for their currency */
+};
+
+/* The exchange-rate lines: under the table, else on stderr unless quiet. */
+static void print_fx(const struct cli *c, const struct offers_fx *fx)
 {
+	FILE *f = c->format == FORMAT_TABLE ? stdout : stderr;
+	const char *lead = f == stderr ? "planner: note: " : "";
+	if (c->format != FORMAT_TABLE && c->quiet)
+		return;
+	if (fx->note[0])
+		fprintf(f, "%sexchange rates: %s\n", lead, fx->note);
+	if (fx->dropped)
+		fprintf(f, "%s%zu offer%s left out: no exchange rate for %s currency\n", lead,
+		        fx->dropped, fx->dropped == 1 ? "" : "s", fx->dropped == 1 ? "its" : "their");
+}
+
+/* The converted price of one offer, for json. */
+static void add_converted(cJSON *x, const struct offer *o)
+{
+	cJSON *c = cJSON_AddObjectToObject(x, "converted");
+	cJSON_AddStringToObject(c, "currency", o->currency);
+	cJSON_AddNumberToObject(c, "price_per_hour", round_to(o->price_per_hour, 6));
+	cJSON_AddNumberToObject(c, "price_per_gpu_hour",
+	                        round_to(o->price_per_hour / o->gpu_count, 6));
+}
+
+static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit,
+                        const struct offers_fx *fx)
+{
+	if (c->format != FORMAT_TABLE)
+		print_fx(c, fx);
 	if (limit == 0 || limit > n)
 		limit = n;
 	if (c->format == FORMAT_JSON) {
@@ -85,10 +120,11 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			cJSON_AddStringToObject(x, "gpu", o[i].gpu);
 			cJSON_AddNumberToObject(x, "gpu_count", o[i].gpu_count);
 			cJSON_AddNumberToObject(x, "vram_gib", round_to(o[i].vram_gib, 2));
-			cJSON_AddNumberToObject(x, "price_per_hour", o[i].price_per_hour);
-			cJSON_AddStringToObject(x, "currency", o[i].currency);
+			cJSON_AddNumberToObject(x, "price_per_hour", o[i].price_published);
+			cJSON_AddStringToObject(x, "currency", o[i].currency_published);
 			cJSON_AddNumberToObject(x, "price_per_gpu_hour",
-			                        round_to(o[i].price_per_hour / o[i].gpu_count, 4));
+			                        round_to(o[i].price_published / o[i].gpu_count, 4));
+			add_converted(x, &o[i]);
 			cJSON_AddBoolToObject(x, "spot", o[i].spot);
 			cJSON_AddBoolToObject(x, "available", o[i].available);
 			cJSON_AddStringToObject(x, "region", o[i].region);
@@ -106,7 +142,8 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"
-		      "fetched_at,country,region_group,tier,estimated,currency\r\n",
+		      "fetched_at,country,region_group,tier,estimated,currency,"
+		      "converted_price_per_hour,converted_currency\r\n",
 		      stdout);
 		for (size_t i = 0; i < limit; i++) {
 			csv_field(stdout, o[i].provider);
@@ -115,15 +152,19 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 			putchar(',');
 			csv_field(stdout, o[i].gpu);
 			printf(",%d,%.2f,%.4f,%s,", o[i].gpu_count, o[i].vram_gib,
-			       o[i].price_per_hour, o[i].spot ? "true" : "false");
+			       o[i].price_published, o[i].spot ? "true" : "false");
 			csv_field(stdout, o[i].region);
 			printf(",%s,%s,%s,", o[i].fetched_at, o[i].country, o[i].region_group);
 			csv_field(stdout, o[i].tier);
-			printf(",%s,%s\r\n", o[i].estimated ? "true" : "false", o[i].currency);
+			printf(",%s,%s,%.4f,%s\r\n", o[i].estimated ? "true" : "false",
+			       o[i].currency_published, o[i].price_per_hour, o[i].currency);
 		}
 		return PLANNER_OK;
 	}
 	bool marked = offers_rows(o, limit);
+	printf("(price/h and /gpu-h in %s; cur: the currency the provider publishes in)\n",
+	       fx->currency);
+	print_fx(c, fx);
 	if (marked)
 		printf("~ estimated: not read from the provider itself (see its source in "
 		       "--format json)\n");
@@ -231,10 +272,14 @@ static char offers_help[2048];
 
 #define HELP_HEAD                                                                                  \
 	"Lists the offers in the price database, cheapest instance-hour first, each\n"             \
-	"priced in the currency its provider publishes (the cur column).\n\n"                     \
+	"published price (the cur column) converted into one currency with the\n"                 \
+	"exchange rates of the last refresh (the ECB's; else the snapshot's), shown\n"           \
+	"under the table; json and csv keep the published price and add the converted.\n\n"     \
 	"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"                    \
 	"  --min-vram N     at least N GiB per GPU\n"                                              \
-	"  --max-price P    at most P per instance-hour, in the offer's own currency\n"            \
+	"  --max-price P    at most P per instance-hour, in --currency\n"                         \
+	"  --currency C     the currency prices are shown, sorted and compared in\n"              \
+	"                   (ISO 4217, default USD)\n"                                             \
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \
@@ -265,6 +310,7 @@ struct offers_args {
 	bool api;          /* --api: per-token prices instead of offers */
 	const char *model; /* --model, with --api */
 	double limit;      /* --limit; 0 for all (any count, 1e20 too) */
+	const char *currency; /* --currency; "USD" unless given */
 };
 
 /* Reads the options into a; returns 0 to go on, else the exit status. */
@@ -280,6 +326,7 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	                                     {"api", no_argument, NULL, 'a'},
 	                                     {"model", required_argument, NULL, 'M'},
 	                                     {"limit", required_argument, NULL, 'l'},
+	                                     {"currency", required_argument, NULL, 'C'},
 	                                     {0, 0, 0, 0}};
 	double v;
 	int opt, rc;
@@ -304,7 +351,8 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 			break;
 		case 'x':
 			if (!parse_count(optarg, &v) || v <= 0)
-				return cli_usage(c, "--max-price wants USD per hour, e.g. 2.50");
+				return cli_usage(c, "--max-price wants a price per hour in "
+				                    "--currency, e.g. 2.50");
 			a->f.max_price = v;
 			break;
 		case 'p':
@@ -324,6 +372,11 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 			break;
 		case 'M':
 			a->model = optarg;
+			break;
+		case 'C':
+			if (!fx_code_ok(optarg))
+				return cli_usage(c, "--currency wants an ISO 4217 code, e.g. EUR");
+			a->currency = optarg;
 			break;
 		case 'l':
 			if (!parse_count(optarg, &a->limit))
@@ -349,9 +402,47 @@ static size_t only_provider(struct api_price *a, size_t n, const char *provider)
 	return kept;
 }
 
+/* Keeps the offers at most max (in their converted price; all when 0). */
+static size_t keep_price(struct offer *o, size_t n, double max)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (max <= 0 || o[i].price_per_hour <= max)
+			o[kept++] = o[i];
+	return kept;
+}
+
+/* The offers the filter keeps, converted into a->currency; the exit status. */
+static int list_offers(struct cli *c, struct store *st, const struct offers_args *a)
+{
+	struct offers_fx fx = {.currency = a->currency};
+	struct offer_filter f = a->f;
+	struct offer *rows = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	double r;
+	int rc;
+	if (!fx_rate(c->ref->fx, "USD", a->currency, &r)) {
+		errorf("%s has no ECB reference rate (%s)", a->currency,
+		       c->ref->fx && c->ref->fx->as_of[0] ? c->ref->fx->as_of : "no rates");
+		return PLANNER_EINPUT;
+	}
+	f.max_price = 0; /* compared after conversion, in a->currency */
+	if ((rc = store_offers(st, &f, &rows, &n, &err)) == PLANNER_OK) {
+		fx_convert_offers(c->ref->fx, a->currency, rows, &n, fx.note, sizeof fx.note,
+		                  &fx.dropped);
+		n = keep_price(rows, n, a->f.max_price);
+		rc = print_offers(c, rows, n, (size_t)clamp_llong(a->limit, 0, LLONG_MAX), &fx);
+	} else
+		errorf("%s", err ? err : "cannot read the catalogue");
+	free(rows);
+	free(err);
+	return rc;
+}
+
 static int exec_offers(struct cli *c, int argc, char **argv)
 {
-	struct offers_args a = {.f = {.spot = -1}};
+	struct offers_args a = {.f = {.spot = -1}, .currency = "USD"};
 	int rc;
 	describe();
 	if ((rc = parse_args(c, argc, argv, &a)))
@@ -373,13 +464,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
 	} else {
-		struct offer *rows = NULL;
-		size_t n = 0;
-		if ((rc = store_offers(st, &a.f, &rows, &n, &err)) == PLANNER_OK)
-			rc = print_offers(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX));
-		else
-			errorf("%s", err ? err : "cannot read the catalogue");
-		free(rows);
+		rc = list_offers(c, st, &a);
 	}
 	free(err);
 	return rc;
@@ -387,8 +472,8 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_offers_entry = {
     .name = "offers",
-    .args = "[--gpu G] [--min-vram N] [--max-price P] [--provider X] [--spot] [--region R] [--api "
-            "[--model M]] [--limit N] [--format F]",
+    .args = "[--gpu G] [--min-vram N] [--max-price P] [--currency C] [--provider X] [--spot] "
+            "[--region R] [--api [--model M]] [--limit N] [--format F]",
     .summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
     .help = offers_help,
     .exec = exec_offers,

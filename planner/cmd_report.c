@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fx.h"
 #include "history.h"
 #include "plan.h"
 #include "report.h"
@@ -51,9 +52,21 @@ static int write_report(FILE *f, void *arg)
 	struct history_curve *curves = NULL;
 	char *err = NULL, now[24];
 	struct offer_filter any = {.spot = -1, .available_only = true};
+	char hist_fx[256] = "";
+	size_t hist_dropped = 0;
 	int rc = store_offers(st, &any, &all, &n_all, &err);
-	if (rc == PLANNER_OK)
+	if (rc == PLANNER_OK) {
+		/* In the plan's currency with the plan's rates, cheapest first. */
+		struct plan scratch = {0};
+		snprintf(scratch.currency, sizeof scratch.currency, "%s", plan->currency);
+		plan_convert_offers(spec, c->ref, &scratch, all, &n_all);
+		fx_sort_offers(all, n_all);
 		rc = store_price_history(st, NULL, NULL, &hist, &n_hist, &err);
+	}
+	/* History in USD (the report scales it by the spec's rate, as compare). */
+	if (rc == PLANNER_OK)
+		fx_convert_points(c->ref->fx, "USD", hist, &n_hist, hist_fx, sizeof hist_fx,
+		                  &hist_dropped);
 	if (rc == PLANNER_OK)
 		rc = history_curves(hist, n_hist, &curves, &n_curves, &err);
 	if (rc != PLANNER_OK)
@@ -74,7 +87,7 @@ static int write_report(FILE *f, void *arg)
 	iso_now(now, sizeof now);
 	struct report_input in = {.spec = spec, .plan = plan, .offers = offers,
 				  .n_offers = n_offers, .history = curves, .n_history = n_curves,
-				  .generated_at = now};
+				  .generated_at = now, .history_fx = hist_fx};
 	rc = report_write_html(f, &in, &err);
 out:
 	if (rc != PLANNER_OK)

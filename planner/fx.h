@@ -42,4 +42,37 @@ bool fx_per_usd(const struct fx_table *t, const char *code, double *out);
  * PLANNER_EINPUT with *err set when it is missing or malformed. */
 int fx_from_json(const char *json, struct fx_table *t, char **err);
 
+/* Units of `to` per unit of `from`, through EUR: false when either rate is
+ * missing. 1 when the codes are equal. */
+bool fx_rate(const struct fx_table *t, const char *from, const char *to, double *out);
+
+/* Appends "1 FROM = r TO" to the NUL-terminated note (", " between pairs)
+ * once per pair; truncates to fit len. This function can't fail. */
+void fx_note_add(char *note, size_t len, const char *from, const char *to, double rate);
+
+/* Appends ", ECB <date>" (t's date) to a note that names a rate; nothing
+ * when the note is empty or t has no date. This function can't fail. */
+void fx_note_date(char *note, size_t len, const struct fx_table *t);
+
+struct offer;
+struct price_point;
+
+/* Prices offers o[0..*n) in `to`, in place, from the currency each is
+ * published in ("" reads as USD), through t; keeps the published price and
+ * currency in price_published / currency_published; leaves out (in order)
+ * those whose currency t lacks and counts them in *dropped; notes each rate
+ * used in note (fx_note_add, then fx_note_date). Then sorts them cheapest
+ * first as the store does (price, provider, offer, region, spot). This
+ * function can't fail. */
+void fx_convert_offers(const struct fx_table *t, const char *to, struct offer *o, size_t *n,
+                       char *note, size_t len, size_t *dropped);
+
+/* Sorts offers cheapest first as the store does (price, provider, offer,
+ * region, spot). */
+void fx_sort_offers(struct offer *o, size_t n);
+
+/* The same for price-history rows, kept in their order (history_curves'). */
+void fx_convert_points(const struct fx_table *t, const char *to, struct price_point *p,
+                       size_t *n, char *note, size_t len, size_t *dropped);
+
 #endif

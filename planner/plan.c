@@ -508,8 +508,8 @@ static void note_rate(struct plan *p, const char *code, double rate)
  * is published in: through USD with the spec's fx, else the reference rates
  * (refdata fx: the ECB's, through EUR). An offer whose currency has no rate
  * is left out and counted. */
-static void convert_offers(const struct jobspec *spec, const struct refdata *ref, struct plan *p,
-			   struct offer *o, size_t *n)
+void plan_convert_offers(const struct jobspec *spec, const struct refdata *ref, struct plan *p,
+			 struct offer *o, size_t *n)
 {
 	size_t w = 0;
 	bool used_ref = spec->fx_auto && strcmp(spec->currency, "USD");
@@ -531,6 +531,8 @@ static void convert_offers(const struct jobspec *spec, const struct refdata *ref
 			}
 		}
 		o[w] = o[i];
+		o[w].price_published = o[i].price_per_hour;
+		snprintf(o[w].currency_published, sizeof o[w].currency_published, "%s", cur);
 		o[w].price_per_hour *= rate;
 		w++;
 	}
@@ -567,7 +569,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		goto fail;
 	}
 	note_sources(p, provs, n_provs);
-	convert_offers(spec, ref, p, offers, &n_offers);
+	plan_convert_offers(spec, ref, p, offers, &n_offers);
 	for (size_t i = 0; i < n_provs; i++) {
 		/* A provider holding no rows prices nothing: not stale. */
 		if (strcmp(provs[i].last_status, "failed") || provs[i].rows <= 0)

@@ -99,4 +99,12 @@ const char *plan_provider_source(const struct plan *p, const char *provider);
  * bytes, cut to fit); "" when none. Returns buf. */
 char *plan_snapshot_names(const struct plan *p, char *buf, size_t len);
 
+/* Prices offers o[0..*n) in the spec's currency, in place, as compare
+ * does: through USD with the spec's fx, else the reference rates; leaves
+ * out those with no rate (p->fx_dropped) and notes the reference rates
+ * used in p->fx_note. The order is kept (fx_sort_offers re-sorts). This
+ * function can't fail. */
+void plan_convert_offers(const struct jobspec *spec, const struct refdata *ref, struct plan *p,
+			 struct offer *o, size_t *n);
+
 #endif

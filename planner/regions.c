@@ -90,6 +90,13 @@ struct cloud_region {
  * norway_2_eu, norway_4_eu, generic_1_canada); the country is the one the
  * name gives. */
 #define FS(n, c) {"fluidstack", n, c, NULL}
+/* Seeweb: the four region codes its /plans response names under
+ * available_regions (skypilot-org/skypilot-catalog catalogs/v8/seeweb/
+ * vms.csv, column Region, commit 004a1aef76542bb40d12fcedaaf091551ddf5fb4,
+ * read 2026-11-30); the country is the code's ISO 3166 prefix (it Italy:
+ * fr2 Frosinone, mi2 Milan; ch Switzerland: lug1 Lugano; bg Bulgaria:
+ * sof1 Sofia; the cities unconfirmed). */
+#define SWB(n, c) {"seeweb", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -160,6 +167,7 @@ static const struct cloud_region clouds[] = {
     RP("US-NC-2", "US"), RP("US-NE-1", "US"), RP("US-OR-1", "US"), RP("US-OR-2", "US"),
     RP("US-PA-1", "US"), RP("US-TX-1", "US"), RP("US-TX-2", "US"), RP("US-TX-3", "US"),
     RP("US-TX-4", "US"), RP("US-TX-5", "US"), RP("US-TX-6", "US"), RP("US-WA-1", "US"),
+    SWB("it-fr2", "IT"), SWB("it-mi2", "IT"), SWB("ch-lug1", "CH"), SWB("bg-sof1", "BG"),
 };
 
 /* Where an API host processes data. "openrouter" rows are OpenRouter's;

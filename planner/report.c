@@ -576,7 +576,7 @@ static void offers_table(FILE *f, const struct report_input *in, size_t i)
 		fprintf(f, "</td><td class=\"num\">%.0f</td><td>", o->vram_gib);
 		report_esc(f, o->region);
 		fprintf(f, "</td><td>%s</td><td class=\"num\">%.4g</td><td>%.10s</td></tr>\n",
-			o->spot ? "spot" : "on demand", o->price_per_hour * in->spec->usd_to_currency,
+			o->spot ? "spot" : "on demand", o->price_per_hour,
 			o->fetched_at);
 	}
 	fputs("</table>\n", f);
@@ -589,6 +589,16 @@ static void still_on_snapshot(FILE *f, const struct plan *p)
 	if (!p->snapshot_only && !strcmp(p->prices_source, "mixed"))
 		report_escf(f, "; still on the bundled snapshot: %s",
 		            plan_snapshot_names(p, names, sizeof names));
+}
+
+/* "<lead> <rates>." as a muted paragraph; nothing when no rate was used. */
+static void rates_paragraph(FILE *f, const char *lead, const char *rates)
+{
+	if (!rates || !rates[0])
+		return;
+	fputs("<p class=\"muted\">", f);
+	report_escf(f, "%s %s.", lead, rates);
+	fputs("</p>\n", f);
 }
 
 int report_write_html(FILE *f, const struct report_input *in, char **err)
@@ -614,6 +624,7 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	still_on_snapshot(f, p);
 	report_escf(f, "; report written %s by planner %s.", in->generated_at, PLANNER_VERSION);
 	fputs("</p>\n", f);
+	rates_paragraph(f, "Exchange rates:", p->fx_note);
 	for (size_t i = 0; i < p->n_stale; i++) {
 		fputs("<p class=\"warn\">", f);
 		report_escf(f, "Prices from %s are stale: its last refresh failed.", p->stale[i]);
@@ -655,6 +666,9 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 		fputs("<p class=\"muted\">No GPU has more than one price point yet; each "
 		      "planner refresh that finds a new price adds one.</p>\n",
 		      f);
+	if (shown)
+		rates_paragraph(f, "Prices published in other currencies converted at",
+		                in->history_fx);
 	for (size_t i = 0; i < in->n_history; i++)
 		if (in->history[i].n_steps > 1)
 			history_chart(f, &in->history[i], spec->usd_to_currency, p->currency, i);

@@ -38,11 +38,14 @@ double report_crossing(const struct cost_line *a, const struct cost_line *b, dou
 struct report_input {
 	const struct jobspec *spec;
 	const struct plan *plan;
-	struct offer *const *offers;          /* per job: cheapest offers that fit, USD */
+	struct offer *const *offers;          /* per job: cheapest offers that fit, in the
+	                                       * plan's currency (plan_convert_offers) */
 	const size_t *n_offers;               /* per job */
 	const struct history_curve *history;  /* price curves (history_curves) */
 	size_t n_history;
 	const char *generated_at;             /* ISO 8601 UTC */
+	const char *history_fx;               /* rates the history was converted to USD
+	                                       * with (fx_note_add); "" or NULL: none */
 };
 
 /* Writes the report to f. Returns PLANNER_OK, or PLANNER_ESYS with *err

@@ -40,6 +40,10 @@ struct offer {
 	char tier[16];         /* RunPod's "secure" / "community"; "" elsewhere */
 	bool estimated;        /* price estimated or not confirmed at the provider itself */
 	char currency[4];      /* ISO 4217 of price_per_hour, as published ("USD", "EUR") */
+	/* Set by fx_convert_offers when price_per_hour is converted: the
+	 * price and currency as published. */
+	double price_published;
+	char currency_published[4];
 };
 
 /* Long-prompt tiers one API price may have: OpenRouter lists up to two
@@ -170,6 +174,7 @@ struct price_point {
 	char recorded_at[24];  /* ISO 8601 UTC: the refresh's fetched_at */
 	bool gone;             /* the offer vanished from its feed at recorded_at
 	                        * (price_per_hour is its last price) */
+	char currency[4];      /* ISO 4217 of price_per_hour, as recorded */
 };
 
 /* Price-history rows of one GPU (canonical name; NULL for every GPU) and

@@ -410,6 +410,7 @@ static void read_price_point(sqlite3_stmt *s, void *row)
 	p->price_per_hour = sqlite3_column_double(s, 6);
 	store_copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
 	p->gone = sqlite3_column_int(s, 8) != 0;
+	store_copy_text(p->currency, sizeof p->currency, sqlite3_column_text(s, 9));
 }
 
 int store_price_history(struct store *st, const char *gpu, const char *provider,
@@ -421,10 +422,8 @@ int store_price_history(struct store *st, const char *gpu, const char *provider,
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, offer, region, spot, gpu, gpu_count, price_per_hour, "
-	        "recorded_at, gone FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
+	        "recorded_at, gone, currency FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
 	        "AND (?2 IS NULL OR provider = ?2) "
-	        /* USD only until history converts (its outputs say USD). */
-	        "AND currency = 'USD' "
 	        "ORDER BY gpu, recorded_at, provider, offer, region, spot",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read price history");

@@ -19,6 +19,7 @@ const struct provider *const provider_list[] = {
     &provider_scaleway,
     &provider_digitalocean, &provider_verda, &provider_hyperstack, &provider_shadeform,
     &provider_fluidstack,
+    &provider_seeweb,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

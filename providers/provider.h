@@ -86,6 +86,7 @@ extern const struct provider provider_azure;
 extern const struct provider provider_aws;
 extern const struct provider provider_gcp;
 extern const struct provider provider_scaleway;
+extern const struct provider provider_seeweb;
 extern const struct provider provider_openrouter;
 extern const struct provider provider_litellm;
 extern const struct provider provider_digitalocean;

@@ -2,6 +2,7 @@
  * ecb.c) on its recorded real response and over loopback HTTP with the
  * faults every feed is tested with, and prices converted from the currency
  * an offer is published in when a plan is priced. */
+#include <cJSON.h>
 #include <check.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -11,6 +12,7 @@
 
 #include "fx.h"
 #include "provider.h"
+#include "store.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -353,18 +355,28 @@ START_TEST(an_eu_only_job_chooses_among_four_eu_providers_in_euros)
 	}
 	ck_assert_ptr_nonnull(strstr(out, "\nscaleway,H100-1-80G,H100 PCIe,1,"));
 	ck_assert_ptr_nonnull(strstr(out, ",2.8665,false,fr-par-2,"));
-	ck_assert_ptr_nonnull(strstr(out, ",true,EUR\r\n"));
+	/* Published EUR 2.8665, converted at the snapshot's 1 EUR = 1.1252 USD. */
+	ck_assert_ptr_nonnull(strstr(out, ",true,EUR,3.2254,USD\r\n"));
+	ck_assert_msg(strstr(err, "exchange rates: 1 EUR = 1.125 USD, ECB 2025-05-09"), "%s", err);
 	free(out);
 	free(err);
-	/* History keeps each price's currency and charts only USD ones (its
-	 * outputs are USD), so the EUR rows stay out of `planner history`. */
+	/* History keeps each price's currency and converts it when it charts:
+	 * Scaleway's EUR H100 PCIe of 2026-10-01 is that day's only point. */
 	char *eur = test_query(db, "SELECT count(*) FROM price_history WHERE provider = "
 				   "'scaleway' AND currency = 'EUR'", NULL);
 	ck_assert_str_eq(eur, "6");
 	free(eur);
 	const char *hist[] = {"history", "H100 PCIe", "--db", db, "--format", "json", NULL};
 	ck_assert_int_eq(test_run_planner(hist, NULL, &out, &err), 0);
-	ck_assert_msg(!strstr(out, "scaleway"), "%s", out);
+	cJSON *h = cJSON_Parse(out);
+	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(h, "points"), 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(first, "refreshed_at")->valuestring,
+			 "2026-10-01T00:00:00Z");
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(first, "min")->valuedouble, 2.8665 * 1.1252,
+				1e-4);
+	ck_assert_str_eq(cJSON_GetObjectItem(h, "exchange_rates")->valuestring,
+			 "1 EUR = 1.125 USD, ECB 2025-05-09");
+	cJSON_Delete(h);
 	free(out);
 	free(err);
 	/* A job only an H100-class card holds: Scaleway's 2.8665 EUR H100 PCIe
@@ -383,6 +395,129 @@ START_TEST(an_eu_only_job_chooses_among_four_eu_providers_in_euros)
 }
 END_TEST
 
+START_TEST(offers_and_price_points_convert_through_eur_and_note_each_rate_once)
+{
+	struct fx_table t = {.as_of = "2025-05-09"};
+	ck_assert(fx_set(&t, "USD", 1.25) && fx_set(&t, "GBP", 0.8));
+	double r;
+	ck_assert(fx_rate(&t, "GBP", "USD", &r) && fabs(r - 1.5625) < 1e-12);
+	ck_assert(fx_rate(&t, "XAF", "XAF", &r) && r == 1); /* same code: no table needed */
+	ck_assert(!fx_rate(&t, "XAF", "USD", &r));
+	struct offer o[4] = {
+	    {.provider = "b", .gpu_count = 2, .price_per_hour = 2.0, .currency = "EUR"},
+	    {.provider = "a", .gpu_count = 1, .price_per_hour = 2.4, .currency = ""},
+	    {.provider = "c", .gpu_count = 1, .price_per_hour = 1.0, .currency = "XAF"},
+	    {.provider = "d", .gpu_count = 1, .price_per_hour = 1.0, .currency = "EUR"},
+	};
+	size_t n = 4, dropped = 0;
+	char note[128] = "";
+	fx_convert_offers(&t, "USD", o, &n, note, sizeof note, &dropped);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(dropped, 1);
+	/* Sorted by the converted price: d 1.25, a 2.4, b 2.5 (published 1, -, 2). */
+	ck_assert_str_eq(o[0].provider, "d");
+	ck_assert_str_eq(o[1].provider, "a");
+	ck_assert_str_eq(o[2].provider, "b");
+	ck_assert_double_eq_tol(o[2].price_per_hour, 2.5, 1e-12);
+	ck_assert_double_eq_tol(o[2].price_published, 2.0, 1e-12);
+	ck_assert_str_eq(o[2].currency, "USD");
+	ck_assert_str_eq(o[2].currency_published, "EUR");
+	ck_assert_str_eq(o[1].currency_published, "USD"); /* "" reads as USD */
+	ck_assert_str_eq(note, "1 EUR = 1.25 USD, ECB 2025-05-09");
+	struct price_point p[2] = {{.price_per_hour = 1.6, .currency = "GBP"},
+				   {.price_per_hour = 3.0, .currency = "USD"}};
+	n = 2;
+	dropped = 0;
+	note[0] = 0;
+	fx_convert_points(&t, "EUR", p, &n, note, sizeof note, &dropped);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_double_eq_tol(p[0].price_per_hour, 2.0, 1e-12);
+	ck_assert_double_eq_tol(p[1].price_per_hour, 2.4, 1e-12);
+	ck_assert_str_eq(note, "1 GBP = 1.25 EUR, 1 USD = 0.8 EUR, ECB 2025-05-09");
+}
+END_TEST
+
+/* The eu RTX 4090 rows of the snapshot (vast: 0.40 USD x1, 0.79 USD x2)
+ * and one EUR row at 0.38 EUR, 0.4276 USD at the snapshot's 1.1252. */
+static char *offers_csv(const char *db, const char *currency, const char *max_price)
+{
+	char *out = NULL, *err = NULL;
+	const char *argv[] = {"offers",   "--db",       db,        "--region",   "eu", "--gpu",
+			      "RTX 4090", "--currency", currency,  "--max-price", max_price,
+			      "--format", "csv",        NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	free(err);
+	return out;
+}
+
+START_TEST(offers_sort_and_cap_prices_in_the_display_currency)
+{
+	char *db = db_with_eur_offer(0.38);
+	/* Published, the EUR row (0.38) would sort first and pass a 0.41 cap;
+	 * in USD it is 0.4276 and does not. */
+	char *out = offers_csv(db, "USD", "0.41");
+	ck_assert_msg(strstr(out, "\nvast,\"RTX 4090 x1 (Germany, DE)\"") && !strstr(out, "eutest"),
+		      "%s", out);
+	free(out);
+	out = offers_csv(db, "USD", "1");
+	const char *vast = strstr(out, "\nvast,\"RTX 4090 x1"), *eu = strstr(out, "\neutest,");
+	ck_assert_msg(vast && eu && vast < eu, "%s", out);
+	ck_assert_msg(strstr(eu, ",0.3800,false,fr-par-2,") && strstr(eu, ",EUR,0.4276,USD\r\n"),
+		      "%s", out);
+	free(out);
+	/* In EUR the cap is in EUR: 0.38 keeps the EUR row and vast's 0.3555. */
+	out = offers_csv(db, "EUR", "0.38");
+	ck_assert_msg(strstr(out, "eutest") && strstr(out, ",USD,0.3555,EUR\r\n") &&
+			  !strstr(out, "x2"),
+		      "%s", out);
+	free(out);
+	/* The table names the rate under it; an unknown currency is refused. */
+	const char *argv[] = {"offers", "--db", db, "--region", "eu", NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(out, "(price/h and /gpu-h in USD; cur: ") &&
+			  strstr(out, "exchange rates: 1 EUR = 1.125 USD, ECB 2025-05-09"),
+		      "%s", out);
+	free(out);
+	free(err);
+	const char *xaf[] = {"offers", "--db", db, "--currency", "XAF", NULL};
+	ck_assert_int_eq(test_run_planner(xaf, NULL, &out, &err), PLANNER_EINPUT);
+	ck_assert_msg(strstr(err, "XAF has no ECB reference rate (2025-05-09)"), "%s", err);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(history_and_report_show_the_rates_they_converted_with)
+{
+	char *db = db_with_eur_offer(0.38), *out = NULL, *err = NULL;
+	const char *argv[] = {"history", "RTX 4090", "--db", db, "--currency", "EUR", NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(out, "RTX 4090: EUR per GPU-hour") &&
+			  strstr(out, "exchange rates: 1 USD = 0.8887 EUR, ECB 2025-05-09"),
+		      "%s", out);
+	free(out);
+	free(err);
+	char *dir = test_tmpdir(), *html = xasprintf("%s/r.html", dir);
+	char *spec = test_write(dir, "s.yaml", "currency: EUR\nfx: auto\n" EU_JOB);
+	const char *rep[] = {"report", spec, "-o", html, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(rep, NULL, &out, &err), 0);
+	char *text = test_slurp(html);
+	ck_assert_msg(strstr(text, "Exchange rates: 1 USD = 0.8887 EUR, ECB 2025-05-09."), "%s",
+		      text);
+	/* The EUR offer is shown at its published 0.38 EUR, not 0.38 x 0.8887. */
+	ck_assert_msg(strstr(text, "<td class=\"num\">0.38</td>"), "%s", text);
+	free(text);
+	free(out);
+	free(err);
+	free(spec);
+	free(html);
+	free(dir);
+	free(db);
+}
+END_TEST
+
 Suite *fx_suite(void)
 {
 	Suite *s = suite_create("fx");
@@ -391,6 +526,7 @@ Suite *fx_suite(void)
 	tcase_add_test(t, every_pair_goes_through_eur);
 	tcase_add_test(t, the_snapshot_carries_a_dated_ecb_rate_set);
 	tcase_add_test(t, html_cut_and_undated_documents_are_refused);
+	tcase_add_test(t, offers_and_price_points_convert_through_eur_and_note_each_rate_once);
 	suite_add_tcase(s, t);
 	TCase *l = tcase_create("loopback");
 	tcase_add_unchecked_fixture(l, start, stop);
@@ -398,6 +534,8 @@ Suite *fx_suite(void)
 	tcase_add_test(l, a_failed_ecb_fetch_keeps_the_previous_rates);
 	tcase_add_test(l, an_eu_only_job_rents_a_eur_offer_priced_in_the_spec_currency);
 	tcase_add_test(l, fx_auto_uses_the_rates_of_the_last_refresh);
+	tcase_add_test(l, offers_sort_and_cap_prices_in_the_display_currency);
+	tcase_add_test(l, history_and_report_show_the_rates_they_converted_with);
 	tcase_add_test(l, fx_auto_with_a_currency_the_ecb_does_not_list_fails_with_status_1);
 	tcase_add_test(l, an_eu_only_job_chooses_among_four_eu_providers_in_euros);
 	suite_add_tcase(s, l);

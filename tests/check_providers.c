@@ -405,6 +405,51 @@ START_TEST(scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes)
 }
 END_TEST
 
+/* A payload of gpuhunt's documented /plans shape (no real response is
+ * public; tests/fixtures/real/seeweb/PROVENANCE.md): EUR per
+ * instance-hour, ram in MiB, counts as strings, a row per region; CPU
+ * plans passed over, an inactive plan left out and counted, a Tenstorrent
+ * card unknown to the GPU table. */
+START_TEST(seeweb_plans_are_eur_per_instance_hour_one_row_per_region)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_file(&provider_seeweb, "seeweb.json", &n, NULL, &err), PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 8); /* L4 x3 regions, L40S, A100, H100 x2, H200 */
+	const struct offer *l4 = find(&n, "ECS1GPU6", "ch-lug1", false);
+	ck_assert_ptr_nonnull(l4);
+	ck_assert_str_eq(l4->gpu, "L4");
+	ck_assert_str_eq(l4->currency, "EUR");
+	CLOSE(l4->price_per_hour, 0.38);
+	CLOSE(l4->ram_gib, 32); /* "32768" MiB */
+	CLOSE(l4->vcpus, 4);
+	ck_assert_str_eq(l4->country, "CH");
+	const struct offer *a100 = find(&n, "ECS2GPU3", "it-fr2", false);
+	ck_assert_ptr_nonnull(a100);
+	ck_assert_int_eq(a100->gpu_count, 2);
+	CLOSE(a100->price_per_hour, 1.98); /* the instance's, not a GPU's */
+	CLOSE(a100->ram_gib, 240);
+	ck_assert_str_eq(a100->region_group, "eu");
+	const struct offer *h200 = find(&n, "ECS8GPU10", "it-fr2", false);
+	ck_assert_ptr_nonnull(h200);
+	ck_assert_str_eq(h200->gpu, "H200");
+	ck_assert_int_eq(h200->gpu_count, 8);
+	ck_assert_str_eq(find(&n, "ECS1GPU7", "it-fr2", false)->gpu, "L40S"); /* "L40s 48GB" */
+	ck_assert_ptr_nonnull(find(&n, "ECS1GPU8", "bg-sof1", false));
+	ck_assert_ptr_null(find(&n, "eCS4", "it-fr2", false));
+	ck_assert_ptr_null(find(&n, "ECS1GPU2", "it-fr2", false)); /* available: false */
+	ck_assert_uint_eq(n.skipped, 1);
+	ck_assert(unknown_has(&n, "Tenstorrent Grayskull e150"));
+	norm_free(&n);
+	const char *body = "{\"status\": \"KO\", \"message\": \"Invalid token\"}";
+	norm_init(&n, test_ref(), "seeweb");
+	ck_assert_int_eq(provider_seeweb.parse(&n, body, strlen(body), NULL, &err), PLANNER_ENET);
+	ck_assert_ptr_nonnull(strstr(err, "seeweb says: Invalid token"));
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 START_TEST(a_scaleway_error_object_is_an_error_with_its_message)
 {
 	struct norm n;
@@ -534,6 +579,23 @@ START_TEST(scaleway_reads_every_zone_and_follows_a_full_page)
 	ck_assert_uint_eq(n.skipped, 4);
 	char *log = test_fixture_log(&cloud_server, "paged");
 	ck_assert_ptr_nonnull(strstr(log, "per_page=100&page=2"));
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+/* One GET of /ecs/v2/plans with the key in X-APITOKEN, never in the URL. */
+START_TEST(seeweb_sends_its_token_in_a_header_and_reads_one_response)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(cloud_fetch(&provider_seeweb, "ok-seeweb", NULL, &n, &err) == PLANNER_OK,
+		      "%s", err);
+	ck_assert_uint_eq(n.n_offers, 8);
+	char *log = test_fixture_log(&cloud_server, "ok-seeweb");
+	ck_assert_ptr_nonnull(strstr(log, "\"path\": \"/ecs/v2/plans\""));
+	ck_assert_ptr_nonnull(strstr(log, "\"apitoken\": true"));
+	ck_assert_ptr_null(strstr(log, "test-key"));
 	free(log);
 	norm_free(&n);
 }
@@ -1758,6 +1820,7 @@ Suite *providers_suite(void)
 	TCase *t = tcase_create("parsers");
 	tcase_add_test(t, scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes);
 	tcase_add_test(t, a_scaleway_error_object_is_an_error_with_its_message);
+	tcase_add_test(t, seeweb_plans_are_eur_per_instance_hour_one_row_per_region);
 	tcase_add_test(t, lambda_prices_are_cents_and_vram_comes_from_the_description);
 	tcase_add_test(t, a_lambda_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vast_memory_is_mib_and_picks_the_right_a100);
@@ -1782,6 +1845,7 @@ Suite *providers_suite(void)
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
 	tcase_add_test(t, gcp_prices_a2_highgpu_1g_with_its_vcpus_and_ram_on_the_recorded_page);
 	tcase_add_test(t, scaleway_reads_every_zone_and_follows_a_full_page);
+	tcase_add_test(t, seeweb_sends_its_token_in_a_header_and_reads_one_response);
 	tcase_add_test(t, gcp_lists_only_the_machine_shapes_gcp_sells);
 	tcase_add_test(t, gcp_reads_spot_preemptible_descriptions_as_spot);
 	tcase_add_test(t, gcp_leaves_out_dws_calendar_reserved_and_commitment_skus);

@@ -129,7 +129,9 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", false);
 	char *stats = xhtml_stats(html);
 	ck_assert_msg(strstr(stats, "root={http://www.w3.org/1999/xhtml}html") != NULL, "%s", stats);
-	ck_assert_int_eq((int)stat_of(stats, "svg"), 6); /* one chart per job of the tour */
+	/* One chart per job of the tour, and four history charts: the snapshot's
+	 * Scaleway rows (EUR, converted) have two dates, 2026-10-01 and -11-30. */
+	ck_assert_int_eq((int)stat_of(stats, "svg"), 10);
 	ck_assert_int_eq((int)stat_of(stats, "script"), 0);
 	ck_assert_int_eq((int)stat_of(stats, "external"), 0);
 	ck_assert_int_eq((int)stat_of(stats, "img"), 0);
@@ -151,7 +153,10 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	ck_assert_ptr_nonnull(strstr(text, "compare's 643.5 h counts hours on the owned GPUs"));
 	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
 	ck_assert_ptr_nonnull(strstr(text, "2026-11-30")); /* the snapshot's newest date */
-	ck_assert_ptr_nonnull(strstr(text, "No GPU has more than one price point"));
+	/* The snapshot alone has two dates for the GPUs Scaleway lists (its EUR
+	 * rows of 2026-10-01, converted at the snapshot's ECB rate). */
+	ck_assert_ptr_nonnull(strstr(text, "H100 PCIe: 2 refreshes"));
+	ck_assert_ptr_nonnull(strstr(text, "converted at 1 EUR = 1.125 USD, ECB 2025-05-09"));
 	ck_assert_ptr_null(strstr(text, "http://www.w3.org/1999/xlink"));
 	free(text);
 	free(stats);
@@ -235,10 +240,12 @@ START_TEST(a_gpu_with_several_price_points_gets_a_history_chart)
 {
 	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", true);
 	char *stats = xhtml_stats(html);
-	ck_assert_int_eq((int)stat_of(stats, "history"), 1);
-	ck_assert_int_eq((int)stat_of(stats, "svg"), 7);
+	/* H100 SXM's, and the snapshot's three Scaleway GPUs (EUR, converted). */
+	ck_assert_int_eq((int)stat_of(stats, "history"), 4);
+	ck_assert_int_eq((int)stat_of(stats, "svg"), 10);
 	char *text = test_slurp(html);
-	ck_assert_ptr_nonnull(strstr(text, "H100 SXM: 4 refreshes")); /* snapshot + 3 */
+	/* The snapshot's two dates (Scaleway's 2026-10-01, the rest 11-30) + 3. */
+	ck_assert_ptr_nonnull(strstr(text, "H100 SXM: 5 refreshes"));
 	free(text);
 	free(stats);
 	free(html);

@@ -238,7 +238,8 @@ START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)
 		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true") ||
 				  strstr(log, "\"key_header\": \"X-API-KEY\"") ||
 				  strstr(log, "\"key_header\": \"api_key\"") ||
-				  strstr(log, "\"key_header\": \"api-key\""),
+				  strstr(log, "\"key_header\": \"api-key\"") ||
+				  strstr(log, "\"apitoken\": true"),
 			      "%s sent no key: %s", kp->name, log);
 		if (!strcmp(kp->name, "verda"))
 			ck_assert_msg(strstr(log, "\"client_secret\": true"), "verda sent no secret: %s",

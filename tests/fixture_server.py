@@ -97,6 +97,7 @@ ROUTES = [
     (re.compile(r"^/v1/core/flavors$"), "hyperstack", "json"),
     (re.compile(r"^/v1/instances/types$"), "shadeform", "json"),
     (re.compile(r"^/list_available_configurations$"), "fluidstack", "json"),
+    (re.compile(r"^/ecs/v2/plans$"), "seeweb", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -390,7 +391,7 @@ class Handler(BaseHTTPRequestHandler):
         query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
         auth = (self.headers.get("Authorization") or self.headers.get("X-Goog-Api-Key")
                 or self.headers.get("X-API-KEY") or self.headers.get("api_key")
-                or self.headers.get("api-key"))
+                or self.headers.get("api-key") or self.headers.get("X-APITOKEN"))
         posted = getattr(self, "posted", b"").decode("utf-8", "replace")
         secret_sent = False
         if real == "/v1/oauth2/token" and posted:
@@ -419,6 +420,7 @@ class Handler(BaseHTTPRequestHandler):
                 "key_header": (self.headers.get("X-API-KEY") and "X-API-KEY"
                                or self.headers.get("api_key") and "api_key"
                                or self.headers.get("api-key") and "api-key" or ""),
+                "apitoken": bool(self.headers.get("X-APITOKEN")),
                 "client_secret": secret_sent,
                 "client_id": (json.loads(posted).get("client_id", "")
                               if secret_sent else ""),
