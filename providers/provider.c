@@ -17,6 +17,9 @@ const struct provider *const provider_list[] = {
     &provider_lambda,     &provider_runpod,  &provider_vast,
     &provider_azure,      &provider_aws,     &provider_gcp,
     &provider_scaleway,
+    &provider_ovhcloud,
+    &provider_vultr,
+    &provider_oci,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

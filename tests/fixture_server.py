@@ -37,7 +37,8 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   negprice  every price field negated
   absurd    every price field times 1e12
   shift     every price field times 1.5 (a second, distinguishable feed)
-  paged     Scaleway only: a first page of exactly 100 types (one at end of
+  paged     Vultr: a page whose meta.links.next cursor asks for a second.
+            Scaleway: a first page of exactly 100 types (one at end of
             service) and, at page=2, a last page of one; documented shape
             (per_page 100), hand-written values
   nolink    Azure only: a full first page of 100 items whose NextPageLink is
@@ -86,6 +87,9 @@ ROUTES = [
     (re.compile(r"^/BerriAI/litellm/main/model_prices_and_context_window\.json$"), "litellm", "json"),
     (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
     (re.compile(r"^/instance/v1/zones/([a-z0-9-]+)/products/servers$"), "scaleway", "json"),
+    (re.compile(r"^/1\.0/order/catalog/public/cloud$"), "ovhcloud", "json"),
+    (re.compile(r"^/v2/(plans|plans-metal)$"), "vultr", "json"),
+    (re.compile(r"^/a/ocom/docs/cloudestimator2/data/(shapes|products)\.json$"), "oci", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -128,6 +132,9 @@ PRICE_KEYS = {
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
     "hourly_price",
+    "price",  # ovhcloud: pricings[].price, 1e-8 EUR
+    "hourly_cost", "hourly_cost_preemptible", "monthly_cost",  # vultr
+    "value",  # oci: currencyCodeLocalizations[].prices[].value
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -323,6 +330,15 @@ class Handler(BaseHTTPRequestHandler):
             pg = query.get("page", ["1"])[0]
             if pg not in ("", "1"):
                 stem = "scaleway.page" + re.sub(r"[^0-9]", "", pg)
+        elif name == "vultr":
+            # plans → vultr.*, plans-metal → vultr.metal.*; a cursor names
+            # the page (vultr.<cursor>.paged.json)
+            stem = "vultr" if region == "plans" else "vultr.metal"
+            cur = query.get("cursor", [""])[0]
+            if cur:
+                stem += "." + re.sub(r"[^A-Za-z0-9_-]", "", cur)
+        elif name == "oci":
+            stem = "oci." + region  # oci.shapes.*, oci.products.*
         elif name == "aws" and os.path.exists(os.path.join(st.root, "aws-%s.csv" % region)):
             stem = "aws-" + region
         if kind == "real" and name in REAL_LATEST:
