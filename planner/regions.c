@@ -84,6 +84,12 @@ struct cloud_region {
  * US); sea (Seattle) and blr (Bangalore), ids in gpuhunt's Vultr tests,
  * by their cities (unconfirmed). */
 #define VUL(n, c) {"vultr", n, c, NULL}
+/* CUDO Compute: data centre ids begin with their country's code
+ * (br-saopaulo-1, no-luster-1 in gpuhunt's CUDO tests; se-smedjebacken-1
+ * in a public snapshot test, stored file id 56709151011; a public fetcher
+ * reads the country as the id's first two letters, stored file id
+ * 59065430187; read 2026-11-30). */
+#define CUDO(n, c) {"cudo", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -146,6 +152,7 @@ static const struct cloud_region clouds[] = {
     VUL("mia", "US"), VUL("dfw", "US"), VUL("ewr", "US"), VUL("icn", "KR"), VUL("sao", "BR"),
     VUL("bom", "IN"), VUL("jnb", "ZA"), VUL("mad", "ES"), VUL("arn", "SE"), VUL("waw", "PL"),
     VUL("mex", "MX"), VUL("tlv", "IL"), VUL("atl", "US"), VUL("sea", "US"), VUL("blr", "IN"),
+    CUDO("br-saopaulo-1", "BR"), CUDO("no-luster-1", "NO"), CUDO("se-smedjebacken-1", "SE"),
     RP("EU-CZ-1", "CZ"), RP("EU-DK-1", "DK"), RP("EU-FR-1", "FR"), RP("EU-NL-1", "NL"),
     RP("EU-RO-1", "RO"), RP("EU-SE-1", "SE"), RP("EU-SE-2", "SE"), RP("EUR-IS-1", "IS"),
     RP("EUR-IS-2", "IS"), RP("EUR-IS-3", "IS"), RP("EUR-IS-4", "IS"), RP("EUR-IS-5", "IS"),

@@ -20,6 +20,7 @@ const struct provider *const provider_list[] = {
     &provider_ovhcloud,
     &provider_vultr,
     &provider_oci,
+    &provider_cudo,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

@@ -89,6 +89,7 @@ extern const struct provider provider_scaleway;
 extern const struct provider provider_ovhcloud;
 extern const struct provider provider_vultr;
 extern const struct provider provider_oci;
+extern const struct provider provider_cudo;
 extern const struct provider provider_openrouter;
 extern const struct provider provider_litellm;
 /* The ECB's exchange rates: a refresh step, not a price feed. */

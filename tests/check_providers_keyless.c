@@ -1,5 +1,5 @@
 /* check_providers_keyless.c — the keyless GPU price lists added for issue
- * 14 (ovhcloud, vultr, oci): each adapter's parse on its fixture in the feed's
+ * 14 (ovhcloud, vultr, oci, cudo): each adapter's parse on its fixture in the feed's
  * documented shape (tests/fixtures/providers, provenance in
  * tests/fixtures/real/<provider>/PROVENANCE.md), pinning units, currency
  * and paging, and its fetch over loopback HTTP (tests/fixture_server.py).
@@ -311,6 +311,53 @@ START_TEST(oci_fetches_shapes_and_products_and_needs_both)
 }
 END_TEST
 
+/* --- cudo ----------------------------------------------------------- */
+
+/* Prices are USD per hour by part, decimal strings; a row is a size of
+ * 1, 2, 4 (up to maxGpuFree) GPUs priced as the sum of its parts: the
+ * RTX A5000 type of no-luster-1 with one GPU has 48 GiB of RAM (twice 24),
+ * 13 vCPUs (0.259109 a GiB), 48 GiB of disk and an IPv4 address. */
+START_TEST(cudo_prices_a_size_as_the_sum_of_its_parts_in_usd_per_hour)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_file(&provider_cudo, "cudo.json", &n, &err), PLANNER_OK);
+	const struct offer *a = find(&n, "epyc-rome-rtx-a5000.1gpu", "no-luster-1");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "RTX A5000");
+	CLOSE(a->ram_gib, 48);
+	CLOSE(a->vcpus, 13);
+	CLOSE(a->price_per_hour, 0.52 + 0.0021 * 13 + 0.0034 * 48 + 0.000107 * 48 + 0.0035);
+	ck_assert_str_eq(a->currency, "USD");
+	ck_assert_str_eq(a->country, "NO");
+	ck_assert_str_eq(a->region_group, "eu");
+	ck_assert(a->available);
+	ck_assert_int_eq(find(&n, "epyc-rome-rtx-a5000.4gpu", "no-luster-1")->gpu_count, 4);
+	ck_assert_ptr_null(find(&n, "epyc-rome-rtx-a5000.8gpu", "no-luster-1")); /* 4 free */
+	/* No GPU free: one size, unavailable. */
+	const struct offer *none = find(&n, "epyc-rome-rtx-a5000.1gpu", "se-smedjebacken-1");
+	ck_assert_ptr_nonnull(none);
+	ck_assert(!none->available);
+	ck_assert_ptr_null(find(&n, "epyc-rome-rtx-a5000.2gpu", "se-smedjebacken-1"));
+	ck_assert_uint_eq(count_offer(&n, "epyc-rome.1gpu"), 0); /* no GPU */
+	ck_assert_ptr_nonnull(find(&n, "cascade-lake.4gpu", "br-saopaulo-1"));
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_cudo_error_object_is_an_error_with_its_message)
+{
+	struct norm n;
+	char *err = NULL;
+	const char *body = "{\"code\": 16, \"message\": \"unauthenticated\"}";
+	norm_init(&n, test_ref(), "cudo");
+	ck_assert_int_eq(provider_cudo.parse(&n, body, strlen(body), NULL, &err), PLANNER_ENET);
+	ck_assert_ptr_nonnull(strstr(err, "cudo says: unauthenticated"));
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 Suite *providers_keyless_suite(void)
 {
 	Suite *s = suite_create("providers_keyless");
@@ -321,6 +368,8 @@ Suite *providers_keyless_suite(void)
 	tcase_add_test(t, vultr_bare_metal_counts_gpus_from_the_id_and_has_spot_rows);
 	tcase_add_test(t, a_vultr_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, oci_prices_are_usd_per_gpu_hour_times_the_gpus_of_the_shape);
+	tcase_add_test(t, cudo_prices_a_size_as_the_sum_of_its_parts_in_usd_per_hour);
+	tcase_add_test(t, a_cudo_error_object_is_an_error_with_its_message);
 	suite_add_tcase(s, t);
 	t = tcase_create("over loopback");
 	tcase_add_checked_fixture(t, start, stop);

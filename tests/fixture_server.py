@@ -90,6 +90,7 @@ ROUTES = [
     (re.compile(r"^/1\.0/order/catalog/public/cloud$"), "ovhcloud", "json"),
     (re.compile(r"^/v2/(plans|plans-metal)$"), "vultr", "json"),
     (re.compile(r"^/a/ocom/docs/cloudestimator2/data/(shapes|products)\.json$"), "oci", "json"),
+    (re.compile(r"^/v1/vms/machine-types-2$"), "cudo", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -134,7 +135,7 @@ PRICE_KEYS = {
     "hourly_price",
     "price",  # ovhcloud: pricings[].price, 1e-8 EUR
     "hourly_cost", "hourly_cost_preemptible", "monthly_cost",  # vultr
-    "value",  # oci: currencyCodeLocalizations[].prices[].value
+    "value",  # oci: currencyCodeLocalizations[].prices[].value; cudo: *PriceHr.value
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
