@@ -32,9 +32,9 @@
 #include "refdata.h"
 
 /* gpuhunt's MIN_CPU, RAM_PER_VRAM and RAM_DIV (cudo.py, see above). */
-#define CUDO_MIN_VCPUS 2
+#define CUDO_MIN_VCPUS    2
 #define CUDO_RAM_PER_VRAM 2
-#define CUDO_RAM_STEP 2
+#define CUDO_RAM_STEP     2
 /* The most GPUs a row is offered with. */
 #define CUDO_MAX_GPUS 8
 
@@ -50,7 +50,7 @@ struct cudo_prices {
 
 /* One row of `gpus` GPUs of vram GiB each, sized and priced as above. */
 static void add_size(struct norm *out, const cJSON *mt, const struct cudo_prices *p, int gpus,
-		     double vram, bool available)
+                     double vram, bool available)
 {
 	char offer[128];
 	double ram = ceil(CUDO_RAM_PER_VRAM * vram * gpus / CUDO_RAM_STEP) * CUDO_RAM_STEP;
@@ -58,7 +58,7 @@ static void add_size(struct norm *out, const cJSON *mt, const struct cudo_prices
 	if (max_ram > 0 && ram > max_ram)
 		ram = max_ram;
 	double cpus = fmax(CUDO_MIN_VCPUS, fmax(ceil(pj_num(mt, "minVcpuPerGpu") * gpus),
-						 ceil(pj_num(mt, "minVcpuPerMemoryGib") * ram)));
+	                                        ceil(pj_num(mt, "minVcpuPerMemoryGib") * ram)));
 	double disk = fmax(ram, vram * gpus);
 	double max_disk = pj_num(mt, "maxStorageGibFree");
 	if (max_disk > 0 && disk > max_disk)
@@ -117,7 +117,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	if (!cJSON_IsArray(types)) {
 		const char *msg = pj_str(root, "message"); /* {"code": …, "message": …} */
 		rc = *msg ? set_err(err, PLANNER_ENET, "cudo says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response has no \"machineTypes\" list");
+		          : set_err(err, PLANNER_ENET, "response has no \"machineTypes\" list");
 		goto out;
 	}
 	const cJSON *mt;
@@ -142,7 +142,7 @@ const struct provider provider_cudo = {
     .base_url = "https://rest.compute.cudo.org",
     .key_env = NULL,
     .summary = "CUDO Compute VM machine types, priced by part (GPU, vCPU, RAM, disk, IPv4) at "
-	       "planner's sizes for 1-8 GPUs; USD",
+               "planner's sizes for 1-8 GPUs; USD",
     .currency = NULL,
     .fetch = fetch,
     .parse = parse,

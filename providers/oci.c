@@ -47,10 +47,12 @@ static bool product_price(const cJSON *products, const char *part, double *v)
 	{
 		if (strcmp(pj_str(it, "partNumber"), part))
 			continue;
-		if (strcmp(pj_str(it, "billingModel"), "UCM") || strcmp(pj_str(it, "pricetype"), "HOUR"))
+		if (strcmp(pj_str(it, "billingModel"), "UCM") ||
+		    strcmp(pj_str(it, "pricetype"), "HOUR"))
 			return false;
 		const cJSON *l;
-		cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(it, "currencyCodeLocalizations"))
+		cJSON_ArrayForEach(
+		    l, cJSON_GetObjectItemCaseSensitive(it, "currencyCodeLocalizations"))
 		{
 			const cJSON *p;
 			if (strcmp(pj_str(l, "currencyCode"), "USD"))
@@ -167,7 +169,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	if (!root)
 		return PLANNER_ENET;
 	int rc = read_both(out, cJSON_GetObjectItemCaseSensitive(root, "shapes"),
-			   cJSON_GetObjectItemCaseSensitive(root, "products"), err);
+	                   cJSON_GetObjectItemCaseSensitive(root, "products"), err);
 	cJSON_Delete(root);
 	return rc;
 }
@@ -183,8 +185,8 @@ static int get_json(struct fetch_ctx *fx, const char *path, cJSON **root, char *
 	struct http_request req = {.url = url, .headers = headers};
 	int rc = http_fetch(fx->http, &req, &resp, err);
 	fx->http_status = resp.status;
-	if (rc == PLANNER_OK && !(*root = provider_json(resp.body.data ? resp.body.data : "",
-							  resp.body.len, err)))
+	if (rc == PLANNER_OK &&
+	    !(*root = provider_json(resp.body.data ? resp.body.data : "", resp.body.len, err)))
 		rc = PLANNER_ENET;
 	http_response_free(&resp);
 	free(url);
@@ -197,7 +199,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 {
 	cJSON *products = NULL, *shapes = NULL;
 	snprintf(fx->out->source, sizeof fx->out->source, "%s" OCI_DATA "{shapes,products}.json",
-		 fx->base);
+	         fx->base);
 	int rc = get_json(fx, OCI_DATA "products.json", &products, err);
 	if (rc == PLANNER_OK)
 		rc = get_json(fx, OCI_DATA "shapes.json", &shapes, err);
@@ -214,7 +216,7 @@ const struct provider provider_oci = {
     .base_url = "https://www.oracle.com",
     .key_env = NULL,
     .summary = "Oracle Cloud GPU shapes (A10, A100, H100, H200, B200, MI300X) from its public "
-	       "cost estimator, any region; USD",
+               "cost estimator, any region; USD",
     .currency = NULL,
     .fetch = fetch,
     .parse = parse,

@@ -102,8 +102,8 @@ static void read_addon(struct norm *out, const cJSON *addons, const cJSON *a, co
 	const cJSON *blobs = cJSON_GetObjectItemCaseSensitive(a, "blobs");
 	const cJSON *tech = cJSON_GetObjectItemCaseSensitive(blobs, "technical");
 	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(tech, "gpu");
-	if (strcmp(pj_str(a, "product"), "publiccloud-instance") || !ends_with(plan, ".consumption") ||
-	    !strncmp(plan, "win-", 4) || !cJSON_IsObject(gpu))
+	if (strcmp(pj_str(a, "product"), "publiccloud-instance") ||
+	    !ends_with(plan, ".consumption") || !strncmp(plan, "win-", 4) || !cJSON_IsObject(gpu))
 		return;
 	double price = 0;
 	const char *name = pj_str(a, "invoiceName");
@@ -151,7 +151,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	if (!cJSON_IsArray(addons)) {
 		const char *msg = pj_str(root, "message"); /* an error object {class, message} */
 		rc = *msg ? set_err(err, PLANNER_ENET, "ovhcloud says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response has no \"addons\" list");
+		          : set_err(err, PLANNER_ENET, "response has no \"addons\" list");
 		goto out;
 	}
 	const char *cur = pj_str(cJSON_GetObjectItemCaseSensitive(root, "locale"), "currencyCode");
@@ -171,7 +171,7 @@ out:
 static int fetch(struct fetch_ctx *fx, char **err)
 {
 	return provider_fetch_json(fx, "/1.0/order/catalog/public/cloud?ovhSubsidiary=FR", NULL,
-				   err);
+	                           err);
 }
 
 const struct provider provider_ovhcloud = {
@@ -180,7 +180,7 @@ const struct provider provider_ovhcloud = {
     .base_url = "https://eu.api.ovh.com",
     .key_env = NULL,
     .summary = "OVHcloud Public Cloud GPU flavours (H100, H200, L40S, L4, A10, V100S) from its "
-	       "order catalogue; EUR",
+               "order catalogue; EUR",
     .currency = "EUR",
     .fetch = fetch,
     .parse = parse,

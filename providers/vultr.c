@@ -106,7 +106,7 @@ static long count_by_memory(const struct refdata *ref, const char *name, double 
 /* The GPU name, count and memory per GPU of a plan; false when it has none
  * (a CPU plan). count is 0 for a share of a GPU. */
 static bool plan_gpu(struct norm *out, const cJSON *p, bool metal, char *name, size_t len,
-		     int *count, double *vram)
+                     int *count, double *vram)
 {
 	const char *id = pj_str(p, "id"), *type = pj_str(p, "gpu_type");
 	char tok[64] = "";
@@ -116,13 +116,13 @@ static bool plan_gpu(struct norm *out, const cJSON *p, bool metal, char *name, s
 	if (*type)
 		gpu_words(type, name, len);
 	else if (metal ? !(id_token(id, -1, tok, sizeof tok) && !strcmp(tok, "gpu") &&
-			   id_token(id, -2, tok, sizeof tok))
-		       : !(!strncmp(id, "vcg-", 4) && id_token(id, 1, tok, sizeof tok)))
+	                   id_token(id, -2, tok, sizeof tok))
+	               : !(!strncmp(id, "vcg-", 4) && id_token(id, 1, tok, sizeof tok)))
 		return false;
 	else
 		gpu_words(tok, name, len);
-	if (!pj_number(p, "gpu_vram_gb", &total) && !metal &&
-	    id_token(id, -1, tok, sizeof tok) && strstr(tok, "vram"))
+	if (!pj_number(p, "gpu_vram_gb", &total) && !metal && id_token(id, -1, tok, sizeof tok) &&
+	    strstr(tok, "vram"))
 		total = atof(tok);
 	const char *c = pj_str(p, "gpu_count");
 	if (strchr(c, '/'))
@@ -130,8 +130,8 @@ static bool plan_gpu(struct norm *out, const cJSON *p, bool metal, char *name, s
 	long n = pj_count(p, "gpu_count", VULTR_MAX_GPUS);
 	if (n <= 0 && metal)
 		n = id_token(id, -3, tok, sizeof tok) && strspn(tok, "0123456789") == strlen(tok)
-			? atol(tok)
-			: 1; /* "vbm-64c-2048gb-l40-gpu": no count, one */
+		        ? atol(tok)
+		        : 1; /* "vbm-64c-2048gb-l40-gpu": no count, one */
 	if (n <= 0 && total > 0)
 		n = count_by_memory(out->ref, name, total);
 	else if (n <= 0)
@@ -200,7 +200,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	if (!cJSON_IsArray(plans)) {
 		const char *msg = pj_str(root, "error"); /* {"error": "...", "status": 401} */
 		rc = *msg ? set_err(err, PLANNER_ENET, "vultr says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response has no \"plans\" list");
+		          : set_err(err, PLANNER_ENET, "response has no \"plans\" list");
 		goto out;
 	}
 	const cJSON *p;
@@ -231,8 +231,8 @@ static char *page_url(const struct vultr_fetch *vf, const char *cursor)
 	if (cursor && !esc)
 		return NULL;
 	url = xasprintf("%s%s%cper_page=%d%s%s", vf->fx->base, vf->path,
-			strchr(vf->path, '?') ? '&' : '?', VULTR_PER_PAGE, esc ? "&cursor=" : "",
-			esc ? esc : "");
+	                strchr(vf->path, '?') ? '&' : '?', VULTR_PER_PAGE, esc ? "&cursor=" : "",
+	                esc ? esc : "");
 	free(esc);
 	return url;
 }
@@ -255,14 +255,14 @@ static int fetch(struct fetch_ctx *fx, char **err)
 	const char *headers[] = {"Accept: application/json", NULL};
 	int rc = PLANNER_OK;
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/v2/plans, %s/v2/plans-metal",
-		 fx->base, fx->base);
+	         fx->base, fx->base);
 	for (size_t i = 0; i < sizeof lists / sizeof *lists && rc == PLANNER_OK; i++) {
 		struct vultr_fetch vf = {.fx = fx, .path = lists[i]};
 		char *url = page_url(&vf, NULL);
 		if (!url)
 			return set_err(err, PLANNER_ESYS, "out of memory");
 		rc = http_paged(fx->http, url, headers, page, &vf, VULTR_MAX_PAGES,
-				&fx->http_status, err);
+		                &fx->http_status, err);
 		free(url);
 	}
 	return rc;
@@ -274,7 +274,7 @@ const struct provider provider_vultr = {
     .base_url = "https://api.vultr.com",
     .key_env = NULL,
     .summary = "Vultr cloud GPU and bare-metal GPU plans (A100, L40S, H100, MI300X), per "
-	       "location; USD",
+               "location; USD",
     .currency = NULL,
     .fetch = fetch,
     .parse = parse,

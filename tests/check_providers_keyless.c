@@ -13,7 +13,8 @@
 #include "provider.h"
 #include "testutil.h"
 
-#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
+#define CLOSE(a, b)                                                                                \
+	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
 
 /* Parses tests/fixtures/providers/<file> with p's parse into n. */
 static int parse_file(const struct provider *p, const char *file, struct norm *n, char **err)
@@ -126,7 +127,8 @@ START_TEST(an_ovhcloud_error_object_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	const char *body = "{\"class\": \"Client::BadRequest\", \"message\": \"Invalid subsidiary\"}";
+	const char *body =
+	    "{\"class\": \"Client::BadRequest\", \"message\": \"Invalid subsidiary\"}";
 	norm_init(&n, test_ref(), "ovhcloud");
 	ck_assert_int_eq(provider_ovhcloud.parse(&n, body, strlen(body), NULL, &err), PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "ovhcloud says: Invalid subsidiary"));
@@ -144,8 +146,8 @@ START_TEST(ovhcloud_asks_the_fr_catalogue_once_without_a_key)
 	ck_assert_uint_gt(n.n_offers, 10);
 	char *log = test_fixture_log(&server, "ok-ovh");
 	ck_assert_msg(strstr(log, "/1.0/order/catalog/public/cloud") &&
-			      strstr(log, "ovhSubsidiary=FR") && strstr(log, "\"auth\": \"\""),
-		      "%s", log);
+	                  strstr(log, "ovhSubsidiary=FR") && strstr(log, "\"auth\": \"\""),
+	              "%s", log);
 	ck_assert_uint_eq(count_str(log, "\"method\""), 1);
 	free(log);
 	norm_free(&n);
@@ -155,7 +157,7 @@ END_TEST
 /* --- vultr ---------------------------------------------------------- */
 
 static const struct offer *find_spot(const struct norm *n, const char *offer, const char *region,
-				     bool spot)
+                                     bool spot)
 {
 	for (size_t i = 0; i < n->n_offers; i++)
 		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region) &&
@@ -247,9 +249,9 @@ START_TEST(vultr_reads_both_lists_and_follows_the_cursor)
 	char *log = test_fixture_log(&server, "paged-vultr");
 	ck_assert_uint_eq(count_str(log, "\"method\""), 3);
 	ck_assert_msg(strstr(log, "type=all&per_page=500\"") &&
-			      strstr(log, "per_page=500&cursor=bmV4dF9fdmNnLWE%3D") &&
-			      strstr(log, "/v2/plans-metal") && !strstr(log, "Bearer"),
-		      "%s", log);
+	                  strstr(log, "per_page=500&cursor=bmV4dF9fdmNnLWE%3D") &&
+	                  strstr(log, "/v2/plans-metal") && !strstr(log, "Bearer"),
+	              "%s", log);
 	free(log);
 	norm_free(&n);
 }
@@ -298,8 +300,8 @@ START_TEST(oci_fetches_shapes_and_products_and_needs_both)
 	ck_assert_ptr_nonnull(find_spot(&n, "BM.GPU.H100.8", "", false));
 	char *log = test_fixture_log(&server, "ok-oci");
 	ck_assert_msg(strstr(log, "cloudestimator2/data/products.json") &&
-			      strstr(log, "cloudestimator2/data/shapes.json"),
-		      "%s", log);
+	                  strstr(log, "cloudestimator2/data/shapes.json"),
+	              "%s", log);
 	free(log);
 	norm_free(&n);
 	const char *body = "{\"shapes\": {\"items\": []}}";
@@ -362,7 +364,8 @@ Suite *providers_keyless_suite(void)
 {
 	Suite *s = suite_create("providers_keyless");
 	TCase *t = tcase_create("parsers");
-	tcase_add_test(t, ovhcloud_prices_are_1e8_eur_per_instance_hour_in_each_region_of_the_flavour);
+	tcase_add_test(t,
+	               ovhcloud_prices_are_1e8_eur_per_instance_hour_in_each_region_of_the_flavour);
 	tcase_add_test(t, an_ovhcloud_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vultr_prices_are_usd_per_instance_hour_and_shares_of_a_gpu_are_left_out);
 	tcase_add_test(t, vultr_bare_metal_counts_gpus_from_the_id_and_has_spot_rows);
