@@ -97,6 +97,29 @@ struct cloud_region {
  * fr2 Frosinone, mi2 Milan; ch Switzerland: lug1 Lugano; bg Bulgaria:
  * sof1 Sofia; the cities unconfirmed). */
 #define SWB(n, c) {"seeweb", n, c, NULL}
+/* OVHcloud: a region is a datacentre code and a number; the codes' cities
+ * as SpareCores/sc-crawler src/sc_crawler/vendors/ovh.py maps them from
+ * https://www.ovhcloud.com/en/public-cloud/regions-availability/ (GRA
+ * Gravelines, SBG Strasbourg, RBX Roubaix, DE Frankfurt, UK London, WAW
+ * Warsaw, BHS Montreal (Beauharnois), SGP Singapore, SYD Sydney; stored
+ * version f1247511f28d05b8ce507237b599d4fbb032eb35, read 2026-11-30); the
+ * numbered names as its catalogue comment lists them (BHS1..5, DE1,
+ * GRA1..7, SBG1..5, SGP1, SYD1, UK1, WAW1) and its tests use (GRA9). GRA11
+ * and SBG7 are assumed from the same codes (unconfirmed). */
+#define OVH(n, c) {"ovhcloud", n, c, NULL}
+/* Vultr: location ids and their countries as a public Vultr API v2 fleet
+ * script lists them (ChimbuezeDavid/Argus-VPN deploy_fleet.py,
+ * REGIONS_CATALOG: id, city, countryCode; stored file id 60239050374,
+ * read 2026-11-30) and a public test's /v2/regions answer (atl Atlanta
+ * US); sea (Seattle) and blr (Bangalore), ids in gpuhunt's Vultr tests,
+ * by their cities (unconfirmed). */
+#define VUL(n, c) {"vultr", n, c, NULL}
+/* CUDO Compute: data centre ids begin with their country's code
+ * (br-saopaulo-1, no-luster-1 in gpuhunt's CUDO tests; se-smedjebacken-1
+ * in a public snapshot test, stored file id 56709151011; a public fetcher
+ * reads the country as the id's first two letters, stored file id
+ * 59065430187; read 2026-11-30). */
+#define CUDO(n, c) {"cudo", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -155,6 +178,17 @@ static const struct cloud_region clouds[] = {
     VD("FIN-01", "FI"), VD("FIN-02", "FI"), VD("FIN-03", "FI"), VD("ICE-01", "IS"),
     HS("CANADA-1", "CA"), HS("NORWAY-1", "NO"), HS("US-1", "US"),
     FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
+    OVH("GRA1", "FR"), OVH("GRA3", "FR"), OVH("GRA5", "FR"), OVH("GRA7", "FR"),
+    OVH("GRA9", "FR"), OVH("GRA11", "FR"), OVH("SBG1", "FR"), OVH("SBG3", "FR"),
+    OVH("SBG5", "FR"), OVH("SBG7", "FR"), OVH("RBX1", "FR"), OVH("DE1", "DE"),
+    OVH("UK1", "GB"), OVH("WAW1", "PL"), OVH("BHS1", "CA"), OVH("BHS3", "CA"),
+    OVH("BHS5", "CA"), OVH("SGP1", "SG"), OVH("SYD1", "AU"),
+    VUL("lhr", "GB"), VUL("nrt", "JP"), VUL("sgp", "SG"), VUL("yto", "CA"), VUL("cdg", "FR"),
+    VUL("ams", "NL"), VUL("syd", "AU"), VUL("fra", "DE"), VUL("lax", "US"), VUL("ord", "US"),
+    VUL("mia", "US"), VUL("dfw", "US"), VUL("ewr", "US"), VUL("icn", "KR"), VUL("sao", "BR"),
+    VUL("bom", "IN"), VUL("jnb", "ZA"), VUL("mad", "ES"), VUL("arn", "SE"), VUL("waw", "PL"),
+    VUL("mex", "MX"), VUL("tlv", "IL"), VUL("atl", "US"), VUL("sea", "US"), VUL("blr", "IN"),
+    CUDO("br-saopaulo-1", "BR"), CUDO("no-luster-1", "NO"), CUDO("se-smedjebacken-1", "SE"),
     RP("EU-CZ-1", "CZ"), RP("EU-DK-1", "DK"), RP("EU-FR-1", "FR"), RP("EU-NL-1", "NL"),
     RP("EU-RO-1", "RO"), RP("EU-SE-1", "SE"), RP("EU-SE-2", "SE"), RP("EUR-IS-1", "IS"),
     RP("EUR-IS-2", "IS"), RP("EUR-IS-3", "IS"), RP("EUR-IS-4", "IS"), RP("EUR-IS-5", "IS"),

@@ -20,6 +20,10 @@ const struct provider *const provider_list[] = {
     &provider_digitalocean, &provider_verda, &provider_hyperstack, &provider_shadeform,
     &provider_fluidstack,
     &provider_seeweb,
+    &provider_ovhcloud,
+    &provider_vultr,
+    &provider_oci,
+    &provider_cudo,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

@@ -37,7 +37,8 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   negprice  every price field negated
   absurd    every price field times 1e12
   shift     every price field times 1.5 (a second, distinguishable feed)
-  paged     Scaleway only: a first page of exactly 100 types (one at end of
+  paged     Vultr: a page whose meta.links.next cursor asks for a second.
+            Scaleway: a first page of exactly 100 types (one at end of
             service) and, at page=2, a last page of one; documented shape
             (per_page 100), hand-written values
   nolink    Azure only: a full first page of 100 items whose NextPageLink is
@@ -98,6 +99,10 @@ ROUTES = [
     (re.compile(r"^/v1/instances/types$"), "shadeform", "json"),
     (re.compile(r"^/list_available_configurations$"), "fluidstack", "json"),
     (re.compile(r"^/ecs/v2/plans$"), "seeweb", "json"),
+    (re.compile(r"^/1\.0/order/catalog/public/cloud$"), "ovhcloud", "json"),
+    (re.compile(r"^/v2/(plans|plans-metal)$"), "vultr", "json"),
+    (re.compile(r"^/a/ocom/docs/cloudestimator2/data/(shapes|products)\.json$"), "oci", "json"),
+    (re.compile(r"^/v1/vms/machine-types-2$"), "cudo", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -143,6 +148,10 @@ PRICE_KEYS = {
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
     "hourly_price", "price_hourly", "price_per_hour", "spot_price", "value", "price_per_gpu_hr",
+    "hourly_price",
+    "price",  # ovhcloud: pricings[].price, 1e-8 EUR
+    "hourly_cost", "hourly_cost_preemptible", "monthly_cost",  # vultr
+    "value",  # oci: currencyCodeLocalizations[].prices[].value; cudo: *PriceHr.value
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -344,6 +353,15 @@ class Handler(BaseHTTPRequestHandler):
                 stem = "digitalocean.page" + re.sub(r"[^0-9]", "", pg)
         elif name == "verda.avail" and query.get("is_spot", [""])[0] == "true":
             stem = "verda.spot"
+        elif name == "vultr":
+            # plans → vultr.*, plans-metal → vultr.metal.*; a cursor names
+            # the page (vultr.<cursor>.paged.json)
+            stem = "vultr" if region == "plans" else "vultr.metal"
+            cur = query.get("cursor", [""])[0]
+            if cur:
+                stem += "." + re.sub(r"[^A-Za-z0-9_-]", "", cur)
+        elif name == "oci":
+            stem = "oci." + region  # oci.shapes.*, oci.products.*
         elif name == "aws" and os.path.exists(os.path.join(st.root, "aws-%s.csv" % region)):
             stem = "aws-" + region
         if kind == "real" and stem in REAL_LATEST:
