@@ -821,9 +821,13 @@ static void feeds_stop(void)
 static int feed_refresh(const char *db, const char *name, const char *scen,
 			const char *const *extra, char **out, char **err)
 {
-	char *env[32];
-	size_t e = 0;
-	for (size_t i = 0; provider_list[i] && e < 16; i++) {
+	size_t n = 0, e = 0, cap;
+	while (provider_list[n])
+		n++;
+	cap = n + 4 + 16; /* a URL each, the fixed four, extra */
+	char **env = calloc(cap + 1, sizeof *env);
+	ck_assert_ptr_nonnull(env);
+	for (size_t i = 0; i < n; i++) {
 		char var[64];
 		provider_url_env(provider_list[i], var, sizeof var);
 		env[e++] = xasprintf("%s=http://127.0.0.1:%d/%s", var, feeds.port,
@@ -833,13 +837,14 @@ static int feed_refresh(const char *db, const char *name, const char *scen,
 			       "PLANNER_HTTP_MAX_WAIT_MS=5", "PLANNER_HTTP_TIMEOUT_MS=5000"};
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
 		env[e++] = xasprintf("%s", fixed[i]);
-	for (size_t i = 0; extra && extra[i] && e < 31; i++)
+	for (size_t i = 0; extra && extra[i] && e < cap; i++)
 		env[e++] = xasprintf("%s", extra[i]);
 	env[e] = NULL;
 	const char *argv[] = {"refresh", "--db", db, "--provider", name, NULL};
 	int rc = test_run_planner(argv, (const char *const *)env, out, err);
 	for (size_t i = 0; i < e; i++)
 		free(env[i]);
+	free(env);
 	return rc;
 }
 
