@@ -62,8 +62,8 @@ int offer_index_build(struct offer_index *x, const struct refdata *ref, const st
 void offer_index_free(struct offer_index *x);
 
 /* What w's filters let through in each group of x, read once per distinct
- * set of filters and kept in x. Returns PLANNER_OK and *out (owned by x),
- * or PLANNER_ESYS with *err set. */
+ * set of filters and kept in x. Returns PLANNER_OK and *out (owned by x,
+ * valid until the next call), or PLANNER_ESYS with *err set. */
 int offer_index_hits(struct offer_index *x, const struct workload *w,
 		     const struct offer_hits **out, char **err);
 
