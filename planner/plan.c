@@ -10,6 +10,7 @@
 
 #include "fx.h"
 #include "offer_index.h"
+#include "plan_cache.h"
 #include "util.h"
 
 /* Everything one job's pricing needs, gathered once. */
@@ -20,6 +21,7 @@ struct job_ctx {
 	const struct workload *w; /* &res->work */
 	struct job_result *res;
 	struct offer_index *idx; /* the available catalogue, read and grouped once per plan */
+	struct api_cache *api;   /* API prices per model, read once per plan */
 };
 
 static void why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -53,9 +55,9 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 	double best = INFINITY;
 	size_t elsewhere = 0; /* prices left out by the job's regions */
 	for (size_t m = 0; m < n_models; m++) {
-		struct api_price *rows = NULL;
+		const struct api_price *rows = NULL;
 		size_t n = 0;
-		int rc = store_api_prices(st, models[m], &rows, &n, err);
+		int rc = api_cache_prices(c->api, st, models[m], &rows, &n, err);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
@@ -84,7 +86,6 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 				r->output_per_mtok = out * 1e6 * c->spec->usd_to_currency;
 			}
 		}
-		free(rows);
 	}
 	if (!r->feasible && elsewhere)
 		why(r,
@@ -442,14 +443,16 @@ static void breakevens(const struct job_ctx *c)
 }
 
 static int price_job(const struct jobspec *spec, const struct refdata *ref, struct store *st,
-		     struct offer_index *idx, const struct job *j, struct job_result *res, char **err)
+		     struct offer_index *idx, struct api_cache *api, const struct job *j,
+		     struct job_result *res, char **err)
 {
 	struct job_ctx c = {.spec = spec,
 	                    .ref = ref,
 	                    .job = j,
 	                    .w = &res->work,
 	                    .res = res,
-	                    .idx = idx};
+	                    .idx = idx,
+	                    .api = api};
 	int rc;
 	if ((rc = workload_init(&res->work, spec, j, err)))
 		return rc;
@@ -677,6 +680,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	struct provider_state *provs = NULL;
 	struct offer *offers = NULL;
 	struct offer_index idx = {0};
+	struct api_cache api = {0};
 	size_t n_provs = 0, n_offers = 0;
 	int rc;
 	struct plan *p = calloc(1, sizeof *p);
@@ -710,17 +714,19 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		p->n_stale++;
 	}
 	for (size_t i = 0; i < spec->n_jobs; i++) {
-		if ((rc = price_job(spec, ref, st, &idx, &spec->jobs[i], &p->jobs[i], err)))
+		if ((rc = price_job(spec, ref, st, &idx, &api, &spec->jobs[i], &p->jobs[i], err)))
 			goto fail;
 		p->n_jobs++;
 	}
 	offer_index_free(&idx);
+	api_cache_free(&api);
 	free(provs);
 	free(offers);
 	*out = p;
 	return PLANNER_OK;
 fail:
 	offer_index_free(&idx);
+	api_cache_free(&api);
 	free(provs);
 	free(offers);
 	plan_free(p);
