@@ -247,11 +247,32 @@ int offer_kinds_add(struct offer_kinds *k, const struct offer *o, size_t *kind, 
 		    char **err)
 {
 	char key[sizeof o->gpu + sizeof o->provider + sizeof o->region + sizeof o->country +
-		 sizeof o->region_group + sizeof o->currency + 96];
-	/* %a: the memory exactly, as the rules compare it. */
-	snprintf(key, sizeof key, "%s\x1f%a\x1f%d\x1f%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", o->gpu,
-		 o->vram_gib, o->gpu_count, o->spot, o->provider, o->region, o->country,
-		 o->region_group, o->currency);
+		 sizeof o->region_group + sizeof o->currency + 2 * 6 +
+		 2 * (sizeof(double) + sizeof(int) + 1) + 1];
+	/* Each text after its length in two hex digits (every field is under
+	 * 256 bytes), so no two kinds share a key; then the memory, count and
+	 * spot as the hex of their bytes. snprintf was a tenth of reading
+	 * 100,000 rows. */
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	const char *texts[] = {o->gpu, o->provider, o->region, o->country, o->region_group,
+			       o->currency};
+	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+		size_t len = strlen(texts[t]);
+		key[n++] = hex[len >> 4 & 15];
+		key[n++] = hex[len & 15];
+		memcpy(key + n, texts[t], len);
+		n += len;
+	}
+	unsigned char raw[sizeof(double) + sizeof(int) + 1];
+	memcpy(raw, &o->vram_gib, sizeof(double));
+	memcpy(raw + sizeof(double), &o->gpu_count, sizeof(int));
+	raw[sizeof raw - 1] = o->spot;
+	for (size_t b = 0; b < sizeof raw; b++) {
+		key[n++] = hex[raw[b] >> 4];
+		key[n++] = hex[raw[b] & 15];
+	}
+	key[n] = '\0';
 	*first = false;
 	if (k->cap) {
 		size_t i = kind_slot(k, key);

@@ -169,7 +169,7 @@ static void consider_rental(const struct job_ctx *c, struct route_result *r, con
 	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
 }
 
-/* The rental an offer is (prices converted by convert_offers). */
+/* The rental an offer is (prices converted by load_offers). */
 static struct rental offer_rental(const struct offer *o, const struct gpu_spec *gpu)
 {
 	return (struct rental){.gpu = gpu,
