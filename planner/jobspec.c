@@ -79,6 +79,7 @@ int jobspec_parse(const char *name, const char *text, size_t len, const struct r
 	rc = read_top(&c, root);
 out:
 	yr_close(&c.y);
+	name_index_free(&c.job_names);
 	free(dir);
 	if (rc == PLANNER_OK)
 		*out = sp;

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "fx.h"
+#include "offer_index.h"
+#include "plan_cache.h"
 #include "util.h"
 
 /* Everything one job's pricing needs, gathered once. */
@@ -18,8 +20,8 @@ struct job_ctx {
 	const struct job *job;
 	const struct workload *w; /* &res->work */
 	struct job_result *res;
-	const struct offer *offers; /* the available catalogue, read once per plan */
-	size_t n_offers;
+	struct offer_index *idx; /* the available catalogue, read and grouped once per plan */
+	struct api_cache *api;   /* API prices per model, read once per plan */
 };
 
 static void why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -53,9 +55,9 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 	double best = INFINITY;
 	size_t elsewhere = 0; /* prices left out by the job's regions */
 	for (size_t m = 0; m < n_models; m++) {
-		struct api_price *rows = NULL;
+		const struct api_price *rows = NULL;
 		size_t n = 0;
-		int rc = store_api_prices(st, models[m], &rows, &n, err);
+		int rc = api_cache_prices(c->api, st, models[m], &rows, &n, err);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
@@ -84,7 +86,6 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 				r->output_per_mtok = out * 1e6 * c->spec->usd_to_currency;
 			}
 		}
-		free(rows);
 	}
 	if (!r->feasible && elsewhere)
 		why(r,
@@ -103,16 +104,27 @@ static int price_api(const struct job_ctx *c, struct store *st, char **err)
 struct short_of {
 	bool any;
 	double tps;
+	size_t at; /* the offer's index; SIZE_MAX for quotes and owned GPUs */
 	char why[256];
 };
 
-static void note_short(struct short_of *sh, const struct workload_run *run, const char *why)
+/* Keeps the fastest; on a tie the first in the offers' order, as one
+ * pass over the offers, then the quotes, would (SIZE_MAX: after every
+ * offer, in the order of the calls). */
+static void note_short_at(struct short_of *sh, const struct workload_run *run, const char *why,
+			  size_t at)
 {
-	if (sh->any && run->tps <= sh->tps)
+	if (sh->any && (run->tps < sh->tps || (run->tps == sh->tps && at >= sh->at)))
 		return;
 	sh->any = true;
 	sh->tps = run->tps;
+	sh->at = at;
 	snprintf(sh->why, sizeof sh->why, "%s", why);
+}
+
+static void note_short(struct short_of *sh, const struct workload_run *run, const char *why)
+{
+	note_short_at(sh, run, why, SIZE_MAX);
 }
 
 /* A rented route: what renting `count` GPUs at `price` costs when the job
@@ -157,41 +169,85 @@ static void consider_rental(const struct job_ctx *c, struct route_result *r, con
 	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
 }
 
-static void price_rented(const struct job_ctx *c)
+/* The rental an offer is (prices converted by load_offers). */
+static struct rental offer_rental(const struct offer *o, const struct gpu_spec *gpu)
+{
+	return (struct rental){.gpu = gpu,
+			       .count = o->gpu_count,
+			       .price = o->price_per_hour,
+			       .spot = o->spot,
+			       .provider = o->provider,
+			       .offer = o->offer,
+			       .region = o->region,
+			       .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
+}
+
+/* The cheapest offer for the job, as a pass over every offer keeping the
+ * cheaper (then lower-priced, then earlier) would find it: the offers of a
+ * group share memory and speed, so each group is sized once and priced by
+ * the cheapest offer the job's filters let through (offer_index.h). */
+static int rent_offers(const struct job_ctx *c, struct route_result *r, struct short_of *sh,
+		       double *max_vram, int *max_count, size_t *considered, char **err)
+{
+	const struct offer_index *x = c->idx;
+	const struct offer_hits *h;
+	int rc = offer_index_hits(c->idx, c->w, &h, err);
+	if (rc)
+		return rc;
+	size_t best = OFFER_NONE;
+	const struct gpu_spec *best_gpu = NULL;
+	double best_cost = 0;
+	for (size_t k = 0; k < x->n_groups; k++) {
+		const struct offer_group *g = &x->groups[k];
+		size_t i = h->cheapest[k];
+		if (i == OFFER_NONE)
+			continue;
+		(*considered)++;
+		if (g->sized.vram_gib > *max_vram)
+			*max_vram = g->sized.vram_gib;
+		if (g->count > *max_count)
+			*max_count = g->count;
+		if (!workload_fits(c->w, &g->sized, g->count))
+			continue;
+		struct workload_run run;
+		char why_short[256];
+		if (!workload_size(c->w, g->gpu, g->count, WORKLOAD_MAX_GPUS / g->count, &run,
+				   why_short, sizeof why_short)) {
+			note_short_at(sh, &run, why_short, h->first[k]);
+			continue;
+		}
+		double cost = run.replicas * run.hours * x->offers[i].price_per_hour;
+		double best_price = best == OFFER_NONE ? 0 : x->offers[best].price_per_hour;
+		if (best == OFFER_NONE || cost < best_cost ||
+		    (cost == best_cost && (x->offers[i].price_per_hour < best_price ||
+					   (x->offers[i].price_per_hour == best_price && i < best)))) {
+			best = i;
+			best_gpu = g->gpu;
+			best_cost = cost;
+		}
+	}
+	if (best != OFFER_NONE) {
+		struct rental rent = offer_rental(&x->offers[best], best_gpu);
+		consider_rental(c, r, &rent, sh);
+	}
+	return PLANNER_OK;
+}
+
+static int price_rented(const struct job_ctx *c, char **err)
 {
 	const struct job *j = c->job;
 	const struct jobspec *spec = c->spec;
 	struct route_result *r = &c->res->routes[ROUTE_RENTED];
 	r->route = ROUTE_RENTED;
 	if (!workload_route_allowed(c->w, ROUTE_RENTED, r->why, sizeof r->why))
-		return;
+		return PLANNER_OK;
 	double max_vram = 0;
 	int max_count = 0;
 	size_t considered = 0;
 	struct short_of sh = {0};
-	for (size_t i = 0; i < c->n_offers; i++) {
-		const struct offer *o = &c->offers[i];
-		struct gpu_spec g;
-		const struct gpu_spec *ref_gpu = workload_offer_gpu(c->w, c->ref, o, &g);
-		if (!ref_gpu)
-			continue;
-		considered++;
-		if (g.vram_gib > max_vram)
-			max_vram = g.vram_gib;
-		if (o->gpu_count > max_count)
-			max_count = o->gpu_count;
-		if (!workload_fits(c->w, &g, o->gpu_count))
-			continue;
-		struct rental rent = {.gpu = ref_gpu,
-				      .count = o->gpu_count,
-				      .price = o->price_per_hour, /* converted (convert_offers) */
-				      .spot = o->spot,
-				      .provider = o->provider,
-				      .offer = o->offer,
-				      .region = o->region,
-				      .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
-		consider_rental(c, r, &rent, &sh);
-	}
+	int rc = rent_offers(c, r, &sh, &max_vram, &max_count, &considered, err);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < spec->n_quotes; i++) {
 		const struct quote *q = &spec->quotes[i];
 		if (!workload_rental_allowed(c->w, q->provider, q->gpu, q->spot))
@@ -217,7 +273,7 @@ static void price_rented(const struct job_ctx *c)
 		consider_rental(c, r, &rent, &sh);
 	}
 	if (r->feasible)
-		return;
+		return PLANNER_OK;
 	if (sh.any)
 		why(r, "%s", sh.why);
 	else if (considered == 0)
@@ -231,6 +287,7 @@ static void price_rented(const struct job_ctx *c)
 	else
 		why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
 		    c->w->need.total_gib, max_vram, max_count);
+	return PLANNER_OK;
 }
 
 /* Considers owning up to max_sets sets of n GPUs of kind g (as many as
@@ -386,7 +443,7 @@ static void breakevens(const struct job_ctx *c)
 }
 
 static int price_job(const struct jobspec *spec, const struct refdata *ref, struct store *st,
-		     const struct offer *offers, size_t n_offers, const struct job *j,
+		     struct offer_index *idx, struct api_cache *api, const struct job *j,
 		     struct job_result *res, char **err)
 {
 	struct job_ctx c = {.spec = spec,
@@ -394,8 +451,8 @@ static int price_job(const struct jobspec *spec, const struct refdata *ref, stru
 	                    .job = j,
 	                    .w = &res->work,
 	                    .res = res,
-	                    .offers = offers,
-	                    .n_offers = n_offers};
+	                    .idx = idx,
+	                    .api = api};
 	int rc;
 	if ((rc = workload_init(&res->work, spec, j, err)))
 		return rc;
@@ -403,7 +460,8 @@ static int price_job(const struct jobspec *spec, const struct refdata *ref, stru
 	res->vram_gib = res->work.need.total_gib;
 	if ((rc = price_api(&c, st, err)))
 		return rc;
-	price_rented(&c);
+	if ((rc = price_rented(&c, err)))
+		return rc;
 	price_owned(&c);
 	res->best = -1;
 	/* Cheapest wins; on a tie the route with less outside dependence. */
@@ -504,10 +562,30 @@ static void note_rate(struct plan *p, const char *code, double rate)
 	snprintf(p->fx_note + n, sizeof p->fx_note - n, "%s%s", n ? ", " : "", pair);
 }
 
+/* The factor that prices an offer in the spec's currency from the
+ * currency it is published in: through USD with the spec's fx, else the
+ * reference rates (refdata fx: the ECB's, through EUR; *ref_rate says
+ * so). false when its currency has no rate: the offer is left out. */
+static bool offer_rate(const struct jobspec *spec, const struct refdata *ref,
+		       const struct offer *o, double *rate, bool *ref_rate)
+{
+	const char *cur = o->currency[0] ? o->currency : "USD";
+	double from = 0;
+	*rate = 1;
+	*ref_rate = false;
+	if (!strcmp(cur, spec->currency))
+		return true;
+	if (!per_usd(spec, ref, cur, &from, ref_rate) || !(from > 0))
+		return false;
+	*rate = spec->usd_to_currency / from;
+	return true;
+}
+
 /* Prices every offer in the spec's currency, in place, from the currency it
- * is published in: through USD with the spec's fx, else the reference rates
- * (refdata fx: the ECB's, through EUR). An offer whose currency has no rate
- * is left out and counted. */
+ * is published in (kept in price_published / currency_published): through
+ * USD with the spec's fx, else the reference rates (refdata fx: the ECB's,
+ * through EUR), noted in the order the currencies first appear. An offer
+ * whose currency has no rate is left out and counted. */
 void plan_convert_offers(const struct jobspec *spec, const struct refdata *ref, struct plan *p,
 			 struct offer *o, size_t *n)
 {
@@ -517,18 +595,15 @@ void plan_convert_offers(const struct jobspec *spec, const struct refdata *ref, 
 		note_rate(p, "USD", spec->usd_to_currency);
 	for (size_t i = 0; i < *n; i++) {
 		const char *cur = o[i].currency[0] ? o[i].currency : "USD";
-		double rate = 1, from = 0;
-		bool ref_rate = false;
-		if (strcmp(cur, spec->currency)) {
-			if (!per_usd(spec, ref, cur, &from, &ref_rate) || !(from > 0)) {
-				p->fx_dropped++;
-				continue;
-			}
-			rate = spec->usd_to_currency / from;
-			if (ref_rate) {
-				used_ref = true;
-				note_rate(p, cur, rate);
-			}
+		double rate;
+		bool ref_rate;
+		if (!offer_rate(spec, ref, &o[i], &rate, &ref_rate)) {
+			p->fx_dropped++;
+			continue;
+		}
+		if (ref_rate) {
+			used_ref = true;
+			note_rate(p, cur, rate);
 		}
 		o[w] = o[i];
 		o[w].price_published = o[i].price_per_hour;
@@ -543,13 +618,91 @@ void plan_convert_offers(const struct jobspec *spec, const struct refdata *ref, 
 	}
 }
 
+/* The offers a plan reads: every row is counted when no rate converts it,
+ * but only the cheapest of each kind is kept (offer_index.h): no other
+ * can be chosen for any job. */
+struct offer_load {
+	const struct jobspec *spec;
+	const struct refdata *ref;
+	struct plan *p;
+	struct offer_kinds kinds;
+	struct offer *rows; /* rows[kind]: the kind's first in store_offers' order so far */
+	size_t n, cap;
+};
+
+/* store_offers' order: price, then provider, offer, region, spot (the
+ * primary key, so no two rows tie). */
+static int offer_order(const void *pa, const void *pb)
+{
+	const struct offer *a = pa, *b = pb;
+	int c;
+	if (a->price_per_hour != b->price_per_hour)
+		return a->price_per_hour < b->price_per_hour ? -1 : 1;
+	if ((c = strcmp(a->provider, b->provider)) || (c = strcmp(a->offer, b->offer)) ||
+	    (c = strcmp(a->region, b->region)))
+		return c;
+	return (int)a->spot - (int)b->spot;
+}
+
+static int load_offer(void *ctx, const struct offer *o, char **err)
+{
+	struct offer_load *l = ctx;
+	double rate;
+	bool first, ref_rate;
+	size_t kind;
+	if (!offer_rate(l->spec, l->ref, o, &rate, &ref_rate)) {
+		l->p->fx_dropped++;
+		return PLANNER_OK;
+	}
+	int rc = offer_kinds_add(&l->kinds, o, &kind, &first, err);
+	if (rc)
+		return rc;
+	if (!first) {
+		if (offer_order(o, &l->rows[kind]) < 0)
+			l->rows[kind] = *o;
+		return PLANNER_OK;
+	}
+	if (l->n == l->cap) {
+		size_t more = l->cap ? l->cap * 2 : 256;
+		struct offer *grown = realloc(l->rows, more * sizeof *grown);
+		if (!grown)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		l->rows = grown;
+		l->cap = more;
+	}
+	l->rows[l->n++] = *o;
+	return PLANNER_OK;
+}
+
+/* Reads the available offers into *out (malloc'd), the cheapest of each
+ * kind only, cheapest first and priced in the spec's currency; notes the
+ * exchange rates used in the order the currencies first appear. */
+static int load_offers(struct store *st, const struct jobspec *spec, const struct refdata *ref,
+		       struct plan *p, struct offer **out, size_t *n, char **err)
+{
+	struct offer_filter all = {.spot = -1, .available_only = true};
+	struct offer_load l = {.spec = spec, .ref = ref, .p = p};
+	int rc = store_offers_each(st, &all, load_offer, &l, err);
+	offer_kinds_free(&l.kinds);
+	if (rc) {
+		free(l.rows);
+		return rc;
+	}
+	qsort(l.rows, l.n, sizeof *l.rows, offer_order);
+	plan_convert_offers(spec, ref, p, l.rows, &l.n);
+	*out = l.rows;
+	*n = l.n;
+	return PLANNER_OK;
+}
+
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err)
 {
 	struct provider_state *provs = NULL;
 	struct offer *offers = NULL;
+	struct offer_index idx = {0};
+	struct api_cache api = {0};
 	size_t n_provs = 0, n_offers = 0;
-	struct offer_filter all = {.spot = -1, .available_only = true};
 	int rc;
 	struct plan *p = calloc(1, sizeof *p);
 	if (!p || !(p->jobs = calloc(spec->n_jobs + 1, sizeof *p->jobs))) {
@@ -559,8 +712,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 	snprintf(p->currency, sizeof p->currency, "%s", spec->currency);
 	if ((rc = store_prices_as_of(st, p->prices_as_of, sizeof p->prices_as_of, err)) ||
 	    (rc = store_snapshot_dates(st, p->snapshot_dates, sizeof p->snapshot_dates, err)) ||
-	    (rc = store_providers(st, &provs, &n_provs, err)) ||
-	    (rc = store_offers(st, &all, &offers, &n_offers, err)))
+	    (rc = store_providers(st, &provs, &n_provs, err)))
 		goto fail;
 	p->stale = calloc(n_provs + 1, sizeof *p->stale);
 	p->sources = calloc(n_provs + 1, sizeof *p->sources);
@@ -569,7 +721,9 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		goto fail;
 	}
 	note_sources(p, provs, n_provs);
-	plan_convert_offers(spec, ref, p, offers, &n_offers);
+	if ((rc = load_offers(st, spec, ref, p, &offers, &n_offers, err)) ||
+	    (rc = offer_index_build(&idx, ref, offers, n_offers, err)))
+		goto fail;
 	for (size_t i = 0; i < n_provs; i++) {
 		/* A provider holding no rows prices nothing: not stale. */
 		if (strcmp(provs[i].last_status, "failed") || provs[i].rows <= 0)
@@ -581,16 +735,19 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		p->n_stale++;
 	}
 	for (size_t i = 0; i < spec->n_jobs; i++) {
-		if ((rc = price_job(spec, ref, st, offers, n_offers, &spec->jobs[i], &p->jobs[i],
-				    err)))
+		if ((rc = price_job(spec, ref, st, &idx, &api, &spec->jobs[i], &p->jobs[i], err)))
 			goto fail;
 		p->n_jobs++;
 	}
+	offer_index_free(&idx);
+	api_cache_free(&api);
 	free(provs);
 	free(offers);
 	*out = p;
 	return PLANNER_OK;
 fail:
+	offer_index_free(&idx);
+	api_cache_free(&api);
 	free(provs);
 	free(offers);
 	plan_free(p);

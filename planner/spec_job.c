@@ -4,6 +4,7 @@
 #include "spec_table.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,12 +367,14 @@ static int check_name(struct spec_rd *r, const struct spec_key *k, const struct 
 		               "job name %s is empty, too long or has control characters; use a "
 		               "short name of up to %d characters",
 		               yr_describe(kv->val, d, sizeof d), MAX_NAME_LEN);
-	for (size_t i = 0; i < r->index; i++)
-		if (!strcmp(sp->jobs[i].name, j->name))
-			return yr_fail(&r->c->y, kv->val->start_mark,
-			               "duplicate job name '%s' (first on line %d); give each job "
-			               "its own name",
-			               j->name, sp->jobs[i].pos.line);
+	size_t first;
+	if (!name_index_add(&r->c->job_names, j->name, r->index, &first))
+		return yr_oom(&r->c->y);
+	if (first != SIZE_MAX)
+		return yr_fail(&r->c->y, kv->val->start_mark,
+		               "duplicate job name '%s' (first on line %d); give each job "
+		               "its own name",
+		               j->name, sp->jobs[first].pos.line);
 	snprintf(r->where, sizeof r->where, "in job '%s'", j->name);
 	snprintf(r->who, sizeof r->who, "job '%s'", j->name);
 	return PLANNER_OK;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "jobspec.h"
+#include "util.h"
 #include "yamlread.h"
 
 /* Rows in one table; the reader keeps per-row values on the stack. */
@@ -24,6 +25,7 @@ struct ctx {
 	const char *dir;           /* config.json paths are relative to this */
 	const struct refdata *ref; /* models and GPUs */
 	struct jobspec *spec;      /* being filled */
+	struct name_index job_names; /* the jobs read so far, by name (check_name) */
 };
 
 enum spec_kind {

@@ -124,6 +124,15 @@ void store_close(struct store *st);
 int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
 		 char **err);
 
+/* Called by store_offers_each with each row in turn (o is reused: copy
+ * what is kept); a non-zero return stops the walk and is returned. */
+typedef int (*store_offer_fn)(void *ctx, const struct offer *o, char **err);
+/* The rows of store_offers one at a time, in no particular order: no
+ * array of every row and no sort of them (compare keeps a few hundred of
+ * 100,000 and sorts those; issue 16). */
+int store_offers_each(struct store *st, const struct offer_filter *f, store_offer_fn fn, void *ctx,
+		      char **err);
+
 /* API prices for `model` ("vendor/model"; NULL for all), cheapest blended
  * first: the id itself, and for an open model every hosted copy whose id
  * has the same key (api_model.h; "llama-3.1-70b" finds

@@ -35,28 +35,31 @@ static void read_offer(sqlite3_stmt *s, void *row)
 	store_copy_text(o->currency, sizeof o->currency, sqlite3_column_text(s, 17));
 }
 
-int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
-                 char **err)
+/* The offers matching a filter; store_offers adds its order. */
+#define OFFERS_SELECT                                                                              \
+	"SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "                  \
+	"ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "          \
+	"tier, estimated, currency FROM offers "                                                   \
+	"WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "                        \
+	"AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "                                \
+	"AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "                                 \
+	"AND (?7 IS NULL OR (region_group <> '' AND region_group = ?7 COLLATE NOCASE) "            \
+	"OR (country <> '' AND country = ?7 COLLATE NOCASE) "                                      \
+	"OR (region <> '' AND region = ?7 COLLATE NOCASE))"
+
+/* The statement of store_offers (ordered) and store_offers_each, prepared and bound. */
+static int offers_stmt(struct store *st, const struct offer_filter *f, bool ordered,
+		       sqlite3_stmt **out, char **err)
 {
 	static const struct offer_filter none = {.spot = -1};
 	sqlite3_stmt *s = NULL;
-	*out = NULL;
-	*n = 0;
 	if (!f)
 		f = &none;
-	if (sqlite3_prepare_v2(
-	        st->db,
-	        "SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
-	        "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "
-	        "tier, estimated, currency FROM offers "
-	        "WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "
-	        "AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "
-	        "AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "
-	        "AND (?7 IS NULL OR (region_group <> '' AND region_group = ?7 COLLATE NOCASE) "
-	        "OR (country <> '' AND country = ?7 COLLATE NOCASE) "
-	        "OR (region <> '' AND region = ?7 COLLATE NOCASE)) "
-	        "ORDER BY price_per_hour, provider, offer, region, spot",
-	        -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db,
+			       ordered ? OFFERS_SELECT
+				       " ORDER BY price_per_hour, provider, offer, region, spot"
+				       : OFFERS_SELECT,
+			       -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read offers");
 	if (f->gpu)
 		sqlite3_bind_text(s, 1, f->gpu, -1, SQLITE_STATIC);
@@ -68,10 +71,43 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	sqlite3_bind_int(s, 6, f->available_only);
 	if (f->region && *f->region)
 		sqlite3_bind_text(s, 7, f->region, -1, SQLITE_STATIC);
+	*out = s;
+	return PLANNER_OK;
+}
+
+int store_offers(struct store *st, const struct offer_filter *f, struct offer **out, size_t *n,
+                 char **err)
+{
+	sqlite3_stmt *s = NULL;
+	*out = NULL;
+	*n = 0;
+	int rc = offers_stmt(st, f, true, &s, err);
+	if (rc)
+		return rc;
 	void *rows;
-	int rc =
-	    store_collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
+	rc = store_collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
 	*out = rows;
+	return rc;
+}
+
+int store_offers_each(struct store *st, const struct offer_filter *f, store_offer_fn fn, void *ctx,
+		      char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = offers_stmt(st, f, false, &s, err), step;
+	if (rc)
+		return rc;
+	struct offer o;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		memset(&o, 0, sizeof o);
+		read_offer(s, &o);
+		if ((rc = fn(ctx, &o, err)))
+			goto out;
+	}
+	if (step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot read offers");
+out:
+	sqlite3_finalize(s);
 	return rc;
 }
 

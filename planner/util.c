@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,4 +392,67 @@ long long clamp_llong(double x, long long lo, long long hi)
 	if (x >= (double)hi)
 		return hi;
 	return (long long)x;
+}
+
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64-bit offset basis and prime */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* Where name is, or the empty slot where it would go. */
+static size_t name_slot(const struct name_index *x, const char *name)
+{
+	size_t i = name_hash(name) & (x->cap - 1);
+	while (x->names[i] && strcmp(x->names[i], name))
+		i = (i + 1) & (x->cap - 1);
+	return i;
+}
+
+bool name_index_add(struct name_index *x, const char *name, size_t id, size_t *prev)
+{
+	*prev = SIZE_MAX;
+	if (x->cap) {
+		size_t i = name_slot(x, name);
+		if (x->names[i]) {
+			*prev = x->ids[i];
+			return true;
+		}
+	}
+	if ((x->n + 1) * 2 > x->cap) {
+		struct name_index big = {.cap = x->cap ? x->cap * 2 : 64, .n = x->n};
+		big.names = calloc(big.cap, sizeof *big.names);
+		big.ids = calloc(big.cap, sizeof *big.ids);
+		if (!big.names || !big.ids) {
+			free(big.names);
+			free(big.ids);
+			return false;
+		}
+		for (size_t i = 0; i < x->cap; i++)
+			if (x->names[i]) {
+				size_t j = name_slot(&big, x->names[i]);
+				big.names[j] = x->names[i];
+				big.ids[j] = x->ids[i];
+			}
+		name_index_free(x);
+		*x = big;
+	}
+	size_t i = name_slot(x, name);
+	x->names[i] = name;
+	x->ids[i] = id;
+	x->n++;
+	return true;
+}
+
+void name_index_free(struct name_index *x)
+{
+	if (!x)
+		return;
+	free(x->names);
+	free(x->ids);
+	x->names = NULL;
+	x->ids = NULL;
+	x->cap = x->n = 0;
 }

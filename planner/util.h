@@ -97,4 +97,20 @@ size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret)
 /* text_sanitize into a new string; NULL when out of memory. */
 char *text_sanitized(const char *src, const char *secret);
 
+/* Names and a number for each, to find a repeat in one pass (open
+ * addressing, FNV-1a): the job spec's duplicate-name check was quadratic
+ * (issue 16). The names are not copied: they must outlive the index. */
+struct name_index {
+	const char **names; /* NULL = empty slot */
+	size_t *ids;
+	size_t cap; /* a power of two, at least twice the entries */
+	size_t n;
+};
+
+/* Adds name with id, unless it is there: then *prev is the id it was added
+ * with, else SIZE_MAX. false when out of memory. */
+bool name_index_add(struct name_index *x, const char *name, size_t id, size_t *prev);
+/* Frees the index's tables (not the names); accepts NULL. */
+void name_index_free(struct name_index *x);
+
 #endif

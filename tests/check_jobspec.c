@@ -459,6 +459,20 @@ START_TEST(duplicate_keys_and_job_names_are_errors)
 }
 END_TEST
 
+/* The check is a hash index now (issue 16): a repeat far from the first
+ * among many jobs, past several growths of the index, names the first. */
+START_TEST(a_duplicate_job_name_among_two_thousand_jobs_names_its_first_line)
+{
+	struct buf b = {0};
+	ck_assert(buf_printf(&b, "version: 1\njobs:\n"));
+	for (int i = 0; i < 2000; i++)
+		ck_assert(buf_printf(&b, " - {name: j%d, model: llama-3.1-8b, hours_per_month: 1}\n",
+				     i == 1999 ? 7 : i));
+	bad(b.data, "t.yaml:2002:11: ", "duplicate job name 'j7'", "first on line 10", NULL);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(values_of_the_wrong_type_are_errors)
 {
 	bad(HEAD "    batch: [1, 2]\n    hours_per_month: 1\n",
@@ -1003,6 +1017,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, a_spec_without_jobs_is_an_error);
 	tcase_add_test(bads, unknown_keys_suggest_the_nearest_known_key);
 	tcase_add_test(bads, duplicate_keys_and_job_names_are_errors);
+	tcase_add_test(bads, a_duplicate_job_name_among_two_thousand_jobs_names_its_first_line);
 	tcase_add_test(bads, values_of_the_wrong_type_are_errors);
 	tcase_add_test(bads, negative_zero_and_absurd_numbers_are_errors);
 	tcase_add_test(bads, unknown_models_gpus_and_precisions_suggest_the_nearest);

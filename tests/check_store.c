@@ -680,6 +680,46 @@ START_TEST(four_long_prompt_tiers_round_trip_at_full_precision)
 }
 END_TEST
 
+static int count_each(void *ctx, const struct offer *o, char **err)
+{
+	double *sum = ctx;
+	sum[0] += 1;
+	sum[1] += o->price_per_hour * o->gpu_count;
+	return sum[0] >= 1e9 ? set_err(err, PLANNER_EINPUT, "stop") : PLANNER_OK;
+}
+
+static int stop_at_first(void *ctx, const struct offer *o, char **err)
+{
+	(void)ctx;
+	(void)o;
+	return set_err(err, PLANNER_EINPUT, "stopped");
+}
+
+START_TEST(offers_one_at_a_time_are_the_rows_of_the_array_and_a_callback_can_stop_them)
+{
+	char *dir, *path, *err = NULL;
+	struct store *st = open_new(&dir, &path);
+	struct offer *rows = NULL;
+	size_t n = 0;
+	struct offer_filter f = {.spot = -1, .available_only = true};
+	ck_assert_int_eq(store_offers(st, &f, &rows, &n, &err), PLANNER_OK);
+	ck_assert_uint_gt(n, 10);
+	double want = 0, got[2] = {0, 0};
+	for (size_t i = 0; i < n; i++)
+		want += rows[i].price_per_hour * rows[i].gpu_count;
+	ck_assert_int_eq(store_offers_each(st, &f, count_each, got, &err), PLANNER_OK);
+	ck_assert_double_eq(got[0], (double)n);
+	ck_assert_double_eq_tol(got[1], want, 1e-6);
+	ck_assert_int_eq(store_offers_each(st, &f, stop_at_first, NULL, &err), PLANNER_EINPUT);
+	ck_assert_str_eq(err, "stopped");
+	free(err);
+	free(rows);
+	store_close(st);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -705,6 +745,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);
 	tcase_add_test(tc, two_processes_creating_the_same_database_both_succeed);
 	tcase_add_test(tc, four_long_prompt_tiers_round_trip_at_full_precision);
+	tcase_add_test(tc, offers_one_at_a_time_are_the_rows_of_the_array_and_a_callback_can_stop_them);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,6 +2,7 @@
  * CSV quoting. */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,24 @@ START_TEST(outside_text_is_made_valid_utf8_without_controls_or_the_key)
 }
 END_TEST
 
+START_TEST(a_name_index_finds_a_repeat_and_the_id_it_first_had)
+{
+	struct name_index x = {0};
+	char names[500][8];
+	size_t prev;
+	for (size_t i = 0; i < 500; i++) {
+		snprintf(names[i], sizeof names[i], "n%zu", i);
+		ck_assert(name_index_add(&x, names[i], i, &prev));
+		ck_assert_uint_eq(prev, SIZE_MAX);
+	}
+	ck_assert(name_index_add(&x, "n321", 999, &prev));
+	ck_assert_uint_eq(prev, 321);
+	ck_assert_uint_eq(x.n, 500);
+	name_index_free(&x);
+	name_index_free(NULL);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -175,6 +194,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, csv_cells_starting_with_tab_or_cr_before_a_formula_are_defused_too);
 	tcase_add_test(tc, iso_stamps_round_trip_through_epoch_seconds);
 	tcase_add_test(tc, outside_text_is_made_valid_utf8_without_controls_or_the_key);
+	tcase_add_test(tc, a_name_index_finds_a_repeat_and_the_id_it_first_had);
 	suite_add_tcase(s, tc);
 	return s;
 }
