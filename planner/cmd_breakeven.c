@@ -21,7 +21,7 @@ static const char *const columns[] = {
 	"owned_monthly_cost", "owned_gpu", "owned_gpu_count", "owned_already_owned",
 	"owned_capex", "best_route", "best_monthly_cost", "owned_vs_rented_breakeven_hours",
 	"owned_payback_months", "api_vs_rented_breakeven_mtokens", "currency", "prices_as_of",
-	"rented_replicas", "owned_replicas", "best_cost_per_mtok",
+	"rented_replicas", "owned_replicas", "best_cost_per_mtok", "owned_payback_note",
 };
 
 /* A number rounded as the JSON rounds it; NAN ("never") is an empty cell. */
@@ -77,6 +77,8 @@ static void write_row(FILE *f, const struct plan *p, const struct job_result *j)
 	num(f, rent->feasible ? rent->replicas : NAN, 0);
 	num(f, own->feasible ? own->replicas : NAN, 0);
 	num(f, j->best >= 0 ? j->routes[j->best].cost_per_mtok : NAN, 4);
+	/* Why owned_payback_months is empty: "not within 36 months", "never". */
+	text(f, j->be.payback_note);
 	fputs("\r\n", f);
 }
 
@@ -125,7 +127,8 @@ const struct cmd_entry cmd_breakeven_entry = {
 		"Units are in the column names (vram_gib, _hours, _months, _mtokens = millions\n"
 		"of tokens a month); money is in the spec's currency, named in the currency\n"
 		"column. An empty cell means never (the curves do not cross) or that the\n"
-		"route cannot run the job.\n\n"
+		"route cannot run the job; owned_payback_note says why a payback is empty\n"
+		"(\"not within 36 months\": past amortize_months; \"never\").\n\n"
 		"  -o, --output FILE  write to FILE instead of standard output\n"
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"

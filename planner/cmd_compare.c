@@ -45,6 +45,7 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
 		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+		cJSON_AddNumberToObject(o, "setup_cost", round_to(r->setup_cost, 2));
 		break;
 	case ROUTE_OWNED:
 		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
@@ -53,6 +54,12 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddNumberToObject(o, "capex", round_to(r->capex, 2));
 		cJSON_AddNumberToObject(o, "watts", round_to(r->watts, 1));
 		cJSON_AddNumberToObject(o, "power_cost", round_to(r->power_cost, 2));
+		/* The terms of costs: (tco.h): monthly_cost = capital_cost +
+		 * power_cost + maintenance_cost. */
+		cJSON_AddNumberToObject(o, "hosts", r->tco.hosts);
+		cJSON_AddNumberToObject(o, "capital_cost", round_to(r->tco.capital, 2));
+		cJSON_AddNumberToObject(o, "maintenance_cost", round_to(r->tco.maintenance, 2));
+		cJSON_AddNumberToObject(o, "resale_value", round_to(r->tco.resale, 2));
 		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
 		break;
@@ -134,6 +141,11 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 		cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
 		add_num_or_null(be, "owned_vs_rented_hours_per_month", r->be.owned_vs_rented_hours, 1);
 		add_num_or_null(be, "owned_payback_months", r->be.owned_payback_months, 1);
+		/* Why the payback is null: "not within 36 months", "never". */
+		if (r->be.payback_note[0])
+			cJSON_AddStringToObject(be, "owned_payback_note", r->be.payback_note);
+		else
+			cJSON_AddNullToObject(be, "owned_payback_note");
 		add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
 		cJSON_AddItemToArray(jobs, j);
 	}
@@ -205,7 +217,16 @@ static void mtok_text(char *buf, size_t len, double tokens)
 	"over GPUs; tok/s: output tokens per second of all streams and replicas together "         \
 	"(fine-tuning: training tokens/s), not one stream's; Mtok: million tokens"
 
-static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
+/* Whether the spec's costs: block adds a term to the owned route. */
+static bool costs_given(const struct jobspec *spec)
+{
+	const struct tco_costs *k = &spec->costs;
+	return k->host_price > 0 || k->host_watts > 0 || k->resale_percent > 0 ||
+	       k->capital_rate_percent > 0 || k->maintenance_per_gpu_month > 0;
+}
+
+static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
+			 bool costs)
 {
 	char reps[48];
 	if (!r->feasible) {
@@ -224,6 +245,8 @@ static void route_detail(char *buf, size_t len, const struct route_result *r, co
 			     r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
 			     r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
 			     r->tokens_per_second);
+		if (r->setup_cost > 0 && n > 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, " + setup %.2f", r->setup_cost);
 		break;
 	case ROUTE_OWNED:
 		if (r->already_owned)
@@ -236,6 +259,11 @@ static void route_detail(char *buf, size_t len, const struct route_result *r, co
 				     "%.0f tok/s",
 				     reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
 				     r->tokens_per_second);
+		/* With a costs: block, the month's terms (tco.h). */
+		if (costs && n > 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n,
+				      " = capital %.2f + power %.2f + upkeep %.2f a month",
+				      r->tco.capital, r->power_cost, r->tco.maintenance);
 		break;
 	default:
 		buf[0] = '\0';
@@ -276,7 +304,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
 		for (int k = 0; k < ROUTE_COUNT; k++) {
 			char detail[512];
-			route_detail(detail, sizeof detail, &j->routes[k], p->currency);
+			route_detail(detail, sizeof detail, &j->routes[k], p->currency,
+				     costs_given(spec));
 			cli_safe(detail, sizeof detail, detail); /* offer names come from feeds */
 			char cost[32] = "-";
 			if (j->routes[k].feasible)
@@ -287,11 +316,10 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
 			         j->best == k ? "*" : " ", cost, detail);
 		}
-		char h[32] = "never", pb[32] = "never", t[32] = "never";
+		char h[32] = "never", pb[64], t[32] = "never";
 		if (isfinite(j->be.owned_vs_rented_hours))
 			snprintf(h, sizeof h, "%.1f h/month", j->be.owned_vs_rented_hours);
-		if (isfinite(j->be.owned_payback_months))
-			snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
+		plan_payback_text(&j->be, pb, sizeof pb);
 		if (isfinite(j->be.api_vs_rented_tokens)) {
 			mtok_text(t, sizeof t, j->be.api_vs_rented_tokens);
 			strncat(t, "/month", sizeof t - strlen(t) - 1);

@@ -98,6 +98,7 @@ struct owned_gpu {
 	const struct gpu_spec *gpu; /* points into the refdata */
 	int count;
 	double watts;               /* per GPU; default the reference board power */
+	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
 	struct src_pos pos;
 };
 
@@ -106,6 +107,7 @@ struct buy_option {
 	double price;               /* per GPU, in the spec's currency */
 	double watts;               /* per GPU */
 	int max_count;              /* most GPUs one would buy; default 8 */
+	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
 	struct src_pos pos;
 };
 
@@ -126,6 +128,19 @@ struct custom_gpu {
 	struct src_pos pos;
 };
 
+/* costs: the terms of owning beyond the GPUs and their load power, and
+ * the setup of a rented run (spec_tco.c, tco.c). Every default is 0: a
+ * term counts only when the spec gives it. */
+struct tco_costs {
+	double host_price;          /* host.price: one host (chassis, CPU, RAM, PSU), currency */
+	double host_watts;          /* host.watts: what one host draws beside its GPUs */
+	int host_gpus;              /* host.gpus: GPUs one host holds; default 4 */
+	double resale_percent;      /* of the purchase, recovered after amortize_months */
+	double capital_rate_percent;/* annual cost of capital */
+	double maintenance_per_gpu_month; /* maintenance or colocation, currency */
+	double setup_hours;         /* billed hours per rented run before work starts */
+};
+
 struct fx_rate {
 	char code[8];               /* ISO 4217, upper case */
 	double per_usd;             /* units of `code` per USD */
@@ -144,6 +159,7 @@ struct jobspec {
 	bool electricity_default;   /* not in the file: JOBSPEC_DEFAULT_ELECTRICITY_USD converted */
 	double pue;                 /* default 1.0 */
 	double amortize_months;     /* default 36 */
+	struct tco_costs costs;     /* costs: (spec_tco.c) */
 	char **providers;           /* rented offers only from these; NULL = all */
 	size_t n_providers;
 	char **regions;             /* rented offers and API hosts only here; NULL = all */

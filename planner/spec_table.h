@@ -142,6 +142,25 @@ extern const struct spec_table spec_run;
  * one, stored by its canonical name. */
 int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* spec_tco.c: costs:, what owning costs beside the GPUs and their power,
+ * and the setup hours of a rented run. */
+extern const struct spec_table spec_costs;
+/* idle_watts of an owned or buy entry: at most its watts. */
+int spec_check_idle_watts(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+#define SPEC_IDLE_WATTS_ROW(T)                                                                     \
+	{.name = "idle_watts",                                                                     \
+	 .kind = SPEC_NUMBER,                                                                      \
+	 .offset = offsetof(T, idle_watts),                                                        \
+	 .lo = 0,                                                                                  \
+	 .hi = JOBSPEC_MAX_WATTS,                                                                  \
+	 .has_def = true,                                                                          \
+	 .def = 0,                                                                                 \
+	 .check = spec_check_idle_watts,                                                           \
+	 .def_text = "0 (switched off between runs)",                                              \
+	 .example = "idle_watts: 30",                                                              \
+	 .type = "number, watts per GPU",                                                          \
+	 .desc = "Power one GPU draws when on but not running a job; when given, the GPUs and "   \
+	         "their hosts stay on all month and the hours without work are priced at it."}
 /* spec_check.c. timezone: UTC or a compiled zone under $TZDIR (default
  * /usr/share/zoneinfo), not a right/ zone or a database file. */
 int spec_check_timezone(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
