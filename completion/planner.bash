@@ -104,22 +104,22 @@ _planner()
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --limit | --month | \
-		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch)
+		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set)
 		return 0
 		;;
 	esac
 
 	local opts
 	case $cmd in
-	compare) opts="--quiet" ;;
+	compare) opts="--quiet --set" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
 	offers) opts="--gpu --min-vram --max-price --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
-	schedule) opts="--month --output -o --quiet --allow-unplaced" ;;
-	breakeven) opts="--output -o --quiet" ;;
-	report) opts="--output -o --quiet" ;;
+	schedule) opts="--month --output -o --quiet --allow-unplaced --set" ;;
+	breakeven) opts="--output -o --quiet --set" ;;
+	report) opts="--output -o --quiet --set" ;;
 	history) opts="--provider" ;;
 	probe) opts="" ;;
 	*) return 0 ;;

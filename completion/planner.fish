@@ -44,6 +44,7 @@ complete -c planner -n "__fish_seen_subcommand_from refresh" -l format -x -a 'js
 complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report" -F
 complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report" -s o -l output -r -F -d 'write to'
 complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report refresh" -l quiet -d 'no notes'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report" -l set -x -d 'what if: KEY=VALUE'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l month -x -d 'YYYY-MM'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced -d 'exit 0 when hours cannot be placed'
 

@@ -95,7 +95,8 @@ static int write_csv(FILE *f, void *arg)
 
 static int exec_breakeven(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, {0, 0, 0, 0}};
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, CLI_SET_OPTION,
+					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1)
@@ -118,7 +119,7 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_breakeven_entry = {
 	.name = "breakeven",
-	.args = "FILE [-o out.csv] [--db PATH] [--quiet]",
+	.args = "FILE [-o out.csv] [--set KEY=VALUE]... [--db PATH] [--quiet]",
 	.summary = "the break-even report as CSV, one row per job",
 	.help = "Writes one CSV row (RFC 4180, CRLF line ends, a header row) per job in\n"
 		"FILE: the monthly cost of each route, the offer or GPU behind it, the best\n"
@@ -132,7 +133,8 @@ const struct cmd_entry cmd_breakeven_entry = {
 		"  -o, --output FILE  write to FILE instead of standard output\n"
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet            no note about where the prices come from or stale ones\n\n"
+		"  --quiet            no note about where the prices come from or stale ones\n"
+		CLI_SET_HELP "\n"
 		"example:\n  planner breakeven jobs/monthly.yaml -o breakeven.csv\n",
 	.exec = exec_breakeven,
 };

@@ -344,6 +344,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"quiet", no_argument, NULL, 'q'},
+					     CLI_SET_OPTION,
 					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
@@ -375,7 +376,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.args = "FILE [--format table|json|csv] [--db PATH] [--quiet]",
+	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--db PATH] [--quiet]",
 	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
 	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
 		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
@@ -384,7 +385,9 @@ const struct cmd_entry cmd_compare_entry = {
 		"  --format F   table (default), json or csv\n"
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet      no note about where the prices come from or stale ones\n\n"
-		"example:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n",
+		"  --quiet      no note about where the prices come from or stale ones\n"
+		CLI_SET_HELP "\n"
+		"examples:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n"
+		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n",
 	.exec = exec_compare,
 };

@@ -190,6 +190,14 @@ int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **o
  * (the current directory when name has no '/'). */
 int jobspec_parse(const char *name, const char *text, size_t len, const struct refdata *ref,
 		  struct jobspec **out, char **err);
+/* The same with what-if overrides: each of sets[0..n_sets) is
+ * "KEY=VALUE" (`--set`, spec_set.c), applied to the document before it is
+ * read, so the values are checked as the file's are; errors in them name
+ * the override. */
+int jobspec_load_set(const char *path, const struct refdata *ref, const char *const *sets,
+                     size_t n_sets, struct jobspec **out, char **err);
+int jobspec_parse_set(const char *name, const char *text, size_t len, const struct refdata *ref,
+                      const char *const *sets, size_t n_sets, struct jobspec **out, char **err);
 void jobspec_free(struct jobspec *spec);
 
 /* The key reference, docs/spec.md, as Markdown rendered from the key
