@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "horizon.h"
 #include "plan.h"
 
 /* JSON null for "never", else the rounded number. */
@@ -89,6 +90,75 @@ static void serving_json(cJSON *j, const struct job *job)
 	cJSON_AddStringToObject(j, "serving", job->always_on ? "always-on" : "on-demand");
 }
 
+/* An array of n figures rounded to cents, NAN as null. */
+static cJSON *money_array(const double *v, size_t stride, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < n; i++) {
+		double x = v[(size_t)i * stride];
+		cJSON_AddItemToArray(a, isfinite(x) ? cJSON_CreateNumber(round_to(x, 2))
+						    : cJSON_CreateNull());
+	}
+	return a;
+}
+
+/* The job's months (horizon.h): each route's bill and cumulative cash,
+ * and the month from which owning has paid. */
+static int horizon_json(cJSON *j, const struct jobspec *spec, const struct job_result *r)
+{
+	struct horizon h;
+	char *err = NULL;
+	int rc = horizon_job(spec, r, &h, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err);
+		free(err);
+		return rc;
+	}
+	cJSON *o = cJSON_AddObjectToObject(j, "horizon");
+	cJSON_AddNumberToObject(o, "months", h.months);
+	cJSON_AddNumberToObject(o, "growth_percent", h.growth_percent);
+	cJSON *monthly = cJSON_AddObjectToObject(o, "monthly");
+	cJSON *cum = cJSON_AddObjectToObject(o, "cumulative");
+	size_t stride = sizeof *h.m / sizeof(double);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		cJSON_AddItemToObject(monthly, route_name((enum route)k),
+				      money_array(&h.m[0].cost[k], stride, h.months));
+		cJSON_AddItemToObject(cum, route_name((enum route)k),
+				      money_array(&h.m[0].cum[k], stride, h.months));
+	}
+	if (h.owned_pays_from > 0)
+		cJSON_AddNumberToObject(o, "owned_pays_from_month", h.owned_pays_from);
+	else
+		cJSON_AddNullToObject(o, "owned_pays_from_month");
+	horizon_free(&h);
+	return PLANNER_OK;
+}
+
+/* The whole plan's months: buying as compare buys against buying nothing. */
+static int plan_horizon_json(cJSON *root, const struct jobspec *spec, const struct plan *p)
+{
+	struct horizon_plan h;
+	char *err = NULL;
+	int rc = horizon_plan(spec, p, &h, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err);
+		free(err);
+		return rc;
+	}
+	cJSON *o = cJSON_AddObjectToObject(root, "horizon");
+	cJSON_AddNumberToObject(o, "months", h.months);
+	cJSON_AddNumberToObject(o, "capex", round_to(h.capex, 2));
+	cJSON_AddItemToObject(o, "with_purchases_cumulative", money_array(h.with_buy, 1, h.months));
+	cJSON_AddItemToObject(o, "without_purchases_cumulative",
+			      money_array(h.without_buy, 1, h.months));
+	if (h.pays_from > 0)
+		cJSON_AddNumberToObject(o, "purchases_pay_from_month", h.pays_from);
+	else
+		cJSON_AddNullToObject(o, "purchases_pay_from_month");
+	horizon_plan_free(&h);
+	return PLANNER_OK;
+}
+
 static int print_json(const struct jobspec *spec, const struct plan *p)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -148,6 +218,14 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 			cJSON_AddNullToObject(be, "owned_payback_note");
 		add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
 		cJSON_AddItemToArray(jobs, j);
+		if (horizon_json(j, spec, r) != PLANNER_OK) {
+			cJSON_Delete(root);
+			return PLANNER_ESYS;
+		}
+	}
+	if (plan_horizon_json(root, spec, p) != PLANNER_OK) {
+		cJSON_Delete(root);
+		return PLANNER_ESYS;
 	}
 	return cli_print_json(root);
 }

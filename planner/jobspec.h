@@ -92,6 +92,7 @@ struct job {
 	                           * split over the GPUs (no gradient accumulation) */
 	char *optimizer;          /* canonical optimizer name; NULL = the engine's */
 	bool checkpointing;       /* gradient checkpointing; default true */
+	double growth_percent;    /* growth: a month; NAN = the spec's (spec_tco.c) */
 };
 
 struct owned_gpu {
@@ -160,6 +161,8 @@ struct jobspec {
 	double pue;                 /* default 1.0 */
 	double amortize_months;     /* default 36 */
 	struct tco_costs costs;     /* costs: (spec_tco.c) */
+	double growth_percent;      /* growth: every job's volume a month, percent; default 0 */
+	int horizon_months;         /* horizon_months: 0 = amortize_months (horizon.c) */
 	char **providers;           /* rented offers only from these; NULL = all */
 	size_t n_providers;
 	char **regions;             /* rented offers and API hosts only here; NULL = all */

@@ -627,6 +627,10 @@ static const struct spec_key top_keys[] = {
      .def_text = "none: no host, resale, capital, maintenance or setup cost",
      .example = "costs: {host: {price: 3000, watts: 250}, resale_percent: 30}",
      .desc = "What owning costs beside the GPUs and their power (see costs)."},
+    SPEC_GROWTH_ROW(struct jobspec, 0, "0",
+                    "How much every job's volume (tokens, or hours) grows each month, "
+                    "compounded; a job's own growth replaces it."),
+    SPEC_HORIZON_ROW,
     {.name = "providers",
      .kind = SPEC_LIST,
      .offset = offsetof(struct jobspec, providers),

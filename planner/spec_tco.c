@@ -11,7 +11,10 @@
  * an example of each. */
 #include "spec_table.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -165,4 +168,28 @@ int spec_check_idle_watts(struct spec_rd *r, const struct spec_key *k, const str
 	               "idle_watts %g %s is above its watts %g; give the draw between runs, "
 	               "below the draw under load",
 	               idle, r->where, load);
+}
+
+/* Growth a month, percent: at most doubling every month, and a shrink of
+ * at most half (bounds of a typo, not of a forecast). */
+#define MIN_GROWTH_PERCENT (-50.0)
+#define MAX_GROWTH_PERCENT 100.0
+
+int spec_read_growth(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64];
+	const yaml_node_t *v = kv->val;
+	const char *s = v->type == YAML_SCALAR_NODE ? yr_sval(v) : "";
+	char *end = NULL;
+	double x = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, "%")) || !isfinite(x))
+		return yr_fail(&r->c->y, v->start_mark,
+		               "'%s' %s must be a percentage a month, got %s; write e.g. %s",
+		               k->name, r->where, yr_describe(v, d, sizeof d), k->example);
+	if (x < MIN_GROWTH_PERCENT || x > MAX_GROWTH_PERCENT)
+		return yr_fail(&r->c->y, v->start_mark,
+		               "'%s' %s is %g%% a month; use a value from %g%% to %g%%", k->name,
+		               r->where, x, MIN_GROWTH_PERCENT, MAX_GROWTH_PERCENT);
+	*(double *)spec_field(r, k) = x;
+	return PLANNER_OK;
 }

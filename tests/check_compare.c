@@ -84,6 +84,17 @@ START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
 			              "%s rented %.2f != %.2f", name, num(r, "monthly_cost"), want);
 			setup_seen |= num(r, "setup_cost") > 0;
 		}
+		/* horizon: months entries a route; cumulative the running sum */
+		const cJSON *hz = cJSON_GetObjectItem(job, "horizon");
+		ck_assert_int_eq((int)num(hz, "months"), (int)months);
+		const cJSON *cum = cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "cumulative"), "rented");
+		const cJSON *mon = cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "monthly"), "rented");
+		ck_assert_int_eq(cJSON_GetArraySize(cum), (int)months);
+		double run = 0;
+		for (int m = 0; cJSON_IsNumber(cJSON_GetArrayItem(mon, 0)) && m < (int)months; m++) {
+			run += cJSON_GetArrayItem(mon, m)->valuedouble;
+			ck_assert_double_eq_tol(cJSON_GetArrayItem(cum, m)->valuedouble, run, 0.01 * (m + 1));
+		}
 		const cJSON *be = cJSON_GetObjectItem(job, "breakeven");
 		const cJSON *pb = cJSON_GetObjectItem(be, "owned_payback_months");
 		const cJSON *note = cJSON_GetObjectItem(be, "owned_payback_note");
