@@ -4,8 +4,10 @@
  * pays back, where rented GPUs and APIs may run, and the decision per
  * job in one sentence each. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "horizon.h"
 #include "report.h"
 #include "util.h"
 
@@ -80,13 +82,18 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 	} else {
 		fputs("It buys no GPUs (capex 0).", f);
 	}
-	/* The whole horizon: the monthly bill (capital included) times the
-	 * months, so the purchase is in it once. */
-	fprintf(f,
-	        " Over the %.0f-month horizon the plan costs <b>%.0f %s</b> in all, %.0f of it "
-	        "paid up front.",
-	        spec->amortize_months, t->chosen_all * spec->amortize_months, p->currency,
-	        t->capex);
+	/* The whole horizon in cash, growth applied (horizon.c): the purchase
+	 * is in it once. */
+	struct horizon_plan h;
+	char *err = NULL;
+	if (horizon_plan(spec, p, &h, &err) == PLANNER_OK) {
+		fprintf(f,
+		        " Over the %d-month horizon the plan costs <b>%.0f %s</b> in all, %.0f of it "
+		        "paid up front.",
+		        h.months, h.with_buy[h.months - 1], p->currency, h.capex);
+		horizon_plan_free(&h);
+	}
+	free(err);
 	fputs(" Rented GPUs and API hosts: ", f);
 	if (spec->n_regions) {
 		fputs("only in ", f);
@@ -206,4 +213,5 @@ void report_summary(FILE *f, const struct report_input *in)
 	headline(f, in, &t);
 	totals_table(f, in->plan, &t);
 	decisions_table(f, in->plan);
+	report_horizon(f, in);
 }
