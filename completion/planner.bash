@@ -35,7 +35,7 @@ _planner()
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="compare fit offers refresh providers models gpus schedule breakeven report history probe"
+	local commands="compare fit offers refresh providers models gpus schedule breakeven report diff history probe"
 	local common="--db --format --help --verbose"
 
 	# The command is always the first word (planner COMMAND [OPTIONS]).
@@ -104,22 +104,23 @@ _planner()
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
-		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch)
+		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set)
 		return 0
 		;;
 	esac
 
 	local opts
 	case $cmd in
-	compare) opts="--quiet" ;;
+	compare) opts="--quiet --set" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
-	schedule) opts="--month --output -o --quiet --allow-unplaced" ;;
-	breakeven) opts="--output -o --quiet" ;;
-	report) opts="--output -o --quiet" ;;
+	schedule) opts="--month --output -o --quiet --allow-unplaced --set" ;;
+	breakeven) opts="--output -o --quiet --set" ;;
+	report) opts="--output -o --quiet --set" ;;
+	diff) opts="--quiet --set" ;;
 	history) opts="--provider --currency" ;;
 	probe) opts="" ;;
 	*) return 0 ;;
@@ -136,7 +137,7 @@ _planner()
 	history)
 		((COMP_CWORD == 2)) && _planner_complete_names gpus
 		;;
-	compare | schedule | breakeven | report)
+	compare | schedule | breakeven | report | diff)
 		# The job spec: YAML files and directories to descend into.
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")

@@ -11,7 +11,7 @@ function __planner_names
     $bin $argv[1] --format csv 2>/dev/null | sed -e 1d -e 's/,.*//'
 end
 
-set -l commands compare schedule breakeven report fit offers refresh providers models gpus history probe
+set -l commands compare schedule breakeven report diff fit offers refresh providers models gpus history probe
 set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo openrouter litellm
 
 complete -c planner -f
@@ -19,6 +19,7 @@ complete -c planner -n "not __fish_seen_subcommand_from $commands" -a compare -d
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a schedule -d 'the month as a schedule'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a breakeven -d 'the break-even report as CSV'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a report -d 'an HTML report with charts'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a spec change does to each job'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a fit -d 'memory a model needs, GPUs it fits'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a offers -d 'the rentable GPU catalogue'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a refresh -d 'fetch live prices'
@@ -37,13 +38,15 @@ complete -c planner -l verbose -d 'say more'
 # --format, by command.
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l format -x -a 'table json csv ics slurm k8s skypilot dstack'
 complete -c planner -n "__fish_seen_subcommand_from compare breakeven report fit offers models gpus history" -l format -x -a 'table json csv'
+complete -c planner -n "__fish_seen_subcommand_from diff" -l format -x -a 'table json'
 complete -c planner -n "__fish_seen_subcommand_from providers probe" -l format -x -a 'table json'
 complete -c planner -n "__fish_seen_subcommand_from refresh" -l format -x -a 'json'
 
 # The job spec and output files.
-complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report" -F
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff" -F
 complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report" -s o -l output -r -F -d 'write to'
-complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report refresh" -l quiet -d 'no notes'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff refresh" -l quiet -d 'no notes'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff" -l set -x -d 'what if: KEY=VALUE'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l month -x -d 'YYYY-MM'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced -d 'exit 0 when hours cannot be placed'
 

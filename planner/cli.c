@@ -42,6 +42,14 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 	case 'q':
 		c->quiet = true;
 		return 0;
+	case 'S':
+		if (c->n_sets >= CLI_MAX_SETS)
+			return cli_usage(c, "at most %d --set options", CLI_MAX_SETS);
+		if (!strchr(arg, '='))
+			return cli_usage(c, "--set %s: write KEY=VALUE, e.g. "
+			                 "jobs.support-bot.tokens_per_month.input=400M", arg);
+		c->sets[c->n_sets++] = arg;
+		return 0;
 	case 'h':
 		printf("usage: %s %s %s\n\n%s", c->prog, c->cmd->name, c->cmd->args, c->cmd->help);
 		return CLI_HELP_SHOWN;
@@ -394,7 +402,7 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 	int rc;
 	*spec = NULL;
 	*plan = NULL;
-	if ((rc = jobspec_load(path, c->ref, spec, &err)) != PLANNER_OK) {
+	if ((rc = jobspec_load_set(path, c->ref, c->sets, c->n_sets, spec, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot read job spec");
 		goto fail;
 	}
@@ -406,7 +414,7 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 	if ((*spec)->fx_auto) {
 		jobspec_free(*spec);
 		*spec = NULL;
-		if ((rc = jobspec_load(path, c->ref, spec, &err)) != PLANNER_OK) {
+		if ((rc = jobspec_load_set(path, c->ref, c->sets, c->n_sets, spec, &err)) != PLANNER_OK) {
 			errorf("%s", err ? err : "cannot read job spec");
 			goto fail;
 		}

@@ -19,6 +19,9 @@
 enum out_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
 
 /* State shared by every command; one per process, passed by pointer. */
+/* --set overrides one command takes: a what-if rarely needs more. */
+#define CLI_MAX_SETS 64
+
 struct cli {
 	const char *prog;        /* "planner" */
 	char *db_path;           /* --db, else the default path (owned) */
@@ -33,6 +36,8 @@ struct cli {
 	const struct cmd_entry *cmd; /* the command running */
 	char **argv;             /* the command's arguments (argv[0] is its name), */
 	int argc;                /* for messages about an unknown option */
+	const char *sets[CLI_MAX_SETS]; /* --set KEY=VALUE, in order (argv's strings) */
+	size_t n_sets;
 };
 
 struct cmd_entry {
@@ -54,6 +59,12 @@ struct cmd_entry {
 /* clang-format off */
 #define CLI_OUTPUT_OPTIONS                                                                         \
 	{"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'}
+/* --set KEY=VALUE (compare, breakeven, report, schedule): a what-if on
+ * the spec, read by cli_plan (spec_set.c). */
+#define CLI_SET_OPTION {"set", required_argument, NULL, 'S'}
+#define CLI_SET_HELP                                                                               \
+	"  --set KEY=VALUE    what if: change a spec key before pricing (repeatable;\n"            \
+	"                     e.g. jobs.support-bot.tokens_per_month.input=400M)\n"
 /* clang-format on */
 
 /* Handles a common option (opt is 'D', 'F', 'h', 'v', or with
@@ -158,5 +169,6 @@ extern const struct cmd_entry cmd_providers_entry;
 extern const struct cmd_entry cmd_schedule_entry;
 extern const struct cmd_entry cmd_models_entry;
 extern const struct cmd_entry cmd_gpus_entry;
+extern const struct cmd_entry cmd_diff_entry;
 
 #endif

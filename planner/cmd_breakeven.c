@@ -21,7 +21,7 @@ static const char *const columns[] = {
 	"owned_monthly_cost", "owned_gpu", "owned_gpu_count", "owned_already_owned",
 	"owned_capex", "best_route", "best_monthly_cost", "owned_vs_rented_breakeven_hours",
 	"owned_payback_months", "api_vs_rented_breakeven_mtokens", "currency", "prices_as_of",
-	"rented_replicas", "owned_replicas", "best_cost_per_mtok",
+	"rented_replicas", "owned_replicas", "best_cost_per_mtok", "owned_payback_note",
 };
 
 /* A number rounded as the JSON rounds it; NAN ("never") is an empty cell. */
@@ -77,6 +77,8 @@ static void write_row(FILE *f, const struct plan *p, const struct job_result *j)
 	num(f, rent->feasible ? rent->replicas : NAN, 0);
 	num(f, own->feasible ? own->replicas : NAN, 0);
 	num(f, j->best >= 0 ? j->routes[j->best].cost_per_mtok : NAN, 4);
+	/* Why owned_payback_months is empty: "not within 36 months", "never". */
+	text(f, j->be.payback_note);
 	fputs("\r\n", f);
 }
 
@@ -93,7 +95,8 @@ static int write_csv(FILE *f, void *arg)
 
 static int exec_breakeven(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, {0, 0, 0, 0}};
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, CLI_SET_OPTION,
+					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1)
@@ -116,7 +119,7 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_breakeven_entry = {
 	.name = "breakeven",
-	.args = "FILE [-o out.csv] [--db PATH] [--quiet]",
+	.args = "FILE [-o out.csv] [--set KEY=VALUE]... [--db PATH] [--quiet]",
 	.summary = "the break-even report as CSV, one row per job",
 	.help = "Writes one CSV row (RFC 4180, CRLF line ends, a header row) per job in\n"
 		"FILE: the monthly cost of each route, the offer or GPU behind it, the best\n"
@@ -125,11 +128,13 @@ const struct cmd_entry cmd_breakeven_entry = {
 		"Units are in the column names (vram_gib, _hours, _months, _mtokens = millions\n"
 		"of tokens a month); money is in the spec's currency, named in the currency\n"
 		"column. An empty cell means never (the curves do not cross) or that the\n"
-		"route cannot run the job.\n\n"
+		"route cannot run the job; owned_payback_note says why a payback is empty\n"
+		"(\"not within 36 months\": past amortize_months; \"never\").\n\n"
 		"  -o, --output FILE  write to FILE instead of standard output\n"
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet            no note about where the prices come from or stale ones\n\n"
+		"  --quiet            no note about where the prices come from or stale ones\n"
+		CLI_SET_HELP "\n"
 		"example:\n  planner breakeven jobs/monthly.yaml -o breakeven.csv\n",
 	.exec = exec_breakeven,
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "horizon.h"
 #include "plan.h"
 
 /* JSON null for "never", else the rounded number. */
@@ -45,6 +46,7 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
 		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+		cJSON_AddNumberToObject(o, "setup_cost", round_to(r->setup_cost, 2));
 		break;
 	case ROUTE_OWNED:
 		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
@@ -53,6 +55,12 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddNumberToObject(o, "capex", round_to(r->capex, 2));
 		cJSON_AddNumberToObject(o, "watts", round_to(r->watts, 1));
 		cJSON_AddNumberToObject(o, "power_cost", round_to(r->power_cost, 2));
+		/* The terms of costs: (tco.h): monthly_cost = capital_cost +
+		 * power_cost + maintenance_cost. */
+		cJSON_AddNumberToObject(o, "hosts", r->tco.hosts);
+		cJSON_AddNumberToObject(o, "capital_cost", round_to(r->tco.capital, 2));
+		cJSON_AddNumberToObject(o, "maintenance_cost", round_to(r->tco.maintenance, 2));
+		cJSON_AddNumberToObject(o, "resale_value", round_to(r->tco.resale, 2));
 		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
 		break;
@@ -80,6 +88,75 @@ static void serving_json(cJSON *j, const struct job *job)
 	cJSON_AddNumberToObject(rq, "output", round_to(job->request_output, 1));
 	cJSON_AddStringToObject(j, "kv_cache", kv_cache_name(job->kv_cache));
 	cJSON_AddStringToObject(j, "serving", job->always_on ? "always-on" : "on-demand");
+}
+
+/* An array of n figures rounded to cents, NAN as null. */
+static cJSON *money_array(const double *v, size_t stride, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < n; i++) {
+		double x = v[(size_t)i * stride];
+		cJSON_AddItemToArray(a, isfinite(x) ? cJSON_CreateNumber(round_to(x, 2))
+						    : cJSON_CreateNull());
+	}
+	return a;
+}
+
+/* The job's months (horizon.h): each route's bill and cumulative cash,
+ * and the month from which owning has paid. */
+static int horizon_json(cJSON *j, const struct jobspec *spec, const struct job_result *r)
+{
+	struct horizon h;
+	char *err = NULL;
+	int rc = horizon_job(spec, r, &h, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err);
+		free(err);
+		return rc;
+	}
+	cJSON *o = cJSON_AddObjectToObject(j, "horizon");
+	cJSON_AddNumberToObject(o, "months", h.months);
+	cJSON_AddNumberToObject(o, "growth_percent", h.growth_percent);
+	cJSON *monthly = cJSON_AddObjectToObject(o, "monthly");
+	cJSON *cum = cJSON_AddObjectToObject(o, "cumulative");
+	size_t stride = sizeof *h.m / sizeof(double);
+	for (int k = 0; k < ROUTE_COUNT; k++) {
+		cJSON_AddItemToObject(monthly, route_name((enum route)k),
+				      money_array(&h.m[0].cost[k], stride, h.months));
+		cJSON_AddItemToObject(cum, route_name((enum route)k),
+				      money_array(&h.m[0].cum[k], stride, h.months));
+	}
+	if (h.owned_pays_from > 0)
+		cJSON_AddNumberToObject(o, "owned_pays_from_month", h.owned_pays_from);
+	else
+		cJSON_AddNullToObject(o, "owned_pays_from_month");
+	horizon_free(&h);
+	return PLANNER_OK;
+}
+
+/* The whole plan's months: buying as compare buys against buying nothing. */
+static int plan_horizon_json(cJSON *root, const struct jobspec *spec, const struct plan *p)
+{
+	struct horizon_plan h;
+	char *err = NULL;
+	int rc = horizon_plan(spec, p, &h, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err);
+		free(err);
+		return rc;
+	}
+	cJSON *o = cJSON_AddObjectToObject(root, "horizon");
+	cJSON_AddNumberToObject(o, "months", h.months);
+	cJSON_AddNumberToObject(o, "capex", round_to(h.capex, 2));
+	cJSON_AddItemToObject(o, "with_purchases_cumulative", money_array(h.with_buy, 1, h.months));
+	cJSON_AddItemToObject(o, "without_purchases_cumulative",
+			      money_array(h.without_buy, 1, h.months));
+	if (h.pays_from > 0)
+		cJSON_AddNumberToObject(o, "purchases_pay_from_month", h.pays_from);
+	else
+		cJSON_AddNullToObject(o, "purchases_pay_from_month");
+	horizon_plan_free(&h);
+	return PLANNER_OK;
 }
 
 static int print_json(const struct jobspec *spec, const struct plan *p)
@@ -134,8 +211,21 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 		cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
 		add_num_or_null(be, "owned_vs_rented_hours_per_month", r->be.owned_vs_rented_hours, 1);
 		add_num_or_null(be, "owned_payback_months", r->be.owned_payback_months, 1);
+		/* Why the payback is null: "not within 36 months", "never". */
+		if (r->be.payback_note[0])
+			cJSON_AddStringToObject(be, "owned_payback_note", r->be.payback_note);
+		else
+			cJSON_AddNullToObject(be, "owned_payback_note");
 		add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
 		cJSON_AddItemToArray(jobs, j);
+		if (horizon_json(j, spec, r) != PLANNER_OK) {
+			cJSON_Delete(root);
+			return PLANNER_ESYS;
+		}
+	}
+	if (plan_horizon_json(root, spec, p) != PLANNER_OK) {
+		cJSON_Delete(root);
+		return PLANNER_ESYS;
 	}
 	return cli_print_json(root);
 }
@@ -205,7 +295,16 @@ static void mtok_text(char *buf, size_t len, double tokens)
 	"over GPUs; tok/s: output tokens per second of all streams and replicas together "         \
 	"(fine-tuning: training tokens/s), not one stream's; Mtok: million tokens"
 
-static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
+/* Whether the spec's costs: block adds a term to the owned route. */
+static bool costs_given(const struct jobspec *spec)
+{
+	const struct tco_costs *k = &spec->costs;
+	return k->host_price > 0 || k->host_watts > 0 || k->resale_percent > 0 ||
+	       k->capital_rate_percent > 0 || k->maintenance_per_gpu_month > 0;
+}
+
+static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
+			 bool costs)
 {
 	char reps[48];
 	if (!r->feasible) {
@@ -224,6 +323,8 @@ static void route_detail(char *buf, size_t len, const struct route_result *r, co
 			     r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
 			     r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
 			     r->tokens_per_second);
+		if (r->setup_cost > 0 && n > 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, " + setup %.2f", r->setup_cost);
 		break;
 	case ROUTE_OWNED:
 		if (r->already_owned)
@@ -236,6 +337,11 @@ static void route_detail(char *buf, size_t len, const struct route_result *r, co
 				     "%.0f tok/s",
 				     reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
 				     r->tokens_per_second);
+		/* With a costs: block, the month's terms (tco.h). */
+		if (costs && n > 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n,
+				      " = capital %.2f + power %.2f + upkeep %.2f a month",
+				      r->tco.capital, r->power_cost, r->tco.maintenance);
 		break;
 	default:
 		buf[0] = '\0';
@@ -276,7 +382,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
 		for (int k = 0; k < ROUTE_COUNT; k++) {
 			char detail[512];
-			route_detail(detail, sizeof detail, &j->routes[k], p->currency);
+			route_detail(detail, sizeof detail, &j->routes[k], p->currency,
+				     costs_given(spec));
 			cli_safe(detail, sizeof detail, detail); /* offer names come from feeds */
 			char cost[32] = "-";
 			if (j->routes[k].feasible)
@@ -287,11 +394,10 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
 			         j->best == k ? "*" : " ", cost, detail);
 		}
-		char h[32] = "never", pb[32] = "never", t[32] = "never";
+		char h[32] = "never", pb[64], t[32] = "never";
 		if (isfinite(j->be.owned_vs_rented_hours))
 			snprintf(h, sizeof h, "%.1f h/month", j->be.owned_vs_rented_hours);
-		if (isfinite(j->be.owned_payback_months))
-			snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
+		plan_payback_text(&j->be, pb, sizeof pb);
 		if (isfinite(j->be.api_vs_rented_tokens)) {
 			mtok_text(t, sizeof t, j->be.api_vs_rented_tokens);
 			strncat(t, "/month", sizeof t - strlen(t) - 1);
@@ -316,6 +422,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"quiet", no_argument, NULL, 'q'},
+					     CLI_SET_OPTION,
 					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
@@ -347,7 +454,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.args = "FILE [--format table|json|csv] [--db PATH] [--quiet]",
+	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--db PATH] [--quiet]",
 	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
 	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
 		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
@@ -356,7 +463,9 @@ const struct cmd_entry cmd_compare_entry = {
 		"  --format F   table (default), json or csv\n"
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet      no note about where the prices come from or stale ones\n\n"
-		"example:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n",
+		"  --quiet      no note about where the prices come from or stale ones\n"
+		CLI_SET_HELP "\n"
+		"examples:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n"
+		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n",
 	.exec = exec_compare,
 };

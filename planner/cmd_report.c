@@ -105,7 +105,8 @@ out:
 
 static int exec_report(struct cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, {0, 0, 0, 0}};
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, CLI_SET_OPTION,
+					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1)
@@ -131,7 +132,7 @@ static int exec_report(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.args = "FILE -o report.html [--db PATH] [--quiet]",
+	.args = "FILE -o report.html [--set KEY=VALUE]... [--db PATH] [--quiet]",
 	.summary = "an HTML report with cost-curve charts, to open or e-mail",
 	.help = "Writes one self-contained HTML file (no scripts, fonts or images from\n"
 		"elsewhere; the charts are inline SVG) for the jobs in FILE: a summary of\n"
@@ -143,7 +144,8 @@ const struct cmd_entry cmd_report_entry = {
 		"  -o, --output FILE  the HTML file to write (required)\n"
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
-		"  --quiet            no notes on stderr\n\n"
+		"  --quiet            no notes on stderr\n"
+		CLI_SET_HELP "\n"
 		"example:\n  planner report jobs/monthly.yaml -o report.html && xdg-open report.html\n",
 	.exec = exec_report,
 };

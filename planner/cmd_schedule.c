@@ -98,7 +98,8 @@ static char schedule_args[160], schedule_help[2048];
 	"  --quiet          no notes about prices (stale ones too) or unplaced hours\n"            \
 	"  --allow-unplaced exit 0 even when hours could not be placed (else 6)\n"                 \
 	"  --baseline       greedy by priority instead of the optimiser (for\n"                    \
-	"                   benchmarks: bench/schedule.sh compares the two)\n\n"                   \
+	"                   benchmarks: bench/schedule.sh compares the two)\n"                     \
+	CLI_SET_HELP "\n"                                                                         \
 	"examples:\n"                                                                              \
 	"  planner schedule jobs/monthly.yaml --month 2026-03\n"                                   \
 	"  planner schedule jobs/monthly.yaml --format slurm -o march.sh && bash march.sh\n"       \
@@ -121,6 +122,7 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	                                     {"month", required_argument, NULL, 'm'},
 	                                     {"baseline", no_argument, NULL, 'B'},
 	                                     {"allow-unplaced", no_argument, NULL, 'U'},
+	                                     CLI_SET_OPTION,
 	                                     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
 	unsigned flags = 0;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "spec_set.h"
 #include "spec_table.h"
 #include "util.h"
 
@@ -54,6 +55,12 @@ static int read_top(struct ctx *c, yaml_node_t *root)
 int jobspec_parse(const char *name, const char *text, size_t len, const struct refdata *ref,
                   struct jobspec **out, char **err)
 {
+	return jobspec_parse_set(name, text, len, ref, NULL, 0, out, err);
+}
+
+int jobspec_parse_set(const char *name, const char *text, size_t len, const struct refdata *ref,
+                      const char *const *sets, size_t n_sets, struct jobspec **out, char **err)
+{
 	int rc = PLANNER_OK;
 	struct ctx c = {.y = {.file = name, .err = err}, .ref = ref};
 	char *dir = NULL;
@@ -76,6 +83,8 @@ int jobspec_parse(const char *name, const char *text, size_t len, const struct r
 		             "%s: no reference data to resolve models and GPUs", name);
 		goto out;
 	}
+	if ((rc = spec_apply_sets(&c.y, sets, n_sets)) != PLANNER_OK)
+		goto out;
 	rc = read_top(&c, root);
 out:
 	yr_close(&c.y);
@@ -142,13 +151,19 @@ out:
 
 int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **out, char **err)
 {
+	return jobspec_load_set(path, ref, NULL, 0, out, err);
+}
+
+int jobspec_load_set(const char *path, const struct refdata *ref, const char *const *sets,
+                     size_t n_sets, struct jobspec **out, char **err)
+{
 	size_t len = 0;
 	char *text = NULL;
 	*out = NULL;
 	int rc = read_spec_file(path, &text, &len, err);
 	if (rc != PLANNER_OK)
 		return rc;
-	rc = jobspec_parse(path, text, len, ref, out, err);
+	rc = jobspec_parse_set(path, text, len, ref, sets, n_sets, out, err);
 	free(text);
 	return rc;
 }

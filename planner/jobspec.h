@@ -92,12 +92,14 @@ struct job {
 	                           * split over the GPUs (no gradient accumulation) */
 	char *optimizer;          /* canonical optimizer name; NULL = the engine's */
 	bool checkpointing;       /* gradient checkpointing; default true */
+	double growth_percent;    /* growth: a month; NAN = the spec's (spec_tco.c) */
 };
 
 struct owned_gpu {
 	const struct gpu_spec *gpu; /* points into the refdata */
 	int count;
 	double watts;               /* per GPU; default the reference board power */
+	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
 	struct src_pos pos;
 };
 
@@ -106,6 +108,7 @@ struct buy_option {
 	double price;               /* per GPU, in the spec's currency */
 	double watts;               /* per GPU */
 	int max_count;              /* most GPUs one would buy; default 8 */
+	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
 	struct src_pos pos;
 };
 
@@ -126,6 +129,19 @@ struct custom_gpu {
 	struct src_pos pos;
 };
 
+/* costs: the terms of owning beyond the GPUs and their load power, and
+ * the setup of a rented run (spec_tco.c, tco.c). Every default is 0: a
+ * term counts only when the spec gives it. */
+struct tco_costs {
+	double host_price;          /* host.price: one host (chassis, CPU, RAM, PSU), currency */
+	double host_watts;          /* host.watts: what one host draws beside its GPUs */
+	int host_gpus;              /* host.gpus: GPUs one host holds; default 4 */
+	double resale_percent;      /* of the purchase, recovered after amortize_months */
+	double capital_rate_percent;/* annual cost of capital */
+	double maintenance_per_gpu_month; /* maintenance or colocation, currency */
+	double setup_hours;         /* billed hours per rented run before work starts */
+};
+
 struct fx_rate {
 	char code[8];               /* ISO 4217, upper case */
 	double per_usd;             /* units of `code` per USD */
@@ -144,6 +160,9 @@ struct jobspec {
 	bool electricity_default;   /* not in the file: JOBSPEC_DEFAULT_ELECTRICITY_USD converted */
 	double pue;                 /* default 1.0 */
 	double amortize_months;     /* default 36 */
+	struct tco_costs costs;     /* costs: (spec_tco.c) */
+	double growth_percent;      /* growth: every job's volume a month, percent; default 0 */
+	int horizon_months;         /* horizon_months: 0 = amortize_months (horizon.c) */
 	char **providers;           /* rented offers only from these; NULL = all */
 	size_t n_providers;
 	char **regions;             /* rented offers and API hosts only here; NULL = all */
@@ -174,6 +193,14 @@ int jobspec_load(const char *path, const struct refdata *ref, struct jobspec **o
  * (the current directory when name has no '/'). */
 int jobspec_parse(const char *name, const char *text, size_t len, const struct refdata *ref,
 		  struct jobspec **out, char **err);
+/* The same with what-if overrides: each of sets[0..n_sets) is
+ * "KEY=VALUE" (`--set`, spec_set.c), applied to the document before it is
+ * read, so the values are checked as the file's are; errors in them name
+ * the override. */
+int jobspec_load_set(const char *path, const struct refdata *ref, const char *const *sets,
+                     size_t n_sets, struct jobspec **out, char **err);
+int jobspec_parse_set(const char *name, const char *text, size_t len, const struct refdata *ref,
+                      const char *const *sets, size_t n_sets, struct jobspec **out, char **err);
 void jobspec_free(struct jobspec *spec);
 
 /* The key reference, docs/spec.md, as Markdown rendered from the key

@@ -17,6 +17,7 @@ static const struct cmd_entry *const commands[] = {
     &cmd_schedule_entry,
     &cmd_breakeven_entry,
     &cmd_report_entry,
+    &cmd_diff_entry,
     &cmd_fit_entry,
     &cmd_offers_entry,
     &cmd_refresh_entry,

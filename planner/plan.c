@@ -149,7 +149,8 @@ static void consider_rental(const struct job_ctx *c, struct route_result *r, con
 		note_short(sh, &run, why_short);
 		return;
 	}
-	double cost = run.replicas * run.hours * o->price;
+	double setup = tco_setup_cost(c->spec, c->job, run.hours, run.replicas, o->price);
+	double cost = run.replicas * run.hours * o->price + setup;
 	if (r->feasible && (cost > r->monthly_cost ||
 			    (cost == r->monthly_cost && o->price >= r->price_per_hour)))
 		return;
@@ -164,6 +165,7 @@ static void consider_rental(const struct job_ctx *c, struct route_result *r, con
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * run.replicas;
 	r->monthly_cost = cost;
+	r->setup_cost = setup;
 	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
 	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
 	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
@@ -294,9 +296,8 @@ static int price_rented(const struct job_ctx *c, char **err)
  * the work needs); keeps it when cheaper. */
 static void consider_owned(const struct job_ctx *c, struct route_result *r,
 			   const struct gpu_spec *g, int n, double capex_per_gpu, double watts,
-			   bool on_hand, int max_sets, struct short_of *sh)
+			   double idle_watts, bool on_hand, int max_sets, struct short_of *sh)
 {
-	const struct jobspec *spec = c->spec;
 	struct workload_run run;
 	char why_short[256];
 	if (!workload_size(c->w, g, n, max_sets, &run, why_short, sizeof why_short)) {
@@ -306,9 +307,9 @@ static void consider_owned(const struct job_ctx *c, struct route_result *r,
 	/* One set runs at most the job's hours (or a month's); more work
 	 * needs more sets, each running run.hours. */
 	int sets = run.replicas;
-	double capex = on_hand ? 0 : capex_per_gpu * n * sets;
-	double power = power_cost(spec, n * sets, watts, run.hours);
-	double cost = capex / spec->amortize_months + power;
+	struct tco_owned t;
+	tco_owned_month(c->spec, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand, &t);
+	double cost = t.monthly;
 	if (r->feasible &&
 	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand))))
 		return;
@@ -320,9 +321,10 @@ static void consider_owned(const struct job_ctx *c, struct route_result *r,
 	r->batch = run.batch;
 	r->work_hours = run.work_hours;
 	r->already_owned = on_hand;
-	r->capex = capex;
+	r->capex = t.capex;
 	r->watts = watts;
-	r->power_cost = power;
+	r->power_cost = t.power;
+	r->tco = t;
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * sets;
 	r->monthly_cost = cost;
@@ -350,7 +352,8 @@ static void price_owned(const struct job_ctx *c)
 			max_vram = o->gpu->vram_gib;
 		int n = workload_min_gpus(c->w, o->gpu);
 		if (n > 0 && n <= o->count)
-			consider_owned(c, r, o->gpu, n, 0, o->watts, true, o->count / n, &sh);
+			consider_owned(c, r, o->gpu, n, 0, o->watts, o->idle_watts, true,
+				       o->count / n, &sh);
 	}
 	if (spec->has_buy) {
 		for (size_t i = 0; i < spec->n_buy; i++) {
@@ -362,8 +365,8 @@ static void price_owned(const struct job_ctx *c)
 				max_vram = b->gpu->vram_gib;
 			int n = workload_min_gpus(c->w, b->gpu);
 			if (n > 0 && n <= b->max_count)
-				consider_owned(c, r, b->gpu, n, b->price, b->watts, false,
-					       b->max_count / n, &sh);
+				consider_owned(c, r, b->gpu, n, b->price, b->watts,
+					       b->idle_watts, false, b->max_count / n, &sh);
 		}
 	} else {
 		for (size_t i = 0; i < ref->n_gpus; i++) {
@@ -376,7 +379,7 @@ static void price_owned(const struct job_ctx *c)
 			int n = workload_min_gpus(c->w, g);
 			if (n > 0)
 				consider_owned(c, r, g, n, g->price_usd * spec->usd_to_currency,
-					       g->watts, false, WORKLOAD_MAX_GPUS / n, &sh);
+					       g->watts, 0, false, WORKLOAD_MAX_GPUS / n, &sh);
 		}
 	}
 	if (r->feasible)
@@ -409,20 +412,29 @@ static void breakevens(const struct job_ctx *c)
 		 * GPUs may need more or fewer hours than the rented ones, so an
 		 * owned hour replaces rent_hours / own_hours rented hours. With
 		 * given hours the ratio is 1 and this is docs/estimation.md's H*. */
-		double power_per_hour = power_cost(spec, own->gpu_count, own->watts, 1.0);
+		double power_per_hour = own->tco.per_hour;
 		double rent_per_own_hour =
-			rent->price_per_hour * rent->replicas * rent->gpu_hours / own->gpu_hours;
+			rent->price_per_hour * rent->replicas * rent->gpu_hours / own->gpu_hours +
+			rent->setup_cost / own->gpu_hours;
 		double margin = rent_per_own_hour - power_per_hour;
 		if (margin > 0) {
-			double h = own->capex / spec->amortize_months / margin;
+			double h = own->tco.fixed / margin;
 			if (h <= HOURS_PER_MONTH)
 				be->owned_vs_rented_hours = h;
 		}
 		/* GPUs on hand have nothing to pay back: they win at once when
-		 * their power costs less than the rental, and never otherwise. */
-		double saving = rent->monthly_cost - own->power_cost;
-		if (saving > 0)
-			be->owned_payback_months = own->capex / saving;
+		 * their running costs are below the rental, and never otherwise.
+		 * A payback past amortize_months, the hardware's life in the
+		 * plan, does not happen in it. */
+		double saving = rent->monthly_cost - own->power_cost - own->tco.maintenance;
+		double months = saving > 0 ? own->capex / saving : NAN;
+		if (months <= spec->amortize_months)
+			be->owned_payback_months = months;
+		else if (isfinite(months))
+			snprintf(be->payback_note, sizeof be->payback_note, "not within %.0f months",
+			         spec->amortize_months);
+		else
+			snprintf(be->payback_note, sizeof be->payback_note, "never");
 	}
 	/* The API bill and a rented bill for fixed hours cross at the token
 	 * volume whose API cost equals the rental; when the hours themselves
@@ -772,4 +784,13 @@ void route_gpu_count_text(char *buf, size_t len, const struct route_result *r)
 		snprintf(buf, len, "%d replicas of %dx", r->replicas, r->gpu_count / r->replicas);
 	else
 		snprintf(buf, len, "%dx", r->gpu_count);
+}
+
+char *plan_payback_text(const struct breakeven *be, char *buf, size_t len)
+{
+	if (isfinite(be->owned_payback_months))
+		snprintf(buf, len, "%.1f months", be->owned_payback_months);
+	else
+		snprintf(buf, len, "%s", be->payback_note[0] ? be->payback_note : "never");
+	return buf;
 }

@@ -12,6 +12,7 @@
 #include "jobspec.h"
 #include "refdata.h"
 #include "store.h"
+#include "tco.h"
 #include "workload.h"
 
 struct route_result {
@@ -39,6 +40,8 @@ struct route_result {
 	int batch;               /* sequences one replica runs at once */
 	double work_hours;       /* hours one replica needs for the month's tokens */
 	double cost_per_mtok;    /* monthly_cost per million tokens; NAN without tokens */
+	struct tco_owned tco;    /* owned: the month's terms, monthly_cost = tco.monthly (tco.h) */
+	double setup_cost;       /* rented: costs.setup_hours of its runs, in monthly_cost */
 };
 
 /* NAN means the curves never cross ("never" in tables, null in JSON). */
@@ -46,7 +49,16 @@ struct breakeven {
 	double owned_vs_rented_hours;  /* H* = (capex/months) / (price − kW·PUE·elec) */
 	double owned_payback_months;   /* capex / (rented − owned power) per month */
 	double api_vs_rented_tokens;   /* tokens/month where the API bill equals rented */
+	/* Why owned_payback_months is NAN when both routes run the job: "not
+	 * within 36 months" (beyond amortize_months, the hardware's life in
+	 * the plan) or "never" (owning costs more to run than renting); ""
+	 * when it is a figure or a route is missing. */
+	char payback_note[64];
 };
+
+/* The owned payback as text: "12.3 months", "not within 36 months",
+ * "never" (also when a route is missing). Returns buf. */
+char *plan_payback_text(const struct breakeven *be, char *buf, size_t len);
 
 struct job_result {
 	const struct job *job;

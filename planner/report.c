@@ -69,14 +69,15 @@ void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
 		l->feasible = r->feasible;
 		if (!r->feasible)
 			continue;
-		double fixed = k == ROUTE_OWNED ? r->capex / spec->amortize_months : 0;
+		/* Owned: capital, upkeep and the always-on power (tco.h). */
+		double fixed = k == ROUTE_OWNED ? r->tco.fixed : 0;
 		l->fixed = fixed;
 		if (use > 0) {
 			l->slope = (r->monthly_cost - fixed) / use;
 		} else if (k == ROUTE_RENTED) {
 			l->slope = r->price_per_hour;
 		} else if (k == ROUTE_OWNED) {
-			l->slope = power_cost(spec, r->gpu_count, r->watts, 1.0);
+			l->slope = r->tco.per_hour;
 		}
 	}
 }
@@ -491,8 +492,7 @@ static void breakeven_text(FILE *f, const struct jobspec *spec, const struct job
 	else if (isfinite(own))
 		snprintf(h, sizeof h, "<b>at %.1f h</b> on the owned GPUs a month, past this chart",
 		         own);
-	if (isfinite(j->be.owned_payback_months))
-		snprintf(pb, sizeof pb, "%.1f months", j->be.owned_payback_months);
+	plan_payback_text(&j->be, pb, sizeof pb);
 	if (isfinite(j->be.api_vs_rented_tokens))
 		snprintf(t, sizeof t, "%.1f million tokens/month",
 		         j->be.api_vs_rented_tokens / 1e6);

@@ -58,6 +58,9 @@ void report_escf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2,
  * decision per job (report_summary.c). */
 struct report_input;
 void report_summary(FILE *f, const struct report_input *in);
+/* The horizon: the plan's cumulative cash with and without its purchases,
+ * month by month, as a sentence and a chart (report_horizon.c). */
+void report_horizon(FILE *f, const struct report_input *in);
 
 int report_write_html(FILE *f, const struct report_input *in, char **err);
 

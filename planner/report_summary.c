@@ -4,8 +4,10 @@
  * pays back, where rented GPUs and APIs may run, and the decision per
  * job in one sentence each. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "horizon.h"
 #include "report.h"
 #include "util.h"
 
@@ -17,6 +19,7 @@ struct totals {
 	size_t cannot[ROUTE_COUNT]; /* jobs a route cannot run */
 	size_t chosen_jobs[ROUTE_COUNT];
 	double capex, saving; /* purchases the plan makes; what they save a month */
+	size_t late;          /* purchases that do not pay back within amortize_months */
 	size_t unrunnable;
 };
 
@@ -45,6 +48,7 @@ static void add_up(const struct plan *p, struct totals *t)
 			t->saving += b->capex / j->be.owned_payback_months;
 		} else if (j->best == ROUTE_OWNED && !b->already_owned) {
 			t->capex += b->capex;
+			t->late += j->be.payback_note[0] != '\0';
 		}
 	}
 }
@@ -65,17 +69,31 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 	fputs("</p>\n<p class=\"headline\">", f);
 	if (t->capex > 0) {
 		fprintf(f,
-		        "It buys GPUs for <b>%.0f %s</b> (capex, counted above as %.2f a month "
-		        "over %.0f months)",
-		        t->capex, p->currency, t->capex / spec->amortize_months,
-		        spec->amortize_months);
+		        "It buys GPUs for <b>%.0f %s up front</b> (capex, counted above as its "
+		        "capital cost a month over %.0f months)",
+		        t->capex, p->currency, spec->amortize_months);
 		if (t->saving > 0)
 			fprintf(f, "; they pay back in <b>%.1f months</b> against renting",
 			        t->capex / t->saving);
+		if (t->late)
+			fprintf(f, "; %zu purchase%s do%s not pay back within %.0f months", t->late,
+			        t->late == 1 ? "" : "s", t->late == 1 ? "es" : "", spec->amortize_months);
 		fputs(".", f);
 	} else {
 		fputs("It buys no GPUs (capex 0).", f);
 	}
+	/* The whole horizon in cash, growth applied (horizon.c): the purchase
+	 * is in it once. */
+	struct horizon_plan h;
+	char *err = NULL;
+	if (horizon_plan(spec, p, &h, &err) == PLANNER_OK) {
+		fprintf(f,
+		        " Over the %d-month horizon the plan costs <b>%.0f %s</b> in all, %.0f of it "
+		        "paid up front.",
+		        h.months, h.with_buy[h.months - 1], p->currency, h.capex);
+		horizon_plan_free(&h);
+	}
+	free(err);
 	fputs(" Rented GPUs and API hosts: ", f);
 	if (spec->n_regions) {
 		fputs("only in ", f);
@@ -136,6 +154,9 @@ static void decision(FILE *f, const struct plan *p, const struct job_result *j)
 			report_escf(f, "buy %s %s for %.0f %s; pays back in %.1f months", reps,
 			            r->gpu->name, r->capex, p->currency,
 			            j->be.owned_payback_months);
+		else if (j->be.payback_note[0])
+			report_escf(f, "buy %s %s for %.0f %s; pays back: %s", reps, r->gpu->name,
+			            r->capex, p->currency, j->be.payback_note);
 		else
 			report_escf(f, "buy %s %s for %.0f %s", reps, r->gpu->name, r->capex,
 			            p->currency);
@@ -192,4 +213,5 @@ void report_summary(FILE *f, const struct report_input *in)
 	headline(f, in, &t);
 	totals_table(f, in->plan, &t);
 	decisions_table(f, in->plan);
+	report_horizon(f, in);
 }

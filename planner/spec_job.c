@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -727,6 +728,8 @@ static const struct spec_key job_keys[] = {
              "multi-GPU mode and efficiency (docs/estimation.md, \"Engines\"). Default: "
              "llama.cpp for GGUF precisions (q4_k_m, q8_0, ...), vllm for other inference, "
              "hf for fine-tuning."},
+    SPEC_GROWTH_ROW(struct job, NAN, "the spec's growth",
+                    "How much this job's volume (tokens, or hours) grows each month."),
     /* Fine-tuning keys: table and checks in spec_train.c. */
     {.name = "lora", .kind = SPEC_MAP, .sub = &spec_lora, .check = spec_check_training,
      .def_text = "rank 16 on every linear layer", .example = "lora: {rank: 16, targets: all-linear}",

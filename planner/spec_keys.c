@@ -397,6 +397,7 @@ static const struct spec_key owned_keys[] = {
      .type = "number, watts per GPU",
      .desc = "Power one GPU draws under load; with pue and electricity_per_kwh it prices the "
              "hours it runs."},
+    SPEC_IDLE_WATTS_ROW(struct owned_gpu),
 };
 
 static const struct spec_table owned_table = {
@@ -449,6 +450,7 @@ static const struct spec_key buy_keys[] = {
      .def = DEFAULT_MAX_BUY,
      .example = "max_count: 4",
      .desc = "Most GPUs of this kind the planner may propose buying."},
+    SPEC_IDLE_WATTS_ROW(struct buy_option),
 };
 
 static const struct spec_table buy_table = {
@@ -617,6 +619,18 @@ static const struct spec_key top_keys[] = {
      .example = "amortize_months: 36",
      .type = "whole number, months",
      .desc = "Months a purchase is spread over when it is compared with renting."},
+    {.name = "costs",
+     .kind = SPEC_MAP,
+     .sub = &spec_costs,
+     .offset = offsetof(struct jobspec, costs),
+     .flags = SPEC_NULL_OK,
+     .def_text = "none: no host, resale, capital, maintenance or setup cost",
+     .example = "costs: {host: {price: 3000, watts: 250}, resale_percent: 30}",
+     .desc = "What owning costs beside the GPUs and their power (see costs)."},
+    SPEC_GROWTH_ROW(struct jobspec, 0, "0",
+                    "How much every job's volume (tokens, or hours) grows each month, "
+                    "compounded; a job's own growth replaces it."),
+    SPEC_HORIZON_ROW,
     {.name = "providers",
      .kind = SPEC_LIST,
      .offset = offsetof(struct jobspec, providers),

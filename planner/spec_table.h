@@ -144,6 +144,52 @@ extern const struct spec_table spec_run;
  * one, stored by its canonical name. */
 int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* spec_tco.c: costs:, what owning costs beside the GPUs and their power,
+ * and the setup hours of a rented run. */
+extern const struct spec_table spec_costs;
+/* idle_watts of an owned or buy entry: at most its watts. */
+int spec_check_idle_watts(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+#define SPEC_IDLE_WATTS_ROW(T)                                                                     \
+	{.name = "idle_watts",                                                                     \
+	 .kind = SPEC_NUMBER,                                                                      \
+	 .offset = offsetof(T, idle_watts),                                                        \
+	 .lo = 0,                                                                                  \
+	 .hi = JOBSPEC_MAX_WATTS,                                                                  \
+	 .has_def = true,                                                                          \
+	 .def = 0,                                                                                 \
+	 .check = spec_check_idle_watts,                                                           \
+	 .def_text = "0 (switched off between runs)",                                              \
+	 .example = "idle_watts: 30",                                                              \
+	 .type = "number, watts per GPU",                                                          \
+	 .desc = "Power one GPU draws when on but not running a job; when given, the GPUs and "   \
+	         "their hosts stay on all month and the hours without work are priced at it."}
+/* growth: a percentage a month, "5%" or 5, from -50 to 100. */
+int spec_read_growth(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+#define SPEC_GROWTH_ROW(T, DEF, DEF_TEXT, DESC)                                                    \
+	{.name = "growth",                                                                         \
+	 .kind = SPEC_CUSTOM,                                                                      \
+	 .read = spec_read_growth,                                                                 \
+	 .offset = offsetof(T, growth_percent),                                                    \
+	 .store = STORE_DOUBLE,                                                                    \
+	 .has_def = true,                                                                          \
+	 .def = DEF,                                                                               \
+	 .def_text = DEF_TEXT,                                                                     \
+	 .example = "growth: 5%",                                                                  \
+	 .type = "percent a month",                                                                \
+	 .bounds = "-50% to 100%",                                                                 \
+	 .desc = DESC}
+#define SPEC_HORIZON_ROW                                                                           \
+	{.name = "horizon_months",                                                                 \
+	 .kind = SPEC_WHOLE,                                                                       \
+	 .offset = offsetof(struct jobspec, horizon_months),                                       \
+	 .store = STORE_INT,                                                                       \
+	 .lo = 1,                                                                                  \
+	 .hi = 240,                                                                                \
+	 .def_text = "amortize_months",                                                            \
+	 .example = "horizon_months: 24",                                                          \
+	 .type = "whole number, months",                                                           \
+	 .desc = "Months compare's month-by-month costs (JSON horizon) and the report's horizon "  \
+	         "chart run over, with growth applied each month."}
 /* spec_check.c. timezone: UTC or a compiled zone under $TZDIR (default
  * /usr/share/zoneinfo), not a right/ zone or a database file. */
 int spec_check_timezone(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);

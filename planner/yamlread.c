@@ -27,8 +27,12 @@ int yr_fail(struct yr *y, yaml_mark_t m, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	set_err(y->err, PLANNER_EINPUT, "%s:%zu:%zu: %s", y->file, m.line + 1, m.column + 1,
-	        msg ? msg : "out of memory");
+	if (m.index >= YR_SET_MARK && m.index - YR_SET_MARK < y->n_sets)
+		set_err(y->err, PLANNER_EINPUT, "%s: --set %s: %s", y->file,
+		        y->sets[m.index - YR_SET_MARK], msg ? msg : "out of memory");
+	else
+		set_err(y->err, PLANNER_EINPUT, "%s:%zu:%zu: %s", y->file, m.line + 1,
+		        m.column + 1, msg ? msg : "out of memory");
 	free(msg);
 	return PLANNER_EINPUT;
 }

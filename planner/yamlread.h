@@ -28,7 +28,13 @@ struct yr {
 	unsigned char *seen; /* per node: visited (a second visit is an alias) */
 	size_t n_nodes;      /* nodes in doc */
 	char **err;          /* where the one error message goes */
+	const char *const *sets; /* --set KEY=VALUE overrides applied (spec_set.c) */
+	size_t n_sets;
 };
+
+/* Marks of nodes a --set override made carry YR_SET_MARK + its index in
+ * .index: yr_fail names the override instead of a line. */
+#define YR_SET_MARK ((size_t)1 << 40)
 
 /* A value read from a mapping with its key (both NULL when absent). */
 struct keyed {

@@ -40,6 +40,90 @@ static const cJSON *route(const cJSON *job, const char *name)
 	return NULL;
 }
 
+/* --set is a what-if on the spec: the tour with a costs block and more
+ * tokens for one job, its JSON reproduced from the terms printed beside
+ * each figure (capital + power + upkeep; price x hours + setup), and a
+ * payback that is a figure only within amortize_months. */
+START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
+{
+	char *db = db_arg(), *out = NULL, *err = NULL;
+	const char *argv[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db,
+	                      "--set", "jobs.support-bot.tokens_per_month.input=400M",
+	                      "--set",
+	                      "costs={host: {price: 3000, watts: 250}, capital_rate_percent: 6, "
+	                      "maintenance_per_gpu_month: 20, setup_hours: 0.25}",
+	                      NULL};
+	int rc = test_run_planner(argv, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_msg(root != NULL, "not JSON: %s", out);
+	double months = num(root, "amortize_months");
+	const cJSON *job;
+	bool set_seen = false, setup_seen = false;
+	cJSON_ArrayForEach(job, cJSON_GetObjectItem(root, "jobs"))
+	{
+		const char *name = cJSON_GetObjectItem(job, "name")->valuestring;
+		if (!strcmp(name, "support-bot")) {
+			ck_assert_double_eq(num(cJSON_GetObjectItem(job, "tokens_per_month"), "input"),
+			                    400e6);
+			set_seen = true;
+		}
+		const cJSON *o = route(job, "owned"), *r = route(job, "rented");
+		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "feasible"))) {
+			double sum = num(o, "capital_cost") + num(o, "power_cost") +
+			             num(o, "maintenance_cost");
+			ck_assert_msg(fabs(num(o, "monthly_cost") - sum) <= 0.011, "%s owned %.2f != %.2f",
+			              name, num(o, "monthly_cost"), sum);
+			ck_assert_double_eq_tol(num(o, "maintenance_cost"), 20 * num(o, "gpu_count"),
+			                        1e-9);
+		}
+		if (cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible"))) {
+			double want = num(r, "price_per_hour") * num(r, "gpu_hours") * num(r, "replicas") +
+			              num(r, "setup_cost");
+			ck_assert_msg(fabs(num(r, "monthly_cost") - want) <= 0.01 + want * 1e-4,
+			              "%s rented %.2f != %.2f", name, num(r, "monthly_cost"), want);
+			setup_seen |= num(r, "setup_cost") > 0;
+		}
+		/* horizon: months entries a route; cumulative the running sum */
+		const cJSON *hz = cJSON_GetObjectItem(job, "horizon");
+		ck_assert_int_eq((int)num(hz, "months"), (int)months);
+		const cJSON *cum = cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "cumulative"), "rented");
+		const cJSON *mon = cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "monthly"), "rented");
+		ck_assert_int_eq(cJSON_GetArraySize(cum), (int)months);
+		double run = 0;
+		for (int m = 0; cJSON_IsNumber(cJSON_GetArrayItem(mon, 0)) && m < (int)months; m++) {
+			run += cJSON_GetArrayItem(mon, m)->valuedouble;
+			ck_assert_double_eq_tol(cJSON_GetArrayItem(cum, m)->valuedouble, run, 0.01 * (m + 1));
+		}
+		const cJSON *be = cJSON_GetObjectItem(job, "breakeven");
+		const cJSON *pb = cJSON_GetObjectItem(be, "owned_payback_months");
+		const cJSON *note = cJSON_GetObjectItem(be, "owned_payback_note");
+		if (cJSON_IsNumber(pb))
+			ck_assert(pb->valuedouble <= months && cJSON_IsNull(note));
+		else
+			ck_assert(cJSON_IsNull(pb) && (cJSON_IsNull(note) || cJSON_IsString(note)));
+	}
+	ck_assert(set_seen && setup_seen);
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	/* A bad override is an input error naming it, as a bad line is. */
+	const char *bad[] = {"compare", "jobs/monthly.yaml", "--db", db, "--set",
+	                     "jobs.support-bot.tokens_per_month.inpt=400M", NULL};
+	ck_assert_int_eq(test_run_planner(bad, NULL, &out, &err), 1);
+	ck_assert_msg(strstr(err, "--set jobs.support-bot.tokens_per_month.inpt=400M: unknown key "
+	                          "'inpt'") && strstr(err, "did you mean 'input'"),
+	              "%s", err);
+	free(out);
+	free(err);
+	const char *usage[] = {"compare", "jobs/monthly.yaml", "--db", db, "--set", "nokey", NULL};
+	ck_assert_int_eq(test_run_planner(usage, NULL, &out, &err), 2);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand)
 {
 	char *db = db_arg(), *out = NULL, *err = NULL;
@@ -676,6 +760,7 @@ Suite *compare_suite(void)
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("end to end");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, compare_set_prices_a_what_if_and_the_cost_terms_add_up);
 	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
 	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_three_rows_a_job);
 	tcase_add_test(tc, the_impossible_job_is_resized_or_infeasible_with_the_reason);

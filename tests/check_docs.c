@@ -315,7 +315,7 @@ START_TEST(bash_completes_commands_options_and_their_values)
 	    {"planner re", 1, "refresh report\n"},
 	    {"planner hi", 1, "history\n"},
 	    {"planner breakeven jobs/monthly.yaml --o", 3, "--output\n"},
-	    {"planner report x.yaml -", 3, "--output -o --quiet --db --format --help --verbose\n"},
+	    {"planner report x.yaml -", 3, "--output -o --quiet --set --db --format --help --verbose\n"},
 	    {"planner fit llama --precision q4", 4, "q4_k_m q4_0\n"},
 	    {"planner history h100 --provider ru", 4, "runpod\n"},
 	    {"planner compare jobs/month", 2, "jobs/monthly.yaml\n"},

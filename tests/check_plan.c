@@ -91,6 +91,56 @@ START_TEST(rented_cost_is_hours_times_the_cheapest_fitting_on_demand_price_in_cu
 }
 END_TEST
 
+/* The costs: block reaches both routes through tco.c: the README's
+ * "Cost of ownership" example on this test's offers. */
+START_TEST(the_costs_block_reaches_the_owned_and_rented_routes_and_the_payback)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "buy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+					   "costs: {host: {price: 600, watts: 100}, "
+					   "maintenance_per_gpu_month: 10, setup_hours: 0.5}\n"
+					   "jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+					   "hours_per_month: 100}\n",
+				 &spec);
+	const struct job_result *j = &p->jobs[0];
+	const struct route_result *o = &j->routes[ROUTE_OWNED], *r = &j->routes[ROUTE_RENTED];
+	/* capex 2400 + 600 = 3000, / 24 = 125; power 5.75 + 100 W x 100 h
+	 * x 0.10 / 1000 = 6.75; upkeep 10: 141.75 */
+	ck_assert_double_eq_tol(o->capex, 3000, 1e-9);
+	ck_assert_double_eq_tol(o->power_cost, 6.75, 1e-9);
+	ck_assert_double_eq_tol(o->monthly_cost, 141.75, 1e-9);
+	/* rented: 100 h x 0.20 + one run's 0.5 h x 0.20 = 20.10 */
+	ck_assert_double_eq_tol(r->setup_cost, 0.10, 1e-9);
+	ck_assert_double_eq_tol(r->monthly_cost, 20.10, 1e-9);
+	/* payback 3000 / (20.10 - 6.75 - 10) = 895.5 months: not within 24 */
+	ck_assert(isnan(j->be.owned_payback_months));
+	ck_assert_str_eq(j->be.payback_note, "not within 24 months");
+	char buf[64];
+	ck_assert_str_eq(plan_payback_text(&j->be, buf, sizeof buf), "not within 24 months");
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+/* A payback inside amortize_months stays a figure. */
+START_TEST(a_payback_within_the_amortisation_is_a_number_of_months)
+{
+	struct jobspec *spec;
+	struct plan *p = plan_of(SPEC_HEAD "buy: [{gpu: RTX 5090, price: 2400, watts: 575}]\n"
+					   "jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+					   "hours_per_month: 744}\n",
+				 &spec);
+	const struct job_result *j = &p->jobs[0];
+	/* 2400 / (744 x 0.20 - 575 W x 744 h x 0.10 / 1000) = 2400 / 106.02 */
+	ck_assert_double_eq_tol(j->be.owned_payback_months, 2400 / 106.02, 1e-6);
+	ck_assert_str_eq(j->be.payback_note, "");
+	char buf[64];
+	ck_assert_str_eq(plan_payback_text(&j->be, buf, sizeof buf), "22.6 months");
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(an_interruptible_job_takes_the_spot_price)
 {
 	struct jobspec *spec;
@@ -130,8 +180,10 @@ START_TEST(buying_costs_amortised_capex_plus_power_and_the_breakevens_follow_by_
 	ck_assert_int_eq(j->best, ROUTE_API);
 	/* H* = (2400/24) / (0.20 - 0.575 x 0.10) = 100 / 0.1425 */
 	ck_assert_double_eq_tol(j->be.owned_vs_rented_hours, 100 / 0.1425, 1e-6);
-	/* payback = 2400 / (20 - 5.75) */
-	ck_assert_double_eq_tol(j->be.owned_payback_months, 2400 / 14.25, 1e-6);
+	/* payback = 2400 / (20 - 5.75) = 168.4 months, past amortize_months
+	 * (24): not within the plan, so no figure and a note saying so */
+	ck_assert(isnan(j->be.owned_payback_months));
+	ck_assert_str_eq(j->be.payback_note, "not within 24 months");
 	/* the API bill equals the 20 EUR rental at 20 / (7 / 110M) tokens */
 	ck_assert_double_eq_tol(j->be.api_vs_rented_tokens, 20.0 / (7.0 / 110e6), 1);
 	plan_free(p);
@@ -367,6 +419,8 @@ Suite *plan_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, rented_cost_is_hours_times_the_cheapest_fitting_on_demand_price_in_currency);
 	tcase_add_test(tc, an_interruptible_job_takes_the_spot_price);
+	tcase_add_test(tc, the_costs_block_reaches_the_owned_and_rented_routes_and_the_payback);
+	tcase_add_test(tc, a_payback_within_the_amortisation_is_a_number_of_months);
 	tcase_add_test(tc, buying_costs_amortised_capex_plus_power_and_the_breakevens_follow_by_hand);
 	tcase_add_test(tc, a_breakeven_that_never_happens_is_nan);
 	tcase_add_test(tc, gpus_on_hand_cost_power_only);

@@ -131,8 +131,9 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	ck_assert_msg(strstr(stats, "root={http://www.w3.org/1999/xhtml}html") != NULL, "%s", stats);
 	/* One chart per job of the tour, and one per GPU whose USD prices have
 	 * two points: the snapshot stamps each provider's rows with its
-	 * sources' newest date (oci's are of 2026-09-18). */
-	ck_assert_int_eq((int)(stat_of(stats, "svg") - stat_of(stats, "history")), 6);
+	 * sources' newest date (oci's are of 2026-09-18); and the horizon chart
+	 * (it buys). */
+	ck_assert_int_eq((int)(stat_of(stats, "svg") - stat_of(stats, "history")), 7);
 	ck_assert_int_eq((int)stat_of(stats, "script"), 0);
 	ck_assert_int_eq((int)stat_of(stats, "external"), 0);
 	ck_assert_int_eq((int)stat_of(stats, "img"), 0);
@@ -250,7 +251,7 @@ START_TEST(a_gpu_with_several_price_points_gets_a_history_chart)
 	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", true);
 	char *stats = xhtml_stats(html);
 	ck_assert_int_ge((int)stat_of(stats, "history"), 1);
-	ck_assert_int_eq((int)(stat_of(stats, "svg") - stat_of(stats, "history")), 6);
+	ck_assert_int_eq((int)(stat_of(stats, "svg") - stat_of(stats, "history")), 7);
 	char *text = test_slurp(html), want[64];
 	snprintf(want, sizeof want, "H100 SXM: %d refreshes", before + 3); /* snapshot + 3 */
 	ck_assert_msg(strstr(text, want) != NULL, "no \"%s\"", want);
@@ -471,6 +472,21 @@ START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
 	ck_assert_ptr_nonnull(strstr(summary, "<th>decision</th>"));
 	ck_assert_msg(strstr(summary, "buy ") || strstr(summary, "rent "), "no decision:\n%s",
 	              summary);
+	/* issue 15: the purchase up front and the whole horizon, not only a
+	 * monthly figure; the horizon chart marks the month the text names */
+	ck_assert_ptr_nonnull(strstr(summary, "-month horizon the plan costs <b>"));
+	ck_assert_ptr_nonnull(strstr(summary, "Over the horizon"));
+	const char *pays = strstr(summary, "Buying pays from month ");
+	if (pays) {
+		int month = atoi(pays + strlen("Buying pays from month "));
+		char *mark = xasprintf(">pays from month %d</text>", month);
+		ck_assert_msg(strstr(summary, mark), "no marker for month %d", month);
+		free(mark);
+	} else {
+		ck_assert_msg(strstr(summary, "Buying does not pay within") ||
+		                  strstr(summary, "The plan buys nothing."),
+		              "no horizon sentence:\n%s", summary);
+	}
 	free(text);
 	free(html);
 	free(spec);

@@ -1,0 +1,80 @@
+/* tco.c — the owned monthly cost and the rented setup cost (see tco.h and
+ * docs/estimation.md, "Cost of ownership"). */
+#include "tco.h"
+
+#include <math.h>
+
+#include "workload.h"
+
+/* Minutes in a day: a window this long lets a run go on across days. */
+#define MINUTES_PER_DAY 1440
+/* Months in a year, to turn the annual capital rate into a monthly one. */
+#define MONTHS_PER_YEAR 12.0
+
+/* The level monthly payment that repays `capex` over n months at monthly
+ * rate i, less what `resale` (received after n months) is worth now: the
+ * annuity formula, P·i / (1 − (1+i)^−n). At rate 0 it is (capex −
+ * resale) / n; with no resale and no rate, capex / n as before. */
+static double capital_month(double capex, double resale, double n, double i)
+{
+	if (i <= 0)
+		return resale > 0 ? (capex - resale) / n : capex / n;
+	double grow = pow(1 + i, n);
+	return (capex - resale / grow) * i / (1 - 1 / grow);
+}
+
+void tco_owned_month(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
+                     double idle_watts, double busy_hours, bool on_hand, struct tco_owned *out)
+{
+	const struct tco_costs *c = &spec->costs;
+	int per_host = c->host_gpus > 0 ? c->host_gpus : 1;
+	out->gpus = gpus;
+	out->hosts = (gpus + per_host - 1) / per_host;
+	out->capex = on_hand ? 0 : price_per_gpu * gpus + c->host_price * out->hosts;
+	out->resale = out->capex * c->resale_percent / 100.0;
+	out->capital = capital_month(out->capex, out->resale, spec->amortize_months,
+	                             c->capital_rate_percent / 100.0 / MONTHS_PER_YEAR);
+	out->maintenance = c->maintenance_per_gpu_month * gpus;
+	/* Kept on between runs when the GPUs have an idle draw: then the idle
+	 * hours and the hosts' whole month are fixed; else the hosts run with
+	 * the GPUs. */
+	bool kept_on = idle_watts > 0;
+	double on_hours = kept_on ? fmax(HOURS_PER_MONTH, busy_hours) : busy_hours;
+	double fixed_power = 0;
+	double hourly = power_cost(spec, gpus, watts - idle_watts, 1.0);
+	if (kept_on)
+		fixed_power += power_cost(spec, gpus, idle_watts, on_hours);
+	if (c->host_watts > 0 && kept_on)
+		fixed_power += power_cost(spec, out->hosts, c->host_watts, on_hours);
+	else if (c->host_watts > 0)
+		hourly += power_cost(spec, out->hosts, c->host_watts, 1.0);
+	/* Keep power_cost(gpus, watts, hours) as the whole figure when no
+	 * other term applies: compare prints the figures it always has. */
+	out->power = power_cost(spec, gpus, watts - idle_watts, busy_hours) + fixed_power;
+	if (c->host_watts > 0 && !kept_on)
+		out->power += power_cost(spec, out->hosts, c->host_watts, busy_hours);
+	out->fixed = out->capital + out->maintenance + fixed_power;
+	out->per_hour = hourly;
+	out->monthly = out->capital + out->power + out->maintenance;
+}
+
+double tco_rented_runs(const struct job *j, double hours)
+{
+	if (!(hours > 0))
+		return 0;
+	const struct job_schedule *s = &j->sched;
+	int len = s->window_end > s->window_start ? s->window_end - s->window_start
+	                                          : s->window_end + MINUTES_PER_DAY - s->window_start;
+	double span = len >= MINUTES_PER_DAY ? HOURS_PER_MONTH : len / 60.0;
+	if (s->max_run > 0 && s->max_run < span)
+		span = s->max_run;
+	return ceil(hours / span - 1e-9);
+}
+
+double tco_setup_cost(const struct jobspec *spec, const struct job *j, double hours, int replicas,
+                      double price_per_hour)
+{
+	if (!(spec->costs.setup_hours > 0))
+		return 0;
+	return tco_rented_runs(j, hours) * replicas * spec->costs.setup_hours * price_per_hour;
+}
