@@ -195,7 +195,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 	if (ch[0]->unplaced_hours > 0 || ch[1]->unplaced_hours > 0 || ch[2]->unplaced_hours > 0)
 		fprintf(out, "%-22s %22.1f %22.1f %22.1f\n", "unplaced hours",
 			ch[0]->unplaced_hours, ch[1]->unplaced_hours, ch[2]->unplaced_hours);
-	fprintf(out, "\nwhere each job runs on the fleet\n%-22s %-7s %-34s %8s %10s\n", "job",
+	fprintf(out, "\nwhere each job runs on the fleet\n%-22s %-7s %-44s %8s %10s\n", "job",
 		"route", "where", "hours", "cost");
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		struct where w[WHERE_MAX];
@@ -203,11 +203,14 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 		cli_safe(name, sizeof name, s->jobs[j].job->name);
 		for (size_t k = 0; k < n; k++) {
 			cli_safe(w[k].what, sizeof w[k].what, w[k].what);
-			fprintf(out, "%-22s %-7s %-34s %8.1f %10.2f\n", k ? "" : name,
-				route_name(w[k].route), w[k].what, w[k].hours, w[k].cost);
+			char hours[32] = "-";
+			if (w[k].route != ROUTE_API)
+				snprintf(hours, sizeof hours, "%.1f", w[k].hours);
+			fprintf(out, "%-22s %-7s %-44s %8s %10.2f\n", k ? "" : name,
+				route_name(w[k].route), w[k].what, hours, w[k].cost);
 		}
 		if (s->jobs[j].unplaced_hours > 0)
-			fprintf(out, "%-22s %-7s %-34s %8.1f %10s\n", n ? "" : name, "-", "unplaced",
+			fprintf(out, "%-22s %-7s %-44s %8.1f %10s\n", n ? "" : name, "-", "unplaced",
 				s->jobs[j].unplaced_hours, "-");
 	}
 	fprintf(out, "\nbound: no fleet costs less than %.2f a month (gap %.1f%%); %d purchases "
