@@ -26,6 +26,7 @@ struct memo {
 	int *counts;       /* n × n_types */
 	double *cost;
 	size_t n, cap;
+	size_t budget;     /* most purchases the local search evaluates */
 };
 
 /* The monthly cost of counts, evaluated once per purchase. */
@@ -107,7 +108,14 @@ static int try_move(struct memo *m, const int *cur, int add, int drop, int n, in
 /* GPUs a move adds or removes at once: one, or a whole tensor-parallel
  * set (a job on 2, 4 or 8 GPUs gains nothing from one more), the sizes
  * engines.c's max_tp allows. */
-static const int move_sizes[] = {1, 2, 4, 8};
+const int fleet_move_sizes[4] = {1, 2, 4, 8};
+
+/* Whether moves of fleet_move_sizes[n] GPUs of type t are worth trying
+ * (t < 0: no type, always). */
+static bool sized(const struct fleet_space *s, int t, int n)
+{
+	return t < 0 || !s->sizes[t] || (s->sizes[t] >> n & 1);
+}
 
 /* The best neighbour of cur into next/next_cost (left alone when none is
  * cheaper): with swaps false, move_sizes GPUs more or fewer of a type;
@@ -116,11 +124,12 @@ static int best_move(struct memo *m, const int *cur, bool swaps, int *next, doub
 		     char **err)
 {
 	int k = (int)m->s->n_types, rc = PLANNER_OK;
-	for (size_t n = 0; n < sizeof move_sizes / sizeof *move_sizes; n++)
+	for (int n = 0; n < 4; n++)
 		for (int a = -1; a < k && rc == PLANNER_OK; a++)
 			for (int d = -1; d < k && rc == PLANNER_OK; d++)
-				if (a != d && (a >= 0 && d >= 0) == swaps)
-					rc = try_move(m, cur, a, d, move_sizes[n], next,
+				if (a != d && (a >= 0 && d >= 0) == swaps && sized(m->s, a, n) &&
+				    sized(m->s, d, n) && m->n < m->budget)
+					rc = try_move(m, cur, a, d, fleet_move_sizes[n], next,
 						      next_cost, err);
 	return rc;
 }
@@ -159,7 +168,9 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 	if (s->n_types > FLEET_MAX_TYPES)
 		return set_err(err, PLANNER_EINPUT, "more than %d GPU types to buy",
 			       FLEET_MAX_TYPES);
-	struct memo m = {.s = s};
+	struct memo m = {.s = s,
+			 .budget = (size_t)(s->max_evaluations > 0 ? s->max_evaluations
+								   : FLEET_MAX_EVALUATIONS)};
 	double space = 1;
 	for (size_t i = 0; i < s->n_types; i++)
 		space *= s->max_count[i] + 1;
@@ -172,10 +183,13 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 	} else {
 		int all[FLEET_MAX_TYPES];
 		memcpy(all, s->max_count, sizeof all);
-		rc = descend(&m, zero, out, err);
-		if (rc == PLANNER_OK && s->start)
+		if (s->start)
 			rc = descend(&m, s->start, out, err);
-		if (rc == PLANNER_OK)
+		else
+			rc = PLANNER_OK;
+		if (rc == PLANNER_OK && m.n < m.budget)
+			rc = descend(&m, zero, out, err);
+		if (rc == PLANNER_OK && m.n < m.budget)
 			rc = descend(&m, all, out, err);
 	}
 	out->evaluations = (int)m.n;
@@ -311,6 +325,21 @@ static int type_max(const struct jobspec *spec, const struct plan *plan, size_t 
 	return 0;
 }
 
+/* The move sizes worth trying on gpu: one GPU, and each size a job needs
+ * at least (its tensor-parallel size there). */
+static unsigned type_sizes(const struct plan *plan, const struct gpu_spec *gpu)
+{
+	unsigned mask = 1;
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		const struct workload *w = &plan->jobs[j].work;
+		int n = workload_gpu_allowed(w, gpu) ? workload_min_gpus(w, gpu) : 0;
+		for (int k = 0; k < 4; k++)
+			if (fleet_move_sizes[k] == n)
+				mask |= 1u << k;
+	}
+	return mask;
+}
+
 double fleet_payback(const struct jobspec *spec, const struct fleet_choice *b,
 		     const struct fleet_choice *n)
 {
@@ -354,8 +383,10 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 	struct month_ctx m = {.spec = spec, .plan = plan, .year = year, .month = month};
 	struct fleet_space s = {.n_types = spec->n_buy, .eval = eval_month, .ctx = &m};
 	int per_job[FLEET_MAX_TYPES] = {0};
-	for (size_t i = 0; i < spec->n_buy; i++)
+	for (size_t i = 0; i < spec->n_buy; i++) {
 		s.max_count[i] = type_max(spec, plan, i);
+		s.sizes[i] = type_sizes(plan, spec->buy[i].gpu);
+	}
 	for (size_t j = 0; j < plan->n_jobs; j++) {
 		int i = own_purchase(spec, &plan->jobs[j]);
 		if (i >= 0 && per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <=

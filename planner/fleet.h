@@ -31,6 +31,11 @@
  * (bench/fleet.sh), so 3 types of up to 2 GPUs each (27) stay exact. */
 #define FLEET_EXACT_MAX 27
 
+/* Most purchases the local search schedules before it stops with the best
+ * so far (a policy bound on its time: 200 jobs take about half a second a
+ * schedule, bench/fleet.sh). */
+#define FLEET_MAX_EVALUATIONS 240
+
 /* ---- the abstract search ---- */
 
 /* Monthly cost of buying counts[i] GPUs of type i (all types at once),
@@ -44,7 +49,14 @@ struct fleet_space {
 	void *ctx;
 	const int *start;   /* NULL, or one more purchase to start the local search from */
 	int exact_max;      /* 0: FLEET_EXACT_MAX; tests set 1 to force the local search */
+	/* Per type, the move sizes worth trying: bit i for fleet_move_sizes[i]
+	 * (1, 2, 4, 8 GPUs); 0 = all. */
+	unsigned sizes[FLEET_MAX_TYPES];
+	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS */
 };
+
+/* GPUs a local-search move adds or removes at once. */
+extern const int fleet_move_sizes[4];
 
 struct fleet_found {
 	int counts[FLEET_MAX_TYPES];
