@@ -445,6 +445,31 @@ START_TEST(fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives)
 }
 END_TEST
 
+START_TEST(schedule_fleet_lays_the_month_out_on_the_bought_gpus)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir), *out = NULL, *errout = NULL;
+	const char *argv[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-03", "--fleet",
+			      "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &errout), 0);
+	ck_assert_ptr_nonnull(strstr(errout, "on the fleet: owned GPUs plus"));
+	cJSON *doc = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(doc);
+	/* The plain schedule has no RTX 5090: only the fleet's purchase does. */
+	ck_assert_ptr_nonnull(strstr(out, "RTX 5090"));
+	cJSON_Delete(doc);
+	free(out);
+	free(errout);
+	out = NULL;
+	const char *plain[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-03", "--format",
+			       "json", "--db", db, "-q", NULL};
+	ck_assert_int_eq(test_run_planner(plain, NULL, &out, NULL), 0);
+	ck_assert_ptr_null(strstr(out, "RTX 5090"));
+	free(out);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(a_payback_beyond_amortisation_prints_not_within_n_months)
 {
 	/* One GPU at a price that a month of rented work cannot pay back. */
@@ -481,6 +506,7 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, no_bought_gpu_of_the_tours_fleet_could_go_at_a_lower_total);
 	tcase_add_test(tour, fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives);
 	tcase_add_test(tour, a_payback_beyond_amortisation_prints_not_within_n_months);
+	tcase_add_test(tour, schedule_fleet_lays_the_month_out_on_the_bought_gpus);
 	suite_add_tcase(s, tour);
 	return s;
 }
