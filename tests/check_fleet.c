@@ -494,14 +494,14 @@ Suite *fleet_suite(void)
 {
 	Suite *s = suite_create("fleet");
 	TCase *search = tcase_create("search");
-	tcase_set_timeout(search, 120);
+	tcase_set_timeout(search, 600);
 	tcase_add_test(search, the_fleet_by_enumeration_is_within_one_percent_of_the_exact_optimum_on_200_instances);
 	tcase_add_test(search, the_fleet_by_local_search_is_within_one_percent_of_the_exact_optimum_on_200_instances);
 	tcase_add_test(search, the_exact_optimum_is_below_buying_everything_on_some_instance);
 	tcase_add_test(search, payback_is_the_capex_over_the_monthly_saving_and_none_beyond_amortisation);
 	suite_add_tcase(s, search);
 	TCase *tour = tcase_create("tour");
-	tcase_set_timeout(tour, 300);
+	tcase_set_timeout(tour, 600);
 	tcase_add_test(tour, the_tours_fleet_shares_its_purchase_across_jobs_and_beats_both_alternatives);
 	tcase_add_test(tour, no_bought_gpu_of_the_tours_fleet_could_go_at_a_lower_total);
 	tcase_add_test(tour, fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives);
