@@ -35,7 +35,7 @@ _planner()
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="compare fit offers refresh providers models gpus schedule breakeven report diff history probe"
+	local commands="compare fit offers refresh providers models gpus schedule breakeven report diff history probe fleet"
 	local common="--db --format --help --verbose"
 
 	# The command is always the first word (planner COMMAND [OPTIONS]).
@@ -69,7 +69,7 @@ _planner()
 	--format)
 		case $cmd in
 		schedule) COMPREPLY=($(compgen -W "table json csv ics slurm k8s skypilot dstack" -- "$cur")) ;;
-		probe | providers) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
+		probe | providers | fleet) COMPREPLY=($(compgen -W "table json" -- "$cur")) ;;
 		refresh) COMPREPLY=($(compgen -W "json" -- "$cur")) ;;
 		*) COMPREPLY=($(compgen -W "table json csv" -- "$cur")) ;;
 		esac
@@ -117,11 +117,12 @@ _planner()
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
-	schedule) opts="--month --output -o --quiet --allow-unplaced --set" ;;
+	schedule) opts="--month --output -o --quiet --allow-unplaced --set --fleet" ;;
 	breakeven) opts="--output -o --quiet --set" ;;
 	report) opts="--output -o --quiet --set" ;;
 	diff) opts="--quiet --set" ;;
 	history) opts="--provider --currency" ;;
+	fleet) opts="--month --output -o --quiet" ;;
 	probe) opts="" ;;
 	*) return 0 ;;
 	esac
@@ -137,7 +138,7 @@ _planner()
 	history)
 		((COMP_CWORD == 2)) && _planner_complete_names gpus
 		;;
-	compare | schedule | breakeven | report | diff)
+	compare | schedule | breakeven | report | diff | fleet)
 		# The job spec: YAML files and directories to descend into.
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")

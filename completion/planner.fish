@@ -11,12 +11,13 @@ function __planner_names
     $bin $argv[1] --format csv 2>/dev/null | sed -e 1d -e 's/,.*//'
 end
 
-set -l commands compare schedule breakeven report diff fit offers refresh providers models gpus history probe
+set -l commands compare schedule breakeven report diff fit offers refresh providers models gpus history probe fleet
 set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo openrouter litellm
 
 complete -c planner -f
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a compare -d 'cost of every job on each route'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a schedule -d 'the month as a schedule'
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a fleet -d 'what to buy for all the jobs together'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a breakeven -d 'the break-even report as CSV'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a report -d 'an HTML report with charts'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a spec change does to each job'
@@ -43,11 +44,13 @@ complete -c planner -n "__fish_seen_subcommand_from providers probe" -l format -
 complete -c planner -n "__fish_seen_subcommand_from refresh" -l format -x -a 'json'
 
 # The job spec and output files.
-complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff" -F
-complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report" -s o -l output -r -F -d 'write to'
-complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff refresh" -l quiet -d 'no notes'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff fleet" -F
+complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report fleet" -s o -l output -r -F -d 'write to'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff refresh fleet" -l quiet -d 'no notes'
 complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff" -l set -x -d 'what if: KEY=VALUE'
-complete -c planner -n "__fish_seen_subcommand_from schedule" -l month -x -d 'YYYY-MM'
+complete -c planner -n "__fish_seen_subcommand_from schedule fleet" -l month -x -d 'YYYY-MM'
+complete -c planner -n "__fish_seen_subcommand_from schedule" -l fleet -d 'on the GPUs planner fleet proposes'
+complete -c planner -n "__fish_seen_subcommand_from fleet" -l format -x -a 'table json'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced -d 'exit 0 when hours cannot be placed'
 
 # fit

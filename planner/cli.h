@@ -170,5 +170,6 @@ extern const struct cmd_entry cmd_schedule_entry;
 extern const struct cmd_entry cmd_models_entry;
 extern const struct cmd_entry cmd_gpus_entry;
 extern const struct cmd_entry cmd_diff_entry;
+extern const struct cmd_entry cmd_fleet_entry;
 
 #endif

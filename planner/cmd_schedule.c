@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "fleet.h"
 #include "plan.h"
 #include "schedule.h"
 
@@ -79,6 +80,33 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The month on the fleet that `planner fleet` proposes: its schedule of
+ * the owned GPUs plus the purchase. */
+static int schedule_on_fleet(const struct cli *c, const struct jobspec *spec,
+			     const struct plan *plan, int year, int month, struct schedule **out,
+			     char **err)
+{
+	struct fleet *f = NULL;
+	int rc = fleet_plan(spec, plan, year, month, &f, err);
+	if (rc != PLANNER_OK)
+		return rc;
+	*out = f->best.sched;
+	f->best.sched = NULL;
+	if (!c->quiet) {
+		char buy[256] = "";
+		size_t used = 0;
+		for (size_t i = 0; i < spec->n_buy && used < sizeof buy; i++)
+			if (f->best.counts[i] > 0)
+				used += (size_t)snprintf(buy + used, sizeof buy - used, "%s%dx %s",
+							 used ? ", " : "", f->best.counts[i],
+							 spec->buy[i].gpu->name);
+		notef("on the fleet: owned GPUs plus %s bought (planner fleet)",
+		      used ? buy : "nothing");
+	}
+	fleet_free(f);
+	return PLANNER_OK;
+}
+
 /* The synopsis and --help name the formats export_formats lists for
  * schedule; describe() writes them here before anything can print them. */
 static char schedule_args[160], schedule_help[2048];
@@ -99,6 +127,7 @@ static char schedule_args[160], schedule_help[2048];
 	"  --allow-unplaced exit 0 even when hours could not be placed (else 6)\n"                 \
 	"  --baseline       greedy by priority instead of the optimiser (for\n"                    \
 	"                   benchmarks: bench/schedule.sh compares the two)\n"                     \
+	"  --fleet          on the owned GPUs plus what 'planner fleet' proposes to buy\n"       \
 	CLI_SET_HELP "\n"                                                                         \
 	"examples:\n"                                                                              \
 	"  planner schedule jobs/monthly.yaml --month 2026-03\n"                                   \
@@ -109,7 +138,7 @@ static void describe(void)
 {
 	char names[128], formats[512];
 	snprintf(schedule_args, sizeof schedule_args,
-	         "FILE [--month YYYY-MM] [--format %s] [-o PATH] [--db PATH]",
+	         "FILE [--month YYYY-MM] [--format %s] [-o PATH] [--db PATH] [--fleet]",
 	         export_format_names(EXPORT_SCHEDULE, "|", "|", false, names, sizeof names));
 	snprintf(schedule_help, sizeof schedule_help, "%s%s%s", HELP_HEAD,
 	         export_format_help(EXPORT_SCHEDULE, formats, sizeof formats), HELP_TAIL);
@@ -123,10 +152,11 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	                                     {"baseline", no_argument, NULL, 'B'},
 	                                     {"allow-unplaced", no_argument, NULL, 'U'},
 	                                     CLI_SET_OPTION,
+	                                     {"fleet", no_argument, NULL, 'L'},
 	                                     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
 	unsigned flags = 0;
-	bool allow_unplaced = false;
+	bool allow_unplaced = false, on_fleet = false;
 	const struct export_format *fmt = export_formats[0];
 	describe();
 	optind = 0;
@@ -137,6 +167,9 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 			continue;
 		case 'U':
 			allow_unplaced = true;
+			continue;
+		case 'L':
+			on_fleet = true;
 			continue;
 		case 'm':
 			if (!parse_month(optarg, &year, &month))
@@ -169,7 +202,11 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	if ((rc = cli_plan(c, path, &spec, &plan)) != PLANNER_OK)
 		return rc;
 	double t0 = now_s();
-	if ((rc = schedule_month(spec, plan, year, month, flags, &sched, &err)) != PLANNER_OK) {
+	if (on_fleet)
+		rc = schedule_on_fleet(c, spec, plan, year, month, &sched, &err);
+	else
+		rc = schedule_month(spec, plan, year, month, flags, &sched, &err);
+	if (rc != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot schedule the month");
 		goto out;
 	}

@@ -15,6 +15,7 @@
 static const struct cmd_entry *const commands[] = {
     &cmd_compare_entry,
     &cmd_schedule_entry,
+    &cmd_fleet_entry,
     &cmd_breakeven_entry,
     &cmd_report_entry,
     &cmd_diff_entry,

@@ -196,6 +196,8 @@ struct schedule {
 
 /* Flags for schedule_month. */
 #define SCHEDULE_BASELINE 1u /* the greedy baseline instead of the solver (benchmarks) */
+#define SCHEDULE_NO_EXACT 2u /* no exact placers (sched_problem.no_exact): the fleet
+			      * search's quick look at a candidate */
 
 /* Schedules the month (1-12) of year for spec, priced by plan (from
  * plan_compare on the same spec). Returns PLANNER_OK and a schedule (free

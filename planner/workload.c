@@ -251,3 +251,10 @@ double power_cost(const struct jobspec *spec, int gpus, double watts, double hou
 	 * print the same figures they always have. */
 	return gpus * watts * spec->pue * hours / 1000.0 * spec->electricity_per_kwh;
 }
+
+double owned_fixed_monthly(const struct jobspec *spec, int gpus, double price)
+{
+	/* docs/estimation.md, "Cost": the purchase over amortize_months, as
+	 * compare's owned route charges it (plan.c, consider_owned). */
+	return gpus * price / spec->amortize_months;
+}

@@ -150,4 +150,9 @@ bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, 
  * the cost per hour. */
 double power_cost(const struct jobspec *spec, int gpus, double watts, double hours);
 
+/* What owning `gpus` GPUs bought at `price` each (spec's currency) costs a
+ * month whether they run or not: the purchase over amortize_months. The
+ * fleet (fleet.c) charges a bought GPU with it. */
+double owned_fixed_monthly(const struct jobspec *spec, int gpus, double price);
+
 #endif

@@ -1,0 +1,468 @@
+/* fleet.c — the fleet decision (see fleet.h): a search over purchase
+ * counts whose every candidate is the month scheduled on the GPUs on hand
+ * plus the ones bought. */
+#include "fleet.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "workload.h"
+
+/* The scheduler's bound on one pool (schedule.c, SCHED_MAX_POOL_GPUS: a
+ * run's GPUs are a 64-bit set). */
+#define FLEET_MAX_POOL_GPUS 64
+
+/* A purchase must save more than this (currency a month) to replace
+ * another: costs closer than a cent are equal, and the smaller purchase
+ * found first is kept. */
+#define FLEET_COST_EPS 1e-6
+
+/* ---- the abstract search ---- */
+
+struct memo {
+	const struct fleet_space *s;
+	int *counts;       /* n × n_types */
+	double *cost;
+	size_t n, cap;
+	size_t budget;     /* most purchases the local search evaluates */
+};
+
+/* The monthly cost of counts, evaluated once per purchase. */
+static int cost_of(struct memo *m, const int *counts, double *cost, char **err)
+{
+	size_t k = m->s->n_types;
+	for (size_t i = 0; i < m->n; i++)
+		if (!memcmp(&m->counts[i * k], counts, k * sizeof *counts)) {
+			*cost = m->cost[i];
+			return PLANNER_OK;
+		}
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		int *c = realloc(m->counts, cap * (k ? k : 1) * sizeof *c);
+		if (c)
+			m->counts = c;
+		double *v = c ? realloc(m->cost, cap * sizeof *v) : NULL;
+		if (!v)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		m->cost = v;
+		m->cap = cap;
+	}
+	int rc = m->s->eval(m->s->ctx, counts, cost, err);
+	if (rc)
+		return rc;
+	memcpy(&m->counts[m->n * k], counts, k * sizeof *counts);
+	m->cost[m->n++] = *cost;
+	return PLANNER_OK;
+}
+
+/* Keeps counts when it costs less than the best so far. */
+static void keep(struct fleet_found *out, size_t k, const int *counts, double cost)
+{
+	if (cost < out->monthly - FLEET_COST_EPS) {
+		memcpy(out->counts, counts, k * sizeof *counts);
+		out->monthly = cost;
+	}
+}
+
+static int enumerate(struct memo *m, struct fleet_found *out, char **err)
+{
+	const struct fleet_space *s = m->s;
+	int c[FLEET_MAX_TYPES] = {0};
+	for (;;) {
+		double cost;
+		int rc = cost_of(m, c, &cost, err);
+		if (rc)
+			return rc;
+		keep(out, s->n_types, c, cost);
+		size_t i = 0;
+		while (i < s->n_types && c[i] == s->max_count[i])
+			c[i++] = 0;
+		if (i == s->n_types)
+			return PLANNER_OK;
+		c[i]++;
+	}
+}
+
+/* Tries one neighbour of cur; keeps it in best/best_cost when cheaper. */
+static int try_move(struct memo *m, const int *cur, int add, int drop, int n, int *best,
+		    double *best_cost, char **err)
+{
+	size_t k = m->s->n_types;
+	int c[FLEET_MAX_TYPES];
+	memcpy(c, cur, k * sizeof *c);
+	if (add >= 0 && (c[add] += n) > m->s->max_count[add])
+		return PLANNER_OK;
+	if (drop >= 0 && (c[drop] -= n) < 0)
+		return PLANNER_OK;
+	double cost;
+	int rc = cost_of(m, c, &cost, err);
+	if (rc == PLANNER_OK && cost < *best_cost - FLEET_COST_EPS) {
+		memcpy(best, c, k * sizeof *c);
+		*best_cost = cost;
+	}
+	return rc;
+}
+
+/* GPUs a move adds or removes at once: one, or a whole tensor-parallel
+ * set (a job on 2, 4 or 8 GPUs gains nothing from one more), the sizes
+ * engines.c's max_tp allows. */
+const int fleet_move_sizes[4] = {1, 2, 4, 8};
+
+/* Whether moves of fleet_move_sizes[n] GPUs of type t are worth trying
+ * (t < 0: no type, always). */
+static bool sized(const struct fleet_space *s, int t, int n)
+{
+	return t < 0 || !s->sizes[t] || (s->sizes[t] >> n & 1);
+}
+
+/* The best neighbour of cur into next/next_cost (left alone when none is
+ * cheaper): with swaps false, move_sizes GPUs more or fewer of a type;
+ * with swaps true, as many of a type for as many of another. */
+static int best_move(struct memo *m, const int *cur, bool swaps, int *next, double *next_cost,
+		     char **err)
+{
+	int k = (int)m->s->n_types, rc = PLANNER_OK;
+	for (int n = 0; n < 4; n++)
+		for (int a = -1; a < k && rc == PLANNER_OK; a++)
+			for (int d = -1; d < k && rc == PLANNER_OK; d++)
+				if (a != d && (a >= 0 && d >= 0) == swaps && sized(m->s, a, n) &&
+				    sized(m->s, d, n) && m->n < m->budget)
+					rc = try_move(m, cur, a, d, fleet_move_sizes[n], next,
+						      next_cost, err);
+	return rc;
+}
+
+/* Best-improvement descent from start: add one GPU of a type or remove
+ * one while that helps, then swap one of a type for one of another, and
+ * again, until no move helps. */
+static int descend(struct memo *m, const int *start, struct fleet_found *out, char **err)
+{
+	size_t k = m->s->n_types;
+	int cur[FLEET_MAX_TYPES];
+	memcpy(cur, start, k * sizeof *cur);
+	double cur_cost;
+	int rc = cost_of(m, cur, &cur_cost, err);
+	for (bool moved = true; rc == PLANNER_OK && moved;) {
+		int next[FLEET_MAX_TYPES];
+		double next_cost = cur_cost;
+		rc = best_move(m, cur, false, next, &next_cost, err);
+		if (rc == PLANNER_OK && !(next_cost < cur_cost))
+			rc = best_move(m, cur, true, next, &next_cost, err);
+		moved = next_cost < cur_cost;
+		if (moved) {
+			memcpy(cur, next, k * sizeof *cur);
+			cur_cost = next_cost;
+		}
+	}
+	if (rc == PLANNER_OK)
+		keep(out, k, cur, cur_cost);
+	return rc;
+}
+
+int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	out->monthly = INFINITY;
+	if (s->n_types > FLEET_MAX_TYPES)
+		return set_err(err, PLANNER_EINPUT, "more than %d GPU types to buy",
+			       FLEET_MAX_TYPES);
+	struct memo m = {.s = s,
+			 .budget = (size_t)(s->max_evaluations > 0 ? s->max_evaluations
+								   : FLEET_MAX_EVALUATIONS)};
+	double space = 1;
+	for (size_t i = 0; i < s->n_types; i++)
+		space *= s->max_count[i] + 1;
+	int limit = s->exact_max > 0 ? s->exact_max : FLEET_EXACT_MAX;
+	int rc;
+	int zero[FLEET_MAX_TYPES] = {0};
+	if (space <= limit) {
+		rc = enumerate(&m, out, err);
+		out->exact = true;
+	} else {
+		int all[FLEET_MAX_TYPES];
+		memcpy(all, s->max_count, sizeof all);
+		if (s->start)
+			rc = descend(&m, s->start, out, err);
+		else
+			rc = PLANNER_OK;
+		if (rc == PLANNER_OK && m.n < m.budget)
+			rc = descend(&m, zero, out, err);
+		if (rc == PLANNER_OK && m.n < m.budget)
+			rc = descend(&m, all, out, err);
+	}
+	out->evaluations = (int)m.n;
+	free(m.counts);
+	free(m.cost);
+	return rc;
+}
+
+/* ---- the month ---- */
+
+int fleet_spec(const struct jobspec *spec, const int *counts, struct jobspec *copy, char **err)
+{
+	*copy = *spec;
+	size_t n = spec->n_owned;
+	for (size_t i = 0; i < spec->n_buy; i++)
+		n += counts[i] > 0;
+	copy->owned = calloc(n + 1, sizeof *copy->owned);
+	if (!copy->owned)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	if (spec->n_owned)
+		memcpy(copy->owned, spec->owned, spec->n_owned * sizeof *copy->owned);
+	copy->n_owned = spec->n_owned;
+	for (size_t i = 0; i < spec->n_buy; i++) {
+		if (counts[i] <= 0)
+			continue;
+		struct owned_gpu *o = &copy->owned[copy->n_owned++];
+		o->gpu = spec->buy[i].gpu;
+		o->count = counts[i];
+		o->watts = spec->buy[i].watts;
+		o->pos = spec->buy[i].pos;
+	}
+	return PLANNER_OK;
+}
+
+void fleet_spec_release(struct jobspec *copy)
+{
+	if (!copy)
+		return;
+	free(copy->owned);
+	copy->owned = NULL;
+	copy->n_owned = 0;
+}
+
+struct month_ctx {
+	const struct jobspec *spec;
+	const struct plan *plan;
+	int year, month;
+};
+
+static void choice_free(struct fleet_choice *c)
+{
+	schedule_free(c->sched);
+	c->sched = NULL;
+}
+
+/* Schedules the month on counts and fills *c; *objective gets the bill
+ * plus SCHED_UNPLACED_PENALTY for each whole job left unplaced. */
+static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
+		  struct fleet_choice *c, double *objective, char **err)
+{
+	const struct jobspec *spec = m->spec;
+	memset(c, 0, sizeof *c);
+	struct jobspec copy;
+	int rc = fleet_spec(spec, counts, &copy, err);
+	if (rc)
+		return rc;
+	rc = schedule_month(&copy, m->plan, m->year, m->month, flags, &c->sched, err);
+	fleet_spec_release(&copy);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < spec->n_buy; i++) {
+		c->counts[i] = counts[i];
+		c->capex += counts[i] * spec->buy[i].price;
+		c->purchase_monthly += owned_fixed_monthly(spec, counts[i], spec->buy[i].price);
+	}
+	const struct schedule *s = c->sched;
+	double penalty = 0;
+	for (int r = 0; r < ROUTE_COUNT; r++)
+		c->by_route[r] = s->route_cost[r];
+	c->by_route[ROUTE_OWNED] += c->purchase_monthly;
+	c->monthly_total = s->total_cost + c->purchase_monthly;
+	for (size_t j = 0; j < s->n_jobs; j++) {
+		c->unplaced_hours += s->jobs[j].unplaced_hours;
+		if (s->jobs[j].hours_needed > 0)
+			penalty += SCHED_UNPLACED_PENALTY * s->jobs[j].unplaced_hours /
+				   s->jobs[j].hours_needed;
+	}
+	*objective = c->monthly_total + penalty;
+	return PLANNER_OK;
+}
+
+static int eval_month(void *ctx, const int *counts, double *monthly, char **err)
+{
+	struct fleet_choice c;
+	int rc = choose(ctx, counts, SCHEDULE_NO_EXACT, &c, monthly, err);
+	choice_free(&c);
+	return rc;
+}
+
+/* The buy: entry holding the job's own purchase as compare prices it, or
+ * -1 when its best route is not a purchase. */
+static int own_purchase(const struct jobspec *spec, const struct job_result *r)
+{
+	const struct route_result *own = &r->routes[ROUTE_OWNED];
+	if (r->best != ROUTE_OWNED || !own->feasible || own->already_owned)
+		return -1;
+	for (size_t i = 0; i < spec->n_buy; i++)
+		if (spec->buy[i].gpu == own->gpu && spec->buy[i].watts == own->watts)
+			return (int)i;
+	return -1;
+}
+
+/* The most of buy entry i worth trying: none when no job fits on it,
+ * else its max_count within the scheduler's pool bound. */
+static int type_max(const struct jobspec *spec, const struct plan *plan, size_t i)
+{
+	const struct buy_option *b = &spec->buy[i];
+	int on_hand = 0;
+	for (size_t k = 0; k < spec->n_owned; k++)
+		if (spec->owned[k].gpu == b->gpu && spec->owned[k].watts == b->watts)
+			on_hand += spec->owned[k].count;
+	int room = FLEET_MAX_POOL_GPUS - on_hand;
+	for (size_t k = 0; k < i; k++) /* an earlier identical entry shares the pool */
+		if (spec->buy[k].gpu == b->gpu && spec->buy[k].watts == b->watts)
+			room -= spec->buy[k].max_count;
+	int max = b->max_count < room ? b->max_count : room;
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		const struct workload *w = &plan->jobs[j].work;
+		int n = workload_gpu_allowed(w, b->gpu) ? workload_min_gpus(w, b->gpu) : 0;
+		if (n > 0 && n <= max)
+			return max;
+	}
+	return 0;
+}
+
+/* The move sizes worth trying on gpu: one GPU, and each size a job needs
+ * at least (its tensor-parallel size there). */
+static unsigned type_sizes(const struct plan *plan, const struct gpu_spec *gpu)
+{
+	unsigned mask = 1;
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		const struct workload *w = &plan->jobs[j].work;
+		int n = workload_gpu_allowed(w, gpu) ? workload_min_gpus(w, gpu) : 0;
+		for (int k = 0; k < 4; k++)
+			if (fleet_move_sizes[k] == n)
+				mask |= 1u << k;
+	}
+	return mask;
+}
+
+double fleet_payback(const struct jobspec *spec, const struct fleet_choice *b,
+		     const struct fleet_choice *n)
+{
+	double saving = n->monthly_total - (b->monthly_total - b->purchase_monthly);
+	if (!(b->capex > 0) || !(saving > 0))
+		return NAN;
+	double months = b->capex / saving;
+	return months <= spec->amortize_months ? months : NAN;
+}
+
+static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *per_job,
+			const int *best, char **err)
+{
+	int zero[FLEET_MAX_TYPES] = {0};
+	double ignore;
+	int rc = choose(m, best, 0, &f->best, &ignore, err);
+	if (rc == PLANNER_OK)
+		rc = choose(m, zero, 0, &f->none, &ignore, err);
+	if (rc == PLANNER_OK)
+		rc = choose(m, per_job, 0, &f->per_job, &ignore, err);
+	return rc;
+}
+
+int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
+	       struct fleet **out, char **err)
+{
+	*out = NULL;
+	if (!spec->has_buy)
+		return set_err(err, PLANNER_EINPUT,
+			       "%s: no buy: list; list the GPUs you would consider buying, "
+			       "e.g. buy: [{gpu: RTX 5090, price: 2400}]",
+			       spec->path);
+	if (spec->n_buy > FLEET_MAX_TYPES)
+		return set_err(err, PLANNER_EINPUT,
+			       "%s: %zu buy: entries; the fleet search takes up to %d",
+			       spec->path, spec->n_buy, FLEET_MAX_TYPES);
+	struct fleet *f = calloc(1, sizeof *f);
+	if (!f)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	f->n_types = spec->n_buy;
+	struct month_ctx m = {.spec = spec, .plan = plan, .year = year, .month = month};
+	struct fleet_space s = {.n_types = spec->n_buy, .eval = eval_month, .ctx = &m};
+	int per_job[FLEET_MAX_TYPES] = {0};
+	for (size_t i = 0; i < spec->n_buy; i++) {
+		s.max_count[i] = type_max(spec, plan, i);
+		s.sizes[i] = type_sizes(plan, spec->buy[i].gpu);
+	}
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		int i = own_purchase(spec, &plan->jobs[j]);
+		if (i >= 0 && per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <=
+				      FLEET_MAX_POOL_GPUS)
+			per_job[i] += plan->jobs[j].routes[ROUTE_OWNED].gpu_count;
+	}
+	int start[FLEET_MAX_TYPES] = {0};
+	for (size_t i = 0; i < spec->n_buy; i++)
+		start[i] = per_job[i] < s.max_count[i] ? per_job[i] : s.max_count[i];
+	s.start = start;
+	struct fleet_found found;
+	int rc = fleet_search(&s, &found, err);
+	if (rc == PLANNER_OK)
+		rc = plan_choices(&m, f, per_job, found.counts, err);
+	if (rc) {
+		fleet_free(f);
+		return rc;
+	}
+	f->evaluations = found.evaluations;
+	f->exact = found.exact;
+	f->payback_months = fleet_payback(spec, &f->best, &f->none);
+	f->bound = fleet_bound(spec, plan, f->best.sched->n_slots);
+	*out = f;
+	return PLANNER_OK;
+}
+
+void fleet_free(struct fleet *f)
+{
+	if (!f)
+		return;
+	choice_free(&f->best);
+	choice_free(&f->none);
+	choice_free(&f->per_job);
+	free(f);
+}
+
+/* The least a job can cost on n_slots hours of `count` GPUs of kind gpu
+ * drawing watts each, paying fixed_per_gpu a month for each GPU-hour's
+ * share of a GPU at full use; INFINITY when it does not fit. */
+static double job_floor(const struct jobspec *spec, const struct workload *w,
+			const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
+			int n_slots)
+{
+	int n = workload_gpu_allowed(w, gpu) ? workload_min_gpus(w, gpu) : 0;
+	struct workload_run run;
+	if (n <= 0 || n > count || !workload_size(w, gpu, n, count / n, &run, NULL, 0) ||
+	    !(run.hours > 0) || !isfinite(run.hours))
+		return INFINITY;
+	int gpus = n * run.replicas;
+	return power_cost(spec, gpus, watts, run.hours) +
+	       fixed_per_gpu * gpus * run.hours / n_slots;
+}
+
+double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_slots)
+{
+	double total = 0;
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		const struct job_result *r = &plan->jobs[j];
+		double least = INFINITY;
+		for (int k = ROUTE_API; k <= ROUTE_RENTED; k++)
+			if (r->routes[k].feasible &&
+			    workload_route_allowed(&r->work, (enum route)k, NULL, 0) &&
+			    r->routes[k].monthly_cost < least)
+				least = r->routes[k].monthly_cost;
+		for (size_t i = 0; i < spec->n_owned; i++) {
+			const struct owned_gpu *o = &spec->owned[i];
+			double c = job_floor(spec, &r->work, o->gpu, o->watts, o->count, 0, n_slots);
+			least = c < least ? c : least;
+		}
+		for (size_t i = 0; i < spec->n_buy; i++) {
+			const struct buy_option *b = &spec->buy[i];
+			double c = job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
+					     owned_fixed_monthly(spec, 1, b->price), n_slots);
+			least = c < least ? c : least;
+		}
+		total += isfinite(least) ? least : 0;
+	}
+	return total;
+}

@@ -1,0 +1,131 @@
+/* fleet.h — the fleet decision (issue 15; README, "What to buy for all the
+ * jobs together"): which GPUs of the spec's buy: list to buy, and how many
+ * of each, so that all jobs together — sharing those GPUs and the ones
+ * already owned hour by hour through the scheduler (schedule.h), the rest
+ * rented or sent to the API — cost the least per month.
+ *
+ * Two layers, as in schedule.h. fleet_search works on an abstract space
+ * of purchase counts with a cost callback, so tests can put an exact
+ * optimum beside it. fleet_plan evaluates a purchase on a real spec by
+ * adding the bought GPUs to owned: and scheduling the month; a bought GPU
+ * costs its amortised purchase (owned_fixed_monthly, workload.h) every
+ * month whether it runs or not, and its power (power_cost) for the hours
+ * the schedule gives it. */
+#ifndef PLANNER_FLEET_H
+#define PLANNER_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobspec.h"
+#include "plan.h"
+#include "schedule.h"
+
+/* Most buy: entries the search takes (a policy bound: each adds a
+ * dimension to the local search's neighbourhood). */
+#define FLEET_MAX_TYPES 16
+
+/* Every purchase is evaluated when there are at most this many (exact
+ * over counts); beyond it, the local search of fleet_search. A policy
+ * bound: each purchase is a month's schedule, a few tenths of a second
+ * (bench/fleet.sh), so 3 types of up to 2 GPUs each (27) stay exact. */
+#define FLEET_EXACT_MAX 27
+
+/* Most purchases the local search schedules before it stops with the best
+ * so far (a policy bound on its time: 200 jobs take about half a second a
+ * schedule, bench/fleet.sh). */
+#define FLEET_MAX_EVALUATIONS 240
+
+/* ---- the abstract search ---- */
+
+/* Monthly cost of buying counts[i] GPUs of type i (all types at once),
+ * purchase included; PLANNER_OK, or an error with *err set. */
+typedef int (*fleet_eval_fn)(void *ctx, const int *counts, double *monthly, char **err);
+
+struct fleet_space {
+	size_t n_types;
+	int max_count[FLEET_MAX_TYPES]; /* 0 = the type cannot help */
+	fleet_eval_fn eval;
+	void *ctx;
+	const int *start;   /* NULL, or one more purchase to start the local search from */
+	int exact_max;      /* 0: FLEET_EXACT_MAX; tests set 1 to force the local search */
+	/* Per type, the move sizes worth trying: bit i for fleet_move_sizes[i]
+	 * (1, 2, 4, 8 GPUs); 0 = all. */
+	unsigned sizes[FLEET_MAX_TYPES];
+	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS */
+};
+
+/* GPUs a local-search move adds or removes at once. */
+extern const int fleet_move_sizes[4];
+
+struct fleet_found {
+	int counts[FLEET_MAX_TYPES];
+	double monthly;
+	int evaluations;    /* distinct purchases evaluated */
+	bool exact;         /* every purchase was evaluated */
+};
+
+/* Finds the cheapest purchase: every one when few, else a best-improvement
+ * local search (add or remove 1, 2, 4 or 8 GPUs of a type; when none
+ * helps, swap as many of a type for another) from buying nothing, from
+ * s->start and from buying every GPU allowed, each purchase evaluated
+ * once.
+ * Deterministic. Returns PLANNER_OK, or the callback's error, or
+ * PLANNER_ESYS when out of memory. */
+int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **err);
+
+/* ---- the month ---- */
+
+/* One strategy's figures for the month. */
+struct fleet_choice {
+	int counts[FLEET_MAX_TYPES]; /* per spec->buy entry */
+	double capex;                /* purchase, currency */
+	double purchase_monthly;     /* its monthly share (owned_fixed_monthly) */
+	double monthly_total;        /* the month's bill, purchase share included */
+	double by_route[ROUTE_COUNT];/* owned: power + purchase share */
+	double unplaced_hours;       /* work no route could take */
+	struct schedule *sched;      /* the month on this fleet */
+};
+
+struct fleet {
+	size_t n_types;              /* spec->n_buy */
+	struct fleet_choice best;    /* the planner's fleet */
+	struct fleet_choice none;    /* buy nothing */
+	struct fleet_choice per_job; /* each job's own purchase, as compare prices it */
+	/* Months until the purchase's saving against buying nothing pays its
+	 * capex; NAN when it does not within the amortisation period (or
+	 * nothing is bought). */
+	double payback_months;
+	double bound;                /* a lower bound on any fleet's monthly total */
+	int evaluations;
+	bool exact;
+};
+
+/* Plans the fleet for the month (1-12) of year. Returns PLANNER_OK and a
+ * fleet (free with fleet_free), or an error with *err set: PLANNER_EINPUT
+ * when the spec has no buy: list or more than FLEET_MAX_TYPES entries. */
+int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
+	       struct fleet **out, char **err);
+void fleet_free(struct fleet *f);
+
+/* Months until choice c's saving against n (buying nothing) pays c's
+ * capex: the saving is n's bill less c's bill without its purchase share.
+ * NAN when c buys nothing, saves nothing, or takes longer than
+ * amortize_months ("not within N months"). */
+double fleet_payback(const struct jobspec *spec, const struct fleet_choice *c,
+		     const struct fleet_choice *n);
+
+/* The spec with the purchase counts (per spec->buy entry) added to its
+ * owned: list, into *copy: a shallow copy sharing everything with spec
+ * but owned, which fleet_spec_release frees. Returns PLANNER_OK or
+ * PLANNER_ESYS. */
+int fleet_spec(const struct jobspec *spec, const int *counts, struct jobspec *copy, char **err);
+void fleet_spec_release(struct jobspec *copy);
+
+/* The lower bound of struct fleet.bound for spec and plan over a month of
+ * n_slots hours: each job at the least of its rented or API bill, its power
+ * on a fitting owned GPU, or its power plus its GPU-hours' share of a
+ * bought GPU's monthly cost at full use (windows and sharing ignored). */
+double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_slots);
+
+#endif
