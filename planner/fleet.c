@@ -3,6 +3,8 @@
  * plus the ones bought. */
 #include "fleet.h"
 
+#include "tco.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,8 +264,10 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 		return rc;
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		c->counts[i] = counts[i];
-		c->capex += counts[i] * spec->buy[i].price;
-		c->purchase_monthly += owned_fixed_monthly(spec, counts[i], spec->buy[i].price);
+		struct tco_owned t; /* the purchase with its hosts (costs:) */
+		tco_owned_month(spec, counts[i], spec->buy[i].price, 0, 0, 0, false, &t);
+		c->capex += t.capex;
+		c->purchase_monthly += t.capital + t.maintenance;
 	}
 	const struct schedule *s = c->sched;
 	double penalty = 0;

@@ -3,6 +3,8 @@
  * workload.h). */
 #include "workload.h"
 
+#include "tco.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -254,7 +256,12 @@ double power_cost(const struct jobspec *spec, int gpus, double watts, double hou
 
 double owned_fixed_monthly(const struct jobspec *spec, int gpus, double price)
 {
-	/* docs/estimation.md, "Cost": the purchase over amortize_months, as
-	 * compare's owned route charges it (plan.c, consider_owned). */
-	return gpus * price / spec->amortize_months;
+	/* docs/estimation.md, "Cost of ownership": the fixed month of a
+	 * purchase as compare's owned route charges it (tco_owned_month): its
+	 * capital (the purchase and its hosts over amortize_months, less
+	 * resale, at the cost of capital) and maintenance. Power is the
+	 * schedule's, by the hours each GPU runs. */
+	struct tco_owned t;
+	tco_owned_month(spec, gpus, price, 0, 0, 0, false, &t);
+	return t.capital + t.maintenance;
 }
