@@ -100,7 +100,7 @@ _planner()
 		return 0
 		;;
 	--provider)
-		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway seeweb openrouter litellm" -- "$cur"))
+		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway seeweb tensordock openrouter litellm" -- "$cur"))
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \

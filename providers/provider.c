@@ -18,6 +18,7 @@ const struct provider *const provider_list[] = {
     &provider_azure,      &provider_aws,     &provider_gcp,
     &provider_scaleway,
     &provider_seeweb,
+    &provider_tensordock,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

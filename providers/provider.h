@@ -87,6 +87,7 @@ extern const struct provider provider_aws;
 extern const struct provider provider_gcp;
 extern const struct provider provider_scaleway;
 extern const struct provider provider_seeweb;
+extern const struct provider provider_tensordock;
 extern const struct provider provider_openrouter;
 extern const struct provider provider_litellm;
 /* The ECB's exchange rates: a refresh step, not a price feed. */

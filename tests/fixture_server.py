@@ -87,6 +87,7 @@ ROUTES = [
     (re.compile(r"^/stats/eurofxref/eurofxref-daily\.xml$"), "ecb", "xml"),
     (re.compile(r"^/instance/v1/zones/([a-z0-9-]+)/products/servers$"), "scaleway", "json"),
     (re.compile(r"^/ecs/v2/plans$"), "seeweb", "json"),
+    (re.compile(r"^/api/v0/client/deploy/hostnodes$"), "tensordock", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -128,7 +129,7 @@ PRICE_KEYS = {
     "communityPrice", "secureSpotPrice", "communitySpotPrice", "minimumBidPrice",
     "uninterruptablePrice", "retailPrice", "unitPrice", "units", "nanos", "prompt",
     "completion", "input_cost_per_token", "output_cost_per_token", "PricePerUnit",
-    "hourly_price",
+    "hourly_price", "price",
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
