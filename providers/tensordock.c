@@ -28,7 +28,7 @@
  * with no requirements): for g GPUs of VRAM v GB, RAM = 2 g v GB, vCPUs =
  * RAM / 6 (both rounded up to even), disk = max(RAM, g v) GB, each capped
  * at what the node has (three quarters of it when not every GPU is
- * taken). One row per node, GPU model and count in TD_COUNTS (up to the
+ * taken). One row per node, GPU model and count in td_counts (up to the
  * GPUs the node has, and that count itself). A node listed or online
  * false, or without a location.country string, is left out and counted;
  * a GPU with no price is skipped. Region:
@@ -47,8 +47,11 @@
  * vCPUs, RAM and disk that a rental taking fewer than all its GPUs gets. */
 #define TD_RAM_PER_VRAM 2
 #define TD_RAM_PER_CORE 6
-#define TD_ROUND 2
-#define TD_PART_SHARE 0.75
+#define TD_ROUND        2
+#define TD_PART_SHARE   0.75
+/* Characters of a node's UUID kept in an offer id ("02c65d45-6da5"):
+ * 48 random bits, unique among a marketplace of some hundred nodes. */
+#define TD_ID_LEN 13
 /* The most GPUs a node may have: the normaliser's bound. */
 #define TD_MAX_GPUS NORM_MAX_GPUS_PER_OFFER
 
@@ -108,7 +111,9 @@ static void add_config(struct norm *out, const struct td_node *nd, const char *m
 	                  round_up(ceil(ram / TD_RAM_PER_CORE), TD_ROUND));
 	double disk = fmin(floor(share * nd->disk), fmax(ram, g * vram_gb));
 	char offer[128];
-	snprintf(offer, sizeof offer, "%s %dx %s", nd->id, g, model);
+	/* The node id's first two groups: the id whole (36 characters, one
+	 * word) would not fit the offer column of `planner offers`. */
+	snprintf(offer, sizeof offer, "%.*s %dx %s", TD_ID_LEN, nd->id, g, model);
 	struct raw_offer r = {
 	    .offer = offer,
 	    .region = nd->region,
@@ -117,8 +122,8 @@ static void add_config(struct norm *out, const struct td_node *nd, const char *m
 	    .vram_gib = vram_gb * NORM_BYTES_PER_GB / NORM_BYTES_PER_GIB,
 	    .vcpus = cpu,
 	    .ram_gib = ram * NORM_BYTES_PER_GB / NORM_BYTES_PER_GIB,
-	    .price = g * gpu_price + cpu * nd->cpu_price + ram * nd->ram_price +
-	             disk * nd->disk_price,
+	    .price =
+	        g * gpu_price + cpu * nd->cpu_price + ram * nd->ram_price + disk * nd->disk_price,
 	    .available = true,
 	    .currency = "USD",
 	};
@@ -187,8 +192,8 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "hostnodes");
 	if (!cJSON_IsObject(nodes)) {
 		/* An error object: its "error" or "message" says why (unconfirmed shape). */
-		const char *msg = *pj_str(root, "error") ? pj_str(root, "error")
-		                                         : pj_str(root, "message");
+		const char *msg =
+		    *pj_str(root, "error") ? pj_str(root, "error") : pj_str(root, "message");
 		rc = *msg ? set_err(err, PLANNER_ENET, "tensordock says: %s", msg)
 		          : set_err(err, PLANNER_ENET, "response has no \"hostnodes\" object");
 		goto out;
