@@ -49,9 +49,9 @@
 #define TD_RAM_PER_CORE 6
 #define TD_ROUND        2
 #define TD_PART_SHARE   0.75
-/* Characters of a node's UUID kept in an offer id ("02c65d45-6da5"):
- * 48 random bits, unique among a marketplace of some hundred nodes. */
-#define TD_ID_LEN 13
+/* The longest word of an offer id: `planner offers` wraps names at
+ * spaces in a 28-column cell, and a node's UUID is one 36-character word. */
+#define TD_WORD 24
 /* The most GPUs a node may have: the normaliser's bound. */
 #define TD_MAX_GPUS NORM_MAX_GPUS_PER_OFFER
 
@@ -111,9 +111,12 @@ static void add_config(struct norm *out, const struct td_node *nd, const char *m
 	                  round_up(ceil(ram / TD_RAM_PER_CORE), TD_ROUND));
 	double disk = fmin(floor(share * nd->disk), fmax(ram, g * vram_gb));
 	char offer[128];
-	/* The node id's first two groups: the id whole (36 characters, one
-	 * word) would not fit the offer column of `planner offers`. */
-	snprintf(offer, sizeof offer, "%.*s %dx %s", TD_ID_LEN, nd->id, g, model);
+	snprintf(offer, sizeof offer, "%s %dx %s", nd->id, g, model);
+	/* "02c65d45-6da5-4232-a8db ee0e5bc76110": the id whole, cut at its
+	 * last dash within TD_WORD so that no word outgrows the column. */
+	char *cut = strlen(nd->id) > TD_WORD ? memrchr(offer, '-', TD_WORD) : NULL;
+	if (cut)
+		*cut = ' ';
 	struct raw_offer r = {
 	    .offer = offer,
 	    .region = nd->region,

@@ -460,7 +460,7 @@ START_TEST(tensordock_sums_per_unit_usd_prices_over_a_balanced_configuration)
 	ck_assert_int_eq(parse_file(&provider_tensordock, "tensordock.json", &n, NULL, &err),
 			 PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 8); /* RTX 3080 x1; L40 x1, 2, 4, 8; H100 x1, 2, 4 */
-	const char *l40 = "7d3a07b6-de25 1x l40-pcie-48gb";
+	const char *l40 = "7d3a07b6-de25-44a2-a9f4 1cd241fa0d0f 1x l40-pcie-48gb";
 	const struct offer *o = find(&n, l40, "germany", false);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_str_eq(o->gpu, "L40");
@@ -471,27 +471,27 @@ START_TEST(tensordock_sums_per_unit_usd_prices_over_a_balanced_configuration)
 	CLOSE(o->price_per_hour, 1.05 + 16 * 0.003 + 96 * 0.002 + 96 * 5e-05);
 	CLOSE(o->vcpus, 16);
 	CLOSE(o->ram_gib, 96e9 / 1073741824.0);
-	o = find(&n, "7d3a07b6-de25 8x l40-pcie-48gb", "germany", false);
+	o = find(&n, "7d3a07b6-de25-44a2-a9f4 1cd241fa0d0f 8x l40-pcie-48gb", "germany", false);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(o->gpu_count, 8);
 	CLOSE(o->price_per_hour, 8 * 1.05 + 128 * 0.003 + 768 * 0.002 + 768 * 5e-05);
 	/* No vram field: 10 GB from the model id; the whole node's one GPU. */
-	o = find(&n, "02c65d45-6da5 1x geforcertx3080-pcie-10gb", "canada",
+	o = find(&n, "02c65d45-6da5-4232-a8db ee0e5bc76110 1x geforcertx3080-pcie-10gb", "canada",
 		 false);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_str_eq(o->gpu, "RTX 3080");
 	ck_assert_str_eq(o->country, "CA");
 	CLOSE(o->price_per_hour, 0.15 + 4 * 0.003 + 20 * 0.002 + 20 * 0.00005);
 	/* Three quarters of the node for one of four H100: 160 GB RAM, 28 vCPUs. */
-	o = find(&n, "84352cea-7bc8 1x h100-sxm5-80gb", "unitedstates",
+	o = find(&n, "84352cea-7bc8-4859-8a5c d173a98ca236 1x h100-sxm5-80gb", "unitedstates",
 		 false);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_str_eq(o->gpu, "H100 SXM");
 	ck_assert_str_eq(o->country, "US");
 	CLOSE(o->price_per_hour, 2.8 + 28 * 0.01 + 160 * 0.005 + 160 * 0.0001);
-	ck_assert_ptr_null(find(&n, "84352cea-7bc8 1x geforcertx4090-pcie-24gb",
+	ck_assert_ptr_null(find(&n, "84352cea-7bc8-4859-8a5c d173a98ca236 1x geforcertx4090-pcie-24gb",
 				"unitedstates", false));
-	ck_assert_ptr_null(find(&n, "8db2ec46-c094 1x a100-pcie-80gb",
+	ck_assert_ptr_null(find(&n, "8db2ec46-c094-4262-bc7e 6c76617f4237 1x a100-pcie-80gb",
 				"unitedstates", false)); /* online: false */
 	ck_assert_uint_eq(n.skipped, 1);
 	ck_assert(unknown_has(&n, "quadrortx8000"));
