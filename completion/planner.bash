@@ -100,7 +100,7 @@ _planner()
 		return 0
 		;;
 	--provider)
-		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo openrouter litellm" -- "$cur"))
+		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm" -- "$cur"))
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \

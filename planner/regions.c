@@ -120,6 +120,17 @@ struct cloud_region {
  * reads the country as the id's first two letters, stored file id
  * 59065430187; read 2026-11-30). */
 #define CUDO(n, c) {"cudo", n, c, NULL}
+/* TensorDock: the adapter's region is the host node's location.country
+ * lower-cased without spaces, as gpuhunt writes it (dstackai/gpuhunt
+ * src/gpuhunt/providers/tensordock.py, commit
+ * b2fd6ab284e3ce4c2a82f0b47eb5267e94638aa7; "Canada" in the example of
+ * ryan-huang1/tensordock-python-sdk DOCS.md, commit
+ * 25f636ee894dc122c9a00f16c8b0236c59ea6377; both read 2026-11-30). The
+ * marketplace's own list of countries was not found: these are the
+ * English short names of ISO 3166-1 (https://www.iso.org/obp/ui/#search)
+ * for the countries of the table above, so a host in another country
+ * keeps no country. */
+#define TD(n, c) {"tensordock", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -202,6 +213,23 @@ static const struct cloud_region clouds[] = {
     RP("US-PA-1", "US"), RP("US-TX-1", "US"), RP("US-TX-2", "US"), RP("US-TX-3", "US"),
     RP("US-TX-4", "US"), RP("US-TX-5", "US"), RP("US-TX-6", "US"), RP("US-WA-1", "US"),
     SWB("it-fr2", "IT"), SWB("it-mi2", "IT"), SWB("ch-lug1", "CH"), SWB("bg-sof1", "BG"),
+    TD("austria", "AT"), TD("belgium", "BE"), TD("bulgaria", "BG"), TD("croatia", "HR"),
+    TD("cyprus", "CY"), TD("czechia", "CZ"), TD("czechrepublic", "CZ"), TD("denmark", "DK"),
+    TD("estonia", "EE"), TD("finland", "FI"), TD("france", "FR"), TD("germany", "DE"),
+    TD("greece", "GR"), TD("hungary", "HU"), TD("ireland", "IE"), TD("italy", "IT"),
+    TD("latvia", "LV"), TD("lithuania", "LT"), TD("luxembourg", "LU"), TD("malta", "MT"),
+    TD("netherlands", "NL"), TD("poland", "PL"), TD("portugal", "PT"), TD("romania", "RO"),
+    TD("slovakia", "SK"), TD("slovenia", "SI"), TD("spain", "ES"), TD("sweden", "SE"),
+    TD("iceland", "IS"), TD("liechtenstein", "LI"), TD("norway", "NO"),
+    TD("unitedkingdom", "GB"), TD("switzerland", "CH"), TD("ukraine", "UA"),
+    TD("serbia", "RS"), TD("turkey", "TR"), TD("unitedstates", "US"), TD("canada", "CA"),
+    TD("mexico", "MX"), TD("brazil", "BR"), TD("argentina", "AR"), TD("chile", "CL"),
+    TD("colombia", "CO"), TD("japan", "JP"), TD("southkorea", "KR"), TD("india", "IN"),
+    TD("singapore", "SG"), TD("taiwan", "TW"), TD("hongkong", "HK"), TD("indonesia", "ID"),
+    TD("malaysia", "MY"), TD("thailand", "TH"), TD("vietnam", "VN"), TD("philippines", "PH"),
+    TD("australia", "AU"), TD("newzealand", "NZ"), TD("unitedarabemirates", "AE"),
+    TD("israel", "IL"), TD("saudiarabia", "SA"), TD("qatar", "QA"), TD("bahrain", "BH"),
+    TD("southafrica", "ZA"), TD("nigeria", "NG"), TD("kenya", "KE"),
 };
 
 /* Where an API host processes data. "openrouter" rows are OpenRouter's;

@@ -24,6 +24,7 @@ const struct provider *const provider_list[] = {
     &provider_vultr,
     &provider_oci,
     &provider_cudo,
+    &provider_tensordock,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

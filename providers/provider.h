@@ -91,6 +91,7 @@ extern const struct provider provider_ovhcloud;
 extern const struct provider provider_vultr;
 extern const struct provider provider_oci;
 extern const struct provider provider_cudo;
+extern const struct provider provider_tensordock;
 extern const struct provider provider_openrouter;
 extern const struct provider provider_litellm;
 extern const struct provider provider_digitalocean;

@@ -450,6 +450,63 @@ START_TEST(seeweb_plans_are_eur_per_instance_hour_one_row_per_region)
 }
 END_TEST
 
+/* A payload of the documented hostnodes shape (no real response is
+ * public; tests/fixtures/real/tensordock/PROVENANCE.md): per-unit USD
+ * prices per hour summed over gpuhunt's balanced configuration, VRAM and
+ * RAM in GB, a row per node, model and GPU count, the region the country
+ * name. An offline node is left out and counted; a model with none free is
+ * passed over; a Quadro unknown to the GPU table is named. */
+START_TEST(tensordock_sums_per_unit_usd_prices_over_a_balanced_configuration)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_file(&provider_tensordock, "tensordock.json", &n, NULL, &err),
+			 PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 8); /* RTX 3080 x1; L40 x1, 2, 4, 8; H100 x1, 2, 4 */
+	const char *l40 = "7d3a07b6-de25-44a2-a9f4 1cd241fa0d0f 1x l40-pcie-48gb";
+	const struct offer *o = find(&n, l40, "germany", false);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(o->gpu, "L40");
+	ck_assert_str_eq(o->currency, "USD");
+	ck_assert_str_eq(o->country, "DE");
+	ck_assert_str_eq(o->region_group, "eu");
+	/* gpuhunt's test: 16 vCPUs, 96 GB RAM, 96 GB disk for one of eight L40 */
+	CLOSE(o->price_per_hour, 1.05 + 16 * 0.003 + 96 * 0.002 + 96 * 5e-05);
+	CLOSE(o->vcpus, 16);
+	CLOSE(o->ram_gib, 96e9 / 1073741824.0);
+	o = find(&n, "7d3a07b6-de25-44a2-a9f4 1cd241fa0d0f 8x l40-pcie-48gb", "germany", false);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(o->gpu_count, 8);
+	CLOSE(o->price_per_hour, 8 * 1.05 + 128 * 0.003 + 768 * 0.002 + 768 * 5e-05);
+	/* No vram field: 10 GB from the model id; the whole node's one GPU. */
+	o = find(&n, "02c65d45-6da5-4232-a8db ee0e5bc76110 1x geforcertx3080-pcie-10gb", "canada",
+		 false);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(o->gpu, "RTX 3080");
+	ck_assert_str_eq(o->country, "CA");
+	CLOSE(o->price_per_hour, 0.15 + 4 * 0.003 + 20 * 0.002 + 20 * 0.00005);
+	/* Three quarters of the node for one of four H100: 160 GB RAM, 28 vCPUs. */
+	o = find(&n, "84352cea-7bc8-4859-8a5c d173a98ca236 1x h100-sxm5-80gb", "unitedstates",
+		 false);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(o->gpu, "H100 SXM");
+	ck_assert_str_eq(o->country, "US");
+	CLOSE(o->price_per_hour, 2.8 + 28 * 0.01 + 160 * 0.005 + 160 * 0.0001);
+	ck_assert_ptr_null(find(&n, "84352cea-7bc8-4859-8a5c d173a98ca236 1x geforcertx4090-pcie-24gb",
+				"unitedstates", false));
+	ck_assert_ptr_null(find(&n, "8db2ec46-c094-4262-bc7e 6c76617f4237 1x a100-pcie-80gb",
+				"unitedstates", false)); /* online: false */
+	ck_assert_uint_eq(n.skipped, 1);
+	ck_assert(unknown_has(&n, "quadrortx8000"));
+	norm_free(&n);
+	ck_assert_int_eq(parse_file(&provider_tensordock, "tensordock.error.json", &n, NULL, &err),
+			 PLANNER_ENET);
+	ck_assert_ptr_nonnull(strstr(err, "tensordock says: Internal server error"));
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 START_TEST(a_scaleway_error_object_is_an_error_with_its_message)
 {
 	struct norm n;
@@ -596,6 +653,23 @@ START_TEST(seeweb_sends_its_token_in_a_header_and_reads_one_response)
 	ck_assert_ptr_nonnull(strstr(log, "\"path\": \"/ecs/v2/plans\""));
 	ck_assert_ptr_nonnull(strstr(log, "\"apitoken\": true"));
 	ck_assert_ptr_null(strstr(log, "test-key"));
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+/* One GET of the hostnodes list, no query, no paging. */
+START_TEST(tensordock_reads_one_keyless_response)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(cloud_fetch(&provider_tensordock, "ok-tensordock", NULL, &n, &err) ==
+			      PLANNER_OK,
+		      "%s", err);
+	ck_assert_uint_eq(n.n_offers, 8);
+	char *log = test_fixture_log(&cloud_server, "ok-tensordock");
+	ck_assert_ptr_nonnull(strstr(log, "\"path\": \"/api/v0/client/deploy/hostnodes\""));
+	ck_assert_ptr_null(strstr(log, "hostnodes?")); /* no query */
 	free(log);
 	norm_free(&n);
 }
@@ -1826,6 +1900,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes);
 	tcase_add_test(t, a_scaleway_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, seeweb_plans_are_eur_per_instance_hour_one_row_per_region);
+	tcase_add_test(t, tensordock_sums_per_unit_usd_prices_over_a_balanced_configuration);
 	tcase_add_test(t, lambda_prices_are_cents_and_vram_comes_from_the_description);
 	tcase_add_test(t, a_lambda_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vast_memory_is_mib_and_picks_the_right_a100);
@@ -1851,6 +1926,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, gcp_prices_a2_highgpu_1g_with_its_vcpus_and_ram_on_the_recorded_page);
 	tcase_add_test(t, scaleway_reads_every_zone_and_follows_a_full_page);
 	tcase_add_test(t, seeweb_sends_its_token_in_a_header_and_reads_one_response);
+	tcase_add_test(t, tensordock_reads_one_keyless_response);
 	tcase_add_test(t, gcp_lists_only_the_machine_shapes_gcp_sells);
 	tcase_add_test(t, gcp_reads_spot_preemptible_descriptions_as_spot);
 	tcase_add_test(t, gcp_leaves_out_dws_calendar_reserved_and_commitment_skus);

@@ -162,6 +162,7 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 	CLOSE(rows_of(db, "openrouter"), 3);
 	CLOSE(rows_of(db, "litellm"), 4);
 	CLOSE(rows_of(db, "seeweb"), 8); /* a row per plan and region */
+	CLOSE(rows_of(db, "tensordock"), 8); /* a row per node, model and GPU count */
 	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
 		    "offer='gpu_1x_a100_sxm4'", NULL), 1.29);
 	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='azure' AND "
