@@ -3,6 +3,8 @@
  * report.c write one self-contained HTML file. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -37,7 +39,49 @@ struct report_args {
 	struct cli *c;
 	const struct jobspec *spec;
 	const struct plan *plan;
+	const struct fleet *fleet;
+	const char *fleet_note;
+	const struct schedule *month;
+	const char *month_note;
 };
+
+/* "2026-03" into year and month, as schedule --month takes it. */
+static bool parse_month(const char *s, int *year, int *month)
+{
+	if (strlen(s) != 7 || s[4] != '-' || strspn(s, "0123456789") != 4 ||
+	    strspn(s + 5, "0123456789") != 2)
+		return false;
+	int y = atoi(s), m = atoi(s + 5);
+	if (y < 1970 || m < 1 || m > 12)
+		return false;
+	*year = y;
+	*month = m;
+	return true;
+}
+
+/* The fleet planner fleet proposes and the month planner schedule lays
+ * out, by the same calls (fleet_plan, schedule_month). A spec they cannot
+ * take (no buy: list, a job no route can run) leaves a note instead of
+ * the section; any other failure fails the report. */
+static int gather_month(struct report_args *a, int year, int month, struct fleet **fl,
+			struct schedule **sched, char **fleet_err, char **month_err)
+{
+	int rc = fleet_plan(a->spec, a->plan, year, month, fl, fleet_err);
+	if (rc != PLANNER_OK && rc != PLANNER_EINPUT) {
+		errorf("%s", *fleet_err ? *fleet_err : "cannot plan the fleet");
+		return rc;
+	}
+	rc = schedule_month(a->spec, a->plan, year, month, 0, sched, month_err);
+	if (rc != PLANNER_OK && rc != PLANNER_EINPUT) {
+		errorf("%s", *month_err ? *month_err : "cannot schedule the month");
+		return rc;
+	}
+	a->fleet = *fl;
+	a->fleet_note = *fleet_err;
+	a->month = *sched;
+	a->month_note = *month_err;
+	return PLANNER_OK;
+}
 
 static int write_report(FILE *f, void *arg)
 {
@@ -87,7 +131,9 @@ static int write_report(FILE *f, void *arg)
 	iso_now(now, sizeof now);
 	struct report_input in = {.spec = spec, .plan = plan, .offers = offers,
 				  .n_offers = n_offers, .history = curves, .n_history = n_curves,
-				  .generated_at = now, .history_fx = hist_fx};
+				  .generated_at = now, .history_fx = hist_fx, .fleet = a->fleet,
+				  .fleet_note = a->fleet_note, .month = a->month,
+				  .month_note = a->month_note};
 	rc = report_write_html(f, &in, &err);
 out:
 	if (rc != PLANNER_OK)
@@ -106,25 +152,49 @@ out:
 static int exec_report(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, CLI_SET_OPTION,
+					     {"month", required_argument, NULL, 'm'},
 					     {0, 0, 0, 0}};
-	int opt, rc;
+	int opt, rc, year = 0, month = 0;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+		if (opt == 'm') {
+			if (!parse_month(optarg, &year, &month))
+				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
+						 optarg);
+			continue;
+		}
 		if ((rc = cli_other_option(c, opt, optarg)))
 			return rc;
+	}
 	const char *out_path = c->out_path;
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
 	if (!out_path)
 		return cli_usage(c, "give the output file with -o report.html");
+	if (!year) { /* next month, as planner schedule and fleet */
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		year = tm.tm_year + 1900 + (tm.tm_mon == 11);
+		month = (tm.tm_mon + 1) % 12 + 1;
+	}
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
+	struct fleet *fl = NULL;
+	struct schedule *sched = NULL;
+	char *fleet_err = NULL, *month_err = NULL;
 	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
 		return rc;
 	struct report_args args = {.c = c, .spec = spec, .plan = plan};
-	rc = cli_write_file(out_path, write_report, &args);
+	rc = gather_month(&args, year, month, &fl, &sched, &fleet_err, &month_err);
+	if (rc == PLANNER_OK)
+		rc = cli_write_file(out_path, write_report, &args);
 	if (rc == PLANNER_OK && !c->quiet)
 		notef("wrote %s", out_path);
+	free(fleet_err);
+	free(month_err);
+	fleet_free(fl);
+	schedule_free(sched);
 	plan_free(plan);
 	jobspec_free(spec);
 	return rc;
@@ -132,16 +202,22 @@ static int exec_report(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.args = "FILE -o report.html [--set KEY=VALUE]... [--db PATH] [--quiet]",
+	.args = "FILE -o report.html [--month YYYY-MM] [--set KEY=VALUE]... [--db PATH] [--quiet]",
 	.summary = "an HTML report with cost-curve charts, to open or e-mail",
 	.help = "Writes one self-contained HTML file (no scripts, fonts or images from\n"
 		"elsewhere; the charts are inline SVG) for the jobs in FILE: a summary of\n"
 		"the best route per job and what it saves against the next best; per job a\n"
 		"chart of monthly cost against hours per month (0 to 744) for the api,\n"
 		"rented and owned routes with the break-even points and the current use\n"
-		"marked, and the cheapest rentable offers that fit; the date of the prices;\n"
-		"and price-history charts for GPUs with more than one price point.\n\n"
+		"marked, and the cheapest rentable offers that fit; the fleet 'planner fleet'\n"
+		"proposes (purchase, capex, monthly bill by route, payback) beside buying\n"
+		"nothing and one purchase per job; the month 'planner schedule' lays out\n"
+		"(per job: hours needed, on owned, rented, api, cost, unplaced; totals); the\n"
+		"date of the prices; and price-history charts for GPUs with more than one\n"
+		"price point.\n\n"
 		"  -o, --output FILE  the HTML file to write (required)\n"
+		"  --month YYYY-MM    the month of the fleet and the schedule (default: next\n"
+		"                     month)\n"
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet            no notes on stderr\n"

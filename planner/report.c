@@ -631,6 +631,8 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 		fputs("</p>\n", f);
 	}
 	report_summary(f, in);
+	report_fleet(f, in);
+	report_month(f, in);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		fprintf(f, "<section id=\"job%zu\">\n<h2>", i);

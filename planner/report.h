@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fleet.h"
 #include "history.h"
 #include "plan.h"
 #include "store.h"
@@ -46,6 +47,11 @@ struct report_input {
 	const char *generated_at;             /* ISO 8601 UTC */
 	const char *history_fx;               /* rates the history was converted to USD
 	                                       * with (fx_note_add); "" or NULL: none */
+	const struct fleet *fleet;            /* what planner fleet proposes; NULL: none */
+	const char *fleet_note;               /* why there is no fleet, or NULL */
+	const struct schedule *month;         /* the month planner schedule lays out;
+	                                       * NULL: none */
+	const char *month_note;               /* why there is no month, or NULL */
 };
 
 /* Writes the report to f. Returns PLANNER_OK, or PLANNER_ESYS with *err
@@ -61,6 +67,10 @@ void report_summary(FILE *f, const struct report_input *in);
 /* The horizon: the plan's cumulative cash with and without its purchases,
  * month by month, as a sentence and a chart (report_horizon.c). */
 void report_horizon(FILE *f, const struct report_input *in);
+/* The fleet beside buying nothing and one purchase per job, and the
+ * month's schedule per job and in total (report_fleet.c). */
+void report_fleet(FILE *f, const struct report_input *in);
+void report_month(FILE *f, const struct report_input *in);
 
 int report_write_html(FILE *f, const struct report_input *in, char **err);
 

@@ -105,9 +105,10 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 	} else {
 		fputs("any region.", f);
 	}
-	fputs(" Schedule: this report prices whole months; <code>planner schedule ", f);
-	report_esc(f, spec->path);
-	fputs("</code> places the hours on the owned GPUs hour by hour.</p>\n", f);
+	fputs(" What to buy for all the jobs together is under <a href=\"#fleet\">the "
+	      "fleet</a>; the month on the owned GPUs, job by job, under <a href=\"#month\">the "
+	      "month</a>.</p>\n",
+	      f);
 }
 
 static void totals_table(FILE *f, const struct plan *p, const struct totals *t)

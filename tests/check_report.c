@@ -1,9 +1,12 @@
 /* check_report.c — `planner report`: the cost lines behind the charts
  * reproduce the plan's figures; the HTML is well-formed XML (parsed by
  * Python's xml.etree), self-contained and escapes what it shows; price
- * history charts appear once a GPU has two price points; and headless
+ * history charts appear once a GPU has two price points; the fleet and
+ * the month's schedule are those planner fleet and planner schedule
+ * give on the same spec and database; and headless
  * Chromium renders it to a screenshot with ink on it and no console
  * errors (skipped, saying so, only where /usr/bin/chromium is absent). */
+#include <cJSON.h>
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +79,50 @@ static char *xhtml_stats(const char *html)
 	ck_assert_msg(test_sh(cmd, &out) == 0, "%s is not well-formed XML", html);
 	free(cmd);
 	return out;
+}
+
+/* The text of "key=value" line `key` in text, malloc'd ("" if none). */
+static char *text_of(const char *text, const char *key)
+{
+	char *k = xasprintf("\n%s=", key);
+	const char *p = strstr(text, k);
+	char *v = xasprintf("%.*s", p ? (int)strcspn(p + strlen(k), "\n") : 0,
+			    p ? p + strlen(k) : "");
+	free(k);
+	return v;
+}
+
+/* The JSON planner prints for argv (with --quiet), parsed. */
+static cJSON *planner_json(const char *const *argv)
+{
+	char *out = NULL, *err = NULL;
+	int rc = test_run_planner(argv, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "%s: exit %d: %s", argv[0], rc, err);
+	cJSON *doc = cJSON_Parse(out);
+	ck_assert_msg(doc != NULL, "%s printed no JSON:\n%s", argv[0], out);
+	free(out);
+	free(err);
+	return doc;
+}
+
+static double json_num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	ck_assert_msg(cJSON_IsNumber(v), "no number %s", k);
+	return v->valuedouble;
+}
+
+/* Writes the report of spec for month into dir/report.html; returns its path. */
+static char *make_month_report(const char *dir, const char *spec, const char *month)
+{
+	char *db = xasprintf("%s/prices.db", dir), *html = xasprintf("%s/report.html", dir);
+	char *err = NULL;
+	const char *argv[] = {"report", spec, "-o", html, "--db", db, "--month", month, NULL};
+	int rc = test_run_planner(argv, NULL, NULL, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	free(err);
+	free(db);
+	return html;
 }
 
 START_TEST(each_cost_line_passes_through_its_route_cost_and_crosses_at_the_break_even)
@@ -468,7 +515,8 @@ START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
 	ck_assert_ptr_nonnull(strstr(summary, "every job it can run on it alone"));
 	ck_assert_ptr_nonnull(strstr(summary, "capex"));
 	ck_assert_ptr_nonnull(strstr(summary, "only in eu"));
-	ck_assert_ptr_nonnull(strstr(summary, "planner schedule"));
+	ck_assert_ptr_nonnull(strstr(summary, "href=\"#fleet\""));
+	ck_assert_ptr_nonnull(strstr(summary, "href=\"#month\""));
 	ck_assert_ptr_nonnull(strstr(summary, "<th>decision</th>"));
 	ck_assert_msg(strstr(summary, "buy ") || strstr(summary, "rent "), "no decision:\n%s",
 	              summary);
@@ -526,6 +574,127 @@ START_TEST(a_stale_warning_is_styled_as_a_warning_not_as_the_best_route)
 }
 END_TEST
 
+START_TEST(the_report_shows_the_fleet_planner_fleet_proposes_beside_its_alternatives)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	char *html = make_month_report(dir, "jobs/monthly.yaml", "2026-03");
+	char *stats = xhtml_stats(html);
+	ck_assert_msg(strstr(stats, "\nh2id=fleet\n") != NULL, "%s", stats);
+	const char *argv[] = {"fleet", "jobs/monthly.yaml", "--month", "2026-03", "--format",
+			      "json", "--db", db, "--quiet", NULL};
+	cJSON *fl = planner_json(argv);
+	/* The purchase as planner fleet prints it: "2x RTX 5090, ..." */
+	char want[512] = "";
+	size_t used = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(fl, "purchase"))
+		used += (size_t)snprintf(want + used, sizeof want - used, "%s%dx %s",
+					 used ? ", " : "", (int)json_num(x, "count"),
+					 cJSON_GetObjectItem(x, "gpu")->valuestring);
+	ck_assert_msg(used > 0, "the tour's fleet buys nothing: the test needs a purchase");
+	char *buy = text_of(stats, "cell.fleet-purchase");
+	ck_assert_str_eq(buy, want);
+	ck_assert_double_eq_tol(stat_of(stats, "cell.fleet-capex"), json_num(fl, "capex"), 0.005);
+	ck_assert_double_eq_tol(stat_of(stats, "cell.fleet-total"), json_num(fl, "monthly_total"),
+				0.005);
+	const cJSON *routes = cJSON_GetObjectItem(fl, "by_route");
+	static const char *const names[] = {"api", "rented", "owned"};
+	for (int r = 0; r < 3; r++) {
+		char *key = xasprintf("cell.fleet-%s", names[r]);
+		ck_assert_double_eq_tol(stat_of(stats, key), json_num(routes, names[r]), 0.005);
+		free(key);
+	}
+	/* Beside buying nothing and one purchase per job, with the payback. */
+	char *text = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(text, ">buy nothing</th>"));
+	ck_assert_ptr_nonnull(strstr(text, ">one purchase per job</th>"));
+	ck_assert_ptr_nonnull(strstr(text, "<th>payback</th>"));
+	const cJSON *none = cJSON_GetObjectItem(cJSON_GetObjectItem(fl, "alternatives"),
+					       "buy_nothing");
+	char *alt = xasprintf("against %.2f buying nothing", json_num(none, "monthly_total"));
+	ck_assert_msg(strstr(text, alt) != NULL, "no '%s'", alt);
+	free(alt);
+	free(text);
+	free(buy);
+	cJSON_Delete(fl);
+	free(stats);
+	free(html);
+	free(db);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
+START_TEST(the_report_lays_out_the_month_planner_schedule_gives_with_its_totals)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	char *html = make_month_report(dir, "jobs/monthly.yaml", "2026-03");
+	char *stats = xhtml_stats(html);
+	ck_assert_msg(strstr(stats, "\nh2id=month\n") != NULL, "%s", stats);
+	const char *argv[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-03", "--format",
+			      "json", "--db", db, "--quiet", NULL};
+	cJSON *sc = planner_json(argv);
+	ck_assert_double_eq_tol(stat_of(stats, "cell.month-total"), json_num(sc, "total_cost"),
+				0.005);
+	double unplaced = 0;
+	const cJSON *u;
+	cJSON_ArrayForEach(u, cJSON_GetObjectItem(sc, "unplaced"))
+		unplaced += json_num(u, "hours");
+	ck_assert_double_eq_tol(stat_of(stats, "cell.month-unplaced"), unplaced, 0.05);
+	/* A row per job, in the schedule's order, and the summary points here
+	 * instead of saying the report does not lay the month out. */
+	char *text = test_slurp(html), *month = strstr(text, "<h2 id=\"month\">");
+	ck_assert_ptr_nonnull(month);
+	const char *at = month;
+	const cJSON *j;
+	cJSON_ArrayForEach(j, cJSON_GetObjectItem(sc, "jobs")) {
+		char *cell = xasprintf("<tr><td>%s</td>",
+				       cJSON_GetObjectItem(j, "name")->valuestring);
+		const char *row = strstr(at, cell);
+		ck_assert_msg(row != NULL, "no row '%s' in order", cell);
+		at = row;
+		free(cell);
+	}
+	ck_assert_ptr_nonnull(strstr(text, "href=\"#month\""));
+	ck_assert_ptr_null(strstr(text, "this report prices whole months"));
+	free(text);
+	cJSON_Delete(sc);
+	free(stats);
+	free(html);
+	free(db);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
+START_TEST(a_spec_with_nothing_to_buy_says_so_in_place_of_the_fleet)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "rent.yaml",
+				"version: 1\ncurrency: USD\n"
+				"jobs:\n  - name: steady\n    model: llama-3.1-8b\n"
+				"    precision: bf16\n    hours_per_month: 100\n");
+	char *html = make_month_report(dir, spec, "2026-03"), *text = test_slurp(html);
+	char *stats = xhtml_stats(html);
+	ck_assert_ptr_nonnull(strstr(stats, "\nh2id=fleet\n"));
+	ck_assert_ptr_nonnull(strstr(text, "No fleet: "));
+	ck_assert_ptr_null(strstr(text, "id=\"fleet-capex\""));
+	ck_assert_ptr_nonnull(strstr(text, "id=\"month-total\""));
+	free(stats);
+	free(text);
+	free(html);
+	free(spec);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -542,6 +711,9 @@ Suite *report_suite(void)
 	tcase_add_test(tc, the_hours_axis_is_scaled_to_the_job_not_a_whole_month);
 	tcase_add_test(tc, the_first_screen_gives_totals_capex_payback_regions_and_decisions);
 	tcase_add_test(tc, a_stale_warning_is_styled_as_a_warning_not_as_the_best_route);
+	tcase_add_test(tc, the_report_shows_the_fleet_planner_fleet_proposes_beside_its_alternatives);
+	tcase_add_test(tc, the_report_lays_out_the_month_planner_schedule_gives_with_its_totals);
+	tcase_add_test(tc, a_spec_with_nothing_to_buy_says_so_in_place_of_the_fleet);
 	suite_add_tcase(s, tc);
 	return s;
 }

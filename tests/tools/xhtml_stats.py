@@ -4,7 +4,8 @@ well-formed XML: every element closed, only XML escapes) and prints one
 "name=value" per line about it: svg charts, history figures, break-even
 markers, current-use markers, scripts, external references (src or href
 not starting with '#', stylesheet links, url() to anything but '#'), and
-every job section's title. Exits 1 when the file does not parse."""
+every job section's title, every h2's id ("h2id=fleet") and the text of
+every table cell with an id ("cell.fleet-capex=4800.00"). Exits 1 when the file does not parse."""
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -22,6 +23,8 @@ def main():
     stats = {"root": root.tag, "svg": 0, "history": 0, "breakeven": 0, "use": 0,
              "script": 0, "external": 0, "img": 0}
     titles = []
+    ids = []
+    cells = []
     for el in root.iter():
         cls = el.get("class", "")
         if el.tag == SVG + "svg":
@@ -46,10 +49,18 @@ def main():
                     stats["external"] += 1
         if el.tag == XH + "h2" and el.text:
             titles.append(el.text)
+        if el.tag == XH + "h2" and el.get("id"):
+            ids.append(el.get("id"))
+        if el.tag == XH + "td" and el.get("id"):
+            cells.append((el.get("id"), "".join(el.itertext())))
     for k, v in stats.items():
         print("%s=%s" % (k, v))
     for t in titles:
         print("h2=%s" % t)
+    for i in ids:
+        print("h2id=%s" % i)
+    for k, v in cells:
+        print("cell.%s=%s" % (k, v))
     return 0
 
 

@@ -1,0 +1,203 @@
+/* report_fleet.c — the report's fleet and month sections: the purchase
+ * `planner fleet` proposes (fleet_plan, fleet.h) beside buying nothing and
+ * one purchase per job, and the month `planner schedule` lays out on the
+ * owned GPUs (schedule_month, schedule.h), per job and in total. The
+ * caller gathers both (cmd_report.c); this file only writes them. */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing" (as planner fleet prints). */
+static void purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
+			  size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < spec->n_buy && used < len; i++)
+		if (c->counts[i] > 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
+						 used ? ", " : "", c->counts[i],
+						 spec->buy[i].gpu->name);
+	if (!buf[0])
+		snprintf(buf, len, "nothing");
+}
+
+/* "7.3 months", "not within 36 months", or "-" when nothing is bought. */
+static void payback_text(const struct jobspec *spec, const struct fleet *fl,
+			 const struct fleet_choice *c, char *buf, size_t len)
+{
+	double m = fleet_payback(spec, c, &fl->none);
+	if (isfinite(m))
+		snprintf(buf, len, "%.1f months", m);
+	else if (c->capex > 0)
+		snprintf(buf, len, "not within %g months", spec->amortize_months);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* One row of the fleet table: label, then the three strategies' figures,
+ * the first cell with id "fleet-<key>" for readers and tests. */
+static void fleet_row(FILE *f, const char *label, const char *key, const double v[3])
+{
+	fprintf(f, "<tr><th>%s</th>", label);
+	for (int k = 0; k < 3; k++)
+		fprintf(f, "<td class=\"num\"%s%s%s>%.2f</td>", k ? "" : " id=\"fleet-",
+			k ? "" : key, k ? "" : "\"", v[k]);
+	fputs("</tr>\n", f);
+}
+
+static void fleet_table(FILE *f, const struct jobspec *spec, const struct fleet *fl)
+{
+	const struct fleet_choice *ch[3] = {&fl->best, &fl->none, &fl->per_job};
+	char buf[256];
+	fputs("<table>\n<tr><th></th><th class=\"num\">fleet</th><th class=\"num\">buy "
+	      "nothing</th><th class=\"num\">one purchase per job</th></tr>\n<tr><th>purchase</th>",
+	      f);
+	for (int k = 0; k < 3; k++) {
+		purchase_text(spec, ch[k], buf, sizeof buf);
+		fputs(k ? "<td class=\"num\">" : "<td class=\"num\" id=\"fleet-purchase\">", f);
+		report_esc(f, buf);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+	double v[3];
+	for (int k = 0; k < 3; k++)
+		v[k] = ch[k]->capex;
+	fleet_row(f, "capex", "capex", v);
+	for (int r = 0; r < ROUTE_COUNT; r++) {
+		for (int k = 0; k < 3; k++)
+			v[k] = ch[k]->by_route[r];
+		fleet_row(f, route_name((enum route)r), route_name((enum route)r), v);
+	}
+	for (int k = 0; k < 3; k++)
+		v[k] = ch[k]->purchase_monthly;
+	fleet_row(f, "of which purchase", "purchase-monthly", v);
+	for (int k = 0; k < 3; k++)
+		v[k] = ch[k]->monthly_total;
+	fleet_row(f, "monthly total", "total", v);
+	fputs("<tr><th>payback</th>", f);
+	for (int k = 0; k < 3; k++) {
+		payback_text(spec, fl, ch[k], buf, sizeof buf);
+		fprintf(f, "<td class=\"num\">%s</td>", buf);
+	}
+	fputs("</tr>\n", f);
+	if (ch[0]->unplaced_hours > 0 || ch[1]->unplaced_hours > 0 || ch[2]->unplaced_hours > 0)
+		fprintf(f, "<tr><th>unplaced hours</th><td class=\"num\">%.1f</td><td "
+			"class=\"num\">%.1f</td><td class=\"num\">%.1f</td></tr>\n",
+			ch[0]->unplaced_hours, ch[1]->unplaced_hours, ch[2]->unplaced_hours);
+	fputs("</table>\n", f);
+}
+
+void report_fleet(FILE *f, const struct report_input *in)
+{
+	const struct jobspec *spec = in->spec;
+	const struct fleet *fl = in->fleet;
+	fputs("<h2 id=\"fleet\">What to buy for all the jobs</h2>\n<p>", f);
+	if (!fl) {
+		report_escf(f, "No fleet: %s.", in->fleet_note ? in->fleet_note : "not planned");
+		fputs("</p>\n", f);
+		return;
+	}
+	char buy[256], pay[64];
+	purchase_text(spec, &fl->best, buy, sizeof buy);
+	payback_text(spec, fl, &fl->best, pay, sizeof pay);
+	report_escf(f, "For %s (%d h), with the GPUs bought and owned shared between the jobs "
+		    "hour by hour inside their windows and the rest rented or sent to the API, ",
+		    fl->best.sched->month, fl->best.sched->n_slots);
+	fputs("<code>", f);
+	report_escf(f, "planner fleet %s --month %s", spec->path, fl->best.sched->month);
+	fputs("</code> proposes buying <b>", f);
+	report_esc(f, buy);
+	fprintf(f, "</b> for <b>%.2f %s</b> up front: %.2f %s a month in all, against %.2f "
+		"buying nothing; payback %s.</p>\n",
+		fl->best.capex, in->plan->currency, fl->best.monthly_total, in->plan->currency,
+		fl->none.monthly_total, pay);
+	fleet_table(f, spec, fl);
+	fprintf(f, "<p class=\"muted\">Money in %s a month; a bought GPU costs its monthly share "
+		"of the purchase (the spec's costs: over %g months) whether it runs or not, and "
+		"its power for the hours it runs. \"One purchase per job\" is each job's own "
+		"best route in compare, scheduled together. No fleet costs less than %.2f a "
+		"month (a lower bound); %d purchases evaluated%s.</p>\n",
+		in->plan->currency, spec->amortize_months, fl->bound, fl->evaluations,
+		fl->exact ? ", every one" : " by local search");
+}
+
+/* The hours of job j's runs per route, and its API cost (as the schedule's
+ * table counts them, export_table.c). */
+static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_COUNT], double *api)
+{
+	memset(h, 0, ROUTE_COUNT * sizeof *h);
+	*api = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (r->job != j)
+			continue;
+		h[r->route] += r->hours;
+		if (r->route == ROUTE_API)
+			*api += r->cost;
+	}
+}
+
+static void month_table(FILE *f, const struct schedule *s)
+{
+	double tot[ROUTE_COUNT] = {0}, needed = 0, api_all = 0, unplaced = 0;
+	fputs("<table>\n<tr><th>job</th><th class=\"num\">hours needed</th><th class=\"num\">on "
+	      "owned (h)</th><th class=\"num\">rented (h)</th><th class=\"num\">api</th><th "
+	      "class=\"num\">cost</th><th class=\"num\">unplaced (h)</th></tr>\n",
+	      f);
+	for (size_t j = 0; j < s->n_jobs; j++) {
+		const struct sched_job_result *r = &s->jobs[j];
+		double h[ROUTE_COUNT], api;
+		job_hours(s, j, h, &api);
+		fputs("<tr><td>", f);
+		report_esc(f, r->job->name);
+		fprintf(f, "</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td "
+			"class=\"num\">%.1f</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f</td>"
+			"<td class=\"num\">%.1f</td></tr>\n",
+			r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], api, r->cost,
+			r->unplaced_hours);
+		needed += r->hours_needed;
+		for (int k = 0; k < ROUTE_COUNT; k++)
+			tot[k] += h[k];
+		api_all += api;
+		unplaced += r->unplaced_hours;
+	}
+	fprintf(f, "<tr><th>total</th><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td "
+		"class=\"num\">%.1f</td><td class=\"num\" id=\"month-api\">%.2f</td><td "
+		"class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
+		"id=\"month-unplaced\">%.1f</td></tr>\n</table>\n",
+		needed, tot[ROUTE_OWNED], tot[ROUTE_RENTED], api_all, s->total_cost, unplaced);
+}
+
+void report_month(FILE *f, const struct report_input *in)
+{
+	const struct schedule *s = in->month;
+	fputs("<h2 id=\"month\">The month, hour by hour</h2>\n<p>", f);
+	if (!s) {
+		report_escf(f, "No schedule: %s.", in->month_note ? in->month_note : "not laid out");
+		fputs("</p>\n", f);
+		return;
+	}
+	fputs("<code>", f);
+	report_escf(f, "planner schedule %s --month %s", in->spec->path, s->month);
+	fputs("</code> ", f);
+	report_escf(f, "lays %s out (%d h, %s) on the GPUs already owned, each job inside its "
+		    "windows, days and deadlines, the rest rented or sent to the API: %.2f %s in "
+		    "all (owned %.2f, rented %.2f, api %.2f).",
+		    s->month, s->n_slots, s->timezone, s->total_cost, s->currency,
+		    s->route_cost[ROUTE_OWNED], s->route_cost[ROUTE_RENTED], s->route_cost[ROUTE_API]);
+	fputs("</p>\n", f);
+	month_table(f, s);
+	for (size_t j = 0; j < s->n_jobs; j++)
+		if (s->jobs[j].why[0]) {
+			fputs("<p class=\"warn\">", f);
+			report_escf(f, "%.1f h of %s not placed: %s", s->jobs[j].unplaced_hours,
+				    s->jobs[j].job->name, s->jobs[j].why);
+			fputs("</p>\n", f);
+		}
+	fputs("<p class=\"muted\">Hours are GPU-hours of each job's work; the api column is "
+	      "money. The hour-by-hour layout, and Slurm or Kubernetes files for it, come from "
+	      "planner schedule.</p>\n",
+	      f);
+}
