@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_common_option(struct cli *c, int opt, const char *arg)
@@ -582,4 +583,32 @@ char *cli_fill(char *buf, size_t len, int col, int indent, int width, const char
 	}
 	append(buf, len, &n, "\n", 1);
 	return buf;
+}
+
+/* "2026-03" into year and month; false on anything else. */
+bool cli_parse_month(const char *s, int *year, int *month)
+{
+	char *end;
+	/* Digits only: strtol would take "2026-+3" and "2026- 3" too. */
+	if (strlen(s) != 7 || s[4] != '-' || strspn(s, "0123456789") != 4 ||
+	    strspn(s + 5, "0123456789") != 2)
+		return false;
+	long y = strtol(s, &end, 10);
+	if (end != s + 4)
+		return false;
+	long m = strtol(s + 5, &end, 10);
+	if (*end || y < 1970 || y > 9999 || m < 1 || m > 12)
+		return false;
+	*year = (int)y;
+	*month = (int)m;
+	return true;
+}
+
+void cli_next_month(int *year, int *month)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	*year = tm.tm_year + 1900 + (tm.tm_mon == 11);
+	*month = (tm.tm_mon + 1) % 12 + 1;
 }

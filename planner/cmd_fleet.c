@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "fleet.h"
@@ -140,33 +139,6 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan,
 	return root;
 }
 
-/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing". */
-static void purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
-			  size_t len)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < spec->n_buy && used < len; i++)
-		if (c->counts[i] > 0)
-			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
-						 used ? ", " : "", c->counts[i],
-						 spec->buy[i].gpu->name);
-	if (!buf[0])
-		snprintf(buf, len, "nothing");
-}
-
-static void payback_text(const struct jobspec *spec, const struct fleet *f,
-			 const struct fleet_choice *c, char *buf, size_t len)
-{
-	double m = fleet_payback(spec, c, &f->none);
-	if (isfinite(m))
-		snprintf(buf, len, "%.1f months", m);
-	else if (c->capex > 0)
-		snprintf(buf, len, "not within %g months", spec->amortize_months);
-	else
-		snprintf(buf, len, "-");
-}
-
 static void print_table(FILE *out, const struct jobspec *spec, const struct plan *plan,
 			const struct fleet *f)
 {
@@ -177,7 +149,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 		s->timezone, plan->currency, plan->prices_as_of);
 	fprintf(out, "%-22s %22s %22s %22s\n", "", "fleet", "buy nothing", "one purchase per job");
 	for (int k = 0; k < 3; k++)
-		purchase_text(spec, ch[k], buf[k], sizeof buf[k]);
+		fleet_purchase_text(spec, ch[k], buf[k], sizeof buf[k]);
 	fprintf(out, "%-22s %22s %22s %22s\n", "purchase", cli_safe(buf[0], sizeof buf[0], buf[0]),
 		buf[1], cli_safe(buf[2], sizeof buf[2], buf[2]));
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "capex", ch[0]->capex, ch[1]->capex,
@@ -190,7 +162,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "monthly total", ch[0]->monthly_total,
 		ch[1]->monthly_total, ch[2]->monthly_total);
 	for (int k = 0; k < 3; k++)
-		payback_text(spec, f, ch[k], buf[k], sizeof buf[k]);
+		fleet_payback_text(spec, f, ch[k], buf[k], sizeof buf[k]);
 	fprintf(out, "%-22s %22s %22s %22s\n", "payback", buf[0], buf[1], buf[2]);
 	if (ch[0]->unplaced_hours > 0 || ch[1]->unplaced_hours > 0 || ch[2]->unplaced_hours > 0)
 		fprintf(out, "%-22s %22.1f %22.1f %22.1f\n", "unplaced hours",
@@ -245,20 +217,6 @@ static int write_out(FILE *out, void *arg)
 	return PLANNER_OK;
 }
 
-/* "2026-03" into year and month, as schedule --month takes it. */
-static bool parse_month(const char *s, int *year, int *month)
-{
-	if (strlen(s) != 7 || s[4] != '-' || strspn(s, "0123456789") != 4 ||
-	    strspn(s + 5, "0123456789") != 2)
-		return false;
-	int y = atoi(s), m = atoi(s + 5);
-	if (y < 1970 || m < 1 || m > 12)
-		return false;
-	*year = y;
-	*month = m;
-	return true;
-}
-
 static int exec_fleet(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS,
@@ -268,7 +226,7 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		if (opt == 'm') {
-			if (!parse_month(optarg, &year, &month))
+			if (!cli_parse_month(optarg, &year, &month))
 				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
 						 optarg);
 			continue;
@@ -280,13 +238,8 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 		return cli_usage(c, "give one job spec file");
 	if (c->format == FORMAT_CSV)
 		return cli_usage(c, "fleet prints a table or JSON; use --format table or json");
-	if (!year) {
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		year = tm.tm_year + 1900 + (tm.tm_mon == 11);
-		month = (tm.tm_mon + 1) % 12 + 1;
-	}
+	if (!year) /* next month, as planner schedule */
+		cli_next_month(&year, &month);
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
 	struct fleet *f = NULL;

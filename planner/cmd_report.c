@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -44,20 +43,6 @@ struct report_args {
 	const struct schedule *month;
 	const char *month_note;
 };
-
-/* "2026-03" into year and month, as schedule --month takes it. */
-static bool parse_month(const char *s, int *year, int *month)
-{
-	if (strlen(s) != 7 || s[4] != '-' || strspn(s, "0123456789") != 4 ||
-	    strspn(s + 5, "0123456789") != 2)
-		return false;
-	int y = atoi(s), m = atoi(s + 5);
-	if (y < 1970 || m < 1 || m > 12)
-		return false;
-	*year = y;
-	*month = m;
-	return true;
-}
 
 /* The fleet planner fleet proposes and the month planner schedule lays
  * out, by the same calls (fleet_plan, schedule_month). A spec they cannot
@@ -158,7 +143,7 @@ static int exec_report(struct cli *c, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
 		if (opt == 'm') {
-			if (!parse_month(optarg, &year, &month))
+			if (!cli_parse_month(optarg, &year, &month))
 				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
 						 optarg);
 			continue;
@@ -171,13 +156,8 @@ static int exec_report(struct cli *c, int argc, char **argv)
 		return cli_usage(c, "give one job spec file");
 	if (!out_path)
 		return cli_usage(c, "give the output file with -o report.html");
-	if (!year) { /* next month, as planner schedule and fleet */
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		year = tm.tm_year + 1900 + (tm.tm_mon == 11);
-		month = (tm.tm_mon + 1) % 12 + 1;
-	}
+	if (!year) /* next month, as planner schedule */
+		cli_next_month(&year, &month);
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
 	struct fleet *fl = NULL;

@@ -11,34 +11,6 @@
 #include "plan.h"
 #include "schedule.h"
 
-/* "2026-03" into year and month; false on anything else. */
-static bool parse_month(const char *s, int *year, int *month)
-{
-	char *end;
-	/* Digits only: strtol would take "2026-+3" and "2026- 3" too. */
-	if (strlen(s) != 7 || s[4] != '-' || strspn(s, "0123456789") != 4 ||
-	    strspn(s + 5, "0123456789") != 2)
-		return false;
-	long y = strtol(s, &end, 10);
-	if (end != s + 4)
-		return false;
-	long m = strtol(s + 5, &end, 10);
-	if (*end || y < 1970 || y > 9999 || m < 1 || m > 12)
-		return false;
-	*year = (int)y;
-	*month = (int)m;
-	return true;
-}
-
-static void next_month(int *year, int *month)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	*year = tm.tm_year + 1900 + (tm.tm_mon == 11);
-	*month = (tm.tm_mon + 1) % 12 + 1;
-}
-
 /* What write_out needs, for cli_write_file. */
 struct out_args {
 	struct cli *c;
@@ -172,7 +144,7 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 			on_fleet = true;
 			continue;
 		case 'm':
-			if (!parse_month(optarg, &year, &month))
+			if (!cli_parse_month(optarg, &year, &month))
 				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
 				                 optarg);
 			continue;
@@ -193,7 +165,7 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
 	if (!year)
-		next_month(&year, &month);
+		cli_next_month(&year, &month);
 	const char *path = argv[optind];
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;

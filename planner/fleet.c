@@ -6,6 +6,7 @@
 #include "tco.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -469,4 +470,31 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		total += isfinite(least) ? least : 0;
 	}
 	return total;
+}
+
+/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing". */
+void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
+			  size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < spec->n_buy && used < len; i++)
+		if (c->counts[i] > 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
+						 used ? ", " : "", c->counts[i],
+						 spec->buy[i].gpu->name);
+	if (!buf[0])
+		snprintf(buf, len, "nothing");
+}
+
+void fleet_payback_text(const struct jobspec *spec, const struct fleet *f,
+			 const struct fleet_choice *c, char *buf, size_t len)
+{
+	double m = fleet_payback(spec, c, &f->none);
+	if (isfinite(m))
+		snprintf(buf, len, "%.1f months", m);
+	else if (c->capex > 0)
+		snprintf(buf, len, "not within %g months", spec->amortize_months);
+	else
+		snprintf(buf, len, "-");
 }

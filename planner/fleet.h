@@ -128,4 +128,12 @@ void fleet_spec_release(struct jobspec *copy);
  * bought GPU's monthly cost at full use (windows and sharing ignored). */
 double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_slots);
 
+/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing": c's purchase. */
+void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
+			 size_t len);
+/* c's payback against buying nothing: "23.9 months", "not within N
+ * months" (amortize_months), or "-" when it buys nothing. */
+void fleet_payback_text(const struct jobspec *spec, const struct fleet *f,
+			const struct fleet_choice *c, char *buf, size_t len);
+
 #endif

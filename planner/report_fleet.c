@@ -8,34 +8,6 @@
 
 #include "report.h"
 
-/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing" (as planner fleet prints). */
-static void purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
-			  size_t len)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < spec->n_buy && used < len; i++)
-		if (c->counts[i] > 0)
-			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
-						 used ? ", " : "", c->counts[i],
-						 spec->buy[i].gpu->name);
-	if (!buf[0])
-		snprintf(buf, len, "nothing");
-}
-
-/* "7.3 months", "not within 36 months", or "-" when nothing is bought. */
-static void payback_text(const struct jobspec *spec, const struct fleet *fl,
-			 const struct fleet_choice *c, char *buf, size_t len)
-{
-	double m = fleet_payback(spec, c, &fl->none);
-	if (isfinite(m))
-		snprintf(buf, len, "%.1f months", m);
-	else if (c->capex > 0)
-		snprintf(buf, len, "not within %g months", spec->amortize_months);
-	else
-		snprintf(buf, len, "-");
-}
-
 /* One row of the fleet table: label, then the three strategies' figures,
  * the first cell with id "fleet-<key>" for readers and tests. */
 static void fleet_row(FILE *f, const char *label, const char *key, const double v[3])
@@ -55,7 +27,7 @@ static void fleet_table(FILE *f, const struct jobspec *spec, const struct fleet 
 	      "nothing</th><th class=\"num\">one purchase per job</th></tr>\n<tr><th>purchase</th>",
 	      f);
 	for (int k = 0; k < 3; k++) {
-		purchase_text(spec, ch[k], buf, sizeof buf);
+		fleet_purchase_text(spec, ch[k], buf, sizeof buf);
 		fputs(k ? "<td class=\"num\">" : "<td class=\"num\" id=\"fleet-purchase\">", f);
 		report_esc(f, buf);
 		fputs("</td>", f);
@@ -78,7 +50,7 @@ static void fleet_table(FILE *f, const struct jobspec *spec, const struct fleet 
 	fleet_row(f, "monthly total", "total", v);
 	fputs("<tr><th>payback</th>", f);
 	for (int k = 0; k < 3; k++) {
-		payback_text(spec, fl, ch[k], buf, sizeof buf);
+		fleet_payback_text(spec, fl, ch[k], buf, sizeof buf);
 		fprintf(f, "<td class=\"num\">%s</td>", buf);
 	}
 	fputs("</tr>\n", f);
@@ -100,8 +72,8 @@ void report_fleet(FILE *f, const struct report_input *in)
 		return;
 	}
 	char buy[256], pay[64];
-	purchase_text(spec, &fl->best, buy, sizeof buy);
-	payback_text(spec, fl, &fl->best, pay, sizeof pay);
+	fleet_purchase_text(spec, &fl->best, buy, sizeof buy);
+	fleet_payback_text(spec, fl, &fl->best, pay, sizeof pay);
 	report_escf(f, "For %s (%d h), with the GPUs bought and owned shared between the jobs "
 		    "hour by hour inside their windows and the rest rented or sent to the API, ",
 		    fl->best.sched->month, fl->best.sched->n_slots);
