@@ -119,20 +119,7 @@ out:
 
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	char *url = provider_url(fx, "/list_available_configurations");
-	char *auth = xasprintf("api-key: %s", fx->key ? fx->key : "");
-	struct buf body = {0};
-	int rc = url && auth ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
-	if (rc == PLANNER_OK) {
-		snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
-		rc = provider_get(fx, url, NULL, auth, &body, err);
-	}
-	if (rc == PLANNER_OK)
-		rc = parse(fx->out, body.data ? body.data : "", body.len, NULL, err);
-	buf_free(&body);
-	free(auth);
-	free(url);
-	return rc;
+	return provider_fetch_json(fx, "/list_available_configurations", NULL, err);
 }
 
 const struct provider provider_fluidstack = {
@@ -142,6 +129,7 @@ const struct provider provider_fluidstack = {
     /* SkyPilot keeps the key in ~/.fluidstack/api_key; the variable's name
      * follows the others' <PROVIDER>_API_KEY. */
     .key_env = "FLUIDSTACK_API_KEY",
+    .key_header = "api-key",
     .summary = "Fluidstack GPU plans per GPU-hour, per region (Norway, Canada …)",
     .fetch = fetch,
     .parse = parse,

@@ -105,7 +105,9 @@ int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post
 	if (!url)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	if (fx->key && *fx->key) {
-		if (!(auth = xasprintf("Authorization: Bearer %s", fx->key))) {
+		auth = fx->p->key_header ? xasprintf("%s: %s", fx->p->key_header, fx->key)
+		                         : xasprintf("Authorization: Bearer %s", fx->key);
+		if (!auth) {
 			free(url);
 			return set_err(err, PLANNER_ESYS, "out of memory");
 		}

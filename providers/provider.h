@@ -44,6 +44,9 @@ struct provider {
 	const char *key_env;
 	/* True when the feed works without the key too (sent when present). */
 	bool key_optional;
+	/* The header the key travels in ("X-API-KEY": "X-API-KEY: <key>");
+	 * NULL: "Authorization: Bearer <key>" (provider_fetch_json). */
+	const char *key_header;
 	/* One line for `planner providers`: what the feed brings. */
 	const char *summary;
 	/* ISO 4217 of the prices the feed publishes; NULL is USD. */
@@ -114,8 +117,9 @@ char *provider_url(const struct fetch_ctx *fx, const char *path);
  * paging follows the override and never another host. malloc'd. */
 char *provider_rebase(const struct fetch_ctx *fx, const char *link);
 
-/* GETs (or POSTs `post`) base+path with the key as a Bearer header when
- * there is one, and runs p->parse on the body. Sets fx->http_status. */
+/* GETs (or POSTs `post`) base+path with the key, when there is one, in
+ * p->key_header (else as a Bearer header), and runs p->parse on the body.
+ * Sets fx->http_status. */
 int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post, char **err);
 
 /* GETs url (POSTs `post`, JSON, when not NULL) with `auth` ("Name: value",

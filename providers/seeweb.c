@@ -138,27 +138,7 @@ out:
 
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	char *url = provider_url(fx, "/ecs/v2/plans"), *token = NULL;
-	const char *headers[3] = {"Accept: application/json", NULL, NULL};
-	struct http_response resp;
-	int rc;
-	if (!url)
-		return set_err(err, PLANNER_ESYS, "out of memory");
-	if (fx->key && *fx->key && !(token = xasprintf("X-APITOKEN: %s", fx->key))) {
-		free(url);
-		return set_err(err, PLANNER_ESYS, "out of memory");
-	}
-	headers[1] = token;
-	snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
-	struct http_request req = {.url = url, .headers = headers};
-	rc = http_fetch(fx->http, &req, &resp, err);
-	fx->http_status = resp.status;
-	if (rc == PLANNER_OK)
-		rc = parse(fx->out, resp.body.data ? resp.body.data : "", resp.body.len, NULL, err);
-	http_response_free(&resp);
-	free(token);
-	free(url);
-	return rc;
+	return provider_fetch_json(fx, "/ecs/v2/plans", NULL, err);
 }
 
 const struct provider provider_seeweb = {
@@ -166,6 +146,7 @@ const struct provider provider_seeweb = {
     .kind = PROVIDER_RENTED,
     .base_url = "https://api.seeweb.it",
     .key_env = "SEEWEB_API_TOKEN",
+    .key_header = "X-APITOKEN",
     .summary = "Seeweb Cloud Server GPU plans (L4, L40S, A100, H100, H200) in Italy, "
                "Switzerland, Bulgaria; EUR",
     .currency = "EUR",

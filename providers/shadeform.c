@@ -131,20 +131,7 @@ out:
 
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	char *url = provider_url(fx, "/v1/instances/types");
-	char *auth = xasprintf("X-API-KEY: %s", fx->key ? fx->key : "");
-	struct buf body = {0};
-	int rc = url && auth ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
-	if (rc == PLANNER_OK) {
-		snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
-		rc = provider_get(fx, url, NULL, auth, &body, err);
-	}
-	if (rc == PLANNER_OK)
-		rc = parse(fx->out, body.data ? body.data : "", body.len, NULL, err);
-	buf_free(&body);
-	free(auth);
-	free(url);
-	return rc;
+	return provider_fetch_json(fx, "/v1/instances/types", NULL, err);
 }
 
 const struct provider provider_shadeform = {
@@ -154,6 +141,7 @@ const struct provider provider_shadeform = {
     /* The variable Shadeform's own examples and users' scripts use (a
      * public provisioning guide found 2026-11-30: SHADEFORM_API_KEY). */
     .key_env = "SHADEFORM_API_KEY",
+    .key_header = "X-API-KEY",
     .summary = "Shadeform marketplace: offers of many clouds, each row keeping its cloud",
     .fetch = fetch,
     .parse = parse,
