@@ -111,6 +111,9 @@ START_TEST(ovhcloud_prices_are_1e8_eur_per_instance_hour_in_each_region_of_the_f
 	ck_assert_str_eq(find(&n, "t1-45", "WAW1")->country, "PL");
 	ck_assert_str_eq(find(&n, "t1-45", "UK1")->region_group, "europe");
 	CLOSE(find(&n, "a10-45", "SBG7")->price_per_hour, 0.76);
+	/* "Tesla V100S" (t2) is the table's V100S, a 32 GB PCIe part. */
+	ck_assert_str_eq(find(&n, "t2-45", "GRA9")->gpu, "V100S");
+	CLOSE(find(&n, "t2-45", "GRA9")->price_per_hour, 0.88);
 	/* Windows flavours, the per-minute AI serving addon and CPU flavours
 	 * are not GPU instance-hours. */
 	ck_assert_uint_eq(count_offer(&n, "win-t1-45"), 0);
@@ -279,6 +282,10 @@ START_TEST(oci_prices_are_usd_per_gpu_hour_times_the_gpus_of_the_shape)
 	CLOSE(find_spot(&n, "BM.GPU4.8", "", false)->price_per_hour, 24.4);
 	ck_assert_str_eq(find_spot(&n, "BM.GPU.A100-v2.8", "", false)->gpu, "A100 80GB");
 	CLOSE(find_spot(&n, "BM.GPU.MI300X.8", "", false)->price_per_hour, 48.0);
+	const struct offer *mi = find_spot(&n, "BM.GPU.MI355X.8", "", false);
+	ck_assert_ptr_nonnull(mi);
+	ck_assert_str_eq(mi->gpu, "MI355X");
+	ck_assert_int_eq(mi->gpu_count, 8);
 	const struct offer *gb = find_spot(&n, "BM.GPU.GB200.4", "", false); /* "(NVL72)" cut */
 	ck_assert_ptr_nonnull(gb);
 	CLOSE(gb->price_per_hour, 64.0);
