@@ -288,6 +288,9 @@ static void mtok_text(char *buf, size_t len, double tokens)
 
 /* Where a route's "how" text starts: "  rented *   1585.34  " */
 #define DETAIL_COL 23
+/* The widest the summary's job column grows (40 + the other columns fit a
+ * 100-column terminal). */
+#define JOB_COLUMN_MAX 40
 
 /* What the table's words mean, once, under it. */
 #define TABLE_LEGEND                                                                               \
@@ -354,7 +357,16 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
 	const char *green = c->color ? "\033[32m" : "";
-	printf("%-22s %-9s %12s %12s %12s\n", "job", "best", "api", "rented", "owned");
+	/* The job column is as wide as the longest name, at least 22 and
+	 * at most JOB_COLUMN_MAX; a longer name is cut here and shown whole
+	 * in its section below. */
+	int w = 22;
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		char name[64];
+		int len = (int)strlen(cli_safe(name, sizeof name, p->jobs[i].job->name));
+		w = len > w ? (len < JOB_COLUMN_MAX ? len : JOB_COLUMN_MAX) : w;
+	}
+	printf("%-*s %-9s %12s %12s %12s\n", w, "job", "best", "api", "rented", "owned");
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		char cells[ROUTE_COUNT][32];
@@ -366,7 +378,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 				snprintf(cells[k], sizeof cells[k], "-");
 		}
 		char name[64];
-		printf("%-22.22s %s%-9s%s %12s %12s %12s\n", cli_safe(name, sizeof name, j->job->name), green,
+		printf("%-*.*s %s%-9s%s %12s %12s %12s\n", w, w, cli_safe(name, sizeof name, j->job->name), green,
 		       j->best >= 0 ? route_name((enum route)j->best) : "none", off, cells[0],
 		       cells[1], cells[2]);
 	}

@@ -83,7 +83,10 @@ static int print_json(const struct listing *l, size_t n)
 
 static void print_table(const struct listing *l, size_t n)
 {
-	printf("%-11s %-6s %-4s %6s %-11s %-9s %-5s %s\n", "provider", "kind", "cur", "rows",
+	int w = 11; /* as wide as the longest name ("digitalocean") */
+	for (size_t i = 0; i < n; i++)
+		w = (int)strlen(l[i].s.name) > w ? (int)strlen(l[i].s.name) : w;
+	printf("%-*s %-6s %-4s %6s %-11s %-9s %-5s %s\n", w, "provider", "kind", "cur", "rows",
 	       "last good", "status", "stale", "key");
 	for (size_t i = 0; i < n; i++) {
 		const struct provider_state *s = &l[i].s;
@@ -93,12 +96,12 @@ static void print_table(const struct listing *l, size_t n)
 			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
 				 l[i].key_set ? "set" : "unset",
 				 l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
-		printf("%-11s %-6s %-4s %6ld %-11s %-9s %-5s %s\n", s->name, s->kind,
+		printf("%-*s %-6s %-4s %6ld %-11s %-9s %-5s %s\n", w, s->name, s->kind,
 		       currency_of(&l[i]), s->rows, when,
 		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
 		       l[i].stale ? "yes" : "", key);
 		if (!strcmp(s->last_status, "failed") && s->last_error[0])
-			printf("%11s   last error: %s\n", "",
+			printf("%*s   last error: %s\n", w, "",
 			       cli_safe(err, sizeof err, s->last_error));
 	}
 }

@@ -385,6 +385,41 @@ START_TEST(the_table_names_every_job_and_the_csv_has_three_rows_a_job)
 }
 END_TEST
 
+/* A job name longer than 22 characters widens the summary's job column
+ * instead of being cut (two names sharing their first 22 characters were
+ * indistinguishable), up to 40; past that it is cut there. */
+START_TEST(the_summary_widens_its_job_column_for_a_long_name)
+{
+	char *dir = test_tmpdir(), *db = db_arg(), *out = NULL;
+	char *spec = test_write(dir, "long.yaml",
+	                        "jobs:\n"
+	                        "  - {name: nightly-embedding-refresh-eu-west, model: llama-3.1-8b, "
+	                        "hours_per_month: 100}\n"
+	                        "  - {name: nightly-embedding-refresh-us-east, model: llama-3.1-8b, "
+	                        "hours_per_month: 100}\n"
+	                        "  - {name: bot, model: llama-3.1-8b, hours_per_month: 100}\n");
+	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "\nnightly-embedding-refresh-eu-west rented ") &&
+	                  strstr(out, "\nnightly-embedding-refresh-us-east rented ") &&
+	                  strstr(out, "\nbot                               rented "),
+	              "%s", out);
+	free(out);
+	free(spec);
+	spec = test_write(dir, "longer.yaml",
+	                  "jobs:\n"
+	                  "  - {name: a-job-name-of-fifty-characters-that-is-cut-at-forty, "
+	                  "model: llama-3.1-8b, hours_per_month: 100}\n");
+	const char *argv2[] = {"compare", spec, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv2, NULL, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "\na-job-name-of-fifty-characters-that-is-c rented "), "%s", out);
+	free(out);
+	free(spec);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 /* Columns of the longest line of text (UTF-8 continuation bytes take none). */
 static int widest_line(const char *text)
 {
@@ -763,6 +798,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, compare_set_prices_a_what_if_and_the_cost_terms_add_up);
 	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
 	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_three_rows_a_job);
+	tcase_add_test(tc, the_summary_widens_its_job_column_for_a_long_name);
 	tcase_add_test(tc, the_impossible_job_is_resized_or_infeasible_with_the_reason);
 	tcase_add_test(tc, an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok);
 	tcase_add_test(tc, exit_codes_follow_the_documented_enum);
