@@ -132,6 +132,7 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan,
 	cJSON *search = cJSON_CreateObject(), *alt = cJSON_CreateObject();
 	cJSON_AddItemToObject(root, "search", search);
 	cJSON_AddNumberToObject(search, "evaluations", f->evaluations);
+	cJSON_AddNumberToObject(search, "quick_evaluations", f->quick_evaluations);
 	cJSON_AddBoolToObject(search, "exact", f->exact);
 	cJSON_AddItemToObject(root, "alternatives", alt);
 	cJSON_AddItemToObject(alt, "buy_nothing", choice_json(spec, f, &f->none));
@@ -186,9 +187,12 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 				s->jobs[j].unplaced_hours, "-");
 	}
 	fprintf(out, "\nbound: no fleet costs less than %.2f a month (gap %.1f%%); %d purchases "
-		"evaluated%s\n",
+		"evaluated%s",
 		f->bound, f->bound > 0 ? (f->best.monthly_total / f->bound - 1) * 100 : 0.0,
 		f->evaluations, f->exact ? ", every one" : " by local search");
+	if (f->quick_evaluations > 0)
+		fprintf(out, " after %d quick looks", f->quick_evaluations);
+	fprintf(out, "\n");
 }
 
 struct out_args {

@@ -36,6 +36,19 @@
  * schedule, bench/fleet.sh). */
 #define FLEET_MAX_EVALUATIONS 240
 
+/* With a quick look at a candidate (struct fleet_space.quick), the most
+ * purchases the local search looks at quickly: a policy bound on its time
+ * (a construction-only schedule of 200 jobs takes about 10 ms,
+ * bench/fleet.sh); the descents converge well before it there. */
+#define FLEET_MAX_QUICK 2000
+
+/* Of the purchases the quick look found cheapest, how many are evaluated
+ * again by the full evaluation, and how many more purchases a last descent
+ * by the full evaluation may take from the best of them (policy bounds:
+ * each is a schedule with repair and search, about 0.15 s at 200 jobs). */
+#define FLEET_REFINE 4
+#define FLEET_POLISH_EVALUATIONS 12
+
 /* ---- the abstract search ---- */
 
 /* Monthly cost of buying counts[i] GPUs of type i (all types at once),
@@ -53,6 +66,11 @@ struct fleet_space {
 	 * (1, 2, 4, 8 GPUs); 0 = all. */
 	unsigned sizes[FLEET_MAX_TYPES];
 	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS */
+	/* NULL, or a cheaper, rougher cost of the same purchases: then the
+	 * local search runs on it, and only its cheapest few (FLEET_REFINE)
+	 * and a short descent from the best of them go through eval. */
+	fleet_eval_fn quick;
+	int max_quick;       /* 0: FLEET_MAX_QUICK */
 };
 
 /* GPUs a local-search move adds or removes at once. */
@@ -61,7 +79,8 @@ extern const int fleet_move_sizes[4];
 struct fleet_found {
 	int counts[FLEET_MAX_TYPES];
 	double monthly;
-	int evaluations;    /* distinct purchases evaluated */
+	int evaluations;    /* distinct purchases evaluated by eval */
+	int quick_evaluations; /* distinct purchases looked at by quick */
 	bool exact;         /* every purchase was evaluated */
 };
 
@@ -97,7 +116,8 @@ struct fleet {
 	 * nothing is bought). */
 	double payback_months;
 	double bound;                /* a lower bound on any fleet's monthly total */
-	int evaluations;
+	int evaluations;             /* purchases scheduled with repair and search */
+	int quick_evaluations;       /* purchases scheduled by construction only */
 	bool exact;
 };
 
