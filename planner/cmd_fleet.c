@@ -225,14 +225,20 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS,
 					     {"month", required_argument, NULL, 'm'},
+					     {"thorough", no_argument, NULL, 'T'},
 					     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
+	unsigned flags = 0;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		if (opt == 'm') {
 			if (!cli_parse_month(optarg, &year, &month))
 				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
 						 optarg);
+			continue;
+		}
+		if (opt == 'T') {
+			flags |= FLEET_THOROUGH;
 			continue;
 		}
 		if ((rc = cli_other_option(c, opt, optarg)))
@@ -250,7 +256,7 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 	char *err = NULL;
 	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
 		return rc;
-	if ((rc = fleet_plan(spec, plan, year, month, &f, &err)) != PLANNER_OK)
+	if ((rc = fleet_plan_opts(spec, plan, year, month, flags, &f, &err)) != PLANNER_OK)
 		errorf("%s", err ? err : "cannot plan the fleet");
 	else {
 		struct out_args a = {.c = c, .spec = spec, .plan = plan, .f = f};
@@ -265,7 +271,7 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_fleet_entry = {
 	.name = "fleet",
-	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH]",
+	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH] [--thorough]",
 	.summary = "what to buy for all the jobs together, beside buying nothing",
 	.help = "Finds the purchase from the spec's buy: list (how many of each GPU, possibly\n"
 		"none) that runs all the jobs of FILE together at the least monthly cost: the\n"
@@ -276,8 +282,12 @@ const struct cmd_entry cmd_fleet_entry = {
 		"purchase, its capex, the monthly bill by route, the payback against buying\n"
 		"nothing (\"not within N months\" beyond amortize_months) and where each job\n"
 		"runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
-		"job's own best route in 'planner compare' makes, scheduled together).\n\n"
+		"job's own best route in 'planner compare' makes, scheduled together).\n"
+		"With many possible purchases a local search ranks them by a quick schedule\n"
+		"(construction only) and schedules the best few in full (docs/fleet.md).\n\n"
 		"  --month YYYY-MM  the month to plan (default: next month)\n"
+		"  --thorough       schedule every purchase the search tries in full, with no\n"
+		"                   quick ranking first (slower: minutes at 200 jobs)\n"
 		"  -o, --output P   write to P instead of standard output\n"
 		"  --db PATH        price database (else $PLANNER_DB, else\n"
 		"                   $XDG_DATA_HOME/planner/prices.db)\n"

@@ -435,6 +435,12 @@ static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *p
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
 	       struct fleet **out, char **err)
 {
+	return fleet_plan_opts(spec, plan, year, month, 0, out, err);
+}
+
+int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
+		    unsigned flags, struct fleet **out, char **err)
+{
 	*out = NULL;
 	if (!spec->has_buy)
 		return set_err(err, PLANNER_EINPUT,
@@ -450,8 +456,10 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	f->n_types = spec->n_buy;
 	struct month_ctx m = {.spec = spec, .plan = plan, .year = year, .month = month};
-	struct fleet_space s = {
-	    .n_types = spec->n_buy, .eval = eval_month, .quick = eval_quick, .ctx = &m};
+	struct fleet_space s = {.n_types = spec->n_buy,
+				.eval = eval_month,
+				.quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
+				.ctx = &m};
 	int per_job[FLEET_MAX_TYPES] = {0};
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		s.max_count[i] = type_max(spec, plan, i);

@@ -126,6 +126,15 @@ struct fleet {
  * when the spec has no buy: list or more than FLEET_MAX_TYPES entries. */
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
 	       struct fleet **out, char **err);
+
+/* Flags for fleet_plan_opts. */
+#define FLEET_THOROUGH 1u /* every candidate of the local search scheduled with
+			   * repair and search, no quick look first: the method
+			   * before the quick look, slower (planner fleet --thorough) */
+
+/* fleet_plan with flags (FLEET_THOROUGH); fleet_plan is flags 0. */
+int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
+		    unsigned flags, struct fleet **out, char **err);
 void fleet_free(struct fleet *f);
 
 /* Months until choice c's saving against n (buying nothing) pays c's

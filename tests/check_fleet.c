@@ -502,6 +502,45 @@ START_TEST(fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives)
 }
 END_TEST
 
+/* The tour's fleet as JSON, with extra arguments (NULL-terminated). */
+static cJSON *tour_json(const char *db, const char *extra)
+{
+	char *out = NULL;
+	const char *argv[] = {"fleet", "jobs/monthly.yaml", "--month", "2026-03", "--format",
+			      "json", "--db", db, "-q", extra, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *doc = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(doc);
+	free(out);
+	return doc;
+}
+
+/* --thorough schedules every purchase it tries in full (no quick looks)
+ * and, on the tour, agrees with the quick-look search on the purchase. */
+START_TEST(fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir);
+	cJSON *quick = tour_json(db, NULL), *full = tour_json(db, "--thorough");
+	const cJSON *qs = cJSON_GetObjectItem(quick, "search");
+	const cJSON *fs = cJSON_GetObjectItem(full, "search");
+	ck_assert_int_gt(cJSON_GetObjectItem(qs, "quick_evaluations")->valueint, 0);
+	ck_assert_int_eq(cJSON_GetObjectItem(fs, "quick_evaluations")->valueint, 0);
+	ck_assert_int_gt(cJSON_GetObjectItem(fs, "evaluations")->valueint,
+			 cJSON_GetObjectItem(qs, "evaluations")->valueint);
+	char *a = cJSON_PrintUnformatted(cJSON_GetObjectItem(quick, "purchase"));
+	char *b = cJSON_PrintUnformatted(cJSON_GetObjectItem(full, "purchase"));
+	ck_assert_str_eq(a, b);
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(quick, "monthly_total")->valuedouble,
+				cJSON_GetObjectItem(full, "monthly_total")->valuedouble, 0.005);
+	free(a);
+	free(b);
+	cJSON_Delete(quick);
+	cJSON_Delete(full);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(schedule_fleet_lays_the_month_out_on_the_bought_gpus)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir), *out = NULL, *errout = NULL;
@@ -566,6 +605,7 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives);
 	tcase_add_test(tour, a_payback_beyond_amortisation_prints_not_within_n_months);
 	tcase_add_test(tour, schedule_fleet_lays_the_month_out_on_the_bought_gpus);
+	tcase_add_test(tour, fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour);
 	suite_add_tcase(s, tour);
 	return s;
 }
