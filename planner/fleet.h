@@ -65,7 +65,9 @@ struct fleet_space {
 	/* Per type, the move sizes worth trying: bit i for fleet_move_sizes[i]
 	 * (1, 2, 4, 8 GPUs); 0 = all. */
 	unsigned sizes[FLEET_MAX_TYPES];
-	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS */
+	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS; the local search on eval
+				alone (with quick, eval takes at most
+				FLEET_REFINE + FLEET_POLISH_EVALUATIONS) */
 	/* NULL, or a cheaper, rougher cost of the same purchases: then the
 	 * local search runs on it, and only its cheapest few (FLEET_REFINE)
 	 * and a short descent from the best of them go through eval. */
@@ -88,7 +90,10 @@ struct fleet_found {
  * local search (add or remove 1, 2, 4 or 8 GPUs of a type; when none
  * helps, swap as many of a type for another) from buying nothing, from
  * s->start and from buying every GPU allowed, each purchase evaluated
- * once.
+ * once. With s->quick, the local search runs on quick looks; the
+ * FLEET_REFINE cheapest of them are evaluated by eval, and a descent by
+ * eval from the best takes at most FLEET_POLISH_EVALUATIONS more. out's
+ * figures are always eval's.
  * Deterministic. Returns PLANNER_OK, or the callback's error, or
  * PLANNER_ESYS when out of memory. */
 int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **err);
