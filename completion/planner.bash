@@ -122,7 +122,7 @@ _planner()
 	report) opts="--output -o --quiet --set" ;;
 	diff) opts="--quiet --set" ;;
 	history) opts="--provider --currency" ;;
-	fleet) opts="--month --output -o --quiet" ;;
+	fleet) opts="--month --output -o --quiet --thorough" ;;
 	probe) opts="" ;;
 	*) return 0 ;;
 	esac

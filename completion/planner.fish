@@ -51,6 +51,7 @@ complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven r
 complete -c planner -n "__fish_seen_subcommand_from schedule fleet" -l month -x -d 'YYYY-MM'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l fleet -d 'on the GPUs planner fleet proposes'
 complete -c planner -n "__fish_seen_subcommand_from fleet" -l format -x -a 'table json'
+complete -c planner -n "__fish_seen_subcommand_from fleet" -l thorough -d 'schedule every candidate in full'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced -d 'exit 0 when hours cannot be placed'
 
 # fit

@@ -2,6 +2,9 @@
  * together (fleet.h), beside buying nothing and one purchase per job. */
 #include <cJSON.h>
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +135,7 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan,
 	cJSON *search = cJSON_CreateObject(), *alt = cJSON_CreateObject();
 	cJSON_AddItemToObject(root, "search", search);
 	cJSON_AddNumberToObject(search, "evaluations", f->evaluations);
+	cJSON_AddNumberToObject(search, "quick_evaluations", f->quick_evaluations);
 	cJSON_AddBoolToObject(search, "exact", f->exact);
 	cJSON_AddItemToObject(root, "alternatives", alt);
 	cJSON_AddItemToObject(alt, "buy_nothing", choice_json(spec, f, &f->none));
@@ -186,9 +190,31 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 				s->jobs[j].unplaced_hours, "-");
 	}
 	fprintf(out, "\nbound: no fleet costs less than %.2f a month (gap %.1f%%); %d purchases "
-		"evaluated%s\n",
+		"evaluated%s",
 		f->bound, f->bound > 0 ? (f->best.monthly_total / f->bound - 1) * 100 : 0.0,
 		f->evaluations, f->exact ? ", every one" : " by local search");
+	if (f->quick_evaluations > 0)
+		fprintf(out, " after %d quick looks", f->quick_evaluations);
+	fprintf(out, "\n");
+}
+
+/* The search schedules hundreds of months, each allocating and freeing a
+ * few MB (a 200-job month's solution alone is 1.5 MB); by default glibc
+ * serves such blocks by mmap, or trims the heap back, and the kernel
+ * faults the pages in again every time: 17 % of the time of
+ * bench/fleet.sh went there (perf, 2026-12-01). Big blocks from the heap,
+ * kept up to 64 MB free, took its CPU from 8.3 s to 4.5 s for 0.8 MB more
+ * peak RSS (bench/README.md). 32 MB is glibc's largest mmap threshold on
+ * 64-bit (mallopt(3)). */
+#define FLEET_MMAP_THRESHOLD (32 << 20)
+#define FLEET_TRIM_THRESHOLD (64 << 20)
+
+static void keep_heap(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, FLEET_MMAP_THRESHOLD);
+	mallopt(M_TRIM_THRESHOLD, FLEET_TRIM_THRESHOLD);
+#endif
 }
 
 struct out_args {
@@ -221,14 +247,20 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS,
 					     {"month", required_argument, NULL, 'm'},
+					     {"thorough", no_argument, NULL, 'T'},
 					     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
+	unsigned flags = 0;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		if (opt == 'm') {
 			if (!cli_parse_month(optarg, &year, &month))
 				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
 						 optarg);
+			continue;
+		}
+		if (opt == 'T') {
+			flags |= FLEET_THOROUGH;
 			continue;
 		}
 		if ((rc = cli_other_option(c, opt, optarg)))
@@ -246,7 +278,8 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 	char *err = NULL;
 	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
 		return rc;
-	if ((rc = fleet_plan(spec, plan, year, month, &f, &err)) != PLANNER_OK)
+	keep_heap();
+	if ((rc = fleet_plan_opts(spec, plan, year, month, flags, &f, &err)) != PLANNER_OK)
 		errorf("%s", err ? err : "cannot plan the fleet");
 	else {
 		struct out_args a = {.c = c, .spec = spec, .plan = plan, .f = f};
@@ -261,7 +294,7 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_fleet_entry = {
 	.name = "fleet",
-	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH]",
+	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH] [--thorough]",
 	.summary = "what to buy for all the jobs together, beside buying nothing",
 	.help = "Finds the purchase from the spec's buy: list (how many of each GPU, possibly\n"
 		"none) that runs all the jobs of FILE together at the least monthly cost: the\n"
@@ -272,8 +305,12 @@ const struct cmd_entry cmd_fleet_entry = {
 		"purchase, its capex, the monthly bill by route, the payback against buying\n"
 		"nothing (\"not within N months\" beyond amortize_months) and where each job\n"
 		"runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
-		"job's own best route in 'planner compare' makes, scheduled together).\n\n"
+		"job's own best route in 'planner compare' makes, scheduled together).\n"
+		"With many possible purchases a local search ranks them by a quick schedule\n"
+		"(construction only) and schedules the best few in full (docs/fleet.md).\n\n"
 		"  --month YYYY-MM  the month to plan (default: next month)\n"
+		"  --thorough       schedule every purchase the search tries in full, with no\n"
+		"                   quick ranking first (slower: minutes at 200 jobs)\n"
 		"  -o, --output P   write to P instead of standard output\n"
 		"  --db PATH        price database (else $PLANNER_DB, else\n"
 		"                   $XDG_DATA_HOME/planner/prices.db)\n"

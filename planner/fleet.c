@@ -26,6 +26,7 @@
 
 struct memo {
 	const struct fleet_space *s;
+	fleet_eval_fn eval; /* s->eval, or s->quick */
 	int *counts;       /* n × n_types */
 	double *cost;
 	size_t n, cap;
@@ -52,7 +53,7 @@ static int cost_of(struct memo *m, const int *counts, double *cost, char **err)
 		m->cost = v;
 		m->cap = cap;
 	}
-	int rc = m->s->eval(m->s->ctx, counts, cost, err);
+	int rc = m->eval(m->s->ctx, counts, cost, err);
 	if (rc)
 		return rc;
 	memcpy(&m->counts[m->n * k], counts, k * sizeof *counts);
@@ -164,6 +165,63 @@ static int descend(struct memo *m, const int *start, struct fleet_found *out, ch
 	return rc;
 }
 
+/* The local search's three descents: from s->start, from buying nothing
+ * and from buying every GPU allowed, while m's budget lasts. */
+static int descents(struct memo *m, struct fleet_found *out, char **err)
+{
+	const struct fleet_space *s = m->s;
+	int zero[FLEET_MAX_TYPES] = {0}, all[FLEET_MAX_TYPES];
+	memcpy(all, s->max_count, sizeof all);
+	int rc = s->start ? descend(m, s->start, out, err) : PLANNER_OK;
+	if (rc == PLANNER_OK && m->n < m->budget)
+		rc = descend(m, zero, out, err);
+	if (rc == PLANNER_OK && m->n < m->budget)
+		rc = descend(m, all, out, err);
+	return rc;
+}
+
+/* The FLEET_REFINE purchases the quick look q found cheapest (the earlier
+ * of equal ones first) evaluated by s->eval into full; the cheapest of
+ * them into out. */
+static int refine(const struct memo *q, struct memo *full, struct fleet_found *out, char **err)
+{
+	size_t k = q->s->n_types;
+	bool *taken = calloc(q->n + 1, sizeof *taken);
+	if (!taken)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = PLANNER_OK;
+	for (size_t r = 0; r < FLEET_REFINE && r < q->n && rc == PLANNER_OK; r++) {
+		size_t b = q->n;
+		for (size_t i = 0; i < q->n; i++)
+			if (!taken[i] && (b == q->n || q->cost[i] < q->cost[b]))
+				b = i;
+		taken[b] = true;
+		double cost;
+		rc = cost_of(full, &q->counts[b * k], &cost, err);
+		if (rc == PLANNER_OK)
+			keep(out, k, &q->counts[b * k], cost);
+	}
+	free(taken);
+	return rc;
+}
+
+/* With a quick look (s->quick): the descents on it, the cheapest few
+ * again by s->eval, and a last descent by s->eval from the best of those
+ * while FLEET_POLISH_EVALUATIONS last. */
+static int two_stage(struct memo *q, struct memo *full, struct fleet_found *out, char **err)
+{
+	struct fleet_found rough = {.monthly = INFINITY};
+	int rc = descents(q, &rough, err);
+	if (rc == PLANNER_OK)
+		rc = refine(q, full, out, err);
+	if (rc == PLANNER_OK && full->n < full->budget) {
+		int from[FLEET_MAX_TYPES];
+		memcpy(from, out->counts, sizeof from);
+		rc = descend(full, from, out, err);
+	}
+	return rc;
+}
+
 int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **err)
 {
 	memset(out, 0, sizeof *out);
@@ -171,33 +229,30 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 	if (s->n_types > FLEET_MAX_TYPES)
 		return set_err(err, PLANNER_EINPUT, "more than %d GPU types to buy",
 			       FLEET_MAX_TYPES);
-	struct memo m = {.s = s,
-			 .budget = (size_t)(s->max_evaluations > 0 ? s->max_evaluations
-								   : FLEET_MAX_EVALUATIONS)};
+	size_t budget = (size_t)(s->max_evaluations > 0 ? s->max_evaluations
+							: FLEET_MAX_EVALUATIONS);
+	struct memo m = {.s = s, .eval = s->eval, .budget = budget};
+	struct memo q = {.s = s, .eval = s->quick, .budget = budget};
 	double space = 1;
 	for (size_t i = 0; i < s->n_types; i++)
 		space *= s->max_count[i] + 1;
 	int limit = s->exact_max > 0 ? s->exact_max : FLEET_EXACT_MAX;
 	int rc;
-	int zero[FLEET_MAX_TYPES] = {0};
 	if (space <= limit) {
 		rc = enumerate(&m, out, err);
 		out->exact = true;
-	} else {
-		int all[FLEET_MAX_TYPES];
-		memcpy(all, s->max_count, sizeof all);
-		if (s->start)
-			rc = descend(&m, s->start, out, err);
-		else
-			rc = PLANNER_OK;
-		if (rc == PLANNER_OK && m.n < m.budget)
-			rc = descend(&m, zero, out, err);
-		if (rc == PLANNER_OK && m.n < m.budget)
-			rc = descend(&m, all, out, err);
-	}
+	} else if (s->quick) {
+		q.budget = (size_t)(s->max_quick > 0 ? s->max_quick : FLEET_MAX_QUICK);
+		m.budget = FLEET_REFINE + FLEET_POLISH_EVALUATIONS;
+		rc = two_stage(&q, &m, out, err);
+	} else
+		rc = descents(&m, out, err);
 	out->evaluations = (int)m.n;
+	out->quick_evaluations = (int)q.n;
 	free(m.counts);
 	free(m.cost);
+	free(q.counts);
+	free(q.cost);
 	return rc;
 }
 
@@ -294,6 +349,15 @@ static int eval_month(void *ctx, const int *counts, double *monthly, char **err)
 	return rc;
 }
 
+/* The quick look: the schedule's construction only (SCHEDULE_QUICK). */
+static int eval_quick(void *ctx, const int *counts, double *monthly, char **err)
+{
+	struct fleet_choice c;
+	int rc = choose(ctx, counts, SCHEDULE_QUICK, &c, monthly, err);
+	choice_free(&c);
+	return rc;
+}
+
 /* The buy: entry holding the job's own purchase as compare prices it, or
  * -1 when its best route is not a purchase. */
 static int own_purchase(const struct jobspec *spec, const struct job_result *r)
@@ -371,6 +435,12 @@ static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *p
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
 	       struct fleet **out, char **err)
 {
+	return fleet_plan_opts(spec, plan, year, month, 0, out, err);
+}
+
+int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
+		    unsigned flags, struct fleet **out, char **err)
+{
 	*out = NULL;
 	if (!spec->has_buy)
 		return set_err(err, PLANNER_EINPUT,
@@ -386,7 +456,10 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	f->n_types = spec->n_buy;
 	struct month_ctx m = {.spec = spec, .plan = plan, .year = year, .month = month};
-	struct fleet_space s = {.n_types = spec->n_buy, .eval = eval_month, .ctx = &m};
+	struct fleet_space s = {.n_types = spec->n_buy,
+				.eval = eval_month,
+				.quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
+				.ctx = &m};
 	int per_job[FLEET_MAX_TYPES] = {0};
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		s.max_count[i] = type_max(spec, plan, i);
@@ -411,6 +484,7 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 		return rc;
 	}
 	f->evaluations = found.evaluations;
+	f->quick_evaluations = found.quick_evaluations;
 	f->exact = found.exact;
 	f->payback_months = fleet_payback(spec, &f->best, &f->none);
 	f->bound = fleet_bound(spec, plan, f->best.sched->n_slots);

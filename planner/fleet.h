@@ -36,6 +36,19 @@
  * schedule, bench/fleet.sh). */
 #define FLEET_MAX_EVALUATIONS 240
 
+/* With a quick look at a candidate (struct fleet_space.quick), the most
+ * purchases the local search looks at quickly: a policy bound on its time
+ * (a construction-only schedule of 200 jobs takes about 10 ms,
+ * bench/fleet.sh); the descents converge well before it there. */
+#define FLEET_MAX_QUICK 2000
+
+/* Of the purchases the quick look found cheapest, how many are evaluated
+ * again by the full evaluation, and how many more purchases a last descent
+ * by the full evaluation may take from the best of them (policy bounds:
+ * each is a schedule with repair and search, about 0.15 s at 200 jobs). */
+#define FLEET_REFINE 4
+#define FLEET_POLISH_EVALUATIONS 12
+
 /* ---- the abstract search ---- */
 
 /* Monthly cost of buying counts[i] GPUs of type i (all types at once),
@@ -52,7 +65,14 @@ struct fleet_space {
 	/* Per type, the move sizes worth trying: bit i for fleet_move_sizes[i]
 	 * (1, 2, 4, 8 GPUs); 0 = all. */
 	unsigned sizes[FLEET_MAX_TYPES];
-	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS */
+	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS; the local search on eval
+				alone (with quick, eval takes at most
+				FLEET_REFINE + FLEET_POLISH_EVALUATIONS) */
+	/* NULL, or a cheaper, rougher cost of the same purchases: then the
+	 * local search runs on it, and only its cheapest few (FLEET_REFINE)
+	 * and a short descent from the best of them go through eval. */
+	fleet_eval_fn quick;
+	int max_quick;       /* 0: FLEET_MAX_QUICK */
 };
 
 /* GPUs a local-search move adds or removes at once. */
@@ -61,7 +81,8 @@ extern const int fleet_move_sizes[4];
 struct fleet_found {
 	int counts[FLEET_MAX_TYPES];
 	double monthly;
-	int evaluations;    /* distinct purchases evaluated */
+	int evaluations;    /* distinct purchases evaluated by eval */
+	int quick_evaluations; /* distinct purchases looked at by quick */
 	bool exact;         /* every purchase was evaluated */
 };
 
@@ -69,7 +90,10 @@ struct fleet_found {
  * local search (add or remove 1, 2, 4 or 8 GPUs of a type; when none
  * helps, swap as many of a type for another) from buying nothing, from
  * s->start and from buying every GPU allowed, each purchase evaluated
- * once.
+ * once. With s->quick, the local search runs on quick looks; the
+ * FLEET_REFINE cheapest of them are evaluated by eval, and a descent by
+ * eval from the best takes at most FLEET_POLISH_EVALUATIONS more. out's
+ * figures are always eval's.
  * Deterministic. Returns PLANNER_OK, or the callback's error, or
  * PLANNER_ESYS when out of memory. */
 int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **err);
@@ -97,7 +121,8 @@ struct fleet {
 	 * nothing is bought). */
 	double payback_months;
 	double bound;                /* a lower bound on any fleet's monthly total */
-	int evaluations;
+	int evaluations;             /* purchases scheduled with repair and search */
+	int quick_evaluations;       /* purchases scheduled by construction only */
 	bool exact;
 };
 
@@ -106,6 +131,15 @@ struct fleet {
  * when the spec has no buy: list or more than FLEET_MAX_TYPES entries. */
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
 	       struct fleet **out, char **err);
+
+/* Flags for fleet_plan_opts. */
+#define FLEET_THOROUGH 1u /* every candidate of the local search scheduled with
+			   * repair and search, no quick look first: the method
+			   * before the quick look, slower (planner fleet --thorough) */
+
+/* fleet_plan with flags (FLEET_THOROUGH); fleet_plan is flags 0. */
+int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
+		    unsigned flags, struct fleet **out, char **err);
 void fleet_free(struct fleet *f);
 
 /* Months until choice c's saving against n (buying nothing) pays c's

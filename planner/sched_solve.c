@@ -777,7 +777,7 @@ int sched_solve(const struct sched_problem *p, struct sched_solution *out, char 
 	}
 	list_options(&v, tmp);
 	construct(&v);
-	if (!p->baseline) {
+	if (!p->baseline && !p->quick) {
 		long start = v.work;
 		v.budget = SOLVE_WORK_BASE + SOLVE_WORK_PER_JOB * (long)J;
 		v.work_limit = start + (long)(REPAIR_SHARE * (double)v.budget);

@@ -670,6 +670,7 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 	struct sched_problem p = {.baseline = flags & SCHEDULE_BASELINE, .n_slots = s->n_slots, .pools = s->pools, .n_pools = s->n_pools,
 				  .jobs = b.jobs, .n_jobs = spec->n_jobs};
 	p.no_exact = flags & SCHEDULE_NO_EXACT;
+	p.quick = flags & SCHEDULE_QUICK;
 	if ((rc = sched_solve(&p, &b.sol, err)))
 		goto fail;
 	s->jobs = calloc(spec->n_jobs + 1, sizeof *s->jobs);

@@ -62,6 +62,9 @@ struct sched_problem {
 	bool no_exact;      /* tests and benchmarks only: no exact placement by
 			       dynamic programme (of one job or a pair), as on a
 			       month whose states are too many for it */
+	bool quick;         /* construction only (phase 1 of sched_solve.c): no
+			       repair, no search; the fleet search's first look
+			       at a candidate (fleet.c) */
 	int n_slots;
 	const struct sched_pool *pools;
 	size_t n_pools;
@@ -197,7 +200,9 @@ struct schedule {
 /* Flags for schedule_month. */
 #define SCHEDULE_BASELINE 1u /* the greedy baseline instead of the solver (benchmarks) */
 #define SCHEDULE_NO_EXACT 2u /* no exact placers (sched_problem.no_exact): the fleet
-			      * search's quick look at a candidate */
+			      * search's second look at a candidate */
+#define SCHEDULE_QUICK 4u    /* construction only (sched_problem.quick): the fleet
+			      * search's first, cheapest look at a candidate */
 
 /* Schedules the month (1-12) of year for spec, priced by plan (from
  * plan_compare on the same spec). Returns PLANNER_OK and a schedule (free

@@ -163,10 +163,11 @@ static double exact_optimum(const struct inst *in)
 	return best;
 }
 
-/* The planner's evaluation: the scheduler on the pools with the purchase. */
-static int eval_inst(void *ctx, const int *counts, double *monthly, char **err)
+/* The planner's evaluation: the scheduler on the pools with the purchase;
+ * quick: its construction only (sched_problem.quick). */
+static int eval_with(const struct inst *in, const int *counts, bool quick, double *monthly,
+		     char **err)
 {
-	const struct inst *in = ctx;
 	struct sched_pool pools[R_POOLS] = {{.name = "A"}, {.name = "B"}};
 	struct sched_option opt[R_JOBS][R_POOLS];
 	struct sched_job jobs[R_JOBS];
@@ -184,8 +185,8 @@ static int eval_inst(void *ctx, const int *counts, double *monthly, char **err)
 		jobs[j].fallback_cost = in->fallback[j];
 		jobs[j].opt = opt[j];
 	}
-	struct sched_problem p = {.n_slots = R_SLOTS, .pools = pools, .n_pools = R_POOLS,
-				  .jobs = jobs, .n_jobs = R_JOBS};
+	struct sched_problem p = {.quick = quick, .n_slots = R_SLOTS, .pools = pools,
+				  .n_pools = R_POOLS, .jobs = jobs, .n_jobs = R_JOBS};
 	struct sched_solution s;
 	int rc = sched_solve(&p, &s, err);
 	if (rc)
@@ -197,7 +198,19 @@ static int eval_inst(void *ctx, const int *counts, double *monthly, char **err)
 	return PLANNER_OK;
 }
 
-static void search_within_one_percent(int exact_max)
+static int eval_inst(void *ctx, const int *counts, double *monthly, char **err)
+{
+	return eval_with(ctx, counts, false, monthly, err);
+}
+
+static int eval_inst_quick(void *ctx, const int *counts, double *monthly, char **err)
+{
+	return eval_with(ctx, counts, true, monthly, err);
+}
+
+/* exact_max 1 forces the local search; quick gives it the quick look
+ * first, as fleet_plan does. */
+static void search_within_one_percent(int exact_max, bool quick)
 {
 	int worse = 0;
 	double worst = 0;
@@ -207,11 +220,17 @@ static void search_within_one_percent(int exact_max)
 		struct fleet_space s = {.n_types = R_POOLS,
 					.max_count = {R_MAX_BUY, R_MAX_BUY},
 					.eval = eval_inst,
+					.quick = quick ? eval_inst_quick : NULL,
 					.ctx = &in,
 					.exact_max = exact_max};
 		struct fleet_found f;
 		char *err = NULL;
 		ck_assert_int_eq(fleet_search(&s, &f, &err), PLANNER_OK);
+		/* The figure returned is the full evaluation's, never the quick one's. */
+		double full;
+		ck_assert_int_eq(eval_inst(&in, f.counts, &full, &err), PLANNER_OK);
+		ck_assert_double_eq_tol(f.monthly, full, 1e-9);
+		ck_assert_int_eq(f.quick_evaluations > 0, quick && exact_max == 1);
 		double opt = exact_optimum(&in);
 		ck_assert_msg(f.monthly >= opt - 1e-6, "instance %u: %.6f below the optimum %.6f", n,
 			      f.monthly, opt);
@@ -225,13 +244,51 @@ static void search_within_one_percent(int exact_max)
 
 START_TEST(the_fleet_by_enumeration_is_within_one_percent_of_the_exact_optimum_on_200_instances)
 {
-	search_within_one_percent(0);
+	search_within_one_percent(0, false);
 }
 END_TEST
 
 START_TEST(the_fleet_by_local_search_is_within_one_percent_of_the_exact_optimum_on_200_instances)
 {
-	search_within_one_percent(1);
+	search_within_one_percent(1, false);
+}
+END_TEST
+
+START_TEST(the_fleet_by_quick_looks_then_full_evaluations_is_within_one_percent_on_200_instances)
+{
+	search_within_one_percent(1, true);
+}
+END_TEST
+
+/* A quick look that ranks purchases backwards still ends on the full
+ * evaluation's figures, and the full descent from its picks goes on
+ * until no move helps within FLEET_POLISH_EVALUATIONS. */
+static int eval_backwards(void *ctx, const int *counts, double *monthly, char **err)
+{
+	int rc = eval_with(ctx, counts, false, monthly, err);
+	*monthly = -*monthly;
+	return rc;
+}
+
+START_TEST(a_misleading_quick_look_still_returns_a_fully_evaluated_purchase)
+{
+	struct inst in;
+	make_inst(&in, 7);
+	struct fleet_space s = {.n_types = R_POOLS,
+				.max_count = {R_MAX_BUY, R_MAX_BUY},
+				.eval = eval_inst,
+				.quick = eval_backwards,
+				.ctx = &in,
+				.exact_max = 1};
+	struct fleet_found f;
+	char *err = NULL;
+	ck_assert_int_eq(fleet_search(&s, &f, &err), PLANNER_OK);
+	double full;
+	ck_assert_int_eq(eval_inst(&in, f.counts, &full, &err), PLANNER_OK);
+	ck_assert_double_eq_tol(f.monthly, full, 1e-9);
+	ck_assert(f.monthly >= 0);
+	ck_assert_int_le(f.evaluations, FLEET_REFINE + FLEET_POLISH_EVALUATIONS);
+	ck_assert_int_gt(f.quick_evaluations, 0);
 }
 END_TEST
 
@@ -445,6 +502,45 @@ START_TEST(fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives)
 }
 END_TEST
 
+/* The tour's fleet as JSON, with extra arguments (NULL-terminated). */
+static cJSON *tour_json(const char *db, const char *extra)
+{
+	char *out = NULL;
+	const char *argv[] = {"fleet", "jobs/monthly.yaml", "--month", "2026-03", "--format",
+			      "json", "--db", db, "-q", extra, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *doc = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(doc);
+	free(out);
+	return doc;
+}
+
+/* --thorough schedules every purchase it tries in full (no quick looks)
+ * and, on the tour, agrees with the quick-look search on the purchase. */
+START_TEST(fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir);
+	cJSON *quick = tour_json(db, NULL), *full = tour_json(db, "--thorough");
+	const cJSON *qs = cJSON_GetObjectItem(quick, "search");
+	const cJSON *fs = cJSON_GetObjectItem(full, "search");
+	ck_assert_int_gt(cJSON_GetObjectItem(qs, "quick_evaluations")->valueint, 0);
+	ck_assert_int_eq(cJSON_GetObjectItem(fs, "quick_evaluations")->valueint, 0);
+	ck_assert_int_gt(cJSON_GetObjectItem(fs, "evaluations")->valueint,
+			 cJSON_GetObjectItem(qs, "evaluations")->valueint);
+	char *a = cJSON_PrintUnformatted(cJSON_GetObjectItem(quick, "purchase"));
+	char *b = cJSON_PrintUnformatted(cJSON_GetObjectItem(full, "purchase"));
+	ck_assert_str_eq(a, b);
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(quick, "monthly_total")->valuedouble,
+				cJSON_GetObjectItem(full, "monthly_total")->valuedouble, 0.005);
+	free(a);
+	free(b);
+	cJSON_Delete(quick);
+	cJSON_Delete(full);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(schedule_fleet_lays_the_month_out_on_the_bought_gpus)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir), *out = NULL, *errout = NULL;
@@ -497,6 +593,8 @@ Suite *fleet_suite(void)
 	tcase_set_timeout(search, 600);
 	tcase_add_test(search, the_fleet_by_enumeration_is_within_one_percent_of_the_exact_optimum_on_200_instances);
 	tcase_add_test(search, the_fleet_by_local_search_is_within_one_percent_of_the_exact_optimum_on_200_instances);
+	tcase_add_test(search, the_fleet_by_quick_looks_then_full_evaluations_is_within_one_percent_on_200_instances);
+	tcase_add_test(search, a_misleading_quick_look_still_returns_a_fully_evaluated_purchase);
 	tcase_add_test(search, the_exact_optimum_is_below_buying_everything_on_some_instance);
 	tcase_add_test(search, payback_is_the_capex_over_the_monthly_saving_and_none_beyond_amortisation);
 	suite_add_tcase(s, search);
@@ -507,6 +605,7 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, fleet_json_keeps_its_contract_for_the_fleet_and_both_alternatives);
 	tcase_add_test(tour, a_payback_beyond_amortisation_prints_not_within_n_months);
 	tcase_add_test(tour, schedule_fleet_lays_the_month_out_on_the_bought_gpus);
+	tcase_add_test(tour, fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour);
 	suite_add_tcase(s, tour);
 	return s;
 }
