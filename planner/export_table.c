@@ -155,9 +155,17 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		}
 	}
 	fprintf(f, "\n%scost by route%s\n", bold, off);
-	for (int k = ROUTE_OWNED; k >= 0; k--)
+	for (int k = ROUTE_OWNED; k >= 0; k--) {
 		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k),
 		        s->route_cost[k], s->currency, s->route_hours[k]);
+		/* The parts no hour carries (costs:, idle_watts), when any. */
+		if (k == ROUTE_OWNED && s->owned_fixed > 0)
+			fprintf(f, "   %-6s %10.2f %s  (of owned: idle draw, hosts, maintenance)\n",
+			        "fixed", s->owned_fixed, s->currency);
+		if (k == ROUTE_RENTED && s->setup_cost > 0)
+			fprintf(f, "   %-6s %10.2f %s  (of rented: setup hours of each run)\n",
+			        "setup", s->setup_cost, s->currency);
+	}
 	fprintf(f, "  %-7s %10.2f %s\n", "total", s->total_cost, s->currency);
 	char name[256];
 	for (size_t j = 0; j < s->n_jobs; j++)

@@ -222,6 +222,7 @@ int fleet_spec(const struct jobspec *spec, const int *counts, struct jobspec *co
 		o->gpu = spec->buy[i].gpu;
 		o->count = counts[i];
 		o->watts = spec->buy[i].watts;
+		o->idle_watts = spec->buy[i].idle_watts;
 		o->pos = spec->buy[i].pos;
 	}
 	return PLANNER_OK;
@@ -268,7 +269,9 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 		struct tco_owned t; /* the purchase with its hosts (costs:) */
 		tco_owned_month(spec, counts[i], spec->buy[i].price, 0, 0, 0, false, &t);
 		c->capex += t.capex;
-		c->purchase_monthly += t.capital + t.maintenance;
+		/* Its capital; power, idle draw, hosts' power and maintenance
+		 * are the schedule's, as for the GPUs on hand (owned_fixed). */
+		c->purchase_monthly += t.capital;
 	}
 	const struct schedule *s = c->sched;
 	double penalty = 0;
