@@ -395,10 +395,13 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 		s.max_count[i] = type_max(spec, plan, i);
 		s.sizes[i] = type_sizes(plan, spec->buy[i].gpu);
 	}
+	/* Each job's own purchase, in spec order, while the sum stays within
+	 * the type's max_count (and the pool bound, type_max); a job whose
+	 * purchase would pass it buys nothing of its own. */
 	for (size_t j = 0; j < plan->n_jobs; j++) {
 		int i = own_purchase(spec, &plan->jobs[j]);
 		if (i >= 0 && per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <=
-				      FLEET_MAX_POOL_GPUS)
+				      s.max_count[i])
 			per_job[i] += plan->jobs[j].routes[ROUTE_OWNED].gpu_count;
 	}
 	int start[FLEET_MAX_TYPES] = {0};

@@ -553,6 +553,30 @@ START_TEST(a_fully_busy_purchase_costs_the_fleet_what_compare_charges_owning_it)
 }
 END_TEST
 
+START_TEST(one_purchase_per_job_stays_within_max_count)
+{
+	/* Two restricted jobs each buy 2x RTX 4090 in compare (a 70B model in
+	 * 4 bits needs two); max_count 2 lets one of them buy its own. */
+	struct tour t;
+	fleet_of("version: 1\ncurrency: USD\ntimezone: UTC\n"
+		 "buy:\n  - {gpu: RTX 4090, price: 1800, watts: 450, max_count: 2}\n"
+		 "jobs:\n"
+		 "  - {name: a, model: llama-3.1-70b, precision: q4_k_m, hours_per_month: 200, "
+		 "data: restricted}\n"
+		 "  - {name: b, model: llama-3.1-70b, precision: q4_k_m, hours_per_month: 200, "
+		 "data: restricted}\n",
+		 &t);
+	for (size_t j = 0; j < 2; j++) {
+		const struct route_result *own = &t.plan->jobs[j].routes[ROUTE_OWNED];
+		ck_assert(t.plan->jobs[j].best == ROUTE_OWNED && !own->already_owned);
+		ck_assert_int_eq(own->gpu_count, 2);
+	}
+	ck_assert_int_eq(t.f->per_job.counts[0], 2);
+	ck_assert_int_eq(t.f->best.counts[0], 2);
+	tour_close(&t);
+}
+END_TEST
+
 Suite *fleet_suite(void)
 {
 	Suite *s = suite_create("fleet");
@@ -571,6 +595,7 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, a_payback_beyond_amortisation_prints_not_within_n_months);
 	tcase_add_test(tour, schedule_fleet_lays_the_month_out_on_the_bought_gpus);
 	tcase_add_test(tour, a_fully_busy_purchase_costs_the_fleet_what_compare_charges_owning_it);
+	tcase_add_test(tour, one_purchase_per_job_stays_within_max_count);
 	suite_add_tcase(s, tour);
 	return s;
 }
