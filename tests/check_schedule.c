@@ -1232,6 +1232,46 @@ START_TEST(each_rented_run_pays_its_setup_hours_at_its_price)
 }
 END_TEST
 
+START_TEST(the_fixed_month_and_setup_are_their_own_lines_in_table_and_json)
+{
+	static const char yaml[] =
+		"version: 1\ncurrency: USD\ntimezone: UTC\nelectricity_per_kwh: 0.20\n"
+		"costs: {setup_hours: 1}\n"
+		"owned:\n  - {gpu: RTX 4090, count: 1, watts: 400, idle_watts: 50}\n"
+		"quotes:\n  - {provider: acme, gpu: RTX 4090, count: 1, price_per_hour: 0.02}\n"
+		"jobs:\n  - {name: a, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 100, "
+		"data: restricted}\n"
+		"  - {name: r, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 10, "
+		"data: confidential, schedule: {window: \"09:00-13:00\", days: [sat]}}\n";
+	char *out = NULL;
+	const char *json[] = {"--format", "json", NULL};
+	ck_assert_int_eq(schedule_cli(yaml, json, &out), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	/* the idle month of the hand-worked example: 744 h x 50 W x 0.20 */
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(root, "owned_fixed_cost")->valuedouble, 7.44,
+				1e-9);
+	const cJSON *setup = cJSON_GetObjectItem(root, "rented_setup_cost");
+	ck_assert(cJSON_IsNumber(setup) && setup->valuedouble > 0);
+	double routes = 0;
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "cost_by_route"))
+		routes += r->valuedouble;
+	ck_assert_double_eq_tol(routes, cJSON_GetObjectItem(root, "total_cost")->valuedouble, 0.015);
+	cJSON_Delete(root);
+	free(out);
+	ck_assert_int_eq(schedule_cli(yaml, NULL, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "   fixed        7.44 USD  (of owned: idle draw"));
+	ck_assert_ptr_nonnull(strstr(out, "   setup "));
+	free(out);
+	/* Without costs: and idle_watts, neither. */
+	ck_assert_int_eq(schedule_cli(short_month_yaml, json, &out), 0);
+	ck_assert_ptr_null(strstr(out, "owned_fixed_cost"));
+	ck_assert_ptr_null(strstr(out, "rented_setup_cost"));
+	free(out);
+}
+END_TEST
+
 Suite *schedule_suite(void)
 {
 	Suite *s = suite_create("schedule");
@@ -1266,6 +1306,7 @@ Suite *schedule_suite(void)
 	tcase_add_test(real, unplaced_hours_exit_6_unless_allowed);
 	tcase_add_test(real, idle_draw_and_a_hosts_power_change_the_month_by_the_hand_worked_amounts);
 	tcase_add_test(real, each_rented_run_pays_its_setup_hours_at_its_price);
+	tcase_add_test(real, the_fixed_month_and_setup_are_their_own_lines_in_table_and_json);
 	suite_add_tcase(s, real);
 	return s;
 }
