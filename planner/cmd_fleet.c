@@ -109,6 +109,8 @@ static cJSON *choice_json(const struct jobspec *spec, const struct fleet *f,
 	}
 	cJSON_AddNumberToObject(o, "capex", round_to(c->capex, 2));
 	cJSON_AddNumberToObject(o, "purchase_monthly", round_to(c->purchase_monthly, 2));
+	if (c->sched->owned_fixed > 0) /* as schedule's JSON: present when not 0 */
+		cJSON_AddNumberToObject(o, "owned_fixed_cost", round_to(c->sched->owned_fixed, 2));
 	cJSON_AddNumberToObject(o, "monthly_total", round_to(c->monthly_total, 2));
 	cJSON_AddItemToObject(o, "by_route", routes);
 	for (int r = 0; r < ROUTE_COUNT; r++)
@@ -163,6 +165,13 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 			ch[0]->by_route[r], ch[1]->by_route[r], ch[2]->by_route[r]);
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "  of which purchase", ch[0]->purchase_monthly,
 		ch[1]->purchase_monthly, ch[2]->purchase_monthly);
+	/* The owned pools' fixed month (schedule.h, owned_fixed), when costs:
+	 * or idle_watts give one. */
+	if (ch[0]->sched->owned_fixed > 0 || ch[1]->sched->owned_fixed > 0 ||
+	    ch[2]->sched->owned_fixed > 0)
+		fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "  of which fixed",
+			ch[0]->sched->owned_fixed, ch[1]->sched->owned_fixed,
+			ch[2]->sched->owned_fixed);
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "monthly total", ch[0]->monthly_total,
 		ch[1]->monthly_total, ch[2]->monthly_total);
 	for (int k = 0; k < 3; k++)

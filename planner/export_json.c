@@ -1,6 +1,7 @@
 /* export_json.c — the schedule as JSON. The contract: month, timezone,
- * currency, total_cost, runs, jobs, unplaced, owned_utilization (times
- * ISO 8601 with their UTC offset). */
+ * currency, total_cost, cost_by_route, owned_fixed_cost and
+ * rented_setup_cost (when not 0), runs, jobs, unplaced, owned_utilization
+ * (times ISO 8601 with their UTC offset). */
 #include <cJSON.h>
 #include <stdlib.h>
 
@@ -42,6 +43,11 @@ static int write_json(FILE *f, const struct schedule *s, struct export_opts *opt
 	for (int k = 0; k < ROUTE_COUNT; k++)
 		cJSON_AddNumberToObject(split, route_name((enum route)k),
 		                        round_to(s->route_cost[k], 2));
+	/* Parts of the owned and rented figures, present when not 0. */
+	if (s->owned_fixed > 0)
+		cJSON_AddNumberToObject(root, "owned_fixed_cost", round_to(s->owned_fixed, 2));
+	if (s->setup_cost > 0)
+		cJSON_AddNumberToObject(root, "rented_setup_cost", round_to(s->setup_cost, 2));
 	cJSON *runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < s->n_runs; i++)
 		cJSON_AddItemToArray(runs, run_json(s, &s->runs[i]));

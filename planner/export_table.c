@@ -91,6 +91,23 @@ static int month_views(FILE *f, const struct schedule *s, char **err)
 /* Where an offer's name starts when it goes under its row. */
 #define RUN_WHAT_INDENT 6
 
+/* The schedule's cost by route and its total, with the parts no hour
+ * carries (costs:, idle_watts) under their route when not 0. */
+static void route_costs(FILE *f, const struct schedule *s)
+{
+	for (int k = ROUTE_OWNED; k >= 0; k--) {
+		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k),
+		        s->route_cost[k], s->currency, s->route_hours[k]);
+		if (k == ROUTE_OWNED && s->owned_fixed > 0)
+			fprintf(f, "   %-6s %10.2f %s  (of owned: idle draw, hosts, maintenance)\n",
+			        "fixed", s->owned_fixed, s->currency);
+		if (k == ROUTE_RENTED && s->setup_cost > 0)
+			fprintf(f, "   %-6s %10.2f %s  (of rented: setup hours of each run)\n",
+			        "setup", s->setup_cost, s->currency);
+	}
+	fprintf(f, "  %-7s %10.2f %s\n", "total", s->total_cost, s->currency);
+}
+
 static int write_table(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	bool color = opts->color;
@@ -155,10 +172,7 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		}
 	}
 	fprintf(f, "\n%scost by route%s\n", bold, off);
-	for (int k = ROUTE_OWNED; k >= 0; k--)
-		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k),
-		        s->route_cost[k], s->currency, s->route_hours[k]);
-	fprintf(f, "  %-7s %10.2f %s\n", "total", s->total_cost, s->currency);
+	route_costs(f, s);
 	char name[256];
 	for (size_t j = 0; j < s->n_jobs; j++)
 		if (s->jobs[j].why[0])

@@ -277,6 +277,7 @@ int fleet_spec(const struct jobspec *spec, const int *counts, struct jobspec *co
 		o->gpu = spec->buy[i].gpu;
 		o->count = counts[i];
 		o->watts = spec->buy[i].watts;
+		o->idle_watts = spec->buy[i].idle_watts;
 		o->pos = spec->buy[i].pos;
 	}
 	return PLANNER_OK;
@@ -323,7 +324,9 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 		struct tco_owned t; /* the purchase with its hosts (costs:) */
 		tco_owned_month(spec, counts[i], spec->buy[i].price, 0, 0, 0, false, &t);
 		c->capex += t.capex;
-		c->purchase_monthly += t.capital + t.maintenance;
+		/* Its capital; power, idle draw, hosts' power and maintenance
+		 * are the schedule's, as for the GPUs on hand (owned_fixed). */
+		c->purchase_monthly += t.capital;
 	}
 	const struct schedule *s = c->sched;
 	double penalty = 0;
@@ -465,10 +468,13 @@ int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int yea
 		s.max_count[i] = type_max(spec, plan, i);
 		s.sizes[i] = type_sizes(plan, spec->buy[i].gpu);
 	}
+	/* Each job's own purchase, in spec order, while the sum stays within
+	 * the type's max_count (and the pool bound, type_max); a job whose
+	 * purchase would pass it buys nothing of its own. */
 	for (size_t j = 0; j < plan->n_jobs; j++) {
 		int i = own_purchase(spec, &plan->jobs[j]);
 		if (i >= 0 && per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <=
-				      FLEET_MAX_POOL_GPUS)
+				      s.max_count[i])
 			per_job[i] += plan->jobs[j].routes[ROUTE_OWNED].gpu_count;
 	}
 	int start[FLEET_MAX_TYPES] = {0};

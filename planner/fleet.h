@@ -8,9 +8,10 @@
  * of purchase counts with a cost callback, so tests can put an exact
  * optimum beside it. fleet_plan evaluates a purchase on a real spec by
  * adding the bought GPUs to owned: and scheduling the month; a bought GPU
- * costs its amortised purchase (owned_fixed_monthly, workload.h) every
- * month whether it runs or not, and its power (power_cost) for the hours
- * the schedule gives it. */
+ * costs its capital (tco_owned_month) every month whether it runs or not,
+ * and, as a GPU on hand, what the schedule charges its pool: the power of
+ * the hours it gives it plus the pool's fixed month (idle draw, hosts,
+ * maintenance; schedule.h, owned_fixed). */
 #ifndef PLANNER_FLEET_H
 #define PLANNER_FLEET_H
 
@@ -104,7 +105,8 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 struct fleet_choice {
 	int counts[FLEET_MAX_TYPES]; /* per spec->buy entry */
 	double capex;                /* purchase, currency */
-	double purchase_monthly;     /* its monthly share (owned_fixed_monthly) */
+	double purchase_monthly;     /* its capital a month (tco_owned_month); its
+				      * maintenance is in the schedule's owned_fixed */
 	double monthly_total;        /* the month's bill, purchase share included */
 	double by_route[ROUTE_COUNT];/* owned: power + purchase share */
 	double unplaced_hours;       /* work no route could take */

@@ -1,7 +1,8 @@
 /* report_fleet.c — the report's fleet and month sections: the purchase
  * `planner fleet` proposes (fleet_plan, fleet.h) beside buying nothing and
- * one purchase per job, and the month `planner schedule` lays out on the
- * owned GPUs (schedule_month, schedule.h), per job and in total. The
+ * one purchase per job, and the month `planner schedule --fleet` lays out
+ * on the proposed fleet (or, without a fleet, `planner schedule` on the
+ * owned GPUs; schedule_month, schedule.h), per job and in total. The
  * caller gathers both (cmd_report.c); this file only writes them. */
 #include <math.h>
 #include <string.h>
@@ -135,6 +136,11 @@ static void month_table(FILE *f, const struct schedule *s)
 		api_all += api;
 		unplaced += r->unplaced_hours;
 	}
+	if (s->owned_fixed > 0) /* no job's: the owned pools' month (costs:, idle_watts) */
+		fprintf(f, "<tr><td>owned GPUs' fixed month: idle draw, hosts, upkeep</td><td></td>"
+			"<td></td><td></td><td></td><td class=\"num\" id=\"month-owned-fixed\">%.2f"
+			"</td><td></td></tr>\n",
+			s->owned_fixed);
 	fprintf(f, "<tr><th>total</th><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td "
 		"class=\"num\">%.1f</td><td class=\"num\" id=\"month-api\">%.2f</td><td "
 		"class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
@@ -142,24 +148,50 @@ static void month_table(FILE *f, const struct schedule *s)
 		needed, tot[ROUTE_OWNED], tot[ROUTE_RENTED], api_all, s->total_cost, unplaced);
 }
 
+/* The sentence above the month's table: which GPUs it is laid out on, by
+ * which command, and its totals. */
+static void month_intro(FILE *f, const struct report_input *in, const struct schedule *s)
+{
+	const struct fleet *fl = in->fleet;
+	char buy[256] = "";
+	if (fl)
+		fleet_purchase_text(in->spec, &fl->best, buy, sizeof buy);
+	fputs("<code>", f);
+	report_escf(f, "planner schedule %s --month %s%s", in->spec->path, s->month,
+		    fl ? " --fleet" : "");
+	fputs("</code> ", f);
+	if (fl && fl->best.capex > 0)
+		report_escf(f, "lays %s out (%d h, %s) on the proposed fleet: the GPUs already "
+			    "owned plus its purchase (%s)", s->month, s->n_slots, s->timezone,
+			    buy);
+	else if (fl)
+		report_escf(f, "lays %s out (%d h, %s) on the proposed fleet, which buys nothing: "
+			    "the GPUs already owned", s->month, s->n_slots, s->timezone);
+	else
+		report_escf(f, "lays %s out (%d h, %s) on the GPUs already owned", s->month,
+			    s->n_slots, s->timezone);
+	report_escf(f, ", each job inside its windows, days and deadlines, the rest rented or sent "
+		    "to the API: %.2f %s in all (owned %.2f, rented %.2f, api %.2f)",
+		    s->total_cost, s->currency, s->route_cost[ROUTE_OWNED],
+		    s->route_cost[ROUTE_RENTED], s->route_cost[ROUTE_API]);
+	if (fl && fl->best.capex > 0)
+		report_escf(f, ", besides the purchase's capital, %.2f a month (the fleet above)",
+			    fl->best.purchase_monthly);
+	fputs(".</p>\n", f);
+}
+
 void report_month(FILE *f, const struct report_input *in)
 {
-	const struct schedule *s = in->month;
+	/* On the proposed fleet when there is one (its schedule, as planner
+	 * schedule --fleet prints it), else on the GPUs owned. */
+	const struct schedule *s = in->fleet ? in->fleet->best.sched : in->month;
 	fputs("<h2 id=\"month\">The month, hour by hour</h2>\n<p>", f);
 	if (!s) {
 		report_escf(f, "No schedule: %s.", in->month_note ? in->month_note : "not laid out");
 		fputs("</p>\n", f);
 		return;
 	}
-	fputs("<code>", f);
-	report_escf(f, "planner schedule %s --month %s", in->spec->path, s->month);
-	fputs("</code> ", f);
-	report_escf(f, "lays %s out (%d h, %s) on the GPUs already owned, each job inside its "
-		    "windows, days and deadlines, the rest rented or sent to the API: %.2f %s in "
-		    "all (owned %.2f, rented %.2f, api %.2f).",
-		    s->month, s->n_slots, s->timezone, s->total_cost, s->currency,
-		    s->route_cost[ROUTE_OWNED], s->route_cost[ROUTE_RENTED], s->route_cost[ROUTE_API]);
-	fputs("</p>\n", f);
+	month_intro(f, in, s);
 	month_table(f, s);
 	for (size_t j = 0; j < s->n_jobs; j++)
 		if (s->jobs[j].why[0]) {

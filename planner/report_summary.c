@@ -106,8 +106,8 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 		fputs("any region.", f);
 	}
 	fputs(" What to buy for all the jobs together is under <a href=\"#fleet\">the "
-	      "fleet</a>; the month on the owned GPUs, job by job, under <a href=\"#month\">the "
-	      "month</a>.</p>\n",
+	      "fleet</a>; the month on it (or, without a fleet, on the owned GPUs), job by job, "
+	      "under <a href=\"#month\">the month</a>.</p>\n",
 	      f);
 }
 

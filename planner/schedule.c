@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tco.h"
 #include "util.h"
 #include "workload.h"
 
@@ -139,6 +140,7 @@ void sched_iso(time_t t, int utc_offset, char *buf, size_t len)
 struct pool_info {
 	const struct gpu_spec *gpu;
 	double watts;
+	double idle_watts;  /* between runs; 0 = switched off */
 	int first;          /* number of the pool's first GPU among its model, 0-based */
 };
 
@@ -178,7 +180,7 @@ static int build_pools(struct builder *b, char **err)
 		for (; k < b->n_pools; k++) {
 			if (b->pinfo[k].gpu != o->gpu)
 				continue;
-			if (b->pinfo[k].watts == o->watts)
+			if (b->pinfo[k].watts == o->watts && b->pinfo[k].idle_watts == o->idle_watts)
 				break;
 			first = b->pinfo[k].first + b->pools[k].count;
 		}
@@ -186,6 +188,7 @@ static int build_pools(struct builder *b, char **err)
 			snprintf(b->pools[k].name, sizeof b->pools[k].name, "%s", o->gpu->name);
 			b->pinfo[k].gpu = o->gpu;
 			b->pinfo[k].watts = o->watts;
+			b->pinfo[k].idle_watts = o->idle_watts;
 			b->pinfo[k].first = first;
 			b->n_pools++;
 		}
@@ -262,7 +265,11 @@ static int build_jobs(struct builder *b, char **err)
 			o->gpus = n * run.replicas;
 			o->replicas = run.replicas > 0 ? run.replicas : 1;
 			o->hours = h;
-			o->cost_per_hour = power_cost(spec, o->gpus, pi->watts, 1.0);
+			/* The marginal cost of a busy hour, as compare's owned
+			 * route prices it: the idle month is paid anyway. */
+			struct tco_owned t;
+			tco_owned_month(spec, o->gpus, 0, pi->watts, pi->idle_watts, 0, true, &t);
+			o->cost_per_hour = t.per_hour;
 		}
 	}
 	return PLANNER_OK;
@@ -404,6 +411,10 @@ static double rented_runs(struct builder *b, size_t j, const struct route_result
 		r->n_slots = len;
 		r->hours = left < len ? left : len;
 		r->cost = r->hours * rent->price_per_hour * rent->replicas; /* all copies run */
+		/* Each run starts its nodes anew: its setup hours (costs:). */
+		double setup = tco_setup_run(b->spec, r->replicas, rent->price_per_hour);
+		r->cost += setup;
+		s->setup_cost += setup;
 		*cost += r->cost;
 		placed += r->hours;
 		t += len + (sj->max_run > 0 ? 1 : 0);
@@ -634,6 +645,29 @@ static int build_resources(struct builder *b)
 	return PLANNER_OK;
 }
 
+/* The owned pools' fixed month (tco_owned_month_of) at the hours the
+ * runs keep their GPUs busy, over the calendar month's hours (compare's
+ * month is HOURS_PER_MONTH), into the total and the owned route. */
+static void owned_fixed(struct builder *b)
+{
+	struct schedule *s = b->out;
+	for (size_t m = 0; m < b->n_pools; m++) {
+		double gpu_hours = 0;
+		for (size_t i = 0; i < s->n_runs; i++)
+			if (s->runs[i].route == ROUTE_OWNED && s->runs[i].pool == (int)m)
+				gpu_hours += s->runs[i].hours * s->runs[i].gpu_count;
+		int n = b->pools[m].count;
+		struct tco_owned t;
+		tco_owned_month_of(b->spec, n, 0, b->pinfo[m].watts, b->pinfo[m].idle_watts,
+				   gpu_hours / n, s->n_slots, true, &t);
+		s->owned_fixed += t.fixed;
+	}
+	if (s->owned_fixed > 0) {
+		s->route_cost[ROUTE_OWNED] += s->owned_fixed;
+		s->total_cost += s->owned_fixed;
+	}
+}
+
 static void builder_free(struct builder *b)
 {
 	free(b->pinfo);
@@ -699,6 +733,7 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 		qsort(s->runs, s->n_runs, sizeof *s->runs, cmp_runs);
 	for (size_t j = 0; j < s->n_jobs; j++)
 		s->total_cost += s->jobs[j].cost;
+	owned_fixed(&b);
 	builder_free(&b);
 	*out = s;
 	return PLANNER_OK;

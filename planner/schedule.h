@@ -41,7 +41,8 @@ struct sched_pool {
 struct sched_option {
 	int gpus;           /* GPUs of the pool one run takes; 0 = does not fit */
 	double hours;       /* hours on this pool that do the whole job (> 0) */
-	double cost_per_hour; /* power of all `gpus`, currency per hour */
+	double cost_per_hour; /* power of all `gpus` above their idle draw (tco_owned_month's
+			       * per_hour), currency per hour */
 	int replicas;         /* copies of the configuration in `gpus` (gpus / replicas each) */
 };
 
@@ -192,9 +193,15 @@ struct schedule {
 	size_t n_resources;
 	struct sched_pool *pools;
 	size_t n_pools;
-	double total_cost;
-	double route_cost[ROUTE_COUNT];
+	double total_cost;          /* the jobs' costs plus owned_fixed */
+	double route_cost[ROUTE_COUNT]; /* owned includes owned_fixed, rented setup_cost */
 	double route_hours[ROUTE_COUNT];
+	/* The owned pools' month that no run's cost carries (tco_owned_month's
+	 * fixed part at the hours the schedule gives them): idle draw and
+	 * hosts when kept on, maintenance; 0 without costs: and idle_watts.
+	 * A job's cost and the solver see the marginal cost of a busy hour. */
+	double owned_fixed;
+	double setup_cost;          /* rented runs' setup hours (tco_setup_run), in their costs */
 };
 
 /* Flags for schedule_month. */

@@ -26,6 +26,14 @@ static double capital_month(double capex, double resale, double n, double i)
 void tco_owned_month(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
                      double idle_watts, double busy_hours, bool on_hand, struct tco_owned *out)
 {
+	tco_owned_month_of(spec, gpus, price_per_gpu, watts, idle_watts, busy_hours, HOURS_PER_MONTH,
+	                   on_hand, out);
+}
+
+void tco_owned_month_of(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
+                        double idle_watts, double busy_hours, double month_hours, bool on_hand,
+                        struct tco_owned *out)
+{
 	const struct tco_costs *c = &spec->costs;
 	int per_host = c->host_gpus > 0 ? c->host_gpus : 1;
 	out->gpus = gpus;
@@ -39,7 +47,7 @@ void tco_owned_month(const struct jobspec *spec, int gpus, double price_per_gpu,
 	 * hours and the hosts' whole month are fixed; else the hosts run with
 	 * the GPUs. */
 	bool kept_on = idle_watts > 0;
-	double on_hours = kept_on ? fmax(HOURS_PER_MONTH, busy_hours) : busy_hours;
+	double on_hours = kept_on ? fmax(month_hours, busy_hours) : busy_hours;
 	double fixed_power = 0;
 	double hourly = power_cost(spec, gpus, watts - idle_watts, 1.0);
 	if (kept_on)
@@ -71,10 +79,15 @@ double tco_rented_runs(const struct job *j, double hours)
 	return ceil(hours / span - 1e-9);
 }
 
-double tco_setup_cost(const struct jobspec *spec, const struct job *j, double hours, int replicas,
-                      double price_per_hour)
+double tco_setup_run(const struct jobspec *spec, int replicas, double price_per_hour)
 {
 	if (!(spec->costs.setup_hours > 0))
 		return 0;
-	return tco_rented_runs(j, hours) * replicas * spec->costs.setup_hours * price_per_hour;
+	return replicas * spec->costs.setup_hours * price_per_hour;
+}
+
+double tco_setup_cost(const struct jobspec *spec, const struct job *j, double hours, int replicas,
+                      double price_per_hour)
+{
+	return tco_rented_runs(j, hours) * tco_setup_run(spec, replicas, price_per_hour);
 }

@@ -33,14 +33,24 @@ struct tco_owned {
  * with them). */
 void tco_owned_month(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
                      double idle_watts, double busy_hours, bool on_hand, struct tco_owned *out);
+/* The same for a month of month_hours hours (a schedule's calendar
+ * month: 672 to 745); tco_owned_month is it at HOURS_PER_MONTH. */
+void tco_owned_month_of(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
+                        double idle_watts, double busy_hours, double month_hours, bool on_hand,
+                        struct tco_owned *out);
 
 /* Rented runs a job needs for `hours` of one replica's work in a month:
  * one per schedule window (a run may not outlast it, nor max_run), one in
  * all without a window; 0 without hours. */
 double tco_rented_runs(const struct job *j, double hours);
 
-/* The setup cost of renting: costs.setup_hours billed at price_per_hour
- * for each run of each replica. */
+/* The setup cost of one rented run: costs.setup_hours billed at
+ * price_per_hour for each of its replicas; 0 without setup_hours.
+ * schedule prices each rented block it lays out with it. */
+double tco_setup_run(const struct jobspec *spec, int replicas, double price_per_hour);
+
+/* The setup cost of renting: tco_setup_run for each of the job's rented
+ * runs (tco_rented_runs). */
 double tco_setup_cost(const struct jobspec *spec, const struct job *j, double hours, int replicas,
                       double price_per_hour);
 

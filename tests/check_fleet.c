@@ -10,6 +10,7 @@
 #include "fleet.h"
 #include "schedule.h"
 #include "store.h"
+#include "tco.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -370,8 +371,11 @@ static double bill(const struct tour *t, const int *counts)
 	ck_assert_int_eq(fleet_spec(t->spec, counts, &copy, &err), PLANNER_OK);
 	ck_assert_int_eq(schedule_month(&copy, t->plan, 2026, 3, 0, &s, &err), PLANNER_OK);
 	double total = s->total_cost;
-	for (size_t i = 0; i < t->spec->n_buy; i++)
-		total += owned_fixed_monthly(t->spec, counts[i], t->spec->buy[i].price);
+	for (size_t i = 0; i < t->spec->n_buy; i++) {
+		struct tco_owned own; /* the purchase's capital; the rest is the schedule's */
+		tco_owned_month(t->spec, counts[i], t->spec->buy[i].price, 0, 0, 0, false, &own);
+		total += own.capital;
+	}
 	for (size_t j = 0; j < s->n_jobs; j++)
 		ck_assert_double_eq_tol(s->jobs[j].unplaced_hours, 0, 1e-9);
 	schedule_free(s);
@@ -586,6 +590,89 @@ START_TEST(a_payback_beyond_amortisation_prints_not_within_n_months)
 }
 END_TEST
 
+/* The fleet of a spec given as text, for March 2026 (744 h in UTC). */
+static void fleet_of(const char *yaml, struct tour *t)
+{
+	char *dir = test_tmpdir();
+	char *path = test_write(dir, "s.yaml", yaml);
+	char *db = xasprintf("%s/prices.db", dir);
+	char *err = NULL;
+	memset(t, 0, sizeof *t);
+	int rc = jobspec_load(path, test_ref(), &t->spec, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
+	rc = store_open(db, test_ref(), &t->st, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
+	rc = plan_compare(t->spec, test_ref(), t->st, &t->plan, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
+	rc = fleet_plan(t->spec, t->plan, 2026, 3, &t->f, &err);
+	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
+	free(err);
+	free(db);
+	free(path);
+	free(dir);
+}
+
+START_TEST(a_fully_busy_purchase_costs_the_fleet_what_compare_charges_owning_it)
+{
+	/* One restricted job that keeps one RTX 4090 busy all 744 h of March,
+	 * with every term of costs: and an idle draw. By hand (docs/estimation.md,
+	 * "Cost of ownership"): capex 1800 + one host 1200 = 3000; capital at
+	 * 6 %/12 = 0.5 % a month over 36 months less the 20 % resale's present
+	 * value: (3000 - 600 / 1.005^36) x 0.005 / (1 - 1.005^-36) = 76.01;
+	 * power 744 h x (400 W + 100 W host) = 372 kWh x 0.20 = 74.40 (the
+	 * schedule: 744 h x 360 W above idle = 53.57 in the job's runs, the
+	 * idle 744 h x 40 W = 5.95 and the host 14.88 fixed); upkeep 15.
+	 * 165.41 a month either way. */
+	struct tour t;
+	fleet_of("version: 1\ncurrency: USD\ntimezone: UTC\nelectricity_per_kwh: 0.20\n"
+		 "amortize_months: 36\n"
+		 "costs: {host: {price: 1200, watts: 100, gpus: 4}, maintenance_per_gpu_month: 15, "
+		 "resale_percent: 20, capital_rate_percent: 6}\n"
+		 "buy:\n  - {gpu: RTX 4090, price: 1800, watts: 400, idle_watts: 40, max_count: 2}\n"
+		 "jobs:\n  - {name: a, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 744, "
+		 "data: restricted}\n",
+		 &t);
+	const struct route_result *own = &t.plan->jobs[0].routes[ROUTE_OWNED];
+	const struct fleet_choice *c = &t.f->best;
+	ck_assert(own->feasible && !own->already_owned);
+	ck_assert_int_eq(own->gpu_count, 1);
+	ck_assert_int_eq(c->counts[0], 1);
+	ck_assert_double_eq_tol(c->sched->route_hours[ROUTE_OWNED], 744, 1e-9);
+	ck_assert_double_eq_tol(c->capex, own->capex, 1e-9);
+	ck_assert_double_eq_tol(c->capex, 3000, 1e-9);
+	ck_assert_double_eq_tol(c->monthly_total, own->monthly_cost, 1e-9);
+	ck_assert_double_eq_tol(c->monthly_total, 165.41, 0.005);
+	ck_assert_double_eq_tol(c->purchase_monthly, own->tco.capital, 1e-9);
+	ck_assert_double_eq_tol(c->sched->owned_fixed, 5.952 + 14.88 + 15, 1e-9);
+	ck_assert_double_eq_tol(c->sched->jobs[0].cost, 53.568, 1e-9);
+	tour_close(&t);
+}
+END_TEST
+
+START_TEST(one_purchase_per_job_stays_within_max_count)
+{
+	/* Two restricted jobs each buy 2x RTX 4090 in compare (a 70B model in
+	 * 4 bits needs two); max_count 2 lets one of them buy its own. */
+	struct tour t;
+	fleet_of("version: 1\ncurrency: USD\ntimezone: UTC\n"
+		 "buy:\n  - {gpu: RTX 4090, price: 1800, watts: 450, max_count: 2}\n"
+		 "jobs:\n"
+		 "  - {name: a, model: llama-3.1-70b, precision: q4_k_m, hours_per_month: 200, "
+		 "data: restricted}\n"
+		 "  - {name: b, model: llama-3.1-70b, precision: q4_k_m, hours_per_month: 200, "
+		 "data: restricted}\n",
+		 &t);
+	for (size_t j = 0; j < 2; j++) {
+		const struct route_result *own = &t.plan->jobs[j].routes[ROUTE_OWNED];
+		ck_assert(t.plan->jobs[j].best == ROUTE_OWNED && !own->already_owned);
+		ck_assert_int_eq(own->gpu_count, 2);
+	}
+	ck_assert_int_eq(t.f->per_job.counts[0], 2);
+	ck_assert_int_eq(t.f->best.counts[0], 2);
+	tour_close(&t);
+}
+END_TEST
+
 Suite *fleet_suite(void)
 {
 	Suite *s = suite_create("fleet");
@@ -606,6 +693,8 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, a_payback_beyond_amortisation_prints_not_within_n_months);
 	tcase_add_test(tour, schedule_fleet_lays_the_month_out_on_the_bought_gpus);
 	tcase_add_test(tour, fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour);
+	tcase_add_test(tour, a_fully_busy_purchase_costs_the_fleet_what_compare_charges_owning_it);
+	tcase_add_test(tour, one_purchase_per_job_stays_within_max_count);
 	suite_add_tcase(s, tour);
 	return s;
 }

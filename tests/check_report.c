@@ -633,8 +633,9 @@ START_TEST(the_report_lays_out_the_month_planner_schedule_gives_with_its_totals)
 	char *html = make_month_report(dir, "jobs/monthly.yaml", "2026-03");
 	char *stats = xhtml_stats(html);
 	ck_assert_msg(strstr(stats, "\nh2id=month\n") != NULL, "%s", stats);
-	const char *argv[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-03", "--format",
-			      "json", "--db", db, "--quiet", NULL};
+	/* The tour has a fleet: the month is laid out on it. */
+	const char *argv[] = {"schedule", "jobs/monthly.yaml", "--month", "2026-03", "--fleet",
+			      "--format", "json", "--db", db, "--quiet", NULL};
 	cJSON *sc = planner_json(argv);
 	ck_assert_double_eq_tol(stat_of(stats, "cell.month-total"), json_num(sc, "total_cost"),
 				0.005);
@@ -659,6 +660,8 @@ START_TEST(the_report_lays_out_the_month_planner_schedule_gives_with_its_totals)
 	}
 	ck_assert_ptr_nonnull(strstr(text, "href=\"#month\""));
 	ck_assert_ptr_null(strstr(text, "this report prices whole months"));
+	ck_assert_ptr_nonnull(strstr(text, "on the proposed fleet: the GPUs already owned plus its "
+					   "purchase (2x RTX 5090)"));
 	free(text);
 	cJSON_Delete(sc);
 	free(stats);
@@ -684,6 +687,7 @@ START_TEST(a_spec_with_nothing_to_buy_says_so_in_place_of_the_fleet)
 	ck_assert_ptr_nonnull(strstr(text, "No fleet: "));
 	ck_assert_ptr_null(strstr(text, "id=\"fleet-capex\""));
 	ck_assert_ptr_nonnull(strstr(text, "id=\"month-total\""));
+	ck_assert_ptr_nonnull(strstr(text, "out (744 h, UTC) on the GPUs already owned,"));
 	free(stats);
 	free(text);
 	free(html);

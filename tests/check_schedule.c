@@ -956,7 +956,8 @@ static void check_runs(const struct built *b)
 		total += job_cost;
 		free(busy);
 	}
-	ck_assert_double_eq_tol(total, s->total_cost, 1e-6);
+	/* The jobs' costs and the owned pools' fixed month (costs:, idle_watts). */
+	ck_assert_double_eq_tol(total + s->owned_fixed, s->total_cost, 1e-6);
 	for (size_t k = 0; k < n_res; k++) {
 		int used = 0;
 		for (int t = 0; t < T; t++)
@@ -1138,6 +1139,139 @@ START_TEST(unplaced_hours_exit_6_unless_allowed)
 }
 END_TEST
 
+/* One RTX 4090 on hand at 400 W, 0.20 USD/kWh, PUE 1, March 2026 in UTC
+ * (744 h); a restricted job that needs it 100 h. `costs` and `idle` are
+ * put into the spec. */
+static struct built owned_month(const char *costs, const char *idle)
+{
+	char *yaml = xasprintf("version: 1\ncurrency: USD\ntimezone: UTC\n"
+			       "electricity_per_kwh: 0.20\n%s"
+			       "owned:\n  - {gpu: RTX 4090, count: 1, watts: 400%s}\n"
+			       "jobs:\n  - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+			       "hours_per_month: 100, data: restricted}\n",
+			       costs, idle);
+	struct built b;
+	build(&b, yaml, 2026, 3);
+	free(yaml);
+	check_runs(&b);
+	ck_assert_int_eq(b.sched->n_slots, 744);
+	ck_assert_double_eq_tol(b.sched->route_hours[ROUTE_OWNED], 100, 1e-9);
+	return b;
+}
+
+START_TEST(idle_draw_and_a_hosts_power_change_the_month_by_the_hand_worked_amounts)
+{
+	/* Without them: 100 h x 400 W = 40 kWh x 0.20 = 8.00. */
+	struct built b = owned_month("", "");
+	ck_assert_double_eq_tol(b.sched->total_cost, 8.00, 1e-9);
+	ck_assert_double_eq_tol(b.sched->owned_fixed, 0, 1e-12);
+	unbuild(&b);
+	/* idle_watts 50: the GPU stays on all 744 h. Busy hours draw 400 - 50
+	 * above idle: 100 h x 350 W = 35 kWh = 7.00 (the job's cost, what the
+	 * solver sees an hour); the month at idle, 744 h x 50 W = 37.2 kWh =
+	 * 7.44, is fixed. 14.44 in all: +6.44 = 50 W x (744 - 100) h x 0.20. */
+	b = owned_month("", ", idle_watts: 50");
+	ck_assert_double_eq_tol(b.sched->jobs[0].cost, 7.00, 1e-9);
+	ck_assert_double_eq_tol(b.sched->owned_fixed, 7.44, 1e-9);
+	ck_assert_double_eq_tol(b.sched->total_cost, 14.44, 1e-9);
+	ck_assert_double_eq_tol(b.sched->route_cost[ROUTE_OWNED], 14.44, 1e-9);
+	unbuild(&b);
+	/* A host of 100 W, GPUs switched off between runs: it runs with the
+	 * GPU, 100 h x 100 W = 10 kWh = +2.00 (its price is sunk with the GPU
+	 * on hand). */
+	const char *host = "costs: {host: {price: 1000, watts: 100, gpus: 4}}\n";
+	b = owned_month(host, "");
+	ck_assert_double_eq_tol(b.sched->total_cost, 10.00, 1e-9);
+	ck_assert_double_eq_tol(b.sched->owned_fixed, 0, 1e-12);
+	unbuild(&b);
+	/* Both: kept on, the host draws all 744 h, 74.4 kWh = 14.88 fixed:
+	 * 7.00 + 7.44 + 14.88 = 29.32. */
+	b = owned_month(host, ", idle_watts: 50");
+	ck_assert_double_eq_tol(b.sched->owned_fixed, 22.32, 1e-9);
+	ck_assert_double_eq_tol(b.sched->total_cost, 29.32, 1e-9);
+	unbuild(&b);
+}
+END_TEST
+
+/* A confidential job of 10 h inside 09:00-13:00 (runs of at most 4 h)
+ * rented from a quote of 0.02 USD an hour; `costs` put into the spec. */
+static struct built rented_month(const char *costs)
+{
+	char *yaml = xasprintf("version: 1\ncurrency: USD\ntimezone: UTC\n%s"
+			       "quotes:\n  - {provider: acme, gpu: RTX 4090, count: 1, "
+			       "price_per_hour: 0.02}\n"
+			       "jobs:\n  - {name: r, model: llama-3.1-8b, precision: q4_k_m, "
+			       "hours_per_month: 10, data: confidential, "
+			       "schedule: {window: \"09:00-13:00\"}}\n",
+			       costs);
+	struct built b;
+	build(&b, yaml, 2026, 3);
+	free(yaml);
+	check_runs(&b);
+	ck_assert_uint_eq(b.sched->n_runs, 3); /* 4 h, 4 h, 2 h */
+	for (size_t i = 0; i < b.sched->n_runs; i++)
+		ck_assert_str_eq(b.sched->runs[i].provider, "acme");
+	return b;
+}
+
+START_TEST(each_rented_run_pays_its_setup_hours_at_its_price)
+{
+	/* 10 h x 0.02 = 0.20. */
+	struct built b = rented_month("");
+	ck_assert_double_eq_tol(b.sched->total_cost, 0.20, 1e-12);
+	ck_assert_double_eq_tol(b.sched->setup_cost, 0, 1e-12);
+	unbuild(&b);
+	/* setup_hours 1: three runs x 1 h x 0.02 = +0.06; the last run (2 h)
+	 * costs 2 x 0.02 + 0.02 = 0.06. */
+	b = rented_month("costs: {setup_hours: 1}\n");
+	ck_assert_double_eq_tol(b.sched->setup_cost, 0.06, 1e-12);
+	ck_assert_double_eq_tol(b.sched->total_cost, 0.26, 1e-12);
+	ck_assert_double_eq_tol(b.sched->route_cost[ROUTE_RENTED], 0.26, 1e-12);
+	ck_assert_double_eq_tol(b.sched->runs[2].cost, 0.06, 1e-12);
+	unbuild(&b);
+}
+END_TEST
+
+START_TEST(the_fixed_month_and_setup_are_their_own_lines_in_table_and_json)
+{
+	static const char yaml[] =
+		"version: 1\ncurrency: USD\ntimezone: UTC\nelectricity_per_kwh: 0.20\n"
+		"costs: {setup_hours: 1}\n"
+		"owned:\n  - {gpu: RTX 4090, count: 1, watts: 400, idle_watts: 50}\n"
+		"quotes:\n  - {provider: acme, gpu: RTX 4090, count: 1, price_per_hour: 0.02}\n"
+		"jobs:\n  - {name: a, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 100, "
+		"data: restricted}\n"
+		"  - {name: r, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 10, "
+		"data: confidential, schedule: {window: \"09:00-13:00\", days: [sat]}}\n";
+	char *out = NULL;
+	const char *json[] = {"--format", "json", NULL};
+	ck_assert_int_eq(schedule_cli(yaml, json, &out), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	/* the idle month of the hand-worked example: 744 h x 50 W x 0.20 */
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(root, "owned_fixed_cost")->valuedouble, 7.44,
+				1e-9);
+	const cJSON *setup = cJSON_GetObjectItem(root, "rented_setup_cost");
+	ck_assert(cJSON_IsNumber(setup) && setup->valuedouble > 0);
+	double routes = 0;
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "cost_by_route"))
+		routes += r->valuedouble;
+	ck_assert_double_eq_tol(routes, cJSON_GetObjectItem(root, "total_cost")->valuedouble, 0.015);
+	cJSON_Delete(root);
+	free(out);
+	ck_assert_int_eq(schedule_cli(yaml, NULL, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "   fixed        7.44 USD  (of owned: idle draw"));
+	ck_assert_ptr_nonnull(strstr(out, "   setup "));
+	free(out);
+	/* Without costs: and idle_watts, neither. */
+	ck_assert_int_eq(schedule_cli(short_month_yaml, json, &out), 0);
+	ck_assert_ptr_null(strstr(out, "owned_fixed_cost"));
+	ck_assert_ptr_null(strstr(out, "rented_setup_cost"));
+	free(out);
+}
+END_TEST
+
 Suite *schedule_suite(void)
 {
 	Suite *s = suite_create("schedule");
@@ -1170,6 +1304,9 @@ Suite *schedule_suite(void)
 	tcase_add_test(real, the_same_spec_gives_a_byte_identical_schedule);
 	tcase_add_test(real, a_month_of_work_shorter_than_min_run_is_noted_in_table_and_json);
 	tcase_add_test(real, unplaced_hours_exit_6_unless_allowed);
+	tcase_add_test(real, idle_draw_and_a_hosts_power_change_the_month_by_the_hand_worked_amounts);
+	tcase_add_test(real, each_rented_run_pays_its_setup_hours_at_its_price);
+	tcase_add_test(real, the_fixed_month_and_setup_are_their_own_lines_in_table_and_json);
 	suite_add_tcase(s, real);
 	return s;
 }
