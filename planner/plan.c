@@ -457,22 +457,17 @@ static void breakevens(const struct job_ctx *c)
 	}
 }
 
-static int price_job(const struct jobspec *spec, const struct refdata *ref, struct store *st,
-		     struct offer_index *idx, struct api_cache *api, struct size_cache *sizes,
-		     const struct job *j, struct job_result *res, char **err)
+static int price_job(const struct job_ctx *base, struct store *st, const struct job *j,
+		     struct job_result *res, char **err)
 {
-	struct job_ctx c = {.spec = spec,
-	                    .ref = ref,
-	                    .job = j,
-	                    .w = &res->work,
-	                    .res = res,
-	                    .idx = idx,
-	                    .api = api,
-	                    .sizes = sizes};
+	struct job_ctx c = *base; /* what every job of the plan shares */
+	c.job = j;
+	c.w = &res->work;
+	c.res = res;
 	int rc;
-	if ((rc = workload_init(&res->work, spec, j, err)))
+	if ((rc = workload_init(&res->work, c.spec, j, err)))
 		return rc;
-	c.shape = size_cache_shape(sizes, &res->work);
+	c.shape = size_cache_shape(c.sizes, &res->work);
 	res->job = j;
 	res->vram_gib = res->work.need.total_gib;
 	if ((rc = price_api(&c, st, err)))
@@ -691,10 +686,9 @@ static int load_offer(void *ctx, const struct offer *o, char **err)
 	return PLANNER_OK;
 }
 
-/* Reads the available offers into *out (malloc'd), the cheapest of each
- * kind only, cheapest first and priced in the spec's currency; notes the
- * exchange rates used in the order the currencies first appear, and the
- * prices' dates from the same read of the table. */
+/* Reads the available offers into *out (malloc'd), the cheapest of each kind
+ * only, cheapest first and priced in the spec's currency; notes the exchange
+ * rates used (in the order the currencies first appear) and the prices' dates. */
 static int load_offers(struct store *st, const struct jobspec *spec, const struct refdata *ref,
 		       struct plan *p, struct offer **out, size_t *n, char **err)
 {
@@ -728,7 +722,7 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		free(p);
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	}
-	/* 2.4 KiB a job: 24 MiB for 10,000, 6,000 page faults (issue 16). */
+	/* 2.4 KiB a job: 24 MiB for 10,000 jobs, 6,000 page faults (issue 16). */
 	advise_huge_pages(p->jobs, (spec->n_jobs + 1) * sizeof *p->jobs);
 	snprintf(p->currency, sizeof p->currency, "%s", spec->currency);
 	if ((rc = store_providers(st, &provs, &n_provs, err)))
@@ -753,9 +747,9 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 		}
 		p->n_stale++;
 	}
+	struct job_ctx base = {.spec = spec, .ref = ref, .idx = &idx, .api = &api, .sizes = &sizes};
 	for (size_t i = 0; i < spec->n_jobs; i++) {
-		if ((rc = price_job(spec, ref, st, &idx, &api, &sizes, &spec->jobs[i], &p->jobs[i],
-				    err)))
+		if ((rc = price_job(&base, st, &spec->jobs[i], &p->jobs[i], err)))
 			goto fail;
 		p->n_jobs++;
 	}
