@@ -1,7 +1,8 @@
-/* plan_cache.c — store reads a plan makes once for all its jobs (see
- * plan_cache.h). */
+/* plan_cache.c — store reads and estimates a plan makes once for all its
+ * jobs (see plan_cache.h). */
 #include "plan_cache.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,4 +47,231 @@ int api_cache_prices(struct api_cache *a, struct store *st, const char *model,
 	*rows = e->rows;
 	*n = e->n;
 	return PLANNER_OK;
+}
+
+/* What workload_estimate reads of a job, besides the configuration. */
+struct size_shape {
+	const char *model_ref; /* one spec resolves one reference the same way every time */
+	const struct precision_info *prec;
+	const struct engine *engine;
+	enum task task;
+	double attended, kv_bytes;
+	bool batch_max;
+	int batch;
+	size_t jobs; /* jobs of this shape met so far */
+	struct size_entry *est; /* by configuration number; n_est of them */
+	size_t n_est;
+};
+
+/* One configuration's estimate for one shape. */
+struct size_entry {
+	bool done;
+	int batch;
+	struct speed_est s;
+};
+
+/* A GPU configuration: n GPUs of kind gpu. */
+struct size_config {
+	const struct gpu_spec *gpu;
+	int n;
+};
+
+/* FNV-1a over bytes, continued from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+#define FNV_SEED 1469598103934665603ULL
+
+/* MurmurHash3's 64-bit finaliser (fmix64, aappleby/smhasher,
+ * src/MurmurHash3.cpp): FNV-1a's low bits, the ones a power-of-two table
+ * uses, cluster for keys that differ in a few bytes (pointers, counts). */
+static size_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+static uint64_t shape_hash(const struct size_shape *s)
+{
+	uint64_t h = fnv(FNV_SEED, s->model_ref, strlen(s->model_ref));
+	const void *ptrs[] = {s->prec, s->engine};
+	h = fnv(h, ptrs, sizeof ptrs);
+	int ints[] = {(int)s->task, s->batch_max, s->batch};
+	h = fnv(h, ints, sizeof ints);
+	double ds[] = {s->attended, s->kv_bytes};
+	return mix(fnv(h, ds, sizeof ds));
+}
+
+static bool shape_eq(const struct size_shape *a, const struct size_shape *b)
+{
+	return a->prec == b->prec && a->engine == b->engine && a->task == b->task &&
+	       a->attended == b->attended && a->kv_bytes == b->kv_bytes &&
+	       a->batch_max == b->batch_max && a->batch == b->batch &&
+	       !strcmp(a->model_ref, b->model_ref);
+}
+
+/* Doubles the shape slots (from 64) and places every shape again. */
+static bool shapes_rehash(struct size_cache *c)
+{
+	size_t cap = c->shape_cap ? c->shape_cap * 2 : 64;
+	size_t *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < c->n_shapes; i++) {
+		size_t k = shape_hash(&c->shapes[i]) & (cap - 1);
+		while (slots[k])
+			k = (k + 1) & (cap - 1);
+		slots[k] = i + 1;
+	}
+	free(c->shape_slots);
+	c->shape_slots = slots;
+	c->shape_cap = cap;
+	return true;
+}
+
+size_t size_cache_shape(struct size_cache *c, const struct workload *w)
+{
+	const struct job *j = w->job;
+	struct size_shape s = {.model_ref = j->model_ref,
+			       .prec = w->prec,
+			       .engine = w->engine,
+			       .task = j->task,
+			       .attended = w->attended,
+			       .kv_bytes = w->kv_bytes,
+			       .batch_max = j->batch_max,
+			       .batch = j->batch};
+	if (!s.model_ref)
+		return SIZE_MAX;
+	if ((c->n_shapes + 1) * 2 > c->shape_cap && !shapes_rehash(c))
+		return SIZE_MAX;
+	size_t k = shape_hash(&s) & (c->shape_cap - 1);
+	for (; c->shape_slots[k]; k = (k + 1) & (c->shape_cap - 1)) {
+		struct size_shape *seen = &c->shapes[c->shape_slots[k] - 1];
+		if (shape_eq(seen, &s)) {
+			seen->jobs++;
+			return c->shape_slots[k] - 1;
+		}
+	}
+	if (c->n_shapes == c->cap_shapes) {
+		size_t more = c->cap_shapes ? c->cap_shapes * 2 : 32;
+		struct size_shape *grown = realloc(c->shapes, more * sizeof *grown);
+		if (!grown)
+			return SIZE_MAX;
+		c->shapes = grown;
+		c->cap_shapes = more;
+	}
+	s.jobs = 1;
+	s.est = NULL;
+	s.n_est = 0;
+	c->shapes[c->n_shapes] = s;
+	c->shape_slots[k] = ++c->n_shapes;
+	/* A job of a shape met for the first time keeps nothing: a default
+	 * request shape follows the job's token split, so most shapes of jobs
+	 * given tokens are met once, and their estimates would only fill the
+	 * table. */
+	return SIZE_MAX;
+}
+
+static size_t config_hash(const struct gpu_spec *gpu, int n)
+{
+	return mix(fnv(fnv(FNV_SEED, &gpu, sizeof gpu), &n, sizeof n));
+}
+
+/* Doubles the configuration slots (from 256) and places each again. */
+static bool configs_rehash(struct size_cache *c)
+{
+	size_t cap = c->config_cap ? c->config_cap * 2 : 256;
+	size_t *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < c->n_configs; i++) {
+		size_t k = config_hash(c->configs[i].gpu, c->configs[i].n) & (cap - 1);
+		while (slots[k])
+			k = (k + 1) & (cap - 1);
+		slots[k] = i + 1;
+	}
+	free(c->config_slots);
+	c->config_slots = slots;
+	c->config_cap = cap;
+	return true;
+}
+
+/* The number of configuration (gpu, n), added when new; SIZE_MAX when out
+ * of memory. There are few: the GPUs on offer or to own times their counts. */
+static size_t config_of(struct size_cache *c, const struct gpu_spec *gpu, int n)
+{
+	if ((c->n_configs + 1) * 2 > c->config_cap && !configs_rehash(c))
+		return SIZE_MAX;
+	size_t k = config_hash(gpu, n) & (c->config_cap - 1);
+	for (; c->config_slots[k]; k = (k + 1) & (c->config_cap - 1)) {
+		const struct size_config *f = &c->configs[c->config_slots[k] - 1];
+		if (f->gpu == gpu && f->n == n)
+			return c->config_slots[k] - 1;
+	}
+	if (c->n_configs == c->cap_configs) {
+		size_t more = c->cap_configs ? c->cap_configs * 2 : 64;
+		struct size_config *grown = realloc(c->configs, more * sizeof *grown);
+		if (!grown)
+			return SIZE_MAX;
+		c->configs = grown;
+		c->cap_configs = more;
+	}
+	c->configs[c->n_configs] = (struct size_config){.gpu = gpu, .n = n};
+	c->config_slots[k] = ++c->n_configs;
+	return c->n_configs - 1;
+}
+
+/* Shape's estimate of configuration f, the array grown to hold it; NULL
+ * when out of memory. */
+static struct size_entry *entry_of(struct size_cache *c, size_t shape, size_t f)
+{
+	struct size_shape *s = &c->shapes[shape];
+	if (f >= s->n_est) {
+		size_t n = c->cap_configs > f ? c->cap_configs : f + 1;
+		struct size_entry *grown = realloc(s->est, n * sizeof *grown);
+		if (!grown)
+			return NULL;
+		memset(grown + s->n_est, 0, (n - s->n_est) * sizeof *grown);
+		s->est = grown;
+		s->n_est = n;
+	}
+	return &s->est[f];
+}
+
+bool size_cache_size(struct size_cache *c, size_t shape, const struct workload *w,
+		     const struct gpu_spec *gpu, int n, int max_replicas, struct workload_run *out,
+		     char *why, size_t len)
+{
+	size_t f = shape == SIZE_MAX ? SIZE_MAX : config_of(c, gpu, n);
+	struct size_entry *e = f == SIZE_MAX ? NULL : entry_of(c, shape, f);
+	if (!e)
+		return workload_size(w, gpu, n, max_replicas, out, why, len);
+	if (!e->done) {
+		workload_estimate(w, gpu, n, &e->batch, &e->s);
+		e->done = true;
+		c->n++;
+	}
+	return workload_size_est(w, gpu, n, max_replicas, e->batch, &e->s, out, why, len);
+}
+
+void size_cache_free(struct size_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_shapes; i++)
+		free(c->shapes[i].est);
+	free(c->shapes);
+	free(c->shape_slots);
+	free(c->configs);
+	free(c->config_slots);
+	memset(c, 0, sizeof *c);
 }

@@ -98,9 +98,16 @@ bool speed_gpu_hbm(const struct gpu_spec *gpu)
 	                                  "H800", "H20",  "GH200", "B100", "B200", "GB200", "MI"};
 	if (!gpu || !gpu->name)
 		return false;
-	for (size_t i = 0; i < sizeof hbm / sizeof hbm[0]; i++)
-		if (strstr(gpu->name, hbm[i]))
-			return true;
+	/* One pass over the name, trying the parts at each letter that starts
+	 * one: fourteen strstr calls a configuration were 8 % of compare's
+	 * time at 10,000 jobs (issue 16). */
+	for (const char *s = gpu->name; *s; s++) {
+		if (!strchr("PVAHGBM", *s))
+			continue;
+		for (size_t i = 0; i < sizeof hbm / sizeof hbm[0]; i++)
+			if (*s == hbm[i][0] && !strncmp(s, hbm[i], strlen(hbm[i])))
+				return true;
+	}
 	return false;
 }
 

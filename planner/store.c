@@ -92,7 +92,13 @@ int store_db_err(struct store *st, char **err, const char *what)
 
 void store_copy_text(char *dst, size_t len, const unsigned char *src)
 {
-	snprintf(dst, len, "%s", src ? (const char *)src : "");
+	/* snprintf's truncation without its format parsing (issue 16: it was
+	 * a tenth of reading 100,000 offers). */
+	if (len == 0)
+		return;
+	size_t n = src ? strnlen((const char *)src, len - 1) : 0;
+	memcpy(dst, src ? (const char *)src : "", n);
+	dst[n] = '\0';
 }
 
 int store_default_path(char **out, char **err)
@@ -569,10 +575,15 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	/* With WAL, synchronous = NORMAL never corrupts the file (a power cut
 	 * may lose the last refresh, which the next cron run fetches again).
 	 * A 32 MiB page cache (SQLite's default is 2 MiB) keeps a 100,000-row
-	 * replace in memory. */
+	 * replace in memory. Reads go through a memory map of up to 1 GiB
+	 * (https://sqlite.org/mmap.html): reading 100,000 offers through
+	 * read() and the page cache copied every page and allocated one cache
+	 * entry per page, half of compare's time for 10 jobs (issue 16).
+	 * planner never truncates the file (no VACUUM), the case the page
+	 * warns of. */
 	if ((rc = store_exec(st,
 	                     "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
-	                     "PRAGMA cache_size = -32768",
+	                     "PRAGMA cache_size = -32768; PRAGMA mmap_size = 1073741824",
 	                     err)))
 		goto fail;
 	if ((rc = migrate(st, ref, marked, err)))

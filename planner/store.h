@@ -148,6 +148,13 @@ int store_prices_as_of(struct store *st, char *buf, size_t len, char **err);
  * rows are the snapshot's). */
 int store_snapshot_dates(struct store *st, char *buf, size_t len, char **err);
 
+/* store_offers_each of the available offers, and from the same read of the
+ * offers table store_prices_as_of (into as_of) and store_snapshot_dates
+ * (into snap): compare read the table three times (issue 16: the two
+ * dates were half of pricing 10 jobs against 100,000 rows). */
+int store_offers_dated(struct store *st, store_offer_fn fn, void *ctx, char *as_of,
+		       size_t as_of_len, char *snap, size_t snap_len, char **err);
+
 /* Each known provider's freshness (snapshot rows included). *out malloc'd. */
 int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err);
 

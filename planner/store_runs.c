@@ -125,3 +125,123 @@ out:
 	sqlite3_finalize(prov);
 	return rc;
 }
+
+/* A provider still on the snapshot and its oldest row so far. */
+struct snap_prov {
+	char name[64];
+	char oldest[24];
+	bool seen; /* a row of it has passed */
+};
+
+/* What store_offers_dated keeps while the offers stream past. */
+struct dated {
+	store_offer_fn fn;
+	void *ctx;
+	char newest[24]; /* the newest fetched_at so far ("" none) */
+	struct snap_prov *provs;
+	size_t n_provs;
+	size_t last; /* the provider of the previous row: feeds come in runs */
+};
+
+/* Notes at as provider's row time: the oldest per snapshot provider. */
+static void note_oldest(struct dated *d, const char *provider, const char *at)
+{
+	if (d->last >= d->n_provs || strcmp(d->provs[d->last].name, provider)) {
+		d->last = d->n_provs;
+		for (size_t i = 0; i < d->n_provs; i++)
+			if (!strcmp(d->provs[i].name, provider)) {
+				d->last = i;
+				break;
+			}
+	}
+	struct snap_prov *p = d->last < d->n_provs ? &d->provs[d->last] : NULL;
+	if (p && (!p->seen || strcmp(at, p->oldest) < 0)) {
+		store_copy_text(p->oldest, sizeof p->oldest, (const unsigned char *)at);
+		p->seen = true;
+	}
+}
+
+static int dated_offer(void *ctx, const struct offer *o, char **err)
+{
+	struct dated *d = ctx;
+	/* SQLite's max and min of text compare bytes, as strcmp does. */
+	if (strcmp(o->fetched_at, d->newest) > 0)
+		memcpy(d->newest, o->fetched_at, sizeof d->newest);
+	note_oldest(d, o->provider, o->fetched_at);
+	return o->available ? d->fn(d->ctx, o, err) : PLANNER_OK;
+}
+
+/* The providers still on the snapshot, by name, into d. */
+static int snapshot_providers(struct store *st, struct dated *d, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT name FROM providers WHERE from_snapshot = 1 ORDER BY name",
+			       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read snapshot dates");
+	int step, rc = PLANNER_OK;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		struct snap_prov *grown = realloc(d->provs, (d->n_provs + 1) * sizeof *grown);
+		if (!grown) {
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+			break;
+		}
+		d->provs = grown;
+		d->provs[d->n_provs] = (struct snap_prov){.seen = false};
+		store_copy_text(d->provs[d->n_provs++].name, sizeof grown->name,
+				sqlite3_column_text(s, 0));
+	}
+	if (rc == PLANNER_OK && step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot read snapshot dates");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* The API prices' dates into d: a small table, grouped by SQLite. */
+static int api_dates(struct store *st, struct dated *d, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT provider, min(fetched_at), max(fetched_at) FROM api_prices "
+			       "GROUP BY provider",
+			       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read price dates");
+	int step;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		char prov[64], oldest[24], newest[24];
+		store_copy_text(prov, sizeof prov, sqlite3_column_text(s, 0));
+		store_copy_text(oldest, sizeof oldest, sqlite3_column_text(s, 1));
+		store_copy_text(newest, sizeof newest, sqlite3_column_text(s, 2));
+		if (strcmp(newest, d->newest) > 0)
+			memcpy(d->newest, newest, sizeof d->newest);
+		note_oldest(d, prov, oldest);
+	}
+	sqlite3_finalize(s);
+	return step == SQLITE_DONE ? PLANNER_OK : store_db_err(st, err, "cannot read price dates");
+}
+
+int store_offers_dated(struct store *st, store_offer_fn fn, void *ctx, char *as_of,
+		       size_t as_of_len, char *snap, size_t snap_len, char **err)
+{
+	struct dated d = {.fn = fn, .ctx = ctx};
+	struct offer_filter all = {.spot = -1};
+	int rc;
+	if ((rc = snapshot_providers(st, &d, err)) || (rc = api_dates(st, &d, err)) ||
+	    (rc = store_offers_each(st, &all, dated_offer, &d, err)))
+		goto out;
+	store_copy_text(as_of, as_of_len, (const unsigned char *)d.newest);
+	/* As store_snapshot_dates writes them: by name, those with rows. */
+	size_t used = 0;
+	if (snap_len > 0)
+		snap[0] = '\0';
+	for (size_t i = 0; i < d.n_provs && used < snap_len; i++) {
+		if (!d.provs[i].seen)
+			continue;
+		int w = snprintf(snap + used, snap_len - used, "%s%s %.10s", used ? ", " : "",
+				 d.provs[i].name, d.provs[i].oldest);
+		used += w > 0 ? (size_t)w : 0;
+	}
+out:
+	free(d.provs);
+	return rc;
+}

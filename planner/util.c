@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 static char *vxasprintf(const char *fmt, va_list ap)
 {
@@ -455,4 +457,20 @@ void name_index_free(struct name_index *x)
 	x->names = NULL;
 	x->ids = NULL;
 	x->cap = x->n = 0;
+}
+
+void advise_huge_pages(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	long page = sysconf(_SC_PAGESIZE);
+	if (!p || page <= 0)
+		return;
+	uintptr_t start = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~((uintptr_t)page - 1);
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
 }

@@ -113,4 +113,10 @@ bool name_index_add(struct name_index *x, const char *name, size_t id, size_t *p
 /* Frees the index's tables (not the names); accepts NULL. */
 void name_index_free(struct name_index *x);
 
+/* Asks the kernel to back the whole pages of [p, p + len) with huge pages
+ * where it can (Linux madvise MADV_HUGEPAGE; nothing elsewhere, and
+ * nothing when it refuses): a large array written once in 4 KiB pages
+ * takes one page fault per page. */
+void advise_huge_pages(void *p, size_t len);
+
 #endif

@@ -186,16 +186,33 @@ static double rated_tokens(const struct job *j)
 	return j->task == TASK_INFERENCE ? j->output_tokens : j->input_tokens + j->output_tokens;
 }
 
+void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int n, int *batch,
+                       struct speed_est *s)
+{
+	const struct job *j = w->job;
+	*batch = workload_batch(w, gpu, n);
+	speed_estimate_kv(w->engine, &j->model, w->prec, gpu, n, j->task, w->attended, w->kv_bytes,
+	                  *batch, s);
+}
+
 bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
                    struct workload_run *out, char *why, size_t len)
 {
-	const struct job *j = w->job;
+	int batch;
 	struct speed_est s;
+	workload_estimate(w, gpu, n, &batch, &s);
+	return workload_size_est(w, gpu, n, max_replicas, batch, &s, out, why, len);
+}
+
+bool workload_size_est(const struct workload *w, const struct gpu_spec *gpu, int n,
+                       int max_replicas, int batch, const struct speed_est *est,
+                       struct workload_run *out, char *why, size_t len)
+{
+	const struct job *j = w->job;
+	struct speed_est s = *est;
 	memset(out, 0, sizeof *out);
-	out->batch = workload_batch(w, gpu, n);
+	out->batch = batch;
 	out->replicas = 1;
-	speed_estimate_kv(w->engine, &j->model, w->prec, gpu, n, j->task, w->attended, w->kv_bytes,
-	                  out->batch, &s);
 	out->tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
 	out->hours = j->hours_per_month;
 	if (!j->has_tokens)

@@ -145,6 +145,18 @@ int workload_max_batch(const struct engine *e, const struct model_spec *m,
 bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
                    struct workload_run *out, char *why, size_t len);
 
+/* What workload_size reads of the configuration: the batch n GPUs of kind
+ * gpu run (workload_batch) and their speed at it. It depends only on the
+ * job's model, precision, engine, task, request shape, KV type and batch
+ * setting, so a caller may keep it for jobs that share those (plan_cache.h). */
+void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int n, int *batch,
+                       struct speed_est *s);
+
+/* workload_size with the estimate already made (workload_estimate). */
+bool workload_size_est(const struct workload *w, const struct gpu_spec *gpu, int n,
+                       int max_replicas, int batch, const struct speed_est *est,
+                       struct workload_run *out, char *why, size_t len);
+
 /* Electricity for `gpus` GPUs of `watts` each running `hours`, with the
  * spec's PUE and price per kWh, in the spec's currency. hours = 1 gives
  * the cost per hour. */

@@ -383,6 +383,62 @@ START_TEST(the_snapshot_is_dated_per_provider)
 }
 END_TEST
 
+/* Counts the offers store_offers_dated passes. */
+static int count_offer(void *ctx, const struct offer *o, char **err)
+{
+	size_t *n = ctx;
+	ck_assert(o->available);
+	(*n)++;
+	return PLANNER_OK;
+}
+
+START_TEST(one_read_of_the_offers_gives_the_same_dates_as_the_two_date_queries)
+{
+	char *dir, *path;
+	struct store *st = open_new(&dir, &path);
+	/* A refreshed provider with an unavailable row newer than the rest:
+	 * the dates count every row, the callback sees the available ones. */
+	struct offer rows[2] = {{.gpu_count = 1, .vram_gib = 80, .price_per_hour = 2.0,
+				 .available = true},
+				{.gpu_count = 1, .vram_gib = 80, .price_per_hour = 3.0,
+				 .available = false}};
+	for (int i = 0; i < 2; i++) {
+		snprintf(rows[i].provider, sizeof rows[i].provider, "lambda");
+		snprintf(rows[i].offer, sizeof rows[i].offer, "gpu_1x_h100_%d", i);
+		snprintf(rows[i].gpu, sizeof rows[i].gpu, "H100 SXM");
+		snprintf(rows[i].currency, sizeof rows[i].currency, "USD");
+	}
+	snprintf(rows[0].fetched_at, sizeof rows[0].fetched_at, "2030-01-01T00:00:00Z");
+	snprintf(rows[1].fetched_at, sizeof rows[1].fetched_at, "2030-02-01T00:00:00Z");
+	ck_assert_int_eq(store_replace_offers(st, "lambda", rows, 2, NULL), PLANNER_OK);
+	char as_of[24], as_of2[24], snap[1024], snap2[1024];
+	size_t n = 0, avail = 0;
+	ck_assert_int_eq(store_offers_dated(st, count_offer, &n, as_of, sizeof as_of, snap,
+					    sizeof snap, NULL),
+			 PLANNER_OK);
+	ck_assert_int_eq(store_prices_as_of(st, as_of2, sizeof as_of2, NULL), PLANNER_OK);
+	ck_assert_int_eq(store_snapshot_dates(st, snap2, sizeof snap2, NULL), PLANNER_OK);
+	ck_assert_str_eq(as_of, "2030-02-01T00:00:00Z");
+	ck_assert_str_eq(as_of, as_of2);
+	ck_assert_str_eq(snap, snap2);
+	ck_assert_msg(strstr(snap, "openrouter 2025-10-03") && !strstr(snap, "lambda"), "%s", snap);
+	struct offer_filter f = {.spot = -1, .available_only = true};
+	struct offer *all = NULL;
+	ck_assert_int_eq(store_offers(st, &f, &all, &avail, NULL), PLANNER_OK);
+	free(all);
+	ck_assert_uint_eq(n, avail);
+	/* A short buffer is cut as store_snapshot_dates cuts it. */
+	ck_assert_int_eq(store_offers_dated(st, count_offer, &n, as_of, sizeof as_of, snap, 12,
+					    NULL),
+			 PLANNER_OK);
+	ck_assert_int_eq(store_snapshot_dates(st, snap2, 12, NULL), PLANNER_OK);
+	ck_assert_str_eq(snap, snap2);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 START_TEST(a_database_from_a_newer_planner_is_refused_untouched)
 {
 	char *dir = test_tmpdir();
@@ -734,6 +790,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows);
 	tcase_add_test(tc, the_estimated_flag_round_trips_and_marks_every_unconfirmed_snapshot_row);
 	tcase_add_test(tc, the_snapshot_is_dated_per_provider);
+	tcase_add_test(tc, one_read_of_the_offers_gives_the_same_dates_as_the_two_date_queries);
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_untouched);
 	tcase_add_test(tc, a_negative_or_huge_schema_version_is_refused_before_any_migration);
 	tcase_add_test(tc, another_programs_database_is_refused_untouched_and_named);

@@ -181,6 +181,22 @@ START_TEST(a_name_index_finds_a_repeat_and_the_id_it_first_had)
 }
 END_TEST
 
+START_TEST(advising_huge_pages_leaves_any_range_as_it_was)
+{
+	size_t len = (size_t)5 << 20;
+	unsigned char *p = malloc(len);
+	ck_assert_ptr_nonnull(p);
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 7);
+	advise_huge_pages(p, len);
+	advise_huge_pages(p + 3, 10); /* inside one page: nothing to advise */
+	advise_huge_pages(NULL, 0);
+	for (size_t i = 0; i < len; i++)
+		ck_assert_uint_eq(p[i], (unsigned char)(i * 7));
+	free(p);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -195,6 +211,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, iso_stamps_round_trip_through_epoch_seconds);
 	tcase_add_test(tc, outside_text_is_made_valid_utf8_without_controls_or_the_key);
 	tcase_add_test(tc, a_name_index_finds_a_repeat_and_the_id_it_first_had);
+	tcase_add_test(tc, advising_huge_pages_leaves_any_range_as_it_was);
 	suite_add_tcase(s, tc);
 	return s;
 }
