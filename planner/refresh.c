@@ -193,22 +193,55 @@ static bool drop_duplicates(struct norm *rows, bool api)
 	return true;
 }
 
-/* The rows one fetch brought: offers, API prices or exchange rates. */
+/* The rows one fetch brought: offers (staged or held), API prices or
+ * exchange rates. */
 static size_t rows_held(const struct provider *p, const struct norm *rows)
 {
 	if (p->kind == PROVIDER_FX)
 		return rows->fx ? rows->fx->n : 0;
-	return p->kind == PROVIDER_API ? rows->n_apis : rows->n_offers;
+	return p->kind == PROVIDER_API ? rows->n_apis : norm_offers_total(rows);
 }
 
-/* Replaces the provider's rows in the store by the n fetched. */
-static int write_rows(struct store *st, const struct provider *p, const struct norm *rows, size_t n,
-                      char **err)
+/* A rented feed's rows go to the store's staging as they are made
+ * (store_stage.c, issue 16): norm's sink. */
+static int stage_put(void *ud, const struct offer *rows, size_t n, char **err)
+{
+	return store_stage_put(ud, rows, n, err);
+}
+
+static int stage_drop(void *ud, size_t keep, char **err)
+{
+	return store_stage_drop(ud, keep, err);
+}
+
+/* After a fetch: the rows still held go to the staging, duplicate API
+ * rows are dropped (the staging drops duplicate offers itself). */
+static int settle_rows(const struct provider *p, struct norm *rows, char **err)
+{
+	int rc = norm_flush(rows, err);
+	if (rc == PLANNER_OK && rows->sink_failed)
+		rc = set_err(err, PLANNER_EDB, "cannot drop the staged offers of a retried download");
+	if (rc == PLANNER_OK && p->kind == PROVIDER_API && !drop_duplicates(rows, true))
+		rows->oom = true;
+	return rc;
+}
+
+/* Replaces the provider's rows in the store by the *n fetched; *n drops
+ * the duplicate offers the staging left out (counted in rows->skipped). */
+static int write_rows(struct store *st, const struct provider *p, struct norm *rows,
+                      struct store_stage *stage, size_t *n, char **err)
 {
 	if (p->kind == PROVIDER_FX)
 		return store_replace_fx(st, p->name, rows->fx, err);
-	return p->kind == PROVIDER_API ? store_replace_api_prices(st, p->name, rows->apis, n, err)
-	                               : store_replace_offers(st, p->name, rows->offers, n, err);
+	if (p->kind == PROVIDER_API)
+		return store_replace_api_prices(st, p->name, rows->apis, *n, err);
+	size_t dups = 0;
+	int rc = store_stage_apply(stage, &dups, err);
+	if (rc == PLANNER_OK) {
+		rows->skipped += dups;
+		*n -= dups;
+	}
+	return rc;
 }
 
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
@@ -221,6 +254,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	char started[24], ended[24];
 	char *base = NULL, *err = NULL;
 	struct norm rows;
+	struct store_stage *stage = NULL;
+	struct norm_sink sink = {.put = stage_put, .drop = stage_drop};
 	double t0 = now_s();
 	norm_init(&rows, ref, p->name);
 	iso_now(started, sizeof started);
@@ -238,6 +273,11 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	struct http_opts mine = *http;
 	http_deadline_start(&mine, o->timeout_s > 0 ? o->timeout_s : REFRESH_DEFAULT_TIMEOUT_S);
 	int rc = base_url(p, &base, &err);
+	if (rc == PLANNER_OK && p->kind == PROVIDER_RENTED &&
+	    (rc = store_stage_open(st, p->name, &stage, &err)) == PLANNER_OK) {
+		sink.ud = stage;
+		rows.sink = &sink;
+	}
 	struct fetch_ctx fx = {
 	    .p = p,
 	    .http = &mine,
@@ -249,8 +289,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	if (rc == PLANNER_OK)
 		rc = p->fetch(&fx, &err);
 	r->http_status = fx.http_status;
-	if (rc == PLANNER_OK && !drop_duplicates(&rows, p->kind == PROVIDER_API))
-		rows.oom = true;
+	if (rc == PLANNER_OK)
+		rc = settle_rows(p, &rows, &err);
 	size_t n = rows_held(p, &rows);
 	if (rc == PLANNER_OK && rows.oom)
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");
@@ -260,7 +300,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		             rows.unknown_rows ? " (every GPU unknown)" : "",
 		             rows.implausible ? " (implausible rows left out)" : "");
 	if (rc == PLANNER_OK)
-		rc = write_rows(st, p, &rows, n, &err);
+		rc = write_rows(st, p, &rows, stage, &n, &err);
 	if (rc == PLANNER_OK) {
 		r->status = REFRESH_OK;
 		r->rows = (long)n;
@@ -281,6 +321,9 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	}
 	r->n_unknown = rows.n_unknown;
 	rows.n_unknown = 0;
+	/* Before the run's record: a stage never applied rolls its rows back. */
+	store_stage_free(stage);
+	stage = NULL;
 record:
 	iso_now(ended, sizeof ended);
 	r->seconds = now_s() - t0;

@@ -498,7 +498,19 @@ struct stream_ctx {
 	struct norm *out;
 	size_t skipped, implausible, unknown; /* the counts before the first attempt */
 	size_t total, cap;                    /* bytes of this attempt; the body cap */
+	json_item_fn fn;                      /* the adapter's */
 };
+
+/* The adapter's fn, then a full batch of rows to the refresh's sink
+ * (norm_flush): a streamed feed holds NORM_FLUSH_ROWS rows, not all. */
+static int stream_item(void *ud, const cJSON *item, char **err)
+{
+	struct stream_ctx *c = ud;
+	int rc = c->fn(c->out, item, err);
+	if (rc == PLANNER_OK && c->out->n_offers >= NORM_FLUSH_ROWS)
+		rc = norm_flush(c->out, err);
+	return rc;
+}
 
 static bool stream_sink(void *ud, const char *p, size_t n, char **err)
 {
@@ -536,10 +548,11 @@ int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *pos
 	const char *headers[3] = {"Accept: application/json", NULL, NULL};
 	struct stream_ctx c = {.out = fx->out, .skipped = fx->out->skipped,
 	                       .implausible = fx->out->implausible,
-	                       .unknown = fx->out->unknown_rows, .cap = fx->http->max_body};
+	                       .unknown = fx->out->unknown_rows, .cap = fx->http->max_body,
+	                       .fn = fn};
 	struct http_response resp = {0};
 	int rc = PLANNER_OK;
-	c.items = json_items_new(key, fn, fx->out);
+	c.items = json_items_new(key, stream_item, &c);
 	if (!url || !c.items || (fx->key && *fx->key &&
 	                         !(auth = xasprintf("Authorization: Bearer %s", fx->key)))) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
