@@ -151,7 +151,7 @@ static size_t fnv1a(const char *s)
 }
 
 /* Drops each row whose key comes again later in the feed and counts it in
- * rows->skipped: the store keeps one row per key (the last, as its INSERT
+ * rows->skipped (API prices; a rented feed's staging drops its own): the store keeps one row per key (the last, as its INSERT
  * OR REPLACE did), so the row count and the price history must see that
  * one only, not a phantom second price. False when out of memory. */
 static bool drop_duplicates(struct norm *rows, bool api)
@@ -214,6 +214,20 @@ static int stage_drop(void *ud, size_t keep, char **err)
 	return store_stage_drop(ud, keep, err);
 }
 
+/* A rented feed's staging, wired to rows through sink; none for others. */
+static int open_stage(struct store *st, const struct provider *p, struct norm *rows,
+                      struct norm_sink *sink, struct store_stage **stage, char **err)
+{
+	if (p->kind != PROVIDER_RENTED)
+		return PLANNER_OK;
+	int rc = store_stage_open(st, p->name, stage, err);
+	if (rc == PLANNER_OK) {
+		sink->ud = *stage;
+		rows->sink = sink;
+	}
+	return rc;
+}
+
 /* After a fetch: the rows still held go to the staging, duplicate API
  * rows are dropped (the staging drops duplicate offers itself). */
 static int settle_rows(const struct provider *p, struct norm *rows, char **err)
@@ -273,11 +287,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	struct http_opts mine = *http;
 	http_deadline_start(&mine, o->timeout_s > 0 ? o->timeout_s : REFRESH_DEFAULT_TIMEOUT_S);
 	int rc = base_url(p, &base, &err);
-	if (rc == PLANNER_OK && p->kind == PROVIDER_RENTED &&
-	    (rc = store_stage_open(st, p->name, &stage, &err)) == PLANNER_OK) {
-		sink.ud = stage;
-		rows.sink = &sink;
-	}
+	if (rc == PLANNER_OK)
+		rc = open_stage(st, p, &rows, &sink, &stage, &err);
 	struct fetch_ctx fx = {
 	    .p = p,
 	    .http = &mine,

@@ -1,6 +1,6 @@
 /* store.h — the one SQLite store. Every SQL statement of the program lives
- * in store.c and its parts store_offers.c, store_api.c, store_runs.c and
- * store_check.c (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
+ * in store.c and its parts store_offers.c, store_stage.c, store_api.c,
+ * store_runs.c and store_check.c (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
  * in) is versioned with PRAGMA user_version and migrated forward on open.
  * A new database is seeded with the reference data and the bundled price
  * snapshot, so the planner works before any `planner refresh`. */
