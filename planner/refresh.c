@@ -258,6 +258,20 @@ static int write_rows(struct store *st, const struct provider *p, struct norm *r
 	return rc;
 }
 
+/* The rows left out, and the unknown GPU names (moved from rows to r). */
+static void take_counts(struct refresh_result *r, struct norm *rows)
+{
+	r->unknown_rows = rows->unknown_rows;
+	r->skipped_rows = rows->skipped;
+	r->implausible_rows = rows->implausible;
+	for (size_t i = 0; i < rows->n_unknown; i++) {
+		r->unknown[i] = rows->unknown[i];
+		rows->unknown[i] = NULL;
+	}
+	r->n_unknown = rows->n_unknown;
+	rows->n_unknown = 0;
+}
+
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
                         const struct http_opts *http, const struct provider_state *state,
                         struct refresh_result *r)
@@ -323,15 +337,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		err = NULL;
 		redact(&r->message, key);
 	}
-	r->unknown_rows = rows.unknown_rows;
-	r->skipped_rows = rows.skipped;
-	r->implausible_rows = rows.implausible;
-	for (size_t i = 0; i < rows.n_unknown; i++) {
-		r->unknown[i] = rows.unknown[i];
-		rows.unknown[i] = NULL;
-	}
-	r->n_unknown = rows.n_unknown;
-	rows.n_unknown = 0;
+	take_counts(r, &rows);
 	/* Before the run's record: a stage never applied rolls its rows back. */
 	store_stage_free(stage);
 	stage = NULL;
