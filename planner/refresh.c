@@ -151,7 +151,7 @@ static size_t fnv1a(const char *s)
 }
 
 /* Drops each row whose key comes again later in the feed and counts it in
- * rows->skipped: the store keeps one row per key (the last, as its INSERT
+ * rows->skipped (API prices; a rented feed's staging drops its own): the store keeps one row per key (the last, as its INSERT
  * OR REPLACE did), so the row count and the price history must see that
  * one only, not a phantom second price. False when out of memory. */
 static bool drop_duplicates(struct norm *rows, bool api)
@@ -193,22 +193,83 @@ static bool drop_duplicates(struct norm *rows, bool api)
 	return true;
 }
 
-/* The rows one fetch brought: offers, API prices or exchange rates. */
+/* The rows one fetch brought: offers (staged or held), API prices or
+ * exchange rates. */
 static size_t rows_held(const struct provider *p, const struct norm *rows)
 {
 	if (p->kind == PROVIDER_FX)
 		return rows->fx ? rows->fx->n : 0;
-	return p->kind == PROVIDER_API ? rows->n_apis : rows->n_offers;
+	return p->kind == PROVIDER_API ? rows->n_apis : norm_offers_total(rows);
 }
 
-/* Replaces the provider's rows in the store by the n fetched. */
-static int write_rows(struct store *st, const struct provider *p, const struct norm *rows, size_t n,
-                      char **err)
+/* A rented feed's rows go to the store's staging as they are made
+ * (store_stage.c, issue 16): norm's sink. */
+static int stage_put(void *ud, const struct offer *rows, size_t n, char **err)
+{
+	return store_stage_put(ud, rows, n, err);
+}
+
+static int stage_drop(void *ud, size_t keep, char **err)
+{
+	return store_stage_drop(ud, keep, err);
+}
+
+/* A rented feed's staging, wired to rows through sink; none for others. */
+static int open_stage(struct store *st, const struct provider *p, struct norm *rows,
+                      struct norm_sink *sink, struct store_stage **stage, char **err)
+{
+	if (p->kind != PROVIDER_RENTED)
+		return PLANNER_OK;
+	int rc = store_stage_open(st, p->name, stage, err);
+	if (rc == PLANNER_OK) {
+		sink->ud = *stage;
+		rows->sink = sink;
+	}
+	return rc;
+}
+
+/* After a fetch: the rows still held go to the staging, duplicate API
+ * rows are dropped (the staging drops duplicate offers itself). */
+static int settle_rows(const struct provider *p, struct norm *rows, char **err)
+{
+	int rc = norm_flush(rows, err);
+	if (rc == PLANNER_OK && rows->sink_failed)
+		rc = set_err(err, PLANNER_EDB, "cannot drop the staged offers of a retried download");
+	if (rc == PLANNER_OK && p->kind == PROVIDER_API && !drop_duplicates(rows, true))
+		rows->oom = true;
+	return rc;
+}
+
+/* Replaces the provider's rows in the store by the *n fetched; *n drops
+ * the duplicate offers the staging left out (counted in rows->skipped). */
+static int write_rows(struct store *st, const struct provider *p, struct norm *rows,
+                      struct store_stage *stage, size_t *n, char **err)
 {
 	if (p->kind == PROVIDER_FX)
 		return store_replace_fx(st, p->name, rows->fx, err);
-	return p->kind == PROVIDER_API ? store_replace_api_prices(st, p->name, rows->apis, n, err)
-	                               : store_replace_offers(st, p->name, rows->offers, n, err);
+	if (p->kind == PROVIDER_API)
+		return store_replace_api_prices(st, p->name, rows->apis, *n, err);
+	size_t dups = 0;
+	int rc = store_stage_apply(stage, &dups, err);
+	if (rc == PLANNER_OK) {
+		rows->skipped += dups;
+		*n -= dups;
+	}
+	return rc;
+}
+
+/* The rows left out, and the unknown GPU names (moved from rows to r). */
+static void take_counts(struct refresh_result *r, struct norm *rows)
+{
+	r->unknown_rows = rows->unknown_rows;
+	r->skipped_rows = rows->skipped;
+	r->implausible_rows = rows->implausible;
+	for (size_t i = 0; i < rows->n_unknown; i++) {
+		r->unknown[i] = rows->unknown[i];
+		rows->unknown[i] = NULL;
+	}
+	r->n_unknown = rows->n_unknown;
+	rows->n_unknown = 0;
 }
 
 static void refresh_one(struct store *st, const struct refdata *ref, const struct refresh_opts *o,
@@ -221,6 +282,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	char started[24], ended[24];
 	char *base = NULL, *err = NULL;
 	struct norm rows;
+	struct store_stage *stage = NULL;
+	struct norm_sink sink = {.put = stage_put, .drop = stage_drop};
 	double t0 = now_s();
 	norm_init(&rows, ref, p->name);
 	iso_now(started, sizeof started);
@@ -238,6 +301,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	struct http_opts mine = *http;
 	http_deadline_start(&mine, o->timeout_s > 0 ? o->timeout_s : REFRESH_DEFAULT_TIMEOUT_S);
 	int rc = base_url(p, &base, &err);
+	if (rc == PLANNER_OK)
+		rc = open_stage(st, p, &rows, &sink, &stage, &err);
 	struct fetch_ctx fx = {
 	    .p = p,
 	    .http = &mine,
@@ -249,8 +314,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	if (rc == PLANNER_OK)
 		rc = p->fetch(&fx, &err);
 	r->http_status = fx.http_status;
-	if (rc == PLANNER_OK && !drop_duplicates(&rows, p->kind == PROVIDER_API))
-		rows.oom = true;
+	if (rc == PLANNER_OK)
+		rc = settle_rows(p, &rows, &err);
 	size_t n = rows_held(p, &rows);
 	if (rc == PLANNER_OK && rows.oom)
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");
@@ -260,7 +325,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		             rows.unknown_rows ? " (every GPU unknown)" : "",
 		             rows.implausible ? " (implausible rows left out)" : "");
 	if (rc == PLANNER_OK)
-		rc = write_rows(st, p, &rows, n, &err);
+		rc = write_rows(st, p, &rows, stage, &n, &err);
 	if (rc == PLANNER_OK) {
 		r->status = REFRESH_OK;
 		r->rows = (long)n;
@@ -272,15 +337,10 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		err = NULL;
 		redact(&r->message, key);
 	}
-	r->unknown_rows = rows.unknown_rows;
-	r->skipped_rows = rows.skipped;
-	r->implausible_rows = rows.implausible;
-	for (size_t i = 0; i < rows.n_unknown; i++) {
-		r->unknown[i] = rows.unknown[i];
-		rows.unknown[i] = NULL;
-	}
-	r->n_unknown = rows.n_unknown;
-	rows.n_unknown = 0;
+	take_counts(r, &rows);
+	/* Before the run's record: a stage never applied rolls its rows back. */
+	store_stage_free(stage);
+	stage = NULL;
 record:
 	iso_now(ended, sizeof ended);
 	r->seconds = now_s() - t0;

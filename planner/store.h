@@ -1,6 +1,6 @@
 /* store.h — the one SQLite store. Every SQL statement of the program lives
- * in store.c and its parts store_offers.c, store_api.c, store_runs.c and
- * store_check.c (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
+ * in store.c and its parts store_offers.c, store_stage.c, store_api.c,
+ * store_runs.c and store_check.c (store_int.h), prepared and bound. The schema (schema/schema.sql, compiled
  * in) is versioned with PRAGMA user_version and migrated forward on open.
  * A new database is seeded with the reference data and the bundled price
  * snapshot, so the planner works before any `planner refresh`. */
@@ -164,6 +164,23 @@ int store_providers(struct store *st, struct provider_state **out, size_t *n, ch
  * On error nothing changes. */
 int store_replace_offers(struct store *st, const char *provider, const struct offer *rows,
 			 size_t n, char **err);
+/* A provider's offers written as a feed streams (store_stage.c): open,
+ * put rows in batches as they are made, apply once the feed was read
+ * whole, free always. apply replaces the provider's offers by the staged
+ * rows exactly as store_replace_offers does (history, gone rows, fresh
+ * mark; the last row of a duplicate key wins, *dups gets how many were
+ * dropped) in one transaction; a stage freed without apply changes
+ * nothing. The staged rows live in a TEMP table, not in memory. */
+struct store_stage;
+int store_stage_open(struct store *st, const char *provider, struct store_stage **out,
+		     char **err);
+int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, char **err);
+/* Forgets every staged row after the first `keep` (a retried download). */
+int store_stage_drop(struct store_stage *sg, size_t keep, char **err);
+/* Rows staged (after apply: stored). */
+size_t store_stage_rows(const struct store_stage *sg);
+int store_stage_apply(struct store_stage *sg, size_t *dups, char **err);
+void store_stage_free(struct store_stage *sg);
 /* Same for API prices. */
 int store_replace_api_prices(struct store *st, const char *provider,
 			     const struct api_price *rows, size_t n, char **err);

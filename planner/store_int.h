@@ -1,8 +1,10 @@
 /* store_int.h — what the parts of the one store module share, private to
  * them: store.c (open, migrate, seed, lock), store_offers.c (offers and
- * price history), store_api.c (API prices), store_runs.c (provider
- * freshness and refresh runs) and store_check.c (what is checked before a
- * write). Every SQL statement of the program is in these five files,
+ * price history), store_stage.c (a provider's offers staged as a feed
+ * streams, then put in place with set-based SQL), store_api.c (API
+ * prices), store_runs.c (provider freshness and refresh runs) and
+ * store_check.c (what is checked before a write). Every SQL statement of
+ * the program is in these files,
  * prepared and bound; nothing outside them includes this header. */
 #ifndef PLANNER_STORE_INT_H
 #define PLANNER_STORE_INT_H

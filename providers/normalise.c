@@ -37,10 +37,35 @@ void norm_free(struct norm *n)
 
 void norm_truncate(struct norm *n, size_t offers, size_t apis)
 {
-	if (offers < n->n_offers)
-		n->n_offers = offers;
+	if (offers < n->flushed) {
+		char *err = NULL;
+		if (n->sink->drop(n->sink->ud, offers, &err))
+			n->sink_failed = true;
+		free(err);
+		n->flushed = offers;
+		n->n_offers = 0;
+	} else if (offers - n->flushed < n->n_offers) {
+		n->n_offers = offers - n->flushed;
+	}
 	if (apis < n->n_apis)
 		n->n_apis = apis;
+}
+
+size_t norm_offers_total(const struct norm *n)
+{
+	return n->flushed + n->n_offers;
+}
+
+int norm_flush(struct norm *n, char **err)
+{
+	if (!n->sink || !n->n_offers)
+		return PLANNER_OK;
+	int rc = n->sink->put(n->sink->ud, n->offers, n->n_offers, err);
+	if (rc == PLANNER_OK) {
+		n->flushed += n->n_offers;
+		n->n_offers = 0;
+	}
+	return rc;
 }
 
 static void note_unknown(struct norm *n, const char *name, double vram_gib)

@@ -68,6 +68,22 @@
 
 struct fx_table;
 
+/* Where offers go as they are made instead of being held (issue 16): a
+ * refresh hands norm a sink, and the adapters' streaming reader
+ * (provider_stream_json) passes each batch of NORM_FLUSH_ROWS rows on with
+ * norm_flush. Without a sink every row stays in norm.offers. */
+struct norm_sink {
+	/* Takes n rows; PLANNER_OK or an error with *err set. */
+	int (*put)(void *ud, const struct offer *rows, size_t n, char **err);
+	/* Forgets every row it took after the first `keep`. */
+	int (*drop)(void *ud, size_t keep, char **err);
+	void *ud;
+};
+
+/* Rows a streamed feed holds before handing them to the sink: enough that
+ * a batch costs one call, few enough (256 x 560 bytes) to be nothing. */
+#define NORM_FLUSH_ROWS 256
+
 /* Rows collected from one provider's fetch. */
 struct norm {
 	const struct refdata *ref; /* alias table and GPU specs (borrowed) */
@@ -87,6 +103,9 @@ struct norm {
 	size_t implausible;        /* rows dropped outside the plausibility bounds above */
 	bool oom;                  /* an allocation failed; rows are incomplete */
 	struct fx_table *fx;       /* exchange rates (the ecb feed only; owned) */
+	const struct norm_sink *sink; /* NULL: rows stay in offers (borrowed) */
+	size_t flushed;            /* offers handed to the sink already (not in offers) */
+	bool sink_failed;          /* the sink could not drop rows (norm_truncate) */
 	/* The last lookups of norm_gpu: a feed names a handful of parts over
 	 * and over (50,000 Vast offers, a dozen GPU models), and the alias
 	 * table walk is the costliest step per row. */
@@ -118,8 +137,15 @@ struct raw_offer {
 void norm_init(struct norm *n, const struct refdata *ref, const char *provider);
 /* Frees what n owns; accepts NULL. */
 void norm_free(struct norm *n);
-/* Drops rows back to n_offers = offers, n_apis = apis (a retried stream). */
+/* Drops rows back to offers in all (the sink's included) and n_apis =
+ * apis (a retried stream). When the sink cannot drop its rows,
+ * n->sink_failed is set. */
 void norm_truncate(struct norm *n, size_t offers, size_t apis);
+/* Offers made so far: those handed to the sink and those held. */
+size_t norm_offers_total(const struct norm *n);
+/* Hands the rows held to the sink (none: nothing to do); PLANNER_OK or
+ * the sink's error. */
+int norm_flush(struct norm *n, char **err);
 
 /* The canonical GPU for a feed's name and, when known (> 0), its VRAM per
  * GPU: a name that matches a part of the wrong memory size is moved to the

@@ -161,7 +161,11 @@ double pj_num(const cJSON *o, const char *key)
 
 bool pj_number(const cJSON *o, const char *key, double *v)
 {
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+	return pj_number_of(cJSON_GetObjectItemCaseSensitive(o, key), v);
+}
+
+bool pj_number_of(const cJSON *x, double *v)
+{
 	if (cJSON_IsNumber(x)) {
 		/* cJSON reads 1e999 as inf. */
 		if (!isfinite(x->valuedouble))
@@ -174,10 +178,15 @@ bool pj_number(const cJSON *o, const char *key, double *v)
 
 long pj_count(const cJSON *o, const char *key, long max)
 {
+	return pj_count_of(cJSON_GetObjectItemCaseSensitive(o, key), max);
+}
+
+long pj_count_of(const cJSON *x, long max)
+{
 	double v;
 	/* (double)max + 1 is a power of two for INT_MAX and LONG_MAX, so
 	 * anything below it truncates to at most max. */
-	if (!pj_number(o, key, &v) || !(v >= 0) || !(v < (double)max + 1.0))
+	if (!pj_number_of(x, &v) || !(v >= 0) || !(v < (double)max + 1.0))
 		return 0;
 	return (long)v;
 }
@@ -452,7 +461,18 @@ bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
 	s->total += n;
 	if (s->capturing)
 		s->run = p; /* the element goes on from the last chunk */
-	for (const char *q = p; q < p + n; q++) {
+	const char *end = p + n;
+	for (const char *q = p; q < end; q++) {
+		/* Inside a string only a quote or a backslash matters (a key at
+		 * depth 1 is read byte by byte): skip to the next one. Most of
+		 * a feed's bytes are strings (issue 16: this loop was a fifth of
+		 * a Vast refresh's parse); flush_run still caps the element. */
+		if (s->in_str && !s->key_str && !s->esc) {
+			while (q < end && *q != '"' && *q != '\\')
+				q++;
+			if (q == end)
+				break;
+		}
 		char ch = *q;
 		/* An element starts at its first byte inside the array (or, for
 		 * members, after a depth-1 key's ':'). */
@@ -472,7 +492,7 @@ bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
 		else if (!scan_byte(s, q, err))
 			return false;
 	}
-	return flush_run(s, p + n, err);
+	return flush_run(s, end, err);
 }
 
 int json_items_finish(struct json_items *s, char **err)
@@ -498,7 +518,19 @@ struct stream_ctx {
 	struct norm *out;
 	size_t skipped, implausible, unknown; /* the counts before the first attempt */
 	size_t total, cap;                    /* bytes of this attempt; the body cap */
+	json_item_fn fn;                      /* the adapter's */
 };
+
+/* The adapter's fn, then a full batch of rows to the refresh's sink
+ * (norm_flush): a streamed feed holds NORM_FLUSH_ROWS rows, not all. */
+static int stream_item(void *ud, const cJSON *item, char **err)
+{
+	struct stream_ctx *c = ud;
+	int rc = c->fn(c->out, item, err);
+	if (rc == PLANNER_OK && c->out->n_offers >= NORM_FLUSH_ROWS)
+		rc = norm_flush(c->out, err);
+	return rc;
+}
 
 static bool stream_sink(void *ud, const char *p, size_t n, char **err)
 {
@@ -536,10 +568,11 @@ int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *pos
 	const char *headers[3] = {"Accept: application/json", NULL, NULL};
 	struct stream_ctx c = {.out = fx->out, .skipped = fx->out->skipped,
 	                       .implausible = fx->out->implausible,
-	                       .unknown = fx->out->unknown_rows, .cap = fx->http->max_body};
+	                       .unknown = fx->out->unknown_rows, .cap = fx->http->max_body,
+	                       .fn = fn};
 	struct http_response resp = {0};
 	int rc = PLANNER_OK;
-	c.items = json_items_new(key, fn, fx->out);
+	c.items = json_items_new(key, stream_item, &c);
 	if (!url || !c.items || (fx->key && *fx->key &&
 	                         !(auth = xasprintf("Authorization: Bearer %s", fx->key)))) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");

@@ -143,6 +143,10 @@ bool pj_number(const struct cJSON *o, const char *key, double *v);
  * absent, negative, or above max, so the caller's cast cannot overflow
  * (a feed's 1e30 is a broken row, not a count). */
 long pj_count(const struct cJSON *o, const char *key, long max);
+/* pj_number and pj_count of a value already found (NULL: absent), for an
+ * adapter that reads an object's members in one pass (vast.c). */
+bool pj_number_of(const struct cJSON *x, double *v);
+long pj_count_of(const struct cJSON *x, long max);
 
 /* Adds a long-prompt tier (store.h struct api_tier) to the API row the
  * last norm_api call added: prompts longer than `above` tokens are billed

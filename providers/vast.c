@@ -13,48 +13,88 @@
  * every GPU model's cheapest few hundred, cheapest first. */
 #define VAST_DEFAULT_LIMIT 10000
 
+/* The members offer_item reads. An offer has some 25 members: finding
+ * these in one pass over them, instead of one lookup by name each, was a
+ * tenth of reading 200,000 offers (issue 16). A repeated name counts
+ * once, its first, as cJSON_GetObjectItemCaseSensitive would. */
+enum field {
+	F_ID, F_GEO, F_GPU, F_NUM_GPUS, F_GPU_RAM, F_CPU_CORES, F_CPU_RAM, F_DPH, F_MIN_BID,
+	F_VERIFIED, F_VERIFICATION, F_EXTERNAL, F_COUNT
+};
+static const char *const field_names[F_COUNT] = {
+	"id", "geolocation", "gpu_name", "num_gpus", "gpu_ram", "cpu_cores_effective", "cpu_ram",
+	"dph_total", "min_bid", "verified", "verification", "external",
+};
+
+static void find_fields(const cJSON *it, const cJSON *f[F_COUNT])
+{
+	memset(f, 0, F_COUNT * sizeof *f);
+	for (const cJSON *c = cJSON_IsObject(it) ? it->child : NULL; c; c = c->next) {
+		if (!c->string)
+			continue;
+		for (int k = 0; k < F_COUNT; k++)
+			if (!f[k] && c->string[0] == field_names[k][0] &&
+			    !strcmp(c->string, field_names[k])) {
+				f[k] = c;
+				break;
+			}
+	}
+}
+
+static const char *str_of(const cJSON *x)
+{
+	return cJSON_IsString(x) && x->valuestring ? x->valuestring : "";
+}
+
+static double num_of(const cJSON *x)
+{
+	double v;
+	return pj_number_of(x, &v) ? v : 0;
+}
+
 /* Whether an offer comes from a verified host that Vast itself runs the
  * offer of: vast-cli's default query (vast-ai/vast-cli, search__offers)
  * asks verified = true and external = false, and fetch() sends the same.
  * The filter is applied here too because a recorded `--raw` offer
  * (tests/fixtures/real/vast, 2024-07-30) carries no "verified" boolean
  * but "verification": "verified", and "external": null. */
-static bool verified_host(const cJSON *it)
+static bool verified_host(const cJSON *const f[F_COUNT])
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "verified");
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(it, "verification");
+	const cJSON *v = f[F_VERIFIED], *ver = f[F_VERIFICATION];
 	if (cJSON_IsBool(v) && !cJSON_IsTrue(v))
 		return false;
 	if (cJSON_IsString(ver) && strcmp(ver->valuestring, "verified"))
 		return false;
-	return !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "external"));
+	return !cJSON_IsTrue(f[F_EXTERNAL]);
 }
 
 /* One offer of the "offers" list (json_item_fn; ud is the norm). */
 static int offer_item(void *ud, const cJSON *it, char **err)
 {
 	struct norm *out = ud;
+	const cJSON *f[F_COUNT];
 	char id[32];
-	double idnum = pj_num(it, "id");
-	if (idnum <= 0 || !verified_host(it)) {
+	find_fields(it, f);
+	double idnum = num_of(f[F_ID]);
+	if (idnum <= 0 || !verified_host(f)) {
 		out->skipped++;
 		return PLANNER_OK;
 	}
 	snprintf(id, sizeof id, "%.0f", idnum);
 	struct raw_offer r = {
 		.offer = id,
-		.region = pj_str(it, "geolocation"),
-		.gpu_name = pj_str(it, "gpu_name"),
-		.gpu_count = (int)pj_count(it, "num_gpus", INT_MAX),
-		.vram_gib = pj_num(it, "gpu_ram") / NORM_MIB_PER_GIB,
-		.vcpus = pj_num(it, "cpu_cores_effective"),
-		.ram_gib = pj_num(it, "cpu_ram") / NORM_MIB_PER_GIB,
-		.price = pj_num(it, "dph_total"),
+		.region = str_of(f[F_GEO]),
+		.gpu_name = str_of(f[F_GPU]),
+		.gpu_count = (int)pj_count_of(f[F_NUM_GPUS], INT_MAX),
+		.vram_gib = num_of(f[F_GPU_RAM]) / NORM_MIB_PER_GIB,
+		.vcpus = num_of(f[F_CPU_CORES]),
+		.ram_gib = num_of(f[F_CPU_RAM]) / NORM_MIB_PER_GIB,
+		.price = num_of(f[F_DPH]),
 		.available = true,
 	};
 	if (!norm_offer(out, &r))
 		return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
-	double bid = pj_num(it, "min_bid");
+	double bid = num_of(f[F_MIN_BID]);
 	if (bid > 0) {
 		r.price = bid;
 		r.spot = true;
