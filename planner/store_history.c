@@ -8,18 +8,32 @@
 #include "store_int.h"
 #include "util.h"
 
+/* Column i as text into dst (len bytes), cut to fit as store_copy_text
+ * cuts it (the columns hold no NUL), without its snprintf: that took 15 %
+ * of `planner history` over 3.1 M rows (perf record --call-graph dwarf,
+ * 2026-12-01). */
+static void copy_column(char *dst, size_t len, sqlite3_stmt *s, int i)
+{
+	const unsigned char *src = sqlite3_column_text(s, i);
+	size_t n = src ? (size_t)sqlite3_column_bytes(s, i) : 0;
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src ? (const char *)src : "", n);
+	dst[n] = '\0';
+}
+
 static void read_point(sqlite3_stmt *s, struct price_point *p)
 {
-	store_copy_text(p->provider, sizeof p->provider, sqlite3_column_text(s, 0));
-	store_copy_text(p->offer, sizeof p->offer, sqlite3_column_text(s, 1));
-	store_copy_text(p->region, sizeof p->region, sqlite3_column_text(s, 2));
+	copy_column(p->provider, sizeof p->provider, s, 0);
+	copy_column(p->offer, sizeof p->offer, s, 1);
+	copy_column(p->region, sizeof p->region, s, 2);
 	p->spot = sqlite3_column_int(s, 3) != 0;
-	store_copy_text(p->gpu, sizeof p->gpu, sqlite3_column_text(s, 4));
+	copy_column(p->gpu, sizeof p->gpu, s, 4);
 	p->gpu_count = sqlite3_column_int(s, 5);
 	p->price_per_hour = sqlite3_column_double(s, 6);
-	store_copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
+	copy_column(p->recorded_at, sizeof p->recorded_at, s, 7);
 	p->gone = sqlite3_column_int(s, 8) != 0;
-	store_copy_text(p->currency, sizeof p->currency, sqlite3_column_text(s, 9));
+	copy_column(p->currency, sizeof p->currency, s, 9);
 }
 
 /* The rows of one GPU use price_history_by_gpu for `gpu = ?`; the rows of
