@@ -211,6 +211,7 @@ bool fx_convert_point(const struct fx_table *t, const char *to, struct price_poi
 	if (!rate_noted(t, p->currency, to, &rate, note, len))
 		return false;
 	p->price_per_hour *= rate;
-	snprintf(p->currency, sizeof p->currency, "%s", to);
+	if (strcmp(p->currency, to)) /* most rows are in `to` already */
+		snprintf(p->currency, sizeof p->currency, "%s", to);
 	return true;
 }

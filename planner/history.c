@@ -245,12 +245,13 @@ int history_builder_add(struct history_builder *b, const struct price_point *row
 {
 	int rc;
 	bool new_gpu = !b->n_curves || strcmp(row->gpu, b->curves[b->n_curves - 1].gpu);
-	if (b->n_curves && (new_gpu || strcmp(row->recorded_at, b->at)) &&
-	    (rc = add_step(b, err)))
+	bool new_at = new_gpu || strcmp(row->recorded_at, b->at);
+	if (b->n_curves && new_at && (rc = add_step(b, err)))
 		return rc;
 	if (new_gpu && (rc = start_curve(b, row, err)))
 		return rc;
-	snprintf(b->at, sizeof b->at, "%s", row->recorded_at);
+	if (new_at) /* once a refresh: snprintf per row was 3 % of the report */
+		snprintf(b->at, sizeof b->at, "%s", row->recorded_at);
 	return apply_row(b, row, err);
 }
 
