@@ -4,9 +4,11 @@
 # 20,000 offers, each refresh replacing every offer). Vast.ai bodies from
 # the fixture server's gen scenario alternate between two sets of offer ids
 # (a, then b with 10% more), so every refresh makes every offer vanish and
-# a new set appear. Reports the time of history and report after R and 2R
-# refreshes: linear time shows as a ratio near 2. Defaults: 50,000 offers,
-# R = 15, so the second database holds 30 nightly refreshes (issue 16).
+# a new set appear. Reports the time (wall and CPU) and peak RSS of history
+# and report after R and 2R refreshes: linear time shows as a CPU ratio
+# near 2, memory that does not grow with the rows as an RSS ratio near 1.
+# Defaults: 50,000 offers, R = 15, so the second database holds 30 nightly
+# refreshes (issue 16).
 set -eu
 cd "$(dirname "$0")/.."
 BIN=${PLANNER_BIN:-$PWD/build/planner}
@@ -21,10 +23,12 @@ trap 'kill $SERVER 2>/dev/null' EXIT
 while ! grep -q PORT "$DIR/hport" 2>/dev/null; do sleep 0.1; done
 PORT=$(awk '{print $2}' "$DIR/hport")
 
-# Seconds of a command, from GNU time.
-seconds() {
-	/usr/bin/time -f %e -o "$DIR/htime" "$@" > /dev/null 2>&1
-	cat "$DIR/htime"
+# "wall cpu rss" of a command, from GNU time: seconds elapsed, seconds of
+# CPU (user + system: what the machine's other load does not inflate) and
+# peak resident set in MB.
+measure() {
+	/usr/bin/time -f '%e %U %S %M' -o "$DIR/htime" "$@" > /dev/null 2>&1
+	awk '{ printf "%s %.2f %.0f", $1, $2 + $3, $4 / 1024 }' "$DIR/htime"
 }
 
 # refreshes DB COUNT: COUNT refreshes alternating the a and b offer sets,
@@ -45,12 +49,18 @@ for k in 1 2; do
 	rm -f "$db"*
 	refreshes "$db" $((R * k))
 	rows=$(sqlite3 "$db" 'SELECT count(*) FROM price_history' 2>/dev/null || echo '?')
-	h=$(seconds "$BIN" history "RTX 4090" --db "$db")
-	r=$(seconds "$BIN" report jobs/monthly.yaml --db "$db" -o "$DIR/history$k.html")
-	echo "$((R * k)) refreshes of $N changing offers ($rows history rows): history $h s, report $r s"
-	eval "H$k=$h R$k=$r"
+	set -- $(measure "$BIN" history "RTX 4090" --db "$db")
+	hw=$1 hc=$2 hm=$3
+	set -- $(measure "$BIN" report jobs/monthly.yaml --db "$db" -o "$DIR/history$k.html")
+	rw=$1 rc=$2 rm=$3
+	echo "$((R * k)) refreshes of $N changing offers ($rows history rows):" \
+		"history $hw s ($hc s cpu, $hm MB), report $rw s ($rc s cpu, $rm MB)"
+	eval "H$k=$hc R$k=$rc HM$k=$hm RM$k=$rm"
 done
-awk -v h1="$H1" -v h2="$H2" -v r1="$R1" -v r2="$R2" 'BEGIN {
-	printf "ratio 2R/R: history %.2f, report %.2f (linear: about 2; quadratic: about 4)\n",
+awk -v h1="$H1" -v h2="$H2" -v r1="$R1" -v r2="$R2" -v hm1="$HM1" -v hm2="$HM2" \
+	-v rm1="$RM1" -v rm2="$RM2" 'BEGIN {
+	printf "ratio 2R/R of cpu time: history %.2f, report %.2f (linear: about 2; quadratic: about 4)\n",
 		(h1 > 0 ? h2 / h1 : 0), (r1 > 0 ? r2 / r1 : 0)
+	printf "ratio 2R/R of peak RSS: history %.2f, report %.2f (flat: about 1; holding every row: about 2)\n",
+		(hm1 > 0 ? hm2 / hm1 : 0), (rm1 > 0 ? rm2 / rm1 : 0)
 }'

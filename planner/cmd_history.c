@@ -164,9 +164,8 @@ static int exec_history(struct cli *c, int argc, char **argv)
 			errorf("out of memory");
 			return PLANNER_ESYS;
 		}
-	struct price_point *rows = NULL;
 	struct history_curve *curves = NULL;
-	size_t n_rows = 0, n_curves = 0;
+	size_t n_curves = 0;
 	char *err = NULL;
 	const struct gpu_spec *g = refdata_gpu(c->ref, name.data);
 	if (!g) {
@@ -181,10 +180,8 @@ static int exec_history(struct cli *c, int argc, char **argv)
 		goto out;
 	if ((rc = known_currency(c, fx.currency)))
 		goto out;
-	if ((rc = store_price_history(st, g->name, provider, &rows, &n_rows, &err)) == PLANNER_OK)
-		fx_convert_points(c->ref->fx, fx.currency, rows, &n_rows, fx.note, sizeof fx.note,
-		                  &fx.dropped);
-	if (rc || (rc = history_curves(rows, n_rows, &curves, &n_curves, &err))) {
+	if ((rc = history_load(st, g->name, provider, c->ref->fx, fx.currency, fx.note,
+	                       sizeof fx.note, &fx.dropped, &curves, &n_curves, &err))) {
 		errorf("%s", err ? err : "cannot read price history");
 		goto out;
 	}
@@ -204,7 +201,6 @@ static int exec_history(struct cli *c, int argc, char **argv)
 out:
 	free(err);
 	history_curves_free(curves, n_curves);
-	free(rows);
 	buf_free(&name);
 	return rc;
 }

@@ -76,8 +76,7 @@ static int write_report(FILE *f, void *arg)
 	const struct plan *plan = a->plan;
 	struct store *st = c->store; /* opened by cli_plan */
 	struct offer *all = NULL, **offers = NULL;
-	size_t n_all = 0, *n_offers = NULL, n_hist = 0, n_curves = 0;
-	struct price_point *hist = NULL;
+	size_t n_all = 0, *n_offers = NULL, n_curves = 0;
 	struct history_curve *curves = NULL;
 	char *err = NULL, now[24];
 	struct offer_filter any = {.spot = -1, .available_only = true};
@@ -90,14 +89,11 @@ static int write_report(FILE *f, void *arg)
 		snprintf(scratch.currency, sizeof scratch.currency, "%s", plan->currency);
 		plan_convert_offers(spec, c->ref, &scratch, all, &n_all);
 		fx_sort_offers(all, n_all);
-		rc = store_price_history(st, NULL, NULL, &hist, &n_hist, &err);
+		/* History in USD (the report scales it by the spec's rate, as
+		 * compare), folded as the rows stream (issue 16). */
+		rc = history_load(st, NULL, NULL, c->ref->fx, "USD", hist_fx, sizeof hist_fx,
+		                  &hist_dropped, &curves, &n_curves, &err);
 	}
-	/* History in USD (the report scales it by the spec's rate, as compare). */
-	if (rc == PLANNER_OK)
-		fx_convert_points(c->ref->fx, "USD", hist, &n_hist, hist_fx, sizeof hist_fx,
-		                  &hist_dropped);
-	if (rc == PLANNER_OK)
-		rc = history_curves(hist, n_hist, &curves, &n_curves, &err);
 	if (rc != PLANNER_OK)
 		goto out;
 	offers = calloc(plan->n_jobs + 1, sizeof *offers);
@@ -128,7 +124,6 @@ out:
 	free(offers);
 	free(n_offers);
 	history_curves_free(curves, n_curves);
-	free(hist);
 	free(all);
 	free(err);
 	return rc;

@@ -203,3 +203,15 @@ void fx_convert_points(const struct fx_table *t, const char *to, struct price_po
 	if (strlen(note) != noted)
 		fx_note_date(note, len, t);
 }
+
+bool fx_convert_point(const struct fx_table *t, const char *to, struct price_point *p,
+                      char *note, size_t len)
+{
+	double rate;
+	if (!rate_noted(t, p->currency, to, &rate, note, len))
+		return false;
+	p->price_per_hour *= rate;
+	if (strcmp(p->currency, to)) /* most rows are in `to` already */
+		snprintf(p->currency, sizeof p->currency, "%s", to);
+	return true;
+}

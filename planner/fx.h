@@ -75,4 +75,10 @@ void fx_sort_offers(struct offer *o, size_t n);
 void fx_convert_points(const struct fx_table *t, const char *to, struct price_point *p,
                        size_t *n, char *note, size_t len, size_t *dropped);
 
+/* One price-history row priced in `to` as fx_convert_points prices it,
+ * noting the rate (fx_note_add; the caller adds fx_note_date once at the
+ * end); false, *p unchanged, when t lacks its currency. */
+bool fx_convert_point(const struct fx_table *t, const char *to, struct price_point *p,
+                      char *note, size_t len);
+
 #endif

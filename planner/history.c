@@ -7,27 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fx.h"
 #include "util.h"
 
-/* One offer seen in a curve: its price as of the refresh being built. */
+/* One offer listed now in the curve being built: its key, copied (rows
+ * are not kept), and its price as of the refresh being built. */
 struct entry {
-	const struct price_point *row; /* the offer's newest row so far */
-	double per_gpu;                /* USD per GPU-hour */
-	size_t pos;                    /* index in the active list; SIZE_MAX when gone */
+	char provider[32], offer[128], region[64]; /* as struct price_point's */
+	bool spot;
+	uint64_t hash;  /* offer_hash of the key */
+	double per_gpu; /* USD per GPU-hour */
+	size_t pos;     /* index in the active list */
 };
 
-/* The offers of one curve: a hash of (provider, offer, region, spot) to
- * entries, and the list of those listed now. Every row is one lookup and
- * every step one pass over the listed offers, so a curve costs time linear
- * in its rows plus a sort of the listed prices per refresh (issue 12: the
- * search was quadratic, 112 s for four refreshes of 20,000 offers). */
-struct offer_set {
-	struct entry *entries; /* one per distinct offer, at most n */
-	size_t n_entries;
-	size_t *slots;         /* hash slots: entry index + 1, 0 = empty */
-	size_t cap;            /* a power of two, at least twice n */
-	size_t *active;        /* entry indexes of the offers listed now */
+/* The curves built so far and the offers of the one being built: a hash
+ * of (provider, offer, region, spot) to entries, which are exactly the
+ * offers listed now (a gone row frees its offer's entry for the next new
+ * one). Every row is one lookup and every step one pass over the listed
+ * offers, so a curve costs time linear in its rows plus a sort of the
+ * listed prices per refresh (issue 12: the search was quadratic, 112 s for
+ * four refreshes of 20,000 offers), and memory grows with the offers
+ * listed at once, not with the rows (issue 16: the rows of 30 refreshes of
+ * 50,000 changing offers took 1.1 GB when all were held). */
+struct history_builder {
+	struct history_curve *curves; /* curves[n_curves - 1] is being built */
+	size_t n_curves, cap_curves;
+	size_t cap_steps;             /* of the curve being built */
+	char at[24];                  /* recorded_at of the step being gathered */
+	struct entry *entries;        /* cap_entries; ids in free_ids are unused */
+	size_t n_entries, cap_entries;
+	size_t *free_ids;             /* cap_entries */
+	size_t n_free;
+	size_t *active;               /* cap_entries: entry ids listed now */
 	size_t n_active;
+	double *prices;               /* cap_entries: scratch for a step's sort */
+	size_t *slots;                /* hash slots: entry id + 1, 0 = empty */
+	size_t cap_slots;             /* a power of two, at least twice n_active */
 };
 
 static uint64_t offer_hash(const struct price_point *p)
@@ -42,41 +57,128 @@ static uint64_t offer_hash(const struct price_point *p)
 	return (h ^ (uint64_t)p->spot) * 1099511628211ULL;
 }
 
-static bool same_offer(const struct price_point *a, const struct price_point *b)
+static bool same_offer(const struct entry *e, const struct price_point *p)
 {
-	return a->spot == b->spot && !strcmp(a->provider, b->provider) &&
-	       !strcmp(a->offer, b->offer) && !strcmp(a->region, b->region);
+	return e->spot == p->spot && !strcmp(e->provider, p->provider) &&
+	       !strcmp(e->offer, p->offer) && !strcmp(e->region, p->region);
 }
 
-/* The entry of row's offer, made (not listed) when new. */
-static struct entry *find_entry(struct offer_set *s, const struct price_point *row)
+/* The slot of row's offer, or the empty slot where it would go. */
+static size_t find_slot(const struct history_builder *b, const struct price_point *row,
+			uint64_t h)
 {
-	size_t i = (size_t)offer_hash(row) & (s->cap - 1);
-	while (s->slots[i] && !same_offer(s->entries[s->slots[i] - 1].row, row))
-		i = (i + 1) & (s->cap - 1);
-	if (!s->slots[i]) {
-		s->entries[s->n_entries] = (struct entry){.row = row, .pos = SIZE_MAX};
-		s->slots[i] = ++s->n_entries;
-	}
-	return &s->entries[s->slots[i] - 1];
+	size_t mask = b->cap_slots - 1, i = (size_t)h & mask;
+	while (b->slots[i] && !same_offer(&b->entries[b->slots[i] - 1], row))
+		i = (i + 1) & mask;
+	return i;
 }
 
-/* Applies one history row: a price lists the offer, a gone row unlists it. */
-static void apply_row(struct offer_set *s, const struct price_point *row)
+/* Doubles the hash slots (or makes the first 16), placing every listed
+ * offer again. */
+static int grow_slots(struct history_builder *b, char **err)
 {
-	struct entry *e = find_entry(s, row);
-	e->row = row;
-	e->per_gpu = row->price_per_hour / (row->gpu_count > 0 ? row->gpu_count : 1);
-	size_t id = (size_t)(e - s->entries);
-	if (!row->gone && e->pos == SIZE_MAX) {
-		e->pos = s->n_active;
-		s->active[s->n_active++] = id;
-	} else if (row->gone && e->pos != SIZE_MAX) {
-		size_t last = s->active[--s->n_active];
-		s->active[e->pos] = last;
-		s->entries[last].pos = e->pos;
-		e->pos = SIZE_MAX;
+	size_t cap = b->cap_slots ? b->cap_slots * 2 : 16;
+	size_t *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	for (size_t k = 0; k < b->n_active; k++) {
+		size_t id = b->active[k], i = (size_t)b->entries[id].hash & (cap - 1);
+		while (slots[i])
+			i = (i + 1) & (cap - 1);
+		slots[i] = id + 1;
 	}
+	free(b->slots);
+	b->slots = slots;
+	b->cap_slots = cap;
+	return PLANNER_OK;
+}
+
+/* Doubles the room for entries (and the lists sized by it). */
+static int grow_entries(struct history_builder *b, char **err)
+{
+	size_t cap = b->cap_entries ? b->cap_entries * 2 : 64;
+	struct entry *e = realloc(b->entries, cap * sizeof *e);
+	if (e)
+		b->entries = e;
+	size_t *f = realloc(b->free_ids, cap * sizeof *f);
+	if (f)
+		b->free_ids = f;
+	size_t *a = realloc(b->active, cap * sizeof *a);
+	if (a)
+		b->active = a;
+	double *p = realloc(b->prices, cap * sizeof *p);
+	if (p)
+		b->prices = p;
+	if (!e || !f || !a || !p)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	b->cap_entries = cap;
+	return PLANNER_OK;
+}
+
+/* Lists row's offer (new to the set) at slot i; *id its entry. */
+static int list_offer(struct history_builder *b, const struct price_point *row, uint64_t h,
+		      size_t i, size_t *id, char **err)
+{
+	int rc;
+	if ((b->n_active + 1) * 2 > b->cap_slots) {
+		if ((rc = grow_slots(b, err)))
+			return rc;
+		i = find_slot(b, row, h);
+	}
+	if (!b->n_free && b->n_entries == b->cap_entries && (rc = grow_entries(b, err)))
+		return rc;
+	*id = b->n_free ? b->free_ids[--b->n_free] : b->n_entries++;
+	struct entry *e = &b->entries[*id];
+	snprintf(e->provider, sizeof e->provider, "%s", row->provider);
+	snprintf(e->offer, sizeof e->offer, "%s", row->offer);
+	snprintf(e->region, sizeof e->region, "%s", row->region);
+	e->spot = row->spot;
+	e->hash = h;
+	e->pos = b->n_active;
+	b->active[b->n_active++] = *id;
+	b->slots[i] = *id + 1;
+	return PLANNER_OK;
+}
+
+/* Unlists the offer at slot i: out of the active list, its entry freed,
+ * and the slots after it shifted back so no lookup stops short (linear
+ * probing's deletion, no tombstones). */
+static void unlist_offer(struct history_builder *b, size_t i)
+{
+	size_t id = b->slots[i] - 1, mask = b->cap_slots - 1;
+	size_t last = b->active[--b->n_active];
+	b->active[b->entries[id].pos] = last;
+	b->entries[last].pos = b->entries[id].pos;
+	b->free_ids[b->n_free++] = id;
+	b->slots[i] = 0;
+	for (size_t j = (i + 1) & mask; b->slots[j]; j = (j + 1) & mask) {
+		size_t home = (size_t)b->entries[b->slots[j] - 1].hash & mask;
+		/* Stays when its home is cyclically in (i, j]. */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		b->slots[i] = b->slots[j];
+		b->slots[j] = 0;
+		i = j;
+	}
+}
+
+/* Applies one history row: a price lists the offer (or reprices it), a
+ * gone row unlists it. */
+static int apply_row(struct history_builder *b, const struct price_point *row, char **err)
+{
+	uint64_t h = offer_hash(row);
+	size_t i = find_slot(b, row, h);
+	int rc;
+	if (row->gone) {
+		if (b->slots[i])
+			unlist_offer(b, i);
+		return PLANNER_OK;
+	}
+	size_t id = b->slots[i] - 1;
+	if (!b->slots[i] && (rc = list_offer(b, row, h, i, &id, err)))
+		return rc;
+	b->entries[id].per_gpu = row->price_per_hour / (row->gpu_count > 0 ? row->gpu_count : 1);
+	return PLANNER_OK;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -85,78 +187,155 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Adds the step at `at` from the offers listed now (none: no step). */
-static void add_step(struct history_curve *c, const struct offer_set *s, double *prices,
-		     const char *at)
+/* Adds the step at b->at to the curve being built from the offers listed
+ * now (none: no step). */
+static int add_step(struct history_builder *b, char **err)
 {
-	size_t n = s->n_active;
+	struct history_curve *c = &b->curves[b->n_curves - 1];
+	size_t n = b->n_active;
 	if (n == 0)
-		return;
+		return PLANNER_OK;
+	if (c->n_steps == b->cap_steps) {
+		size_t cap = b->cap_steps ? b->cap_steps * 2 : 16;
+		struct history_step *s = realloc(c->steps, cap * sizeof *s);
+		if (!s)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		c->steps = s;
+		b->cap_steps = cap;
+	}
 	for (size_t k = 0; k < n; k++)
-		prices[k] = s->entries[s->active[k]].per_gpu;
-	qsort(prices, n, sizeof *prices, cmp_double);
+		b->prices[k] = b->entries[b->active[k]].per_gpu;
+	qsort(b->prices, n, sizeof *b->prices, cmp_double);
 	struct history_step *st = &c->steps[c->n_steps++];
-	snprintf(st->at, sizeof st->at, "%s", at);
+	snprintf(st->at, sizeof st->at, "%s", b->at);
 	st->offers = n;
-	st->min = prices[0];
-	st->median = n % 2 ? prices[n / 2] : (prices[n / 2 - 1] + prices[n / 2]) / 2;
+	st->min = b->prices[0];
+	st->median = n % 2 ? b->prices[n / 2] : (b->prices[n / 2 - 1] + b->prices[n / 2]) / 2;
+	return PLANNER_OK;
 }
 
-/* Builds the curve of rows[0..n), which all share one GPU. */
-static int one_curve(const struct price_point *rows, size_t n, struct history_curve *c, char **err)
+/* Starts the curve of row's GPU, with no offer listed. */
+static int start_curve(struct history_builder *b, const struct price_point *row, char **err)
 {
-	struct offer_set s = {0};
-	for (s.cap = 16; s.cap < n * 2; s.cap *= 2)
-		;
-	s.entries = calloc(n, sizeof *s.entries);
-	s.slots = calloc(s.cap, sizeof *s.slots);
-	s.active = calloc(n, sizeof *s.active);
-	double *prices = calloc(n, sizeof *prices);
-	c->steps = calloc(n, sizeof *c->steps);
-	int rc = PLANNER_OK;
-	if (!s.entries || !s.slots || !s.active || !prices || !c->steps) {
-		rc = set_err(err, PLANNER_ESYS, "out of memory");
-		goto out;
+	if (b->n_curves == b->cap_curves) {
+		size_t cap = b->cap_curves ? b->cap_curves * 2 : 16;
+		struct history_curve *c = realloc(b->curves, cap * sizeof *c);
+		if (!c)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		b->curves = c;
+		b->cap_curves = cap;
 	}
-	snprintf(c->gpu, sizeof c->gpu, "%s", rows[0].gpu);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		for (; j < n && !strcmp(rows[j].recorded_at, rows[i].recorded_at); j++)
-			apply_row(&s, &rows[j]);
-		add_step(c, &s, prices, rows[i].recorded_at);
-		i = j;
-	}
-out:
-	free(s.entries);
-	free(s.slots);
-	free(s.active);
-	free(prices);
-	return rc;
+	struct history_curve *c = &b->curves[b->n_curves++];
+	*c = (struct history_curve){0};
+	snprintf(c->gpu, sizeof c->gpu, "%s", row->gpu);
+	b->cap_steps = 0;
+	b->n_entries = b->n_free = b->n_active = 0;
+	if (b->slots)
+		memset(b->slots, 0, b->cap_slots * sizeof *b->slots);
+	return b->slots ? PLANNER_OK : grow_slots(b, err);
+}
+
+int history_builder_new(struct history_builder **out, char **err)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
+}
+
+int history_builder_add(struct history_builder *b, const struct price_point *row, char **err)
+{
+	int rc;
+	bool new_gpu = !b->n_curves || strcmp(row->gpu, b->curves[b->n_curves - 1].gpu);
+	bool new_at = new_gpu || strcmp(row->recorded_at, b->at);
+	if (b->n_curves && new_at && (rc = add_step(b, err)))
+		return rc;
+	if (new_gpu && (rc = start_curve(b, row, err)))
+		return rc;
+	if (new_at) /* once a refresh: snprintf per row was 3 % of the report */
+		snprintf(b->at, sizeof b->at, "%s", row->recorded_at);
+	return apply_row(b, row, err);
+}
+
+int history_builder_finish(struct history_builder *b, struct history_curve **out, size_t *n_out,
+			   char **err)
+{
+	*out = NULL;
+	*n_out = 0;
+	int rc = b->n_curves ? add_step(b, err) : PLANNER_OK;
+	if (rc)
+		return rc;
+	*out = b->curves;
+	*n_out = b->n_curves;
+	b->curves = NULL;
+	b->n_curves = b->cap_curves = 0;
+	return PLANNER_OK;
+}
+
+void history_builder_free(struct history_builder *b)
+{
+	if (!b)
+		return;
+	history_curves_free(b->curves, b->n_curves);
+	free(b->entries);
+	free(b->free_ids);
+	free(b->active);
+	free(b->prices);
+	free(b->slots);
+	free(b);
 }
 
 int history_curves(const struct price_point *rows, size_t n, struct history_curve **out,
                    size_t *n_out, char **err)
 {
+	struct history_builder *b = NULL;
 	*out = NULL;
 	*n_out = 0;
-	struct history_curve *curves = calloc(n + 1, sizeof *curves);
-	size_t count = 0;
-	if (!curves)
-		return set_err(err, PLANNER_ESYS, "out of memory");
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j < n && !strcmp(rows[j].gpu, rows[i].gpu))
-			j++;
-		int rc = one_curve(rows + i, j - i, &curves[count++], err);
-		if (rc) {
-			history_curves_free(curves, count);
-			return rc;
-		}
-		i = j;
+	int rc = history_builder_new(&b, err);
+	for (size_t i = 0; rc == PLANNER_OK && i < n; i++)
+		rc = history_builder_add(b, &rows[i], err);
+	if (rc == PLANNER_OK)
+		rc = history_builder_finish(b, out, n_out, err);
+	history_builder_free(b);
+	return rc;
+}
+
+/* history_load's fold: each row priced in the wanted currency, then into
+ * the curves. */
+struct load {
+	struct history_builder *b;
+	const struct fx_table *fx;
+	const char *to;
+	char *note;
+	size_t len, *dropped;
+};
+
+static int load_row(const struct price_point *row, void *arg, char **err)
+{
+	struct load *l = arg;
+	struct price_point p = *row;
+	if (!fx_convert_point(l->fx, l->to, &p, l->note, l->len)) {
+		(*l->dropped)++;
+		return PLANNER_OK;
 	}
-	*out = curves;
-	*n_out = count;
-	return PLANNER_OK;
+	return history_builder_add(l->b, &p, err);
+}
+
+int history_load(struct store *st, const char *gpu, const char *provider,
+		 const struct fx_table *fx, const char *to, char *note, size_t len, size_t *dropped,
+		 struct history_curve **out, size_t *n_out, char **err)
+{
+	struct load l = {.fx = fx, .to = to, .note = note, .len = len, .dropped = dropped};
+	size_t noted = strlen(note);
+	*out = NULL;
+	*n_out = 0;
+	int rc = history_builder_new(&l.b, err);
+	if (rc == PLANNER_OK)
+		rc = store_each_price_point(st, gpu, provider, load_row, &l, err);
+	if (rc == PLANNER_OK)
+		rc = history_builder_finish(l.b, out, n_out, err);
+	if (strlen(note) != noted)
+		fx_note_date(note, len, fx);
+	history_builder_free(l.b);
+	return rc;
 }
 
 void history_curves_free(struct history_curve *curves, size_t n)

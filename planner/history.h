@@ -36,6 +36,30 @@ int history_curves(const struct price_point *rows, size_t n, struct history_curv
 		   size_t *n_out, char **err);
 void history_curves_free(struct history_curve *curves, size_t n);
 
+/* history_curves one row at a time, for rows too many to hold (issue 16):
+ * new, then add each row in store_price_history's order, then finish,
+ * which hands over the curves (free with history_curves_free); free the
+ * builder in any case (NULL is fine). Memory grows with the offers listed
+ * at one time, not with the rows. Each returns PLANNER_OK, or PLANNER_ESYS
+ * with *err set when out of memory. */
+struct history_builder;
+int history_builder_new(struct history_builder **out, char **err);
+int history_builder_add(struct history_builder *b, const struct price_point *row, char **err);
+int history_builder_finish(struct history_builder *b, struct history_curve **out, size_t *n_out,
+			   char **err);
+void history_builder_free(struct history_builder *b);
+
+/* The curves of the store's history rows of gpu (NULL: every GPU) at
+ * provider (NULL: all), streamed (store_each_price_point) and priced in
+ * `to` as fx_convert_points prices them: rows in a currency fx lacks are
+ * left out and counted in *dropped, each rate used is noted in note. The
+ * curves as history_curves; PLANNER_OK, or the store's or history_curves'
+ * status with *err set. */
+struct fx_table;
+int history_load(struct store *st, const char *gpu, const char *provider,
+		 const struct fx_table *fx, const char *to, char *note, size_t len, size_t *dropped,
+		 struct history_curve **out, size_t *n_out, char **err);
+
 /* Writes a sparkline of v[0..n) into buf as UTF-8 block characters
  * (U+2581..U+2588), one per value, scaled between the smallest and the
  * largest; a flat series is a row of the middle block. Truncates to fit

@@ -216,6 +216,15 @@ struct price_point {
 int store_price_history(struct store *st, const char *gpu, const char *provider,
 			struct price_point **out, size_t *n, char **err);
 
+/* The same rows, in the same order, handed one at a time to fn (row is
+ * valid during the call only), so the caller's memory need not grow with
+ * the history (store_history.c). Stops at fn's first status other than
+ * PLANNER_OK and returns it (fn sets *err); else PLANNER_OK, or
+ * PLANNER_EDB/ESYS with *err set when the read fails. */
+typedef int (*store_point_fn)(const struct price_point *row, void *arg, char **err);
+int store_each_price_point(struct store *st, const char *gpu, const char *provider,
+			   store_point_fn fn, void *arg, char **err);
+
 struct fx_table;
 
 /* Replaces the stored exchange rates by t's, in one transaction, and marks

@@ -2,6 +2,7 @@
  * `planner history` end to end on a database whose history was written by
  * store_replace_offers at different fetched_at times. */
 #include <check.h>
+#include <stdbool.h>
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,18 +220,184 @@ START_TEST(an_offer_that_vanished_from_its_feed_is_not_counted_later)
 }
 END_TEST
 
+/* The curve of one GPU's rows[0..n) recounted the slow, obvious way: at
+ * each refresh time, every offer's newest row at or before it, counted
+ * unless that row is a gone row. Returns the number of steps written. */
+static size_t recount(const struct price_point *rows, size_t n, struct history_step *steps)
+{
+	size_t n_steps = 0;
+	double *prices = calloc(n + 1, sizeof *prices);
+	ck_assert_ptr_nonnull(prices);
+	for (size_t t = 0; t < n; t++) {
+		if (t + 1 < n && !strcmp(rows[t + 1].recorded_at, rows[t].recorded_at))
+			continue; /* the last row of this refresh */
+		size_t k = 0;
+		for (size_t i = 0; i <= t; i++) {
+			bool newest = true;
+			for (size_t j = i + 1; j <= t && newest; j++)
+				newest = !(rows[j].spot == rows[i].spot &&
+					   !strcmp(rows[j].provider, rows[i].provider) &&
+					   !strcmp(rows[j].offer, rows[i].offer) &&
+					   !strcmp(rows[j].region, rows[i].region));
+			if (newest && !rows[i].gone)
+				prices[k++] = rows[i].price_per_hour / rows[i].gpu_count;
+		}
+		if (k == 0)
+			continue;
+		for (size_t a = 1; a < k; a++) /* insertion sort */
+			for (size_t b = a; b > 0 && prices[b - 1] > prices[b]; b--) {
+				double x = prices[b];
+				prices[b] = prices[b - 1];
+				prices[b - 1] = x;
+			}
+		struct history_step *st = &steps[n_steps++];
+		snprintf(st->at, sizeof st->at, "%s", rows[t].recorded_at);
+		st->offers = k;
+		st->min = prices[0];
+		st->median = k % 2 ? prices[k / 2] : (prices[k / 2 - 1] + prices[k / 2]) / 2;
+	}
+	free(prices);
+	return n_steps;
+}
+
+/* The churn: offers per GPU, refreshes. */
+enum { CHURN_OFFERS = 300, CHURN_REFRESHES = 30 };
+
+/* Rows of two GPUs over CHURN_REFRESHES refreshes where offers come, change price, go
+ * and come back, many at once (the offer set grows past its first room
+ * and loses offers in the middle of probe runs), from a fixed seed. */
+static size_t churn(struct price_point *rows, size_t cap)
+{
+	unsigned long long x = 42;
+	size_t n = 0;
+	static const char *const gpus[] = {"A100 80GB", "H100 SXM"};
+	static const char *const providers[] = {"acme", "zeta"};
+	for (int g = 0; g < 2; g++) {
+		bool listed[CHURN_OFFERS] = {0};
+		for (int t = 0; t < CHURN_REFRESHES; t++) {
+			char at[24];
+			snprintf(at, sizeof at, "2026-01-%02dT00:00:00Z", t + 1);
+			for (int o = 0; o < CHURN_OFFERS && n < cap; o++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				unsigned r = (unsigned)(x >> 33) % 100;
+				bool go = listed[o] && r < 15, change = r >= 15 && r < 40;
+				if (!go && !change)
+					continue;
+				char id[16];
+				snprintf(id, sizeof id, "o%d", o);
+				struct price_point p = point(gpus[g], id, 1 + o % 4,
+							     0.5 + (double)((x >> 20) % 400) / 100, at);
+				snprintf(p.provider, sizeof p.provider, "%s", providers[o % 2]);
+				p.spot = o % 3 == 0;
+				p.gone = go;
+				listed[o] = !go;
+				rows[n++] = p;
+			}
+		}
+	}
+	return n;
+}
+
+START_TEST(curves_built_row_by_row_match_a_recount_at_every_refresh)
+{
+	enum { CAP = 2 * CHURN_REFRESHES * CHURN_OFFERS };
+	struct price_point *rows = calloc(CAP, sizeof *rows);
+	struct history_step *want = calloc(CAP, sizeof *want);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_ptr_nonnull(want);
+	size_t n = churn(rows, CAP), half = 0;
+	while (half < n && !strcmp(rows[half].gpu, rows[0].gpu))
+		half++;
+	struct history_curve *c = NULL;
+	size_t nc = 0;
+	char *err = NULL;
+	ck_assert_int_eq(history_curves(rows, n, &c, &nc, &err), PLANNER_OK);
+	ck_assert_uint_eq(nc, 2);
+	for (size_t g = 0; g < 2; g++) {
+		size_t from = g ? half : 0, count = g ? n - half : half;
+		size_t n_want = recount(rows + from, count, want);
+		ck_assert_str_eq(c[g].gpu, rows[from].gpu);
+		ck_assert_uint_eq(c[g].n_steps, n_want);
+		ck_assert_uint_eq(n_want, CHURN_REFRESHES);
+		for (size_t i = 0; i < n_want; i++) {
+			ck_assert_str_eq(c[g].steps[i].at, want[i].at);
+			ck_assert_uint_eq(c[g].steps[i].offers, want[i].offers);
+			ck_assert_double_eq(c[g].steps[i].min, want[i].min);
+			ck_assert_double_eq(c[g].steps[i].median, want[i].median);
+		}
+	}
+	history_curves_free(c, nc);
+	free(rows);
+	free(want);
+}
+END_TEST
+
+/* Counts the rows store_each_price_point hands over and stops at the
+ * `stop_at`th with PLANNER_EINPUT. */
+struct tally {
+	struct price_point *rows;
+	size_t n, stop_at;
+};
+
+static int tally_row(const struct price_point *row, void *arg, char **err)
+{
+	struct tally *t = arg;
+	if (t->n == t->stop_at)
+		return set_err(err, PLANNER_EINPUT, "enough");
+	t->rows[t->n++] = *row;
+	return PLANNER_OK;
+}
+
+START_TEST(streamed_rows_are_the_stored_rows_in_their_order_until_the_callback_stops)
+{
+	char *dir, *db = history_db(&dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	struct price_point *rows = NULL, got[8];
+	size_t n = 0;
+	ck_assert_int_eq(store_price_history(st, NULL, NULL, &rows, &n, &err), PLANNER_OK);
+	ck_assert_uint_ge(n, 4);
+	const char *gpus[] = {NULL, "H100 SXM"};
+	for (int g = 0; g < 2; g++) {
+		struct tally t = {.rows = got, .stop_at = 8};
+		ck_assert_int_eq(store_each_price_point(st, gpus[g], "histco", tally_row, &t, &err),
+				 PLANNER_OK);
+		ck_assert_uint_eq(t.n, 4);
+		for (size_t i = 0; i < t.n; i++) { /* histco's are the H100s */
+			size_t k = 0;
+			while (k < n && strcmp(rows[k].provider, "histco"))
+				k++;
+			ck_assert_uint_lt(k + i, n);
+			ck_assert_int_eq(memcmp(&got[i], &rows[k + i], sizeof got[i]), 0);
+		}
+	}
+	struct tally t = {.rows = got, .stop_at = 2};
+	ck_assert_int_eq(store_each_price_point(st, NULL, NULL, tally_row, &t, &err),
+			 PLANNER_EINPUT);
+	ck_assert_str_eq(err, "enough");
+	ck_assert_uint_eq(t.n, 2);
+	free(err);
+	free(rows);
+	store_close(st);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
 	TCase *tc = tcase_create("curves");
 	tcase_add_test(tc, an_unchanged_price_carries_forward_and_prices_are_per_gpu_hour);
 	tcase_add_test(tc, the_sparkline_spans_the_lowest_to_the_highest_block);
+	tcase_add_test(tc, curves_built_row_by_row_match_a_recount_at_every_refresh);
 	suite_add_tcase(s, tc);
 	TCase *e2e = tcase_create("end to end");
 	tcase_set_timeout(e2e, 0); /* no wall-clock limit: runs are slow under ASan */
 	tcase_add_test(e2e, history_json_gives_min_and_median_per_refresh);
 	tcase_add_test(e2e, history_table_has_a_sparkline_and_csv_names_its_units);
 	tcase_add_test(e2e, an_offer_that_vanished_from_its_feed_is_not_counted_later);
+	tcase_add_test(e2e, streamed_rows_are_the_stored_rows_in_their_order_until_the_callback_stops);
 	suite_add_tcase(s, e2e);
 	return s;
 }
