@@ -15,6 +15,10 @@
 
 #include "provider.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* A price-list row is under 2 KB; a "line" of a megabyte is not CSV. */
 #define AWS_MAX_LINE (1L << 20)
 
@@ -104,8 +108,14 @@ struct aws_csv {
 	size_t carry_len, carry_cap;
 	size_t peak;             /* largest carry_cap, for the memory test */
 	bool have_header;
-	signed char col_of[256]; /* column index → enum col, -1 unread; the first 256 */
-	int last_col;            /* highest column index read */
+	/* The columns read, in the order they come in a row: a row skips
+	 * the fields between two of them without looking at their values. */
+	struct {
+		int idx;      /* the column's index in the row (< 256) */
+		enum col col;
+	} plan[C_COUNT];
+	int n_plan;
+	unsigned have;           /* bit c: the header has column c */
 	size_t rows;             /* data rows seen */
 	size_t offers_at_start;  /* norm rows before this stream (reset drops back) */
 	size_t apis_at_start;
@@ -124,7 +134,6 @@ struct aws_csv *aws_csv_new(struct norm *out, const char *region)
 	snprintf(a->region, sizeof a->region, "%s", region ? region : "");
 	a->offers_at_start = out->n_offers;
 	a->apis_at_start = out->n_apis;
-	memset(a->col_of, -1, sizeof a->col_of);
 	return a;
 }
 
@@ -135,7 +144,8 @@ void aws_csv_reset(struct aws_csv *a)
 	a->have_header = false;
 	a->rows = 0;
 	a->fail = PLANNER_OK;
-	memset(a->col_of, -1, sizeof a->col_of);
+	a->n_plan = 0;
+	a->have = 0;
 }
 
 void aws_csv_free(struct aws_csv *a)
@@ -181,13 +191,35 @@ static void span_copy(struct span s, char *dst, size_t len)
 	dst[k] = '\0';
 }
 
+/* The first byte c in [q, end), or NULL: memchr inline, sixteen bytes a
+ * step with SSE2 (every x86-64 has it). A field is 1-60 bytes; a call to
+ * memchr for each one, and before it a byte loop, were the largest
+ * user-space cost of a refresh (perf, bench/README.md). */
+static inline const char *find_byte(const char *q, const char *end, char c)
+{
+#if defined(__SSE2__)
+	const __m128i pat = _mm_set1_epi8(c);
+	for (; end - q >= 16; q += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, pat));
+		if (m)
+			return q + __builtin_ctz(m);
+	}
+	for (; q < end; q++)
+		if (*q == c)
+			return q;
+	return NULL;
+#else
+	return q < end ? memchr(q, c, (size_t)(end - q)) : NULL;
+#endif
+}
+
 /* The next field of line [*p, end): its value without quotes (escapes
  * left in), and *p moved past the comma. false at the end of the line.
- * memchr jumps to the closing quote or the comma: a gigabyte of rows is
- * scanned up to column 20 for a quarter of them (the OnDemand ones), and
- * a byte-at-a-time loop here was the largest user-space cost of a
- * refresh (perf, bench/README.md). */
-static bool next_field(const char **p, const char *end, struct span *f)
+ * A gigabyte of rows is scanned up to column 3 for all of them and up to
+ * column 20 for a quarter (the OnDemand ones); this and find_byte are
+ * most of the parser's time. */
+static inline bool next_field(const char **p, const char *end, struct span *f)
 {
 	const char *s = *p;
 	if (s > end)
@@ -195,7 +227,7 @@ static bool next_field(const char **p, const char *end, struct span *f)
 	if (s < end && *s == '"') {
 		const char *q = s + 1;
 		for (;;) {
-			q = memchr(q, '"', (size_t)(end - q));
+			q = find_byte(q, end, '"');
 			if (!q) { /* unterminated quote: take the rest */
 				f->p = s + 1;
 				f->n = (size_t)(end - s - 1);
@@ -213,7 +245,7 @@ static bool next_field(const char **p, const char *end, struct span *f)
 		*p = q + 1 < end ? q + 2 : end + 1; /* past '",' */
 		return true;
 	}
-	const char *c = memchr(s, ',', (size_t)(end - s));
+	const char *c = find_byte(s, end, ',');
 	if (!c)
 		c = end;
 	f->p = s;
@@ -238,50 +270,79 @@ static const struct aws_family *family_of(struct span type)
 static void read_header(struct aws_csv *a, const char *p, const char *end)
 {
 	struct span f;
-	bool found[C_COUNT] = {0};
 	int idx = 0;
+	a->n_plan = 0;
+	a->have = 0;
 	while (idx < 256 && next_field(&p, end, &f)) {
 		for (int c = 0; c < C_COUNT; c++)
-			if (!found[c] && span_is(f, col_names[c])) {
-				a->col_of[idx] = (signed char)c;
-				found[c] = true;
-				if (idx > a->last_col)
-					a->last_col = idx;
+			if (!(a->have & 1u << c) && span_is(f, col_names[c])) {
+				a->plan[a->n_plan].idx = idx;
+				a->plan[a->n_plan++].col = (enum col)c;
+				a->have |= 1u << c;
 			}
 		idx++;
 	}
 	/* The preamble rows ("FormatVersion","v1.0" …) have none of these. */
-	a->have_header = found[C_TERM] && found[C_TYPE] && found[C_PRICE] && found[C_GPU];
-	if (!a->have_header)
-		memset(a->col_of, -1, sizeof a->col_of);
+	a->have_header = (a->have & 1u << C_TERM) && (a->have & 1u << C_TYPE) &&
+	                 (a->have & 1u << C_PRICE) && (a->have & 1u << C_GPU);
+	if (!a->have_header) {
+		a->n_plan = 0;
+		a->have = 0;
+	}
+}
+
+/* Whether column c's value f lets the row go on; *fam is set at the
+ * instance type. */
+static bool field_passes(enum col c, struct span f, const struct aws_family **fam)
+{
+	if (must_be[c] && !span_must(f, must_be[c]))
+		return false;
+	if (c == C_TYPE && !(*fam = family_of(f))) {
+		/* GPU families the table lacks start with g or p (g4ad,
+		 * g5g, p2): read on so the GPU column can report them. */
+		if (!f.n || (f.p[0] != 'g' && f.p[0] != 'p'))
+			return false;
+	}
+	if (c == C_SOFTWARE && f.n && !span_is(f, "NA"))
+		return false;
+	if (c == C_MARKET && f.n && !span_is(f, "OnDemand"))
+		return false;
+	return true;
+}
+
+/* Reads the columns of the plan in order, skipping the fields between
+ * them, and stops at the first that fails: most rows end at TermType
+ * (column 4) or Instance Type (20). false when the row is left out. */
+static bool read_fields(const struct aws_csv *a, const char *p, const char *end, struct span *v,
+                        const struct aws_family **fam)
+{
+	struct span f;
+	int idx = 0;
+	for (int k = 0; k < a->n_plan; k++) {
+		for (; idx < a->plan[k].idx; idx++)
+			if (!next_field(&p, end, &f))
+				return false; /* short row */
+		if (!next_field(&p, end, &f))
+			return false;
+		idx++;
+		enum col c = a->plan[k].col;
+		v[c] = f;
+		if (!field_passes(c, f, fam))
+			return false;
+	}
+	for (int c = 0; c < C_COUNT; c++) /* columns the header lacks: empty */
+		if (!(a->have & 1u << c))
+			v[c] = (struct span){0};
+	return true;
 }
 
 static void read_row(struct aws_csv *a, const char *p, const char *end)
 {
-	struct span v[C_COUNT] = {{0}};
-	struct span f;
+	struct span v[C_COUNT];
 	const struct aws_family *fam = NULL;
 	a->rows++;
-	for (int idx = 0; idx <= a->last_col; idx++) {
-		if (!next_field(&p, end, &f))
-			return; /* short row */
-		int c = a->col_of[idx]; /* NOLINT(bugprone-signed-char-misuse): -1 is "unread" */
-		if (c < 0)
-			continue;
-		v[c] = f;
-		if (must_be[c] && !span_must(f, must_be[c]))
-			return;
-		if (c == C_TYPE && !(fam = family_of(f))) {
-			/* GPU families the table lacks start with g or p (g4ad,
-			 * g5g, p2): read on so the GPU column can report them. */
-			if (!f.n || (f.p[0] != 'g' && f.p[0] != 'p'))
-				return;
-		}
-		if (c == C_SOFTWARE && f.n && !span_is(f, "NA"))
-			return;
-		if (c == C_MARKET && f.n && !span_is(f, "OnDemand"))
-			return;
-	}
+	if (!read_fields(a, p, end, v, &fam))
+		return;
 	char type[64], num[32], region[64];
 	span_copy(v[C_GPU], num, sizeof num);
 	double gpus = 0, price = 0, vcpu = 0, mem = 0;

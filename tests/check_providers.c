@@ -291,6 +291,47 @@ START_TEST(aws_keeps_only_linux_shared_on_demand_gpu_rows)
 }
 END_TEST
 
+/* The field walk skips columns without reading them (aws.c): a GPU row
+ * whose values are bare, or whose skipped text holds commas and ""
+ * escapes, is still kept with the same columns. */
+START_TEST(aws_keeps_a_gpu_row_with_bare_values_or_quoted_commas)
+{
+	size_t len;
+	char *body = read_file("tests/fixtures/providers/aws.csv", &len);
+	char *row = strstr(body, "\n\"ABCDEFGH12345678\"");
+	ck_assert_ptr_nonnull(row);
+	char *eol = strchr(row + 1, '\n');
+	*eol = '\0';
+	char *bare = strdup(row + 1), *w = bare;
+	for (const char *r = row + 1; *r; r++)
+		if (*r != '"')
+			*w++ = *r;
+	*w = '\0';
+	const char *desc = "\"$x per On Demand Linux instance Hour\"";
+	char *at = strstr(row + 1, desc);
+	ck_assert_ptr_nonnull(at);
+	*at = '\0';
+	char *docs[2] = {
+	    xasprintf("%.*s\n%s\n", (int)(row - body), body, bare),
+	    xasprintf("%.*s\n%s\"a, \"\"b\"\", c,,\"\"\"\"\"%s\n", (int)(row - body), body, row + 1,
+	              at + strlen(desc))};
+	for (int v = 0; v < 2; v++) {
+		struct norm n;
+		char *err = NULL;
+		norm_init(&n, test_ref(), "aws");
+		ck_assert_int_eq(provider_aws.parse(&n, docs[v], strlen(docs[v]), NULL, &err), PLANNER_OK);
+		ck_assert_uint_eq(n.n_offers, 1);
+		CLOSE(n.offers[0].price_per_hour, 98.32);
+		ck_assert_int_eq(n.offers[0].gpu_count, 8);
+		ck_assert_str_eq(n.offers[0].gpu, "H100 SXM");
+		norm_free(&n);
+		free(docs[v]);
+	}
+	free(bare);
+	free(body);
+}
+END_TEST
+
 static char *aws_fixture(size_t *len)
 {
 	char *body = read_file("tests/fixtures/providers/aws.csv", len);
@@ -1918,6 +1959,7 @@ Suite *providers_suite(void)
 	t = tcase_create("aws stream");
 	tcase_add_test(t, aws_keeps_only_linux_shared_on_demand_gpu_rows);
 	tcase_add_test(t, the_aws_csv_parses_the_same_in_chunks_of_any_size);
+	tcase_add_test(t, aws_keeps_a_gpu_row_with_bare_values_or_quoted_commas);
 	tcase_add_test(t, aws_memory_does_not_grow_with_the_file);
 	tcase_add_test(t, a_file_without_the_header_row_is_not_the_price_list);
 	suite_add_tcase(s, t);
