@@ -87,18 +87,6 @@ static uint64_t fnv(uint64_t h, const void *p, size_t len)
 
 #define FNV_SEED 1469598103934665603ULL
 
-/* MurmurHash3's 64-bit finaliser (fmix64, aappleby/smhasher,
- * src/MurmurHash3.cpp): FNV-1a's low bits, the ones a power-of-two table
- * uses, cluster for keys that differ in a few bytes (pointers, counts). */
-static size_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return (size_t)h;
-}
 
 static uint64_t shape_hash(const struct size_shape *s)
 {
@@ -108,7 +96,7 @@ static uint64_t shape_hash(const struct size_shape *s)
 	int ints[] = {(int)s->task, s->batch_max, s->batch};
 	h = fnv(h, ints, sizeof ints);
 	double ds[] = {s->attended, s->kv_bytes};
-	return mix(fnv(h, ds, sizeof ds));
+	return hash_fmix64(fnv(h, ds, sizeof ds));
 }
 
 static bool shape_eq(const struct size_shape *a, const struct size_shape *b)
@@ -183,7 +171,7 @@ size_t size_cache_shape(struct size_cache *c, const struct workload *w)
 
 static size_t config_hash(const struct gpu_spec *gpu, int n)
 {
-	return mix(fnv(fnv(FNV_SEED, &gpu, sizeof gpu), &n, sizeof n));
+	return hash_fmix64(fnv(fnv(FNV_SEED, &gpu, sizeof gpu), &n, sizeof n));
 }
 
 /* Doubles the configuration slots (from 256) and places each again. */

@@ -140,14 +140,8 @@ static size_t fnv1a(const char *s)
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64-bit offset basis and prime */
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	/* MurmurHash3's fmix64 (aappleby/smhasher, src/MurmurHash3.cpp): the
-	 * table uses the low bits, which FNV-1a mixes poorly (issue 16). */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return (size_t)h;
+	/* the table uses the low bits, which FNV-1a mixes poorly (issue 16) */
+	return hash_fmix64(h);
 }
 
 /* Drops each row whose key comes again later in the feed and counts it in

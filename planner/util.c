@@ -474,3 +474,13 @@ void advise_huge_pages(void *p, size_t len)
 	(void)len;
 #endif
 }
+
+size_t hash_fmix64(unsigned long long h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return (size_t)h;
+}

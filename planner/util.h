@@ -34,6 +34,12 @@ char *xstrdup(const char *s);
 /* Case-insensitive Levenshtein distance (ASCII). */
 size_t edit_distance(const char *a, const char *b);
 
+/* MurmurHash3's 64-bit finaliser (fmix64, aappleby/smhasher,
+ * src/MurmurHash3.cpp): spreads a hash's bits over its low ones, which a
+ * power-of-two table uses (FNV-1a's cluster for keys differing in a few
+ * bytes). */
+size_t hash_fmix64(unsigned long long h);
+
 /* Of `n` candidates, the one nearest to `word` (case-insensitive edit
  * distance, or a prefix/substring match), or NULL when none is close
  * enough to be a useful suggestion. */

@@ -335,13 +335,15 @@ struct tour {
 	struct fleet *f;
 };
 
-static void tour_open(struct tour *t)
+/* The spec at path, compared on the snapshot and its fleet for March
+ * 2026 (744 h in UTC). */
+static void tour_load(const char *path, struct tour *t)
 {
 	char *dir = test_tmpdir();
 	char *db = xasprintf("%s/prices.db", dir);
 	char *err = NULL;
 	memset(t, 0, sizeof *t);
-	int rc = jobspec_load("jobs/monthly.yaml", test_ref(), &t->spec, &err);
+	int rc = jobspec_load(path, test_ref(), &t->spec, &err);
 	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
 	rc = store_open(db, test_ref(), &t->st, &err);
 	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
@@ -352,6 +354,11 @@ static void tour_open(struct tour *t)
 	free(err);
 	free(db);
 	free(dir);
+}
+
+static void tour_open(struct tour *t)
+{
+	tour_load("jobs/monthly.yaml", t);
 }
 
 static void tour_close(struct tour *t)
@@ -595,19 +602,7 @@ static void fleet_of(const char *yaml, struct tour *t)
 {
 	char *dir = test_tmpdir();
 	char *path = test_write(dir, "s.yaml", yaml);
-	char *db = xasprintf("%s/prices.db", dir);
-	char *err = NULL;
-	memset(t, 0, sizeof *t);
-	int rc = jobspec_load(path, test_ref(), &t->spec, &err);
-	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
-	rc = store_open(db, test_ref(), &t->st, &err);
-	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
-	rc = plan_compare(t->spec, test_ref(), t->st, &t->plan, &err);
-	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
-	rc = fleet_plan(t->spec, t->plan, 2026, 3, &t->f, &err);
-	ck_assert_msg(rc == PLANNER_OK, "%s", err ? err : "?");
-	free(err);
-	free(db);
+	tour_load(path, t);
 	free(path);
 	free(dir);
 }
