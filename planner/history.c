@@ -196,12 +196,10 @@ static int add_step(struct history_builder *b, char **err)
 	if (n == 0)
 		return PLANNER_OK;
 	if (c->n_steps == b->cap_steps) {
-		size_t cap = b->cap_steps ? b->cap_steps * 2 : 16;
-		struct history_step *s = realloc(c->steps, cap * sizeof *s);
+		struct history_step *s = grow_array(c->steps, &b->cap_steps, sizeof *s);
 		if (!s)
 			return set_err(err, PLANNER_ESYS, "out of memory");
 		c->steps = s;
-		b->cap_steps = cap;
 	}
 	for (size_t k = 0; k < n; k++)
 		b->prices[k] = b->entries[b->active[k]].per_gpu;
@@ -218,12 +216,10 @@ static int add_step(struct history_builder *b, char **err)
 static int start_curve(struct history_builder *b, const struct price_point *row, char **err)
 {
 	if (b->n_curves == b->cap_curves) {
-		size_t cap = b->cap_curves ? b->cap_curves * 2 : 16;
-		struct history_curve *c = realloc(b->curves, cap * sizeof *c);
+		struct history_curve *c = grow_array(b->curves, &b->cap_curves, sizeof *c);
 		if (!c)
 			return set_err(err, PLANNER_ESYS, "out of memory");
 		b->curves = c;
-		b->cap_curves = cap;
 	}
 	struct history_curve *c = &b->curves[b->n_curves++];
 	*c = (struct history_curve){0};

@@ -484,3 +484,14 @@ size_t hash_fmix64(unsigned long long h)
 	h ^= h >> 33;
 	return (size_t)h;
 }
+
+void *grow_array(void *arr, size_t *cap, size_t size)
+{
+	size_t n = *cap ? *cap * 2 : 16;
+	if (n < *cap || n > SIZE_MAX / size)
+		return NULL;
+	void *p = realloc(arr, n * size);
+	if (p)
+		*cap = n;
+	return p;
+}

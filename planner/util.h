@@ -40,6 +40,11 @@ size_t edit_distance(const char *a, const char *b);
  * bytes). */
 size_t hash_fmix64(unsigned long long h);
 
+/* arr (of *cap elements of size bytes) reallocated to twice as many (16
+ * when empty), *cap updated; NULL, arr and *cap unchanged, when out of
+ * memory. */
+void *grow_array(void *arr, size_t *cap, size_t size);
+
 /* Of `n` candidates, the one nearest to `word` (case-insensitive edit
  * distance, or a prefix/substring match), or NULL when none is close
  * enough to be a useful suggestion. */

@@ -275,7 +275,7 @@ static size_t churn(struct price_point *rows, size_t cap)
 	for (int g = 0; g < 2; g++) {
 		bool listed[CHURN_OFFERS] = {0};
 		for (int t = 0; t < CHURN_REFRESHES; t++) {
-			char at[24];
+			char at[32]; /* room for any int, so -Wformat-truncation holds at -O1 */
 			snprintf(at, sizeof at, "2026-01-%02dT00:00:00Z", t + 1);
 			for (int o = 0; o < CHURN_OFFERS && n < cap; o++) {
 				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
