@@ -127,42 +127,37 @@ int store_replace_offers(struct store *st, const char *provider, const struct of
 	return rc;
 }
 
-static void read_price_point(sqlite3_stmt *s, void *row)
+/* store_price_history's rows, gathered from store_each_price_point (one
+ * query and one row copy, in store_history.c). */
+struct point_list {
+	struct price_point *rows;
+	size_t n, cap;
+};
+
+static int keep_point(const struct price_point *row, void *arg, char **err)
 {
-	struct price_point *p = row;
-	store_copy_text(p->provider, sizeof p->provider, sqlite3_column_text(s, 0));
-	store_copy_text(p->offer, sizeof p->offer, sqlite3_column_text(s, 1));
-	store_copy_text(p->region, sizeof p->region, sqlite3_column_text(s, 2));
-	p->spot = sqlite3_column_int(s, 3) != 0;
-	store_copy_text(p->gpu, sizeof p->gpu, sqlite3_column_text(s, 4));
-	p->gpu_count = sqlite3_column_int(s, 5);
-	p->price_per_hour = sqlite3_column_double(s, 6);
-	store_copy_text(p->recorded_at, sizeof p->recorded_at, sqlite3_column_text(s, 7));
-	p->gone = sqlite3_column_int(s, 8) != 0;
-	store_copy_text(p->currency, sizeof p->currency, sqlite3_column_text(s, 9));
+	struct point_list *l = arg;
+	if (l->n == l->cap) {
+		struct price_point *r = grow_array(l->rows, &l->cap, sizeof *r);
+		if (!r)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		l->rows = r;
+	}
+	l->rows[l->n++] = *row;
+	return PLANNER_OK;
 }
 
 int store_price_history(struct store *st, const char *gpu, const char *provider,
                         struct price_point **out, size_t *n, char **err)
 {
-	sqlite3_stmt *s = NULL;
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(
-	        st->db,
-	        "SELECT provider, offer, region, spot, gpu, gpu_count, price_per_hour, "
-	        "recorded_at, gone, currency FROM price_history WHERE (?1 IS NULL OR gpu = ?1) "
-	        "AND (?2 IS NULL OR provider = ?2) "
-	        "ORDER BY gpu, recorded_at, provider, offer, region, spot",
-	        -1, &s, NULL) != SQLITE_OK)
-		return store_db_err(st, err, "cannot read price history");
-	if (gpu)
-		sqlite3_bind_text(s, 1, gpu, -1, SQLITE_STATIC);
-	if (provider)
-		sqlite3_bind_text(s, 2, provider, -1, SQLITE_STATIC);
-	void *rows;
-	int rc = store_collect(st, s, sizeof **out, read_price_point, &rows, n,
-	                       "cannot read price history", err);
-	*out = rows;
+	struct point_list l = {0};
+	int rc = store_each_price_point(st, gpu, provider, keep_point, &l, err);
+	if (rc != PLANNER_OK) {
+		free(l.rows);
+		l.rows = NULL;
+		l.n = 0;
+	}
+	*out = l.rows;
+	*n = l.n;
 	return rc;
 }
