@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "horizon.h"
+#include "json_print.h"
 #include "plan.h"
 
 /* JSON null for "never", else the rounded number. */
@@ -104,16 +105,13 @@ static cJSON *money_array(const double *v, size_t stride, int n)
 
 /* The job's months (horizon.h): each route's bill and cumulative cash,
  * and the month from which owning has paid. */
-static int horizon_json(cJSON *j, const struct jobspec *spec, const struct job_result *r)
+static int horizon_json(cJSON *j, const struct jobspec *spec, const struct job_result *r,
+			char **err)
 {
 	struct horizon h;
-	char *err = NULL;
-	int rc = horizon_job(spec, r, &h, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err);
-		free(err);
+	int rc = horizon_job(spec, r, &h, err);
+	if (rc != PLANNER_OK)
 		return rc;
-	}
 	cJSON *o = cJSON_AddObjectToObject(j, "horizon");
 	cJSON_AddNumberToObject(o, "months", h.months);
 	cJSON_AddNumberToObject(o, "growth_percent", h.growth_percent);
@@ -135,16 +133,13 @@ static int horizon_json(cJSON *j, const struct jobspec *spec, const struct job_r
 }
 
 /* The whole plan's months: buying as compare buys against buying nothing. */
-static int plan_horizon_json(cJSON *root, const struct jobspec *spec, const struct plan *p)
+static int plan_horizon_json(cJSON *root, const struct jobspec *spec, const struct plan *p,
+			     char **err)
 {
 	struct horizon_plan h;
-	char *err = NULL;
-	int rc = horizon_plan(spec, p, &h, &err);
-	if (rc != PLANNER_OK) {
-		errorf("%s", err);
-		free(err);
+	int rc = horizon_plan(spec, p, &h, err);
+	if (rc != PLANNER_OK)
 		return rc;
-	}
 	cJSON *o = cJSON_AddObjectToObject(root, "horizon");
 	cJSON_AddNumberToObject(o, "months", h.months);
 	cJSON_AddNumberToObject(o, "capex", round_to(h.capex, 2));
@@ -159,6 +154,56 @@ static int plan_horizon_json(cJSON *root, const struct jobspec *spec, const stru
 	return PLANNER_OK;
 }
 
+struct json_jobs {
+	const struct jobspec *spec;
+	const struct plan *plan;
+};
+
+/* One job of the document (json_print_items makes them one at a time). */
+static int job_json(void *ud, size_t i, cJSON **out, char **err)
+{
+	const struct json_jobs *jj = ud;
+	const struct plan *p = jj->plan;
+	const struct job_result *r = &p->jobs[i];
+	cJSON *j = cJSON_CreateObject();
+	*out = j;
+	cJSON_AddStringToObject(j, "name", r->job->name);
+	cJSON_AddStringToObject(j, "model", r->job->model_ref);
+	cJSON_AddStringToObject(j, "precision", r->job->precision);
+	cJSON_AddStringToObject(j, "task", task_name(r->job->task));
+	cJSON_AddStringToObject(j, "data", data_class_name(r->job->data));
+	cJSON_AddNumberToObject(j, "vram_gib", round_to(r->vram_gib, 2));
+	cJSON_AddNumberToObject(j, "gpu_hours_per_month", round_to(r->gpu_hours_per_month, 2));
+	if (r->job->has_tokens) {
+		cJSON *t = cJSON_AddObjectToObject(j, "tokens_per_month");
+		cJSON_AddNumberToObject(t, "input", r->job->input_tokens);
+		cJSON_AddNumberToObject(t, "output", r->job->output_tokens);
+	}
+	serving_json(j, r->job);
+	cJSON *routes = cJSON_AddArrayToObject(j, "routes");
+	for (int k = 0; k < ROUTE_COUNT; k++)
+		cJSON_AddItemToArray(routes, route_json(p, &r->routes[k]));
+	if (r->best >= 0) {
+		cJSON *b = cJSON_AddObjectToObject(j, "best");
+		cJSON_AddStringToObject(b, "route", route_name((enum route)r->best));
+		cJSON_AddNumberToObject(b, "monthly_cost",
+					round_to(r->routes[r->best].monthly_cost, 2));
+	} else {
+		cJSON_AddNullToObject(j, "best");
+	}
+	cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
+	add_num_or_null(be, "owned_vs_rented_hours_per_month", r->be.owned_vs_rented_hours, 1);
+	add_num_or_null(be, "owned_payback_months", r->be.owned_payback_months, 1);
+	/* Why the payback is null: "not within 36 months", "never". */
+	if (r->be.payback_note[0])
+		cJSON_AddStringToObject(be, "owned_payback_note", r->be.payback_note);
+	else
+		cJSON_AddNullToObject(be, "owned_payback_note");
+	add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
+	return horizon_json(j, jj->spec, r, err);
+}
+
+/* The document without its jobs, which job_json makes as they print. */
 static int print_json(const struct jobspec *spec, const struct plan *p)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -180,54 +225,18 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 	cJSON_AddNumberToObject(root, "pue", spec->pue);
 	cJSON_AddNumberToObject(root, "amortize_months", spec->amortize_months);
 	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
-	for (size_t i = 0; i < p->n_jobs; i++) {
-		const struct job_result *r = &p->jobs[i];
-		cJSON *j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "name", r->job->name);
-		cJSON_AddStringToObject(j, "model", r->job->model_ref);
-		cJSON_AddStringToObject(j, "precision", r->job->precision);
-		cJSON_AddStringToObject(j, "task", task_name(r->job->task));
-		cJSON_AddStringToObject(j, "data", data_class_name(r->job->data));
-		cJSON_AddNumberToObject(j, "vram_gib", round_to(r->vram_gib, 2));
-		cJSON_AddNumberToObject(j, "gpu_hours_per_month",
-					round_to(r->gpu_hours_per_month, 2));
-		if (r->job->has_tokens) {
-			cJSON *t = cJSON_AddObjectToObject(j, "tokens_per_month");
-			cJSON_AddNumberToObject(t, "input", r->job->input_tokens);
-			cJSON_AddNumberToObject(t, "output", r->job->output_tokens);
-		}
-		serving_json(j, r->job);
-		cJSON *routes = cJSON_AddArrayToObject(j, "routes");
-		for (int k = 0; k < ROUTE_COUNT; k++)
-			cJSON_AddItemToArray(routes, route_json(p, &r->routes[k]));
-		if (r->best >= 0) {
-			cJSON *b = cJSON_AddObjectToObject(j, "best");
-			cJSON_AddStringToObject(b, "route", route_name((enum route)r->best));
-			cJSON_AddNumberToObject(b, "monthly_cost",
-						round_to(r->routes[r->best].monthly_cost, 2));
-		} else {
-			cJSON_AddNullToObject(j, "best");
-		}
-		cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
-		add_num_or_null(be, "owned_vs_rented_hours_per_month", r->be.owned_vs_rented_hours, 1);
-		add_num_or_null(be, "owned_payback_months", r->be.owned_payback_months, 1);
-		/* Why the payback is null: "not within 36 months", "never". */
-		if (r->be.payback_note[0])
-			cJSON_AddStringToObject(be, "owned_payback_note", r->be.payback_note);
-		else
-			cJSON_AddNullToObject(be, "owned_payback_note");
-		add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
-		cJSON_AddItemToArray(jobs, j);
-		if (horizon_json(j, spec, r) != PLANNER_OK) {
-			cJSON_Delete(root);
-			return PLANNER_ESYS;
-		}
+	struct json_jobs jj = {.spec = spec, .plan = p};
+	char *err = NULL;
+	int rc = plan_horizon_json(root, spec, p, &err);
+	if (rc == PLANNER_OK && (rc = json_print_items(stdout, root, jobs, p->n_jobs, job_json,
+							&jj, &err)) == PLANNER_OK)
+		putchar('\n');
+	cJSON_Delete(root);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err);
+		free(err);
 	}
-	if (plan_horizon_json(root, spec, p) != PLANNER_OK) {
-		cJSON_Delete(root);
-		return PLANNER_ESYS;
-	}
-	return cli_print_json(root);
+	return rc;
 }
 
 static void csv_num(FILE *f, double v, int places)
