@@ -155,6 +155,20 @@ int cli_print_json(cJSON *doc)
 	return PLANNER_OK;
 }
 
+int cli_print_json_items(cJSON *doc, cJSON *array, size_t n, json_make_fn make, void *ud)
+{
+	char *err = NULL;
+	int rc = json_print_items(stdout, doc, array, n, make, ud, &err);
+	cJSON_Delete(doc);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err);
+		free(err);
+		return rc;
+	}
+	putchar('\n');
+	return PLANNER_OK;
+}
+
 int cli_usage(struct cli *c, const char *fmt, ...)
 {
 	char msg[512];

@@ -11,6 +11,7 @@
 #include <cJSON.h>
 
 #include "jobspec.h"
+#include "json_print.h"
 #include "plan.h"
 #include "refdata.h"
 #include "store.h"
@@ -90,6 +91,10 @@ int cli_common_options_only(struct cli *c, int argc, char **argv);
  * PLANNER_ESYS after an error message when out of memory. Write errors on
  * stdout are main's to find at its final fclose. */
 int cli_print_json(cJSON *doc);
+
+/* As cli_print_json, with items 0..n-1 of make() printed in array, an
+ * empty array of doc, made and freed one at a time (json_print_items). */
+int cli_print_json_items(cJSON *doc, cJSON *array, size_t n, json_make_fn make, void *ud);
 
 /* Reads the job spec at path, opens the database and prices every job,
  * then says on stderr where the prices come from (not with --quiet) and

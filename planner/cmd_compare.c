@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "horizon.h"
-#include "json_print.h"
 #include "plan.h"
 
 /* JSON null for "never", else the rounded number. */
@@ -228,15 +227,13 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 	struct json_jobs jj = {.spec = spec, .plan = p};
 	char *err = NULL;
 	int rc = plan_horizon_json(root, spec, p, &err);
-	if (rc == PLANNER_OK && (rc = json_print_items(stdout, root, jobs, p->n_jobs, job_json,
-							&jj, &err)) == PLANNER_OK)
-		putchar('\n');
-	cJSON_Delete(root);
 	if (rc != PLANNER_OK) {
+		cJSON_Delete(root);
 		errorf("%s", err);
 		free(err);
+		return rc;
 	}
-	return rc;
+	return cli_print_json_items(root, jobs, p->n_jobs, job_json, &jj);
 }
 
 static void csv_num(FILE *f, double v, int places)

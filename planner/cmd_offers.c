@@ -104,6 +104,36 @@ static void add_converted(cJSON *x, const struct offer *o)
 	                        round_to(o->price_per_hour / o->gpu_count, 6));
 }
 
+/* Offer i of the JSON array (cli_print_json_items makes them in turn). */
+static int offer_json(void *ud, size_t i, cJSON **out, char **err)
+{
+	const struct offer *o = (const struct offer *)ud + i;
+	cJSON *x = cJSON_CreateObject();
+	*out = x;
+	cJSON_AddStringToObject(x, "provider", o->provider);
+	cJSON_AddStringToObject(x, "offer", o->offer);
+	cJSON_AddStringToObject(x, "gpu", o->gpu);
+	cJSON_AddNumberToObject(x, "gpu_count", o->gpu_count);
+	cJSON_AddNumberToObject(x, "vram_gib", round_to(o->vram_gib, 2));
+	cJSON_AddNumberToObject(x, "price_per_hour", o->price_published);
+	cJSON_AddStringToObject(x, "currency", o->currency_published);
+	cJSON_AddNumberToObject(x, "price_per_gpu_hour",
+	                        round_to(o->price_published / o->gpu_count, 4));
+	add_converted(x, o);
+	cJSON_AddBoolToObject(x, "spot", o->spot);
+	cJSON_AddBoolToObject(x, "available", o->available);
+	cJSON_AddStringToObject(x, "region", o->region);
+	cJSON_AddStringToObject(x, "country", o->country);
+	cJSON_AddStringToObject(x, "region_group", o->region_group);
+	cJSON_AddStringToObject(x, "tier", o->tier);
+	cJSON_AddBoolToObject(x, "estimated", o->estimated);
+	cJSON_AddNumberToObject(x, "vcpus", o->vcpus);
+	cJSON_AddNumberToObject(x, "ram_gib", o->ram_gib);
+	cJSON_AddStringToObject(x, "fetched_at", o->fetched_at);
+	cJSON_AddStringToObject(x, "source", o->source);
+	return PLANNER_OK;
+}
+
 static int print_offers(const struct cli *c, const struct offer *o, size_t n, size_t limit,
                         const struct offers_fx *fx)
 {
@@ -113,32 +143,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 		limit = n;
 	if (c->format == FORMAT_JSON) {
 		cJSON *arr = cJSON_CreateArray();
-		for (size_t i = 0; i < limit; i++) {
-			cJSON *x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "provider", o[i].provider);
-			cJSON_AddStringToObject(x, "offer", o[i].offer);
-			cJSON_AddStringToObject(x, "gpu", o[i].gpu);
-			cJSON_AddNumberToObject(x, "gpu_count", o[i].gpu_count);
-			cJSON_AddNumberToObject(x, "vram_gib", round_to(o[i].vram_gib, 2));
-			cJSON_AddNumberToObject(x, "price_per_hour", o[i].price_published);
-			cJSON_AddStringToObject(x, "currency", o[i].currency_published);
-			cJSON_AddNumberToObject(x, "price_per_gpu_hour",
-			                        round_to(o[i].price_published / o[i].gpu_count, 4));
-			add_converted(x, &o[i]);
-			cJSON_AddBoolToObject(x, "spot", o[i].spot);
-			cJSON_AddBoolToObject(x, "available", o[i].available);
-			cJSON_AddStringToObject(x, "region", o[i].region);
-			cJSON_AddStringToObject(x, "country", o[i].country);
-			cJSON_AddStringToObject(x, "region_group", o[i].region_group);
-			cJSON_AddStringToObject(x, "tier", o[i].tier);
-			cJSON_AddBoolToObject(x, "estimated", o[i].estimated);
-			cJSON_AddNumberToObject(x, "vcpus", o[i].vcpus);
-			cJSON_AddNumberToObject(x, "ram_gib", o[i].ram_gib);
-			cJSON_AddStringToObject(x, "fetched_at", o[i].fetched_at);
-			cJSON_AddStringToObject(x, "source", o[i].source);
-			cJSON_AddItemToArray(arr, x);
-		}
-		return cli_print_json(arr);
+		return cli_print_json_items(arr, arr, limit, offer_json, (void *)o);
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"

@@ -61,7 +61,7 @@ static int print_marked(cJSON *doc, cJSON *array, char **text, char **at, size_t
 	return PLANNER_OK;
 }
 
-int json_print_items(FILE *f, cJSON *doc, cJSON *array, size_t n, json_item_fn make, void *ud,
+int json_print_items(FILE *f, cJSON *doc, cJSON *array, size_t n, json_make_fn make, void *ud,
 		     char **err)
 {
 	char *text = NULL, *at = NULL;

@@ -9,7 +9,7 @@
 
 /* Makes item i of the array: *out is a new tree the printer deletes.
  * Returns PLANNER_OK, or a status with *err set. */
-typedef int (*json_item_fn)(void *ud, size_t i, cJSON **out, char **err);
+typedef int (*json_make_fn)(void *ud, size_t i, cJSON **out, char **err);
 
 /* Writes doc to f as cJSON_Print would with items 0..n-1 of make() in
  * array, which must be empty and be doc itself or a member of an object in
@@ -17,7 +17,7 @@ typedef int (*json_item_fn)(void *ud, size_t i, cJSON **out, char **err);
  * time. No newline is added. doc is left as it was. Returns PLANNER_OK, or
  * a status with *err set; on failure part of the text may have been
  * written. */
-int json_print_items(FILE *f, cJSON *doc, cJSON *array, size_t n, json_item_fn make, void *ud,
+int json_print_items(FILE *f, cJSON *doc, cJSON *array, size_t n, json_make_fn make, void *ud,
 		     char **err);
 
 #endif
