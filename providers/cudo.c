@@ -115,9 +115,8 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	int rc = PLANNER_OK;
 	const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "machineTypes");
 	if (!cJSON_IsArray(types)) {
-		const char *msg = pj_str(root, "message"); /* {"code": …, "message": …} */
-		rc = *msg ? set_err(err, PLANNER_ENET, "cudo says: %s", msg)
-		          : set_err(err, PLANNER_ENET, "response has no \"machineTypes\" list");
+		/* An error object: {"code": …, "message": …}. */
+		rc = provider_says("cudo", root, "response has no \"machineTypes\" list", err);
 		goto out;
 	}
 	const cJSON *mt;

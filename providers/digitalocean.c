@@ -103,9 +103,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(root, "sizes");
 	if (!cJSON_IsArray(sizes)) {
 		/* An error object: {"id": "unauthorized", "message": "..."}. */
-		const char *msg = pj_str(root, "message");
-		rc = *msg ? set_err(err, PLANNER_ENET, "digitalocean says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response has no \"sizes\" list");
+		rc = provider_says("digitalocean", root, "response has no \"sizes\" list", err);
 		goto out;
 	}
 	const cJSON *s;

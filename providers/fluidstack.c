@@ -100,11 +100,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		return PLANNER_ENET;
 	int rc = PLANNER_OK;
 	if (!cJSON_IsArray(root)) {
-		const char *msg = pj_str(root, "error");
-		if (!*msg)
-			msg = pj_str(cJSON_GetObjectItemCaseSensitive(root, "error"), "message");
-		rc = *msg ? set_err(err, PLANNER_ENET, "fluidstack says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response is not a list of plans");
+		rc = provider_says("fluidstack", root, "response is not a list of plans", err);
 		goto out;
 	}
 	const cJSON *p;

@@ -93,23 +93,14 @@ static void read_flavor(struct norm *out, const cJSON *book, const cJSON *group,
 	norm_offer(out, &r);
 }
 
-/* What an error object says, or the fixed text. */
-static int says(const cJSON *root, const char *what, char **err)
-{
-	const char *msg = pj_str(root, "message");
-	if (!*msg)
-		msg = pj_str(cJSON_GetObjectItemCaseSensitive(root, "error"), "message");
-	return *msg ? set_err(err, PLANNER_ENET, "hyperstack says: %s", msg)
-		    : set_err(err, PLANNER_ENET, "%s", what);
-}
-
 /* The flavors document `flavors` priced with the pricebook `book`. */
 static int read_flavors(struct norm *out, const cJSON *book, const cJSON *root, char **err)
 {
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
 	if (!cJSON_IsArray(data) ||
 	    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "status")))
-		return says(root, "response has no \"data\" list of flavors", err);
+		return provider_says("hyperstack", root, "response has no \"data\" list of flavors",
+		                     err);
 	const cJSON *g;
 	cJSON_ArrayForEach(g, data)
 	{

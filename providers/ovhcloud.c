@@ -149,9 +149,8 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	int rc = PLANNER_OK;
 	const cJSON *addons = cJSON_GetObjectItemCaseSensitive(root, "addons");
 	if (!cJSON_IsArray(addons)) {
-		const char *msg = pj_str(root, "message"); /* an error object {class, message} */
-		rc = *msg ? set_err(err, PLANNER_ENET, "ovhcloud says: %s", msg)
-		          : set_err(err, PLANNER_ENET, "response has no \"addons\" list");
+		/* An error object: {class, message}. */
+		rc = provider_says("ovhcloud", root, "response has no \"addons\" list", err);
 		goto out;
 	}
 	const char *cur = pj_str(cJSON_GetObjectItemCaseSensitive(root, "locale"), "currencyCode");

@@ -147,6 +147,17 @@ cJSON *provider_json(const char *body, size_t len, char **err)
 	return root;
 }
 
+int provider_says(const char *name, const cJSON *root, const char *what, char **err)
+{
+	const char *msg = pj_str(root, "message");
+	if (!*msg)
+		msg = pj_str(root, "error");
+	if (!*msg)
+		msg = pj_str(cJSON_GetObjectItemCaseSensitive(root, "error"), "message");
+	return *msg ? set_err(err, PLANNER_ENET, "%s says: %s", name, msg)
+	            : set_err(err, PLANNER_ENET, "%s", what);
+}
+
 const char *pj_str(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);

@@ -134,6 +134,12 @@ int provider_get(struct fetch_ctx *fx, const char *url, const char *post, const 
  * is not JSON (an HTML error page says so). Free with cJSON_Delete. */
 struct cJSON *provider_json(const char *body, size_t len, char **err);
 
+/* The error a feed's body gives in place of its list: "NAME says: MSG"
+ * with MSG the first non-empty of the body's "message", "error" (a string)
+ * and "error"."message" (the shapes the keyed feeds answer with: see each
+ * adapter), else `what` (the list that is missing). Always PLANNER_ENET. */
+int provider_says(const char *name, const struct cJSON *root, const char *what, char **err);
+
 /* cJSON accessors tolerant of nulls and wrong types. */
 const char *pj_str(const struct cJSON *o, const char *key);   /* "" when absent */
 double pj_num(const struct cJSON *o, const char *key);        /* 0 when absent */

@@ -73,9 +73,8 @@ static int read_page(struct norm *out, const char *zone, const char *body, size_
 	const cJSON *servers = cJSON_GetObjectItemCaseSensitive(root, "servers");
 	*n = 0;
 	if (!cJSON_IsObject(servers)) {
-		const char *msg = pj_str(root, "message"); /* an error object ({"message", "type"}) */
-		rc = *msg ? set_err(err, PLANNER_ENET, "scaleway says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response has no \"servers\" object");
+		/* An error object: {"message", "type"}. */
+		rc = provider_says("scaleway", root, "response has no \"servers\" object", err);
 		goto out;
 	}
 	const cJSON *it;

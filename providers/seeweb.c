@@ -119,10 +119,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(root, "plans");
 	if (!cJSON_IsArray(plans)) {
 		/* An error object ({"message"} or {"error"}) says why. */
-		const char *msg = *pj_str(root, "message") ? pj_str(root, "message")
-		                                           : pj_str(root, "error");
-		rc = *msg ? set_err(err, PLANNER_ENET, "seeweb says: %s", msg)
-		          : set_err(err, PLANNER_ENET, "response has no \"plans\" array");
+		rc = provider_says("seeweb", root, "response has no \"plans\" array", err);
 		goto out;
 	}
 	const cJSON *plan;

@@ -110,13 +110,8 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	int rc = PLANNER_OK;
 	const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "instance_types");
 	if (!cJSON_IsArray(types)) {
-		const char *msg = pj_str(root, "error");
-		if (!*msg)
-			msg = pj_str(cJSON_GetObjectItemCaseSensitive(root, "error"), "message");
-		if (!*msg)
-			msg = pj_str(root, "message");
-		rc = *msg ? set_err(err, PLANNER_ENET, "shadeform says: %s", msg)
-			  : set_err(err, PLANNER_ENET, "response has no \"instance_types\" list");
+		rc = provider_says("shadeform", root, "response has no \"instance_types\" list",
+		                   err);
 		goto out;
 	}
 	const cJSON *t;

@@ -195,10 +195,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "hostnodes");
 	if (!cJSON_IsObject(nodes)) {
 		/* An error object: its "error" or "message" says why (unconfirmed shape). */
-		const char *msg =
-		    *pj_str(root, "error") ? pj_str(root, "error") : pj_str(root, "message");
-		rc = *msg ? set_err(err, PLANNER_ENET, "tensordock says: %s", msg)
-		          : set_err(err, PLANNER_ENET, "response has no \"hostnodes\" object");
+		rc = provider_says("tensordock", root, "response has no \"hostnodes\" object", err);
 		goto out;
 	}
 	const cJSON *node;

@@ -128,17 +128,6 @@ static void read_type(struct norm *out, const cJSON *t, const struct avail *a)
 	}
 }
 
-/* What an error body says: {"code": "unauthorized_request", "message"} in
- * the SDK's handle_error, else the fixed text. */
-static int says(const cJSON *root, const char *what, char **err)
-{
-	const char *msg = pj_str(root, "message");
-	if (!*msg)
-		msg = pj_str(cJSON_GetObjectItemCaseSensitive(root, "error"), "message");
-	return *msg ? set_err(err, PLANNER_ENET, "verda says: %s", msg)
-		    : set_err(err, PLANNER_ENET, "%s", what);
-}
-
 /* The instance types of body with the availability lists a (may be NULL). */
 static int read_types(struct norm *out, const char *body, size_t len, const struct avail *a,
 		      char **err)
@@ -148,7 +137,8 @@ static int read_types(struct norm *out, const char *body, size_t len, const stru
 		return PLANNER_ENET;
 	int rc = PLANNER_OK;
 	if (!cJSON_IsArray(root)) {
-		rc = says(root, "response is not a list of instance types", err);
+		/* {"code": "unauthorized_request", "message"}: the SDK's handle_error. */
+		rc = provider_says("verda", root, "response is not a list of instance types", err);
 		goto out;
 	}
 	const cJSON *t;
@@ -190,7 +180,7 @@ static int get_token(struct fetch_ctx *fx, const char *id, char **token, char **
 	}
 	const char *tok = pj_str(root, "access_token");
 	if (!*tok)
-		rc = says(root, "the token response has no access_token", err);
+		rc = provider_says("verda", root, "the token response has no access_token", err);
 	else if (!(*token = strdup(tok)))
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
 out:
@@ -227,7 +217,8 @@ static int read_avail(struct fetch_ctx *fx, const char *token, bool spot, struct
 								 body.len, err)))
 		rc = PLANNER_ENET;
 	else if (rc == PLANNER_OK && !cJSON_IsArray(a->list[spot]))
-		rc = says(a->list[spot], "the availability response is not a list", err);
+		rc = provider_says("verda", a->list[spot],
+		                   "the availability response is not a list", err);
 	buf_free(&body);
 	return rc;
 }

@@ -198,9 +198,8 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 		metal = true;
 	}
 	if (!cJSON_IsArray(plans)) {
-		const char *msg = pj_str(root, "error"); /* {"error": "...", "status": 401} */
-		rc = *msg ? set_err(err, PLANNER_ENET, "vultr says: %s", msg)
-		          : set_err(err, PLANNER_ENET, "response has no \"plans\" list");
+		/* An error object: {"error": "...", "status": 401}. */
+		rc = provider_says("vultr", root, "response has no \"plans\" list", err);
 		goto out;
 	}
 	const cJSON *p;

@@ -1934,11 +1934,37 @@ START_TEST(a_streamed_body_far_larger_than_the_memory_cap_is_read_whole)
 }
 END_TEST
 
+/* provider_says: the error text of the keyed feeds' error bodies, the
+ * first of "message", "error" and "error"."message"; else the fixed text. */
+START_TEST(an_error_body_says_its_message_in_a_fixed_order_else_what_is_missing)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+	    {"{\"message\": \"m\", \"error\": \"e\"}", "feed says: m"},
+	    {"{\"message\": \"\", \"error\": \"e\"}", "feed says: e"},
+	    {"{\"error\": {\"message\": \"nested\"}}", "feed says: nested"},
+	    {"{\"error\": 401, \"message\": 7}", "no list"},
+	    {"[1, 2]", "no list"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		cJSON *root = cJSON_Parse(cases[i].body);
+		char *err = NULL;
+		ck_assert_ptr_nonnull(root);
+		ck_assert_int_eq(provider_says("feed", root, "no list", &err), PLANNER_ENET);
+		ck_assert_str_eq(err, cases[i].want);
+		free(err);
+		cJSON_Delete(root);
+	}
+}
+END_TEST
+
 Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
 	TCase *t = tcase_create("parsers");
 	tcase_add_test(t, scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes);
+	tcase_add_test(t, an_error_body_says_its_message_in_a_fixed_order_else_what_is_missing);
 	tcase_add_test(t, a_scaleway_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, seeweb_plans_are_eur_per_instance_hour_one_row_per_region);
 	tcase_add_test(t, tensordock_sums_per_unit_usd_prices_over_a_balanced_configuration);
