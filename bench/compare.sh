@@ -70,3 +70,12 @@ for n in 500 5000 50000; do
 	done
 done
 echo "target: 10000 jobs x 100000 offers <= 0.5 s"
+
+# The JSON contract of the largest cell: each job printed as it is made
+# (planner/json_print.c); baseline: the table of the same run above.
+db="$DIR/offers-50000.db"
+set -- $(cpu "$BIN" compare "$DIR/jobs-10000.yaml" --db "$db" --quiet)
+set -- "$@" $(cpu "$BIN" compare "$DIR/jobs-10000.yaml" --db "$db" --quiet --format json)
+awk -v t="$1" -v tm="$2" -v c="$3" -v m="$4" 'BEGIN {
+	printf "10000 jobs x 100k offers: --format json %.2f s cpu, %.1f MB; table %.2f s cpu, %.1f MB; ratio %.2f\n",
+		c, m, t, tm, (t > 0 ? c / t : 0) }'
