@@ -178,7 +178,10 @@ static void stream_lowat(struct transfer *t)
 
 /* Records the socket libcurl opened, and forgets it when closed, so a
  * streamed body's SO_RCVLOWAT goes to the connection it arrives on (each
- * http_fetch has its own handle, one host, so at most one is open). */
+ * http_fetch has its own handle, one host, so at most one is open). When
+ * IPv6 and IPv4 attempts race, the last socket opened may be the loser:
+ * once it is closed no socket is known and no mark is set (slower, never
+ * wrong). */
 static int on_socket(void *ud, curl_socket_t fd, curlsocktype purpose)
 {
 	struct transfer *t = ud;
