@@ -10,6 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__linux__)
+#include <sys/socket.h>
+#endif
+
 /* The cap on a buffered body, and on a streamed JSON one (Vast.ai). A
  * buffered body is parsed into a cJSON tree several times its size: a
  * 60 MiB OpenRouter body peaked at 490 MB (bench/README.md), so 64 MiB
@@ -28,10 +32,28 @@
  * 4-10 MiB (fewer recv and poll calls; the copy itself is the same), at a
  * cost of 4 MiB of RSS. libcurl's ceiling is CURL_MAX_READ_SIZE, 10 MiB. */
 #define HTTP_STREAM_BUFFER (4L * 1024 * 1024)
+/* SO_RCVLOWAT of a streamed HTTP/1.x body of known length while at least
+ * this much of it is still to come: poll() then wakes libcurl once a MiB
+ * has queued, not at every segment, so each recv() copies about a MiB and
+ * the window updates that make a loopback sender push its next segments
+ * inside our recv() come once a MiB. Measured on the 1.1 GiB bench CSV
+ * over loopback (bench/refresh.sh, 2026-12-01, 15 alternating runs,
+ * median CPU s against `wc -l` 0.21): without 0.41, 1 MiB 0.29, 2 MiB
+ * 0.29, 4 MiB 0.32, 8 MiB 0.33; the kernel's side alone (body discarded)
+ * 0.54 without, 0.20 with 3 MiB (bench/README.md). */
+#define HTTP_STREAM_LOWAT (1 << 20)
 
 /* What the write callback needs for one attempt. */
 struct transfer {
 	const struct http_request *req;
+	CURL *h;
+	int lowat;        /* the socket's SO_RCVLOWAT as last set; 0: not yet */
+	bool lowat_off;   /* this attempt's body is not one to set it for */
+	curl_off_t fed;   /* body bytes handed to the sink in this attempt */
+	curl_off_t length; /* its Content-Length, once lowat is set */
+	/* The handle's open socket (on_socket, on_close): libcurl's
+	 * CURLINFO_ACTIVESOCKET answers only once a transfer is done. */
+	curl_socket_t fd;
 	struct buf *body; /* buffered mode */
 	size_t max_body;
 	bool too_big;   /* the body passed max_body */
@@ -114,12 +136,77 @@ long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after
 	return wait < o->max_wait_ms ? wait : o->max_wait_ms;
 }
 
+/* Sets SO_RCVLOWAT for the rest of a streamed body (HTTP_STREAM_LOWAT):
+ * the low mark while a MiB or more is to come, 1 for the tail, so poll()
+ * always wakes for bytes the server will send. Only on Linux, whose TCP
+ * poll also wakes when the receive window is nearly shut or memory is
+ * short (tcp_epollin_ready), so a mark larger than what the sender may
+ * send cannot stall the transfer; only for HTTP/1.x with a Content-Length
+ * (an HTTP/2 sender waits on its own flow-control window; a chunked body's
+ * length is not known). What is left is counted conservatively: the raw
+ * bytes libcurl counted or the bytes handed to the sink, whichever is
+ * more (decoding makes the second larger, never smaller). */
+static void stream_lowat(struct transfer *t)
+{
+#if defined(__linux__) && defined(SO_RCVLOWAT)
+	long ver = 0;
+	if (t->lowat_off)
+		return;
+	if (!t->lowat && /* the first chunk: is this a body to set it for? */
+	    (curl_easy_getinfo(t->h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &t->length) != CURLE_OK ||
+	     t->length < 0 || curl_easy_getinfo(t->h, CURLINFO_HTTP_VERSION, &ver) != CURLE_OK ||
+	     (ver != CURL_HTTP_VERSION_1_0 && ver != CURL_HTTP_VERSION_1_1) ||
+	     t->fd == CURL_SOCKET_BAD)) {
+		t->lowat_off = true;
+		return;
+	}
+	curl_off_t got = 0;
+	curl_easy_getinfo(t->h, CURLINFO_SIZE_DOWNLOAD_T, &got);
+	if (got < t->fed)
+		got = t->fed;
+	int want = t->length - got >= HTTP_STREAM_LOWAT ? HTTP_STREAM_LOWAT : 1;
+	if (want != t->lowat) {
+		/* A failure leaves poll() as it was: slower, never stuck. */
+		if (setsockopt(t->fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof want) != 0)
+			t->lowat_off = true;
+		t->lowat = want;
+	}
+#else
+	(void)t;
+#endif
+}
+
+/* Records the socket libcurl opened, and forgets it when closed, so a
+ * streamed body's SO_RCVLOWAT goes to the connection it arrives on (each
+ * http_fetch has its own handle, one host, so at most one is open). When
+ * IPv6 and IPv4 attempts race, the last socket opened may be the loser:
+ * once it is closed no socket is known and no mark is set (slower, never
+ * wrong). */
+static int on_socket(void *ud, curl_socket_t fd, curlsocktype purpose)
+{
+	struct transfer *t = ud;
+	if (purpose == CURLSOCKTYPE_IPCXN)
+		t->fd = fd;
+	return CURL_SOCKOPT_OK;
+}
+
+static int on_close(void *ud, curl_socket_t fd)
+{
+	struct transfer *t = ud;
+	if (t->fd == fd)
+		t->fd = CURL_SOCKET_BAD;
+	return close(fd);
+}
+
 static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 {
 	struct transfer *t = ud;
 	size_t n = size * nmemb;
-	if (t->req->sink)
+	if (t->req->sink) {
+		t->fed += (curl_off_t)n;
+		stream_lowat(t);
 		return t->req->sink(t->req->ud, p, n, &t->sink_err) ? n : 0;
+	}
 	if (t->body->len + n > t->max_body) {
 		t->too_big = true;
 		return 0;
@@ -217,6 +304,12 @@ static void set_options(CURL *h, const struct http_opts *o, const struct http_re
 		curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body);
 	}
 	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, req->sink ? HTTP_STREAM_BUFFER : HTTP_RECV_BUFFER);
+	if (req->sink) {
+		curl_easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, on_socket);
+		curl_easy_setopt(h, CURLOPT_SOCKOPTDATA, t);
+		curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, on_close);
+		curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, t);
+	}
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
@@ -234,6 +327,9 @@ static CURLcode attempt_once(CURL *h, const struct http_request *req, struct htt
 	resp->status = 0;
 	t->too_big = false;
 	t->oom = false;
+	t->lowat = 0;
+	t->lowat_off = false;
+	t->fed = 0;
 	errbuf[0] = '\0';
 	if (req->reset)
 		req->reset(req->ud);
@@ -304,6 +400,8 @@ int http_fetch(const struct http_opts *o, const struct http_request *req,
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
+	t.h = h;
+	t.fd = CURL_SOCKET_BAD;
 	set_options(h, o, req, hdrs, &t, errbuf);
 	for (int attempt = 0;; attempt++) {
 		if (deadline_left_ms(o) <= 0) {

@@ -31,6 +31,9 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
   loop      302 to the very same URL, every time
   huge      a 4 MiB body (a JSON string, or a CSV "line") with Content-Length
   hugestream  the same without Content-Length (read until close)
+  linger    a 3 MiB + 1 byte body with Content-Length, then the connection
+            held open for --slow seconds before it closes (a client must
+            end at the length, not wait for the close: http.c's SO_RCVLOWAT)
   shape     valid JSON of the wrong shape (an array); a CSV of other columns
   strnum    the payload with every number written as a string
   numstr    every string value a number (numeric ones their value, else 42)
@@ -488,6 +491,12 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(big)
             except (BrokenPipeError, ConnectionResetError):
                 pass
+            self.close_connection = True
+            return
+        if kind == "linger":
+            self.reply(200, b"y" * ((3 << 20) + 1), "text/plain")
+            self.wfile.flush()
+            time.sleep(st.slow)
             self.close_connection = True
             return
         if kind == "shape":
