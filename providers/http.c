@@ -42,6 +42,11 @@
  * 0.29, 4 MiB 0.32, 8 MiB 0.33; the kernel's side alone (body discarded)
  * 0.54 without, 0.20 with 3 MiB (bench/README.md). */
 #define HTTP_STREAM_LOWAT (1 << 20)
+/* ...and no more than the bytes a quarter of a second brings at the rate
+ * seen so far (1 / 4 s), so a slow link's bytes reach the stall check
+ * (PLANNER_HTTP_STALL_MS) as they come: a fixed MiB would hide a 17 KB/s
+ * body for a minute and have it cut as stalled. */
+#define HTTP_STREAM_LOWAT_WAIT_DIV 4
 
 /* What the write callback needs for one attempt. */
 struct transfer {
@@ -146,6 +151,23 @@ long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after
  * length is not known). What is left is counted conservatively: the raw
  * bytes libcurl counted or the bytes handed to the sink, whichever is
  * more (decoding makes the second larger, never smaller). */
+/* The mark for a body arriving at the rate seen so far: the largest power
+ * of two up to HTTP_STREAM_LOWAT that the rate fills in a quarter of a
+ * second (HTTP_STREAM_LOWAT_WAIT_DIV), at least 1. A slow link so never
+ * waits long for its mark: the stall check (CURLOPT_LOW_SPEED_TIME) sees
+ * bytes as they come, and the mark changes only when the rate doubles or
+ * halves. */
+static int stream_lowat_for(CURL *h)
+{
+	curl_off_t rate = 0;
+	int mark = HTTP_STREAM_LOWAT;
+	if (curl_easy_getinfo(h, CURLINFO_SPEED_DOWNLOAD_T, &rate) != CURLE_OK)
+		return 1;
+	while (mark > 1 && mark > rate / HTTP_STREAM_LOWAT_WAIT_DIV)
+		mark >>= 1;
+	return mark;
+}
+
 static void stream_lowat(struct transfer *t)
 {
 #if defined(__linux__) && defined(SO_RCVLOWAT)
@@ -164,7 +186,7 @@ static void stream_lowat(struct transfer *t)
 	curl_easy_getinfo(t->h, CURLINFO_SIZE_DOWNLOAD_T, &got);
 	if (got < t->fed)
 		got = t->fed;
-	int want = t->length - got >= HTTP_STREAM_LOWAT ? HTTP_STREAM_LOWAT : 1;
+	int want = t->length - got >= HTTP_STREAM_LOWAT ? stream_lowat_for(t->h) : 1;
 	if (want != t->lowat) {
 		/* A failure leaves poll() as it was: slower, never stuck. */
 		if (setsockopt(t->fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof want) != 0)
