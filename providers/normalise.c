@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,34 @@ static const struct gpu_spec *lookup(struct norm *n, const char *name, double vr
 	return NULL;
 }
 
+/* snprintf(dst, size, "%s", src) without the format's cost: norm_offer
+ * runs once per row (issue 16). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t len = strnlen(src, size - 1);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* o's country and region group (regions_locate_offer), remembered per
+ * region name: they depend on the provider and region only. */
+static void locate(struct norm *n, struct offer *o)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64-bit offset basis and prime */
+	for (const char *p = o->region; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	size_t k = (size_t)(h % NORM_REGION_CACHE);
+	if (o->region[0] && !strcmp(n->places[k].region, o->region)) {
+		memcpy(o->country, n->places[k].country, sizeof o->country);
+		memcpy(o->region_group, n->places[k].region_group, sizeof o->region_group);
+		return;
+	}
+	regions_locate_offer(o);
+	memcpy(n->places[k].region, o->region, sizeof o->region);
+	memcpy(n->places[k].country, o->country, sizeof o->country);
+	memcpy(n->places[k].region_group, o->region_group, sizeof o->region_group);
+}
+
 bool norm_offer(struct norm *n, const struct raw_offer *r)
 {
 	/* A per-GPU price near DBL_MAX times the count is inf: test the total. */
@@ -214,10 +243,10 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	}
 	struct offer *o = &n->offers[n->n_offers++];
 	memset(o, 0, sizeof *o);
-	snprintf(o->provider, sizeof o->provider, "%s", n->provider);
-	snprintf(o->offer, sizeof o->offer, "%s", id);
+	copy_text(o->provider, sizeof o->provider, n->provider);
+	copy_text(o->offer, sizeof o->offer, id);
 	text_sanitize(o->region, sizeof o->region, r->region, n->key);
-	snprintf(o->gpu, sizeof o->gpu, "%s", g->name);
+	copy_text(o->gpu, sizeof o->gpu, g->name);
 	o->gpu_count = r->gpu_count;
 	/* The part decides the memory: feeds round it ("80 GB") or state it
 	 * in their own units, and norm_gpu has matched the size already. */
@@ -227,22 +256,19 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	o->price_per_hour = total;
 	o->spot = r->spot;
 	o->available = r->available;
-	snprintf(o->fetched_at, sizeof o->fetched_at, "%s", n->fetched_at);
-	text_sanitize(o->source, sizeof o->source, n->source, n->key);
-	text_sanitize(o->tier, sizeof o->tier, r->tier, n->key);
-	snprintf(o->currency, sizeof o->currency, "%s",
-	         r->currency && *r->currency ? r->currency : "USD");
-	/* The place depends on the provider and region only: a feed's rows
-	 * come in runs of one region (Vast.ai's on-demand and interruptible
-	 * rows of an offer), and the region tables' walk was 5 % of a
-	 * 200,000-offer refresh (issue 16). */
-	const struct offer *prev = n->n_offers > 1 ? o - 1 : NULL;
-	if (prev && !strcmp(prev->region, o->region)) {
-		memcpy(o->country, prev->country, sizeof o->country);
-		memcpy(o->region_group, prev->region_group, sizeof o->region_group);
-	} else {
-		regions_locate_offer(o);
+	copy_text(o->fetched_at, sizeof o->fetched_at, n->fetched_at);
+	/* The source is the same for every row of a fetch (or a page). */
+	if (n->source_key != n->key || strcmp(n->source_raw, n->source)) {
+		memcpy(n->source_raw, n->source, sizeof n->source_raw);
+		text_sanitize(n->source_clean, sizeof n->source_clean, n->source, n->key);
+		n->source_key = n->key;
 	}
+	copy_text(o->source, sizeof o->source, n->source_clean);
+	if (r->tier && *r->tier)
+		text_sanitize(o->tier, sizeof o->tier, r->tier, n->key);
+	copy_text(o->currency, sizeof o->currency,
+	          r->currency && *r->currency ? r->currency : "USD");
+	locate(n, o);
 	return true;
 }
 

@@ -263,6 +263,7 @@ bool provider_mig_slice(const char *name)
 struct json_items {
 	char key[64];
 	json_item_fn fn;
+	json_raw_fn raw;     /* NULL: every element goes to fn as a tree */
 	void *ud;
 	int depth;           /* containers open */
 	bool in_str, esc;    /* inside a string; after a backslash in one */
@@ -295,11 +296,17 @@ struct json_items *json_items_new(const char *key, json_item_fn fn, void *ud)
 
 void json_items_reset(struct json_items *s)
 {
-	struct json_items keep = {.fn = s->fn, .ud = s->ud, .item = s->item, .prefix = s->prefix,
+	struct json_items keep = {.fn = s->fn, .raw = s->raw, .ud = s->ud, .item = s->item, .prefix = s->prefix,
 				  .peak = s->peak, .members = s->members};
 	snprintf(keep.key, sizeof keep.key, "%s", s->key);
 	keep.item.len = keep.prefix.len = 0;
 	*s = keep;
+}
+
+void json_items_raw(struct json_items *s, json_raw_fn raw)
+{
+	if (!s->members)
+		s->raw = raw;
 }
 
 struct json_items *json_members_new(json_item_fn fn, void *ud)
@@ -373,9 +380,17 @@ static bool emit_item(struct json_items *s, const char *end, char **err)
 	if (!flush_run(s, end, err))
 		return false;
 	s->capturing = s->scalar = false;
-	cJSON *it = cJSON_ParseWithLength(s->item.data ? s->item.data : "", s->item.len);
 	s->items++;
+	const char *data = s->item.data ? s->item.data : "";
+	size_t len = s->item.len, used = 0;
 	s->item.len = 0;
+	/* An object that came in pieces: its bytes to raw first, as whole
+	 * objects are in json_items_feed. */
+	int raw = s->raw && len && data[0] == '{' ? s->raw(s->ud, data, len, &used, err)
+	                                          : JSON_RAW_NO;
+	if (raw != JSON_RAW_NO)
+		return raw == PLANNER_OK;
+	cJSON *it = cJSON_ParseWithLength(data, len);
 	if (!it) {
 		s->bad = true;
 		return true;
@@ -491,6 +506,20 @@ bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
 		    (s->members ? s->depth == 1 && !s->want_key && ch != '}' && ch != ':'
 		                : s->depth == 2 && ch != ']') &&
 		    ch != ',' && !isspace((unsigned char)ch)) {
+			/* An object within this chunk goes to raw as it stands:
+			 * no copy, no tree (issue 16). */
+			size_t used = 0, left = (size_t)(end - q);
+			int raw = s->raw && ch == '{'
+			              ? s->raw(s->ud, q, left < JSON_ITEM_MAX ? left : JSON_ITEM_MAX,
+			                       &used, err)
+			              : JSON_RAW_NO;
+			if (raw != JSON_RAW_NO) {
+				s->items++;
+				if (raw != PLANNER_OK)
+					return false;
+				q += used - 1;
+				continue;
+			}
 			s->capturing = true;
 			s->scalar = ch != '{' && ch != '[';
 			s->run = q;
@@ -530,6 +559,7 @@ struct stream_ctx {
 	size_t skipped, implausible, unknown; /* the counts before the first attempt */
 	size_t total, cap;                    /* bytes of this attempt; the body cap */
 	json_item_fn fn;                      /* the adapter's */
+	json_raw_fn raw;                      /* the adapter's, or NULL */
 };
 
 /* The adapter's fn, then a full batch of rows to the refresh's sink
@@ -538,6 +568,16 @@ static int stream_item(void *ud, const cJSON *item, char **err)
 {
 	struct stream_ctx *c = ud;
 	int rc = c->fn(c->out, item, err);
+	if (rc == PLANNER_OK && c->out->n_offers >= NORM_FLUSH_ROWS)
+		rc = norm_flush(c->out, err);
+	return rc;
+}
+
+/* stream_item for an element read from its bytes. */
+static int stream_raw(void *ud, const char *p, size_t n, size_t *used, char **err)
+{
+	struct stream_ctx *c = ud;
+	int rc = c->raw(c->out, p, n, used, err);
 	if (rc == PLANNER_OK && c->out->n_offers >= NORM_FLUSH_ROWS)
 		rc = norm_flush(c->out, err);
 	return rc;
@@ -575,15 +615,23 @@ static void stream_reset(void *ud)
 int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *post, const char *key,
                          json_item_fn fn, char **err)
 {
+	return provider_stream_json_raw(fx, path, post, key, fn, NULL, err);
+}
+
+int provider_stream_json_raw(struct fetch_ctx *fx, const char *path, const char *post,
+                             const char *key, json_item_fn fn, json_raw_fn raw, char **err)
+{
 	char *url = provider_url(fx, path), *auth = NULL;
 	const char *headers[3] = {"Accept: application/json", NULL, NULL};
 	struct stream_ctx c = {.out = fx->out, .skipped = fx->out->skipped,
 	                       .implausible = fx->out->implausible,
 	                       .unknown = fx->out->unknown_rows, .cap = fx->http->max_body,
-	                       .fn = fn};
+	                       .fn = fn, .raw = raw};
 	struct http_response resp = {0};
 	int rc = PLANNER_OK;
 	c.items = json_items_new(key, stream_item, &c);
+	if (c.items && raw)
+		json_items_raw(c.items, stream_raw);
 	if (!url || !c.items || (fx->key && *fx->key &&
 	                         !(auth = xasprintf("Authorization: Bearer %s", fx->key)))) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");

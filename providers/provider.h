@@ -204,6 +204,40 @@ void json_items_free(struct json_items *s);
 int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *post, const char *key,
                          json_item_fn fn, char **err);
 
+/* --- an element read from its bytes, before any tree (issue 16) ---
+ * A reader may hand an element's bytes to a json_raw_fn first: it reads
+ * the object at p (at most n bytes, possibly followed by more of the
+ * body), sets *used to its length and returns PLANNER_OK or an error; or
+ * returns JSON_RAW_NO, having done nothing, and the element is parsed
+ * into a tree for the json_item_fn as before. */
+#define JSON_RAW_NO (-2)
+typedef int (*json_raw_fn)(void *ud, const char *p, size_t n, size_t *used, char **err);
+/* Gives s's elements that are objects to raw first (not for
+ * json_members_new's readers). */
+void json_items_raw(struct json_items *s, json_raw_fn raw);
+/* provider_stream_json with the elements going to raw first. */
+int provider_stream_json_raw(struct fetch_ctx *fx, const char *path, const char *post,
+                             const char *key, json_item_fn fn, json_raw_fn raw, char **err);
+
+/* Chosen members of a flat object, read from its bytes (json_flat.c). */
+struct json_flat {
+	const char *const *names; /* the members wanted */
+	size_t n_names;
+	struct cJSON *nodes;      /* n_names nodes the values go in */
+	const struct cJSON **found; /* n_names: a member's node, NULL when absent */
+	char *text;               /* the string values' bytes, NUL-terminated */
+	size_t text_size;
+};
+/* Reads the object at p (within n bytes): found[k] is the node of the
+ * first member named names[k], as cJSON would parse it (an object or array
+ * value without its members), or NULL. Returns the object's length in
+ * bytes, or 0 when it is not whole within n bytes or holds what this
+ * reader leaves to cJSON (an escape in a name or a wanted string, a \u
+ * escape, control bytes between tokens, a number cJSON reads otherwise,
+ * nesting over 32, strings over text_size): the caller then parses it
+ * with cJSON. */
+size_t json_flat_object(const char *p, size_t n, const struct json_flat *f);
+
 /* --- AWS CSV stream parser (aws.c), exposed for tests --- */
 struct aws_csv;
 /* A parser writing into out; NULL when out of memory. */

@@ -3,6 +3,7 @@
  * min_bid the interruptible price; thousands of offers, no paging. */
 #include <cJSON.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,19 +69,35 @@ static bool verified_host(const cJSON *const f[F_COUNT])
 	return !cJSON_IsTrue(f[F_EXTERNAL]);
 }
 
-/* One offer of the "offers" list (json_item_fn; ud is the norm). */
-static int offer_item(void *ud, const cJSON *it, char **err)
+/* snprintf(id, len, "%.0f", v) for v > 0, without the format's cost for
+ * a whole number (an offer's id: issue 16). */
+static void format_id(char *id, size_t len, double v)
 {
-	struct norm *out = ud;
-	const cJSON *f[F_COUNT];
+	char digits[24];
+	size_t n = 0;
+	/* whole numbers below 2^53 convert exactly */
+	if (!(v < 9007199254740992.0) || v != (double)(uint64_t)v) {
+		snprintf(id, len, "%.0f", v);
+		return;
+	}
+	for (uint64_t x = (uint64_t)v; x; x /= 10)
+		digits[n++] = (char)('0' + x % 10);
+	size_t i = 0;
+	for (; n && i + 1 < len; i++)
+		id[i] = digits[--n];
+	id[i] = '\0';
+}
+
+/* One offer from its members f (NULL: absent). */
+static int offer_fields(struct norm *out, const cJSON *const f[F_COUNT], char **err)
+{
 	char id[32];
-	find_fields(it, f);
 	double idnum = num_of(f[F_ID]);
 	if (idnum <= 0 || !verified_host(f)) {
 		out->skipped++;
 		return PLANNER_OK;
 	}
-	snprintf(id, sizeof id, "%.0f", idnum);
+	format_id(id, sizeof id, idnum);
 	struct raw_offer r = {
 		.offer = id,
 		.region = str_of(f[F_GEO]),
@@ -101,6 +118,33 @@ static int offer_item(void *ud, const cJSON *it, char **err)
 		norm_offer(out, &r);
 	}
 	return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
+}
+
+/* One offer of the "offers" list as a tree (json_item_fn; ud is the norm). */
+static int offer_item(void *ud, const cJSON *it, char **err)
+{
+	const cJSON *f[F_COUNT];
+	find_fields(it, f);
+	return offer_fields(ud, f, err);
+}
+
+/* The bytes of a Vast.ai offer's strings read (gpu_name, geolocation,
+ * verification, a string id): a longer offer goes through cJSON. */
+#define VAST_TEXT_MAX 512
+
+/* One offer read from its bytes (json_raw_fn; ud is the norm): the same
+ * members offer_item finds in a tree, without the tree of its 25 (issue
+ * 16); JSON_RAW_NO for what json_flat_object leaves to cJSON. */
+static int offer_raw(void *ud, const char *p, size_t n, size_t *used, char **err)
+{
+	cJSON nodes[F_COUNT];
+	const cJSON *f[F_COUNT];
+	char text[VAST_TEXT_MAX];
+	struct json_flat fl = {.names = field_names, .n_names = F_COUNT, .nodes = nodes,
+	                       .found = f, .text = text, .text_size = sizeof text};
+	if (!(*used = json_flat_object(p, n, &fl)))
+		return JSON_RAW_NO;
+	return offer_fields(ud, f, err);
 }
 
 /* A body without an "offers" list: an error object says why. */
@@ -125,6 +169,7 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	struct json_items *s = json_items_new("offers", offer_item, out);
 	if (!s)
 		return set_err(err, PLANNER_ESYS, "out of memory");
+	json_items_raw(s, offer_raw);
 	int rc = json_items_feed(s, body, len, err) ? json_items_finish(s, err) : PLANNER_ENET;
 	if (rc == JSON_ITEMS_NONE)
 		rc = no_offers(body, len, err);
@@ -145,7 +190,8 @@ static int fetch(struct fetch_ctx *fx, char **err)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	/* Streamed: 50,000 offers are tens of MB, and their cJSON tree several
 	 * times that (issue 12). */
-	int rc = provider_stream_json(fx, "/api/v0/bundles/", body, "offers", offer_item, err);
+	int rc = provider_stream_json_raw(fx, "/api/v0/bundles/", body, "offers", offer_item,
+	                                  offer_raw, err);
 	free(body);
 	return rc;
 }

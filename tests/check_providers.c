@@ -1327,6 +1327,49 @@ START_TEST(vast_asks_for_and_keeps_only_verified_non_external_hosts)
 }
 END_TEST
 
+/* Issue 16: a Vast offer is read from its bytes, not a cJSON tree; every
+ * way JSON writes its members still gives the rows the tree gave
+ * (tests/fixtures/providers/vast.edges.json, over loopback: the body comes
+ * in pieces). */
+START_TEST(vast_reads_escapes_repeats_and_odd_numbers_as_a_json_tree_does)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "vast", "edges", NULL, &out, &err), 0);
+	const char *q = "SELECT gpu || '|' || region || '|' || gpu_count || '|' || price_per_hour "
+			"FROM offers WHERE offer = ? AND NOT spot";
+	static const struct {
+		const char *offer, *row; /* "" when none */
+	} want[] = {
+	    {"101", "RTX 4090|Qu\xc3\xa9" "bec, CA|1|0.31"}, /* \u escapes in values */
+	    {"102", "RTX 4090|Oslo, NO|1|0.32"},           /* "gpu\u005fname" */
+	    {"103", "RTX 3090|Texas, US|1|0.33"},          /* repeated: the first counts */
+	    {"104", "RTX 4090|Texas, US|2|0.5"},           /* 1.04e2, 5e-1, 2.0 */
+	    {"105", "RTX 4090||1|0.75"},                   /* "105", "0.75", null */
+	    {"106", "RTX 4090|Oslo \"N\", NO|1|0.36"},     /* nested members, \" */
+	    {"107", ""},                                   /* dph_total 1e999 */
+	    {"123456789012345677877719597056", "RTX 4090|Texas, US|1|0.38"},
+	    {"109", ""}, /* verified false */
+	    {"110", "RTX 4090|Texas, US|1|0.4"},
+	    {"111", "RTX 4090|Quebec, CA|1|0.41"}, /* no spaces, a tab, CR LF */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		char *row = test_query(db, q, want[i].offer);
+		ck_assert_msg(!strcmp(row, want[i].row), "offer %s: '%s', not '%s'", want[i].offer,
+			      row, want[i].row);
+		free(row);
+	}
+	/* The interruptible rows: min_bid -0, null and 0 give none; "0.25" one. */
+	const char *spot = "SELECT count(*) FROM offers WHERE provider = 'vast' AND spot";
+	ck_assert_int_eq(feed_count(db, spot, NULL), 6);
+	char *bid = test_query(db, "SELECT price_per_hour FROM offers WHERE offer = ? AND spot", "110");
+	ck_assert_str_eq(bid, "0.25");
+	free(bid);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(lambda_uses_the_production_host_of_lambdas_openapi_document)
 {
 	size_t len;
@@ -1425,6 +1468,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, a_missing_needed_key_names_its_variable_once_and_the_rest_refreshes);
 	tcase_add_test(t, runpod_stock_of_one_gpu_is_not_copied_to_larger_pods);
 	tcase_add_test(t, vast_asks_for_and_keeps_only_verified_non_external_hosts);
+	tcase_add_test(t, vast_reads_escapes_repeats_and_odd_numbers_as_a_json_tree_does);
 	tcase_add_test(t, lambda_uses_the_production_host_of_lambdas_openapi_document);
 	tcase_add_test(t, lambda_on_the_recorded_price_book_stores_its_b200_and_gh200_rows);
 	tcase_add_test(t, the_api_route_finds_hosted_copies_and_skips_a_price_shorter_than_the_job);
@@ -1807,6 +1851,114 @@ START_TEST(vast_offers_stream_in_any_split_holding_one_offer_at_a_time)
 }
 END_TEST
 
+/* The members json_flat_test reads. */
+static const char *const flat_names[] = {"id", "gpu_name", "dph_total", "min_bid", "verified",
+					 "external", "geolocation", "gpu_ids"};
+#define FLAT_N (sizeof flat_names / sizeof *flat_names)
+
+/* Whether json_flat_object reads text (one object) as cJSON does: when it
+ * reads it (returns its length), cJSON parses it too and each wanted
+ * member has the type, number (to the bit) and string of cJSON's first of
+ * that name; when cJSON cannot parse it, json_flat_object leaves it.
+ * Returns whether json_flat_object read it. */
+static bool flat_as_cjson(const char *text, size_t len)
+{
+	cJSON nodes[FLAT_N];
+	const cJSON *found[FLAT_N];
+	char strings[256];
+	struct json_flat f = {.names = flat_names, .n_names = FLAT_N, .nodes = nodes,
+			      .found = found, .text = strings, .text_size = sizeof strings};
+	size_t used = json_flat_object(text, len, &f);
+	cJSON *tree = cJSON_ParseWithLength(text, len);
+	if (!used) {
+		cJSON_Delete(tree);
+		return false;
+	}
+	ck_assert_msg(tree, "read what cJSON refuses: %.*s", (int)len, text);
+	ck_assert_msg(used <= len && text[used - 1] == '}', "%.*s", (int)len, text);
+	for (size_t k = 0; k < FLAT_N; k++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(tree, flat_names[k]), *m = found[k];
+		ck_assert_msg(!t == !m, "%s of %.*s", flat_names[k], (int)len, text);
+		if (!t)
+			continue;
+		ck_assert_int_eq(t->type & 0xff, m->type & 0xff);
+		if (cJSON_IsNumber(t))
+			ck_assert_msg(!memcmp(&t->valuedouble, &m->valuedouble, sizeof(double)),
+				      "%s: %.17g, not %.17g", flat_names[k], m->valuedouble,
+				      t->valuedouble);
+		if (cJSON_IsString(t))
+			ck_assert_str_eq(t->valuestring, m->valuestring);
+	}
+	cJSON_Delete(tree);
+	return true;
+}
+
+/* Issue 16: the Vast adapter reads an offer's members from its bytes, and
+ * leaves to cJSON what it does not read exactly as cJSON would. */
+START_TEST(the_flat_reader_reads_members_as_cjson_does_or_leaves_the_object_to_it)
+{
+	static const char *const read[] = {
+	    "{}",
+	    "{ }",
+	    "{\"id\": 12, \"gpu_name\": \"RTX 4090\", \"dph_total\": 0.2466759259259259}",
+	    "{\"id\":-0,\"dph_total\":1e2,\"min_bid\":-1.5E-3,\"verified\":true,\"external\":null}",
+	    "{\"id\": 1e999, \"dph_total\": 0.1e-400, \"min_bid\": 123456789012345678901234}",
+	    "{\"id\": 9007199254740993, \"dph_total\": 2.2250738585072011e-308}",
+	    "{\"id\": 0.30000000000000004, \"dph_total\": 4.9e-324, \"min_bid\": 1.7976931348623157e308}",
+	    "{\"gpu_ids\": [1, [2, {\"a\": \"\\\"}\"}]], \"x\": {\"y\": [\"\\n\\t\\/\"]}, \"id\": 3}",
+	    "{\"id\": 1, \"id\": 2, \"gpu_name\": \"A\", \"gpu_name\": null}",
+	    "{\"gpu_name\": {}, \"geolocation\": [], \"verified\": false, \"external\": \"x\"}",
+	    "{\"dph_total\": \"0.75\", \"geolocation\": \"Caf\xc3\xa9, \x01 FR\"}",
+	    "{\r\n\t\"id\" :\t7 ,\n\"min_bid\" : 0 }",
+	};
+	static const char *const left[] = {
+	    "{\"gpu_name\": \"RTX \\u0034090\"}",   /* an escape in a string read */
+	    "{\"gpu\\u005fname\": \"RTX 4090\"}",   /* in a name */
+	    "{\"geolocation\": \"Oslo \\\"N\\\"\"}", /* \" in a string read */
+	    "{\"x\": \"\\ud83d\\ude00\", \"id\": 1}", /* \u in a string skipped */
+	    "{\"id\": 01}",
+	    "{\"id\": 1.}",
+	    "{\"id\": 12345678901234567890123456789012345678901234567890123456789012345}",
+	    "{\"id\":\x0b 1}",                      /* a byte cJSON skips as space */
+	    "{\"id\": 1,}",
+	    "{\"id\" 1}",
+	    "{\"gpu_ids\": [1,,2]}",
+	    "{\"id\": 1",
+	    "{\"id\": nul}",
+	    "{\"gpu_ids\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	};
+	for (size_t i = 0; i < sizeof read / sizeof *read; i++)
+		ck_assert_msg(flat_as_cjson(read[i], strlen(read[i])), "left: %s", read[i]);
+	for (size_t i = 0; i < sizeof left / sizeof *left; i++)
+		ck_assert_msg(!flat_as_cjson(left[i], strlen(left[i])), "read: %s", left[i]);
+	/* A NUL byte in a name: cJSON's name ends there. */
+	ck_assert(!flat_as_cjson("{\"id\0x\": 1}", 11));
+	/* Seeded byte edits of a recorded offer: whatever is read, cJSON
+	 * reads the same. */
+	size_t len;
+	char *body = read_file("tests/fixtures/real/vast/cli-search-offers-raw.2024-rtx4090.json",
+			       &len);
+	char *start = strchr(strchr(body, '[') + 1, '{'), *end = strrchr(body, ']');
+	while (end > start && end[-1] != '}')
+		end--;
+	size_t n = (size_t)(end - start), kept = 0;
+	ck_assert(flat_as_cjson(start, n));
+	char *copy = malloc(n);
+	ck_assert_ptr_nonnull(copy);
+	unsigned seed = 16;
+	static const char bytes[] = "\"\\{}[],: 0123456789.eE-+nultrfas\x01";
+	for (int k = 0; k < 3000; k++) {
+		memcpy(copy, start, n);
+		for (int e = 0; e <= k % 3; e++)
+			copy[(size_t)rand_r(&seed) % n] = bytes[(size_t)rand_r(&seed) % (sizeof bytes - 1)];
+		kept += flat_as_cjson(copy, n);
+	}
+	ck_assert_uint_gt(kept, 100); /* the test reads some edits, not none */
+	free(copy);
+	free(body);
+}
+END_TEST
+
 /* json_item_fn for the members test: counts the members, sums their "n"
  * and keeps their names, joined by '|'. */
 static int name_item(void *ud, const struct cJSON *it, char **err)
@@ -1972,6 +2124,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, a_lambda_error_object_is_an_error_with_its_message);
 	tcase_add_test(t, vast_memory_is_mib_and_picks_the_right_a100);
 	tcase_add_test(t, vast_offers_stream_in_any_split_holding_one_offer_at_a_time);
+	tcase_add_test(t, the_flat_reader_reads_members_as_cjson_does_or_leaves_the_object_to_it);
 	tcase_add_test(t, the_members_of_a_top_level_object_stream_with_their_names_in_any_split);
 	tcase_add_test(t, runpod_prices_are_per_gpu_and_multiplied_out);
 	tcase_add_test(t, runpod_errors_with_status_200_are_errors);

@@ -259,6 +259,16 @@ START_TEST(invalid_json_keeps_the_previous_rows)
 }
 END_TEST
 
+/* Issue 16: Vast offers are read from their bytes, not a cJSON tree; one
+ * offer that is not JSON (vast.malformed.json: [[1],, [2]] in the tenth)
+ * or a body cut in half still fails the feed and keeps its rows. */
+START_TEST(a_vast_offer_that_is_not_json_keeps_the_previous_rows)
+{
+	free(fails_and_keeps("VAST", "vast", "malformed", "not valid JSON"));
+	free(fails_and_keeps("VAST", "vast", "badjson", "not valid JSON"));
+}
+END_TEST
+
 START_TEST(an_empty_offer_list_keeps_the_previous_rows)
 {
 	free(fails_and_keeps("LAMBDA", "lambda", "empty", "no usable offers"));
@@ -702,6 +712,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, a_dropped_connection_keeps_the_previous_rows);
 	tcase_add_test(t, an_html_page_with_status_200_keeps_the_previous_rows);
 	tcase_add_test(t, invalid_json_keeps_the_previous_rows);
+	tcase_add_test(t, a_vast_offer_that_is_not_json_keeps_the_previous_rows);
 	tcase_add_test(t, an_empty_offer_list_keeps_the_previous_rows);
 	tcase_add_test(t, a_response_slower_than_the_timeout_keeps_the_previous_rows);
 	tcase_add_test(t, a_provider_past_its_deadline_fails_and_keeps_its_rows);
