@@ -722,7 +722,7 @@ int store_lock_refresh(struct store *st, long wait_ms, struct store_lock **out, 
 	 * at the page cache's 32 MiB, not the file's size (issue 16: 118 MB
 	 * for a 122 MB file of 400,000 Vast rows, mapped). */
 	if ((rc = store_check_wal_owner(st, err)) ||
-	    (rc = store_exec(st, "PRAGMA mmap_size = 0", err)))
+	    (rc = store_exec(st, "PRAGMA mmap_size = 0; PRAGMA cache_size = -16384", err)))
 		goto fail;
 	free(path);
 	*out = lk;
