@@ -85,23 +85,36 @@ static uint64_t stored_content(sqlite3_stmt *s)
 	"price_per_hour, available, source, country, region_group, tier, estimated, currency "     \
 	"FROM main.offers"
 
-/* The provider's stored offers and all offers, counted on the key index. */
-static int count_offers(struct store_stage *sg, long long *mine, long long *all, char **err)
+/* Below this many stored offers the key index is walked without asking
+ * how big the table is (counting it costs a pass over an index). */
+#define STORED_SMALL 10000
+
+/* One count of the offers: the provider's (provider non-NULL) or all. */
+static int count_one(struct store_stage *sg, const char *provider, long long *n, char **err)
 {
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(sg->st->db,
-	                       "SELECT (SELECT count(*) FROM main.offers WHERE provider = ?), "
-	                       "(SELECT count(*) FROM main.offers)",
+	                       provider ? "SELECT count(*) FROM main.offers WHERE provider = ?"
+	                                : "SELECT count(*) FROM main.offers",
 	                       -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(sg->st, err, "cannot read offers");
-	sqlite3_bind_text(s, 1, sg->provider, -1, SQLITE_STATIC);
+	if (provider)
+		sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
 	int step = sqlite3_step(s);
-	if (step == SQLITE_ROW) {
-		*mine = sqlite3_column_int64(s, 0);
-		*all = sqlite3_column_int64(s, 1);
-	}
+	*n = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
 	sqlite3_finalize(s);
 	return step == SQLITE_ROW ? PLANNER_OK : store_db_err(sg->st, err, "cannot read offers");
+}
+
+/* The provider's stored offers and, when they are many, all offers (else
+ * *all = 0), counted on the key index. */
+static int count_offers(struct store_stage *sg, long long *mine, long long *all, char **err)
+{
+	int rc = count_one(sg, sg->provider, mine, err);
+	*all = 0;
+	if (rc == PLANNER_OK && *mine >= STORED_SMALL)
+		rc = count_one(sg, NULL, all, err);
+	return rc;
 }
 
 /* The provider's stored offers into sg->seen, and the database's
