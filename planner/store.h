@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"

@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "store.h"
@@ -81,6 +82,55 @@ int store_collect(struct store *st, sqlite3_stmt *s, size_t size, store_read_fn 
  * transaction); kind is "rented" or "api". */
 int store_mark_fresh(struct store *st, const char *provider, const char *kind, const char *at,
                      char **err);
+
+/* The dates of offer_dates that rows read as: those of providers with a
+ * row stored with fetched_at = '' (schema 8; a max over them and over
+ * offers' own dates is the newest date a reader sees). */
+#define STORE_DATED_PROVIDERS                                                                      \
+	"SELECT max(d.fetched_at) FROM offer_dates d WHERE EXISTS (SELECT 1 FROM offers o "        \
+	"WHERE o.provider = d.provider AND o.fetched_at = '')"
+
+/* store_seen.c: the offers of one provider by the 64-bit hashes of their
+ * key and their content, for a refresh that stages only the new and
+ * changed rows (issue 16). */
+struct seen_entry {
+	uint64_t key;     /* store_seen_key; 0: an empty slot */
+	uint64_t content; /* store_seen_content of the stored row with SEEN_STORED; 0: not stored */
+	uint32_t first;   /* 1 + the feed row that first had the key; 0: unseen */
+	uint32_t staged;  /* 1 + the first feed row of the key staged; 0: none */
+};
+/* Flags in the low bits of seen_entry.content. */
+#define SEEN_STORED 1u     /* an offer of the key is stored */
+#define SEEN_DATE_EMPTY 2u /* ... with fetched_at = '' (offer_dates' date) */
+#define SEEN_FLAGS 3u
+
+struct store_seen {
+	struct seen_entry *v;
+	size_t cap, n; /* slots (a power of two), entries */
+};
+
+/* The columns of a row that a refresh compares. */
+struct seen_row {
+	const char *gpu, *source, *country, *region_group, *tier, *currency;
+	int gpu_count;
+	double vram_gib, vcpus, ram_gib, price_per_hour;
+	bool available, estimated, date_empty;
+};
+
+uint64_t store_seen_key(const char *offer, const char *region, int spot);
+/* The content's hash, SEEN_DATE_EMPTY set when r->date_empty (SEEN_STORED
+ * is the caller's to add). */
+uint64_t store_seen_content(const struct seen_row *r);
+/* Room for n entries without growing; PLANNER_ESYS when out of memory. */
+int store_seen_reserve(struct store_seen *t, size_t n);
+/* The entry of key, added (zeroed) when new; NULL when out of memory. */
+struct seen_entry *store_seen_get(struct store_seen *t, uint64_t key);
+const struct seen_entry *store_seen_find(const struct store_seen *t, uint64_t key);
+/* Forgets every sighting and staging after feed row `keep` (a retried
+ * download); returns the keys still seen, *stored_seen those of them
+ * stored. */
+size_t store_seen_forget_after(struct store_seen *t, uint32_t keep, size_t *stored_seen);
+void store_seen_free(struct store_seen *t);
 
 /* The newer of two ISO 8601 stamps: a replace is dated by its newest
  * fetched_at, so a snapshot keeps its own date. */

@@ -35,6 +35,55 @@ static void read_offer(sqlite3_stmt *s, void *row)
 	store_copy_text(o->currency, sizeof o->currency, sqlite3_column_text(s, 17));
 }
 
+/* The providers' dates of offer_dates (schema 8): a row stored with
+ * fetched_at = '' reads as its provider's (issue 16). A few rows, loaded
+ * once per read; rows come in runs of one provider, so the last hit is
+ * tried first. */
+struct offer_dates {
+	struct {
+		char provider[32];
+		char at[24];
+	} *v;
+	size_t n, last;
+};
+
+static int load_dates(struct store *st, struct offer_dates *d, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int step, rc = PLANNER_OK;
+	if (sqlite3_prepare_v2(st->db, "SELECT provider, fetched_at FROM offer_dates", -1, &s,
+			       NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot read offer dates");
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		void *grown = realloc(d->v, (d->n + 1) * sizeof *d->v);
+		if (!grown) {
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+			break;
+		}
+		d->v = grown;
+		store_copy_text(d->v[d->n].provider, sizeof d->v->provider, sqlite3_column_text(s, 0));
+		store_copy_text(d->v[d->n].at, sizeof d->v->at, sqlite3_column_text(s, 1));
+		d->n++;
+	}
+	if (rc == PLANNER_OK && step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot read offer dates");
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* o's date: its own, else its provider's. */
+static void fill_date(struct offer_dates *d, struct offer *o)
+{
+	if (o->fetched_at[0])
+		return;
+	if (d->last >= d->n || strcmp(d->v[d->last].provider, o->provider))
+		for (d->last = 0; d->last < d->n; d->last++)
+			if (!strcmp(d->v[d->last].provider, o->provider))
+				break;
+	if (d->last < d->n)
+		memcpy(o->fetched_at, d->v[d->last].at, sizeof o->fetched_at);
+}
+
 /* The offers matching a filter; store_offers adds its order. */
 #define OFFERS_SELECT                                                                              \
 	"SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "                  \
@@ -84,9 +133,18 @@ int store_offers(struct store *st, const struct offer_filter *f, struct offer **
 	int rc = offers_stmt(st, f, true, &s, err);
 	if (rc)
 		return rc;
+	struct offer_dates d = {0};
+	if ((rc = load_dates(st, &d, err))) {
+		sqlite3_finalize(s);
+		goto out;
+	}
 	void *rows;
 	rc = store_collect(st, s, sizeof **out, read_offer, &rows, n, "cannot read offers", err);
 	*out = rows;
+	for (size_t i = 0; rc == PLANNER_OK && i < *n; i++)
+		fill_date(&d, &(*out)[i]);
+out:
+	free(d.v);
 	return rc;
 }
 
@@ -98,9 +156,13 @@ int store_offers_each(struct store *st, const struct offer_filter *f, store_offe
 	if (rc)
 		return rc;
 	struct offer o;
+	struct offer_dates d = {0};
+	if ((rc = load_dates(st, &d, err)))
+		goto out;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		memset(&o, 0, sizeof o);
 		read_offer(s, &o);
+		fill_date(&d, &o);
 		if ((rc = fn(ctx, &o, err)))
 			goto out;
 	}
@@ -108,6 +170,7 @@ int store_offers_each(struct store *st, const struct offer_filter *f, store_offe
 		rc = store_db_err(st, err, "cannot read offers");
 out:
 	sqlite3_finalize(s);
+	free(d.v);
 	return rc;
 }
 

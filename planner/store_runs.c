@@ -14,7 +14,8 @@ int store_prices_as_of(struct store *st, char *buf, size_t len, char **err)
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(st->db,
 	                       "SELECT max(t) FROM (SELECT max(fetched_at) AS t FROM offers "
-	                       "UNION ALL SELECT max(fetched_at) FROM api_prices)",
+	                       "UNION ALL SELECT max(fetched_at) FROM api_prices "
+	                       "UNION ALL " STORE_DATED_PROVIDERS ")",
 	                       -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read price dates");
 	int step = sqlite3_step(s);

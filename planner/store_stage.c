@@ -30,8 +30,16 @@ struct store_stage {
 	struct store *st;
 	char provider[32];
 	sqlite3_stmt *ins; /* the staging INSERT, prepared once */
-	size_t rows;       /* staged so far (rowids 1..rows, in feed order) */
+	size_t rows;       /* put so far (feed rows 1..rows) */
 	bool own_tx;       /* began the temp-only transaction, so ends it */
+	/* The provider's stored offers and the keys seen (store_seen.c): a
+	 * row equal to its stored offer is not staged (issue 16). */
+	struct store_seen seen;
+	size_t distinct;   /* keys seen: rows - distinct are duplicates */
+	size_t stored;     /* the provider's stored offers */
+	size_t stored_seen; /* ... of them seen: fewer, and some are gone */
+	char at0[24];      /* the first row's fetched_at: a skipped row's date */
+	int data_version;  /* PRAGMA data_version when the stored rows were read */
 };
 
 /* The staging table: the offers table's columns without the provider (one
@@ -45,6 +53,112 @@ struct store_stage {
 	"price_per_hour REAL NOT NULL, available INTEGER NOT NULL, fetched_at TEXT NOT NULL, "     \
 	"source TEXT NOT NULL, country TEXT NOT NULL, region_group TEXT NOT NULL, "                \
 	"tier TEXT NOT NULL, estimated INTEGER NOT NULL, currency TEXT NOT NULL)"
+
+/* The stored offers of one row of read_stored's query, as store_seen
+ * hashes them; the row's columns from `at` on. */
+static uint64_t stored_content(sqlite3_stmt *s)
+{
+	struct seen_row r = {
+	    .date_empty = sqlite3_column_int(s, 3) != 0,
+	    .gpu = (const char *)sqlite3_column_text(s, 4),
+	    .gpu_count = sqlite3_column_int(s, 5),
+	    .vram_gib = sqlite3_column_double(s, 6),
+	    .vcpus = sqlite3_column_double(s, 7),
+	    .ram_gib = sqlite3_column_double(s, 8),
+	    .price_per_hour = sqlite3_column_double(s, 9),
+	    .available = sqlite3_column_int(s, 10) != 0,
+	    .source = (const char *)sqlite3_column_text(s, 11),
+	    .country = (const char *)sqlite3_column_text(s, 12),
+	    .region_group = (const char *)sqlite3_column_text(s, 13),
+	    .tier = (const char *)sqlite3_column_text(s, 14),
+	    .estimated = sqlite3_column_int(s, 15) != 0,
+	    .currency = (const char *)sqlite3_column_text(s, 16),
+	};
+	if (!r.gpu || !r.source || !r.country || !r.region_group || !r.tier || !r.currency)
+		return 0; /* out of memory: never equal to a row's */
+	return store_seen_content(&r) | SEEN_STORED;
+}
+
+/* What read_stored reads of each stored offer, in stored_content's order. */
+#define STORED_SELECT                                                                              \
+	"SELECT offer, region, spot, fetched_at = '', gpu, gpu_count, vram_gib, vcpus, ram_gib, "  \
+	"price_per_hour, available, source, country, region_group, tier, estimated, currency "     \
+	"FROM main.offers"
+
+/* Below this many stored offers the key index is walked without asking
+ * how big the table is (counting it costs a pass over an index). */
+#define STORED_SMALL 10000
+
+/* One count of the offers: the provider's (provider non-NULL) or all. */
+static int count_one(struct store_stage *sg, const char *provider, long long *n, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(sg->st->db,
+	                       provider ? "SELECT count(*) FROM main.offers WHERE provider = ?"
+	                                : "SELECT count(*) FROM main.offers",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(sg->st, err, "cannot read offers");
+	if (provider)
+		sqlite3_bind_text(s, 1, provider, -1, SQLITE_STATIC);
+	int step = sqlite3_step(s);
+	*n = step == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	return step == SQLITE_ROW ? PLANNER_OK : store_db_err(sg->st, err, "cannot read offers");
+}
+
+/* The provider's stored offers and, when they are many, all offers (else
+ * *all = 0), counted on the key index. */
+static int count_offers(struct store_stage *sg, long long *mine, long long *all, char **err)
+{
+	int rc = count_one(sg, sg->provider, mine, err);
+	*all = 0;
+	if (rc == PLANNER_OK && *mine >= STORED_SMALL)
+		rc = count_one(sg, NULL, all, err);
+	return rc;
+}
+
+/* The provider's stored offers into sg->seen, and the database's
+ * data_version to check at apply that nobody wrote them meanwhile. */
+static int read_stored(struct store_stage *sg, char **err)
+{
+	sqlite3_stmt *s = NULL;
+	int step, rc = PLANNER_OK;
+	long long mine = 0, all = 0;
+	if ((rc = count_offers(sg, &mine, &all, err)))
+		return rc;
+	if (store_seen_reserve(&sg->seen, (size_t)mine))
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	/* Most of the table (a big feed): one pass over it costs less than
+	 * the key index's walk and a row lookup for each. */
+	bool most = mine * 2 > all;
+	if (sqlite3_prepare_v2(sg->st->db,
+	                       most ? STORED_SELECT " NOT INDEXED WHERE provider = ?"
+	                            : STORED_SELECT " WHERE provider = ?",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(sg->st, err, "cannot read offers");
+	sqlite3_bind_text(s, 1, sg->provider, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *offer = (const char *)sqlite3_column_text(s, 0);
+		const char *region = (const char *)sqlite3_column_text(s, 1);
+		struct seen_entry *e =
+		    offer && region
+		        ? store_seen_get(&sg->seen, store_seen_key(offer, region,
+		                                                   sqlite3_column_int(s, 2)))
+		        : NULL;
+		if (!e) {
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+			break;
+		}
+		e->content = stored_content(s);
+		sg->stored++;
+	}
+	if (rc == PLANNER_OK && step != SQLITE_DONE)
+		rc = store_db_err(sg->st, err, "cannot read offers");
+	sqlite3_finalize(s);
+	if (rc == PLANNER_OK)
+		rc = store_pragma_int(sg->st, "PRAGMA data_version", &sg->data_version, err);
+	return rc;
+}
 
 int store_stage_open(struct store *st, const char *provider, struct store_stage **out, char **err)
 {
@@ -62,9 +176,14 @@ int store_stage_open(struct store *st, const char *provider, struct store_stage 
 	    (sg->own_tx && (rc = store_exec(st, "BEGIN", err))))
 		goto fail;
 	sg->own_tx = sg->own_tx && !sqlite3_get_autocommit(st->db);
+	if ((rc = read_stored(sg, err)))
+		goto fail;
 	if (sqlite3_prepare_v2(st->db,
-	                       "INSERT INTO temp.offer_stage VALUES "
-	                       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                       "INSERT INTO temp.offer_stage (rowid, offer, region, spot, gpu, "
+	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
+	                       "fetched_at, source, country, region_group, tier, estimated, "
+	                       "currency) VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+	                       "?13, ?14, ?15, ?16, ?17)",
 	                       -1, &sg->ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto fail;
@@ -81,12 +200,53 @@ size_t store_stage_rows(const struct store_stage *sg)
 	return sg ? sg->rows : 0;
 }
 
+/* Whether row o, feed row sg->rows + 1, need not be staged: its offer is
+ * stored unchanged (dated by offer_dates, and o by the refresh's first
+ * date) and no earlier row of its key was staged. Notes the sighting. */
+static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, char **err)
+{
+	const char *currency = o->currency[0] ? o->currency : "USD";
+	struct seen_entry *e = store_seen_get(&sg->seen, store_seen_key(o->offer, o->region, o->spot));
+	*skip = false;
+	if (!e)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	if (!sg->rows)
+		memcpy(sg->at0, o->fetched_at, sizeof sg->at0);
+	if (!e->first) {
+		e->first = (uint32_t)sg->rows + 1;
+		sg->distinct++;
+		sg->stored_seen += (e->content & SEEN_STORED) != 0;
+	}
+	if (!e->staged && e->content & SEEN_DATE_EMPTY && o->fetched_at[0] &&
+	    !strcmp(o->fetched_at, sg->at0)) {
+		struct seen_row r = {
+		    .gpu = o->gpu, .gpu_count = o->gpu_count, .vram_gib = o->vram_gib,
+		    .vcpus = o->vcpus, .ram_gib = o->ram_gib, .price_per_hour = o->price_per_hour,
+		    .available = o->available, .source = o->source, .country = o->country,
+		    .region_group = o->region_group, .tier = o->tier, .estimated = o->estimated,
+		    .currency = currency, .date_empty = true};
+		*skip = (store_seen_content(&r) | SEEN_STORED) == e->content;
+	}
+	if (!*skip && !e->staged)
+		e->staged = (uint32_t)sg->rows + 1;
+	return PLANNER_OK;
+}
+
 int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, char **err)
 {
 	sqlite3_stmt *s = sg->ins;
 	for (size_t i = 0; i < n; i++) {
 		const struct offer *o = &rows[i];
+		bool skip;
+		int rc = skip_row(sg, o, &skip, err);
+		if (rc)
+			return rc;
+		if (skip) {
+			sg->rows++;
+			continue;
+		}
 		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 18, (sqlite3_int64)sg->rows + 1);
 		sqlite3_bind_text(s, 1, o->offer, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 2, o->region, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 3, o->spot);
@@ -126,6 +286,7 @@ int store_stage_drop(struct store_stage *sg, size_t keep, char **err)
 	if (step != SQLITE_DONE)
 		return store_db_err(sg->st, err, "cannot stage offers");
 	sg->rows = keep;
+	sg->distinct = store_seen_forget_after(&sg->seen, (uint32_t)keep, &sg->stored_seen);
 	return PLANNER_OK;
 }
 
@@ -141,6 +302,7 @@ void store_stage_free(struct store_stage *sg)
 	sqlite3_exec(sg->st->db,
 	             "DROP TABLE IF EXISTS temp.offer_stage; DROP TABLE IF EXISTS temp.offer_stage_at",
 	             NULL, NULL, NULL);
+	store_seen_free(&sg->seen);
 	free(sg);
 }
 
@@ -166,9 +328,32 @@ void store_stage_free(struct store_stage *sg)
 #define STAGE_TRIGGERS_DROP                                                                        \
 	"DROP TRIGGER temp.offer_stage_new; DROP TRIGGER temp.offer_stage_changed"
 
+/* A staged row's stored date: '' when it is the replace's date ?2 (read
+ * back from offer_dates, so the next refresh of an unchanged offer
+ * leaves its row alone, issue 16), else its own; a row without one is
+ * dated now (?3). */
+#define STAGE_AT                                                                                   \
+	"CASE WHEN fetched_at = ?2 OR (fetched_at = '' AND ?3 = ?2) THEN '' "                      \
+	"WHEN fetched_at = '' THEN ?3 ELSE fetched_at END"
+
+/* The upsert's condition: an offer is rewritten only when a column
+ * differs (IS NOT: exact, as a row stores them), so a refresh of a feed
+ * that barely moves writes the few rows that did. */
+#define STAGE_CHANGED                                                                              \
+	"WHERE offers.gpu IS NOT excluded.gpu OR offers.gpu_count IS NOT excluded.gpu_count "     \
+	"OR offers.vram_gib IS NOT excluded.vram_gib OR offers.vcpus IS NOT excluded.vcpus "       \
+	"OR offers.ram_gib IS NOT excluded.ram_gib "                                               \
+	"OR offers.price_per_hour IS NOT excluded.price_per_hour "                                 \
+	"OR offers.available IS NOT excluded.available "                                           \
+	"OR offers.fetched_at IS NOT excluded.fetched_at OR offers.source IS NOT excluded.source " \
+	"OR offers.country IS NOT excluded.country "                                               \
+	"OR offers.region_group IS NOT excluded.region_group OR offers.tier IS NOT excluded.tier " \
+	"OR offers.estimated IS NOT excluded.estimated "                                           \
+	"OR offers.currency IS NOT excluded.currency"
+
 /* The statements of store_stage_apply after the triggers, in order; ?1 the
  * provider, ?2 the replace's date (its newest fetched_at), ?3 now (rows
- * without a date), ?4 the last price_history rowid before the gone rows. */
+ * without a date). */
 static const char *const apply_sql[] = {
 	/* The staged rows over the stored ones of the same key, in feed order
 	 * (the history rows keep it); an upsert rewrites a row in place
@@ -177,7 +362,7 @@ static const char *const apply_sql[] = {
 	"ram_gib, price_per_hour, available, fetched_at, source, country, region_group, tier, "
 	"estimated, currency) "
 	"SELECT ?1, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, ram_gib, "
-	"price_per_hour, available, CASE WHEN fetched_at = '' THEN ?3 ELSE fetched_at END, "
+	"price_per_hour, available, " STAGE_AT ", "
 	"source, country, region_group, tier, estimated, currency FROM temp.offer_stage "
 	"WHERE true ON CONFLICT (provider, offer, region, spot) DO UPDATE SET "
 	"gpu = excluded.gpu, gpu_count = excluded.gpu_count, vram_gib = excluded.vram_gib, "
@@ -185,25 +370,25 @@ static const char *const apply_sql[] = {
 	"price_per_hour = excluded.price_per_hour, available = excluded.available, "
 	"fetched_at = excluded.fetched_at, source = excluded.source, "
 	"country = excluded.country, region_group = excluded.region_group, "
-	"tier = excluded.tier, estimated = excluded.estimated, currency = excluded.currency",
-	/* A gone row, at its last price, for each stored offer not staged. */
+	"tier = excluded.tier, estimated = excluded.estimated, currency = excluded.currency "
+	STAGE_CHANGED,
+	/* A gone row, at its last price, for each stored offer no row of the
+	 * feed had (temp.offer_gone, from gone_rows). */
 	"INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "
 	"price_per_hour, recorded_at, gone, currency) "
 	"SELECT o.provider, o.offer, o.region, o.spot, o.gpu, o.gpu_count, o.price_per_hour, "
-	"?2, 1, o.currency FROM main.offers o WHERE o.provider = ?1 AND NOT EXISTS "
-	"(SELECT 1 FROM temp.offer_stage s WHERE s.offer = o.offer AND s.region = o.region "
-	"AND s.spot = o.spot)",
-	/* And those offers go: found from their gone rows, not by probing the
-	 * staging for every stored offer a second time. */
-	"DELETE FROM main.offers WHERE rowid IN (SELECT o.rowid FROM price_history h "
-	"JOIN main.offers o ON o.provider = h.provider AND o.offer = h.offer "
-	"AND o.region = h.region AND o.spot = h.spot "
-	"WHERE h.rowid > ?4 AND h.gone = 1 AND h.provider = ?1)",
+	"?2, 1, o.currency FROM temp.offer_gone g JOIN main.offers o ON o.rowid = g.id "
+	"ORDER BY g.id",
+	/* And those offers go. */
+	"DELETE FROM main.offers WHERE rowid IN (SELECT id FROM temp.offer_gone)",
+	/* The date the rows stored with fetched_at = '' read as. */
+	"INSERT INTO offer_dates (provider, fetched_at) VALUES (?1, ?2) "
+	"ON CONFLICT (provider) DO UPDATE SET fetched_at = excluded.fetched_at",
 };
 
 /* Runs one statement of apply_sql with its parameters bound. */
 static int apply_one(struct store *st, const char *sql, const char *provider, const char *at,
-                     const char *now, long long last, char **err)
+                     const char *now, char **err)
 {
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
@@ -215,35 +400,24 @@ static int apply_one(struct store *st, const char *sql, const char *provider, co
 		sqlite3_bind_text(s, 2, at, -1, SQLITE_STATIC);
 	if (n >= 3)
 		sqlite3_bind_text(s, 3, now, -1, SQLITE_STATIC);
-	if (n >= 4)
-		sqlite3_bind_int64(s, 4, last);
 	int step = sqlite3_step(s);
 	sqlite3_finalize(s);
 	return step == SQLITE_DONE ? PLANNER_OK : store_db_err(st, err, "cannot replace offers");
 }
 
-/* One integer of a query without parameters; -1 on error. */
-static long long query_int(struct store *st, const char *sql)
+/* The replace's date: the newest of the staged rows' fetched_at and the
+ * first row's (a skipped row has that date; a snapshot keeps its own),
+ * else now; into at and temp.offer_stage_at for the triggers. */
+static int stage_date(struct store_stage *sg, char *at, size_t len, const char *now, char **err)
 {
-	sqlite3_stmt *s = NULL;
-	long long v = -1;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) == SQLITE_OK &&
-	    sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
-
-/* The replace's date, the newest staged fetched_at (a snapshot keeps its
- * own date) else now, into at and temp.offer_stage_at for the triggers. */
-static int stage_date(struct store *st, char *at, size_t len, const char *now, char **err)
-{
+	struct store *st = sg->st;
 	sqlite3_stmt *s = NULL;
 	if (sqlite3_prepare_v2(st->db, "SELECT max(fetched_at) FROM temp.offer_stage", -1, &s,
 	                       NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read staged offers");
 	const unsigned char *v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
-	snprintf(at, len, "%s", v && *v ? (const char *)v : now);
+	const char *newest = store_newest(v ? (const char *)v : "", sg->rows ? sg->at0 : "");
+	snprintf(at, len, "%s", *newest ? newest : now);
 	sqlite3_finalize(s);
 	int rc = store_exec(st, "DROP TABLE IF EXISTS temp.offer_stage_at; "
 	                        "CREATE TEMP TABLE offer_stage_at (at TEXT NOT NULL)", err);
@@ -258,17 +432,71 @@ static int stage_date(struct store *st, char *at, size_t len, const char *now, c
 	return step == SQLITE_DONE ? PLANNER_OK : store_db_err(st, err, "cannot stage offers");
 }
 
-/* The key index, built once over the loaded rows (a sort); when a key
- * comes twice, every row but the last of it goes and *dups says how many. */
-static int index_keys(struct store *st, char **err)
+/* Skipped rows read their date from offer_dates, as the first row's; when
+ * the replace is dated later (rows of several dates: the snapshot), the
+ * provider's undated rows get that date written. Rare; exact. */
+static int pin_first_date(struct store_stage *sg, const char *at, char **err)
 {
-	return store_exec(st, "CREATE INDEX temp.offer_stage_key ON offer_stage (offer, region, spot)",
-	                  err);
+	if (!sg->at0[0] || !strcmp(at, sg->at0))
+		return PLANNER_OK;
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(sg->st->db,
+	                       "UPDATE main.offers SET fetched_at = ?2 WHERE provider = ?1 "
+	                       "AND fetched_at = ''",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return store_db_err(sg->st, err, "cannot replace offers");
+	sqlite3_bind_text(s, 1, sg->provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, sg->at0, -1, SQLITE_STATIC);
+	int step = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return step == SQLITE_DONE ? PLANNER_OK : store_db_err(sg->st, err, "cannot replace offers");
 }
 
-static int drop_duplicates(struct store *st, size_t *dups, char **err)
+/* The stored offers whose key no row of the feed had, by rowid, into
+ * temp.offer_gone (before the upsert: the rows it adds are all seen). */
+static int gone_rows(struct store_stage *sg, char **err)
 {
-	*dups = 0;
+	struct store *st = sg->st;
+	sqlite3_stmt *s = NULL, *ins = NULL;
+	int step, rc = store_exec(st, "DROP TABLE IF EXISTS temp.offer_gone; "
+	                              "CREATE TEMP TABLE offer_gone (id INTEGER PRIMARY KEY)", err);
+	if (rc || sg->stored_seen == sg->stored) /* every stored offer is still listed */
+		return rc;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT rowid, offer, region, spot FROM main.offers WHERE provider = ?",
+	                       -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT INTO temp.offer_gone VALUES (?)", -1, &ins, NULL) !=
+	        SQLITE_OK) {
+		rc = store_db_err(st, err, "cannot read offers");
+		goto out;
+	}
+	sqlite3_bind_text(s, 1, sg->provider, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *offer = (const char *)sqlite3_column_text(s, 1);
+		const char *region = (const char *)sqlite3_column_text(s, 2);
+		const struct seen_entry *e =
+		    store_seen_find(&sg->seen, store_seen_key(offer ? offer : "", region ? region : "",
+		                                              sqlite3_column_int(s, 3)));
+		if (e && e->first)
+			continue;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(s, 0));
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			break;
+	}
+	if (step != SQLITE_DONE)
+		rc = store_db_err(st, err, "cannot read offers");
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+/* The key index, built once over the loaded rows (a sort); when a key
+ * comes twice, every row but the last of it goes (the duplicates are
+ * counted from sg->seen, skipped rows included). */
+static int drop_duplicates(struct store *st, char **err)
+{
 	/* UNIQUE fails on the first duplicate: the common case, none, costs
 	 * the index alone. */
 	if (sqlite3_exec(st->db,
@@ -277,15 +505,27 @@ static int drop_duplicates(struct store *st, size_t *dups, char **err)
 		return PLANNER_OK;
 	if ((sqlite3_errcode(st->db) & 0xff) != SQLITE_CONSTRAINT)
 		return store_db_err(st, err, "cannot index staged offers");
-	int rc = index_keys(st, err);
+	int rc = store_exec(st, "CREATE INDEX temp.offer_stage_key ON offer_stage (offer, region, spot)",
+	                    err);
 	if (rc == PLANNER_OK)
 		rc = store_exec(st,
 		                "DELETE FROM temp.offer_stage AS s WHERE EXISTS (SELECT 1 FROM "
 		                "temp.offer_stage d WHERE d.offer = s.offer AND d.region = s.region "
 		                "AND d.spot = s.spot AND d.rowid > s.rowid)",
 		                err);
-	if (rc == PLANNER_OK)
-		*dups = (size_t)sqlite3_changes(st->db);
+	return rc;
+}
+
+/* Refuses the replace when another process wrote the database since the
+ * stored offers were read: rows found unchanged then might not be now. */
+static int still_current(struct store_stage *sg, char **err)
+{
+	int v = 0, rc = store_pragma_int(sg->st, "PRAGMA data_version", &v, err);
+	if (rc == PLANNER_OK && v != sg->data_version)
+		rc = set_err(err, PLANNER_EDB,
+		             "%s: another process wrote the database during the refresh of %s; "
+		             "run the refresh again",
+		             sg->st->path, sg->provider);
 	return rc;
 }
 
@@ -306,23 +546,21 @@ int store_stage_apply(struct store_stage *sg, size_t *dups, char **err)
 	}
 	if ((rc = store_write_begin(st, &w, err)))
 		return rc;
-	long long last = -1;
-	if ((rc = stage_date(st, at, sizeof at, now, err)) ||
-	    (rc = drop_duplicates(st, dups, err)) || (rc = store_exec(st, STAGE_TRIGGERS, err)) ||
-	    (rc = apply_one(st, apply_sql[0], sg->provider, at, now, 0, err)) ||
+	if ((rc = still_current(sg, err)) || (rc = stage_date(sg, at, sizeof at, now, err)) ||
+	    (rc = pin_first_date(sg, at, err)) || (rc = gone_rows(sg, err)) ||
+	    (rc = drop_duplicates(st, err)) || (rc = store_exec(st, STAGE_TRIGGERS, err)) ||
+	    (rc = apply_one(st, apply_sql[0], sg->provider, at, now, err)) ||
 	    (rc = store_exec(st, STAGE_TRIGGERS_DROP, err)))
 		goto fail;
-	if ((last = query_int(st, "SELECT coalesce(max(rowid), 0) FROM price_history")) < 0) {
-		rc = store_db_err(st, err, "cannot read price history");
-		goto fail;
-	}
 	for (size_t i = 1; i < sizeof apply_sql / sizeof *apply_sql; i++)
-		if ((rc = apply_one(st, apply_sql[i], sg->provider, at, now, last, err)))
+		if ((rc = apply_one(st, apply_sql[i], sg->provider, at, now, err)))
 			goto fail;
-	if ((rc = store_mark_fresh(st, sg->provider, "rented", at, err)) ||
+	if ((rc = store_exec(st, "DROP TABLE temp.offer_gone", err)) ||
+	    (rc = store_mark_fresh(st, sg->provider, "rented", at, err)) ||
 	    (rc = store_write_end(st, &w, err)))
 		goto fail;
-	sg->rows -= *dups;
+	*dups = sg->rows - sg->distinct;
+	sg->rows = sg->distinct;
 	return PLANNER_OK;
 fail:
 	store_write_undo(st, &w);

@@ -15,7 +15,7 @@ CREATE TABLE IF NOT EXISTS offers (
 	ram_gib         REAL NOT NULL DEFAULT 0,
 	price_per_hour  REAL NOT NULL CHECK (price_per_hour > 0), -- per instance-hour, in currency
 	available       INTEGER NOT NULL DEFAULT 1,
-	fetched_at      TEXT NOT NULL,
+	fetched_at      TEXT NOT NULL,    -- '' = the provider's offer_dates.fetched_at
 	source          TEXT NOT NULL DEFAULT '',
 	country         TEXT NOT NULL DEFAULT '', -- ISO 3166-1 alpha-2; '' unknown
 	region_group    TEXT NOT NULL DEFAULT '', -- eu, us, asia, …; '' unknown
@@ -27,6 +27,16 @@ CREATE TABLE IF NOT EXISTS offers (
 -- No secondary indexes: a refresh rewrites a provider's rows (100,000 from
 -- one Vast.ai search) and every index costs it; readers load the catalogue
 -- once per command and sort it, which takes milliseconds.
+
+-- The date of each provider's last replace of its offers (schema 8, issue
+-- 16): an offer row dated by it keeps fetched_at = '' and reads as this
+-- date, so a refresh whose offer is unchanged but for the date writes
+-- nothing to it. Rows of another date (the snapshot's older figures) keep
+-- their own.
+CREATE TABLE IF NOT EXISTS offer_dates (
+	provider   TEXT PRIMARY KEY,
+	fetched_at TEXT NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS api_prices (
 	provider         TEXT NOT NULL,   -- feed name

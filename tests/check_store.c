@@ -553,9 +553,12 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 	ck_assert_int_eq(count_rows(st, "PRAGMA application_id"), 0x504c4e52);
 	/* What planner 0.1.0 wrote: every table, version 4, no mark. */
 	ck_assert_int_eq(sqlite3_exec(store_handle(st),
-	                              "PRAGMA application_id = 0; DROP TABLE fx_rates", NULL, NULL,
-	                              NULL),
-	                 SQLITE_OK); /* fx_rates came with version 7, marked */
+	                              "PRAGMA application_id = 0; DROP TABLE fx_rates; "
+	                              "UPDATE offers SET fetched_at = (SELECT d.fetched_at FROM "
+	                              "offer_dates d WHERE d.provider = offers.provider) "
+	                              "WHERE fetched_at = ''; DROP TABLE offer_dates",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK); /* fx_rates came with version 7, offer_dates with 8, marked */
 	long offers = count_rows(st, "SELECT count(*) FROM offers");
 	store_close(st);
 	ck_assert_int_eq(query_long(path, "PRAGMA application_id"), 0);

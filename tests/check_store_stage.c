@@ -62,6 +62,21 @@ static double first_price(int i)
 	return 0.5 + i * 0.01;
 }
 
+/* Every Vast offer as the store reads it is dated `at` (an offer the
+ * refresh left unwritten reads its provider's date), n of them. */
+static void assert_dated(struct store *st, const char *at, size_t n)
+{
+	struct offer_filter f = {.provider = "vast", .spot = -1};
+	struct offer *o = NULL;
+	size_t got = 0;
+	char *err = NULL;
+	ck_assert_msg(store_offers(st, &f, &o, &got, &err) == PLANNER_OK, "%s", err);
+	ck_assert_uint_eq(got, n);
+	for (size_t i = 0; i < got; i++)
+		ck_assert_str_eq(o[i].fetched_at, at);
+	free(o);
+}
+
 /* Stages rows in batches of 64 (as a stream would) and applies them. */
 static void stage_all(struct store *st, const struct offer *rows, size_t n, size_t *dups)
 {
@@ -134,9 +149,7 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 	                 0);
 	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"),
 	                 FIRST - VANISH + ADDED);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast' AND "
-	                             "fetched_at <> '2026-11-02T00:00:00Z'"),
-	                 0);
+	assert_dated(st, "2026-11-02T00:00:00Z", FIRST - VANISH + ADDED);
 	ck_assert_double_eq_tol(
 	    one_double(st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'"),
 	    /* sum of first_price over 0..899 and 1000..1049, plus 90 x 0.5 */
@@ -189,12 +202,187 @@ START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not
 }
 END_TEST
 
+/* FIRST offers at their first prices, dated at, into rows. */
+static void first_rows(struct offer *rows, const char *at)
+{
+	for (int i = 0; i < FIRST; i++)
+		make_offer(&rows[i], i, first_price(i), at);
+}
+
+/* Counts the offers rows written from now on (temp.writes). */
+static void count_writes(struct store *st)
+{
+	ck_assert_int_eq(
+	    sqlite3_exec(store_handle(st),
+	                 "CREATE TEMP TABLE IF NOT EXISTS writes (n INTEGER); DELETE FROM writes;"
+	                 "CREATE TEMP TRIGGER IF NOT EXISTS w_ins AFTER INSERT ON main.offers "
+	                 "BEGIN INSERT INTO writes VALUES (1); END;"
+	                 "CREATE TEMP TRIGGER IF NOT EXISTS w_upd AFTER UPDATE ON main.offers "
+	                 "BEGIN INSERT INTO writes VALUES (1); END",
+	                 NULL, NULL, NULL),
+	    SQLITE_OK);
+}
+
+START_TEST(an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date)
+{
+	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct offer *rows = calloc(FIRST, sizeof *rows);
+	size_t dups;
+	char snap[512], snap2[512], as_of[24];
+	ck_assert_int_eq(store_snapshot_dates(st, snap, sizeof snap, &err), PLANNER_OK);
+	first_rows(rows, "2027-01-01T00:00:00Z");
+	stage_all(st, rows, FIRST, &dups);
+	/* A database of schema 7 dated every row itself: the next refresh
+	 * moves the rows to the provider's date, writing each once. */
+	ck_assert_int_eq(sqlite3_exec(store_handle(st),
+	                              "UPDATE offers SET fetched_at = '2027-01-01T00:00:00Z' "
+	                              "WHERE provider = 'vast'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	count_writes(st);
+	first_rows(rows, "2027-01-02T00:00:00Z");
+	stage_all(st, rows, FIRST, &dups);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM temp.writes"), FIRST);
+	assert_dated(st, "2027-01-02T00:00:00Z", FIRST);
+	/* The same feed a day later: nothing written, every offer dated anew. */
+	count_writes(st);
+	first_rows(rows, "2027-01-03T00:00:00Z");
+	stage_all(st, rows, FIRST, &dups);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM temp.writes"), 0);
+	assert_dated(st, "2027-01-03T00:00:00Z", FIRST);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(store_prices_as_of(st, as_of, sizeof as_of, &err), PLANNER_OK);
+	ck_assert_str_eq(as_of, "2027-01-03T00:00:00Z");
+	/* Ten repriced: ten rows written, ten history rows at the new date. */
+	count_writes(st);
+	first_rows(rows, "2027-01-04T00:00:00Z");
+	for (int i = 0; i < 10; i++)
+		rows[i * 7].price_per_hour += 0.25;
+	stage_all(st, rows, FIRST, &dups);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM temp.writes"), 10);
+	assert_dated(st, "2027-01-04T00:00:00Z", FIRST);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE "
+	                             "recorded_at = '2027-01-04T00:00:00Z' AND gone = 0"),
+	                 10);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist + 10);
+	/* The snapshot's providers keep their own dates. */
+	ck_assert_int_eq(store_snapshot_dates(st, snap2, sizeof snap2, &err), PLANNER_OK);
+	ck_assert_ptr_nonnull(strstr(snap, "vast "));
+	ck_assert_ptr_null(strstr(snap2, "vast "));
+	ck_assert_ptr_nonnull(strstr(snap2, "lambda 2026-08-11"));
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(a_repeated_key_is_its_last_row_against_the_stored_offer)
+{
+	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct offer *rows = calloc(FIRST + 2, sizeof *rows);
+	size_t dups;
+	first_rows(rows, "2026-11-01T00:00:00Z");
+	stage_all(st, rows, FIRST, &dups);
+	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	/* o5 unchanged, then at 9.0; o6 at 9.0, then unchanged again. */
+	first_rows(rows, "2026-11-02T00:00:00Z");
+	rows[6].price_per_hour = 9.0;
+	make_offer(&rows[FIRST], 5, 9.0, "2026-11-02T00:00:00Z");
+	make_offer(&rows[FIRST + 1], 6, first_price(6), "2026-11-02T00:00:00Z");
+	stage_all(st, rows, FIRST + 2, &dups);
+	ck_assert_uint_eq(dups, 2);
+	ck_assert_double_eq_tol(
+	    one_double(st, "SELECT price_per_hour FROM offers WHERE offer = 'o5'"), 9.0, 1e-12);
+	ck_assert_double_eq_tol(one_double(st, "SELECT price_per_hour FROM offers WHERE offer = 'o6'"),
+	                        first_price(6), 1e-12);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist + 1);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE offer = 'o5' AND "
+	                             "recorded_at = '2026-11-02T00:00:00Z' AND price_per_hour = 9.0"),
+	                 1);
+	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were)
+{
+	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct offer *rows = calloc(FIRST, sizeof *rows);
+	size_t dups;
+	first_rows(rows, "2026-11-01T00:00:00Z");
+	stage_all(st, rows, FIRST, &dups);
+	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	double sum = one_double(st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'");
+	/* Half the feed, every price changed, then the connection drops. */
+	struct store_stage *sg = NULL;
+	first_rows(rows, "2026-11-02T00:00:00Z");
+	for (int i = 0; i < FIRST; i++)
+		rows[i].price_per_hour *= 2;
+	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(store_stage_put(sg, rows, FIRST / 2, &err), PLANNER_OK);
+	store_stage_free(sg);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_double_eq_tol(
+	    one_double(st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'"), sum,
+	    1e-9);
+	assert_dated(st, "2026-11-01T00:00:00Z", FIRST);
+	/* A retried download: the changed rows dropped back, the feed again
+	 * as stored; nothing is repriced, the offers read the new date. */
+	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(store_stage_put(sg, rows, FIRST / 2, &err), PLANNER_OK);
+	ck_assert_int_eq(store_stage_drop(sg, 0, &err), PLANNER_OK);
+	first_rows(rows, "2026-11-02T00:00:00Z");
+	ck_assert_int_eq(store_stage_put(sg, rows, FIRST, &err), PLANNER_OK);
+	ck_assert_int_eq(store_stage_apply(sg, &dups, &err), PLANNER_OK);
+	ck_assert_uint_eq(dups, 0);
+	ck_assert_uint_eq(store_stage_rows(sg), FIRST);
+	store_stage_free(sg);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
+	/* Another writer between the read of the stored offers and the
+	 * replace: refused, nothing changed. */
+	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(store_stage_put(sg, rows, FIRST, &err), PLANNER_OK);
+	sqlite3 *other = NULL;
+	ck_assert_int_eq(sqlite3_open(path, &other), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(other, "UPDATE offers SET price_per_hour = 7 WHERE offer = 'o1'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(other);
+	ck_assert_int_eq(store_stage_apply(sg, &dups, &err), PLANNER_EDB);
+	ck_assert_ptr_nonnull(strstr(err, "another process"));
+	free(err);
+	err = NULL;
+	store_stage_free(sg);
+	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 Suite *store_stage_suite(void)
 {
 	Suite *s = suite_create("store_stage");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_history);
 	tcase_add_test(tc, a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not);
+	tcase_add_test(tc, an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date);
+	tcase_add_test(tc, a_repeated_key_is_its_last_row_against_the_stored_offer);
+	tcase_add_test(tc, a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were);
 	suite_add_tcase(s, tc);
 	return s;
 }
