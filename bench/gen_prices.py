@@ -2,7 +2,8 @@
 """Generates bench inputs in the providers' real shapes (not committed):
 
   gen_prices.py aws  OUT.csv  MIB   an EC2 price-list CSV of at least MIB MiB
-  gen_prices.py vast OUT.json N     a Vast.ai offer search body of N offers
+  gen_prices.py vast OUT.json N [P] a Vast.ai offer search body of N offers,
+                                    with P % of them (seeded) 7 % dearer
 
 The AWS file has the real preamble and header; about 4 % of its rows are
 GPU instances and about a quarter are OnDemand, as in the us-east-1 file
@@ -86,7 +87,7 @@ def aws(out, mib):
             written += len(block)
 
 
-def vast(out, n):
+def vast(out, n, repriced=0.0):
     rng = random.Random(11)
     kinds = [("RTX 4090", 24564, 0.35), ("RTX 3090", 24576, 0.2), ("A100 SXM4", 81920, 1.1),
              ("H100 SXM", 81559, 2.2), ("RTX A6000", 49140, 0.45), ("L40S", 46068, 0.8)]
@@ -104,6 +105,15 @@ def vast(out, n):
                        "cuda_max_good": 12.4, "driver_version": "550.54.14", "inet_up": 850.0,
                        "inet_down": 900.0, "machine_id": 5000 + i % 700, "rentable": True,
                        "rented": False, "host_id": 900 + i % 300, "public_ipaddr": "203.0.113.7"})
+    # The same offers, P % of them repriced: a nightly refresh's churn
+    # (bench/refresh.sh), drawn from a generator of its own so the offers
+    # themselves are the same whatever P.
+    pick = random.Random(12)
+    for o in offers:
+        if pick.random() * 100 < repriced:
+            o["dph_total"] = round(o["dph_total"] * 1.07, 4)
+            o["dph_base"] = o["dph_total"] * 0.95
+            o["min_bid"] = round(o["dph_total"] * 0.6, 4)
     with open(out, "w") as f:
         json.dump({"offers": offers}, f)
 
@@ -112,4 +122,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "aws":
         aws(sys.argv[2], int(sys.argv[3]))
     else:
-        vast(sys.argv[2], int(sys.argv[3]))
+        vast(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]) if len(sys.argv) > 4 else 0.0)

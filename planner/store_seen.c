@@ -29,7 +29,8 @@
  * in different states but by chance (2^-64). */
 #define SEEN_SEED 0x9e3779b97f4a7c15ULL /* 2^64 / golden ratio, any odd constant does */
 
-/* The table grows past this load (entries / slots, in tenths). */
+/* The table grows past this load (entries / slots, in tenths). A key is
+ * already a mixed hash (store_seen_key), so its low bits pick its slot. */
 #define SEEN_LOAD_TENTHS 8
 
 static uint64_t mix_bytes(uint64_t h, const void *p, size_t n)
@@ -86,7 +87,7 @@ static int grow_to(struct store_seen *t, size_t cap)
 	for (size_t i = 0; i < t->cap; i++) {
 		if (!t->v[i].key)
 			continue;
-		size_t j = hash_fmix64(t->v[i].key) & (cap - 1);
+		size_t j = t->v[i].key & (cap - 1);
 		while (v[j].key)
 			j = (j + 1) & (cap - 1);
 		v[j] = t->v[i];
@@ -109,7 +110,7 @@ struct seen_entry *store_seen_get(struct store_seen *t, uint64_t key)
 {
 	if ((t->n + 1) * 10 > t->cap * SEEN_LOAD_TENTHS && grow_to(t, t->cap ? t->cap * 2 : 1024))
 		return NULL;
-	size_t j = hash_fmix64(key) & (t->cap - 1);
+	size_t j = key & (t->cap - 1);
 	while (t->v[j].key && t->v[j].key != key)
 		j = (j + 1) & (t->cap - 1);
 	if (!t->v[j].key) {
@@ -123,7 +124,7 @@ const struct seen_entry *store_seen_find(const struct store_seen *t, uint64_t ke
 {
 	if (!t->cap)
 		return NULL;
-	size_t j = hash_fmix64(key) & (t->cap - 1);
+	size_t j = key & (t->cap - 1);
 	while (t->v[j].key && t->v[j].key != key)
 		j = (j + 1) & (t->cap - 1);
 	return t->v[j].key ? &t->v[j] : NULL;
