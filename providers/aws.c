@@ -132,7 +132,7 @@ struct aws_csv *aws_csv_new(struct norm *out, const char *region)
 		return NULL;
 	a->out = out;
 	snprintf(a->region, sizeof a->region, "%s", region ? region : "");
-	a->offers_at_start = out->n_offers;
+	a->offers_at_start = norm_offers_total(out); /* flushed ones too (norm_truncate) */
 	a->apis_at_start = out->n_apis;
 	return a;
 }
