@@ -155,6 +155,11 @@ static int make_parent_dirs(const char *path, char **err)
 	return rc;
 }
 
+int store_map_reads(struct store *st, bool on, char **err)
+{
+	return store_exec(st, on ? "PRAGMA mmap_size = 1073741824" : "PRAGMA mmap_size = 0", err);
+}
+
 int store_exec(struct store *st, const char *sql, char **err)
 {
 	char *msg = NULL;
@@ -588,8 +593,8 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	 * warns of. */
 	if ((rc = store_exec(st,
 	                     "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
-	                     "PRAGMA cache_size = -32768; PRAGMA mmap_size = 1073741824",
-	                     err)))
+	                     "PRAGMA cache_size = -32768", err)) ||
+	    (rc = store_map_reads(st, true, err)))
 		goto fail;
 	if ((rc = migrate(st, ref, marked, err)))
 		goto fail;

@@ -30,6 +30,13 @@ int store_db_err(struct store *st, char **err, const char *what);
  * set on failure. */
 int store_exec(struct store *st, const char *sql, char **err);
 
+/* Reads through a memory map of up to 1 GiB (on: store_open's setting,
+ * for reads of a table that fits, such as the offers) or through read()
+ * and the page cache (off: a scan of a table that grows without bound,
+ * the price history, whose mapped pages would count in resident memory
+ * as the file grows). */
+int store_map_reads(struct store *st, bool on, char **err);
+
 /* A write that is one transaction on its own, or a savepoint inside the
  * caller's (seeding a new database). On its own it begins IMMEDIATE: the
  * write lock is taken, waiting out the busy timeout, before anything is
