@@ -19,6 +19,28 @@
 #define CHANGE_EVERY 10
 #define ADDED 50
 
+/* A new database in a temporary directory, opened on the reference data. */
+struct test_db {
+	char *dir, *path;
+	struct store *st;
+};
+
+static struct test_db test_db_open(void)
+{
+	struct test_db db = {.dir = test_tmpdir()};
+	char *err = NULL;
+	db.path = xasprintf("%s/prices.db", db.dir);
+	ck_assert_msg(store_open(db.path, test_ref(), &db.st, &err) == PLANNER_OK, "%s", err);
+	return db;
+}
+
+static void test_db_close(struct test_db *db)
+{
+	store_close(db->st);
+	free(db->dir);
+	free(db->path);
+}
+
 static long one_int(struct store *st, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
@@ -93,9 +115,8 @@ static void stage_all(struct store *st, const struct offer *rows, size_t n, size
 
 START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_history)
 {
-	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
-	struct store *st = NULL;
-	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct test_db db = test_db_open();
+	struct store *st = db.st;
 	long before = one_int(st, "SELECT count(*) FROM price_history WHERE provider = 'vast'");
 	/* The snapshot's Vast rows go at the first refresh: gone rows. */
 	long snap = one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'");
@@ -162,17 +183,15 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 	/* The other providers' rows are left alone. */
 	ck_assert_int_gt(one_int(st, "SELECT count(*) FROM offers WHERE provider <> 'vast'"), 0);
 	free(rows);
-	store_close(st);
-	free(dir);
-	free(path);
+	test_db_close(&db);
 }
 END_TEST
 
 START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not)
 {
-	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
-	struct store *st = NULL;
-	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct test_db db = test_db_open();
+	struct store *st = db.st;
+	char *err = NULL;
 	long offers = one_int(st, "SELECT count(*) FROM offers");
 	long hist = one_int(st, "SELECT count(*) FROM price_history");
 	struct offer rows[3];
@@ -196,9 +215,7 @@ START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not
 	store_stage_free(sg);
 	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"), 1);
 	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE offer = 'o0'"), 1);
-	store_close(st);
-	free(dir);
-	free(path);
+	test_db_close(&db);
 }
 END_TEST
 
@@ -225,9 +242,9 @@ static void count_writes(struct store *st)
 
 START_TEST(an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date)
 {
-	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
-	struct store *st = NULL;
-	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct test_db db = test_db_open();
+	struct store *st = db.st;
+	char *err = NULL;
 	struct offer *rows = calloc(FIRST, sizeof *rows);
 	size_t dups;
 	char snap[512], snap2[512], as_of[24];
@@ -274,17 +291,14 @@ START_TEST(an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date)
 	ck_assert_ptr_null(strstr(snap2, "vast "));
 	ck_assert_ptr_nonnull(strstr(snap2, "lambda 2026-08-11"));
 	free(rows);
-	store_close(st);
-	free(dir);
-	free(path);
+	test_db_close(&db);
 }
 END_TEST
 
 START_TEST(a_repeated_key_is_its_last_row_against_the_stored_offer)
 {
-	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
-	struct store *st = NULL;
-	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct test_db db = test_db_open();
+	struct store *st = db.st;
 	struct offer *rows = calloc(FIRST + 2, sizeof *rows);
 	size_t dups;
 	first_rows(rows, "2026-11-01T00:00:00Z");
@@ -307,17 +321,15 @@ START_TEST(a_repeated_key_is_its_last_row_against_the_stored_offer)
 	                 1);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
 	free(rows);
-	store_close(st);
-	free(dir);
-	free(path);
+	test_db_close(&db);
 }
 END_TEST
 
 START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were)
 {
-	char *dir = test_tmpdir(), *path = xasprintf("%s/prices.db", dir), *err = NULL;
-	struct store *st = NULL;
-	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	struct test_db db = test_db_open();
+	struct store *st = db.st;
+	char *err = NULL;
 	struct offer *rows = calloc(FIRST, sizeof *rows);
 	size_t dups;
 	first_rows(rows, "2026-11-01T00:00:00Z");
@@ -355,7 +367,7 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
 	ck_assert_int_eq(store_stage_put(sg, rows, FIRST, &err), PLANNER_OK);
 	sqlite3 *other = NULL;
-	ck_assert_int_eq(sqlite3_open(path, &other), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_open(db.path, &other), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(other, "UPDATE offers SET price_per_hour = 7 WHERE offer = 'o1'",
 	                              NULL, NULL, NULL),
 	                 SQLITE_OK);
@@ -368,9 +380,7 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
 	free(rows);
-	store_close(st);
-	free(dir);
-	free(path);
+	test_db_close(&db);
 }
 END_TEST
 
