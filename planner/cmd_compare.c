@@ -9,6 +9,8 @@
 #include "horizon.h"
 #include "plan.h"
 
+#define COMPARE_HEAP_HUGE (64 << 20)
+
 /* JSON null for "never", else the rounded number. */
 static void add_num_or_null(cJSON *o, const char *k, double v, int places)
 {
@@ -457,6 +459,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 	const char *path = argv[optind];
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
+	heap_huge_pages(COMPARE_HEAP_HUGE);
 	if ((rc = cli_plan(c, path, &spec, &plan)) != PLANNER_OK)
 		return rc;
 	if (c->format == FORMAT_JSON)

@@ -3,13 +3,18 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -472,6 +477,34 @@ void advise_huge_pages(void *p, size_t len)
 #else
 	(void)p;
 	(void)len;
+#endif
+}
+
+/* glibc's largest mmap threshold on 64-bit (mallopt(3)), and the block
+ * that grows the heap: larger than the initial heap's free room. */
+#define HEAP_MMAP_THRESHOLD (32 << 20)
+#define HEAP_GROW_BLOCK     (1 << 20)
+
+void heap_huge_pages(size_t bytes)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+	if (bytes > INT_MAX / 2)
+		bytes = INT_MAX / 2;
+	mallopt(M_TOP_PAD, (int)bytes);
+	mallopt(M_TRIM_THRESHOLD, (int)(2 * bytes));
+	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP_THRESHOLD);
+	/* A block from the heap (under the mmap threshold) larger than any
+	 * free room makes it grow by the block and the pad. */
+	char *base = sbrk(0);
+	void *p = malloc(HEAP_GROW_BLOCK);
+	char *top = sbrk(0);
+	free(p);
+	/* Only when the heap grew by the pad (not under a sanitizer's
+	 * allocator, or where brk could not grow). */
+	if (p && base != (char *)-1 && top != (char *)-1 && top - base >= (ptrdiff_t)bytes)
+		advise_huge_pages(top - bytes, bytes);
+#else
+	(void)bytes;
 #endif
 }
 

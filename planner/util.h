@@ -130,4 +130,10 @@ void name_index_free(struct name_index *x);
  * takes one page fault per page. */
 void advise_huge_pages(void *p, size_t len);
 
+/* Grows the heap by bytes at the next allocation that needs it, keeps up
+ * to twice that free at its top, and asks the kernel for transparent huge
+ * pages over those bytes (glibc and MADV_HUGEPAGE only; a no-op
+ * elsewhere). */
+void heap_huge_pages(size_t bytes);
+
 #endif
