@@ -40,6 +40,7 @@ struct store_stage {
 	size_t stored_seen; /* ... of them seen: fewer, and some are gone */
 	char at0[24];      /* the first row's fetched_at: a skipped row's date */
 	int data_version;  /* PRAGMA data_version when the stored rows were read */
+	uint64_t digest;   /* of those rows (stored_pass), to tell at apply */
 };
 
 /* The staging table: the offers table's columns without the provider (one
@@ -117,16 +118,17 @@ static int count_offers(struct store_stage *sg, long long *mine, long long *all,
 	return rc;
 }
 
-/* The provider's stored offers into sg->seen, and the database's
- * data_version to check at apply that nobody wrote them meanwhile. */
-static int read_stored(struct store_stage *sg, char **err)
+/* One pass over the provider's stored offers: into sg->seen when fill,
+ * and in any case their digest, a sum of each key's and content's hash
+ * (order does not matter), and their count. */
+static int stored_pass(struct store_stage *sg, bool fill, uint64_t *digest, size_t *n, char **err)
 {
 	sqlite3_stmt *s = NULL;
 	int step, rc = PLANNER_OK;
 	long long mine = 0, all = 0;
 	if ((rc = count_offers(sg, &mine, &all, err)))
 		return rc;
-	if (store_seen_reserve(&sg->seen, (size_t)mine))
+	if (fill && store_seen_reserve(&sg->seen, (size_t)mine))
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	/* Most of the table (a big feed): one pass over it costs less than
 	 * the key index's walk and a row lookup for each. */
@@ -137,24 +139,36 @@ static int read_stored(struct store_stage *sg, char **err)
 	                       -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(sg->st, err, "cannot read offers");
 	sqlite3_bind_text(s, 1, sg->provider, -1, SQLITE_STATIC);
+	*digest = 0;
+	*n = 0;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *offer = (const char *)sqlite3_column_text(s, 0);
 		const char *region = (const char *)sqlite3_column_text(s, 1);
-		struct seen_entry *e =
-		    offer && region
-		        ? store_seen_get(&sg->seen, store_seen_key(offer, region,
-		                                                   sqlite3_column_int(s, 2)))
-		        : NULL;
-		if (!e) {
+		uint64_t key = store_seen_key(offer ? offer : "", region ? region : "",
+		                              sqlite3_column_int(s, 2));
+		uint64_t content = stored_content(s);
+		struct seen_entry *e = fill ? store_seen_get(&sg->seen, key) : NULL;
+		if (fill && !e) {
 			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			break;
 		}
-		e->content = stored_content(s);
-		sg->stored++;
+		if (e)
+			e->content = content;
+		*digest += hash_fmix64(key ^ content);
+		(*n)++;
 	}
 	if (rc == PLANNER_OK && step != SQLITE_DONE)
 		rc = store_db_err(sg->st, err, "cannot read offers");
 	sqlite3_finalize(s);
+	return rc;
+}
+
+/* The provider's stored offers into sg->seen, with their digest and the
+ * database's data_version, to check at apply that nobody changed them
+ * meanwhile. */
+static int read_stored(struct store_stage *sg, char **err)
+{
+	int rc = stored_pass(sg, true, &sg->digest, &sg->stored, err);
 	if (rc == PLANNER_OK)
 		rc = store_pragma_int(sg->st, "PRAGMA data_version", &sg->data_version, err);
 	return rc;
@@ -516,12 +530,19 @@ static int drop_duplicates(struct store *st, char **err)
 	return rc;
 }
 
-/* Refuses the replace when another process wrote the database since the
- * stored offers were read: rows found unchanged then might not be now. */
+/* Refuses the replace when another process changed the provider's
+ * offers since they were read: rows found unchanged then might not be
+ * now. Any write by another process (a run recorded by a refresh that
+ * found the lock taken, say) changes data_version; only then are the
+ * offers read again and their digest compared. */
 static int still_current(struct store_stage *sg, char **err)
 {
 	int v = 0, rc = store_pragma_int(sg->st, "PRAGMA data_version", &v, err);
-	if (rc == PLANNER_OK && v != sg->data_version)
+	uint64_t digest = 0;
+	size_t n = 0;
+	if (rc == PLANNER_OK && v != sg->data_version &&
+	    (rc = stored_pass(sg, false, &digest, &n, err)) == PLANNER_OK &&
+	    (digest != sg->digest || n != sg->stored))
 		rc = set_err(err, PLANNER_EDB,
 		             "%s: another process wrote the database during the refresh of %s; "
 		             "run the refresh again",

@@ -379,6 +379,21 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	store_stage_free(sg);
 	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
+	/* A write by another process that leaves this provider's offers as
+	 * they were (another provider's price; a refresh that found the lock
+	 * taken records its run) does not refuse the replace. */
+	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(store_stage_put(sg, rows, FIRST, &err), PLANNER_OK);
+	ck_assert_int_eq(sqlite3_open(db.path, &other), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(other,
+	                              "UPDATE offers SET price_per_hour = price_per_hour + 1 "
+	                              "WHERE provider <> 'vast'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_gt(sqlite3_changes(other), 0);
+	sqlite3_close(other);
+	ck_assert_msg(store_stage_apply(sg, &dups, &err) == PLANNER_OK, "%s", err);
+	store_stage_free(sg);
 	free(rows);
 	test_db_close(&db);
 }
