@@ -14,16 +14,6 @@
 #include "testutil.h"
 #include "util.h"
 
-static long count_rows(struct store *st, const char *sql)
-{
-	sqlite3_stmt *s = NULL;
-	ck_assert_int_eq(sqlite3_prepare_v2(store_handle(st), sql, -1, &s, NULL), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
-	long n = (long)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 static struct store *open_new(char **dir_out, char **path_out)
 {
 	char *dir = test_tmpdir();
@@ -41,16 +31,17 @@ START_TEST(a_new_database_is_created_versioned_and_seeded_with_the_snapshot)
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	ck_assert_int_eq(count_rows(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	cJSON *snap = cJSON_Parse(planner_snapshot_json);
 	long offers = cJSON_GetArraySize(cJSON_GetObjectItem(snap, "offers"));
 	long apis = cJSON_GetArraySize(cJSON_GetObjectItem(snap, "api_prices"));
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), offers);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM api_prices"), apis);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM gpus"), (long)test_ref()->n_gpus);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE source = ''"), 0);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM providers WHERE from_snapshot = 0"),
-	                 0);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM api_prices"), apis);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM gpus"),
+	                 (long)test_ref()->n_gpus);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE source = ''"), 0);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM providers WHERE from_snapshot = 0"), 0);
 	char as_of[24];
 	ck_assert_int_eq(store_prices_as_of(st, as_of, sizeof as_of, NULL), PLANNER_OK);
 	ck_assert_str_eq(as_of, cJSON_GetObjectItem(snap, "as_of")->valuestring);
@@ -91,8 +82,8 @@ START_TEST(replacing_a_provider_changes_only_its_rows_and_records_price_changes)
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	long others = count_rows(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'");
-	long hist0 = count_rows(st, "SELECT count(*) FROM price_history");
+	long others = test_store_long(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'");
+	long hist0 = test_store_long(st, "SELECT count(*) FROM price_history");
 	struct offer o[2] = {0};
 	for (int i = 0; i < 2; i++) {
 		snprintf(o[i].offer, sizeof o[i].offer, "gpu_%dx_h100_sxm5", i + 1);
@@ -105,20 +96,20 @@ START_TEST(replacing_a_provider_changes_only_its_rows_and_records_price_changes)
 		o[i].available = true;
 	}
 	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'lambda'"),
-	                 2);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'"),
-	                 others);
-	long hist1 = count_rows(st, "SELECT count(*) FROM price_history");
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'lambda'"), 2);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE provider <> 'lambda'"), others);
+	long hist1 = test_store_long(st, "SELECT count(*) FROM price_history");
 	ck_assert_int_ge(hist1, hist0 + 1);
 	/* The same prices again add no history; one changed price adds one row. */
 	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), hist1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist1);
 	o[1].price_per_hour = 5.5;
 	ck_assert_int_eq(store_replace_offers(st, "lambda", o, 2, NULL), PLANNER_OK);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), hist1 + 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist1 + 1);
 	ck_assert_int_eq(
-	    count_rows(st, "SELECT from_snapshot FROM providers WHERE name = 'lambda'"), 0);
+	    test_store_long(st, "SELECT from_snapshot FROM providers WHERE name = 'lambda'"), 0);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -129,7 +120,7 @@ START_TEST(a_failed_replace_keeps_every_previous_row)
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	long before = count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'");
+	long before = test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'");
 	ck_assert_int_gt(before, 0);
 	struct offer o[2] = {0};
 	snprintf(o[0].offer, sizeof o[0].offer, "good");
@@ -143,9 +134,10 @@ START_TEST(a_failed_replace_keeps_every_previous_row)
 	char *err = NULL;
 	ck_assert_int_eq(store_replace_offers(st, "runpod", o, 2, &err), PLANNER_EDB);
 	ck_assert_ptr_nonnull(err);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"),
-	                 before);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE offer = 'good'"), 0);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"), before);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE offer = 'good'"),
+	                 0);
 	free(err);
 	store_close(st);
 	free(dir);
@@ -161,7 +153,7 @@ START_TEST(sqlite_out_of_memory_is_a_system_error_and_changes_nothing)
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	long before = count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'");
+	long before = test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'");
 	struct offer o = {.gpu_count = 1, .price_per_hour = 0.4};
 	snprintf(o.offer, sizeof o.offer, "new");
 	snprintf(o.gpu, sizeof o.gpu, "RTX 4090");
@@ -177,9 +169,9 @@ START_TEST(sqlite_out_of_memory_is_a_system_error_and_changes_nothing)
 	ck_assert_msg(strstr(read_err, "out of memory"), "%s", read_err);
 	ck_assert_int_eq(write_rc, PLANNER_ESYS);
 	ck_assert_msg(strstr(write_err, "out of memory"), "%s", write_err);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"),
-	                 before);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE offer = 'new'"), 0);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'runpod'"), before);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE offer = 'new'"), 0);
 	/* With memory back, the same calls work. */
 	ck_assert_int_eq(store_offers(st, NULL, &rows, &n, NULL), PLANNER_OK);
 	ck_assert_uint_gt(n, 0);
@@ -221,11 +213,12 @@ START_TEST(a_version_1_database_migrates_forward_and_keeps_its_rows)
 	struct store *st = NULL;
 	char *err = NULL;
 	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
-	ck_assert_int_eq(count_rows(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), 1);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE source = ''"), 1);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM refresh_runs"), 0);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM gpus"), (long)test_ref()->n_gpus);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE source = ''"), 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM refresh_runs"), 0);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM gpus"),
+	                 (long)test_ref()->n_gpus);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -275,28 +268,33 @@ START_TEST(a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows)
 	struct store *st = NULL;
 	char *err = NULL;
 	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
-	ck_assert_int_eq(count_rows(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), 3);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'aws' AND "
-	                                "country = 'DE' AND region_group = 'eu' AND "
-	                                "region = 'eu-central-1' AND estimated = 0"),
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), 3);
+	ck_assert_int_eq(test_store_long(st,
+	                                 "SELECT count(*) FROM offers WHERE provider = 'aws' AND "
+	                                 "country = 'DE' AND region_group = 'eu' AND "
+	                                 "region = 'eu-central-1' AND estimated = 0"),
 	                 1);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'runpod' AND "
-	                                "region = '' AND tier = 'secure' AND estimated = 1"),
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'runpod' AND "
+	                        "region = '' AND tier = 'secure' AND estimated = 1"),
+	    1);
+	ck_assert_int_eq(test_store_long(st,
+	                                 "SELECT count(*) FROM offers WHERE provider = 'vast' AND "
+	                                 "country = 'US' AND region_group = 'us'"),
 	                 1);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE provider = 'vast' AND "
-	                                "country = 'US' AND region_group = 'us'"),
-	                 1);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history WHERE region = ''"), 1);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE region = ''"), 1);
 	/* Version 7: the rows already stored were USD, and the snapshot's ECB
 	 * rates are there for fx: auto before any refresh. */
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers WHERE currency = 'USD'"), 3);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history WHERE currency = 'USD'"),
-	                 1);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM fx_rates WHERE as_of = '2025-05-09'"),
-	                 30);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM api_prices WHERE "
-	                                "region_group = 'eu'"),
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE currency = 'USD'"),
+	                 3);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE currency = 'USD'"), 1);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM fx_rates WHERE as_of = '2025-05-09'"), 30);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM api_prices WHERE "
+	                                     "region_group = 'eu'"),
 	                 1);
 	/* The same RunPod price again is no price change. */
 	struct offer *rows = NULL;
@@ -305,7 +303,7 @@ START_TEST(a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows)
 	ck_assert_int_eq(store_offers(st, &f, &rows, &n, NULL), PLANNER_OK);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(store_replace_offers(st, "runpod", rows, n, NULL), PLANNER_OK);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM price_history"), 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), 1);
 	free(rows);
 	store_close(st);
 	free(dir);
@@ -317,12 +315,12 @@ START_TEST(the_estimated_flag_round_trips_and_marks_every_unconfirmed_snapshot_r
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	ck_assert_int_eq(count_rows(st,
-	                            "SELECT count(*) FROM offers WHERE estimated = 0 AND "
-	                            "(source LIKE '%unconfirmed%' OR source LIKE '%estimate%')"),
-	                 0);
-	ck_assert_int_gt(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 1"), 0);
-	ck_assert_int_gt(count_rows(st, "SELECT count(*) FROM offers WHERE estimated = 0"), 0);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE estimated = 0 AND "
+	                        "(source LIKE '%unconfirmed%' OR source LIKE '%estimate%')"),
+	    0);
+	ck_assert_int_gt(test_store_long(st, "SELECT count(*) FROM offers WHERE estimated = 1"), 0);
+	ck_assert_int_gt(test_store_long(st, "SELECT count(*) FROM offers WHERE estimated = 0"), 0);
 	struct offer o[2] = {0};
 	for (int i = 0; i < 2; i++) {
 		snprintf(o[i].offer, sizeof o[i].offer, "gpu_1x_h100_%d", i);
@@ -550,7 +548,7 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 {
 	char *dir, *path;
 	struct store *st = open_new(&dir, &path);
-	ck_assert_int_eq(count_rows(st, "PRAGMA application_id"), 0x504c4e52);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA application_id"), 0x504c4e52);
 	/* What planner 0.1.0 wrote: every table, version 4, no mark. */
 	ck_assert_int_eq(sqlite3_exec(store_handle(st),
 	                              "PRAGMA application_id = 0; DROP TABLE fx_rates; "
@@ -559,13 +557,13 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 	                              "WHERE fetched_at = ''; DROP TABLE offer_dates",
 	                              NULL, NULL, NULL),
 	                 SQLITE_OK); /* fx_rates came with version 7, offer_dates with 8, marked */
-	long offers = count_rows(st, "SELECT count(*) FROM offers");
+	long offers = test_store_long(st, "SELECT count(*) FROM offers");
 	store_close(st);
 	ck_assert_int_eq(query_long(path, "PRAGMA application_id"), 0);
 	char *err = NULL;
 	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
-	ck_assert_int_eq(count_rows(st, "PRAGMA application_id"), 0x504c4e52);
-	ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"), offers);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA application_id"), 0x504c4e52);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -632,7 +630,7 @@ START_TEST(refresh_runs_are_recorded_and_mark_the_provider)
 	ck_assert(found);
 	free(p);
 	ck_assert_int_eq(
-	    count_rows(st, "SELECT count(*) FROM refresh_runs WHERE http_status = 500"), 1);
+	    test_store_long(st, "SELECT count(*) FROM refresh_runs WHERE http_status = 500"), 1);
 	store_close(st);
 	free(dir);
 	free(path);
@@ -696,7 +694,7 @@ START_TEST(two_processes_creating_the_same_database_both_succeed)
 		struct store *st = NULL;
 		ck_assert_int_eq(store_open(path, test_ref(), &st, NULL), PLANNER_OK);
 		cJSON *snap = cJSON_Parse(planner_snapshot_json);
-		ck_assert_int_eq(count_rows(st, "SELECT count(*) FROM offers"),
+		ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"),
 		                 cJSON_GetArraySize(cJSON_GetObjectItem(snap, "offers")));
 		cJSON_Delete(snap);
 		store_close(st);

@@ -41,16 +41,6 @@ static void test_db_close(struct test_db *db)
 	free(db->path);
 }
 
-static long one_int(struct store *st, const char *sql)
-{
-	sqlite3_stmt *s = NULL;
-	ck_assert_int_eq(sqlite3_prepare_v2(store_handle(st), sql, -1, &s, NULL), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
-	long n = (long)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 static double one_double(struct store *st, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
@@ -117,9 +107,10 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 {
 	struct test_db db = test_db_open();
 	struct store *st = db.st;
-	long before = one_int(st, "SELECT count(*) FROM price_history WHERE provider = 'vast'");
+	long before =
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE provider = 'vast'");
 	/* The snapshot's Vast rows go at the first refresh: gone rows. */
-	long snap = one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'");
+	long snap = test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'vast'");
 	struct offer *rows = calloc(FIRST + ADDED + 1, sizeof *rows);
 	size_t dups;
 	/* First refresh: FIRST offers, and offer 5 once more at the end at
@@ -129,14 +120,17 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 	make_offer(&rows[FIRST], 5, 9.0, "2026-11-01T00:00:00Z");
 	stage_all(st, rows, FIRST + 1, &dups);
 	ck_assert_uint_eq(dups, 1);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"), FIRST);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"),
+	                 FIRST);
 	ck_assert_double_eq_tol(
 	    one_double(st, "SELECT price_per_hour FROM offers WHERE offer = 'o5'"), 9.0, 1e-12);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE provider = 'vast' "
-	                             "AND recorded_at = '2026-11-01T00:00:00Z' AND gone = 0"),
-	                 FIRST);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE provider = 'vast'"),
-	                 before + snap + FIRST);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE provider = 'vast' "
+	                        "AND recorded_at = '2026-11-01T00:00:00Z' AND gone = 0"),
+	    FIRST);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE provider = 'vast'"),
+	    before + snap + FIRST);
 	/* Second refresh: offers 0 .. FIRST-VANISH-1, every CHANGE_EVERY-th
 	 * dearer by 0.5, and ADDED new ones; 5 is back at its first price. */
 	size_t n = 0;
@@ -150,25 +144,27 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 	/* Changed: the CHANGE_EVERY-th of the kept (90) and offer 5 (9.0 back
 	 * to its first price); new: ADDED; gone: VANISH at their last price. */
 	long changed = (FIRST - VANISH) / CHANGE_EVERY + 1;
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE "
-	                             "recorded_at = '2026-11-02T00:00:00Z' AND gone = 0"),
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history WHERE "
+	                                     "recorded_at = '2026-11-02T00:00:00Z' AND gone = 0"),
 	                 changed + ADDED);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE "
-	                             "recorded_at = '2026-11-02T00:00:00Z' AND gone = 1"),
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history WHERE "
+	                                     "recorded_at = '2026-11-02T00:00:00Z' AND gone = 1"),
 	                 VANISH);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE gone = 1 AND "
-	                             "recorded_at = '2026-11-02T00:00:00Z' AND "
-	                             "abs(price_per_hour - (0.5 + CAST(substr(offer, 2) AS "
-	                             "INTEGER) * 0.01)) > 1e-9"),
+	ck_assert_int_eq(test_store_long(st,
+	                                 "SELECT count(*) FROM price_history WHERE gone = 1 AND "
+	                                 "recorded_at = '2026-11-02T00:00:00Z' AND "
+	                                 "abs(price_per_hour - (0.5 + CAST(substr(offer, 2) AS "
+	                                 "INTEGER) * 0.01)) > 1e-9"),
 	                 0);
 	ck_assert_double_eq_tol(one_double(st, "SELECT price_per_hour FROM price_history WHERE "
 	                                       "offer = 'o10' AND recorded_at = "
 	                                       "'2026-11-02T00:00:00Z'"),
 	                        first_price(10) + 0.5, 1e-12);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE offer = 'o11' AND "
-	                             "recorded_at = '2026-11-02T00:00:00Z'"),
-	                 0);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"),
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE offer = 'o11' AND "
+	                        "recorded_at = '2026-11-02T00:00:00Z'"),
+	    0);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"),
 	                 FIRST - VANISH + ADDED);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST - VANISH + ADDED);
 	ck_assert_double_eq_tol(
@@ -177,11 +173,13 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 	    (FIRST - VANISH) * 0.5 + 0.01 * (899.0 * 900 / 2) + ADDED * 0.5 +
 	        0.01 * (1049.0 * 1050 / 2 - 999.0 * 1000 / 2) + 90 * 0.5,
 	    1e-6);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast' AND "
-	                             "spot = 1"),
+	ck_assert_int_eq(test_store_long(st,
+	                                 "SELECT count(*) FROM offers WHERE provider = 'vast' AND "
+	                                 "spot = 1"),
 	                 300 + 16);
 	/* The other providers' rows are left alone. */
-	ck_assert_int_gt(one_int(st, "SELECT count(*) FROM offers WHERE provider <> 'vast'"), 0);
+	ck_assert_int_gt(
+	    test_store_long(st, "SELECT count(*) FROM offers WHERE provider <> 'vast'"), 0);
 	free(rows);
 	test_db_close(&db);
 }
@@ -192,8 +190,8 @@ START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not
 	struct test_db db = test_db_open();
 	struct store *st = db.st;
 	char *err = NULL;
-	long offers = one_int(st, "SELECT count(*) FROM offers");
-	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	long offers = test_store_long(st, "SELECT count(*) FROM offers");
+	long hist = test_store_long(st, "SELECT count(*) FROM price_history");
 	struct offer rows[3];
 	for (int i = 0; i < 3; i++)
 		make_offer(&rows[i], i, first_price(i), "2026-11-01T00:00:00Z");
@@ -203,8 +201,8 @@ START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not
 	ck_assert_int_eq(store_stage_put(sg, rows, 2, &err), PLANNER_OK);
 	ck_assert_int_eq(store_stage_put(sg, rows + 2, 1, &err), PLANNER_OK);
 	store_stage_free(sg);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers"), offers);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist);
 	/* A retried download: the rows after the first are forgotten. */
 	size_t dups;
 	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
@@ -213,8 +211,9 @@ START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not
 	ck_assert_uint_eq(store_stage_rows(sg), 1);
 	ck_assert_int_eq(store_stage_apply(sg, &dups, &err), PLANNER_OK);
 	store_stage_free(sg);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"), 1);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM offers WHERE offer = 'o0'"), 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'vast'"),
+	                 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE offer = 'o0'"), 1);
 	test_db_close(&db);
 }
 END_TEST
@@ -258,19 +257,19 @@ START_TEST(an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date)
 	                              "WHERE provider = 'vast'",
 	                              NULL, NULL, NULL),
 	                 SQLITE_OK);
-	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	long hist = test_store_long(st, "SELECT count(*) FROM price_history");
 	count_writes(st);
 	first_rows(rows, "2027-01-02T00:00:00Z");
 	stage_all(st, rows, FIRST, &dups);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM temp.writes"), FIRST);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM temp.writes"), FIRST);
 	assert_dated(st, "2027-01-02T00:00:00Z", FIRST);
 	/* The same feed a day later: nothing written, every offer dated anew. */
 	count_writes(st);
 	first_rows(rows, "2027-01-03T00:00:00Z");
 	stage_all(st, rows, FIRST, &dups);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM temp.writes"), 0);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM temp.writes"), 0);
 	assert_dated(st, "2027-01-03T00:00:00Z", FIRST);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist);
 	ck_assert_int_eq(store_prices_as_of(st, as_of, sizeof as_of, &err), PLANNER_OK);
 	ck_assert_str_eq(as_of, "2027-01-03T00:00:00Z");
 	/* Ten repriced: ten rows written, ten history rows at the new date. */
@@ -279,12 +278,12 @@ START_TEST(an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date)
 	for (int i = 0; i < 10; i++)
 		rows[i * 7].price_per_hour += 0.25;
 	stage_all(st, rows, FIRST, &dups);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM temp.writes"), 10);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM temp.writes"), 10);
 	assert_dated(st, "2027-01-04T00:00:00Z", FIRST);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE "
-	                             "recorded_at = '2027-01-04T00:00:00Z' AND gone = 0"),
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history WHERE "
+	                                     "recorded_at = '2027-01-04T00:00:00Z' AND gone = 0"),
 	                 10);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist + 10);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist + 10);
 	/* The snapshot's providers keep their own dates. */
 	ck_assert_int_eq(store_snapshot_dates(st, snap2, sizeof snap2, &err), PLANNER_OK);
 	ck_assert_ptr_nonnull(strstr(snap, "vast "));
@@ -303,7 +302,7 @@ START_TEST(a_repeated_key_is_its_last_row_against_the_stored_offer)
 	size_t dups;
 	first_rows(rows, "2026-11-01T00:00:00Z");
 	stage_all(st, rows, FIRST, &dups);
-	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	long hist = test_store_long(st, "SELECT count(*) FROM price_history");
 	/* o5 unchanged, then at 9.0; o6 at 9.0, then unchanged again. */
 	first_rows(rows, "2026-11-02T00:00:00Z");
 	rows[6].price_per_hour = 9.0;
@@ -315,10 +314,11 @@ START_TEST(a_repeated_key_is_its_last_row_against_the_stored_offer)
 	    one_double(st, "SELECT price_per_hour FROM offers WHERE offer = 'o5'"), 9.0, 1e-12);
 	ck_assert_double_eq_tol(one_double(st, "SELECT price_per_hour FROM offers WHERE offer = 'o6'"),
 	                        first_price(6), 1e-12);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist + 1);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history WHERE offer = 'o5' AND "
-	                             "recorded_at = '2026-11-02T00:00:00Z' AND price_per_hour = 9.0"),
-	                 1);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist + 1);
+	ck_assert_int_eq(
+	    test_store_long(st, "SELECT count(*) FROM price_history WHERE offer = 'o5' AND "
+	                        "recorded_at = '2026-11-02T00:00:00Z' AND price_per_hour = 9.0"),
+	    1);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
 	free(rows);
 	test_db_close(&db);
@@ -334,7 +334,7 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	size_t dups;
 	first_rows(rows, "2026-11-01T00:00:00Z");
 	stage_all(st, rows, FIRST, &dups);
-	long hist = one_int(st, "SELECT count(*) FROM price_history");
+	long hist = test_store_long(st, "SELECT count(*) FROM price_history");
 	double sum = one_double(st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'");
 	/* Half the feed, every price changed, then the connection drops. */
 	struct store_stage *sg = NULL;
@@ -344,7 +344,7 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
 	ck_assert_int_eq(store_stage_put(sg, rows, FIRST / 2, &err), PLANNER_OK);
 	store_stage_free(sg);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist);
 	ck_assert_double_eq_tol(
 	    one_double(st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'"), sum,
 	    1e-9);
@@ -360,7 +360,7 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	ck_assert_uint_eq(dups, 0);
 	ck_assert_uint_eq(store_stage_rows(sg), FIRST);
 	store_stage_free(sg);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
 	/* Another writer between the read of the stored offers and the
 	 * replace: refused, nothing changed. */
@@ -377,7 +377,7 @@ START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were
 	free(err);
 	err = NULL;
 	store_stage_free(sg);
-	ck_assert_int_eq(one_int(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist);
 	assert_dated(st, "2026-11-02T00:00:00Z", FIRST);
 	/* A write by another process that leaves this provider's offers as
 	 * they were (another provider's price; a refresh that found the lock

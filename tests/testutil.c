@@ -1,6 +1,8 @@
 /* testutil.c — see testutil.h. */
 #include "testutil.h"
 
+#include "store.h"
+
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -216,4 +218,15 @@ int test_run_tty(int cols, const char *args, char **out)
 	raw[k] = '\0';
 	*out = raw;
 	return rc;
+}
+
+long test_store_long(struct store *st, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	ck_assert_msg(sqlite3_prepare_v2(store_handle(st), sql, -1, &s, NULL) == SQLITE_OK, "%s",
+	              sql);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	long n = (long)sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
 }

@@ -12,6 +12,12 @@
  * forks per test and the process ends). */
 const struct refdata *test_ref(void);
 
+struct store;
+
+/* The first column of the one row sql gives on the open store, as a whole
+ * number (a count, say); fails the test when the query fails. */
+long test_store_long(struct store *st, const char *sql);
+
 /* A fresh empty directory under $TMPDIR; malloc'd path. */
 char *test_tmpdir(void);
 
