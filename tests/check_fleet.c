@@ -209,6 +209,19 @@ static int eval_inst_quick(void *ctx, const int *counts, double *monthly, char *
 	return eval_with(ctx, counts, true, monthly, err);
 }
 
+/* Searches s and checks that the figure it returns is the full
+ * evaluation of the purchase it returns, never a quick look's. */
+static struct fleet_found search_fully_evaluated(const struct fleet_space *s, struct inst *in)
+{
+	struct fleet_found f;
+	char *err = NULL;
+	double full;
+	ck_assert_int_eq(fleet_search(s, &f, &err), PLANNER_OK);
+	ck_assert_int_eq(eval_inst(in, f.counts, &full, &err), PLANNER_OK);
+	ck_assert_double_eq_tol(f.monthly, full, 1e-9);
+	return f;
+}
+
 /* exact_max 1 forces the local search; quick gives it the quick look
  * first, as fleet_plan does. */
 static void search_within_one_percent(int exact_max, bool quick)
@@ -224,13 +237,7 @@ static void search_within_one_percent(int exact_max, bool quick)
 					.quick = quick ? eval_inst_quick : NULL,
 					.ctx = &in,
 					.exact_max = exact_max};
-		struct fleet_found f;
-		char *err = NULL;
-		ck_assert_int_eq(fleet_search(&s, &f, &err), PLANNER_OK);
-		/* The figure returned is the full evaluation's, never the quick one's. */
-		double full;
-		ck_assert_int_eq(eval_inst(&in, f.counts, &full, &err), PLANNER_OK);
-		ck_assert_double_eq_tol(f.monthly, full, 1e-9);
+		struct fleet_found f = search_fully_evaluated(&s, &in);
 		ck_assert_int_eq(f.quick_evaluations > 0, quick && exact_max == 1);
 		double opt = exact_optimum(&in);
 		ck_assert_msg(f.monthly >= opt - 1e-6, "instance %u: %.6f below the optimum %.6f", n,
@@ -281,12 +288,7 @@ START_TEST(a_misleading_quick_look_still_returns_a_fully_evaluated_purchase)
 				.quick = eval_backwards,
 				.ctx = &in,
 				.exact_max = 1};
-	struct fleet_found f;
-	char *err = NULL;
-	ck_assert_int_eq(fleet_search(&s, &f, &err), PLANNER_OK);
-	double full;
-	ck_assert_int_eq(eval_inst(&in, f.counts, &full, &err), PLANNER_OK);
-	ck_assert_double_eq_tol(f.monthly, full, 1e-9);
+	struct fleet_found f = search_fully_evaluated(&s, &in);
 	ck_assert(f.monthly >= 0);
 	ck_assert_int_le(f.evaluations, FLEET_REFINE + FLEET_POLISH_EVALUATIONS);
 	ck_assert_int_gt(f.quick_evaluations, 0);
