@@ -144,11 +144,12 @@ static int stored_pass(struct store_stage *sg, bool fill, uint64_t *digest, size
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *offer = (const char *)sqlite3_column_text(s, 0);
 		const char *region = (const char *)sqlite3_column_text(s, 1);
-		uint64_t key = store_seen_key(offer ? offer : "", region ? region : "",
-		                              sqlite3_column_int(s, 2));
+		uint64_t key = offer && region
+		                   ? store_seen_key(offer, region, sqlite3_column_int(s, 2))
+		                   : 0; /* NOT NULL columns: NULL is SQLite out of memory */
 		uint64_t content = stored_content(s);
-		struct seen_entry *e = fill ? store_seen_get(&sg->seen, key) : NULL;
-		if (fill && !e) {
+		struct seen_entry *e = fill && key ? store_seen_get(&sg->seen, key) : NULL;
+		if (!key || (fill && !e)) {
 			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			break;
 		}
@@ -214,12 +215,17 @@ size_t store_stage_rows(const struct store_stage *sg)
 	return sg ? sg->rows : 0;
 }
 
+/* A row's currency as stored: USD when the feed gave none. */
+static const char *row_currency(const struct offer *o)
+{
+	return o->currency[0] ? o->currency : "USD";
+}
+
 /* Whether row o, feed row sg->rows + 1, need not be staged: its offer is
  * stored unchanged (dated by offer_dates, and o by the refresh's first
  * date) and no earlier row of its key was staged. Notes the sighting. */
 static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, char **err)
 {
-	const char *currency = o->currency[0] ? o->currency : "USD";
 	struct seen_entry *e = store_seen_get(&sg->seen, store_seen_key(o->offer, o->region, o->spot));
 	*skip = false;
 	if (!e)
@@ -233,12 +239,20 @@ static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, c
 	}
 	if (!e->staged && e->content & SEEN_DATE_EMPTY && o->fetched_at[0] &&
 	    !strcmp(o->fetched_at, sg->at0)) {
-		struct seen_row r = {
-		    .gpu = o->gpu, .gpu_count = o->gpu_count, .vram_gib = o->vram_gib,
-		    .vcpus = o->vcpus, .ram_gib = o->ram_gib, .price_per_hour = o->price_per_hour,
-		    .available = o->available, .source = o->source, .country = o->country,
-		    .region_group = o->region_group, .tier = o->tier, .estimated = o->estimated,
-		    .currency = currency, .date_empty = true};
+		struct seen_row r = {.gpu = o->gpu,
+		                     .gpu_count = o->gpu_count,
+		                     .vram_gib = o->vram_gib,
+		                     .vcpus = o->vcpus,
+		                     .ram_gib = o->ram_gib,
+		                     .price_per_hour = o->price_per_hour,
+		                     .available = o->available,
+		                     .source = o->source,
+		                     .country = o->country,
+		                     .region_group = o->region_group,
+		                     .tier = o->tier,
+		                     .estimated = o->estimated,
+		                     .currency = row_currency(o),
+		                     .date_empty = true};
 		*skip = (store_seen_content(&r) | SEEN_STORED) == e->content;
 	}
 	if (!*skip && !e->staged)
@@ -277,7 +291,7 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 		sqlite3_bind_text(s, 14, o->region_group, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 15, o->tier, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 16, o->estimated);
-		sqlite3_bind_text(s, 17, o->currency[0] ? o->currency : "USD", -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 17, row_currency(o), -1, SQLITE_STATIC);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return store_db_err(sg->st, err, "cannot stage offers");
 		sg->rows++;
