@@ -105,6 +105,7 @@ struct seen_entry {
 	uint64_t content; /* store_seen_content of the stored row with SEEN_STORED; 0: not stored */
 	uint32_t first;   /* 1 + the feed row that first had the key; 0: unseen */
 	uint32_t staged;  /* 1 + the first feed row of the key staged; 0: none */
+	double price;     /* the stored offer's price_per_hour, when SEEN_STORED */
 };
 /* Flags in the low bits of seen_entry.content. */
 #define SEEN_STORED 1u     /* an offer of the key is stored */

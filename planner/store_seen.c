@@ -9,9 +9,10 @@
  * recognised in a hash probe and never reaches SQLite; only new and
  * changed rows are staged. The stored offers nobody saw are the gone ones.
  *
- * An entry is 24 bytes (12.6 MB for 400,000 keys: 2^19 slots, the table
- * grows past a load of 0.8). Two different keys with one 64-bit hash (about 1 in
- * 10^8 for 400,000 keys) would read as one: the later row would count as
+ * An entry is 32 bytes, the stored price with the hashes (16.8 MB for
+ * 400,000 keys: 2^19 slots, the table grows past a load of 0.8). Two
+ * different keys with one 64-bit hash (about 1 in 10^8 for 400,000 keys)
+ * would read as one: the later row would count as
  * a duplicate and the offer of the other key as seen; a changed row whose
  * content hash equals its stored one (1 in 2^64) would keep the stored
  * row. Both are accepted as hash collisions are accepted elsewhere. */

@@ -5,19 +5,22 @@
  * Why (issue 16, bench/README.md): holding every normalised row of a
  * 200,000-offer Vast.ai refresh as a 560-byte struct offer took 224 MB,
  * and the history, gone rows and replace were decided row by row against
- * hash maps of 400,000 keys. The rows now go into a TEMP table as they are
- * made; the price history, the gone rows and the replace are four
- * statements over it inside one transaction, so a refresh holds a batch of
- * rows and SQLite's page caches, whatever the feed's size.
+ * hash maps of 400,000 keys. The rows now go into a staging table of a
+ * database of their own as they are made (with whether each is a history
+ * row, known from the stored prices, store_seen.c); the price history,
+ * the replace and the gone rows are five statements over it inside one
+ * transaction, so a refresh holds a batch of rows and SQLite's page
+ * caches, whatever the feed's size.
  *
  * The staging rows are written in a transaction of their own that touches
- * only the temp database (no lock on the main file while the feed is
+ * only the staging database (no lock on the main file while the feed is
  * read); store_stage_apply commits it and starts the write of the main
  * file (IMMEDIATE, store_write_begin). A feed that fails never reaches
  * apply: store_stage_free drops the staged rows and the previous prices
  * stay as they were. */
 #include "store_int.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,21 +42,32 @@ struct store_stage {
 	size_t stored;     /* the provider's stored offers */
 	size_t stored_seen; /* ... of them seen: fewer, and some are gone */
 	char at0[24];      /* the first row's fetched_at: a skipped row's date */
+	const char *schema; /* of the staging tables: "stage" (attached) or "temp" */
+	bool attached;      /* "stage" is attached, so detached at the end */
 	int data_version;  /* PRAGMA data_version when the stored rows were read */
 	uint64_t digest;   /* of those rows (stored_pass), to tell at apply */
 };
 
-/* The staging table: the offers table's columns without the provider (one
- * provider at a time), rowid in feed order (the last row of a key wins, as
- * the INSERT OR REPLACE of the row-by-row code did). */
+/* The staging table, in schema %1$s (stage_exec): the offers table's
+ * columns without the provider (one provider at a time), rowid in feed
+ * order (the last row of a key wins, as the INSERT OR REPLACE of the
+ * row-by-row code did), and hist: whether the row, put in place, is a price_history row (its key is
+ * new, or its price moved by more than 1e-9 from the stored one). The
+ * statements below name it and its companions unqualified: no table of
+ * main or temp has their names. */
 #define STAGE_CREATE                                                                               \
-	"DROP TABLE IF EXISTS temp.offer_stage;"                                                   \
-	"CREATE TEMP TABLE offer_stage (offer TEXT NOT NULL, region TEXT NOT NULL, "               \
+	"DROP TABLE IF EXISTS %1$s.offer_stage;"                                                   \
+	"CREATE TABLE %1$s.offer_stage (offer TEXT NOT NULL, region TEXT NOT NULL, "               \
 	"spot INTEGER NOT NULL, gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL, "                   \
 	"vram_gib REAL NOT NULL, vcpus REAL NOT NULL, ram_gib REAL NOT NULL, "                     \
 	"price_per_hour REAL NOT NULL, available INTEGER NOT NULL, fetched_at TEXT NOT NULL, "     \
 	"source TEXT NOT NULL, country TEXT NOT NULL, region_group TEXT NOT NULL, "                \
-	"tier TEXT NOT NULL, estimated INTEGER NOT NULL, currency TEXT NOT NULL)"
+	"tier TEXT NOT NULL, estimated INTEGER NOT NULL, currency TEXT NOT NULL, "                 \
+	"hist INTEGER NOT NULL)"
+
+/* A price above this far from the stored one is a change the history
+ * records (as a refresh always has). */
+#define STAGE_PRICE_MOVED 1e-9
 
 /* The stored offers of one row of read_stored's query, as store_seen
  * hashes them; the row's columns from `at` on. */
@@ -153,8 +167,10 @@ static int stored_pass(struct store_stage *sg, bool fill, uint64_t *digest, size
 			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			break;
 		}
-		if (e)
+		if (e) {
 			e->content = content;
+			e->price = sqlite3_column_double(s, 9);
+		}
 		*digest += hash_fmix64(key ^ content);
 		(*n)++;
 	}
@@ -175,6 +191,17 @@ static int read_stored(struct store_stage *sg, char **err)
 	return rc;
 }
 
+/* Runs statements on the staging schema: fmt names it %1$s (its one
+ * argument). */
+static int stage_exec(struct store_stage *sg, const char *fmt, char **err)
+{
+	char sql[1024];
+	int n = snprintf(sql, sizeof sql, fmt, sg->schema);
+	if (n < 0 || (size_t)n >= sizeof sql)
+		return set_err(err, PLANNER_ESYS, "staging statement too long");
+	return store_exec(sg->st, sql, err);
+}
+
 int store_stage_open(struct store *st, const char *provider, struct store_stage **out, char **err)
 {
 	struct store_stage *sg = calloc(1, sizeof *sg);
@@ -185,21 +212,34 @@ int store_stage_open(struct store *st, const char *provider, struct store_stage 
 	sg->st = st;
 	snprintf(sg->provider, sizeof sg->provider, "%s", provider);
 	/* Inside a caller's transaction (seeding a new database) the rows
-	 * join it; on their own they get a transaction of the temp file. */
-	sg->own_tx = sqlite3_get_autocommit(st->db) != 0;
-	if ((rc = store_exec(st, STAGE_CREATE, err)) ||
-	    (sg->own_tx && (rc = store_exec(st, "BEGIN", err))))
+	 * join it, in the temp schema (ATTACH is refused in a transaction).
+	 * On their own they go to a database of their own, a private file
+	 * that DETACH deletes at once: dropping a 400,000-row TEMP table read
+	 * back every page of it to free it, a tenth of a first refresh of
+	 * 200,000 Vast.ai offers (issue 16). Either way they get a
+	 * transaction that leaves the main file unlocked while the feed is
+	 * read; the attached file's journal is kept in memory (a failed
+	 * statement, the UNIQUE index on a duplicate key, is undone). */
+	bool own = sqlite3_get_autocommit(st->db) != 0;
+	sg->schema = own ? "stage" : "temp";
+	if (own &&
+	    (rc = store_exec(st, "ATTACH '' AS stage; PRAGMA stage.journal_mode = MEMORY", err)))
 		goto fail;
-	sg->own_tx = sg->own_tx && !sqlite3_get_autocommit(st->db);
+	sg->attached = own;
+	if ((rc = stage_exec(sg, STAGE_CREATE, err)) ||
+	    (own && (rc = store_exec(st, "BEGIN", err))))
+		goto fail;
+	sg->own_tx = own && !sqlite3_get_autocommit(st->db);
 	if ((rc = read_stored(sg, err)))
 		goto fail;
-	if (sqlite3_prepare_v2(st->db,
-	                       "INSERT INTO temp.offer_stage (rowid, offer, region, spot, gpu, "
-	                       "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
-	                       "fetched_at, source, country, region_group, tier, estimated, "
-	                       "currency) VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-	                       "?13, ?14, ?15, ?16, ?17)",
-	                       -1, &sg->ins, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+	        st->db,
+	        "INSERT INTO offer_stage (rowid, offer, region, spot, gpu, "
+	        "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
+	        "fetched_at, source, country, region_group, tier, estimated, "
+	        "currency, hist) VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+	        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?19)",
+	        -1, &sg->ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto fail;
 	}
@@ -223,11 +263,13 @@ static const char *row_currency(const struct offer *o)
 
 /* Whether row o, feed row sg->rows + 1, need not be staged: its offer is
  * stored unchanged (dated by offer_dates, and o by the refresh's first
- * date) and no earlier row of its key was staged. Notes the sighting. */
-static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, char **err)
+ * date) and no earlier row of its key was staged; and if it is, whether it
+ * is a history row (*hist). Notes the sighting. */
+static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, bool *hist,
+                    char **err)
 {
 	struct seen_entry *e = store_seen_get(&sg->seen, store_seen_key(o->offer, o->region, o->spot));
-	*skip = false;
+	*skip = *hist = false;
 	if (!e)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	if (!sg->rows)
@@ -257,6 +299,8 @@ static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, c
 	}
 	if (!*skip && !e->staged)
 		e->staged = (uint32_t)sg->rows + 1;
+	*hist =
+	    !(e->content & SEEN_STORED) || fabs(e->price - o->price_per_hour) > STAGE_PRICE_MOVED;
 	return PLANNER_OK;
 }
 
@@ -265,8 +309,8 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 	sqlite3_stmt *s = sg->ins;
 	for (size_t i = 0; i < n; i++) {
 		const struct offer *o = &rows[i];
-		bool skip;
-		int rc = skip_row(sg, o, &skip, err);
+		bool skip, hist;
+		int rc = skip_row(sg, o, &skip, &hist, err);
 		if (rc)
 			return rc;
 		if (skip) {
@@ -292,6 +336,7 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 		sqlite3_bind_text(s, 15, o->tier, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 16, o->estimated);
 		sqlite3_bind_text(s, 17, row_currency(o), -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 19, hist);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return store_db_err(sg->st, err, "cannot stage offers");
 		sg->rows++;
@@ -305,7 +350,7 @@ int store_stage_drop(struct store_stage *sg, size_t keep, char **err)
 	sqlite3_stmt *s = NULL;
 	if (keep >= sg->rows)
 		return PLANNER_OK;
-	if (sqlite3_prepare_v2(sg->st->db, "DELETE FROM temp.offer_stage WHERE rowid > ?", -1, &s,
+	if (sqlite3_prepare_v2(sg->st->db, "DELETE FROM offer_stage WHERE rowid > ?", -1, &s,
 	                       NULL) != SQLITE_OK)
 		return store_db_err(sg->st, err, "cannot stage offers");
 	sqlite3_bind_int64(s, 1, (sqlite3_int64)keep);
@@ -325,36 +370,18 @@ void store_stage_free(struct store_stage *sg)
 	sqlite3_finalize(sg->ins);
 	if (sg->own_tx)
 		sqlite3_exec(sg->st->db, "ROLLBACK", NULL, NULL, NULL);
-	/* Inside a caller's transaction the table goes with its commit or
-	 * rollback; either way nothing of it is read again. */
-	sqlite3_exec(sg->st->db,
-	             "DROP TABLE IF EXISTS temp.offer_stage; DROP TABLE IF EXISTS temp.offer_stage_at",
-	             NULL, NULL, NULL);
+	/* Inside a caller's transaction the temp tables go with its commit
+	 * or rollback; either way nothing of them is read again. */
+	if (sg->attached)
+		sqlite3_exec(sg->st->db, "DETACH stage", NULL, NULL, NULL);
+	else
+		sqlite3_exec(
+		    sg->st->db,
+		    "DROP TABLE IF EXISTS temp.offer_stage; DROP TABLE IF EXISTS temp.offer_gone",
+		    NULL, NULL, NULL);
 	store_seen_free(&sg->seen);
 	free(sg);
 }
-
-/* History as the upsert below writes the rows: a row whose key is new,
- * or whose price moved by more than 1e-9, gets a price_history row at the
- * replace's date (temp.offer_stage_at). TEMP triggers, made and dropped
- * inside the replace's transaction: one pass over the staged rows writes
- * both, where a separate probe of the stored prices cost a quarter of a
- * 200,000-offer refresh (issue 16). */
-#define STAGE_TRIGGERS                                                                             \
-	"CREATE TEMP TRIGGER offer_stage_new AFTER INSERT ON main.offers BEGIN "                   \
-	"INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "               \
-	"price_per_hour, recorded_at, currency) VALUES (new.provider, new.offer, new.region, "     \
-	"new.spot, new.gpu, new.gpu_count, new.price_per_hour, "                                   \
-	"(SELECT at FROM offer_stage_at), new.currency); END;"                                     \
-	"CREATE TEMP TRIGGER offer_stage_changed AFTER UPDATE OF price_per_hour ON main.offers "   \
-	"WHEN abs(old.price_per_hour - new.price_per_hour) > 1e-9 BEGIN "                          \
-	"INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "               \
-	"price_per_hour, recorded_at, currency) VALUES (new.provider, new.offer, new.region, "     \
-	"new.spot, new.gpu, new.gpu_count, new.price_per_hour, "                                   \
-	"(SELECT at FROM offer_stage_at), new.currency); END;"
-
-#define STAGE_TRIGGERS_DROP                                                                        \
-	"DROP TRIGGER temp.offer_stage_new; DROP TRIGGER temp.offer_stage_changed"
 
 /* A staged row's stored date: '' when it is the replace's date ?2 (read
  * back from offer_dates, so the next refresh of an unchanged offer
@@ -379,39 +406,47 @@ void store_stage_free(struct store_stage *sg)
 	"OR offers.estimated IS NOT excluded.estimated "                                           \
 	"OR offers.currency IS NOT excluded.currency"
 
-/* The statements of store_stage_apply after the triggers, in order; ?1 the
- * provider, ?2 the replace's date (its newest fetched_at), ?3 now (rows
- * without a date). */
+/* The statements of store_stage_apply, in order; ?1 the provider, ?2 the
+ * replace's date (its newest fetched_at), ?3 now (rows without a date). */
 static const char *const apply_sql[] = {
-	/* The staged rows over the stored ones of the same key, in feed order
-	 * (the history rows keep it); an upsert rewrites a row in place
-	 * instead of a delete and an insert of each. */
-	"INSERT INTO main.offers (provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
-	"ram_gib, price_per_hour, available, fetched_at, source, country, region_group, tier, "
-	"estimated, currency) "
-	"SELECT ?1, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, ram_gib, "
-	"price_per_hour, available, " STAGE_AT ", "
-	"source, country, region_group, tier, estimated, currency FROM temp.offer_stage "
-	"WHERE true ON CONFLICT (provider, offer, region, spot) DO UPDATE SET "
-	"gpu = excluded.gpu, gpu_count = excluded.gpu_count, vram_gib = excluded.vram_gib, "
-	"vcpus = excluded.vcpus, ram_gib = excluded.ram_gib, "
-	"price_per_hour = excluded.price_per_hour, available = excluded.available, "
-	"fetched_at = excluded.fetched_at, source = excluded.source, "
-	"country = excluded.country, region_group = excluded.region_group, "
-	"tier = excluded.tier, estimated = excluded.estimated, currency = excluded.currency "
-	STAGE_CHANGED,
-	/* A gone row, at its last price, for each stored offer no row of the
-	 * feed had (temp.offer_gone, from gone_rows). */
-	"INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "
-	"price_per_hour, recorded_at, gone, currency) "
-	"SELECT o.provider, o.offer, o.region, o.spot, o.gpu, o.gpu_count, o.price_per_hour, "
-	"?2, 1, o.currency FROM temp.offer_gone g JOIN main.offers o ON o.rowid = g.id "
-	"ORDER BY g.id",
-	/* And those offers go. */
-	"DELETE FROM main.offers WHERE rowid IN (SELECT id FROM temp.offer_gone)",
-	/* The date the rows stored with fetched_at = '' read as. */
-	"INSERT INTO offer_dates (provider, fetched_at) VALUES (?1, ?2) "
-	"ON CONFLICT (provider) DO UPDATE SET fetched_at = excluded.fetched_at",
+    /* A price_history row, at the replace's date, for each staged row of a
+     * new key or a moved price (hist, from the stored prices read at
+     * open, still current), in feed order. Set at staging, where TEMP
+     * triggers on the upsert below had cost a fifth of a first refresh
+     * of 200,000 Vast.ai offers (issue 16). */
+    "INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "
+    "price_per_hour, recorded_at, currency) "
+    "SELECT ?1, offer, region, spot, gpu, gpu_count, price_per_hour, ?2, currency "
+    "FROM offer_stage WHERE hist ORDER BY rowid",
+    /* The staged rows over the stored ones of the same key, in feed order;
+     * an upsert rewrites a row in place instead of a delete and an insert
+     * of each. */
+    "INSERT INTO main.offers (provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
+    "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, tier, "
+    "estimated, currency) "
+    "SELECT ?1, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, ram_gib, "
+    "price_per_hour, available, " STAGE_AT ", "
+    "source, country, region_group, tier, estimated, currency FROM offer_stage "
+    "WHERE true ON CONFLICT (provider, offer, region, spot) DO UPDATE SET "
+    "gpu = excluded.gpu, gpu_count = excluded.gpu_count, vram_gib = excluded.vram_gib, "
+    "vcpus = excluded.vcpus, ram_gib = excluded.ram_gib, "
+    "price_per_hour = excluded.price_per_hour, available = excluded.available, "
+    "fetched_at = excluded.fetched_at, source = excluded.source, "
+    "country = excluded.country, region_group = excluded.region_group, "
+    "tier = excluded.tier, estimated = excluded.estimated, currency = "
+    "excluded.currency " STAGE_CHANGED,
+    /* A gone row, at its last price, for each stored offer no row of the
+     * feed had (offer_gone, from gone_rows). */
+    "INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "
+    "price_per_hour, recorded_at, gone, currency) "
+    "SELECT o.provider, o.offer, o.region, o.spot, o.gpu, o.gpu_count, o.price_per_hour, "
+    "?2, 1, o.currency FROM offer_gone g JOIN main.offers o ON o.rowid = g.id "
+    "ORDER BY g.id",
+    /* And those offers go. */
+    "DELETE FROM main.offers WHERE rowid IN (SELECT id FROM offer_gone)",
+    /* The date the rows stored with fetched_at = '' read as. */
+    "INSERT INTO offer_dates (provider, fetched_at) VALUES (?1, ?2) "
+    "ON CONFLICT (provider) DO UPDATE SET fetched_at = excluded.fetched_at",
 };
 
 /* Runs one statement of apply_sql with its parameters bound. */
@@ -435,29 +470,20 @@ static int apply_one(struct store *st, const char *sql, const char *provider, co
 
 /* The replace's date: the newest of the staged rows' fetched_at and the
  * first row's (a skipped row has that date; a snapshot keeps its own),
- * else now; into at and temp.offer_stage_at for the triggers. */
+ * else now. */
 static int stage_date(struct store_stage *sg, char *at, size_t len, const char *now, char **err)
 {
 	struct store *st = sg->st;
 	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(st->db, "SELECT max(fetched_at) FROM temp.offer_stage", -1, &s,
-	                       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, "SELECT max(fetched_at) FROM offer_stage", -1, &s, NULL) !=
+	    SQLITE_OK)
 		return store_db_err(st, err, "cannot read staged offers");
-	const unsigned char *v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
+	int step = sqlite3_step(s);
+	const unsigned char *v = step == SQLITE_ROW ? sqlite3_column_text(s, 0) : NULL;
 	const char *newest = store_newest(v ? (const char *)v : "", sg->rows ? sg->at0 : "");
 	snprintf(at, len, "%s", *newest ? newest : now);
 	sqlite3_finalize(s);
-	int rc = store_exec(st, "DROP TABLE IF EXISTS temp.offer_stage_at; "
-	                        "CREATE TEMP TABLE offer_stage_at (at TEXT NOT NULL)", err);
-	if (rc)
-		return rc;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO temp.offer_stage_at VALUES (?)", -1, &s,
-	                       NULL) != SQLITE_OK)
-		return store_db_err(st, err, "cannot stage offers");
-	sqlite3_bind_text(s, 1, at, -1, SQLITE_STATIC);
-	int step = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return step == SQLITE_DONE ? PLANNER_OK : store_db_err(st, err, "cannot stage offers");
+	return step == SQLITE_ROW ? PLANNER_OK : store_db_err(st, err, "cannot read staged offers");
 }
 
 /* Skipped rows read their date from offer_dates, as the first row's; when
@@ -481,19 +507,21 @@ static int pin_first_date(struct store_stage *sg, const char *at, char **err)
 }
 
 /* The stored offers whose key no row of the feed had, by rowid, into
- * temp.offer_gone (before the upsert: the rows it adds are all seen). */
+ * offer_gone (before the upsert: the rows it adds are all seen). */
 static int gone_rows(struct store_stage *sg, char **err)
 {
 	struct store *st = sg->st;
 	sqlite3_stmt *s = NULL, *ins = NULL;
-	int step, rc = store_exec(st, "DROP TABLE IF EXISTS temp.offer_gone; "
-	                              "CREATE TEMP TABLE offer_gone (id INTEGER PRIMARY KEY)", err);
+	int step, rc = stage_exec(sg,
+	                          "DROP TABLE IF EXISTS %1$s.offer_gone; "
+	                          "CREATE TABLE %1$s.offer_gone (id INTEGER PRIMARY KEY)",
+	                          err);
 	if (rc || sg->stored_seen == sg->stored) /* every stored offer is still listed */
 		return rc;
-	if (sqlite3_prepare_v2(st->db,
-	                       "SELECT rowid, offer, region, spot FROM main.offers WHERE provider = ?",
-	                       -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "INSERT INTO temp.offer_gone VALUES (?)", -1, &ins, NULL) !=
+	if (sqlite3_prepare_v2(
+	        st->db, "SELECT rowid, offer, region, spot FROM main.offers WHERE provider = ?", -1,
+	        &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT INTO offer_gone VALUES (?)", -1, &ins, NULL) !=
 	        SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot read offers");
 		goto out;
@@ -523,22 +551,23 @@ out:
 /* The key index, built once over the loaded rows (a sort); when a key
  * comes twice, every row but the last of it goes (the duplicates are
  * counted from sg->seen, skipped rows included). */
-static int drop_duplicates(struct store *st, char **err)
+static int drop_duplicates(struct store_stage *sg, char **err)
 {
+	struct store *st = sg->st;
 	/* UNIQUE fails on the first duplicate: the common case, none, costs
 	 * the index alone. */
-	if (sqlite3_exec(st->db,
-	                 "CREATE UNIQUE INDEX temp.offer_stage_key ON offer_stage (offer, region, spot)",
-	                 NULL, NULL, NULL) == SQLITE_OK)
+	if (stage_exec(
+	        sg, "CREATE UNIQUE INDEX %1$s.offer_stage_key ON offer_stage (offer, region, spot)",
+	        NULL) == PLANNER_OK)
 		return PLANNER_OK;
 	if ((sqlite3_errcode(st->db) & 0xff) != SQLITE_CONSTRAINT)
 		return store_db_err(st, err, "cannot index staged offers");
-	int rc = store_exec(st, "CREATE INDEX temp.offer_stage_key ON offer_stage (offer, region, spot)",
-	                    err);
+	int rc = stage_exec(
+	    sg, "CREATE INDEX %1$s.offer_stage_key ON offer_stage (offer, region, spot)", err);
 	if (rc == PLANNER_OK)
 		rc = store_exec(st,
-		                "DELETE FROM temp.offer_stage AS s WHERE EXISTS (SELECT 1 FROM "
-		                "temp.offer_stage d WHERE d.offer = s.offer AND d.region = s.region "
+		                "DELETE FROM offer_stage AS s WHERE EXISTS (SELECT 1 FROM "
+		                "offer_stage d WHERE d.offer = s.offer AND d.region = s.region "
 		                "AND d.spot = s.spot AND d.rowid > s.rowid)",
 		                err);
 	return rc;
@@ -583,15 +612,12 @@ int store_stage_apply(struct store_stage *sg, size_t *dups, char **err)
 		return rc;
 	if ((rc = still_current(sg, err)) || (rc = stage_date(sg, at, sizeof at, now, err)) ||
 	    (rc = pin_first_date(sg, at, err)) || (rc = gone_rows(sg, err)) ||
-	    (rc = drop_duplicates(st, err)) || (rc = store_exec(st, STAGE_TRIGGERS, err)) ||
-	    (rc = apply_one(st, apply_sql[0], sg->provider, at, now, err)) ||
-	    (rc = store_exec(st, STAGE_TRIGGERS_DROP, err)))
+	    (rc = drop_duplicates(sg, err)))
 		goto fail;
-	for (size_t i = 1; i < sizeof apply_sql / sizeof *apply_sql; i++)
+	for (size_t i = 0; i < sizeof apply_sql / sizeof *apply_sql; i++)
 		if ((rc = apply_one(st, apply_sql[i], sg->provider, at, now, err)))
 			goto fail;
-	if ((rc = store_exec(st, "DROP TABLE temp.offer_gone", err)) ||
-	    (rc = store_mark_fresh(st, sg->provider, "rented", at, err)) ||
+	if ((rc = store_mark_fresh(st, sg->provider, "rented", at, err)) ||
 	    (rc = store_write_end(st, &w, err)))
 		goto fail;
 	*dups = sg->rows - sg->distinct;

@@ -185,6 +185,36 @@ START_TEST(a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_
 }
 END_TEST
 
+/* A price that moved by a billionth or less is stored but makes no
+ * history row; a larger move does; an unmoved price neither. Each stage,
+ * applied or not, leaves no database attached. */
+START_TEST(a_history_row_needs_a_price_moved_by_more_than_a_billionth)
+{
+	struct test_db db = test_db_open();
+	struct store *st = db.st;
+	struct offer rows[3];
+	size_t dups;
+	for (int i = 0; i < 3; i++)
+		make_offer(&rows[i], i, first_price(i), "2026-11-01T00:00:00Z");
+	stage_all(st, rows, 3, &dups);
+	long hist = test_store_long(st, "SELECT count(*) FROM price_history");
+	rows[0].price_per_hour += 1e-12;
+	rows[1].price_per_hour += 1e-6;
+	for (int i = 0; i < 3; i++)
+		snprintf(rows[i].fetched_at, sizeof rows[i].fetched_at, "2026-11-02T00:00:00Z");
+	stage_all(st, rows, 3, &dups);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist + 1);
+	ck_assert_int_eq(test_store_long(st,
+	                                 "SELECT count(*) FROM price_history WHERE offer = 'o1' "
+	                                 "AND recorded_at = '2026-11-02T00:00:00Z'"),
+	                 1);
+	ck_assert_double_eq(one_double(st, "SELECT price_per_hour FROM offers WHERE offer = 'o0'"),
+	                    first_price(0) + 1e-12);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM pragma_database_list"), 2);
+	test_db_close(&db);
+}
+END_TEST
+
 START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not)
 {
 	struct test_db db = test_db_open();
@@ -203,6 +233,7 @@ START_TEST(a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not
 	store_stage_free(sg);
 	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
 	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM price_history"), hist);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM pragma_database_list"), 2);
 	/* A retried download: the rows after the first are forgotten. */
 	size_t dups;
 	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
@@ -404,6 +435,7 @@ Suite *store_stage_suite(void)
 	Suite *s = suite_create("store_stage");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, a_second_refresh_where_offers_vanish_and_change_writes_exactly_their_history);
+	tcase_add_test(tc, a_history_row_needs_a_price_moved_by_more_than_a_billionth);
 	tcase_add_test(tc, a_stage_freed_unapplied_or_dropped_back_changes_nothing_it_should_not);
 	tcase_add_test(tc, an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date);
 	tcase_add_test(tc, a_repeated_key_is_its_last_row_against_the_stored_offer);
