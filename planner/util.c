@@ -508,16 +508,6 @@ void heap_huge_pages(size_t bytes)
 #endif
 }
 
-size_t hash_fmix64(unsigned long long h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return (size_t)h;
-}
-
 void *grow_array(void *arr, size_t *cap, size_t size)
 {
 	size_t n = *cap ? *cap * 2 : 16;

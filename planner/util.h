@@ -38,7 +38,15 @@ size_t edit_distance(const char *a, const char *b);
  * src/MurmurHash3.cpp): spreads a hash's bits over its low ones, which a
  * power-of-two table uses (FNV-1a's cluster for keys differing in a few
  * bytes). */
-size_t hash_fmix64(unsigned long long h);
+static inline size_t hash_fmix64(unsigned long long h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return (size_t)h;
+}
 
 /* arr (of *cap elements of size bytes) reallocated to twice as many (16
  * when empty), *cap updated; NULL, arr and *cap unchanged, when out of
