@@ -9,6 +9,9 @@
 # peak RSS. The three run in turn within each round, so a load that comes
 # and goes (other builds on the cores) falls on all three alike; run in
 # three blocks, a block under load made its command look slower.
+# Vast is timed three ways (below), the first refresh against the sqlite3
+# shell copying the same rows (the floor of writing them) and the others
+# against curl of the same body.
 # Targets: AWS ≤ 1.5× wc -l CPU, RSS < 64 MB; Vast 200k < 1 s, RSS < 64 MB.
 # Inputs are generated under build/bench (ignored), once.
 set -eu
@@ -94,6 +97,28 @@ VAST="env PLANNER_VAST_URL=http://127.0.0.1:$PORT/ok PLANNER_VAST_LIMIT=$VAST_N
 	PLANNER_HTTP_MAX_BYTES=1073741824 $BIN refresh --quiet --provider vast --db $DIR/bench.db"
 set -- $(RUNS=1 measure $VAST)
 VAST_WALL=$1 VAST_S=$2 VAST_KB=$3
+# Baselines. For the first refresh, the floor of writing its rows: the
+# sqlite3 shell copying the same Vast offers and history rows, table to
+# table, into a database that has none (no HTTP, JSON or staging; the
+# same WAL and indexes). For the others, curl of the same body.
+"$BIN" providers --db "$DIR/empty.db" > /dev/null
+sqlite3 "$DIR/empty.db" "DELETE FROM offers WHERE provider = 'vast';
+	DELETE FROM price_history WHERE provider = 'vast'"
+COPY="PRAGMA cache_size = -16384; ATTACH '$DIR/bench.db' AS f; BEGIN;
+	INSERT INTO main.offers SELECT * FROM f.offers WHERE provider = 'vast';
+	INSERT INTO main.price_history SELECT * FROM f.price_history WHERE provider = 'vast'; COMMIT"
+rm -f "$DIR/aws.vcopy" "$DIR/aws.vcurl"
+i=0
+while [ $i -lt "$RUNS" ]; do
+	rm -f "$DIR"/floor.db*
+	cp "$DIR/empty.db" "$DIR/floor.db"
+	one vcopy sqlite3 "$DIR/floor.db" "$COPY"
+	one vcurl curl -s -o /dev/null -X POST -d "{\"limit\":$VAST_N}" \
+		"http://127.0.0.1:$PORT/ok/api/v0/bundles/"
+	i=$((i + 1))
+done
+set -- $(stats "$DIR/aws.vcopy"); VAST_COPY_S=$1
+set -- $(stats "$DIR/aws.vcurl"); VAST_CURL_S=$1
 set -- $(measure $VAST)
 VAST_AGAIN_S=$2 VAST_AGAIN_KB=$3
 rm -f "$DIR/aws.vchurn"
@@ -113,7 +138,7 @@ awk -v wc="$WC_S" -v cu="$CURL_S" -v a="$AWS_S" -v aw="$AWS_WALL" -v akb="$AWS_K
 	-v wcm="$WC_M" -v cum="$CURL_M" -v am="$AWS_M" -v aruns="$AWS_RUNS" \
 	-v v="$VAST_S" -v vw="$VAST_WALL" -v vkb="$VAST_KB" -v mb="$MB" -v vmb="$VMB" -v vn="$VAST_N" \
 	-v runs="$RUNS" -v va="$VAST_AGAIN_S" -v vakb="$VAST_AGAIN_KB" -v vc="$VAST_CHURN_S" \
-	-v vckb="$VAST_CHURN_KB" 'BEGIN {
+	-v vckb="$VAST_CHURN_KB" -v vcopy="$VAST_COPY_S" -v vcurl="$VAST_CURL_S" 'BEGIN {
 	printf "aws  %d MiB CSV, CPU s (user+sys, best of %d rounds): wc -l %.2f, curl -o /dev/null %.2f, refresh %.2f (wall %.2f)\n",
 		mb, aruns, wc, cu, a, aw
 	printf "     ratio refresh/wc -l %.2f (target <= 1.5), refresh/curl %.2f, peak RSS %.1f MB (target < 64)\n",
@@ -122,7 +147,11 @@ awk -v wc="$WC_S" -v cu="$CURL_S" -v a="$AWS_S" -v aw="$AWS_WALL" -v akb="$AWS_K
 		wcm, cum, am, (wcm > 0 ? am / wcm : 0), (cum > 0 ? am / cum : 0)
 	printf "vast %d offers (%d MiB body), CPU s (user+sys) and peak RSS; target < 1 s, < 64 MB:\n", vn, vmb
 	printf "     first refresh (every offer new): CPU %.2f (wall %.2f), %.1f MB\n", v, vw, vkb / 1024
+	printf "       baseline: sqlite3 copying its offer and history rows into a database without them %.2f; ratio %.2f\n",
+		vcopy, (vcopy > 0 ? v / vcopy : 0)
 	printf "     same body again (best of %d): CPU %.2f, %.1f MB\n", runs, va, vakb / 1024
 	printf "     10 %% of offers repriced (best of %d): CPU %.2f, %.1f MB\n", runs, vc, vckb / 1024
+	printf "       baseline: curl -o /dev/null of the body %.2f (the transfer alone); ratio to the first refresh: again %.2f, repriced %.2f\n",
+		vcurl, (v > 0 ? va / v : 0), (v > 0 ? vc / v : 0)
 }'
 echo "rows: $ROWS"
