@@ -437,6 +437,12 @@ bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err)
 			a->fail = set_err(err, PLANNER_ESYS, "out of memory");
 			return false;
 		}
+		/* A full batch of rows on to the refresh's sink, so the rows
+		 * kept are a batch, not every GPU row of the file (issue 16: a
+		 * 2.2 GB price list of 4 million such rows peaked at 1.2 GB
+		 * when all were held to the end). */
+		if (a->out->n_offers >= NORM_FLUSH_ROWS && (a->fail = norm_flush(a->out, err)))
+			return false;
 		p = nl + 1;
 		n -= len + 1;
 	}
@@ -527,9 +533,9 @@ static int fetch(struct fetch_ctx *fx, char **err)
 			if (rc == PLANNER_OK && !aws_csv_finish(a, err))
 				rc = PLANNER_ENET;
 			/* A sink abort comes back from http.c as a feed error;
-			 * the parser knows when it was memory. */
-			if (rc != PLANNER_OK && a->fail == PLANNER_ESYS)
-				rc = PLANNER_ESYS;
+			 * the parser knows when it was memory or the store. */
+			if (rc != PLANNER_OK && (a->fail == PLANNER_ESYS || a->fail == PLANNER_EDB))
+				rc = a->fail;
 			if (rc != PLANNER_OK && err && *err) {
 				char *inner = *err;
 				*err = NULL;

@@ -242,7 +242,9 @@ size_t json_flat_object(const char *p, size_t n, const struct json_flat *f);
 struct aws_csv;
 /* A parser writing into out; NULL when out of memory. */
 struct aws_csv *aws_csv_new(struct norm *out, const char *region);
-/* Feeds the next bytes (any split). false on a malformed file, *err set. */
+/* Feeds the next bytes (any split); each full batch of rows (NORM_FLUSH_ROWS)
+ * goes on to out's sink. false on a malformed file or a sink that failed,
+ * *err set. */
 bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err);
 /* Ends the stream (a last line without '\n'). false with *err set when
  * the file had no header row. */

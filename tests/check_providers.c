@@ -363,10 +363,27 @@ START_TEST(the_aws_csv_parses_the_same_in_chunks_of_any_size)
 }
 END_TEST
 
+/* A sink that counts the rows it is handed and its largest batch. */
+struct counting_sink {
+	size_t rows, largest;
+};
+
+static int count_put(void *ud, const struct offer *rows, size_t n, char **err)
+{
+	struct counting_sink *c = ud;
+	(void)rows;
+	(void)err;
+	c->rows += n;
+	c->largest = n > c->largest ? n : c->largest;
+	return PLANNER_OK;
+}
+
 START_TEST(aws_memory_does_not_grow_with_the_file)
 {
 	size_t len;
 	char *body = aws_fixture(&len);
+	struct counting_sink counted = {0};
+	const struct norm_sink sink = {.put = count_put, .ud = &counted};
 	/* The preamble and header once, then the data rows 20,000 times
 	 * (about 20 MB), fed in 64 KiB chunks as libcurl would. */
 	char *rows = strstr(body, "\"ABCDEFGH");
@@ -375,6 +392,7 @@ START_TEST(aws_memory_does_not_grow_with_the_file)
 	struct norm n;
 	char *err = NULL;
 	norm_init(&n, test_ref(), "aws");
+	n.sink = &sink;
 	struct aws_csv *a = aws_csv_new(&n, "us-east-1");
 	ck_assert(aws_csv_feed(a, body, head, &err));
 	size_t chunk = 65536, total = 0;
@@ -396,6 +414,12 @@ START_TEST(aws_memory_does_not_grow_with_the_file)
 	ck_assert_uint_eq(aws_csv_rows(a), 20000u * 12);
 	/* One partial line at a time: a few KiB, whatever the file size. */
 	ck_assert_uint_le(aws_csv_peak_buffer(a), 8192);
+	/* And the GPU rows went on to the sink a batch at a time, a batch at
+	 * most held. */
+	ck_assert_uint_gt(counted.rows, 100u * NORM_FLUSH_ROWS);
+	ck_assert_uint_le(counted.largest, NORM_FLUSH_ROWS);
+	ck_assert_uint_lt(n.n_offers, NORM_FLUSH_ROWS);
+	ck_assert_uint_eq(counted.rows + n.n_offers, norm_offers_total(&n));
 	aws_csv_free(a);
 	free(buf);
 	free(body);
