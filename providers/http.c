@@ -141,6 +141,28 @@ long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after
 	return wait < o->max_wait_ms ? wait : o->max_wait_ms;
 }
 
+/* The largest power of two up to HTTP_STREAM_LOWAT that the rate fills
+ * in a quarter of a second (HTTP_STREAM_LOWAT_WAIT_DIV), at least 1. A
+ * slow link so never waits long for its mark: the stall check
+ * (CURLOPT_LOW_SPEED_TIME) sees bytes as they come, and the mark changes
+ * only when the rate doubles or halves. */
+int http_lowat_mark(long long rate)
+{
+	int mark = HTTP_STREAM_LOWAT;
+	while (mark > 1 && mark > rate / HTTP_STREAM_LOWAT_WAIT_DIV)
+		mark >>= 1;
+	return mark;
+}
+
+/* The mark for a body arriving at the rate seen so far. */
+static int stream_lowat_for(CURL *h)
+{
+	curl_off_t rate = 0;
+	if (curl_easy_getinfo(h, CURLINFO_SPEED_DOWNLOAD_T, &rate) != CURLE_OK)
+		return 1;
+	return http_lowat_mark((long long)rate);
+}
+
 /* Sets SO_RCVLOWAT for the rest of a streamed body (HTTP_STREAM_LOWAT):
  * the low mark while a MiB or more is to come, 1 for the tail, so poll()
  * always wakes for bytes the server will send. Only on Linux, whose TCP
@@ -151,23 +173,6 @@ long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after
  * length is not known). What is left is counted conservatively: the raw
  * bytes libcurl counted or the bytes handed to the sink, whichever is
  * more (decoding makes the second larger, never smaller). */
-/* The mark for a body arriving at the rate seen so far: the largest power
- * of two up to HTTP_STREAM_LOWAT that the rate fills in a quarter of a
- * second (HTTP_STREAM_LOWAT_WAIT_DIV), at least 1. A slow link so never
- * waits long for its mark: the stall check (CURLOPT_LOW_SPEED_TIME) sees
- * bytes as they come, and the mark changes only when the rate doubles or
- * halves. */
-static int stream_lowat_for(CURL *h)
-{
-	curl_off_t rate = 0;
-	int mark = HTTP_STREAM_LOWAT;
-	if (curl_easy_getinfo(h, CURLINFO_SPEED_DOWNLOAD_T, &rate) != CURLE_OK)
-		return 1;
-	while (mark > 1 && mark > rate / HTTP_STREAM_LOWAT_WAIT_DIV)
-		mark >>= 1;
-	return mark;
-}
-
 static void stream_lowat(struct transfer *t)
 {
 #if defined(__linux__) && defined(SO_RCVLOWAT)

@@ -82,6 +82,11 @@ long http_retry_wait_ms(const struct http_opts *o, int attempt, long retry_after
 /* s percent-encoded for a query value, malloc'd; NULL when out of memory. */
 char *http_escape(const char *s);
 
+/* The SO_RCVLOWAT mark for the rest of a streamed body arriving at `rate`
+ * bytes a second: up to 1 MiB, what the rate fills in a quarter second, at
+ * least 1 (exposed for tests). */
+int http_lowat_mark(long long rate);
+
 /* One page of a paged feed: parses body and sets *next to the next page's
  * full URL (malloc'd) or NULL at the end. Returns PLANNER_OK or an error
  * code with *err set. */

@@ -44,6 +44,21 @@ START_TEST(retry_after_is_honoured_up_to_the_cap)
 }
 END_TEST
 
+/* A streamed body's SO_RCVLOWAT: a MiB on a fast link, a quarter second
+ * of bytes on a slow one (a fixed MiB would hold a 17 KB/s body back for a
+ * minute, past the stall check), 1 when nothing was measured. */
+START_TEST(the_receive_mark_is_a_quarter_second_of_the_rate_up_to_a_mib)
+{
+	ck_assert_int_eq(http_lowat_mark(1000LL * 1000 * 1000), 1 << 20);
+	ck_assert_int_eq(http_lowat_mark(4LL << 20), 1 << 20);
+	ck_assert_int_eq(http_lowat_mark((4LL << 20) - 1), 1 << 19);
+	ck_assert_int_eq(http_lowat_mark(1LL << 20), 1 << 18);
+	ck_assert_int_eq(http_lowat_mark(17000), 4096);
+	ck_assert_int_eq(http_lowat_mark(3), 1);
+	ck_assert_int_eq(http_lowat_mark(0), 1);
+}
+END_TEST
+
 START_TEST(backoff_doubles_with_jitter_and_never_passes_the_cap)
 {
 	struct http_opts o = {.backoff_ms = 1000, .max_wait_ms = 10000};
@@ -216,6 +231,7 @@ Suite *http_suite(void)
 	Suite *s = suite_create("http");
 	TCase *t = tcase_create("waits");
 	tcase_add_test(t, retry_after_is_honoured_up_to_the_cap);
+	tcase_add_test(t, the_receive_mark_is_a_quarter_second_of_the_rate_up_to_a_mib);
 	tcase_add_test(t, backoff_doubles_with_jitter_and_never_passes_the_cap);
 	suite_add_tcase(s, t);
 	t = tcase_create("loopback");
