@@ -134,6 +134,15 @@ int store_seen_reserve(struct store_seen *t, size_t n);
 /* The entry of key, added (zeroed) when new; NULL when out of memory. */
 struct seen_entry *store_seen_get(struct store_seen *t, uint64_t key);
 const struct seen_entry *store_seen_find(const struct store_seen *t, uint64_t key);
+/* Asks the CPU for key's slot ahead of a get or find: the table (16 MB for
+ * 400,000 offers) misses the cache at each probe, and SEEN_AHEAD probes
+ * asked for together overlap their waits. */
+#define SEEN_AHEAD 32
+static inline void store_seen_prefetch(const struct store_seen *t, uint64_t key)
+{
+	if (t->cap)
+		__builtin_prefetch(&t->v[key & (t->cap - 1)]);
+}
 /* Forgets every sighting and staging after feed row `keep` (a retried
  * download); returns the keys still seen, *stored_seen those of them
  * stored. */

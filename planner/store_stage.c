@@ -134,6 +134,26 @@ static int count_offers(struct store_stage *sg, long long *mine, long long *all,
 	return rc;
 }
 
+/* A stored offer read, on its way into sg->seen. */
+struct stored_row {
+	uint64_t key, content;
+	double price;
+};
+
+/* The n rows read into sg->seen (their slots were fetched ahead while they
+ * were read); false when out of memory. */
+static bool fill_seen(struct store_stage *sg, const struct stored_row *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct seen_entry *e = store_seen_get(&sg->seen, r[i].key);
+		if (!e)
+			return false;
+		e->content = r[i].content;
+		e->price = r[i].price;
+	}
+	return true;
+}
+
 /* One pass over the provider's stored offers: into sg->seen when fill,
  * and in any case their digest, a sum of each key's and content's hash
  * (order does not matter), and their count. */
@@ -157,27 +177,32 @@ static int stored_pass(struct store_stage *sg, bool fill, uint64_t *digest, size
 	sqlite3_bind_text(s, 1, sg->provider, -1, SQLITE_STATIC);
 	*digest = 0;
 	*n = 0;
+	struct stored_row ahead[SEEN_AHEAD];
+	size_t n_ahead = 0;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *offer = (const char *)sqlite3_column_text(s, 0);
 		const char *region = (const char *)sqlite3_column_text(s, 1);
-		uint64_t key = offer && region
-		                   ? store_seen_key(offer, region, sqlite3_column_int(s, 2))
-		                   : 0; /* NOT NULL columns: NULL is SQLite out of memory */
-		uint64_t content = stored_content(s);
-		struct seen_entry *e = fill && key ? store_seen_get(&sg->seen, key) : NULL;
-		if (!key || (fill && !e)) {
+		struct stored_row r = {
+		    .key = offer && region ? store_seen_key(offer, region, sqlite3_column_int(s, 2))
+		                           : 0, /* NOT NULL columns: NULL is SQLite out of memory */
+		    .content = stored_content(s),
+		    .price = sqlite3_column_double(s, 9)};
+		if (!r.key || (fill && n_ahead == SEEN_AHEAD && !fill_seen(sg, ahead, n_ahead))) {
 			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			break;
 		}
-		if (e) {
-			e->content = content;
-			e->price = sqlite3_column_double(s, 9);
+		if (fill) {
+			n_ahead %= SEEN_AHEAD;
+			store_seen_prefetch(&sg->seen, r.key);
+			ahead[n_ahead++] = r;
 		}
-		*digest += hash_fmix64(key ^ content);
+		*digest += hash_fmix64(r.key ^ r.content);
 		(*n)++;
 	}
 	if (rc == PLANNER_OK && step != SQLITE_DONE)
 		rc = store_db_err(sg->st, err, "cannot read offers");
+	if (rc == PLANNER_OK && fill && !fill_seen(sg, ahead, n_ahead))
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
 	sqlite3_finalize(s);
 	return rc;
 }
@@ -267,10 +292,10 @@ static const char *row_currency(const struct offer *o)
  * stored unchanged (dated by offer_dates, and o by the refresh's first
  * date) and no earlier row of its key was staged; and if it is, whether it
  * is a history row (*hist). Notes the sighting. */
-static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, bool *hist,
-                    char **err)
+static int skip_row(struct store_stage *sg, const struct offer *o, uint64_t key, bool *skip,
+                    bool *hist, char **err)
 {
-	struct seen_entry *e = store_seen_get(&sg->seen, store_seen_key(o->offer, o->region, o->spot));
+	struct seen_entry *e = store_seen_get(&sg->seen, key);
 	*skip = *hist = false;
 	if (!e)
 		return set_err(err, PLANNER_ESYS, "out of memory");
@@ -311,10 +336,18 @@ static int skip_row(struct store_stage *sg, const struct offer *o, bool *skip, b
 int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, char **err)
 {
 	sqlite3_stmt *s = sg->ins;
+	uint64_t keys[SEEN_AHEAD];
 	for (size_t i = 0; i < n; i++) {
 		const struct offer *o = &rows[i];
 		bool skip, hist;
-		int rc = skip_row(sg, o, &skip, &hist, err);
+		/* The keys of the next rows first, their slots fetched ahead. */
+		if (i % SEEN_AHEAD == 0)
+			for (size_t j = i; j < n && j < i + SEEN_AHEAD; j++) {
+				const struct offer *r = &rows[j];
+				keys[j - i] = store_seen_key(r->offer, r->region, r->spot);
+				store_seen_prefetch(&sg->seen, keys[j - i]);
+			}
+		int rc = skip_row(sg, o, keys[i % SEEN_AHEAD], &skip, &hist, err);
 		if (rc)
 			return rc;
 		if (skip) {
