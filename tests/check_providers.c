@@ -1966,6 +1966,92 @@ START_TEST(a_next_page_member_cut_off_or_over_8_kib_is_an_error)
 }
 END_TEST
 
+/* Issue 16: an Azure or GCP page of thousands of items was read whole and
+ * made a cJSON tree (352 MB of RSS for a 64 MB page). Read as it streams,
+ * a page's memory is one item, however many it holds; the adapter's parse
+ * of the whole page, through the same reader, gives every row and the next
+ * page. */
+START_TEST(azure_and_gcp_pages_stream_one_item_at_a_time)
+{
+	enum { ROWS = 3000 };
+	static const struct {
+		const struct provider *p;
+		const char *list, *member, *next;
+		size_t per_row; /* items a row takes */
+	} pages[] = {
+	    {&provider_azure, "Items", "NextPageLink", "https://prices.azure.com/api?$skip=3000",
+	     1},
+	    {&provider_gcp, "skus", "nextPageToken", "page-2", 3},
+	};
+	for (size_t f = 0; f < 2; f++) {
+		struct buf b = {0};
+		ck_assert(buf_printf(&b, "{\"%s\": [", pages[f].list));
+		for (int i = 0; i < ROWS; i++) {
+			const char *sep = i ? ", " : "";
+			if (f == 0)
+				ck_assert(buf_printf(
+				    &b,
+				    "%s{\"currencyCode\": \"USD\", \"retailPrice\": 3.%03d, "
+				    "\"armRegionName\": \"region%d\", \"location\": \"Region %d\", "
+				    "\"meterName\": \"NC24ads A100 v4\", \"productName\": "
+				    "\"Virtual "
+				    "Machines NCadsA100v4 Series\", \"skuName\": \"NC24ads A100 "
+				    "v4\", "
+				    "\"serviceName\": \"Virtual Machines\", \"unitOfMeasure\": \"1 "
+				    "Hour\", "
+				    "\"type\": \"Consumption\", \"isPrimaryMeterRegion\": true, "
+				    "\"armSkuName\": \"Standard_NC24ads_A100_v4\"}",
+				    sep, i % 1000, i, i));
+			else
+				for (int k = 0; k < 3; k++)
+					ck_assert(buf_printf(
+					    &b,
+					    "%s{\"skuId\": \"S-%d-%d\", \"description\": \"%s "
+					    "running in "
+					    "Americas\", \"category\": {\"resourceGroup\": \"%s\", "
+					    "\"usageType\": \"OnDemand\"}, \"serviceRegions\": "
+					    "[\"r%d\"], "
+					    "\"pricingInfo\": [{\"pricingExpression\": "
+					    "{\"usageUnit\": \"%s\", "
+					    "\"tieredRates\": [{\"unitPrice\": {\"currencyCode\": "
+					    "\"USD\", "
+					    "\"units\": \"0\", \"nanos\": %d}}]}}]}",
+					    k ? ", " : sep, i, k,
+					    (const char *[]){"Nvidia Tesla T4 GPU",
+					                     "N1 Predefined Instance Core",
+					                     "N1 Predefined Instance Ram"}[k],
+					    k ? "N1Standard" : "GPU", i, k == 2 ? "GiBy.h" : "h",
+					    (int[]){350000000, 31611000, 4237000}[k]));
+		}
+		ck_assert(buf_printf(&b, "], \"%s\": \"%s\"}", pages[f].member, pages[f].next));
+		/* In pieces of 1 to 97 bytes, as a refresh reads it. */
+		double sum[2] = {0, 0};
+		char *err = NULL, *next = NULL;
+		struct json_items *s = json_items_new(pages[f].list, count_item, sum);
+		ck_assert_ptr_nonnull(s);
+		json_items_keep(s, pages[f].member);
+		feed_in_pieces(s, &b);
+		ck_assert_int_eq(json_items_finish(s, &err), PLANNER_OK);
+		ck_assert_double_eq(sum[0], ROWS * pages[f].per_row);
+		ck_assert_str_eq(json_items_kept(s), pages[f].next);
+		/* One item (under 600 bytes) at a time, of a body of over 1 MB. */
+		ck_assert_uint_gt(b.len, 1000000);
+		ck_assert_uint_lt(json_items_peak(s), 1024);
+		json_items_free(s);
+		/* Whole, through the adapter's parse: a row an item or a VM. */
+		struct norm n;
+		norm_init(&n, test_ref(), pages[f].p->name);
+		ck_assert_int_eq(pages[f].p->parse(&n, b.data, b.len, &next, &err), PLANNER_OK);
+		/* GCP: a region's T4, core and RAM SKUs price the three N1 T4 VMs. */
+		ck_assert_uint_eq(n.n_offers, f == 0 ? ROWS : ROWS * 3);
+		ck_assert_str_eq(next, pages[f].next);
+		free(next);
+		norm_free(&n);
+		buf_free(&b);
+	}
+}
+END_TEST
+
 /* The members json_flat_test reads. */
 static const char *const flat_names[] = {"id", "gpu_name", "dph_total", "min_bid", "verified",
 					 "external", "geolocation", "gpu_ids"};
@@ -2241,6 +2327,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, vast_offers_stream_in_any_split_holding_one_offer_at_a_time);
 	tcase_add_test(t, a_next_page_member_before_or_after_the_list_is_kept_in_any_split);
 	tcase_add_test(t, a_next_page_member_cut_off_or_over_8_kib_is_an_error);
+	tcase_add_test(t, azure_and_gcp_pages_stream_one_item_at_a_time);
 	tcase_add_test(t, the_flat_reader_reads_members_as_cjson_does_or_leaves_the_object_to_it);
 	tcase_add_test(t, the_members_of_a_top_level_object_stream_with_their_names_in_any_split);
 	tcase_add_test(t, runpod_prices_are_per_gpu_and_multiplied_out);
