@@ -118,105 +118,87 @@ static bool seen(const struct norm *out, const char *sku, const char *region, bo
 	return false;
 }
 
-/* parse, also giving the number of items on the page. */
-static int parse_page(struct norm *out, const char *body, size_t len, char **next, int *n_items,
-                      char **err)
+/* One item of a page's "Items" list (json_item_fn; ud is the norm). */
+static int azure_item(void *ud, const cJSON *it, char **err)
 {
-	if (next)
-		*next = NULL;
-	*n_items = 0;
-	cJSON *root = provider_json(body, len, err);
-	if (!root)
-		return PLANNER_ENET;
-	int rc = PLANNER_OK;
-	const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "Items");
-	if (!cJSON_IsArray(items)) {
-		const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
-		rc = set_err(err, PLANNER_ENET, "response has no \"Items\" list%s%s",
-			     e ? ": " : "", e ? pj_str(e, "message") : "");
-		goto out;
+	struct norm *out = ud;
+	(void)err;
+	const char *sku_name = pj_str(it, "armSkuName");
+	const char *meter = pj_str(it, "meterName"), *sku = pj_str(it, "skuName");
+	if (strcmp(pj_str(it, "type"), "Consumption") ||
+	    strcmp(pj_str(it, "currencyCode"), "USD") ||
+	    strcmp(pj_str(it, "unitOfMeasure"), "1 Hour") || strstr(meter, "Low Priority") ||
+	    strstr(sku, "Low Priority") || !linux_product(pj_str(it, "productName")))
+		return PLANNER_OK; /* not a Linux pay-as-you-go hour */
+	const struct azure_sku *m = find_sku(sku_name);
+	if (!m) {
+		if (!strncasecmp(sku_name, "Standard_N", 10))
+			norm_gpu(out, sku_name, 0); /* a GPU size the table lacks: report */
+		return PLANNER_OK;
 	}
-	*n_items = cJSON_GetArraySize(items);
-	const cJSON *it;
-	cJSON_ArrayForEach(it, items)
-	{
-		const char *sku_name = pj_str(it, "armSkuName");
-		const char *meter = pj_str(it, "meterName"), *sku = pj_str(it, "skuName");
-		if (strcmp(pj_str(it, "type"), "Consumption") ||
-		    strcmp(pj_str(it, "currencyCode"), "USD") ||
-		    strcmp(pj_str(it, "unitOfMeasure"), "1 Hour") || strstr(meter, "Low Priority") ||
-		    strstr(sku, "Low Priority") || !linux_product(pj_str(it, "productName")))
-			continue; /* not a Linux pay-as-you-go hour */
-		const struct azure_sku *m = find_sku(sku_name);
-		if (!m) {
-			if (!strncasecmp(sku_name, "Standard_N", 10))
-				norm_gpu(out, sku_name, 0); /* a GPU size the table lacks: report */
-			continue;
-		}
-		if (m->count == 0) {
-			out->skipped++;
-			continue;
-		}
-		struct raw_offer r = {
-			.offer = sku_name,
-			.region = pj_str(it, "armRegionName"),
-			.gpu_name = m->gpu,
-			.gpu_count = m->count,
-			.price = pj_num(it, "retailPrice"),
-			.spot = strstr(sku, " Spot") || strstr(meter, " Spot"),
-			.available = true,
-		};
-		if (seen(out, r.offer, r.region, r.spot)) {
-			out->skipped++;
-			continue;
-		}
-		norm_offer(out, &r);
+	if (m->count == 0) {
+		out->skipped++;
+		return PLANNER_OK;
 	}
-	const char *link = pj_str(root, "NextPageLink");
-	if (next && *link && !(*next = strdup(link)))
-		rc = set_err(err, PLANNER_ESYS, "out of memory");
-out:
-	cJSON_Delete(root);
-	return rc;
+	struct raw_offer r = {
+	    .offer = sku_name,
+	    .region = pj_str(it, "armRegionName"),
+	    .gpu_name = m->gpu,
+	    .gpu_count = m->count,
+	    .price = pj_num(it, "retailPrice"),
+	    .spot = strstr(sku, " Spot") || strstr(meter, " Spot"),
+	    .available = true,
+	};
+	if (seen(out, r.offer, r.region, r.spot)) {
+		out->skipped++;
+		return PLANNER_OK;
+	}
+	norm_offer(out, &r);
+	return PLANNER_OK;
 }
 
+/* One page, read by the same streaming reader a refresh uses. */
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	int items;
-	return parse_page(out, body, len, next, &items, err);
+	return provider_parse_page(body, len, "Items", "NextPageLink", azure_item, out, next, err);
 }
 
 /* Where the pages are: items read so far, and the first page's size. */
 struct az_pages {
 	struct fetch_ctx *fx;
 	long skip;
-	int page_size;
+	size_t page_size;
 };
 
-/* The next page: NextPageLink, or, when it comes back empty after a full
- * page (the first page's size, at least AZURE_MIN_FULL_PAGE items), the
- * first query with $skip past the items read, as the Q&A's workaround
- * does. A short page ends the list. */
-static int page(void *ud, const char *body, size_t len, char **next, char **err)
+/* The next page (provider_pages.follow): NextPageLink, or, when it comes
+ * back empty after a full page (the first page's size, at least
+ * AZURE_MIN_FULL_PAGE items), the first query with $skip past the items
+ * read, as the Q&A's workaround does. A short page ends the list. */
+static int follow(void *ud, const char *link, size_t items, char **next, char **err)
 {
 	struct az_pages *pg = ud;
-	char *link = NULL;
-	int items;
-	int rc = parse_page(pg->fx->out, body, len, &link, &items, err);
+	int rc = PLANNER_OK;
 	*next = NULL;
 	if (!pg->page_size)
 		pg->page_size = items;
-	pg->skip += items;
-	if (rc == PLANNER_OK && link && !(*next = provider_rebase(pg->fx, link)))
-		rc = set_err(err, PLANNER_ESYS, "out of memory");
-	if (rc == PLANNER_OK && !link && items >= AZURE_MIN_FULL_PAGE && items == pg->page_size) {
+	pg->skip += (long)items;
+	if (link && *link) {
+		if (!(*next = provider_rebase(pg->fx, link)))
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
+	} else if (items >= AZURE_MIN_FULL_PAGE && items == pg->page_size) {
 		char *path = xasprintf("%s&$skip=%ld", first_path, pg->skip);
 		if (!path || !(*next = provider_url(pg->fx, path)))
 			rc = set_err(err, PLANNER_ESYS, "out of memory");
 		free(path);
 	}
-	free(link);
 	return rc;
+}
+
+/* azure_item of a fetch's page (ud is the az_pages). */
+static int page_item(void *ud, const cJSON *it, char **err)
+{
+	struct az_pages *pg = ud;
+	return azure_item(pg->fx->out, it, err);
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)
@@ -225,10 +207,19 @@ static int fetch(struct fetch_ctx *fx, char **err)
 	if (!url)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/api/retail/prices", fx->base);
-	const char *headers[] = {"Accept: application/json", NULL};
 	struct az_pages pg = {.fx = fx};
-	int rc =
-	    http_paged(fx->http, url, headers, page, &pg, AZURE_MAX_PAGES, &fx->http_status, err);
+	/* Streamed, an item at a time: a page of thousands of meters was a
+	 * cJSON tree several times its size (issue 16). The rows are held,
+	 * not flushed: seen() looks back at every row made. */
+	struct provider_pages pages = {.url = url,
+	                               .list = "Items",
+	                               .next = "NextPageLink",
+	                               .fn = page_item,
+	                               .ud = &pg,
+	                               .follow = follow,
+	                               .max_pages = AZURE_MAX_PAGES,
+	                               .hold = true};
+	int rc = provider_stream_pages(fx, &pages, err);
 	free(url);
 	return rc;
 }

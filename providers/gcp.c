@@ -276,40 +276,6 @@ static bool read_sku(struct gcp_book *b, struct norm *out, const cJSON *s)
 	return true;
 }
 
-/* Reads one page into b; *next gets the page token (malloc'd) or NULL. */
-static int read_page(struct gcp_book *b, struct norm *out, const char *body, size_t len,
-		     char **next, char **err)
-{
-	if (next)
-		*next = NULL;
-	cJSON *root = provider_json(body, len, err);
-	if (!root)
-		return PLANNER_ENET;
-	int rc = PLANNER_OK;
-	const cJSON *skus = cJSON_GetObjectItemCaseSensitive(root, "skus");
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
-	if (e || !cJSON_IsArray(skus)) {
-		rc = set_err(err, PLANNER_ENET, "response has no \"skus\" list%s%s", e ? ": " : "",
-			     e ? pj_str(e, "message") : "");
-		goto out;
-	}
-	const cJSON *s;
-	cJSON_ArrayForEach(s, skus)
-	{
-		if (!read_sku(b, out, s)) {
-			out->oom = true;
-			rc = set_err(err, PLANNER_ESYS, "out of memory");
-			goto out;
-		}
-	}
-	const char *token = pj_str(root, "nextPageToken");
-	if (next && *token && !(*next = strdup(token)))
-		rc = set_err(err, PLANNER_ESYS, "out of memory");
-out:
-	cJSON_Delete(root);
-	return rc;
-}
-
 /* Prices every shape that uses GPU rate g, in g's region. */
 static void price_shapes(const struct gcp_book *b, struct norm *out, const struct gcp_rate *g)
 {
@@ -358,38 +324,57 @@ static void compose(const struct gcp_book *b, struct norm *out)
 	}
 }
 
-/* One page alone: its GPU, core and RAM SKUs priced together. */
+/* What the SKUs of one page or every page are read into. */
+struct gcp_read {
+	struct gcp_book book;
+	struct norm *out;
+	struct fetch_ctx *fx; /* a fetch's; NULL in parse */
+	size_t page_start;    /* the rates before the page being read */
+};
+
+/* One SKU of a page's "skus" list (json_item_fn; ud is the gcp_read). */
+static int sku_item(void *ud, const cJSON *s, char **err)
+{
+	struct gcp_read *g = ud;
+	if (read_sku(&g->book, g->out, s))
+		return PLANNER_OK;
+	g->out->oom = true;
+	return set_err(err, PLANNER_ESYS, "out of memory");
+}
+
+/* One page alone, read by the same streaming reader a refresh uses: its
+ * GPU, core and RAM SKUs priced together. */
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	struct gcp_book b = {0};
-	int rc = read_page(&b, out, body, len, next, err);
+	struct gcp_read g = {.out = out};
+	int rc = provider_parse_page(body, len, "skus", "nextPageToken", sku_item, &g, next, err);
 	if (rc == PLANNER_OK)
-		compose(&b, out);
-	book_free(&b);
+		compose(&g.book, out);
+	book_free(&g.book);
 	return rc;
 }
 
-struct gcp_fetch {
-	struct fetch_ctx *fx;
-	struct gcp_book book; /* every page's rates */
-};
-
-static int page(void *ud, const char *body, size_t len, char **next, char **err)
+/* The next page (provider_pages.follow): the first query with the page's
+ * nextPageToken; none ends the list. */
+static int follow(void *ud, const char *token, size_t items, char **next, char **err)
 {
-	struct gcp_fetch *gf = ud;
-	struct fetch_ctx *fx = gf->fx;
-	char *token = NULL;
-	int rc = read_page(&gf->book, fx->out, body, len, &token, err);
+	struct gcp_read *g = ud;
+	(void)items;
+	g->page_start = g->book.n;
 	*next = NULL;
-	if (rc == PLANNER_OK && token) {
-		char *esc = http_escape(token);
-		*next = esc ? xasprintf("%s%s&pageToken=%s", fx->base, skus_path, esc) : NULL;
-		free(esc);
-		if (!*next)
-			rc = set_err(err, PLANNER_ESYS, "out of memory");
-	}
-	free(token);
-	return rc;
+	if (!token || !*token)
+		return PLANNER_OK;
+	char *esc = http_escape(token);
+	*next = esc ? xasprintf("%s%s&pageToken=%s", g->fx->base, skus_path, esc) : NULL;
+	free(esc);
+	return *next ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory");
+}
+
+/* A retried page (provider_pages.reset): its attempt's rates go. */
+static void page_reset(void *ud)
+{
+	struct gcp_read *g = ud;
+	g->book.n = g->page_start;
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)
@@ -397,8 +382,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 	char *url = provider_url(fx, skus_path);
 	/* The key goes in a header, not ?key=, so it is in no URL or log. */
 	char *hdr = xasprintf("X-Goog-Api-Key: %s", fx->key ? fx->key : "");
-	const char *headers[] = {"Accept: application/json", hdr, NULL};
-	struct gcp_fetch gf = {.fx = fx};
+	struct gcp_read g = {.out = fx->out, .fx = fx};
 	int rc;
 	if (!url || !hdr) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
@@ -406,11 +390,23 @@ static int fetch(struct fetch_ctx *fx, char **err)
 	}
 	snprintf(fx->out->source, sizeof fx->out->source, "%s/v1/services/6F81-5844-456A/skus",
 		 fx->base);
-	rc = http_paged(fx->http, url, headers, page, &gf, GCP_MAX_PAGES, &fx->http_status, err);
+	/* Streamed, a SKU at a time: a page of thousands of SKUs was a cJSON
+	 * tree several times its size (issue 16); only the book of rates is
+	 * kept across pages. */
+	struct provider_pages pages = {.url = url,
+	                               .auth = hdr,
+	                               .list = "skus",
+	                               .next = "nextPageToken",
+	                               .fn = sku_item,
+	                               .ud = &g,
+	                               .follow = follow,
+	                               .reset = page_reset,
+	                               .max_pages = GCP_MAX_PAGES};
+	rc = provider_stream_pages(fx, &pages, err);
 	if (rc == PLANNER_OK)
-		compose(&gf.book, fx->out); /* a VM's SKUs may sit on different pages */
+		compose(&g.book, fx->out); /* a VM's SKUs may sit on different pages */
 out:
-	book_free(&gf.book);
+	book_free(&g.book);
 	free(url);
 	free(hdr);
 	return rc;

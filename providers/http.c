@@ -486,7 +486,14 @@ void http_response_free(struct http_response *resp)
 int http_paged(const struct http_opts *o, const char *first_url, const char *const *headers,
                http_page_fn page_fn, void *ud, int max_pages, long *status, char **err)
 {
-	char *url = strdup(first_url);
+	struct http_request first = {.url = first_url, .headers = headers};
+	return http_paged_stream(o, &first, page_fn, ud, max_pages, status, err);
+}
+
+int http_paged_stream(const struct http_opts *o, const struct http_request *first,
+                      http_page_fn page_fn, void *ud, int max_pages, long *status, char **err)
+{
+	char *url = strdup(first->url);
 	int rc = PLANNER_OK;
 	if (!url)
 		return set_err(err, PLANNER_ESYS, "out of memory");
@@ -495,7 +502,8 @@ int http_paged(const struct http_opts *o, const char *first_url, const char *con
 			rc = set_err(err, PLANNER_ENET, "more than %d pages; stopped", max_pages);
 			break;
 		}
-		struct http_request req = {.url = url, .headers = headers};
+		struct http_request req = *first;
+		req.url = url;
 		struct http_response resp;
 		char *next = NULL;
 		rc = http_fetch(o, &req, &resp, err);

@@ -98,5 +98,10 @@ typedef int (*http_page_fn)(void *ud, const char *body, size_t len, char **next,
  * the last HTTP status. */
 int http_paged(const struct http_opts *o, const char *first_url, const char *const *headers,
 	       http_page_fn page_fn, void *ud, int max_pages, long *status, char **err);
+/* http_paged with first's headers, and its sink and reset when set: each
+ * page's body then streams to the sink and page_fn gets none (len 0), only
+ * the call that names the next page. */
+int http_paged_stream(const struct http_opts *o, const struct http_request *first,
+                      http_page_fn page_fn, void *ud, int max_pages, long *status, char **err);
 
 #endif

@@ -167,10 +167,11 @@ bool provider_api_tier(struct norm *out, long above, double in, double outp);
  * and memory that the GPU table does not model; adapters leave such rows
  * out and count them (norm.skipped). */
 bool provider_mig_slice(const char *name);
-/* --- a streaming reader for one array of a JSON body (provider.c) ---
+/* --- a streaming reader for one array of a JSON body (json_items.c) ---
  * Reads the elements of the top-level object's array `key` as the body
- * arrives, holding one element (at most 1 MiB) and the body's first 64 KiB,
- * never the whole body or its tree: a feed's memory is then the rows kept. */
+ * arrives, holding one element (at most 1 MiB), the body's first 64 KiB and
+ * one top-level string asked for (json_items_keep), never the whole body or
+ * its tree: a feed's memory is then the rows kept. */
 struct json_items;
 /* Gets one element, a small tree freed after the call; PLANNER_OK to go on. */
 typedef int (*json_item_fn)(void *ud, const struct cJSON *item, char **err);
@@ -191,7 +192,16 @@ bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err);
 int json_items_finish(struct json_items *s, char **err);
 /* The body's first 64 KiB; *whole when that is all of it. */
 const char *json_items_prefix(const struct json_items *s, size_t *len, bool *whole);
-/* Starts over (a retried download). */
+/* Keeps the string value of the top-level member `name` (the first one,
+ * before or after the list: a paged feed's next-page link), at most 8 KiB:
+ * json_items_feed fails beyond that. With it json_items_finish also says
+ * PLANNER_ENET for a body that ends after the list, before the top-level
+ * object closes. */
+void json_items_keep(struct json_items *s, const char *name);
+/* The kept member's value, decoded; NULL when the body had no such member
+ * or its value is not a string. Valid until the next reset or free. */
+const char *json_items_kept(const struct json_items *s);
+/* Starts over (a retried download); the kept value is forgotten. */
 void json_items_reset(struct json_items *s);
 /* The largest element held, bytes (for the memory test). */
 size_t json_items_peak(const struct json_items *s);
@@ -203,6 +213,39 @@ void json_items_free(struct json_items *s);
  * object, an HTML page) goes whole to p->parse when under 64 KiB. */
 int provider_stream_json(struct fetch_ctx *fx, const char *path, const char *post, const char *key,
                          json_item_fn fn, char **err);
+
+/* A paged feed streamed (provider_stream_pages): each page's list `list`
+ * is read as it arrives, and its member `next` names the next page. */
+struct provider_pages {
+	const char *url;  /* the first page's full URL */
+	const char *auth; /* a key header ("Name: value"), or NULL */
+	const char *list; /* each page's top-level list */
+	const char *next; /* each page's top-level string naming the next page */
+	json_item_fn fn;  /* gets each element, with ud */
+	void *ud;
+	/* After a page read whole: sets *url to the next page's full URL
+	 * (malloc'd) or NULL at the end, from the page's `next` value (NULL
+	 * when absent) and its number of elements. */
+	int (*follow)(void *ud, const char *next, size_t items, char **url, char **err);
+	/* Before each attempt of a page: forgets what fn kept of an attempt
+	 * before (its rows and counts go without it); NULL when nothing. */
+	void (*reset)(void *ud);
+	int max_pages;
+	/* Rows stay in fx->out, not flushed to the sink: fn looks back at them. */
+	bool hold;
+};
+/* A paged feed's parse: one page read whole by the streaming reader a
+ * fetch uses, so the tests and the fuzz harness cover it. list's elements
+ * go to fn with ud; *next (next may be NULL) gets the member `member`'s
+ * string, malloc'd, or NULL when it is absent or empty. A body without
+ * the list is PLANNER_ENET, "response has no "<list>" list", with its
+ * "error"."message" (Azure's and Google's error object) when it has one. */
+int provider_parse_page(const char *body, size_t len, const char *list, const char *member,
+                        json_item_fn fn, void *ud, char **next, char **err);
+/* Reads every page as provider_stream_json reads its one body (a retried
+ * attempt drops only its own page's rows); at most pg->max_pages pages.
+ * Sets fx->http_status. */
+int provider_stream_pages(struct fetch_ctx *fx, const struct provider_pages *pg, char **err);
 
 /* --- an element read from its bytes, before any tree (issue 16) ---
  * A reader may hand an element's bytes to a json_raw_fn first: it reads

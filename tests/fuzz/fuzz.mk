@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_MERGE_LEN ?= 1200
 FUZZ_BUILD   := build-fuzz
 FUZZ_FLAGS   := FUZZ_LIBFUZZER
-FUZZ_PROVIDERS := $(filter-out http normalise provider json_flat,$(basename $(notdir $(wildcard providers/*.c))))
+FUZZ_PROVIDERS := $(filter-out http normalise provider json_flat json_items,$(basename $(notdir $(wildcard providers/*.c))))
 FUZZ_HARNESSES := jobspec config aws_csv probe dbfile $(FUZZ_PROVIDERS:%=provider_%)
 FUZZ_BODY    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_COMMON  := $(BUILD)/obj/tests/fuzz/fuzz_common.o
