@@ -317,6 +317,18 @@ static bool string_byte(struct json_items *s, char ch, char **err)
 	return true;
 }
 
+bool json_items_capped(size_t total, size_t cap, char **err)
+{
+	if (total <= cap)
+		return true;
+	if (cap >= 1 << 20)
+		set_err(err, PLANNER_ENET, "response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)",
+		        cap >> 20);
+	else
+		set_err(err, PLANNER_ENET, "response larger than %zu bytes", cap);
+	return false;
+}
+
 bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err)
 {
 	size_t keep = JSON_PREFIX_MAX - s->prefix.len;
@@ -444,16 +456,7 @@ static bool stream_sink(void *ud, const char *p, size_t n, char **err)
 	c->total += n;
 	/* The same cap as a buffered body: memory is bounded here anyway, but
 	 * an endless body is not a feed. */
-	if (c->total > c->cap) {
-		if (c->cap >= 1 << 20)
-			set_err(err, PLANNER_ENET,
-			        "response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)",
-			        c->cap >> 20);
-		else
-			set_err(err, PLANNER_ENET, "response larger than %zu bytes", c->cap);
-		return false;
-	}
-	return json_items_feed(c->items, p, n, err);
+	return json_items_capped(c->total, c->cap, err) && json_items_feed(c->items, p, n, err);
 }
 
 /* A retried attempt starts over: its rows and counts go. */

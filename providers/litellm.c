@@ -249,15 +249,7 @@ static bool on_chunk(void *ud, const char *p, size_t n, char **err)
 	struct lite_stream *c = ud;
 	c->total += n;
 	/* The cap of a buffered body (http.c): an endless body is not a feed. */
-	if (c->total > c->cap) {
-		if (c->cap >= 1 << 20)
-			set_err(err, PLANNER_ENET,
-			        "response larger than %zu MiB (PLANNER_HTTP_MAX_BYTES)", c->cap >> 20);
-		else
-			set_err(err, PLANNER_ENET, "response larger than %zu bytes", c->cap);
-		return false;
-	}
-	return json_items_feed(c->items, p, n, err);
+	return json_items_capped(c->total, c->cap, err) && json_items_feed(c->items, p, n, err);
 }
 
 /* A retried attempt starts over. */

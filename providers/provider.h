@@ -186,6 +186,9 @@ struct json_items *json_members_new(json_item_fn fn, void *ud);
 /* Feeds the next bytes (any split). false with *err set when an element
  * is over 1 MiB, fn failed, or memory ran out. */
 bool json_items_feed(struct json_items *s, const char *p, size_t n, char **err);
+/* Whether a streamed body of `total` bytes so far is within `cap`; false
+ * with "response larger than …" in *err when not. */
+bool json_items_capped(size_t total, size_t cap, char **err);
 /* Ends the body: PLANNER_OK when the list was read whole; PLANNER_ENET with
  * *err set when the body ended inside it or an element was not JSON;
  * JSON_ITEMS_NONE when there was no such list. */
