@@ -1780,12 +1780,40 @@ START_TEST(azure_steps_skip_when_a_full_page_comes_back_without_a_next_link)
 }
 END_TEST
 
+/* Azure keeps the first of two rows of one key, even when its rows are
+ * more than a flush batch: they are held for that check, not handed to
+ * the refresh's sink as they are made. */
+START_TEST(azure_keeps_the_first_of_a_repeated_row_past_a_flush_batch)
+{
+	struct norm n;
+	struct http_opts o;
+	char base[128], *err = NULL;
+	struct counting_sink counted = {0};
+	const struct norm_sink sink = {.put = count_put, .ud = &counted};
+	http_opts_init(&o);
+	o.retries = 0;
+	snprintf(base, sizeof base, "http://127.0.0.1:%d/dups", cloud_server.port);
+	norm_init(&n, test_ref(), "azure");
+	n.sink = &sink;
+	struct fetch_ctx fx = {.p = &provider_azure, .http = &o, .base = base, .out = &n};
+	ck_assert_msg(provider_azure.fetch(&fx, &err) == PLANNER_OK, "%s", err);
+	ck_assert_uint_eq(counted.rows, 0);
+	ck_assert_uint_eq(n.n_offers, 300);
+	ck_assert_uint_eq(n.skipped, 1);
+	const struct offer *r0 = find(&n, "Standard_NC24ads_A100_v4", "r0", false);
+	ck_assert_ptr_nonnull(r0);
+	ck_assert_double_eq_tol(r0->price_per_hour, 3.0, 1e-9);
+	norm_free(&n);
+}
+END_TEST
+
 static void add_prices_tests(Suite *s)
 {
 	TCase *t = tcase_create("issue 11 prices over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
 	tcase_add_test(t, aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error);
 	tcase_add_test(t, azure_steps_skip_when_a_full_page_comes_back_without_a_next_link);
+	tcase_add_test(t, azure_keeps_the_first_of_a_repeated_row_past_a_flush_batch);
 	tcase_add_test(t, every_gpu_of_runpods_real_gpu_table_is_known_or_a_mig_slice);
 	suite_add_tcase(s, t);
 	t = tcase_create("issue 11 api feeds over loopback");

@@ -48,6 +48,10 @@ Fault scenarios (tests/check_faults.c, tests/check_concurrency.c):
             empty (as Microsoft's Q&A recorded on 2023-03-10), and at
             $skip=100 a last page of one item; documented shape, the values
             are hand-written (see gen_azure_nolink)
+  dups      Azure only: one page of 300 Linux rows (one region each) and,
+            last, the first row again at another price; more rows than a
+            flush batch (256), so the duplicate is only caught if the rows
+            are held; hand-written values (see gen_azure_dups)
   gen       Vast only: <tag> = "<n>-<a|b>", n generated offers; ids start
             with 1 (a) or 2 (b), b has 10% more offers than a
   evil      the payload with names made of quotes, SQL, terminal escapes
@@ -274,6 +278,24 @@ def gen_azure_nolink(skip):
         items = [item("westeurope", "Virtual Machines NCadsA100v4 Series", 4.04)]
     else:
         items = []
+    return json.dumps({"BillingCurrency": "USD", "Items": items, "NextPageLink": None,
+                       "Count": len(items)}).encode()
+
+
+def gen_azure_dups(skip):
+    """One Azure page: 300 Linux rows of one size in regions r0..r299, then
+    the row of r0 again at another price (azure.c keeps the first); the
+    page after it is empty. Shape as gen_azure_nolink's."""
+    def item(region, price):
+        return {"currencyCode": "USD", "retailPrice": price, "unitPrice": price,
+                "armRegionName": region, "location": region, "meterName": "NC24ads A100 v4",
+                "productName": "Virtual Machines NCadsA100v4 Series",
+                "skuName": "NC24ads A100 v4", "serviceName": "Virtual Machines",
+                "armSkuName": "Standard_NC24ads_A100_v4", "type": "Consumption",
+                "isPrimaryMeterRegion": True, "unitOfMeasure": "1 Hour"}
+    items = []
+    if skip in ("", "0"):
+        items = [item("r%d" % i, 3.0 + i / 100) for i in range(300)] + [item("r0", 9.0)]
     return json.dumps({"BillingCurrency": "USD", "Items": items, "NextPageLink": None,
                        "Count": len(items)}).encode()
 
@@ -512,6 +534,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, body)
         if kind == "nolink" and name == "azure":
             return self.reply(200, gen_azure_nolink(query.get("$skip", ["0"])[0]))
+        if kind == "dups" and name == "azure":
+            return self.reply(200, gen_azure_dups(query.get("$skip", ["0"])[0]))
         if kind == "real" and "-" in segment:
             return self.reply_real(name, ext, segment, query)
         if kind == "slow":
