@@ -53,10 +53,10 @@ struct store_stage {
 /* The staging table, in schema %1$s (stage_exec): the offers table's
  * columns without the provider (one provider at a time), rowid in feed
  * order (the last row of a key wins, as the INSERT OR REPLACE of the
- * row-by-row code did), and hist: whether the row, put in place, is a price_history row (its key is
- * new, or its price moved by more than 1e-9 from the stored one). The
- * statements below name it and its companions unqualified: no table of
- * main or temp has their names. */
+ * row-by-row code did), and hist: whether the row, put in place, is a
+ * price_history row (its key is new, or its price moved by more than 1e-9
+ * from the stored one). The statements below name it and its companions
+ * unqualified: no table of main or temp has their names. */
 #define STAGE_CREATE                                                                               \
 	"DROP TABLE IF EXISTS %1$s.offer_stage;"                                                   \
 	"CREATE TABLE %1$s.offer_stage (offer TEXT NOT NULL, region TEXT NOT NULL, "               \
@@ -324,9 +324,11 @@ static int skip_row(struct store_stage *sg, const struct offer *o, uint64_t key,
 		                     .date_empty = true};
 		*skip = (store_seen_content(&r) | SEEN_STORED) == e->content;
 	}
-	if (!*skip && e->staged)
+	if (*skip)
+		return PLANNER_OK;
+	if (e->staged)
 		sg->restaged = true;
-	else if (!*skip)
+	else
 		e->staged = (uint32_t)sg->rows + 1;
 	*hist =
 	    !(e->content & SEEN_STORED) || fabs(e->price - o->price_per_hour) > STAGE_PRICE_MOVED;
