@@ -109,7 +109,7 @@ static int write_report(FILE *f, void *arg)
 		}
 		n_offers[i] = fitting_offers(c, &plan->jobs[i], all, n_all, offers[i]);
 	}
-	iso_now(now, sizeof now);
+	iso_written(now, sizeof now);
 	struct report_input in = {.spec = spec, .plan = plan, .offers = offers,
 				  .n_offers = n_offers, .history = curves, .n_history = n_curves,
 				  .generated_at = now, .history_fx = hist_fx, .fleet = a->fleet,

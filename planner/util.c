@@ -214,6 +214,21 @@ void iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void iso_written(char *buf, size_t len)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	char *end = NULL;
+	errno = 0;
+	long long secs = env && *env ? strtoll(env, &end, 10) : -1;
+	struct tm tm;
+	time_t t = (time_t)secs;
+	if (!env || !*env || *end || errno || secs < 0 || (long long)t != secs || !gmtime_r(&t, &tm)) {
+		iso_now(buf, len);
+		return;
+	}
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 long long iso_to_epoch(const char *iso)
 {
 	struct tm tm = {0};

@@ -86,6 +86,13 @@ char *str_lower(char *s);
 /* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" in buf (>= 21 bytes). */
 void iso_now(char *buf, size_t len);
 
+/* The time a document says it was written, as iso_now: SOURCE_DATE_EPOCH
+ * when it is set to a decimal count of seconds (reproducible builds'
+ * convention, https://reproducible-builds.org/specs/source-date-epoch/),
+ * else now. The report's "report written" line uses it, so two runs can be
+ * compared byte for byte (tests/tools/same_output.sh). */
+void iso_written(char *buf, size_t len);
+
 /* Seconds since the epoch of an ISO 8601 UTC stamp ("...Z"), or -1. */
 long long iso_to_epoch(const char *iso);
 

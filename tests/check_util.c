@@ -139,6 +139,24 @@ START_TEST(iso_stamps_round_trip_through_epoch_seconds)
 END_TEST
 
 /* The one sanitising step for outside text (issue 12 item 7). */
+START_TEST(the_written_stamp_follows_source_date_epoch_and_ignores_junk)
+{
+	char buf[24], now[24];
+	setenv("SOURCE_DATE_EPOCH", "1772323200", 1);
+	iso_written(buf, sizeof buf);
+	ck_assert_str_eq(buf, "2026-03-01T00:00:00Z");
+	const char *junk[] = {"", "12x", "-5", "99999999999999999999999"};
+	for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+		setenv("SOURCE_DATE_EPOCH", junk[i], 1);
+		iso_written(buf, sizeof buf);
+		iso_now(now, sizeof now);
+		/* Junk falls back to the clock: this year, not 2026-03-01. */
+		ck_assert_int_ge(iso_to_epoch(buf), iso_to_epoch(now) - 5);
+	}
+	unsetenv("SOURCE_DATE_EPOCH");
+}
+END_TEST
+
 START_TEST(outside_text_is_made_valid_utf8_without_controls_or_the_key)
 {
 	char b[64];
@@ -209,6 +227,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, csv_fields_are_quoted_and_formulas_defused);
 	tcase_add_test(tc, csv_cells_starting_with_tab_or_cr_before_a_formula_are_defused_too);
 	tcase_add_test(tc, iso_stamps_round_trip_through_epoch_seconds);
+	tcase_add_test(tc, the_written_stamp_follows_source_date_epoch_and_ignores_junk);
 	tcase_add_test(tc, outside_text_is_made_valid_utf8_without_controls_or_the_key);
 	tcase_add_test(tc, a_name_index_finds_a_repeat_and_the_id_it_first_had);
 	tcase_add_test(tc, advising_huge_pages_leaves_any_range_as_it_was);
