@@ -100,7 +100,10 @@ _planner()
 		return 0
 		;;
 	--provider)
-		COMPREPLY=($(compgen -W "lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm" -- "$cur"))
+		# refresh also takes its last step, the ECB's exchange rates, alone.
+		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm"
+		[[ $cmd == refresh ]] && providers+=" ecb"
+		COMPREPLY=($(compgen -W "$providers" -- "$cur"))
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \

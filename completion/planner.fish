@@ -80,7 +80,9 @@ complete -c planner -n "__fish_seen_subcommand_from offers" -l limit -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l spot
 complete -c planner -n "__fish_seen_subcommand_from offers" -l api
 complete -c planner -n "__fish_seen_subcommand_from offers" -l region -x -d 'eu, us, a country or a provider region'
-complete -c planner -n "__fish_seen_subcommand_from offers refresh history" -l provider -x -a "$providers"
+complete -c planner -n "__fish_seen_subcommand_from offers history" -l provider -x -a "$providers"
+# refresh also takes its last step, the ECB's exchange rates, alone.
+complete -c planner -n "__fish_seen_subcommand_from refresh" -l provider -x -a "$providers ecb"
 
 # refresh
 complete -c planner -n "__fish_seen_subcommand_from refresh" -l if-older-than -x

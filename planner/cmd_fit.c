@@ -2,10 +2,12 @@
  * (and how many) it fits on, before any price is considered. */
 #include <cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "engines.h"
 #include "speed.h"
 #include "vram.h"
 
@@ -264,10 +266,9 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 	if (!a->engine)
 		a->engine = engine_for(a->task != TASK_INFERENCE, a->precision);
 	if (a->task == TASK_INFERENCE ? !a->engine->inference : !a->engine->training)
-		return cli_usage(c, "engine '%s' does not run %s; use %s", a->engine->name,
-				 task_name(a->task),
-				 a->task == TASK_INFERENCE ? "vllm, sglang, tensorrt-llm or llama.cpp"
-							   : "hf, unsloth or torchtune");
+		return cli_usage(
+		    c, "engine '%s' does not run %s; use %s", a->engine->name, task_name(a->task),
+		    engine_names_for(a->task != TASK_INFERENCE, ", ", " or ", names, sizeof names));
 	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
 		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
 				 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
@@ -371,12 +372,76 @@ static const struct option fit_opts[] = {
 	{"optimizer", required_argument, NULL, OPT_OPTIMIZER},
 	{0, 0, 0, 0}};
 
+/* fit's --help: the --engine paragraph names the rows of engines[] and
+ * the defaults engine_for gives; describe() writes it here before anything
+ * can print it. */
+static char fit_help[4096];
+
+/* The column the option texts start at, and the last one the engine list
+ * fills to, as the hand-written lines around it. */
+#define HELP_INDENT 19
+#define HELP_WIDTH  78
+
+#define HELP_HEAD                                                                                  \
+	"Estimates the GPU memory MODEL needs (weights at the precision, KV cache\n"               \
+	"for context x batch, training state, activations, runtime overhead) and\n"                \
+	"lists every GPU in the reference table with the fewest GPUs (1, 2, 4 or 8)\n"             \
+	"that hold it under the engine, and the speed there. With --gpu and --gpus\n"              \
+	"it answers for that one configuration (\"will it run on my two 4090s?\").\n\n"            \
+	"  MODEL            a reference id (llama-3.1-70b) or a config.json path\n"                \
+	"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m int4 ...\n"            \
+	"                   (default bf16)\n"                                                      \
+	"  --context N      tokens per sequence (default 4096; 128K works)\n"                      \
+	"  --batch N        concurrent sequences (default 1), or max: the most\n"                  \
+	"                   whose KV cache fits, as a throughput server runs\n"                    \
+	"  --task T         inference, finetune-lora, finetune-qlora, finetune-full\n"
+#define HELP_TAIL                                                                                  \
+	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...)\n"                    \
+	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"              \
+	"  --input N        mean prompt tokens per request (with --output: the\n"                  \
+	"                   request shape; decode attends to input + output/2)\n"                  \
+	"  --output N       mean output tokens per request\n"                                      \
+	"  --kv-cache D     bf16 (default) or fp8 (llama.cpp: q8_0)\n"                             \
+	"  --lora-rank R    LoRA/QLoRA adapter rank (default 16)\n"                                \
+	"  --lora-targets T all-linear (default) or attention (q, k, v, o only)\n"                 \
+	"  --micro-batch N  fine-tuning: sequences per GPU at once; gradient\n"                    \
+	"                   accumulation makes up --batch (default: the batch,\n"                  \
+	"                   split over the GPUs)\n"                                                \
+	"  --optimizer O    adamw (fp32 moments), adamw-bf16, adamw-8bit or\n"                     \
+	"                   paged-adamw-8bit (default: the engine's)\n"                            \
+	"  --format F       table (default), json or csv\n\n"                                      \
+	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
+	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
+	"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "                         \
+	"--optimizer adamw-8bit\n"
+
+static void describe(void)
+{
+	char inference[256], training[256], text[768];
+	snprintf(fit_help, sizeof fit_help, "%s  --engine E       ", HELP_HEAD);
+	snprintf(text, sizeof text, "%s (inference);",
+	         engine_names_for(false, ", ", ", ", inference, sizeof inference));
+	cli_fill(fit_help, sizeof fit_help, HELP_INDENT, HELP_INDENT, HELP_WIDTH, text);
+	size_t n = strlen(fit_help);
+	snprintf(fit_help + n, sizeof fit_help - n, "%*s", HELP_INDENT, "");
+	snprintf(text, sizeof text,
+	         "%s (fine-tuning). Default: %s for GGUF precisions, %s for other inference, %s "
+	         "for fine-tuning",
+	         engine_names_for(true, ", ", ", ", training, sizeof training),
+	         engine_for(false, "q4_k_m")->name, engine_default()->name,
+	         engine_for(true, NULL)->name);
+	cli_fill(fit_help, sizeof fit_help, HELP_INDENT, HELP_INDENT, HELP_WIDTH, text);
+	n = strlen(fit_help);
+	snprintf(fit_help + n, sizeof fit_help - n, "%s", HELP_TAIL);
+}
+
 static int exec_fit(struct cli *c, int argc, char **argv)
 {
 	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
 	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
+	describe();
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", fit_opts, NULL)) != -1) {
 		switch (opt) {
@@ -446,44 +511,11 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_fit_entry = {
-	.name = "fit",
-	.args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
-		"[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--lora-rank R] "
-		"[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
-	.summary = "memory a model needs, and which GPUs (and how many) it fits on",
-	.help = "Estimates the GPU memory MODEL needs (weights at the precision, KV cache\n"
-		"for context x batch, training state, activations, runtime overhead) and\n"
-		"lists every GPU in the reference table with the fewest GPUs (1, 2, 4 or 8)\n"
-		"that hold it under the engine, and the speed there. With --gpu and --gpus\n"
-		"it answers for that one configuration (\"will it run on my two 4090s?\").\n\n"
-		"  MODEL            a reference id (llama-3.1-70b) or a config.json path\n"
-		"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m int4 ...\n"
-		"                   (default bf16)\n"
-		"  --context N      tokens per sequence (default 4096; 128K works)\n"
-		"  --batch N        concurrent sequences (default 1), or max: the most\n"
-		"                   whose KV cache fits, as a throughput server runs\n"
-		"  --task T         inference, finetune-lora, finetune-qlora, finetune-full\n"
-		"  --engine E       vllm, sglang, tensorrt-llm, llama.cpp (inference);\n"
-		"                   hf, unsloth, torchtune (fine-tuning). Default: llama.cpp\n"
-		"                   for GGUF precisions, vllm for other inference, hf for\n"
-		"                   fine-tuning\n"
-		"  --gpu G          only this GPU (a name or alias: 4090, h100, ...)\n"
-		"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"
-		"  --input N        mean prompt tokens per request (with --output: the\n"
-		"                   request shape; decode attends to input + output/2)\n"
-		"  --output N       mean output tokens per request\n"
-		"  --kv-cache D     bf16 (default) or fp8 (llama.cpp: q8_0)\n"
-		"  --lora-rank R    LoRA/QLoRA adapter rank (default 16)\n"
-		"  --lora-targets T all-linear (default) or attention (q, k, v, o only)\n"
-		"  --micro-batch N  fine-tuning: sequences per GPU at once; gradient\n"
-		"                   accumulation makes up --batch (default: the batch,\n"
-		"                   split over the GPUs)\n"
-		"  --optimizer O    adamw (fp32 moments), adamw-bf16, adamw-8bit or\n"
-		"                   paged-adamw-8bit (default: the engine's)\n"
-		"  --format F       table (default), json or csv\n\n"
-		"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"
-		"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"
-		"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "
-		"--optimizer adamw-8bit\n",
-	.exec = exec_fit,
+    .name = "fit",
+    .args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
+            "[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--lora-rank R] "
+            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
+    .summary = "memory a model needs, and which GPUs (and how many) it fits on",
+    .help = fit_help,
+    .exec = exec_fit,
 };

@@ -209,6 +209,11 @@ const struct engine engines[] = {
         .tp_efficiency = {VLLM_TP_EFF_PCIE, TRTLLM_TP_EFF},
         /* max_num_seqs default 256 (vLLM EngineArgs, v0.6-v0.10). */
         .max_batch = 256,
+        /* `vllm serve` / vllm.entrypoints: --tensor-parallel-size, short
+         * form -tp (vllm/engine/arg_utils.py). */
+        .launcher = "vllm",
+        .tp_option = "--tensor-parallel-size",
+        .tp_given = {"--tensor-parallel-size", " -tp "},
     },
     {
         .name = "sglang",
@@ -228,6 +233,12 @@ const struct engine engines[] = {
         /* max_running_requests is derived from the KV pool; we cap as
          * vLLM (unconfirmed). */
         .max_batch = 256,
+        /* python -m sglang.launch_server: --tp-size (python/sglang/srt/
+         * server_args.py; the README's --tp is its abbreviation, so any
+         * "--tp" sets it). */
+        .launcher = "sglang",
+        .tp_option = "--tp-size",
+        .tp_given = {"--tp"},
     },
     {
         .name = "tensorrt-llm",
@@ -412,17 +423,53 @@ double engine_kv_bytes(const struct engine *e, const char *dtype)
 	return 0.0;
 }
 
-const char *engine_names(char *buf, size_t len)
+/* Names of the rows keep() takes, joined by sep, the last two by last;
+ * keep NULL takes every row. */
+static const char *join_names(bool (*keep)(const struct engine *, bool), bool arg, const char *sep,
+                              const char *last, char *buf, size_t len)
 {
-	size_t at = 0;
+	size_t at = 0, total = 0, k = 0;
 	if (len == 0)
 		return buf;
 	buf[0] = '\0';
+	for (size_t i = 0; i < n_engines; i++)
+		total += !keep || keep(&engines[i], arg);
 	for (size_t i = 0; i < n_engines && at < len; i++) {
-		int w = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", engines[i].name);
+		if (keep && !keep(&engines[i], arg))
+			continue;
+		const char *between = k + 1 == total ? last : sep;
+		int w = snprintf(buf + at, len - at, "%s%s", k ? between : "", engines[i].name);
 		if (w < 0)
 			break;
 		at += (size_t)w;
+		k++;
 	}
 	return buf;
+}
+
+const char *engine_names(char *buf, size_t len)
+{
+	return join_names(NULL, false, ", ", ", ", buf, len);
+}
+
+/* Whether e runs fine-tuning (training) or inference (!training). */
+static bool runs(const struct engine *e, bool training)
+{
+	return training ? e->training : e->inference;
+}
+
+const char *engine_names_for(bool training, const char *sep, const char *last, char *buf,
+                             size_t len)
+{
+	return join_names(runs, training, sep, last, buf, len);
+}
+
+const char *engine_tp_option(const struct engine *e, const char *command)
+{
+	if (!e || !e->launcher || !e->tp_option || !command || !strstr(command, e->launcher))
+		return NULL;
+	for (size_t i = 0; i < sizeof e->tp_given / sizeof e->tp_given[0]; i++)
+		if (e->tp_given[i] && strstr(command, e->tp_given[i]))
+			return NULL;
+	return e->tp_option;
 }

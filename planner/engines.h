@@ -60,6 +60,13 @@ struct engine {
 	double full_ft_bytes;      /* full fine-tuning: bytes per parameter beyond the
 	                            * 16-bit weights (gradients, master copy, optimizer) */
 	const char *optimizer;     /* the recipe's default optimizer, for messages */
+
+	/* Launch (export_k8s.c): how a run command that starts this engine asks
+	 * for tensor parallelism over a pod's GPUs; NULL launcher: none is
+	 * added. */
+	const char *launcher;    /* a command containing this starts the engine */
+	const char *tp_option;   /* appended with the GPU count: "--tp-size" */
+	const char *tp_given[2]; /* a command containing any of these sets it already */
 };
 
 /* Every profile, in the order help text lists them. */
@@ -87,5 +94,18 @@ double engine_kv_bytes(const struct engine *e, const char *dtype);
 
 /* Engine names joined by ", " into buf (for messages and help). */
 const char *engine_names(char *buf, size_t len);
+
+/* The names of the engines that run fine-tuning (training) or inference
+ * (!training), in engines[] order, joined by sep, the last two by last
+ * ("vllm, sglang or llama.cpp"), into buf (len bytes, cut to fit): the
+ * lists help and messages show, so a new row is named there by itself.
+ * Returns buf. */
+const char *engine_names_for(bool training, const char *sep, const char *last, char *buf,
+                             size_t len);
+
+/* The option to append, with the GPU count, to `command` so that e splits
+ * its model over a pod's GPUs: e's tp_option when command starts e (names
+ * its launcher) and sets no degree of its own; NULL otherwise. */
+const char *engine_tp_option(const struct engine *e, const char *command);
 
 #endif

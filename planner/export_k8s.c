@@ -299,9 +299,8 @@ static void cron_metadata(struct emit *e, const struct schedule *s, const struct
 }
 
 /* The tensor-parallel option of the job's engine, when the command starts
- * that engine and does not set it: vLLM's --tensor-parallel-size
- * (vllm/engine/arg_utils.py) and SGLang's --tp-size (python/sglang/srt/
- * server_args.py; the README's --tp is its abbreviation). NULL for none. */
+ * that engine and does not set it (the engine's row in engines.c says
+ * which option, with its source). NULL for none. */
 static const char *tp_flag(const struct job *job, int gpus)
 {
 	const struct engine *en = job->engine ? engine_find(job->engine) : NULL;
@@ -310,12 +309,7 @@ static const char *tp_flag(const struct job *job, int gpus)
 	const char *c = job->run_command;
 	if (gpus < 2 || !c)
 		return NULL;
-	if (!strcmp(en->name, "vllm") && strstr(c, "vllm") &&
-	    !strstr(c, "--tensor-parallel-size") && !strstr(c, " -tp "))
-		return "--tensor-parallel-size";
-	if (!strcmp(en->name, "sglang") && strstr(c, "sglang") && !strstr(c, "--tp"))
-		return "--tp-size";
-	return NULL;
+	return engine_tp_option(en, c);
 }
 
 static void container_command(struct emit *e, const struct job *job, int gpus)

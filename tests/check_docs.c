@@ -2,7 +2,9 @@
  * (completion/planner.bash) cover every command in the binary's table;
  * groff renders the page without a warning (skipped, saying so, where
  * groff is absent); the completion parses and completes commands, options
- * and option values when driven through COMP_WORDS as bash would. */
+ * and option values when driven through COMP_WORDS as bash would. The
+ * lists of providers, engines and routes they keep are held to their
+ * registries in check_doc_lists.c. */
 #include <check.h>
 #include <ctype.h>
 #include <stdbool.h>
@@ -13,7 +15,6 @@
 #include <unistd.h>
 
 #include "export.h"
-#include "provider.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -290,18 +291,6 @@ START_TEST(groff_renders_the_man_page_without_a_warning)
 }
 END_TEST
 
-/* What the completion offers for the words given, space-separated. */
-static char *complete(const char *words, int cword)
-{
-	char *cmd = xasprintf("bash --norc --noprofile -c 'source completion/planner.bash; "
-			      "COMP_WORDS=(%s); COMP_CWORD=%d; _planner; echo \"${COMPREPLY[*]}\"'",
-			      words, cword);
-	char *out = NULL;
-	ck_assert_int_eq(run_sh(cmd, &out), 0);
-	free(cmd);
-	return out;
-}
-
 START_TEST(bash_completes_commands_options_and_their_values)
 {
 	char *out = NULL;
@@ -321,133 +310,11 @@ START_TEST(bash_completes_commands_options_and_their_values)
 	    {"planner compare jobs/month", 2, "jobs/monthly.yaml\n"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		out = complete(cases[i].words, cases[i].cword);
+		out = test_bash_complete(cases[i].words, cases[i].cword);
 		ck_assert_msg(!strcmp(out, cases[i].want), "'%s' completed to '%s', want '%s'",
 			      cases[i].words, out, cases[i].want);
 		free(out);
 	}
-}
-END_TEST
-
-/* The text of planner.1 from head up to the next .SS, .SH or .TP;
- * malloc'd. */
-static char *man_part(const char *man, const char *head)
-{
-	const char *p = strstr(man, head);
-	ck_assert_msg(p != NULL, "planner.1 has no '%s'", head);
-	size_t n = strlen(p);
-	static const char *const ends[] = {"\n.SS", "\n.SH", "\n.TP"};
-	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
-		const char *e = strstr(p + 1, ends[i]);
-		if (e && (size_t)(e - p) < n)
-			n = (size_t)(e - p);
-	}
-	return xasprintf("%.*s", (int)n, p);
-}
-
-/* Where word first appears in text with no letter or digit on either
- * side; NULL when it does not. */
-static const char *find_word(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
-		bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '-');
-		if (!before && !isalnum((unsigned char)p[n]))
-			return p;
-	}
-	return NULL;
-}
-
-/* Whether word appears in text with no letter or digit on either side. */
-static bool has_word(const char *text, const char *word)
-{
-	return find_word(text, word) != NULL;
-}
-
-/* The text of s from the first `from` up to the next `to` (or the end);
- * malloc'd. Fails the test when s has no `from`. */
-static char *part(const char *s, const char *what, const char *from, const char *to)
-{
-	const char *p = strstr(s, from);
-	ck_assert_msg(p != NULL, "%s has no '%s'", what, from);
-	const char *e = strstr(p + strlen(from), to);
-	return xasprintf("%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
-}
-
-/* Whether word appears in text, and before `marker` exactly when before
- * is true: "lambda, … (rented GPUs) and openrouter, … (per-token …)". */
-static bool named_on_its_side(const char *text, const char *word, const char *marker, bool before)
-{
-	const char *w = find_word(text, word), *m = strstr(text, marker);
-	return w && m && (w < m) == before;
-}
-
-/* Every row of provider_list is named wherever the providers are listed by
- * hand: README's `planner providers` example, its refresh paragraph (on
- * the rented or the API side) and its list of key variables (needed or
- * optional), planner.1's refresh section and ENVIRONMENT, and the bash
- * completion of --provider, which offers exactly the list's names in its
- * order. The help text is built from the list; it is checked too, so a
- * buffer that cuts it shows here. A new adapter that is one row in the
- * list fails here until it is documented. */
-START_TEST(every_provider_is_in_the_help_readme_man_page_and_completion)
-{
-	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
-	ck_assert_ptr_nonnull(man);
-	ck_assert_ptr_nonnull(readme);
-	char *example = part(readme, "README.md", "$ planner providers\n", "\n$ ");
-	char *fetches = part(readme, "README.md", "`planner refresh` fetches", "\n\n");
-	char *keys = part(readme, "README.md", "* **Keys**", "\n* ");
-	char *refresh_man = man_part(man, ".SS \"planner refresh");
-	char *env_man = part(man, "planner.1", ".SH ENVIRONMENT", "\n.SH");
-	const char *refresh_argv[] = {"refresh", "--help", NULL};
-	const char *offers_argv[] = {"offers", "--help", NULL};
-	char *refresh_help = NULL, *offers_help = NULL, names[1024] = "";
-	ck_assert_int_eq(test_run_planner(refresh_argv, NULL, &refresh_help, NULL), 0);
-	ck_assert_int_eq(test_run_planner(offers_argv, NULL, &offers_help, NULL), 0);
-	for (size_t i = 0; provider_list[i]; i++) {
-		const struct provider *p = provider_list[i];
-		bool rented = p->kind == PROVIDER_RENTED;
-		char *row = xasprintf("\n%s ", p->name);
-		ck_assert_msg(strstr(example, row) != NULL,
-		              "README's `planner providers` example has no row for %s", p->name);
-		free(row);
-		ck_assert_msg(named_on_its_side(fetches, p->name, "(rented", rented),
-		              "README's refresh paragraph does not name %s among the %s feeds",
-		              p->name, rented ? "rented" : "API");
-		ck_assert_msg(has_word(refresh_man, p->name),
-		              "planner.1's refresh section does not name %s", p->name);
-		ck_assert_msg(has_word(refresh_help, p->name), "refresh --help does not name %s",
-		              p->name);
-		ck_assert_msg(!rented || has_word(offers_help, p->name),
-		              "offers --help does not name %s", p->name);
-		if (p->key_env) {
-			ck_assert_msg(
-			    named_on_its_side(keys, p->key_env, "(needed)", !p->key_optional),
-			    "README's keys do not list %s as %s", p->key_env,
-			    p->key_optional ? "optional" : "needed");
-			ck_assert_msg(has_word(env_man, p->key_env),
-			              "planner.1's ENVIRONMENT does not name %s", p->key_env);
-			ck_assert_msg(has_word(refresh_help, p->key_env),
-			              "refresh --help does not name %s", p->key_env);
-		}
-		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-		         names[0] ? " " : "", p->name);
-	}
-	char *want = xasprintf("%s\n", names);
-	char *got = complete("planner refresh --provider \"\"", 3);
-	ck_assert_msg(!strcmp(got, want), "completion of --provider: '%s', want '%s'", got, want);
-	free(got);
-	free(want);
-	free(offers_help);
-	free(refresh_help);
-	free(env_man);
-	free(refresh_man);
-	free(keys);
-	free(fetches);
-	free(example);
-	free(readme);
-	free(man);
 }
 END_TEST
 
@@ -464,7 +331,7 @@ START_TEST(bash_completes_commands_not_directories_and_model_and_gpu_names)
 			 0);
 	ck_assert_str_eq(out, "complete -F _planner planner\n");
 	free(out);
-	out = complete("planner prov", 1);
+	out = test_bash_complete("planner prov", 1);
 	ck_assert_str_eq(out, "providers\n");
 	free(out);
 	const char *bin = getenv("PLANNER_BIN");
@@ -483,7 +350,7 @@ START_TEST(bash_completes_commands_not_directories_and_model_and_gpu_names)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *words = xasprintf(cases[i].words, bin);
-		out = complete(words, cases[i].cword);
+		out = test_bash_complete(words, cases[i].cword);
 		ck_assert_msg(!strcmp(out, cases[i].want), "'%s' completed to '%s', want '%s'", words,
 			      out, cases[i].want);
 		free(out);
@@ -491,16 +358,6 @@ START_TEST(bash_completes_commands_not_directories_and_model_and_gpu_names)
 	}
 }
 END_TEST
-
-/* Whether the shell named is installed (on PATH). */
-static bool have_shell(const char *name)
-{
-	char *cmd = xasprintf("command -v %s >/dev/null 2>&1", name), *out = NULL;
-	int rc = run_sh(cmd, &out);
-	free(out);
-	free(cmd);
-	return rc == 0;
-}
 
 /* The zsh and fish completions parse (when the shell is installed) and name
  * every command and every schedule format, as the bash one must. */
@@ -516,7 +373,7 @@ START_TEST(zsh_and_fish_completions_parse_and_name_every_command_and_format)
 	for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
 		char *text = test_slurp(files[f].path), *out = NULL;
 		ck_assert_ptr_nonnull(text);
-		if (have_shell(files[f].shell)) {
+		if (test_have_shell(files[f].shell)) {
 			ck_assert_msg(run_sh(files[f].check, &out) == 0, "%s: %s", files[f].path,
 				      out);
 			free(out);
@@ -525,12 +382,12 @@ START_TEST(zsh_and_fish_completions_parse_and_name_every_command_and_format)
 			       files[f].shell);
 		}
 		for (size_t i = 0; names[i]; i++)
-			ck_assert_msg(has_word(text, names[i]), "%s does not offer %s",
-				      files[f].path, names[i]);
+			ck_assert_msg(test_has_word(text, names[i]), "%s does not offer %s",
+			              files[f].path, names[i]);
 		for (size_t i = 0; export_formats[i]; i++)
-			ck_assert_msg(has_word(text, export_formats[i]->name),
-				      "%s does not offer format %s", files[f].path,
-				      export_formats[i]->name);
+			ck_assert_msg(test_has_word(text, export_formats[i]->name),
+			              "%s does not offer format %s", files[f].path,
+			              export_formats[i]->name);
 		ck_assert_msg(strstr(text, "models --format csv") || strstr(text, "$1 --format csv") ||
 				      strstr(text, "$argv[1] --format csv"),
 			      "%s does not read model and GPU names from planner", files[f].path);
@@ -545,7 +402,7 @@ END_TEST
 START_TEST(fish_completes_commands_formats_and_gpu_names)
 {
 	const char *bin = getenv("PLANNER_BIN");
-	if (!have_shell("fish") || !bin) {
+	if (!test_have_shell("fish") || !bin) {
 		printf("docs: fish completion run skipped: fish or PLANNER_BIN missing\n");
 		return;
 	}
@@ -603,23 +460,23 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 	char *row = xasprintf("%.*s", (int)strcspn(synopsis, "\n"), synopsis);
 	for (size_t i = 0; export_formats[i]; i++)
 		if (export_formats[i]->applies & EXPORT_SCHEDULE)
-			ck_assert_msg(has_word(row, export_formats[i]->name),
+			ck_assert_msg(test_has_word(row, export_formats[i]->name),
 			              "README's schedule synopsis lacks %s",
 			              export_formats[i]->name);
 	free(row);
 	free(readme);
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		const char *argv[] = {kinds[k].cmd, "--help", NULL};
-		char *help = NULL, *section = man_part(man, kinds[k].man);
+		char *help = NULL, *section = test_man_part(man, "planner.1", kinds[k].man);
 		ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
 		char names[256] = "", *want = NULL;
 		for (size_t i = 0; export_formats[i]; i++) {
 			const struct export_format *ef = export_formats[i];
 			if (!(ef->applies & kinds[k].kind))
 				continue;
-			ck_assert_msg(has_word(help, ef->name), "%s --help does not name format %s",
-			              kinds[k].cmd, ef->name);
-			ck_assert_msg(has_word(section, ef->name),
+			ck_assert_msg(test_has_word(help, ef->name),
+			              "%s --help does not name format %s", kinds[k].cmd, ef->name);
+			ck_assert_msg(test_has_word(section, ef->name),
 			              "planner.1's '%s' does not name %s", kinds[k].man, ef->name);
 			if (ef->summary && kinds[k].kind == EXPORT_SCHEDULE) {
 				char *note = xasprintf("%s (%.6s", ef->name, ef->summary);
@@ -631,7 +488,7 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 			         names[0] ? " " : "", ef->name);
 		}
 		want = xasprintf("%s\n", names);
-		char *got = complete(kinds[k].words, kinds[k].cword);
+		char *got = test_bash_complete(kinds[k].words, kinds[k].cword);
 		ck_assert_msg(!strcmp(got, want), "completion of %s --format: '%s', want '%s'",
 		              kinds[k].cmd, got, want);
 		free(got);
@@ -718,7 +575,6 @@ Suite *docs_suite(void)
 	tcase_add_test(tc, zsh_and_fish_completions_parse_and_name_every_command_and_format);
 	tcase_add_test(tc, fish_completes_commands_formats_and_gpu_names);
 	tcase_add_test(tc, every_export_format_has_help_a_man_entry_and_completion);
-	tcase_add_test(tc, every_provider_is_in_the_help_readme_man_page_and_completion);
 	tcase_add_test(tc, every_exit_status_is_documented);
 	tcase_add_test(tc, every_example_spec_prices_and_the_examples_show_the_less_common_keys);
 	tcase_add_test(tc, every_relative_link_in_the_markdown_names_a_file_in_the_repository);

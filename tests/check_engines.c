@@ -116,6 +116,77 @@ START_TEST(every_row_is_complete_and_in_range)
 }
 END_TEST
 
+/* The K8s export's tensor-parallel flag comes from the engine's row: vLLM
+ * and SGLang get theirs when the command starts them and sets no degree
+ * already (either spelling); the other engines get none. Every row with an
+ * option has a launcher, and a command that already carries the option is
+ * left alone, so no row can double it. */
+START_TEST(the_tensor_parallel_option_is_the_engines_when_its_command_lacks_one)
+{
+	static const struct {
+		const char *engine, *command, *want;
+	} cases[] = {
+	    {"vllm", "vllm serve meta-llama/Llama-3.1-70B", "--tensor-parallel-size"},
+	    {"vllm", "python -m vllm.entrypoints.openai.api_server", "--tensor-parallel-size"},
+	    {"vllm", "vllm serve m --tensor-parallel-size 4", NULL},
+	    {"vllm", "vllm serve m -tp 4 --port 80", NULL},
+	    {"vllm", "python serve.py", NULL},
+	    {"sglang", "python -m sglang.launch_server --model-path m", "--tp-size"},
+	    {"sglang", "python -m sglang.launch_server --tp 2", NULL},
+	    {"sglang", "python -m sglang.launch_server --tp-size 2", NULL},
+	    {"sglang", "vllm serve m", NULL},
+	    {"tensorrt-llm", "trtllm-serve m", NULL},
+	    {"llama.cpp", "llama-server -m m.gguf", NULL},
+	    {"hf", "accelerate launch train.py", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *got = engine_tp_option(engine_find(cases[i].engine), cases[i].command);
+		ck_assert_msg(cases[i].want ? got && !strcmp(got, cases[i].want) : !got,
+		              "%s on '%s': %s, want %s", cases[i].engine, cases[i].command,
+		              got ? got : "none", cases[i].want ? cases[i].want : "none");
+	}
+	ck_assert_ptr_null(engine_tp_option(engine_find("vllm"), NULL));
+	ck_assert_ptr_null(engine_tp_option(NULL, "vllm serve m"));
+	for (size_t i = 0; i < n_engines; i++) {
+		const struct engine *e = &engines[i];
+		if (!e->tp_option)
+			continue;
+		ck_assert_msg(e->launcher && *e->launcher, "%s: a tp_option without a launcher",
+		              e->name);
+		char *plain = xasprintf("%s m", e->launcher);
+		char *given = xasprintf("%s m %s 2", e->launcher, e->tp_option);
+		ck_assert_ptr_eq(engine_tp_option(e, plain), e->tp_option);
+		ck_assert_msg(!engine_tp_option(e, given), "%s: '%s' would get it twice", e->name,
+		              given);
+		free(given);
+		free(plain);
+	}
+}
+END_TEST
+
+/* The help's and messages' lists of engines by task are the rows of that
+ * task, in table order, each once. */
+START_TEST(the_names_by_task_are_the_rows_of_that_task)
+{
+	char buf[512], want[512];
+	ck_assert_str_eq(engine_names_for(false, ", ", " or ", buf, sizeof buf),
+	                 "vllm, sglang, tensorrt-llm or llama.cpp");
+	ck_assert_str_eq(engine_names_for(true, ", ", " or ", buf, sizeof buf),
+	                 "hf, unsloth or torchtune");
+	for (int training = 0; training < 2; training++) {
+		want[0] = '\0';
+		for (size_t i = 0; i < n_engines; i++)
+			if (training ? engines[i].training : engines[i].inference)
+				snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+				         want[0] ? "|" : "", engines[i].name);
+		ck_assert_str_eq(engine_names_for(training, "|", "|", buf, sizeof buf), want);
+	}
+	/* Cut to fit, never past the buffer. */
+	ck_assert_str_eq(engine_names_for(false, ", ", " or ", buf, 7), "vllm, ");
+	ck_assert_str_eq(engine_names(buf, 5), "vllm");
+}
+END_TEST
+
 /* A profile that is the default with one figure changed moves exactly the
  * estimate that figure belongs to. */
 START_TEST(memory_estimates_read_the_profile)
@@ -325,6 +396,8 @@ Suite *engines_suite(void)
 	tcase_add_test(tc, the_default_engine_follows_the_task_and_precision);
 	tcase_add_test(tc, every_engine_the_issue_names_is_a_row);
 	tcase_add_test(tc, every_row_is_complete_and_in_range);
+	tcase_add_test(tc, the_tensor_parallel_option_is_the_engines_when_its_command_lacks_one);
+	tcase_add_test(tc, the_names_by_task_are_the_rows_of_that_task);
 	tcase_add_test(tc, memory_estimates_read_the_profile);
 	tcase_add_test(tc, speed_estimates_read_the_profile);
 	tcase_add_test(tc, a_layer_split_adds_memory_but_not_stream_speed);

@@ -3,6 +3,7 @@
 
 #include "store.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -229,4 +230,54 @@ long test_store_long(struct store *st, const char *sql)
 	long n = (long)sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+const char *test_find_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '-');
+		if (!before && !isalnum((unsigned char)p[n]))
+			return p;
+	}
+	return NULL;
+}
+
+bool test_has_word(const char *text, const char *word)
+{
+	return test_find_word(text, word) != NULL;
+}
+
+char *test_man_part(const char *page, const char *what, const char *head)
+{
+	const char *p = strstr(page, head);
+	ck_assert_msg(p != NULL, "%s has no '%s'", what, head);
+	size_t n = strlen(p);
+	static const char *const ends[] = {"\n.SS", "\n.SH", "\n.TP"};
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		const char *e = strstr(p + 1, ends[i]);
+		if (e && (size_t)(e - p) < n)
+			n = (size_t)(e - p);
+	}
+	return xasprintf("%.*s", (int)n, p);
+}
+
+char *test_bash_complete(const char *words, int cword)
+{
+	char *cmd = xasprintf("bash --norc --noprofile -c 'source completion/planner.bash; "
+	                      "COMP_WORDS=(%s); COMP_CWORD=%d; _planner; echo \"${COMPREPLY[*]}\"' "
+	                      "2>&1",
+	                      words, cword);
+	char *out = NULL;
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(cmd);
+	return out;
+}
+
+bool test_have_shell(const char *name)
+{
+	char *cmd = xasprintf("command -v %s >/dev/null 2>&1", name);
+	int rc = test_sh(cmd, NULL);
+	free(cmd);
+	return rc == 0;
 }

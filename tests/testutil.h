@@ -4,6 +4,7 @@
 #define PLANNER_TESTUTIL_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "refdata.h"
@@ -67,5 +68,22 @@ void test_fixture_stop(struct test_fixture *f);
 /* The requests the server saw for one scenario segment (GET /_log/<seg>),
  * as malloc'd JSON text; fails the test when it cannot be read. */
 char *test_fixture_log(const struct test_fixture *f, const char *segment);
+
+/* --- the text of the docs and completions (check_docs.c, check_doc_lists.c) --- */
+
+/* Where word first appears in text with no letter, digit or '-' just
+ * before it and no letter or digit just after; NULL when it does not. */
+const char *test_find_word(const char *text, const char *word);
+/* Whether test_find_word finds word in text. */
+bool test_has_word(const char *text, const char *word);
+/* The text of the manual page `page` (named `what` in a failure) from
+ * head up to the next .SS, .SH or .TP; malloc'd. Fails the test when page
+ * has no head. */
+char *test_man_part(const char *page, const char *what, const char *head);
+/* What completion/planner.bash offers for the shell words given, its
+ * COMPREPLY space-separated with a newline, COMP_CWORD cword; malloc'd. */
+char *test_bash_complete(const char *words, int cword);
+/* Whether the shell named is installed (on PATH). */
+bool test_have_shell(const char *name);
 
 #endif
