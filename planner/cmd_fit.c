@@ -76,23 +76,26 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	const struct engine *e = a->engine;
 	memset(l, 0, sizeof *l);
 	l->g = g;
-	l->needed = vram_min_gpus(e, need, g);
+	struct device d = device_from_gpu(g, 1);
+	l->needed = vram_device_min_count(e, need, &d);
 	l->n = a->gpus > 0 ? a->gpus : l->needed;
+	d.count = l->n;
 	l->batch = a->batch;
 	struct vram_need at = *need;
 	if (a->batch_max && l->n > 0) {
-		l->batch = vram_max_batch(e, m, p, g, l->n, a->context, a->kv_bytes);
+		l->batch = vram_device_max_batch(e, m, p, &d, a->context, a->kv_bytes);
 		struct vram_job vj = fit_job(a, l->batch > 0 ? l->batch : 1);
 		vram_estimate_job(e, m, p, &vj, &at);
 	}
-	l->fits = l->n > 0 && l->batch > 0 && vram_fits(e, &at, g, l->n);
+	struct vram_fit fit = {0};
+	l->fits = l->n > 0 && l->batch > 0 && vram_place(e, &at, &d, &fit, NULL, 0);
 	if (l->n > 0) {
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
 		struct speed_job sj = {.task = a->task, .context = a->context,
 				       .batch = l->batch > 0 ? l->batch : 1,
 				       .input_tokens = a->input, .output_tokens = a->output,
 				       .kv_bytes_per_element = a->kv_bytes};
-		speed_estimate_job(e, m, p, g, l->n, &sj, &l->s);
+		speed_estimate_device(e, m, p, &d, &sj, &l->s);
 	}
 }
 

@@ -49,16 +49,11 @@ int api_cache_prices(struct api_cache *a, struct store *st, const char *model,
 	return PLANNER_OK;
 }
 
-/* What workload_estimate reads of a job, besides the configuration. */
+/* A shape of job met (workload_shape: all the estimate reads of a job,
+ * besides the configuration), with its estimates. */
 struct size_shape {
-	const char *model_ref; /* one spec resolves one reference the same way every time */
-	const struct precision_info *prec;
-	const struct engine *engine;
-	enum task task;
-	double attended, kv_bytes;
-	bool batch_max;
-	int batch;
-	size_t jobs; /* jobs of this shape met so far */
+	struct workload_shape key;
+	size_t jobs;            /* jobs of this shape met so far */
 	struct size_entry *est; /* by configuration number; n_est of them */
 	size_t n_est;
 };
@@ -87,24 +82,29 @@ static uint64_t fnv(uint64_t h, const void *p, size_t len)
 
 #define FNV_SEED 1469598103934665603ULL
 
-
-static uint64_t shape_hash(const struct size_shape *s)
+/* The shape's bytes with the two pointers into its job cleared: model
+ * and model_ref stand for one architecture, which the text of model_ref
+ * names (workload.h). */
+static struct workload_shape shape_bytes(const struct workload_shape *s)
 {
-	uint64_t h = fnv(FNV_SEED, s->model_ref, strlen(s->model_ref));
-	const void *ptrs[] = {s->prec, s->engine};
-	h = fnv(h, ptrs, sizeof ptrs);
-	int ints[] = {(int)s->task, s->batch_max, s->batch};
-	h = fnv(h, ints, sizeof ints);
-	double ds[] = {s->attended, s->kv_bytes};
-	return hash_fmix64(fnv(h, ds, sizeof ds));
+	struct workload_shape b;
+	memcpy(&b, s, sizeof b);
+	b.model = NULL;
+	b.model_ref = NULL;
+	return b;
 }
 
-static bool shape_eq(const struct size_shape *a, const struct size_shape *b)
+uint64_t size_cache_key(const struct workload_shape *s)
 {
-	return a->prec == b->prec && a->engine == b->engine && a->task == b->task &&
-	       a->attended == b->attended && a->kv_bytes == b->kv_bytes &&
-	       a->batch_max == b->batch_max && a->batch == b->batch &&
-	       !strcmp(a->model_ref, b->model_ref);
+	struct workload_shape b = shape_bytes(s);
+	uint64_t h = fnv(FNV_SEED, &b, sizeof b);
+	return hash_fmix64(fnv(h, s->model_ref, strlen(s->model_ref)));
+}
+
+bool size_cache_same(const struct workload_shape *a, const struct workload_shape *b)
+{
+	struct workload_shape x = shape_bytes(a), y = shape_bytes(b);
+	return !memcmp(&x, &y, sizeof x) && !strcmp(a->model_ref, b->model_ref);
 }
 
 /* Doubles the shape slots (from 64) and places every shape again. */
@@ -115,7 +115,7 @@ static bool shapes_rehash(struct size_cache *c)
 	if (!slots)
 		return false;
 	for (size_t i = 0; i < c->n_shapes; i++) {
-		size_t k = shape_hash(&c->shapes[i]) & (cap - 1);
+		size_t k = size_cache_key(&c->shapes[i].key) & (cap - 1);
 		while (slots[k])
 			k = (k + 1) & (cap - 1);
 		slots[k] = i + 1;
@@ -128,23 +128,15 @@ static bool shapes_rehash(struct size_cache *c)
 
 size_t size_cache_shape(struct size_cache *c, const struct workload *w)
 {
-	const struct job *j = w->job;
-	struct size_shape s = {.model_ref = j->model_ref,
-			       .prec = w->prec,
-			       .engine = w->engine,
-			       .task = j->task,
-			       .attended = w->attended,
-			       .kv_bytes = w->kv_bytes,
-			       .batch_max = j->batch_max,
-			       .batch = j->batch};
-	if (!s.model_ref)
+	const struct workload_shape *s = &w->shape;
+	if (!s->model_ref)
 		return SIZE_MAX;
 	if ((c->n_shapes + 1) * 2 > c->shape_cap && !shapes_rehash(c))
 		return SIZE_MAX;
-	size_t k = shape_hash(&s) & (c->shape_cap - 1);
+	size_t k = size_cache_key(s) & (c->shape_cap - 1);
 	for (; c->shape_slots[k]; k = (k + 1) & (c->shape_cap - 1)) {
 		struct size_shape *seen = &c->shapes[c->shape_slots[k] - 1];
-		if (shape_eq(seen, &s)) {
+		if (size_cache_same(&seen->key, s)) {
 			seen->jobs++;
 			return c->shape_slots[k] - 1;
 		}
@@ -157,10 +149,11 @@ size_t size_cache_shape(struct size_cache *c, const struct workload *w)
 		c->shapes = grown;
 		c->cap_shapes = more;
 	}
-	s.jobs = 1;
-	s.est = NULL;
-	s.n_est = 0;
-	c->shapes[c->n_shapes] = s;
+	struct size_shape *added = &c->shapes[c->n_shapes];
+	memcpy(&added->key, s, sizeof added->key);
+	added->jobs = 1;
+	added->est = NULL;
+	added->n_est = 0;
 	c->shape_slots[k] = ++c->n_shapes;
 	/* A job of a shape met for the first time keeps nothing: a default
 	 * request shape follows the job's token split, so most shapes of jobs
@@ -241,14 +234,15 @@ bool size_cache_size(struct size_cache *c, size_t shape, const struct workload *
 {
 	size_t f = shape == SIZE_MAX ? SIZE_MAX : config_of(c, gpu, n);
 	struct size_entry *e = f == SIZE_MAX ? NULL : entry_of(c, shape, f);
+	struct device d = device_from_gpu(gpu, n);
 	if (!e)
-		return workload_size(w, gpu, n, max_replicas, out, why, len);
+		return workload_device_size(w, &d, max_replicas, out, why, len);
 	if (!e->done) {
-		workload_estimate(w, gpu, n, &e->batch, &e->s);
+		workload_shape_estimate(&w->shape, &d, &e->batch, &e->s);
 		e->done = true;
 		c->n++;
 	}
-	return workload_size_est(w, gpu, n, max_replicas, e->batch, &e->s, out, why, len);
+	return workload_size_est(w, &d, max_replicas, e->batch, &e->s, out, why, len);
 }
 
 void size_cache_free(struct size_cache *c)

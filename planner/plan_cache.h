@@ -5,7 +5,9 @@
 #ifndef PLANNER_PLAN_CACHE_H
 #define PLANNER_PLAN_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store.h"
 #include "workload.h"
@@ -26,9 +28,10 @@ int api_cache_prices(struct api_cache *a, struct store *st, const char *model,
 /* Frees what the cache holds (not a itself); accepts NULL. */
 void api_cache_free(struct api_cache *a);
 
-/* The batch and speed of each configuration (workload_estimate), kept per
- * shape of job: jobs of one model, precision, engine, task, request shape,
- * KV type and batch setting get the same answer for the same GPU and count,
+/* The batch and speed of each configuration (workload_shape_estimate),
+ * kept per shape of job (struct workload_shape, all the estimate reads of
+ * a job: model, precision, engine, task, request shape, KV type, batch
+ * setting): jobs of one shape get the same answer for the same GPU and count,
  * so 10,000 jobs of a few dozen shapes estimate each configuration once per
  * shape rather than once per job (issue 16: the estimates were a quarter of
  * compare's time at 10,000 jobs). Shapes and configurations (GPU, count)
@@ -61,5 +64,12 @@ bool size_cache_size(struct size_cache *c, size_t shape, const struct workload *
 		     char *why, size_t len);
 /* Frees what the cache holds (not c itself); accepts NULL. */
 void size_cache_free(struct size_cache *c);
+
+/* The cache's key of a shape: a hash of its bytes, model and model_ref
+ * read as the text of model_ref (workload.h). s->model_ref must not be
+ * NULL. */
+uint64_t size_cache_key(const struct workload_shape *s);
+/* Whether two shapes are one key: equal bytes and equal model_ref text. */
+bool size_cache_same(const struct workload_shape *a, const struct workload_shape *b);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "fx.h"
 #include "util.h"
 
@@ -170,6 +171,7 @@ static int load_gpus(struct refdata *ref, char **err)
 		g->int8_tops = json_num(it, "int8_tops");
 		g->watts = json_num(it, "watts");
 		g->price_usd = json_num(it, "price_usd");
+		g->mem_class = device_gpu_hbm(g) ? GPU_MEM_HBM : GPU_MEM_GDDR;
 	}
 	goto out;
 oom:

@@ -14,6 +14,14 @@
 /* cJSON without its header: refdata.h is included everywhere. */
 struct cJSON;
 
+/* HBM or GDDR, as the speed model classes a card (device.c,
+ * device_gpu_hbm). */
+enum gpu_mem_class {
+	GPU_MEM_UNSET, /* not recorded: classed from the name on use */
+	GPU_MEM_GDDR,
+	GPU_MEM_HBM,
+};
+
 struct gpu_spec {
 	char *name;           /* canonical name, e.g. "H100 SXM", "A100 80GB" */
 	char *vendor;         /* "nvidia", "amd", "google" */
@@ -29,6 +37,7 @@ struct gpu_spec {
 	char *memory_type;    /* "GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM2e", "HBM3", "HBM3e" */
 	char *source;         /* where the spec figures come from, with date */
 	char *price_source;   /* where the price comes from, with date; NULL if none */
+	enum gpu_mem_class mem_class; /* recorded by refdata_load from the name */
 };
 
 struct model_spec {

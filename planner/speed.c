@@ -54,17 +54,18 @@ static double flop_params(const struct model_spec *m)
  * whitepapers: RTX 3090 142 FP16-accumulate / 284 INT8 TOPS, RTX 4090
  * 330.3 / 660.6; data-centre parts run FP32 accumulate at the same rate,
  * A100 312 / 624). GeForce cards halve the FP32-accumulate rate that
- * fp16_tflops holds (RTX 4090 165.2). */
-static double dense_flops(const struct engine *e, const struct gpu_spec *gpu,
+ * fp16_tflops holds (RTX 4090 165.2). device_from_gpu records that rule
+ * as the device's fp16_acc_tflops. */
+static double dense_flops(const struct engine *e, const struct device *d,
                           const struct precision_info *p)
 {
-	if (p->fp8_compute && gpu->fp8_tflops > 0)
-		return gpu->fp8_tflops * 1e12;
-	if (p->int8_compute && gpu->int8_tops > 0)
-		return gpu->int8_tops * 1e12;
-	if (e->fp16_accumulate && gpu->int8_tops / 2.0 > gpu->fp16_tflops)
-		return gpu->int8_tops / 2.0 * 1e12;
-	return gpu->fp16_tflops * 1e12;
+	if (p->fp8_compute && d->fp8_tflops > 0)
+		return d->fp8_tflops * 1e12;
+	if (p->int8_compute && d->int8_tops > 0)
+		return d->int8_tops * 1e12;
+	if (e->fp16_accumulate && d->fp16_acc_tflops > d->fp16_tflops)
+		return d->fp16_acc_tflops * 1e12;
+	return d->fp16_tflops * 1e12;
 }
 
 /* Attention FLOPs per prompt token beyond the weights: QK^T and AV each
@@ -89,28 +90,6 @@ static bool weight_only_quant(const struct precision_info *p)
 	return p->bits_per_weight < 16.0 && !p->fp8_compute && !p->int8_compute;
 }
 
-bool speed_gpu_hbm(const struct gpu_spec *gpu)
-{
-	/* Data-centre parts with stacked memory (NVIDIA and AMD datasheets):
-	 * P100, V100, A30, A100, H100/H200/H800/H20, GH200, B100/B200/GB200,
-	 * AMD Instinct MI*. Every other card in the table is GDDR. */
-	static const char *const hbm[] = {"P100", "V100", "A30",  "A100", "A800", "H100", "H200",
-	                                  "H800", "H20",  "GH200", "B100", "B200", "GB200", "MI"};
-	if (!gpu || !gpu->name)
-		return false;
-	/* One pass over the name, trying the parts at each letter that starts
-	 * one: fourteen strstr calls a configuration were 8 % of compare's
-	 * time at 10,000 jobs (issue 16). */
-	for (const char *s = gpu->name; *s; s++) {
-		if (!strchr("PVAHGBM", *s))
-			continue;
-		for (size_t i = 0; i < sizeof hbm / sizeof hbm[0]; i++)
-			if (*s == hbm[i][0] && !strncmp(s, hbm[i], strlen(hbm[i])))
-				return true;
-	}
-	return false;
-}
-
 double speed_attended_context(const struct speed_job *job)
 {
 	if (job->input_tokens > 0 || job->output_tokens > 0)
@@ -123,15 +102,18 @@ double speed_attended_context(const struct speed_job *job)
  * split runs the GPUs one after another, so a stream gains nothing and
  * pays the hand-overs; data-parallel training adds them up (its MFU is
  * measured on multi-GPU runs already). */
-static double gpu_factor(const struct engine *e, enum gpu_memory mem, int n)
+static double gpu_factor(const struct engine *e, const struct device *d, int n)
 {
+	/* The engines' efficiencies are measured on PCIe cards and on NVLink
+	 * parts, and indexed by the memory class that came with each. */
+	enum gpu_memory link = d->link == DEVICE_LINK_NVLINK ? MEM_HBM : MEM_GDDR;
 	if (n <= 1)
 		return 1.0;
 	switch (e->multi_gpu) {
 	case MULTI_TENSOR_PARALLEL:
-		return n * e->tp_efficiency[mem];
+		return n * e->tp_efficiency[link];
 	case MULTI_LAYER_SPLIT:
-		return e->tp_efficiency[mem];
+		return e->tp_efficiency[link];
 	case MULTI_DATA_PARALLEL:
 		break;
 	}
@@ -150,16 +132,16 @@ static double train_flops_per_param(enum task task)
  * and 2 bytes written per weight, at the card's bandwidth, once per
  * micro-batch of prefill_chunk_tokens. */
 static double prefill_rate(const struct engine *e, const struct model_spec *m,
-                           const struct precision_info *p, const struct gpu_spec *gpu,
-                           double spread, double flops, double prompt)
+                           const struct precision_info *p, double bandwidth_gbs, double spread,
+                           double flops, double prompt)
 {
 	double secs = (FWD_FLOPS_PER_PARAM * flop_params(m) + attention_flops(m, prompt)) / flops;
-	if (e->dequant_pass && weight_only_quant(p) && gpu->bandwidth_gbs > 0) {
+	if (e->dequant_pass && weight_only_quant(p) && bandwidth_gbs > 0) {
 		double chunk = e->prefill_chunk_tokens > 0 ? e->prefill_chunk_tokens : 1.0;
 		if (prompt > 0 && prompt < chunk)
 			chunk = prompt;
 		double bytes = streamed_params(m) * (p->bits_per_weight / 8.0 + 2.0);
-		secs += bytes / (gpu->bandwidth_gbs * 1e9 * spread * chunk);
+		secs += bytes / (bandwidth_gbs * 1e9 * spread * chunk);
 	}
 	return secs > 0 ? 1.0 / secs : 0.0;
 }
@@ -180,24 +162,29 @@ static double pipeline_speedup(const struct engine *e, int n, double prompt)
 	return k * n / (k + n - 1);
 }
 
-void speed_estimate_job(const struct engine *e, const struct model_spec *m,
-                        const struct precision_info *p, const struct gpu_spec *gpu, int n,
-                        const struct speed_job *job, struct speed_est *out)
+void speed_estimate_device(const struct engine *e, const struct model_spec *m,
+                           const struct precision_info *p, const struct device *d,
+                           const struct speed_job *job, struct speed_est *out)
 {
 	out->decode_tps = out->stream_tps = out->prefill_tps = out->output_tps = 0.0;
 	out->train_tps = 0.0;
-	if (n < 1)
-		n = 1;
+	struct device one = device_with_count(d, d->count < 1 ? 1 : d->count);
+	if (!device_modelled(&one, NULL, 0))
+		return;
+	int n = one.count;
 	int b = job->batch > 0 ? job->batch : 1;
 	double params = flop_params(m);
 	if (params <= 0)
 		return;
 
-	enum gpu_memory mem = speed_gpu_hbm(gpu) ? MEM_HBM : MEM_GDDR;
+	/* Weights and cache are read from the device's own memory: a layer
+	 * split over host RAM would add a second tier's time per step. */
+	const struct device_tier *local = &one.tier[DEVICE_TIER_LOCAL];
+	enum gpu_memory mem = local->mem;
 	bool split = n > 1 && e->multi_gpu == MULTI_LAYER_SPLIT;
-	double spread = split ? 1.0 : gpu_factor(e, mem, n);
-	double bw = gpu->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, mem, n);
-	double flops = dense_flops(e, gpu, p) * e->compute_eta[mem] * spread;
+	double spread = split ? 1.0 : gpu_factor(e, &one, n);
+	double bw = local->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, &one, n);
+	double flops = dense_flops(e, &one, p) * e->compute_eta[mem] * spread;
 
 	/* One step reads the weights once for all b streams, and each
 	 * stream's KV cache up to the context it attends to (sliding-window
@@ -215,7 +202,7 @@ void speed_estimate_job(const struct engine *e, const struct model_spec *m,
 	if (split) /* a layer split's GPUs decode one after another */
 		compute_tps *= pipeline_speedup(e, n, b);
 	double prompt = job->input_tokens > 0 ? job->input_tokens : (double)job->context;
-	out->prefill_tps = prefill_rate(e, m, p, gpu, spread, flops, prompt) *
+	out->prefill_tps = prefill_rate(e, m, p, local->bandwidth_gbs, spread, flops, prompt) *
 	                   (split ? pipeline_speedup(e, n, prompt) : 1.0);
 	out->decode_tps = fmin(mem_tps, compute_tps);
 	out->stream_tps = out->decode_tps / b;
@@ -231,14 +218,22 @@ void speed_estimate_job(const struct engine *e, const struct model_spec *m,
 
 	if (job->task != TASK_INFERENCE)
 		/* Training multiplies in bf16 whatever the stored precision. */
-		out->train_tps = e->train_mfu * gpu->fp16_tflops * 1e12 * gpu_factor(e, mem, n) /
+		out->train_tps = e->train_mfu * one.fp16_tflops * 1e12 * gpu_factor(e, &one, n) /
 		                 (train_flops_per_param(job->task) * params);
 }
 
-void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
-                       const struct precision_info *p, const struct gpu_spec *gpu, int n,
-                       enum task task, double attended, double kv_bytes_per_element, int batch,
-                       struct speed_est *out)
+void speed_estimate_job(const struct engine *e, const struct model_spec *m,
+                        const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                        const struct speed_job *job, struct speed_est *out)
+{
+	struct device d = device_from_gpu(gpu, n);
+	speed_estimate_device(e, m, p, &d, job, out);
+}
+
+void speed_estimate_kv_device(const struct engine *e, const struct model_spec *m,
+                              const struct precision_info *p, const struct device *d,
+                              enum task task, double attended, double kv_bytes_per_element,
+                              int batch, struct speed_est *out)
 {
 	/* A mean attended context given apart is a request of that many
 	 * input tokens and no output: speed_attended_context returns it. */
@@ -246,7 +241,16 @@ void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
 	                        .batch = batch,
 	                        .input_tokens = attended > 0 ? attended : 0.0,
 	                        .kv_bytes_per_element = kv_bytes_per_element};
-	speed_estimate_job(e, m, p, gpu, n, &job, out);
+	speed_estimate_device(e, m, p, d, &job, out);
+}
+
+void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
+                       const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                       enum task task, double attended, double kv_bytes_per_element, int batch,
+                       struct speed_est *out)
+{
+	struct device d = device_from_gpu(gpu, n);
+	speed_estimate_kv_device(e, m, p, &d, task, attended, kv_bytes_per_element, batch, out);
 }
 
 void speed_estimate(const struct engine *e, const struct model_spec *m,

@@ -1,11 +1,15 @@
-/* speed.h — how many tokens a GPU configuration turns out (docs/estimation.md,
- * "Speed"): decode is memory-bound, prefill compute-bound, batching shares
- * the weight read until compute becomes the limit. */
+/* speed.h — how many tokens a device (device.h: N GPUs of a kind) turns out
+ * (docs/estimation.md, "Speed"): decode is memory-bound, prefill
+ * compute-bound, batching shares the weight read until compute becomes the
+ * limit. The model reads the device's bandwidth per memory tier and its
+ * tensor rates; the functions taking a gpu_spec and a count build that
+ * device and ask it. */
 #ifndef PLANNER_SPEED_H
 #define PLANNER_SPEED_H
 
 #include <stdbool.h>
 
+#include "device.h"
 #include "jobspec.h"
 #include "refdata.h"
 #include "vram.h"
@@ -29,17 +33,25 @@ struct speed_job {
 	double kv_bytes_per_element; /* 0 = the engine's default KV element */
 };
 
-/* Whether the card's memory is HBM (A100, H100, H200, B200, MI300X, ...)
- * rather than GDDR; decided from its name, as the GPU table has no memory
- * type column. */
-bool speed_gpu_hbm(const struct gpu_spec *gpu);
-
 /* Mean context a decode step attends to: input + output / 2 with a request
  * shape, else the full context. */
 double speed_attended_context(const struct speed_job *job);
 
-/* Throughput of `n` GPUs of kind `gpu` running the job under engine e.
- * Cannot fail; e, m, p, gpu and job must not be NULL. */
+/* Throughput of device d (all d->count of it; a count below 1 reads as
+ * 1) running the job under engine e. A device the model does not handle
+ * yet (device_modelled) gets rates of 0. Cannot fail; e, m, p, d and job
+ * must not be NULL. */
+void speed_estimate_device(const struct engine *e, const struct model_spec *m,
+                           const struct precision_info *p, const struct device *d,
+                           const struct speed_job *job, struct speed_est *out);
+
+/* speed_estimate_kv (below) on a device. */
+void speed_estimate_kv_device(const struct engine *e, const struct model_spec *m,
+                              const struct precision_info *p, const struct device *d,
+                              enum task task, double attended, double kv_bytes_per_element,
+                              int batch, struct speed_est *out);
+
+/* speed_estimate_device of `n` GPUs of kind `gpu` (device_from_gpu). */
 void speed_estimate_job(const struct engine *e, const struct model_spec *m,
                         const struct precision_info *p, const struct gpu_spec *gpu, int n,
                         const struct speed_job *job, struct speed_est *out);

@@ -6,6 +6,8 @@
 #include "vram.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "util.h"
@@ -457,21 +459,72 @@ double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need,
 	return vram_per_gpu(need, n);
 }
 
-int vram_max_batch(const struct engine *e, const struct model_spec *m,
-                   const struct precision_info *p, const struct gpu_spec *gpu, int n,
-                   long context, double kv_bytes)
+double vram_device_usable(const struct engine *e, const struct device *d)
+{
+	return d->tier[DEVICE_TIER_LOCAL].gib * e->usable_fraction;
+}
+
+/* vram_place's rule, static so that vram_device_fits, which compare asks
+ * once per job and offer group, gets it inlined without the figures it
+ * does not read. */
+static bool place(const struct engine *e, const struct vram_need *need, const struct device *d,
+                  struct vram_fit *out, char *why, size_t len)
+{
+	/* Every byte in the device's own memory: the host tier stays empty
+	 * until a layer split is modelled, so its usable share is 0 too. */
+	*out = (struct vram_fit){0};
+	if (!device_modelled(d, why, len))
+		return false;
+	out->need_gib[DEVICE_TIER_LOCAL] = vram_per_gpu_engine(e, need, d->count);
+	out->usable_gib[DEVICE_TIER_LOCAL] = vram_device_usable(e, d);
+	out->fits = out->need_gib[DEVICE_TIER_LOCAL] <= out->usable_gib[DEVICE_TIER_LOCAL];
+	return out->fits;
+}
+
+bool vram_place(const struct engine *e, const struct vram_need *need, const struct device *d,
+                struct vram_fit *out, char *why, size_t len)
+{
+	if (place(e, need, d, out, why, len) || !device_modelled(d, NULL, 0))
+		return out->fits;
+	if (why && len > 0)
+		snprintf(why, len, "needs %.2f GiB on each of %d %s, %.2f usable",
+		         out->need_gib[DEVICE_TIER_LOCAL], d->count, d->name ? d->name : "device",
+		         out->usable_gib[DEVICE_TIER_LOCAL]);
+	return false;
+}
+
+bool vram_device_fits(const struct engine *e, const struct vram_need *need, const struct device *d)
+{
+	struct vram_fit fit;
+	return place(e, need, d, &fit, NULL, 0);
+}
+
+int vram_device_min_count(const struct engine *e, const struct vram_need *need,
+                          const struct device *d)
+{
+	/* Tensor-parallel degrees: powers of two up to the engine's largest. */
+	struct device at = *d;
+	for (at.count = 1; at.count <= e->max_tp; at.count *= 2)
+		if (vram_device_fits(e, need, &at))
+			return at.count;
+	return 0;
+}
+
+int vram_device_max_batch(const struct engine *e, const struct model_spec *m,
+                          const struct precision_info *p, const struct device *d, long context,
+                          double kv_bytes)
 {
 	struct vram_need need;
 	struct vram_job job = {.task = TASK_INFERENCE, .context = context, .batch = 1,
 	                       .kv_bytes_per_element = kv_bytes};
-	if (n < 1)
-		n = 1;
+	struct device at = device_with_count(d, d->count < 1 ? 1 : d->count);
+	int n = at.count;
 	vram_estimate_job(e, m, p, &job, &need);
-	/* Per GPU: what one sequence's cache adds (all of it when every GPU
-	 * holds the whole cache), and what is left beside the model. */
+	/* Per device: what one sequence's cache adds (all of it when every
+	 * device holds the whole cache), and what is left beside the model. */
 	double kv_gpu = need.unsplit_gib > 0 ? need.kv_gib : need.kv_gib / n;
-	double free_gib =
-	    vram_usable(e, gpu) - (need.weights_gib + need.activation_gib) / n - need.overhead_gib;
+	double free_gib = vram_device_usable(e, &at) -
+	                  (need.weights_gib + need.activation_gib) / n - need.overhead_gib;
 	if (kv_gpu <= 0 || free_gib < kv_gpu)
 		return 0;
 	double most = free_gib / kv_gpu;
@@ -480,30 +533,35 @@ int vram_max_batch(const struct engine *e, const struct model_spec *m,
 	for (; b > 0; b--) {
 		job.batch = b;
 		vram_estimate_job(e, m, p, &job, &need);
-		if (vram_fits(e, &need, gpu, n))
+		if (vram_device_fits(e, &need, &at))
 			break;
 	}
 	return b;
 }
 
+int vram_max_batch(const struct engine *e, const struct model_spec *m,
+                   const struct precision_info *p, const struct gpu_spec *gpu, int n, long context,
+                   double kv_bytes)
+{
+	struct device d = device_from_gpu(gpu, n);
+	return vram_device_max_batch(e, m, p, &d, context, kv_bytes);
+}
+
 double vram_usable(const struct engine *e, const struct gpu_spec *gpu)
 {
-	return gpu->vram_gib * e->usable_fraction;
+	struct device d = device_from_gpu(gpu, 1);
+	return vram_device_usable(e, &d);
 }
 
 bool vram_fits(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu,
                int n)
 {
-	if (n < 1)
-		return false;
-	return vram_per_gpu_engine(e, need, n) <= vram_usable(e, gpu);
+	struct device d = device_from_gpu(gpu, n);
+	return vram_device_fits(e, need, &d);
 }
 
 int vram_min_gpus(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu)
 {
-	/* Tensor-parallel degrees: powers of two up to the engine's largest. */
-	for (int n = 1; n <= e->max_tp; n *= 2)
-		if (vram_fits(e, need, gpu, n))
-			return n;
-	return 0;
+	struct device d = device_from_gpu(gpu, 1);
+	return vram_device_min_count(e, need, &d);
 }

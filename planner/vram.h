@@ -1,10 +1,14 @@
 /* vram.h — how much GPU memory a model needs (docs/estimation.md, "Memory"),
- * and whether it fits on N GPUs of a given kind. All sizes in GiB. */
+ * and whether it fits on a device (device.h): N GPUs of a kind. All sizes
+ * in GiB. The fit takes the device and says what each of its count holds
+ * in each memory tier (vram_place); the functions taking a gpu_spec and a
+ * count build that device and ask it. */
 #ifndef PLANNER_VRAM_H
 #define PLANNER_VRAM_H
 
 #include <stdbool.h>
 
+#include "device.h"
 #include "engines.h"
 #include "jobspec.h"
 #include "refdata.h"
@@ -129,24 +133,51 @@ double vram_per_gpu(const struct vram_need *need, int n);
  * once, all GPUs together) over the GPUs, so all of it divides by n. */
 double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n);
 
+/* Where a job's memory lies on a device: what each device of its count
+ * holds in each memory tier, and how much of the tier the engine plans
+ * inside. Today everything lies in DEVICE_TIER_LOCAL; a split of the
+ * layers over the host tier (llama.cpp -ngl) will fill need_gib[1]. */
+struct vram_fit {
+	double need_gib[DEVICE_MAX_TIERS];   /* per device, in each tier */
+	double usable_gib[DEVICE_MAX_TIERS]; /* per device, what the engine may use */
+	bool fits;                           /* every tier's need within its usable */
+};
+
+/* Places the job (need, estimated for e) on device d (*out) and returns
+ * whether it fits. A device the fit does not model yet (device_modelled:
+ * a kind other than gpu, a count below 1) does not fit, with the reason in
+ * why (len bytes) when why is not NULL. Cannot fail otherwise. */
+bool vram_place(const struct engine *e, const struct vram_need *need, const struct device *d,
+                struct vram_fit *out, char *why, size_t len);
+
+/* True when the job (need, estimated for e) fits on device d: vram_place's
+ * answer. */
+bool vram_device_fits(const struct engine *e, const struct vram_need *need, const struct device *d);
+
+/* Memory of one device's own tier that a model may use: its size times the
+ * usable fraction that engine e pre-allocates. */
+double vram_device_usable(const struct engine *e, const struct device *d);
+
+/* Fewest devices like d (1, 2, 4, … e->max_tp: tensor-parallel sizes; d's
+ * own count is not read) that fit the job, or 0 when even e->max_tp do not. */
+int vram_device_min_count(const struct engine *e, const struct vram_need *need,
+                          const struct device *d);
+
 /* The most sequences of `context` tokens each (KV elements of kv_bytes,
- * 0 = the engine's) whose KV cache fits on n GPUs of kind gpu beside the
- * weights, as a throughput-oriented server fills its cache, capped at the
- * engine's scheduler limit; 0 when not even one fits. */
+ * 0 = the engine's) whose KV cache fits on device d beside the weights, as
+ * a throughput-oriented server fills its cache, capped at the engine's
+ * scheduler limit; 0 when not even one fits. */
+int vram_device_max_batch(const struct engine *e, const struct model_spec *m,
+                          const struct precision_info *p, const struct device *d, long context,
+                          double kv_bytes);
+
+/* The same four questions of n GPUs of kind gpu (device_from_gpu). */
 int vram_max_batch(const struct engine *e, const struct model_spec *m,
-                   const struct precision_info *p, const struct gpu_spec *gpu, int n,
-                   long context, double kv_bytes);
-
-/* Memory of a GPU that a model may use: the card's size times the usable
- * fraction that engine e pre-allocates. */
+                   const struct precision_info *p, const struct gpu_spec *gpu, int n, long context,
+                   double kv_bytes);
 double vram_usable(const struct engine *e, const struct gpu_spec *gpu);
-
-/* True when the job (need, estimated for e) fits on n GPUs of this kind. */
 bool vram_fits(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu,
                int n);
-
-/* Fewest GPUs of this kind (1, 2, 4, … e->max_tp: tensor-parallel sizes)
- * that fit the job, or 0 when even e->max_tp do not. */
 int vram_min_gpus(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu);
 
 #endif

@@ -54,8 +54,27 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	                      .micro_batch = j->micro_batch,
 	                      .no_checkpointing = j->task != TASK_INFERENCE && !j->checkpointing};
 	vram_estimate_job(w->engine, &j->model, w->prec, &vj, &w->need);
+	/* Field by field into the zeroed workload: the shape's bytes are the
+	 * estimate cache's key. A job without batch: max runs its batch, at
+	 * least 1. */
+	w->shape.model = &j->model;
+	w->shape.model_ref = j->model_ref;
+	w->shape.prec = w->prec;
+	w->shape.engine = w->engine;
+	w->shape.attended = w->attended;
+	w->shape.kv_bytes = w->kv_bytes;
+	w->shape.task = j->task;
+	w->shape.batch = j->batch_max ? 0 : j->batch > 0 ? j->batch : 1;
 	return PLANNER_OK;
 }
+
+/* The key of the estimate cache is the shape's bytes (plan_cache.c): a
+ * field that leaves padding after it would put bytes no one set in the
+ * key. A field added to the shape changes this size; place it so that
+ * none is left, and update the sum. */
+_Static_assert(sizeof(struct workload_shape) ==
+                   4 * sizeof(void *) + 2 * sizeof(double) + sizeof(enum task) + sizeof(int),
+               "struct workload_shape has padding: its bytes are the estimate cache's key");
 
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len)
 {
@@ -128,42 +147,56 @@ const struct gpu_spec *workload_offer_gpu(const struct workload *w, const struct
 	return g;
 }
 
+bool workload_device_fits(const struct workload *w, const struct device *d)
+{
+	return vram_device_fits(w->engine, &w->need, d);
+}
+
+int workload_device_min_count(const struct workload *w, const struct device *d)
+{
+	return vram_device_min_count(w->engine, &w->need, d);
+}
+
 bool workload_fits(const struct workload *w, const struct gpu_spec *gpu, int n)
 {
-	return vram_fits(w->engine, &w->need, gpu, n);
+	struct device d = device_from_gpu(gpu, n);
+	return workload_device_fits(w, &d);
 }
 
 int workload_min_gpus(const struct workload *w, const struct gpu_spec *gpu)
 {
-	return vram_min_gpus(w->engine, &w->need, gpu);
+	struct device d = device_from_gpu(gpu, 1);
+	return workload_device_min_count(w, &d);
 }
 
-/* Whether b sequences of `attended` tokens fit on n GPUs. */
+/* Whether b sequences of `attended` tokens fit on device d. */
 static bool batch_fits(const struct engine *e, const struct model_spec *m,
                        const struct precision_info *p, double attended, double kv_bytes,
-                       const struct gpu_spec *gpu, int n, int b)
+                       const struct device *d, int b)
 {
 	struct engine kv_e = *e;
 	kv_e.kv_bytes_per_element = kv_bytes;
 	struct vram_need need;
 	vram_estimate(&kv_e, m, p, TASK_INFERENCE, (long)ceil(attended), b, &need);
-	return vram_fits(e, &need, gpu, n);
+	return vram_device_fits(e, &need, d);
 }
 
 int workload_max_batch(const struct engine *e, const struct model_spec *m,
                        const struct precision_info *p, double attended, double kv_bytes,
-                       const struct gpu_spec *gpu, int n)
+                       const struct device *d)
 {
-	int hi = gpu->vram_gib >= WORKLOAD_LARGE_CARD_GIB && !strstr(gpu->name, "A100")
+	/* vLLM's own rule, by the card's memory and name (WORKLOAD_MAX_SEQS). */
+	int hi = d->tier[DEVICE_TIER_LOCAL].gib >= WORKLOAD_LARGE_CARD_GIB &&
+	                 !(d->name && strstr(d->name, "A100"))
 	             ? WORKLOAD_MAX_SEQS_LARGE
 	             : WORKLOAD_MAX_SEQS;
 	int lo = 1;
-	if (batch_fits(e, m, p, attended, kv_bytes, gpu, n, hi))
+	if (batch_fits(e, m, p, attended, kv_bytes, d, hi))
 		return hi;
 	/* lo fits (or is the floor), hi does not: halve the gap. */
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
-		if (batch_fits(e, m, p, attended, kv_bytes, gpu, n, mid))
+		if (batch_fits(e, m, p, attended, kv_bytes, d, mid))
 			lo = mid;
 		else
 			hi = mid;
@@ -171,12 +204,17 @@ int workload_max_batch(const struct engine *e, const struct model_spec *m,
 	return lo;
 }
 
+int workload_shape_batch(const struct workload_shape *s, const struct device *d)
+{
+	if (s->batch > 0)
+		return s->batch;
+	return workload_max_batch(s->engine, s->model, s->prec, s->attended, s->kv_bytes, d);
+}
+
 int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n)
 {
-	const struct job *j = w->job;
-	if (!j->batch_max)
-		return j->batch > 0 ? j->batch : 1;
-	return workload_max_batch(w->engine, &j->model, w->prec, w->attended, w->kv_bytes, gpu, n);
+	struct device d = device_from_gpu(gpu, n);
+	return workload_shape_batch(&w->shape, &d);
 }
 
 /* The tokens a configuration's rate is about: output tokens when serving,
@@ -186,30 +224,44 @@ static double rated_tokens(const struct job *j)
 	return j->task == TASK_INFERENCE ? j->output_tokens : j->input_tokens + j->output_tokens;
 }
 
+void workload_shape_estimate(const struct workload_shape *s, const struct device *d, int *batch,
+                             struct speed_est *out)
+{
+	*batch = workload_shape_batch(s, d);
+	speed_estimate_kv_device(s->engine, s->model, s->prec, d, s->task, s->attended, s->kv_bytes,
+	                         *batch, out);
+}
+
 void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int n, int *batch,
                        struct speed_est *s)
 {
-	const struct job *j = w->job;
-	*batch = workload_batch(w, gpu, n);
-	speed_estimate_kv(w->engine, &j->model, w->prec, gpu, n, j->task, w->attended, w->kv_bytes,
-	                  *batch, s);
+	struct device d = device_from_gpu(gpu, n);
+	workload_shape_estimate(&w->shape, &d, batch, s);
+}
+
+bool workload_device_size(const struct workload *w, const struct device *d, int max_replicas,
+                          struct workload_run *out, char *why, size_t len)
+{
+	int batch;
+	struct speed_est s;
+	workload_shape_estimate(&w->shape, d, &batch, &s);
+	return workload_size_est(w, d, max_replicas, batch, &s, out, why, len);
 }
 
 bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
                    struct workload_run *out, char *why, size_t len)
 {
-	int batch;
-	struct speed_est s;
-	workload_estimate(w, gpu, n, &batch, &s);
-	return workload_size_est(w, gpu, n, max_replicas, batch, &s, out, why, len);
+	struct device d = device_from_gpu(gpu, n);
+	return workload_device_size(w, &d, max_replicas, out, why, len);
 }
 
-bool workload_size_est(const struct workload *w, const struct gpu_spec *gpu, int n,
-                       int max_replicas, int batch, const struct speed_est *est,
-                       struct workload_run *out, char *why, size_t len)
+bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
+                       int batch, const struct speed_est *est, struct workload_run *out, char *why,
+                       size_t len)
 {
 	const struct job *j = w->job;
 	struct speed_est s = *est;
+	int n = d->count;
 	memset(out, 0, sizeof *out);
 	out->batch = batch;
 	out->replicas = 1;
@@ -220,7 +272,7 @@ bool workload_size_est(const struct workload *w, const struct gpu_spec *gpu, int
 	out->work_hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
 	if (!isfinite(out->work_hours)) {
 		if (why && len)
-			snprintf(why, len, "%dx %s has no estimated rate for %s", n, gpu->name,
+			snprintf(why, len, "%dx %s has no estimated rate for %s", n, d->name,
 			         j->model.id);
 		return false;
 	}
@@ -244,24 +296,30 @@ bool workload_size_est(const struct workload *w, const struct gpu_spec *gpu, int
 		snprintf(why, len,
 		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s%s, so %.0f copies "
 		         "(%.0f GPUs) would be needed, more than the %d GPU%s this route may use",
-		         out->need_tps, span, n, gpu->name, out->tps, w->engine->name, prefill,
+		         out->need_tps, span, n, d->name, out->tps, w->engine->name, prefill,
 		         copies, copies * n, most, most == 1 ? "" : "s");
 	return false;
 }
 
-double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, int n, double *tps)
+double workload_device_hours(const struct workload *w, const struct device *d, double *tps)
 {
 	const struct job *j = w->job;
 	if (j->has_hours && !tps)
 		return j->hours_per_month;
+	int batch;
 	struct speed_est s;
-	speed_estimate_kv(w->engine, &j->model, w->prec, gpu, n, j->task, w->attended, w->kv_bytes,
-	                  workload_batch(w, gpu, n), &s);
+	workload_shape_estimate(&w->shape, d, &batch, &s);
 	if (tps)
 		*tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
 	if (j->has_hours)
 		return j->hours_per_month;
 	return speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
+}
+
+double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, int n, double *tps)
+{
+	struct device d = device_from_gpu(gpu, n);
+	return workload_device_hours(w, &d, tps);
 }
 
 double power_cost(const struct jobspec *spec, int gpus, double watts, double hours)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "device.h"
 #include "engines.h"
 #include "jobspec.h"
 #include "refdata.h"
@@ -32,14 +33,33 @@ enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_COUNT };
 /* "api", "rented", "owned"; "?" for anything else. */
 const char *route_name(enum route r);
 
+/* What the estimate of a configuration (workload_shape_estimate: the batch
+ * it runs and its speed there) reads of a job, and all it reads: the
+ * estimate takes this, not the job, and the estimate cache (plan_cache.c)
+ * keys on its bytes, so an input added here is in the key. The bytes are
+ * the key: keep it free of padding (workload.c asserts its size). model
+ * and model_ref point into one job; the key reads model_ref's text for
+ * both, since one spec resolves one reference to one architecture. */
+struct workload_shape {
+	const struct model_spec *model;    /* the job's architecture */
+	const char *model_ref;             /* the model as written (NULL: not keyed) */
+	const struct precision_info *prec; /* the job's precision */
+	const struct engine *engine;       /* the job's engine profile */
+	double attended;                   /* mean tokens a decode step attends to */
+	double kv_bytes;                   /* bytes per KV element (job's kv_cache) */
+	enum task task;
+	int batch; /* sequences at once; 0 = batch: max, the most that fit */
+};
+
 struct workload {
 	const struct jobspec *spec;
 	const struct job *job;
-	const struct precision_info *prec; /* the job's precision */
-	const struct engine *engine;       /* the job's engine profile */
+	const struct precision_info *prec; /* the job's precision (= shape.prec) */
+	const struct engine *engine;       /* the job's engine profile (= shape.engine) */
 	struct vram_need need;             /* on one GPU, under engine */
 	double kv_bytes;                   /* bytes per KV element (job's kv_cache) */
 	double attended;                   /* mean tokens a decode step attends to */
+	struct workload_shape shape;       /* what the estimate reads (workload_init) */
 };
 
 /* Most GPUs planner sizes one route to when it adds replicas for capacity
@@ -109,6 +129,32 @@ bool workload_rental_allowed(const struct workload *w, const char *provider,
 const struct gpu_spec *workload_offer_gpu(const struct workload *w, const struct refdata *ref,
                                           const struct offer *o, struct gpu_spec *sized);
 
+/* True when the job fits on device d under its engine. */
+bool workload_device_fits(const struct workload *w, const struct device *d);
+
+/* Fewest devices like d the job fits on under its engine (a
+ * tensor-parallel size), or 0 when none does. */
+int workload_device_min_count(const struct workload *w, const struct device *d);
+
+/* The batch device d runs for a job of shape s: the job's, or with batch:
+ * max the largest whose KV cache (at the mean attended context) fits
+ * beside the weights in the usable memory, at most vLLM's max_num_seqs. */
+int workload_shape_batch(const struct workload_shape *s, const struct device *d);
+
+/* What workload_size reads of the configuration: the batch device d runs
+ * for a job of shape s (workload_shape_batch) and its speed at it. It
+ * reads nothing else, so a caller may keep it for jobs of one shape
+ * (plan_cache.h). */
+void workload_shape_estimate(const struct workload_shape *s, const struct device *d, int *batch,
+                             struct speed_est *out);
+
+/* workload_size (below) on device d. */
+bool workload_device_size(const struct workload *w, const struct device *d, int max_replicas,
+                          struct workload_run *out, char *why, size_t len);
+
+/* workload_gpu_hours (below) on device d. */
+double workload_device_hours(const struct workload *w, const struct device *d, double *tps);
+
 /* True when the job fits on n GPUs of kind gpu under its engine. */
 bool workload_fits(const struct workload *w, const struct gpu_spec *gpu, int n);
 
@@ -128,12 +174,12 @@ double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, 
  * weights in the usable memory, at most vLLM's max_num_seqs. */
 int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n);
 
-/* The same without a job (for `fit`): the largest batch of inference
- * sequences of `attended` tokens each, KV elements of kv_bytes bytes, that
- * fits on n GPUs of kind gpu under engine e; 1 when even one does not. */
+/* The same without a job: the largest batch of inference sequences of
+ * `attended` tokens each, KV elements of kv_bytes bytes, that fits on
+ * device d under engine e; 1 when even one does not. */
 int workload_max_batch(const struct engine *e, const struct model_spec *m,
                        const struct precision_info *p, double attended, double kv_bytes,
-                       const struct gpu_spec *gpu, int n);
+                       const struct device *d);
 
 /* Sizes n GPUs of kind gpu for the job's month (*out). With tokens and
  * hours both given, a configuration that cannot produce the tokens in the
@@ -145,17 +191,15 @@ int workload_max_batch(const struct engine *e, const struct model_spec *m,
 bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
                    struct workload_run *out, char *why, size_t len);
 
-/* What workload_size reads of the configuration: the batch n GPUs of kind
- * gpu run (workload_batch) and their speed at it. It depends only on the
- * job's model, precision, engine, task, request shape, KV type and batch
- * setting, so a caller may keep it for jobs that share those (plan_cache.h). */
+/* workload_shape_estimate of w's shape on n GPUs of kind gpu. */
 void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int n, int *batch,
                        struct speed_est *s);
 
-/* workload_size with the estimate already made (workload_estimate). */
-bool workload_size_est(const struct workload *w, const struct gpu_spec *gpu, int n,
-                       int max_replicas, int batch, const struct speed_est *est,
-                       struct workload_run *out, char *why, size_t len);
+/* workload_device_size with the estimate already made
+ * (workload_shape_estimate). */
+bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
+                       int batch, const struct speed_est *est, struct workload_run *out, char *why,
+                       size_t len);
 
 /* Electricity for `gpus` GPUs of `watts` each running `hours`, with the
  * spec's PUE and price per kWh, in the spec's currency. hours = 1 gives

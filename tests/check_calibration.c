@@ -504,7 +504,7 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 		return;
 	if (!x.p)
 		x.p = precision_find("bf16");
-	o->mem = !x.g ? "-" : speed_gpu_hbm(x.g) ? "hbm" : "gddr";
+	o->mem = !x.g ? "-" : gpu_memory_class(x.g) == MEM_HBM ? "hbm" : "gddr";
 	kinds[k].est(&x, o);
 }
 

@@ -2,6 +2,8 @@
  * prices from the store once and every job after that shares them, and
  * estimates each GPU configuration once per shape of job. */
 #include <check.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,108 @@ START_TEST(jobs_of_one_shape_share_each_configurations_estimate_and_size_as_work
 }
 END_TEST
 
+/* Whether byte i of a workload_shape lies inside field [off, off + len). */
+static bool in_field(size_t i, size_t off, size_t len)
+{
+	return i >= off && i < off + len;
+}
+
+START_TEST(changing_any_byte_of_a_shape_changes_its_key_and_model_ref_stands_for_the_model)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	ck_assert_msg(jobspec_parse("t.yaml", shapes_yaml, strlen(shapes_yaml), test_ref(), &spec,
+	                            &err) == PLANNER_OK,
+	              "%s", err);
+	struct workload w;
+	ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[2], &err), PLANNER_OK);
+	const struct workload_shape base = w.shape;
+	uint64_t key = size_cache_key(&base);
+	/* Every byte but the two pointers into the job is part of the key:
+	 * each field (precision, engine, attended context, KV bytes, task,
+	 * batch) and whatever field is added later. The pointers are only
+	 * hashed, never followed, so any value will do. */
+	size_t model = offsetof(struct workload_shape, model);
+	size_t ref = offsetof(struct workload_shape, model_ref);
+	for (size_t i = 0; i < sizeof base; i++) {
+		if (in_field(i, model, sizeof base.model) ||
+		    in_field(i, ref, sizeof base.model_ref))
+			continue;
+		for (unsigned bit = 0; bit < 8; bit++) {
+			struct workload_shape t;
+			memcpy(&t, &base, sizeof t);
+			((unsigned char *)&t)[i] ^= (unsigned char)(1u << bit);
+			ck_assert_msg(size_cache_key(&t) != key, "byte %zu bit %u", i, bit);
+			ck_assert_msg(!size_cache_same(&t, &base), "byte %zu bit %u", i, bit);
+		}
+	}
+	/* And field by field, with values a job could have. */
+	struct workload_shape t = base;
+	t.prec = precision_find("fp8");
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	t = base;
+	t.engine = engine_find("llama.cpp");
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	t = base;
+	t.attended += 1;
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	t = base;
+	t.kv_bytes = 1;
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	t = base;
+	t.task = TASK_FINETUNE_LORA;
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	t = base;
+	t.batch = 7;
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	/* The model is named by the text of model_ref: another reference is
+	 * another key, another copy of the same one is the same key. */
+	t = base;
+	t.model_ref = "llama-3.1-70b";
+	ck_assert(size_cache_key(&t) != key && !size_cache_same(&t, &base));
+	char copy[64];
+	snprintf(copy, sizeof copy, "%s", base.model_ref);
+	t = base;
+	t.model_ref = copy;
+	t.model = &spec->jobs[0].model;
+	ck_assert(size_cache_key(&t) == key && size_cache_same(&t, &base));
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(the_estimate_reads_the_job_only_through_its_shape)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	ck_assert_msg(jobspec_parse("t.yaml", shapes_yaml, strlen(shapes_yaml), test_ref(), &spec,
+	                            &err) == PLANNER_OK,
+	              "%s", err);
+	/* Jobs a and b differ in name and hours, and each has its own copy of
+	 * the model and of model_ref: their shapes are one key. */
+	struct workload a, b;
+	ck_assert_int_eq(workload_init(&a, spec, &spec->jobs[0], &err), PLANNER_OK);
+	ck_assert_int_eq(workload_init(&b, spec, &spec->jobs[1], &err), PLANNER_OK);
+	ck_assert_ptr_ne(a.shape.model, b.shape.model);
+	ck_assert_ptr_ne(a.shape.model_ref, b.shape.model_ref);
+	ck_assert(size_cache_same(&a.shape, &b.shape));
+	ck_assert(size_cache_key(&a.shape) == size_cache_key(&b.shape));
+	/* A shape copied away from its workload estimates what the workload
+	 * does: nothing else of the job is read. */
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "RTX 4090");
+	struct device d = device_from_gpu(g, 1);
+	struct workload_shape alone = a.shape;
+	int batch_w, batch_s;
+	struct speed_est sw, ss;
+	workload_estimate(&a, g, 1, &batch_w, &sw);
+	workload_shape_estimate(&alone, &d, &batch_s, &ss);
+	ck_assert_int_eq(batch_w, batch_s);
+	ck_assert(sw.decode_tps == ss.decode_tps && sw.prefill_tps == ss.prefill_tps &&
+	          sw.output_tps == ss.output_tps && sw.train_tps == ss.train_tps);
+	ck_assert_int_gt(batch_s, 1); /* batch: max on a 24 GiB card */
+	jobspec_free(spec);
+}
+END_TEST
+
 Suite *plan_cache_suite(void)
 {
 	Suite *s = suite_create("plan_cache");
@@ -115,6 +219,9 @@ Suite *plan_cache_suite(void)
 	tcase_add_test(tc, a_models_api_prices_are_read_once_per_cache_and_another_model_is_read_afresh);
 	tcase_add_test(tc,
 		       jobs_of_one_shape_share_each_configurations_estimate_and_size_as_workload_size_does);
+	tcase_add_test(
+	    tc, changing_any_byte_of_a_shape_changes_its_key_and_model_ref_stands_for_the_model);
+	tcase_add_test(tc, the_estimate_reads_the_job_only_through_its_shape);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -232,9 +232,11 @@ START_TEST(batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_con
 	int b8 = workload_batch(&w8, g, 1);
 	ck_assert(fits_batch(&w8, g, b8, 4000, 1) && !fits_batch(&w8, g, b8 + 1, 4000, 1));
 	ck_assert_int_ge(b8, 2 * b - 1);
-	/* A fixed batch is the job's on every GPU. */
+	/* A fixed batch is the job's on every GPU (the workload reads the
+	 * job once, when it is built). */
 	spec->jobs[0].batch_max = false;
 	spec->jobs[0].batch = 3;
+	w8 = work_of(spec);
 	ck_assert_int_eq(workload_batch(&w8, g, 1), 3);
 	jobspec_free(spec);
 }
