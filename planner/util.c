@@ -314,9 +314,7 @@ char *read_file(const char *path, size_t *len)
 	return b.data;
 }
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is not one
- * (overlong forms, surrogates and code points past U+10FFFF included). */
-static size_t utf8_valid(const unsigned char *p, unsigned *cp)
+size_t text_utf8_char(const unsigned char *p, unsigned *cp)
 {
 	unsigned c = p[0];
 	size_t n;
@@ -345,8 +343,7 @@ static size_t utf8_valid(const unsigned char *p, unsigned *cp)
 	return n;
 }
 
-/* Control characters a terminal, an XHTML report or an .ics would act on. */
-static bool is_control(unsigned cp)
+bool text_is_control(unsigned cp)
 {
 	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 ||
 	       cp == 0x2029;
@@ -369,7 +366,7 @@ size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret)
 			continue;
 		}
 		unsigned cp;
-		size_t n = utf8_valid(p, &cp);
+		size_t n = text_utf8_char(p, &cp);
 		if (n == 0) {
 			if (used + 1 >= len)
 				break;
@@ -378,7 +375,7 @@ size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret)
 			changes++;
 			continue;
 		}
-		if (is_control(cp)) {
+		if (text_is_control(cp)) {
 			/* A tab or line break between words reads as a space. */
 			if ((cp == '\t' || cp == '\n' || cp == '\r') && used && dst[used - 1] != ' ' &&
 			    used + 1 < len)

@@ -111,6 +111,14 @@ void buf_free(struct buf *b);
  * with errno set. */
 char *read_file(const char *path, size_t *len);
 
+/* Length of the valid UTF-8 sequence at p (1-4) with its code point in
+ * *cp, or 0 when it is not one (overlong forms, surrogates and code points
+ * past U+10FFFF included). Can't fail. */
+size_t text_utf8_char(const unsigned char *p, unsigned *cp);
+/* Control characters a terminal, an XHTML report, an .ics or a YAML 1.1
+ * reader would act on: C0, DEL, C1 and U+2028/2029 (line and paragraph
+ * separators, line breaks to YAML 1.1). */
+bool text_is_control(unsigned cp);
 /* The one sanitising step for outside text (feed fields, feed error
  * messages, nvidia-smi's names) before it is stored or printed: copies src
  * into dst (len bytes, always NUL-terminated when len > 0) as valid UTF-8,

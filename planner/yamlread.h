@@ -76,9 +76,19 @@ int yr_read_map(struct yr *y, yaml_node_t *map, const char *const *keys, size_t 
                 const char *(*parent)(const char *key, const void *arg), const void *arg,
                 struct keyed *out, const char *where);
 
-/* Values of kv. `example` is a whole line the fix can quote ("name: bot"). */
+/* Values of kv. `example` is a whole line the fix can quote ("name: bot").
+ * Text refuses control characters (C0, DEL, C1, U+2028/2029), which would
+ * break out of a line of an export (issue 26); yr_get_text with `lines`
+ * keeps newlines and tabs, for a multi-line command. */
 int yr_get_str(struct yr *y, const struct keyed *kv, const char *where, const char *example,
                char **out);
+int yr_get_text(struct yr *y, const struct keyed *kv, const char *where, const char *example,
+                bool lines, char **out);
+/* PLANNER_OK, or the error that kv's text value holds a control character
+ * (all but newline and tab allowed when `lines`). */
+int yr_check_controls(struct yr *y, const struct keyed *kv, const char *where, bool lines);
+/* Whether s holds no control character at all. */
+bool yr_text_clean(const char *s);
 int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const char *example,
                double *out);
 /* x must lie in [lo, hi]; says why (negative, zero, too large) when not. */
