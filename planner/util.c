@@ -125,10 +125,66 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
 	return best_d <= limit ? best : NULL;
 }
 
+/* The value of the digits at p in base (2 or 8), up to the first other
+ * character; -1 when there is none or a digit is not of the base. */
+static double base_digits(const char *p, int base)
+{
+	double v = 0;
+	const char *q = p;
+	for (; isalnum((unsigned char)*q); q++) {
+		int d = *q - '0';
+		if (d < 0 || d >= base)
+			return -1;
+		v = v * base + d;
+	}
+	return q == p ? -1 : v;
+}
+
+const char *numeral_not_decimal(const char *s, char *fix, size_t len)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	const char *sign = *s == '-' ? "-" : "", *p = s + (*s == '+' || *s == '-');
+	double v = -1;
+	const char *what = NULL;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		char *end;
+		v = strtod(p, &end);
+		v = end > p + 2 && isfinite(v) ? v : -1;
+		what = "a hexadecimal numeral";
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B' || p[1] == 'o' || p[1] == 'O')) {
+		bool bin = p[1] == 'b' || p[1] == 'B';
+		v = base_digits(p + 2, bin ? 2 : 8);
+		what = bin ? "a binary numeral" : "an octal numeral";
+	} else if (p[0] == '0' && isdigit((unsigned char)p[1])) {
+		size_t z = strspn(p, "0"), n = strspn(p, "0123456789");
+		const char *digits = n > z ? p + z : p + n - 1; /* "0" of "00.5" */
+		double octal = base_digits(p, 8);
+		int m = snprintf(fix, len, "write %s%s without the leading zero", sign, digits);
+		if (octal >= 0 && (!p[n] || isspace((unsigned char)p[n])) && m > 0 &&
+		    (size_t)m < len)
+			snprintf(fix + m, len - (size_t)m, " (YAML 1.1 reads %s as octal, %s%.15g)",
+			         p, sign, octal);
+		return "a number with a leading zero";
+	} else if (!strncasecmp(p, "inf", 3) || !strncasecmp(p, "nan", 3) ||
+	           !strncasecmp(p, ".inf", 4) || !strncasecmp(p, ".nan", 4)) {
+		snprintf(fix, len, "write a finite number in decimal");
+		return "not a finite number";
+	} else {
+		return NULL;
+	}
+	if (v >= 0)
+		snprintf(fix, len, "write %s%.15g in decimal", sign, v);
+	else
+		snprintf(fix, len, "write the number in decimal");
+	return what;
+}
+
 static bool parse_number_suffix(const char *s, double *out, const char *suffixes,
 				const double *scales)
 {
-	if (!s)
+	char fix[8];
+	if (!s || numeral_not_decimal(s, fix, sizeof fix))
 		return false;
 	while (isspace((unsigned char)*s))
 		s++;

@@ -63,6 +63,15 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
  * a negative number. */
 bool parse_count(const char *s, double *out);
 
+/* When s, a number where one is expected (leading spaces and a sign
+ * allowed), is not written in plain decimal — hexadecimal (0x10, 0x1p4),
+ * binary (0b10000), octal (0o20), a leading zero (010, which YAML 1.1
+ * tools read as octal 8 where strtod reads 10), or an infinity or NaN
+ * spelling (inf, .inf, nan) — what it is ("a hexadecimal numeral"), with
+ * the fix ("write 16 in decimal") in fix (len bytes); else NULL. Every
+ * number planner reads goes through it (issue 26). Can't fail. */
+const char *numeral_not_decimal(const char *s, char *fix, size_t len);
+
 /* Parses a context length: a count as parse_count reads it, except that
  * K is 1024 ("32K" is 32768 tokens, as context sizes are powers of two).
  * `fit --context` and a spec's `context:` both read it. */

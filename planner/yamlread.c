@@ -246,6 +246,17 @@ int yr_get_str(struct yr *y, const struct keyed *kv, const char *where, const ch
 	return yr_get_text(y, kv, where, example, false, out);
 }
 
+int yr_check_numeral(struct yr *y, const struct keyed *kv, const char *where)
+{
+	char d[64], fix[160];
+	const char *what =
+	    yr_is_text(kv->val) ? numeral_not_decimal(yr_sval(kv->val), fix, sizeof fix) : NULL;
+	if (!what)
+		return PLANNER_OK;
+	return yr_fail(y, kv->val->start_mark, "'%s' %s is %s, %s; %s", yr_sval(kv->key), where,
+	               yr_describe(kv->val, d, sizeof d), what, fix);
+}
+
 int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const char *example,
                double *out)
 {
@@ -253,6 +264,9 @@ int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const ch
 	yaml_node_t *v = kv->val;
 	if (!yr_is_text(v))
 		goto bad;
+	int rc = yr_check_numeral(y, kv, where);
+	if (rc != PLANNER_OK)
+		return rc;
 	const char *s = yr_sval(v);
 	char *end;
 	errno = 0;
@@ -375,6 +389,9 @@ int yr_get_size(struct yr *y, const struct keyed *kv, const char *where, bool ho
 	const char *example = hours ? "300h" : "200M";
 	yaml_node_t *v = kv->val;
 	double x;
+	int rc = yr_check_numeral(y, kv, where);
+	if (rc != PLANNER_OK)
+		return rc;
 	if (yr_is_text(v)) {
 		const char *s = yr_sval(v);
 		while (isspace((unsigned char)*s))
@@ -386,7 +403,7 @@ int yr_get_size(struct yr *y, const struct keyed *kv, const char *where, bool ho
 		if (hours ? parse_hours(s, &x) : parse_count(s, &x)) {
 			if (!isfinite(x))
 				goto bad;
-			int rc = yr_check_range(y, kv, where, x, lo, hi);
+			rc = yr_check_range(y, kv, where, x, lo, hi);
 			if (rc == PLANNER_OK)
 				*out = x;
 			return rc;

@@ -91,6 +91,11 @@ int yr_check_controls(struct yr *y, const struct keyed *kv, const char *where, b
 bool yr_text_clean(const char *s);
 int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const char *example,
                double *out);
+/* PLANNER_OK unless kv's value is a number not written in plain decimal
+ * (numeral_not_decimal: 0x10, 010, 0b1, inf): then the error, with the
+ * decimal to write. Every number read (yr_get_num, yr_get_size, the
+ * custom readers) checks it first. */
+int yr_check_numeral(struct yr *y, const struct keyed *kv, const char *where);
 /* x must lie in [lo, hi]; says why (negative, zero, too large) when not. */
 int yr_check_range(struct yr *y, const struct keyed *kv, const char *where, double x, double lo,
                    double hi);
