@@ -285,6 +285,20 @@ void iso_written(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void today_utc(char *buf, size_t len)
+{
+	const char *env = getenv("PLANNER_TODAY");
+	struct tm tm = {0};
+	const char *end = env ? strptime(env, "%Y-%m-%d", &tm) : NULL;
+	if (end && !*end && strlen(env) == 10) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	time_t t = time(NULL);
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%d", &tm);
+}
+
 long long iso_to_epoch(const char *iso)
 {
 	struct tm tm = {0};

@@ -102,6 +102,12 @@ void iso_now(char *buf, size_t len);
  * compared byte for byte (tests/tools/same_output.sh). */
 void iso_written(char *buf, size_t len);
 
+/* Today's date, YYYY-MM-DD (buf >= 11 bytes): $PLANNER_TODAY when it is
+ * set to a valid date (tests pin "today" with it), else the UTC date. The
+ * one place "today" is read: the exchange-rate feed's dates are checked
+ * against it. */
+void today_utc(char *buf, size_t len);
+
 /* Seconds since the epoch of an ISO 8601 UTC stamp ("...Z"), or -1. */
 long long iso_to_epoch(const char *iso);
 
