@@ -83,11 +83,25 @@ extern const struct export_format export_format_dstack;
  * nothing is left. For names Slurm, Kubernetes and UIDs accept. */
 void export_slug(const char *s, char *out, size_t len);
 
-/* For the YAML writers (export_skypilot.c): s as the inside of a YAML
- * double-quoted scalar (JSON's escapes, which YAML shares), and as the
- * whole scalar in double quotes. */
+/* The escaping writers (export_text.c), one per format; every text from a
+ * spec or a feed goes through one, comments included. For YAML (SkyPilot,
+ * dstack): s as the inside of a double-quoted scalar, every control
+ * character escaped and a byte that is not UTF-8 written as U+FFFD, and
+ * as the whole scalar in double quotes. */
 void export_yaml_body(FILE *f, const char *s);
 void export_yaml_str(FILE *f, const char *s);
+/* "# ", the formatted text with its control characters escaped as in
+ * export_yaml_body, and a newline: a comment line of a YAML file or a
+ * shell script that stays one line. False (nothing written) when out of
+ * memory. */
+bool export_comment(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as one bash word: '...', or $'...' with escapes when s holds a
+ * control character, so the word never spans lines. */
+void export_shell_quote(FILE *f, const char *s);
+/* s as RFC 5545 TEXT (3.3.11) appended to b, a control character as
+ * U+FFFD (TEXT has none); false when out of memory. */
+struct buf;
+bool export_ics_text(struct buf *b, const char *s);
 /* Whether r is a rented run on a known GPU (what the SkyPilot and dstack
  * exports launch), and how many of s's runs are. */
 bool export_launchable(const struct sched_run *r);

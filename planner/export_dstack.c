@@ -55,7 +55,8 @@ static void dstack_gpu(const struct sched_run *r, int count, char *out, size_t l
 	}
 }
 
-static void write_config(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
+/* False when out of memory. */
+static bool write_config(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
 {
 	const struct job *job = s->jobs[r->job].job;
 	const char *backend = dstack_backend(r->provider);
@@ -66,12 +67,14 @@ static void write_config(FILE *f, const struct schedule *s, const struct sched_r
 	int replicas = r->replicas > 0 ? r->replicas : 1;
 	dstack_gpu(r, r->gpu_count / replicas, gpu, sizeof gpu);
 	long minutes = (long)ceil(r->hours * 60 - 1e-6);
-	fprintf(f, "---\n# task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)\n", k, job->name,
-	        r->resource, start, end, r->hours, r->cost, s->currency);
-	fprintf(f, "# apply at %s: dstack apply -y -d -f task-%02zu.dstack.yml\n", start, k);
+	fputs("---\n", f);
+	bool ok = export_comment(f, "task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)", k, job->name,
+	                         r->resource, start, end, r->hours, r->cost, s->currency);
+	ok &=
+	    export_comment(f, "apply at %s: dstack apply -y -d -f task-%02zu.dstack.yml", start, k);
 	if (!backend)
-		fprintf(f, "# %s is not a dstack backend: no backends or regions are set\n",
-		        r->provider);
+		ok &= export_comment(
+		    f, "%s is not a dstack backend: no backends or regions are set", r->provider);
 	fprintf(f, "type: task\nname: %s-%zu\n", slug, k);
 	if (replicas > 1)
 		fprintf(f, "nodes: %d\n", replicas);
@@ -85,7 +88,9 @@ static void write_config(FILE *f, const struct schedule *s, const struct sched_r
 	 * run.command valid and says nothing runs. */
 	export_yaml_str(f, job->run_command ? job->run_command : "true");
 	fputc('\n', f);
-	fprintf(f, "resources:\n  gpu: \"%s\"\n", gpu);
+	fputs("resources:\n  gpu: ", f);
+	export_yaml_str(f, gpu);
+	fputc('\n', f);
 	fprintf(f, "spot_policy: %s\n", r->spot ? "spot" : "on-demand");
 	if (backend) {
 		fprintf(f, "backends: [%s]\n", backend);
@@ -96,28 +101,31 @@ static void write_config(FILE *f, const struct schedule *s, const struct sched_r
 		}
 	}
 	fprintf(f, "max_duration: %ldm\n", minutes < 1 ? 1 : minutes);
+	return ok;
 }
 
 static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
-	(void)err;
 	opts->skipped = 0;
 	size_t n = export_launchable_count(s);
-	fprintf(f,
-	        "# planner schedule for %s: %zu rented run%s as dstack task configurations.\n"
-	        "# Times are in %s. dstack applies one configuration per file, so\n"
-	        "# split this one first (task-00.dstack.yml is this header):\n"
-	        "#   csplit -s -z -f task- -b '%%02d.dstack.yml' THIS_FILE '/^---$/' '{*}'\n"
-	        "# and at the time each task's comment gives:\n"
-	        "#   dstack apply -y -d -f task-NN.dstack.yml\n",
-	        s->month, n, n == 1 ? "" : "s", s->timezone);
+	bool ok = export_comment(f,
+	                         "planner schedule for %s: %zu rented run%s as dstack task "
+	                         "configurations.",
+	                         s->month, n, n == 1 ? "" : "s");
+	ok &= export_comment(f, "Times are in %s. dstack applies one configuration per file, so",
+	                     s->timezone);
+	fputs("# split this one first (task-00.dstack.yml is this header):\n"
+	      "#   csplit -s -z -f task- -b '%02d.dstack.yml' THIS_FILE '/^---$/' '{*}'\n"
+	      "# and at the time each task's comment gives:\n"
+	      "#   dstack apply -y -d -f task-NN.dstack.yml\n",
+	      f);
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (export_launchable(r))
-			write_config(f, s, r, ++k);
+			ok &= write_config(f, s, r, ++k);
 	}
-	return PLANNER_OK;
+	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the tasks");
 }
 
 /* dstack task configurations, one document per rented run. */

@@ -58,21 +58,6 @@ static void line(FILE *f, const char *s)
 	fputs("\r\n", f);
 }
 
-/* TEXT value escaping (RFC 5545 3.3.11). False when out of memory. */
-static bool text(struct buf *b, const char *s)
-{
-	bool ok = true;
-	for (; *s && ok; s++) {
-		if (*s == '\\' || *s == ';' || *s == ',')
-			ok = buf_printf(b, "\\%c", *s);
-		else if (*s == '\n')
-			ok = buf_append(b, "\\n", 2);
-		else if (*s != '\r')
-			ok = buf_append(b, s, 1);
-	}
-	return ok;
-}
-
 static void utc_stamp(time_t t, char *out, size_t len)
 {
 	struct tm tm;
@@ -96,7 +81,8 @@ static bool prop(FILE *f, struct buf *b, const char *name, const char *value, bo
 	b->len = 0;
 	if (b->data)
 		b->data[0] = '\0';
-	if (!buf_printf(b, "%s:", name) || !(escape ? text(b, value) : buf_printf(b, "%s", value)))
+	if (!buf_printf(b, "%s:", name) ||
+	    !(escape ? export_ics_text(b, value) : buf_printf(b, "%s", value)))
 		return false;
 	line(f, b->data);
 	return true;

@@ -59,31 +59,8 @@ void export_sky_accel(const char *gpu, char *out, size_t len)
 	out[n] = '\0';
 }
 
-void export_yaml_body(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\x%02x", ch);
-		else
-			fputc(ch, f);
-	}
-}
-
-void export_yaml_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	export_yaml_body(f, s);
-	fputc('"', f);
-}
-
-static void write_task(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
+/* False when out of memory. */
+static bool write_task(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
 {
 	const struct job *job = s->jobs[r->job].job;
 	const char *cloud = sky_cloud(r->provider);
@@ -93,15 +70,16 @@ static void write_task(FILE *f, const struct schedule *s, const struct sched_run
 	export_slug(job->name, slug, sizeof slug);
 	export_sky_accel(r->gpu->name, accel, sizeof accel);
 	int replicas = r->replicas > 0 ? r->replicas : 1;
-	fprintf(f, "---\n# task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)\n", k, job->name,
-	        r->resource, start, end, r->hours, r->cost, s->currency);
-	fprintf(f, "# launch at %s: sky launch -c %s-%zu --down task-%02zu.yaml\n", start, slug, k,
-	        k);
+	fputs("---\n", f);
+	bool ok = export_comment(f, "task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)", k, job->name,
+	                         r->resource, start, end, r->hours, r->cost, s->currency);
+	ok &= export_comment(f, "launch at %s: sky launch -c %s-%zu --down task-%02zu.yaml", start,
+	                     slug, k, k);
 	if (!cloud)
-		fprintf(f,
-		        "# %s is not a SkyPilot cloud: no cloud or region is set, so SkyPilot "
-		        "picks one\n",
-		        r->provider);
+		ok &= export_comment(f,
+		                     "%s is not a SkyPilot cloud: no cloud or region is set, so "
+		                     "SkyPilot picks one",
+		                     r->provider);
 	fprintf(f, "name: %s-%zu\n", slug, k);
 	if (replicas > 1)
 		fprintf(f, "num_nodes: %d\n", replicas);
@@ -114,7 +92,9 @@ static void write_task(FILE *f, const struct schedule *s, const struct sched_run
 			fputc('\n', f);
 		}
 	}
-	fprintf(f, "  accelerators: \"%s:%d\"\n", accel, r->gpu_count / replicas);
+	fputs("  accelerators: \"", f);
+	export_yaml_body(f, accel);
+	fprintf(f, ":%d\"\n", r->gpu_count / replicas);
 	fprintf(f, "  use_spot: %s\n", r->spot ? "true" : "false");
 	if (job->run_image) {
 		fputs("  image_id: \"docker:", f);
@@ -128,30 +108,31 @@ static void write_task(FILE *f, const struct schedule *s, const struct sched_run
 	} else {
 		fputs("# no run.command in the job spec: the cluster starts and waits\n", f);
 	}
+	return ok;
 }
 
 static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
-	(void)err;
 	opts->skipped = 0;
 	size_t n = export_launchable_count(s);
-	fprintf(f,
-	        "# planner schedule for %s: %zu rented run%s as SkyPilot tasks.\n"
-	        "# Times are in %s. Each document below is one task; SkyPilot would\n"
-	        "# read the whole file as a pipeline run one task after another, so\n"
-	        "# split it first, then launch each task at its start time:\n"
-	        "#   csplit -s -z -f task- -b '%%02d.yaml' THIS_FILE '/^---$/' '{*}'\n"
-	        "# (task-00.yaml is this header; task N is task-NN.yaml) and at the\n"
-	        "# time each task's comment gives: sky launch -c NAME --down task-NN.yaml\n",
-	        s->month, n, n == 1 ? "" : "s", s->timezone);
+	bool ok = export_comment(f, "planner schedule for %s: %zu rented run%s as SkyPilot tasks.",
+	                         s->month, n, n == 1 ? "" : "s");
+	ok &= export_comment(f, "Times are in %s. Each document below is one task; SkyPilot would",
+	                     s->timezone);
+	fputs("# read the whole file as a pipeline run one task after another, so\n"
+	      "# split it first, then launch each task at its start time:\n"
+	      "#   csplit -s -z -f task- -b '%02d.yaml' THIS_FILE '/^---$/' '{*}'\n"
+	      "# (task-00.yaml is this header; task N is task-NN.yaml) and at the\n"
+	      "# time each task's comment gives: sky launch -c NAME --down task-NN.yaml\n",
+	      f);
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (!export_launchable(r))
 			continue;
-		write_task(f, s, r, ++k);
+		ok &= write_task(f, s, r, ++k);
 	}
-	return PLANNER_OK;
+	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the tasks");
 }
 
 /* SkyPilot task YAML, one document per rented run. */

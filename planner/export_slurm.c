@@ -17,8 +17,10 @@
 #include "export.h"
 #include "util.h"
 
-/* Single-quoted for bash: ' becomes '\''. */
-static void shell_quote(FILE *f, const char *s)
+/* Single-quoted for sh (POSIX, no $'...'): ' becomes '\''. Only for the
+ * words inside a pyxis step, which is itself quoted for bash by
+ * export_shell_quote. */
+static void sh_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -40,14 +42,14 @@ static int wrap_pyxis(FILE *f, const struct job *job)
 	if (!m)
 		return PLANNER_ESYS;
 	fputs("srun --container-image=", m);
-	shell_quote(m, job->run_image);
+	sh_quote(m, job->run_image);
 	fputs(" sh -c ", m);
-	shell_quote(m, job->run_command);
+	sh_quote(m, job->run_command);
 	if (fclose(m) != 0) {
 		free(inner);
 		return PLANNER_ESYS;
 	}
-	shell_quote(f, inner);
+	export_shell_quote(f, inner);
 	free(inner);
 	return PLANNER_OK;
 }
@@ -72,16 +74,17 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_runs; i++)
 		n += s->runs[i].route == ROUTE_OWNED;
-	fprintf(f,
-	        "#!/bin/bash\n"
-	        "# planner schedule for %s: %zu run%s on owned GPUs, for Slurm.\n"
-	        "# Submit with: bash THIS_FILE (sbatch holds each job until --begin).\n"
-	        "# --gres types are the GPU models as gres.conf names; adjust them to\n"
-	        "# your cluster's (scontrol show node | grep Gres).\n"
-	        "set -euo pipefail\n"
-	        "export TZ=",
-	        s->month, n, n == 1 ? "" : "s");
-	shell_quote(f, s->timezone);
+	fputs("#!/bin/bash\n", f);
+	if (!export_comment(f, "planner schedule for %s: %zu run%s on owned GPUs, for Slurm.",
+	                    s->month, n, n == 1 ? "" : "s"))
+		return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+	fputs("# Submit with: bash THIS_FILE (sbatch holds each job until --begin).\n"
+	      "# --gres types are the GPU models as gres.conf names; adjust them to\n"
+	      "# your cluster's (scontrol show node | grep Gres).\n"
+	      "set -euo pipefail\n"
+	      "export TZ=",
+	      f);
+	export_shell_quote(f, s->timezone);
 	fputs("  # --begin times below are wall-clock times in this zone\n", f);
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
@@ -96,8 +99,10 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		long minutes = (long)ceil(r->hours * 60 - 1e-6);
 		if (minutes < 1)
 			minutes = 1;
-		fprintf(f, "\n# %s on %s: %.2f h, %.2f %s\n", job->name, r->resource, r->hours,
-		        r->cost, s->currency);
+		fputc('\n', f);
+		if (!export_comment(f, "%s on %s: %.2f h, %.2f %s", job->name, r->resource,
+		                    r->hours, r->cost, s->currency))
+			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
 		if (!job->run_command) {
 			fputs("# no run.command in the job spec; add run: {command: ...} to submit "
 			      "this run\n# ",
@@ -105,19 +110,19 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 			opts->skipped++;
 		}
 		fprintf(f, "sbatch --parsable --job-name=");
-		shell_quote(f, job->name);
+		export_shell_quote(f, job->name);
 		fprintf(f,
 		        " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=1 --ntasks=1 "
 		        "--gres=gpu:%s:%d --comment=",
 		        begin, minutes / 1440, minutes / 60 % 24, minutes % 60, type, r->gpu_count);
-		shell_quote(f, r->resource);
+		export_shell_quote(f, r->resource);
 		fputs(" --wrap=", f);
 		if (job->run_pyxis && job->run_image && job->run_command) {
 			if (wrap_pyxis(f, job) != PLANNER_OK)
 				return set_err(err, PLANNER_ESYS,
 				               "out of memory writing the script");
 		} else {
-			shell_quote(f, job->run_command ? job->run_command : "true");
+			export_shell_quote(f, job->run_command ? job->run_command : "true");
 		}
 		fputc('\n', f);
 	}

@@ -54,6 +54,18 @@ void fx_note_add(char *note, size_t len, const char *from, const char *to, doubl
  * when the note is empty or t has no date. This function can't fail. */
 void fx_note_date(char *note, size_t len, const struct fx_table *t);
 
+/* fx_check.c. The factor by which a rate `days` days older than another
+ * may plausibly differ from it: 1.10 for a day, widening as
+ * 1.10^sqrt(days) up to 2 (the reasoning is at FX_DAY_MOVE). */
+double fx_move_bound(double days);
+/* Whether the fresh rates are plausible: dated no later than today
+ * (YYYY-MM-DD; no check when NULL or ""), and each currency's rate within
+ * fx_move_bound of its rate in old (the stored set), else in fallback
+ * (the bundled snapshot's), for the days between their dates. PLANNER_OK,
+ * or PLANNER_ENET with *err naming the currency and both rates. */
+int fx_check_plausible(const struct fx_table *fresh, const struct fx_table *old,
+                       const struct fx_table *fallback, const char *today, char **err);
+
 struct offer;
 struct price_point;
 

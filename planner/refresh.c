@@ -252,6 +252,24 @@ static int write_rows(struct store *st, const struct provider *p, struct norm *r
 	return rc;
 }
 
+/* An exchange-rate feed's rates against the stored ones, else the
+ * reference data's (the bundled snapshot), and today (fx_check_plausible):
+ * an implausible set fails the step and the stored rates stay. */
+static int rates_plausible(struct store *st, const struct refdata *ref,
+                           const struct fx_table *fresh, char **err)
+{
+	struct fx_table *old = malloc(sizeof *old);
+	char today[16];
+	if (!old)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = store_read_fx(st, old, err);
+	today_utc(today, sizeof today);
+	if (rc == PLANNER_OK)
+		rc = fx_check_plausible(fresh, old, ref->fx, today, err);
+	free(old);
+	return rc;
+}
+
 /* The rows left out, and the unknown GPU names (moved from rows to r). */
 static void take_counts(struct refresh_result *r, struct norm *rows)
 {
@@ -318,6 +336,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		             p->kind == PROVIDER_RENTED ? "offers" : p->kind == PROVIDER_FX ? "rates" : "prices",
 		             rows.unknown_rows ? " (every GPU unknown)" : "",
 		             rows.implausible ? " (implausible rows left out)" : "");
+	if (rc == PLANNER_OK && p->kind == PROVIDER_FX)
+		rc = rates_plausible(st, ref, rows.fx, &err);
 	if (rc == PLANNER_OK)
 		rc = write_rows(st, p, &rows, stage, &n, &err);
 	if (rc == PLANNER_OK) {

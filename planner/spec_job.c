@@ -346,7 +346,8 @@ static int job_begin(struct spec_rd *r)
 		yaml_node_t *k = yaml_document_get_node(&r->c->y.doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&r->c->y.doc, p->value);
 		if (k && v && yr_is_text(k) && !strcmp(yr_sval(k), "name") && yr_is_text(v) &&
-		    *yr_sval(v) && strlen(yr_sval(v)) <= MAX_NAME_LEN) {
+		    *yr_sval(v) && strlen(yr_sval(v)) <= MAX_NAME_LEN &&
+		    yr_text_clean(yr_sval(v))) {
 			snprintf(r->where, sizeof r->where, "in job '%s'", yr_sval(v));
 			break;
 		}

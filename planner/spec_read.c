@@ -170,7 +170,7 @@ static int read_value(struct spec_rd *r, const struct spec_key *k, const struct 
 	int e = 0, rc = PLANNER_OK;
 	switch (k->kind) {
 	case SPEC_TEXT:
-		rc = yr_get_str(y, kv, r->where, k->example, f);
+		rc = yr_get_text(y, kv, r->where, k->example, k->flags & SPEC_LINES, f);
 		if (rc == PLANNER_OK && (k->flags & SPEC_LOWER))
 			str_lower(*(char **)f);
 		return rc;

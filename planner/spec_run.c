@@ -28,6 +28,7 @@ static const struct spec_key run_keys[] = {
     {.name = "command",
      .kind = SPEC_TEXT,
      .offset = offsetof(struct job, run_command),
+     .flags = SPEC_LINES,
      .example = "command: \"python serve.py\"",
      .desc = "Shell command the exported job runs (the Slurm script; /bin/sh -c in the "
              "Kubernetes container)."},

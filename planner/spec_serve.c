@@ -111,12 +111,15 @@ int spec_read_context(struct spec_rd *r, const struct spec_key *k, const struct 
 	struct job *j = r->target;
 	char d[64];
 	double v = 0;
+	int rc = yr_check_numeral(&r->c->y, kv, r->where);
+	if (rc != PLANNER_OK)
+		return rc;
 	if (!yr_is_text(kv->val) || !parse_context(yr_sval(kv->val), &v) || v != floor(v))
 		return yr_fail(&r->c->y, kv->val->start_mark,
 		               "'context' %s must be a whole number of tokens, got %s; write e.g. "
 		               "context: 8192 or context: 32K",
 		               r->where, yr_describe(kv->val, d, sizeof d));
-	int rc = yr_check_range(&r->c->y, kv, r->where, v, k->lo, k->hi);
+	rc = yr_check_range(&r->c->y, kv, r->where, v, k->lo, k->hi);
 	if (rc == PLANNER_OK)
 		j->context = (long)v;
 	return rc;

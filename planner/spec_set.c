@@ -136,21 +136,48 @@ static bool entry_named(yaml_document_t *doc, int entry, const char *seg)
 	return false;
 }
 
-/* The entry of sequence `seq` that seg names, or 0. */
-static int find_entry(yaml_document_t *doc, int seq, const char *seg)
+/* The entry of sequence `seq` (the list `list`) that seg names, into
+ * *out. A segment that is an entry's name is that entry, so a job named
+ * "1" is jobs.1; a bare number that names none is a 0-based index
+ * (buy.0.price). Entries that share the name (two owned rows of one GPU)
+ * are refused with their indexes, as is a segment that names nothing. */
+static int find_entry(struct yr *y, int seq, const char *seg, const char *list, size_t k, int *out)
 {
-	yaml_node_t *s = yaml_document_get_node(doc, seq);
+	yaml_node_t *s = yaml_document_get_node(&y->doc, seq);
 	int count = (int)(s->data.sequence.items.top - s->data.sequence.items.start);
+	char at_list[128] = "", use[192] = "";
+	int named = 0, last = -1;
+	size_t al = 0, ul = 0;
+	for (int i = 0; i < count; i++) {
+		if (!entry_named(&y->doc, s->data.sequence.items.start[i], seg))
+			continue;
+		if (last >= 0 && al < sizeof at_list)
+			al += (size_t)snprintf(at_list + al, sizeof at_list - al, "%s%d",
+			                       named > 1 ? ", " : "", last);
+		if (last >= 0 && ul < sizeof use)
+			ul += (size_t)snprintf(use + ul, sizeof use - ul, "%s%s.%d",
+			                       named > 1 ? ", " : "", list, last);
+		named++;
+		last = i;
+	}
+	if (named > 1)
+		return yr_fail(y, set_mark(k),
+		               "%s has %d entries named '%s' (%s, %d); use %s or %s.%d", list,
+		               named, seg, at_list, last, use, list, last);
+	if (named == 1) {
+		*out = s->data.sequence.items.start[last];
+		return PLANNER_OK;
+	}
 	char *end = NULL;
 	long at = isdigit((unsigned char)seg[0]) ? strtol(seg, &end, 10) : -1;
-	if (end && !*end)
-		return at < count ? yaml_document_get_node(doc, seq)->data.sequence.items.start[at] : 0;
-	for (int i = 0; i < count; i++) {
-		int item = yaml_document_get_node(doc, seq)->data.sequence.items.start[i];
-		if (entry_named(doc, item, seg))
-			return item;
+	if (end && !*end && at < count) {
+		*out = s->data.sequence.items.start[at];
+		return PLANNER_OK;
 	}
-	return 0;
+	return yr_fail(y, set_mark(k),
+	               "no entry '%s' in %s; name a job by its name, an owned, buy or quotes "
+	               "entry by its gpu, or any entry by its 0-based index",
+	               seg, list);
 }
 
 /* Into mapping `map`, key seg: its value's id (created as an empty
@@ -204,12 +231,7 @@ static int apply_one(struct yr *y, const char *set, size_t k)
 		if (node->type == YAML_MAPPING_NODE) {
 			rc = step_map(y, at, seg[i], k, last ? value : 0, &at);
 		} else if (node->type == YAML_SEQUENCE_NODE && !last) {
-			if (!(at = find_entry(&y->doc, at, seg[i])))
-				rc = yr_fail(y, set_mark(k),
-				             "no entry '%s' in %s; name a job by its name, an owned, "
-				             "buy or quotes entry by its gpu, or any entry by its "
-				             "0-based index",
-				             seg[i], i ? seg[i - 1] : "the spec");
+			rc = find_entry(y, at, seg[i], i ? seg[i - 1] : "the spec", k, &at);
 		} else {
 			rc = yr_fail(y, set_mark(k), "'%s' holds %s, not a mapping; set '%s' itself",
 			             i ? seg[i - 1] : "the spec",

@@ -52,6 +52,8 @@ enum {
 	SPEC_NULL_OK = 1 << 2,  /* an empty value (key:) counts as absent */
 	SPEC_LOWER = 1 << 3,    /* text is lower-cased */
 	SPEC_ALWAYS = 1 << 4,   /* .check also runs when the key is absent (kv->val NULL) */
+	SPEC_LINES = 1 << 5,    /* SPEC_TEXT may hold newlines and tabs (run.command); other
+	                         * text refuses every control character */
 };
 
 struct spec_rd;

@@ -180,6 +180,9 @@ int spec_read_growth(struct spec_rd *r, const struct spec_key *k, const struct k
 	char d[64];
 	const yaml_node_t *v = kv->val;
 	const char *s = v->type == YAML_SCALAR_NODE ? yr_sval(v) : "";
+	int rc = yr_check_numeral(&r->c->y, kv, r->where);
+	if (rc != PLANNER_OK)
+		return rc;
 	char *end = NULL;
 	double x = strtod(s, &end);
 	if (end == s || (*end && strcmp(end, "%")) || !isfinite(x))

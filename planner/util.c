@@ -125,10 +125,66 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
 	return best_d <= limit ? best : NULL;
 }
 
+/* The value of the digits at p in base (2 or 8), up to the first other
+ * character; -1 when there is none or a digit is not of the base. */
+static double base_digits(const char *p, int base)
+{
+	double v = 0;
+	const char *q = p;
+	for (; isalnum((unsigned char)*q); q++) {
+		int d = *q - '0';
+		if (d < 0 || d >= base)
+			return -1;
+		v = v * base + d;
+	}
+	return q == p ? -1 : v;
+}
+
+const char *numeral_not_decimal(const char *s, char *fix, size_t len)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	const char *sign = *s == '-' ? "-" : "", *p = s + (*s == '+' || *s == '-');
+	double v = -1;
+	const char *what = NULL;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		char *end;
+		v = strtod(p, &end);
+		v = end > p + 2 && isfinite(v) ? v : -1;
+		what = "a hexadecimal numeral";
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B' || p[1] == 'o' || p[1] == 'O')) {
+		bool bin = p[1] == 'b' || p[1] == 'B';
+		v = base_digits(p + 2, bin ? 2 : 8);
+		what = bin ? "a binary numeral" : "an octal numeral";
+	} else if (p[0] == '0' && isdigit((unsigned char)p[1])) {
+		size_t z = strspn(p, "0"), n = strspn(p, "0123456789");
+		const char *digits = n > z ? p + z : p + n - 1; /* "0" of "00.5" */
+		double octal = base_digits(p, 8);
+		int m = snprintf(fix, len, "write %s%s without the leading zero", sign, digits);
+		if (octal >= 0 && (!p[n] || isspace((unsigned char)p[n])) && m > 0 &&
+		    (size_t)m < len)
+			snprintf(fix + m, len - (size_t)m, " (YAML 1.1 reads %s as octal, %s%.15g)",
+			         p, sign, octal);
+		return "a number with a leading zero";
+	} else if (!strncasecmp(p, "inf", 3) || !strncasecmp(p, "nan", 3) ||
+	           !strncasecmp(p, ".inf", 4) || !strncasecmp(p, ".nan", 4)) {
+		snprintf(fix, len, "write a finite number in decimal");
+		return "not a finite number";
+	} else {
+		return NULL;
+	}
+	if (v >= 0)
+		snprintf(fix, len, "write %s%.15g in decimal", sign, v);
+	else
+		snprintf(fix, len, "write the number in decimal");
+	return what;
+}
+
 static bool parse_number_suffix(const char *s, double *out, const char *suffixes,
 				const double *scales)
 {
-	if (!s)
+	char fix[8];
+	if (!s || numeral_not_decimal(s, fix, sizeof fix))
 		return false;
 	while (isspace((unsigned char)*s))
 		s++;
@@ -229,6 +285,20 @@ void iso_written(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void today_utc(char *buf, size_t len)
+{
+	const char *env = getenv("PLANNER_TODAY");
+	struct tm tm = {0};
+	const char *end = env ? strptime(env, "%Y-%m-%d", &tm) : NULL;
+	if (end && !*end && strlen(env) == 10) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	time_t t = time(NULL);
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%d", &tm);
+}
+
 long long iso_to_epoch(const char *iso)
 {
 	struct tm tm = {0};
@@ -314,9 +384,7 @@ char *read_file(const char *path, size_t *len)
 	return b.data;
 }
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is not one
- * (overlong forms, surrogates and code points past U+10FFFF included). */
-static size_t utf8_valid(const unsigned char *p, unsigned *cp)
+size_t text_utf8_char(const unsigned char *p, unsigned *cp)
 {
 	unsigned c = p[0];
 	size_t n;
@@ -345,8 +413,7 @@ static size_t utf8_valid(const unsigned char *p, unsigned *cp)
 	return n;
 }
 
-/* Control characters a terminal, an XHTML report or an .ics would act on. */
-static bool is_control(unsigned cp)
+bool text_is_control(unsigned cp)
 {
 	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 ||
 	       cp == 0x2029;
@@ -369,7 +436,7 @@ size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret)
 			continue;
 		}
 		unsigned cp;
-		size_t n = utf8_valid(p, &cp);
+		size_t n = text_utf8_char(p, &cp);
 		if (n == 0) {
 			if (used + 1 >= len)
 				break;
@@ -378,7 +445,7 @@ size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret)
 			changes++;
 			continue;
 		}
-		if (is_control(cp)) {
+		if (text_is_control(cp)) {
 			/* A tab or line break between words reads as a space. */
 			if ((cp == '\t' || cp == '\n' || cp == '\r') && used && dst[used - 1] != ' ' &&
 			    used + 1 < len)

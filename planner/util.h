@@ -63,6 +63,15 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
  * a negative number. */
 bool parse_count(const char *s, double *out);
 
+/* When s, a number where one is expected (leading spaces and a sign
+ * allowed), is not written in plain decimal — hexadecimal (0x10, 0x1p4),
+ * binary (0b10000), octal (0o20), a leading zero (010, which YAML 1.1
+ * tools read as octal 8 where strtod reads 10), or an infinity or NaN
+ * spelling (inf, .inf, nan) — what it is ("a hexadecimal numeral"), with
+ * the fix ("write 16 in decimal") in fix (len bytes); else NULL. Every
+ * number planner reads goes through it (issue 26). Can't fail. */
+const char *numeral_not_decimal(const char *s, char *fix, size_t len);
+
 /* Parses a context length: a count as parse_count reads it, except that
  * K is 1024 ("32K" is 32768 tokens, as context sizes are powers of two).
  * `fit --context` and a spec's `context:` both read it. */
@@ -93,6 +102,12 @@ void iso_now(char *buf, size_t len);
  * compared byte for byte (tests/tools/same_output.sh). */
 void iso_written(char *buf, size_t len);
 
+/* Today's date, YYYY-MM-DD (buf >= 11 bytes): $PLANNER_TODAY when it is
+ * set to a valid date (tests pin "today" with it), else the UTC date. The
+ * one place "today" is read: the exchange-rate feed's dates are checked
+ * against it. */
+void today_utc(char *buf, size_t len);
+
 /* Seconds since the epoch of an ISO 8601 UTC stamp ("...Z"), or -1. */
 long long iso_to_epoch(const char *iso);
 
@@ -111,6 +126,14 @@ void buf_free(struct buf *b);
  * with errno set. */
 char *read_file(const char *path, size_t *len);
 
+/* Length of the valid UTF-8 sequence at p (1-4) with its code point in
+ * *cp, or 0 when it is not one (overlong forms, surrogates and code points
+ * past U+10FFFF included). Can't fail. */
+size_t text_utf8_char(const unsigned char *p, unsigned *cp);
+/* Control characters a terminal, an XHTML report, an .ics or a YAML 1.1
+ * reader would act on: C0, DEL, C1 and U+2028/2029 (line and paragraph
+ * separators, line breaks to YAML 1.1). */
+bool text_is_control(unsigned cp);
 /* The one sanitising step for outside text (feed fields, feed error
  * messages, nvidia-smi's names) before it is stored or printed: copies src
  * into dst (len bytes, always NUL-terminated when len > 0) as valid UTF-8,

@@ -89,7 +89,64 @@ const char *yr_describe(const yaml_node_t *n, char *buf, size_t len)
 		return "nothing";
 	size_t l = n->data.scalar.length;
 	snprintf(buf, len, "'%.*s%s'", (int)(l > 40 ? 40 : l), yr_sval(n), l > 40 ? "..." : "");
+	/* A message goes to a terminal: no control character of the value
+	 * reaches it (each reads as '?'). */
+	for (unsigned char *p = (unsigned char *)buf; *p;) {
+		unsigned cp;
+		size_t k = text_utf8_char(p, &cp);
+		if (k == 0) {
+			p++;
+		} else if (text_is_control(cp)) {
+			*p = '?';
+			memmove(p + 1, p + k, strlen((char *)p + k) + 1);
+			p++;
+		} else {
+			p += k;
+		}
+	}
 	return buf;
+}
+
+/* The first control character (text_is_control) of s that is not one of
+ * `allow` (ASCII controls, "\n\t"), its code point in *cp and its place
+ * (1-based, in characters) in *at; NULL when there is none. */
+static const char *find_control(const char *s, const char *allow, unsigned *cp, size_t *at)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (*at = 1; *p; (*at)++) {
+		size_t k = text_utf8_char(p, cp);
+		if (k == 0) { /* libyaml hands over valid UTF-8; a stray byte is a character */
+			p++;
+			continue;
+		}
+		if (text_is_control(*cp) && !(*cp < 0x80 && *cp && strchr(allow, (int)*cp)))
+			return (const char *)p;
+		p += k;
+	}
+	return NULL;
+}
+
+bool yr_text_clean(const char *s)
+{
+	unsigned cp;
+	size_t at;
+	return !find_control(s, "", &cp, &at);
+}
+
+int yr_check_controls(struct yr *y, const struct keyed *kv, const char *where, bool lines)
+{
+	unsigned cp;
+	size_t at;
+	if (!find_control(yr_sval(kv->val), lines ? "\n\t" : "", &cp, &at))
+		return PLANNER_OK;
+	bool is_break = cp == '\n' || cp == '\r' || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+	const char *fix = lines ? "remove it: a command takes printable text, newlines and tabs"
+	                  : is_break ? "write the value on one line"
+	                             : "remove it: a name or value takes printable text only";
+	return yr_fail(y, kv->val->start_mark,
+	               "'%s' %s holds the control character U+%04X (%s) at character %zu; %s",
+	               yr_sval(kv->key), where, cp, is_break ? "a line break" : "not printable", at,
+	               fix);
 }
 
 size_t yr_seq_len(const yaml_node_t *n)
@@ -141,6 +198,13 @@ int yr_read_map(struct yr *y, yaml_node_t *map, const char *const *keys, size_t 
 		size_t i = 0;
 		while (i < n && strcmp(yr_sval(k), keys[i]) != 0)
 			i++;
+		unsigned cp;
+		size_t at;
+		if (i == n && find_control(yr_sval(k), "", &cp, &at))
+			return yr_fail(y, k->start_mark,
+			               "a key %s holds the control character U+%04X at character "
+			               "%zu; write keys such as '%s:'",
+			               where, cp, at, keys[0]);
 		if (i == n)
 			return unknown_key(y, k, keys, n, parent ? parent(yr_sval(k), arg) : NULL,
 			                   where);
@@ -157,20 +221,40 @@ int yr_read_map(struct yr *y, yaml_node_t *map, const char *const *keys, size_t 
 	return PLANNER_OK;
 }
 
-int yr_get_str(struct yr *y, const struct keyed *kv, const char *where, const char *example,
-               char **out)
+int yr_get_text(struct yr *y, const struct keyed *kv, const char *where, const char *example,
+                bool lines, char **out)
 {
 	char d[64];
 	if (!yr_is_text(kv->val))
 		return yr_fail(y, kv->val->start_mark,
 		               "'%s' %s must be text, got %s; write e.g. %s", yr_sval(kv->key),
 		               where, yr_describe(kv->val, d, sizeof d), example);
+	int rc = yr_check_controls(y, kv, where, lines);
+	if (rc != PLANNER_OK)
+		return rc;
 	char *s = strdup(yr_sval(kv->val));
 	if (!s)
 		return yr_oom(y);
 	free(*out);
 	*out = s;
 	return PLANNER_OK;
+}
+
+int yr_get_str(struct yr *y, const struct keyed *kv, const char *where, const char *example,
+               char **out)
+{
+	return yr_get_text(y, kv, where, example, false, out);
+}
+
+int yr_check_numeral(struct yr *y, const struct keyed *kv, const char *where)
+{
+	char d[64], fix[160];
+	const char *what =
+	    yr_is_text(kv->val) ? numeral_not_decimal(yr_sval(kv->val), fix, sizeof fix) : NULL;
+	if (!what)
+		return PLANNER_OK;
+	return yr_fail(y, kv->val->start_mark, "'%s' %s is %s, %s; %s", yr_sval(kv->key), where,
+	               yr_describe(kv->val, d, sizeof d), what, fix);
 }
 
 int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const char *example,
@@ -180,6 +264,9 @@ int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const ch
 	yaml_node_t *v = kv->val;
 	if (!yr_is_text(v))
 		goto bad;
+	int rc = yr_check_numeral(y, kv, where);
+	if (rc != PLANNER_OK)
+		return rc;
 	const char *s = yr_sval(v);
 	char *end;
 	errno = 0;
@@ -273,6 +360,9 @@ int yr_get_enum(struct yr *y, const struct keyed *kv, const char *where, const c
 		               "'%s' %s must be one of %s ... %s, got %s; write e.g. %s: %s", key,
 		               where, names[0], names[n - 1], yr_describe(kv->val, d, sizeof d),
 		               key, names[0]);
+	int rc = yr_check_controls(y, kv, where, false);
+	if (rc != PLANNER_OK)
+		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (!strcasecmp(val, names[i])) {
 			*out = (int)i;
@@ -299,6 +389,9 @@ int yr_get_size(struct yr *y, const struct keyed *kv, const char *where, bool ho
 	const char *example = hours ? "300h" : "200M";
 	yaml_node_t *v = kv->val;
 	double x;
+	int rc = yr_check_numeral(y, kv, where);
+	if (rc != PLANNER_OK)
+		return rc;
 	if (yr_is_text(v)) {
 		const char *s = yr_sval(v);
 		while (isspace((unsigned char)*s))
@@ -310,7 +403,7 @@ int yr_get_size(struct yr *y, const struct keyed *kv, const char *where, bool ho
 		if (hours ? parse_hours(s, &x) : parse_count(s, &x)) {
 			if (!isfinite(x))
 				goto bad;
-			int rc = yr_check_range(y, kv, where, x, lo, hi);
+			rc = yr_check_range(y, kv, where, x, lo, hi);
 			if (rc == PLANNER_OK)
 				*out = x;
 			return rc;
@@ -375,6 +468,9 @@ int yr_get_str_list(struct yr *y, const struct keyed *kv, const char *where, con
 			               "entry %zu of '%s' %s must be text, got %s; write e.g. %s",
 			               i + 1, yr_sval(kv->key), where, yr_describe(it, d, sizeof d),
 			               example);
+		int rc = yr_check_controls(y, &(struct keyed){kv->key, it}, where, false);
+		if (rc != PLANNER_OK)
+			return rc;
 		if (!((*out)[i] = strdup(yr_sval(it))))
 			return yr_oom(y);
 		*n_out = i + 1;

@@ -76,11 +76,26 @@ int yr_read_map(struct yr *y, yaml_node_t *map, const char *const *keys, size_t 
                 const char *(*parent)(const char *key, const void *arg), const void *arg,
                 struct keyed *out, const char *where);
 
-/* Values of kv. `example` is a whole line the fix can quote ("name: bot"). */
+/* Values of kv. `example` is a whole line the fix can quote ("name: bot").
+ * Text refuses control characters (C0, DEL, C1, U+2028/2029), which would
+ * break out of a line of an export (issue 26); yr_get_text with `lines`
+ * keeps newlines and tabs, for a multi-line command. */
 int yr_get_str(struct yr *y, const struct keyed *kv, const char *where, const char *example,
                char **out);
+int yr_get_text(struct yr *y, const struct keyed *kv, const char *where, const char *example,
+                bool lines, char **out);
+/* PLANNER_OK, or the error that kv's text value holds a control character
+ * (all but newline and tab allowed when `lines`). */
+int yr_check_controls(struct yr *y, const struct keyed *kv, const char *where, bool lines);
+/* Whether s holds no control character at all. */
+bool yr_text_clean(const char *s);
 int yr_get_num(struct yr *y, const struct keyed *kv, const char *where, const char *example,
                double *out);
+/* PLANNER_OK unless kv's value is a number not written in plain decimal
+ * (numeral_not_decimal: 0x10, 010, 0b1, inf): then the error, with the
+ * decimal to write. Every number read (yr_get_num, yr_get_size, the
+ * custom readers) checks it first. */
+int yr_check_numeral(struct yr *y, const struct keyed *kv, const char *where);
 /* x must lie in [lo, hi]; says why (negative, zero, too large) when not. */
 int yr_check_range(struct yr *y, const struct keyed *kv, const char *where, double x, double lo,
                    double hi);

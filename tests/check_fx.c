@@ -157,22 +157,31 @@ START_TEST(html_cut_and_undated_documents_are_refused)
 END_TEST
 
 /* `planner refresh --provider ecb` against scenario scen, with the faults
- * suite's short limits. */
-static int refresh_ecb(const char *db, const char *scen, char **out, char **err)
+ * suite's short limits, on the day `today` (PLANNER_TODAY) unless NULL. */
+static int refresh_ecb_on(const char *db, const char *scen, const char *today, char **out,
+                          char **err)
 {
 	const char *argv[] = {"refresh", "--db", db, "--provider", "ecb", NULL};
 	char *url = xasprintf("PLANNER_ECB_URL=http://127.0.0.1:%d/%s", server.port, scen);
+	char *day = xasprintf("PLANNER_TODAY=%s", today ? today : "");
 	const char *env[] = {url,
-			     "PLANNER_HTTP_CONNECT_TIMEOUT_MS=200",
-			     "PLANNER_HTTP_TIMEOUT_MS=500",
-			     "PLANNER_HTTP_STREAM_TIMEOUT_MS=500",
-			     "PLANNER_HTTP_RETRIES=1",
-			     "PLANNER_HTTP_BACKOFF_MS=1",
-			     "PLANNER_HTTP_MAX_WAIT_MS=5",
-			     NULL};
+	                     day,
+	                     "PLANNER_HTTP_CONNECT_TIMEOUT_MS=200",
+	                     "PLANNER_HTTP_TIMEOUT_MS=500",
+	                     "PLANNER_HTTP_STREAM_TIMEOUT_MS=500",
+	                     "PLANNER_HTTP_RETRIES=1",
+	                     "PLANNER_HTTP_BACKOFF_MS=1",
+	                     "PLANNER_HTTP_MAX_WAIT_MS=5",
+	                     NULL};
 	int rc = test_run_planner(argv, env, out, err);
+	free(day);
 	free(url);
 	return rc;
+}
+
+static int refresh_ecb(const char *db, const char *scen, char **out, char **err)
+{
+	return refresh_ecb_on(db, scen, NULL, out, err);
 }
 
 static char *new_db(void)
@@ -241,6 +250,58 @@ START_TEST(a_failed_ecb_fetch_keeps_the_previous_rates)
 	free(status);
 	free(before);
 	free(db);
+}
+END_TEST
+
+/* One answer of 1 EUR = 10 USD, or rates dated 2099, fails the step with
+ * status 3 naming the feed, the currency and both rates, and the stored
+ * rates stay; a plausible answer on the same day is stored. */
+START_TEST(an_implausible_or_future_ecb_answer_fails_the_step_and_keeps_the_rates)
+{
+	static const char *const cases[][3] = {
+	    /* against the snapshot's 1.1252 of 2025-05-09 a fresh database holds */
+	    {"", "x10",
+	     "planner: ecb: implausible USD rate: 1 EUR = 10 USD on 2025-05-12 "
+	     "against 1.1252 on 2025-05-09, a move of x8.89 where at most x1.18 in 3 "
+	     "days is plausible; the stored rates are kept"},
+	    {"v2", "x10",
+	     "planner: ecb: implausible USD rate: 1 EUR = 10 USD on 2025-05-12 "
+	     "against 1 on 2025-05-12, a move of x10.00 where at most x1.10 in 1 "
+	     "day is plausible"},
+	    {"v2", "future",
+	     "planner: ecb: rates dated 2099-01-01, after today (2025-05-13); "
+	     "the stored rates are kept"},
+	};
+	const char *sql = "SELECT group_concat(currency || '=' || per_eur || '@' || as_of) FROM "
+	                  "(SELECT * FROM fx_rates ORDER BY currency)";
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *db = new_db(), *out = NULL, *err = NULL;
+		/* `planner providers` makes the database, seeded with the snapshot */
+		const char *argv[] = {"providers", "--db", db, NULL};
+		ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+		free(out);
+		if (cases[i][0][0]) {
+			ck_assert_int_eq(refresh_ecb_on(db, cases[i][0], "2025-05-13", &out, &err),
+			                 0);
+			free(out);
+			free(err);
+		}
+		char *before = test_query(db, sql, NULL);
+		int rc = refresh_ecb_on(db, cases[i][1], "2025-05-13", &out, &err);
+		ck_assert_msg(rc == PLANNER_ENET && strstr(err, cases[i][2]), "%s: exit %d: %s",
+		              cases[i][1], rc, err);
+		char *after = test_query(db, sql, NULL);
+		ck_assert_str_eq(before, after);
+		char *status =
+		    test_query(db, "SELECT last_status FROM providers WHERE name = 'ecb'", NULL);
+		ck_assert_str_eq(status, "failed");
+		free(status);
+		free(after);
+		free(before);
+		free(out);
+		free(err);
+		free(db);
+	}
 }
 END_TEST
 
@@ -532,6 +593,7 @@ Suite *fx_suite(void)
 	tcase_add_unchecked_fixture(l, start, stop);
 	tcase_add_test(l, refresh_stores_the_ecb_rates_with_their_date);
 	tcase_add_test(l, a_failed_ecb_fetch_keeps_the_previous_rates);
+	tcase_add_test(l, an_implausible_or_future_ecb_answer_fails_the_step_and_keeps_the_rates);
 	tcase_add_test(l, an_eu_only_job_rents_a_eur_offer_priced_in_the_spec_currency);
 	tcase_add_test(l, fx_auto_uses_the_rates_of_the_last_refresh);
 	tcase_add_test(l, offers_sort_and_cap_prices_in_the_display_currency);

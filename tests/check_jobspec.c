@@ -526,10 +526,10 @@ START_TEST(negative_zero_and_absurd_numbers_are_errors)
 	bad("electricity_per_kwh: -0.1\n" HEAD, "t.yaml:1:22: ", "negative", NULL);
 	bad(HEAD "    batch: 1e999\n    hours_per_month: 1\n",
 	    "t.yaml:4:12: ", "not a usable number", NULL);
-	bad(HEAD "    batch: nan\n    hours_per_month: 1\n", "t.yaml:4:12: ", "not a usable number",
+	bad(HEAD "    batch: nan\n    hours_per_month: 1\n", "t.yaml:4:12: ", "not a finite number",
 	    NULL);
-	bad(HEAD "    batch: .inf\n    hours_per_month: 1\n", "t.yaml:4:12: ", "must be a number",
-	    NULL);
+	bad(HEAD "    batch: .inf\n    hours_per_month: 1\n",
+	    "t.yaml:4:12: ", "not a finite number", NULL);
 	bad(HEAD "    tokens_per_month: {output: 1e400}\n", "t.yaml:4:32: ", "token count", NULL);
 	bad(HEAD "    tokens_per_month: {output: 5000T}\n", "t.yaml:4:32: ", "too large", NULL);
 }

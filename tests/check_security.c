@@ -509,14 +509,19 @@ START_TEST(a_hostile_error_message_is_printed_harmlessly)
 END_TEST
 
 /* A spec whose job names are the hostile strings that a job name may hold
- * (no C0 control: the spec loader refuses those, see below). */
+ * (no control character, C0 or C1: the spec loader refuses those, see
+ * below). */
 static char *hostile_spec(const char *dir)
 {
 	static const char *const names[] = {
-		"\"quo\\\"te's\"",         "\"'); DROP TABLE offers;--\"",
-		"\"=HYPERLINK(\\\"http://x\\\")\"", "\"+1+cmd|' /C calc'!A0\"",
-		"\"-2+3\"",                "\"@SUM(A1)\"",
-		"\"<script>alert(1)</script>\"", "\"\\u009b2Jc1\"",
+	    "\"quo\\\"te's\"",
+	    "\"'); DROP TABLE offers;--\"",
+	    "\"=HYPERLINK(\\\"http://x\\\")\"",
+	    "\"+1+cmd|' /C calc'!A0\"",
+	    "\"-2+3\"",
+	    "\"@SUM(A1)\"",
+	    "\"<script>alert(1)</script>\"",
+	    "\"#x: {y} \\u00e9\"",
 	};
 	struct buf b = {0};
 	ck_assert(buf_printf(&b, "version: 1\ncurrency: USD\nowned:\n  - {gpu: RTX 4090, count: 1}\n"
@@ -559,7 +564,7 @@ START_TEST(job_names_from_a_spec_are_printed_harmlessly_in_every_format)
 	cJSON *doc = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(doc);
 	ck_assert(json_has_string(doc, "'); DROP TABLE offers;--"));
-	ck_assert(json_has_string(doc, "\xc2\x9b" "2Jc1"));
+	ck_assert(json_has_string(doc, "#x: {y} \xc3\xa9"));
 	cJSON_Delete(doc);
 	free(out);
 
@@ -613,6 +618,14 @@ START_TEST(a_job_name_with_a_terminal_escape_is_refused_without_echoing_it)
 				"    precision: q4_k_m\n    hours_per_month: 10\n");
 	char *db = xasprintf("%s/prices.db", dir);
 	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	free(output_of(argv, PLANNER_EINPUT));
+	unlink(spec);
+	free(spec);
+	/* a C1 control (CSI) too (issue 26) */
+	spec = test_write(dir, "csi.yaml",
+	                  "version: 1\njobs:\n  - name: \"\\u009b2Jc1\"\n    model: llama-3.1-8b\n"
+	                  "    precision: q4_k_m\n    hours_per_month: 10\n");
+	argv[1] = spec;
 	free(output_of(argv, PLANNER_EINPUT));
 	unlink(spec);
 	free(spec);

@@ -95,6 +95,40 @@ START_TEST(a_bad_set_gets_the_readers_error_naming_the_override)
 }
 END_TEST
 
+/* A segment that is a name is that name, even a number; a number that
+ * names nothing is an index; entries sharing a name are refused. */
+START_TEST(a_name_beats_an_index_and_a_shared_name_is_refused_with_its_indexes)
+{
+	static const char text[] =
+	    "version: 1\nowned:\n  - {gpu: A100 80GB, count: 1}\n  - {gpu: A100 80GB, count: 2}\n"
+	    "jobs:\n - {name: \"1\", model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 5}\n"
+	    " - {name: bot, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 6}\n";
+	const char *sets[] = {"jobs.1.hours_per_month=50", "jobs.0.hours_per_month=7",
+	                      "owned.1.count=4"};
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	ck_assert_msg(jobspec_parse_set("t.yaml", text, strlen(text), test_ref(), sets, 3, &spec,
+	                                &err) == PLANNER_OK,
+	              "%s", err);
+	/* "1" is the job named 1 (index 0), which the later "0" then edits */
+	ck_assert_double_eq_tol(spec->jobs[0].hours_per_month, 7, 1e-9);
+	ck_assert_double_eq_tol(spec->jobs[1].hours_per_month, 6, 1e-9);
+	ck_assert_int_eq(spec->owned[1].count, 4);
+	jobspec_free(spec);
+	const char *shared[] = {"owned.A100 80GB.count=3"};
+	spec = NULL;
+	ck_assert_int_eq(
+	    jobspec_parse_set("t.yaml", text, strlen(text), test_ref(), shared, 1, &spec, &err),
+	    PLANNER_EINPUT);
+	ck_assert_ptr_null(spec);
+	ck_assert_msg(err && strstr(err, "t.yaml: --set owned.A100 80GB.count=3: owned has 2 "
+	                                 "entries named 'A100 80GB' (0, 1); use owned.0 or "
+	                                 "owned.1"),
+	              "%s", err);
+	free(err);
+}
+END_TEST
+
 Suite *spec_set_suite(void)
 {
 	Suite *s = suite_create("spec_set");
@@ -103,6 +137,7 @@ Suite *spec_set_suite(void)
 	tcase_add_test(tc, a_set_creates_keys_and_mappings_the_file_lacks);
 	tcase_add_test(tc, the_later_of_two_sets_of_one_key_wins);
 	tcase_add_test(tc, a_bad_set_gets_the_readers_error_naming_the_override);
+	tcase_add_test(tc, a_name_beats_an_index_and_a_shared_name_is_refused_with_its_indexes);
 	suite_add_tcase(s, tc);
 	return s;
 }
