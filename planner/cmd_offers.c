@@ -120,10 +120,16 @@ static void published_currency(cJSON *x, const struct offer *o)
 	add_converted(x, o);
 }
 
+static void round2(cJSON *x, const char *key, double v)
+{
+	cJSON_AddNumberToObject(x, key, round_to(v, 2));
+}
+
 /* One column of OFFER_COLUMNS (store.h) as its row's json says. */
 #define OFFER_JSON(name, type, size, role, empty, json) OFFER_JSON_##json(name, type);
-#define OFFER_JSON_as_is(name, type)                    OFFER_JSON_##type(#name, o->name)
-#define OFFER_JSON_round2(name, type) cJSON_AddNumberToObject(x, #name, round_to(o->name, 2))
+
+#define OFFER_JSON_as_is(name, type)     OFFER_JSON_##type(#name, o->name)
+#define OFFER_JSON_round2(name, type)    round2(x, #name, o->name)
 #define OFFER_JSON_published(name, type) published_##name(x, o)
 #define OFFER_JSON_TEXT(key, v)          cJSON_AddStringToObject(x, key, v)
 #define OFFER_JSON_INT(key, v)           cJSON_AddNumberToObject(x, key, v)

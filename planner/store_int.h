@@ -5,7 +5,9 @@
  * prices), store_runs.c (provider freshness and refresh runs) and
  * store_check.c (what is checked before a write). Every SQL statement of
  * the program is in these files,
- * prepared and bound; nothing outside them includes this header. */
+ * prepared and bound; nothing outside them includes this header but
+ * tests/check_offer_columns.c, which holds what it makes of OFFER_COLUMNS
+ * to the list. */
 #ifndef PLANNER_STORE_INT_H
 #define PLANNER_STORE_INT_H
 
@@ -102,7 +104,7 @@ _Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer colu
 #define STORE_OFFER_PARAMS     OFFER_COLUMNS(STORE_OFFER_PARAM)
 
 /* ", name TYPE NOT NULL" of each: a table of the offers' columns. */
-#define STORE_OFFER_DECL(name, type, size, role, empty, json)                                     \
+#define STORE_OFFER_DECL(name, type, size, role, empty, json)                                      \
 	STORE_OFFER_DECL_##role(name, STORE_SQL_##type)
 #define STORE_OFFER_DECL_PROVIDER(name, sql)
 #define STORE_OFFER_DECL_KEY(name, sql)  ", " #name " " sql " NOT NULL"
@@ -115,7 +117,7 @@ _Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer colu
 #define STORE_SQL_BOOL                   "INTEGER"
 
 /* Reads column i of result row s into field f of a struct offer. */
-#define STORE_OFFER_READ(name, type, size, role, empty, json)                                     \
+#define STORE_OFFER_READ(name, type, size, role, empty, json)                                      \
 	STORE_READ_##type(s, OFFER_COLUMN_##name, o->name);
 #define STORE_READ_TEXT(s, i, f) store_copy_text(f, sizeof f, sqlite3_column_text(s, i))
 #define STORE_READ_INT(s, i, f)  f = sqlite3_column_int(s, i)

@@ -122,16 +122,16 @@ static inline const char *stored_text(sqlite3_stmt *s, int i, const char *empty,
 }
 
 /* The same columns of a stored row, read as SQLite holds them. */
-#define SEEN_STORED_COL(name, type, size, role, empty, json)                                      \
+#define SEEN_STORED_COL(name, type, size, role, empty, json)                                       \
 	SEEN_STORED_##role(OFFER_COLUMN_##name, type, empty)
 #define SEEN_STORED_PROVIDER(i, type, empty)
 #define SEEN_STORED_KEY(i, type, empty)
-#define SEEN_STORED_DATE(i, type, empty)   date_empty = !*stored_text(s, i, "", &ok);
-#define SEEN_STORED_DATA(i, type, empty)   h = mix_##type(h, SEEN_STORED_##type(i, empty));
-#define SEEN_STORED_TEXT(i, empty)         stored_text(s, i, empty, &ok)
-#define SEEN_STORED_INT(i, empty)          sqlite3_column_int(s, i)
-#define SEEN_STORED_REAL(i, empty)         sqlite3_column_double(s, i)
-#define SEEN_STORED_BOOL(i, empty)         (sqlite3_column_int(s, i) != 0)
+#define SEEN_STORED_DATE(i, type, empty) date_empty = !*stored_text(s, i, "", &ok);
+#define SEEN_STORED_DATA(i, type, empty) h = mix_##type(h, SEEN_STORED_##type(i, empty));
+#define SEEN_STORED_TEXT(i, empty)       stored_text(s, i, empty, &ok)
+#define SEEN_STORED_INT(i, empty)        sqlite3_column_int(s, i)
+#define SEEN_STORED_REAL(i, empty)       sqlite3_column_double(s, i)
+#define SEEN_STORED_BOOL(i, empty)       (sqlite3_column_int(s, i) != 0)
 
 uint64_t store_seen_stored(sqlite3_stmt *s)
 {

@@ -63,12 +63,12 @@ struct store_stage {
 
 /* A staged row: rowid ?1, hist ?2, column c of OFFER_COLUMNS ?(c + 2). */
 #define STAGE_INSERT                                                                               \
-	"INSERT INTO offer_stage (rowid, hist" STORE_OFFER_NAMES ") VALUES (?1, ?2" STORE_OFFER_PARAMS \
-	")"
+	"INSERT INTO offer_stage (rowid, hist" STORE_OFFER_NAMES                                   \
+	") VALUES (?1, ?2" STORE_OFFER_PARAMS ")"
 #define STAGE_PARAM(c) ((c) + 2)
 
 /* Binds field name of the struct offer *o to its parameter of STAGE_INSERT. */
-#define STAGE_BIND(name, type, size, role, empty, json)                                           \
+#define STAGE_BIND(name, type, size, role, empty, json)                                            \
 	STAGE_BIND_##role(STAGE_PARAM(OFFER_COLUMN_##name), type, o->name, empty)
 #define STAGE_BIND_PROVIDER(i, type, v, empty)
 #define STAGE_BIND_KEY(i, type, v, empty)  STAGE_BIND_##type(i, v, empty);
@@ -169,9 +169,10 @@ static int stored_pass(struct store_stage *sg, bool fill, uint64_t *digest, size
 		const char *offer = (const char *)sqlite3_column_text(s, OFFER_COLUMN_offer);
 		const char *region = (const char *)sqlite3_column_text(s, OFFER_COLUMN_region);
 		struct stored_row r = {
-		    .key = offer && region ? store_seen_key(offer, region,
-		                                            sqlite3_column_int(s, OFFER_COLUMN_spot))
-		                           : 0, /* NOT NULL columns: NULL is SQLite out of memory */
+		    .key = offer && region
+		               ? store_seen_key(offer, region,
+		                                sqlite3_column_int(s, OFFER_COLUMN_spot))
+		               : 0, /* NOT NULL columns: NULL is SQLite out of memory */
 		    .content = store_seen_stored(s),
 		    .price = sqlite3_column_double(s, OFFER_COLUMN_price_per_hour)};
 		if (!r.key || (fill && n_ahead == SEEN_AHEAD && !fill_seen(sg, ahead, n_ahead))) {
@@ -391,6 +392,7 @@ void store_stage_free(struct store_stage *sg)
  * " OR" each DATA column. */
 #define STAGE_CHANGED                                                                              \
 	"WHERE" OFFER_COLUMNS(STAGE_CHANGED_DATE) OFFER_COLUMNS(STAGE_CHANGED_DATA)
+
 #define STAGE_CHANGED_DATE(name, type, size, role, empty, json) STAGE_CHANGED_DATE_##role(name)
 #define STAGE_CHANGED_DATE_PROVIDER(name)
 #define STAGE_CHANGED_DATE_KEY(name)
@@ -405,6 +407,7 @@ void store_stage_free(struct store_stage *sg)
 /* The upsert's SET: the date, then ", name = excluded.name" of each DATA
  * column. */
 #define STAGE_SET OFFER_COLUMNS(STAGE_SET_DATE) OFFER_COLUMNS(STAGE_SET_DATA)
+
 #define STAGE_SET_DATE(name, type, size, role, empty, json) STAGE_SET_DATE_##role(name)
 #define STAGE_SET_DATE_PROVIDER(name)
 #define STAGE_SET_DATE_KEY(name)
@@ -440,8 +443,8 @@ static const char *const apply_sql[] = {
      * of each. */
     "INSERT INTO main.offers (provider" STORE_OFFER_NAMES ") "
     "SELECT ?1" OFFER_COLUMNS(STAGE_SOURCE) " FROM offer_stage "
-    "WHERE true ON CONFLICT (provider, offer, region, spot) DO UPDATE SET" STAGE_SET
-    " " STAGE_CHANGED,
+                                            "WHERE true ON CONFLICT (provider, offer, region, "
+                                            "spot) DO UPDATE SET" STAGE_SET " " STAGE_CHANGED,
     /* A gone row, at its last price, for each stored offer no row of the
      * feed had (offer_gone, from gone_rows). */
     "INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "
