@@ -125,8 +125,12 @@ static void round2(cJSON *x, const char *key, double v)
 	cJSON_AddNumberToObject(x, key, round_to(v, 2));
 }
 
-/* One column of OFFER_COLUMNS (store.h) as its row's json says. */
-#define OFFER_JSON(name, type, size, role, empty, json) OFFER_JSON_##json(name, type);
+/* One column of OFFER_COLUMNS (store.h) as its row's json says, when the
+ * key to print is its json_at. */
+#define OFFER_JSON(name, type, size, role, empty, json, json_at)                                   \
+	case json_at:                                                                              \
+		OFFER_JSON_##json(name, type);                                                     \
+		break;
 
 #define OFFER_JSON_as_is(name, type)     OFFER_JSON_##type(#name, o->name)
 #define OFFER_JSON_round2(name, type)    round2(x, #name, o->name)
@@ -136,15 +140,23 @@ static void round2(cJSON *x, const char *key, double v)
 #define OFFER_JSON_REAL(key, v)          cJSON_AddNumberToObject(x, key, v)
 #define OFFER_JSON_BOOL(key, v)          cJSON_AddBoolToObject(x, key, v)
 
+/* The number of offer columns. */
+#define OFFER_COUNT(name, type, size, role, empty, json, json_at) +1
+enum { OFFER_JSON_KEYS = 0 OFFER_COLUMNS(OFFER_COUNT) };
+
 /* Offer i of the JSON array (cli_print_json_items makes them in turn):
- * every column, in the list's order. */
+ * every column, in its json_at order (a place used twice does not
+ * compile). */
 static int offer_json(void *ud, size_t i, cJSON **out, char **err)
 {
 	const struct offer *o = (const struct offer *)ud + i;
 	cJSON *x = cJSON_CreateObject();
 	(void)err;
 	*out = x;
-	OFFER_COLUMNS(OFFER_JSON)
+	for (int k = 0; k < OFFER_JSON_KEYS; k++)
+		switch (k) {
+			OFFER_COLUMNS(OFFER_JSON)
+		}
 	return PLANNER_OK;
 }
 

@@ -83,12 +83,12 @@ void store_copy_text(char *dst, size_t len, const unsigned char *src);
 
 /* Column numbers: a row's place in the list, the provider 0; a SELECT of
  * "provider" (or rowid) then STORE_OFFER_NAMES reads column c at c. */
-#define STORE_OFFER_ENUM(name, type, size, role, empty, json) OFFER_COLUMN_##name,
+#define STORE_OFFER_ENUM(name, type, size, role, empty, json, json_at) OFFER_COLUMN_##name,
 enum offer_column { OFFER_COLUMNS(STORE_OFFER_ENUM) OFFER_N_COLUMNS };
 _Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer column");
 
 /* ", name" of each column but the provider (bound once, not staged). */
-#define STORE_OFFER_NAME(name, type, size, role, empty, json) STORE_OFFER_NAME_##role(name)
+#define STORE_OFFER_NAME(name, type, size, role, empty, json, json_at) STORE_OFFER_NAME_##role(name)
 #define STORE_OFFER_NAME_PROVIDER(name)
 #define STORE_OFFER_NAME_KEY(name)  ", " #name
 #define STORE_OFFER_NAME_DATE(name) ", " #name
@@ -96,7 +96,7 @@ _Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer colu
 #define STORE_OFFER_NAMES           OFFER_COLUMNS(STORE_OFFER_NAME)
 
 /* ", ?" for each of them: parameters numbered on from the last one. */
-#define STORE_OFFER_PARAM(name, type, size, role, empty, json) STORE_OFFER_PARAM_##role
+#define STORE_OFFER_PARAM(name, type, size, role, empty, json, json_at) STORE_OFFER_PARAM_##role
 #define STORE_OFFER_PARAM_PROVIDER
 #define STORE_OFFER_PARAM_KEY  ", ?"
 #define STORE_OFFER_PARAM_DATE ", ?"
@@ -104,7 +104,7 @@ _Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer colu
 #define STORE_OFFER_PARAMS     OFFER_COLUMNS(STORE_OFFER_PARAM)
 
 /* ", name TYPE NOT NULL" of each: a table of the offers' columns. */
-#define STORE_OFFER_DECL(name, type, size, role, empty, json)                                      \
+#define STORE_OFFER_DECL(name, type, size, role, empty, json, json_at)                                      \
 	STORE_OFFER_DECL_##role(name, STORE_SQL_##type)
 #define STORE_OFFER_DECL_PROVIDER(name, sql)
 #define STORE_OFFER_DECL_KEY(name, sql)  ", " #name " " sql " NOT NULL"
@@ -117,7 +117,7 @@ _Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer colu
 #define STORE_SQL_BOOL                   "INTEGER"
 
 /* Reads column i of result row s into field f of a struct offer. */
-#define STORE_OFFER_READ(name, type, size, role, empty, json)                                      \
+#define STORE_OFFER_READ(name, type, size, role, empty, json, json_at)                                      \
 	STORE_READ_##type(s, OFFER_COLUMN_##name, o->name);
 #define STORE_READ_TEXT(s, i, f) store_copy_text(f, sizeof f, sqlite3_column_text(s, i))
 #define STORE_READ_INT(s, i, f)  f = sqlite3_column_int(s, i)

@@ -95,7 +95,7 @@ static uint64_t content_flags(uint64_t h, bool date_empty)
 }
 
 /* An offer's DATA columns, in the list's order. */
-#define SEEN_OFFER(name, type, size, role, empty, json) SEEN_OFFER_##role(name, type, empty)
+#define SEEN_OFFER(name, type, size, role, empty, json, json_at) SEEN_OFFER_##role(name, type, empty)
 #define SEEN_OFFER_PROVIDER(name, type, empty)
 #define SEEN_OFFER_KEY(name, type, empty)
 #define SEEN_OFFER_DATE(name, type, empty)
@@ -122,7 +122,7 @@ static inline const char *stored_text(sqlite3_stmt *s, int i, const char *empty,
 }
 
 /* The same columns of a stored row, read as SQLite holds them. */
-#define SEEN_STORED_COL(name, type, size, role, empty, json)                                       \
+#define SEEN_STORED_COL(name, type, size, role, empty, json, json_at)                                       \
 	SEEN_STORED_##role(OFFER_COLUMN_##name, type, empty)
 #define SEEN_STORED_PROVIDER(i, type, empty)
 #define SEEN_STORED_KEY(i, type, empty)

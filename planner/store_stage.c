@@ -68,7 +68,7 @@ struct store_stage {
 #define STAGE_PARAM(c) ((c) + 2)
 
 /* Binds field name of the struct offer *o to its parameter of STAGE_INSERT. */
-#define STAGE_BIND(name, type, size, role, empty, json)                                            \
+#define STAGE_BIND(name, type, size, role, empty, json, json_at)                                            \
 	STAGE_BIND_##role(STAGE_PARAM(OFFER_COLUMN_##name), type, o->name, empty)
 #define STAGE_BIND_PROVIDER(i, type, v, empty)
 #define STAGE_BIND_KEY(i, type, v, empty)  STAGE_BIND_##type(i, v, empty);
@@ -393,12 +393,12 @@ void store_stage_free(struct store_stage *sg)
 #define STAGE_CHANGED                                                                              \
 	"WHERE" OFFER_COLUMNS(STAGE_CHANGED_DATE) OFFER_COLUMNS(STAGE_CHANGED_DATA)
 
-#define STAGE_CHANGED_DATE(name, type, size, role, empty, json) STAGE_CHANGED_DATE_##role(name)
+#define STAGE_CHANGED_DATE(name, type, size, role, empty, json, json_at) STAGE_CHANGED_DATE_##role(name)
 #define STAGE_CHANGED_DATE_PROVIDER(name)
 #define STAGE_CHANGED_DATE_KEY(name)
 #define STAGE_CHANGED_DATE_DATE(name) " offers." #name " IS NOT excluded." #name
 #define STAGE_CHANGED_DATE_DATA(name)
-#define STAGE_CHANGED_DATA(name, type, size, role, empty, json) STAGE_CHANGED_DATA_##role(name)
+#define STAGE_CHANGED_DATA(name, type, size, role, empty, json, json_at) STAGE_CHANGED_DATA_##role(name)
 #define STAGE_CHANGED_DATA_PROVIDER(name)
 #define STAGE_CHANGED_DATA_KEY(name)
 #define STAGE_CHANGED_DATA_DATE(name)
@@ -408,19 +408,19 @@ void store_stage_free(struct store_stage *sg)
  * column. */
 #define STAGE_SET OFFER_COLUMNS(STAGE_SET_DATE) OFFER_COLUMNS(STAGE_SET_DATA)
 
-#define STAGE_SET_DATE(name, type, size, role, empty, json) STAGE_SET_DATE_##role(name)
+#define STAGE_SET_DATE(name, type, size, role, empty, json, json_at) STAGE_SET_DATE_##role(name)
 #define STAGE_SET_DATE_PROVIDER(name)
 #define STAGE_SET_DATE_KEY(name)
 #define STAGE_SET_DATE_DATE(name) " " #name " = excluded." #name
 #define STAGE_SET_DATE_DATA(name)
-#define STAGE_SET_DATA(name, type, size, role, empty, json) STAGE_SET_DATA_##role(name)
+#define STAGE_SET_DATA(name, type, size, role, empty, json, json_at) STAGE_SET_DATA_##role(name)
 #define STAGE_SET_DATA_PROVIDER(name)
 #define STAGE_SET_DATA_KEY(name)
 #define STAGE_SET_DATA_DATE(name)
 #define STAGE_SET_DATA_DATA(name) ", " #name " = excluded." #name
 
 /* ", name" of each staged column, the date as STAGE_AT. */
-#define STAGE_SOURCE(name, type, size, role, empty, json) STAGE_SOURCE_##role(name)
+#define STAGE_SOURCE(name, type, size, role, empty, json, json_at) STAGE_SOURCE_##role(name)
 #define STAGE_SOURCE_PROVIDER(name)
 #define STAGE_SOURCE_KEY(name)  ", " #name
 #define STAGE_SOURCE_DATE(name) ", " STAGE_AT

@@ -31,7 +31,7 @@ struct column {
 	const char *name, *type, *role, *empty;
 	size_t off, size; /* of the struct offer field */
 };
-#define COLUMN(name, type, size, role, empty, json)                                                \
+#define COLUMN(name, type, size, role, empty, json, json_at)                                                \
 	{#name,                                                                                    \
 	 #type,                                                                                    \
 	 #role,                                                                                    \
@@ -158,8 +158,8 @@ static void count_writes(struct store *st)
 	    SQLITE_OK);
 }
 
-/* The offers table has exactly the list's columns, each NOT NULL of its
- * type. */
+/* The offers table has exactly the list's columns, in its order, each
+ * NOT NULL of its type. */
 static void assert_table_is_list(struct store *st)
 {
 	static const char *const sql_type[][2] = {
@@ -174,7 +174,7 @@ static void assert_table_is_list(struct store *st)
 		ck_assert_ptr_nonnull(want);
 		sqlite3_stmt *s = NULL;
 		ck_assert_int_eq(sqlite3_prepare_v2(store_handle(st),
-		                                    "SELECT type, \"notnull\" FROM "
+		                                    "SELECT type, \"notnull\", cid FROM "
 		                                    "pragma_table_info('offers') WHERE name = ?",
 		                                    -1, &s, NULL),
 		                 SQLITE_OK);
@@ -183,6 +183,9 @@ static void assert_table_is_list(struct store *st)
 		              columns[i].name);
 		ck_assert_str_eq((const char *)sqlite3_column_text(s, 0), want);
 		ck_assert_int_eq(sqlite3_column_int(s, 1), 1);
+		/* In the table's order: the upsert's columns are in the list's. */
+		ck_assert_msg(sqlite3_column_int(s, 2) == (int)i, "%s is column %d of offers, not %zu",
+		              columns[i].name, sqlite3_column_int(s, 2), i);
 		sqlite3_finalize(s);
 	}
 }
