@@ -20,28 +20,58 @@
 
 struct store;
 
+/* The columns of a rented offer, one row each: the fields of struct
+ * offer, the columns of the offers table, and all that the store does
+ * with them (store_int.h: the SQL column lists, binds, reads, a refresh's
+ * change test and content hash) and `offers --format json` (cmd_offers.c)
+ * follow from this list. A new column is a row at the end, its column in
+ * schema/schema.sql with a migration (store.c), and nothing else
+ * (tests/check_offer_columns.c holds the rest to the list). The rows are
+ * in the table's order (a migration's ALTER TABLE adds a column last):
+ * SQLite copies every value of an INSERT whose columns are in another.
+ *
+ *   X(name, type, size, role, empty, json, json_at)
+ *   type    TEXT (char[size]), INT (int), REAL (double) or BOOL (bool)
+ *   role    PROVIDER: whose offer it is, bound once per statement, the
+ *           first row; KEY: with it, the primary key; DATE: fetched_at,
+ *           '' when the provider's offer_dates date; DATA: what a refresh
+ *           compares, so a change rewrites the row
+ *   empty   what an empty text is stored as ("": itself)
+ *   json    as_is; round2 (to 2 decimals); published (the price and
+ *           currency as published, not as converted, cmd_offers.c)
+ *   json_at its place among the JSON's keys, 0 first: each once */
+#define OFFER_COLUMNS(X)                                                                           \
+	X(provider, TEXT, 32, PROVIDER, "", as_is, 0) /* adapter name: "lambda", "vast", … */    \
+	X(offer, TEXT, 128, KEY, "", as_is, 1)        /* offer id / instance type */               \
+	X(region, TEXT, 64, KEY, "", as_is, 9)        /* provider's region name; "" when none */   \
+	X(spot, BOOL, 0, KEY, "", as_is, 7)           /* interruptible / preemptible price */      \
+	X(gpu, TEXT, 48, DATA, "", as_is, 2)          /* canonical GPU name (refdata aliases) */   \
+	X(gpu_count, INT, 0, DATA, "", as_is, 3)      /* GPUs in the instance */                   \
+	X(vram_gib, REAL, 0, DATA, "", round2, 4)     /* per GPU */                                \
+	X(vcpus, REAL, 0, DATA, "", as_is, 14)        /* 0 when unknown */                         \
+	X(ram_gib, REAL, 0, DATA, "", as_is, 15)      /* 0 when unknown */                         \
+	X(price_per_hour, REAL, 0, DATA, "", published, 5) /* per instance-hour, in currency */    \
+	X(available, BOOL, 0, DATA, "", as_is, 8)          /* capacity reported available */       \
+	X(fetched_at, TEXT, 24, DATE, "", as_is, 16)       /* ISO 8601 UTC */                      \
+	X(source, TEXT, 160, DATA, "", as_is, 17)          /* URL or feed, and date */             \
+	X(country, TEXT, 4, DATA, "", as_is, 10)           /* ISO 3166-1 alpha-2; "" unknown */    \
+	X(region_group, TEXT, 16, DATA, "", as_is, 11)  /* "eu", "us", "asia", …; "" unknown */  \
+	X(tier, TEXT, 16, DATA, "", as_is, 12)          /* RunPod's "secure" / "community"; "" */  \
+	X(estimated, BOOL, 0, DATA, "", as_is, 13)      /* not confirmed at the provider itself */ \
+	X(currency, TEXT, 4, DATA, "USD", published, 6) /* ISO 4217 of price_per_hour */
+
+/* A field of struct offer from its row of OFFER_COLUMNS. */
+#define OFFER_FIELD(name, type, size, role, empty, json, json_at) OFFER_FIELD_##type(name, size)
+#define OFFER_FIELD_TEXT(name, size)                              char name[size];
+#define OFFER_FIELD_INT(name, size)                               int name;
+#define OFFER_FIELD_REAL(name, size)                              double name;
+#define OFFER_FIELD_BOOL(name, size)                              bool name;
+
 /* One rentable offer, normalised (docs/design.md, "Adapters"). */
 struct offer {
-	char provider[32];     /* adapter name: "lambda", "vast", … */
-	char offer[128];       /* offer id / instance type */
-	char region[64];       /* provider's region name; "" when none */
-	char gpu[48];          /* canonical GPU name (refdata alias table) */
-	int gpu_count;         /* GPUs in the instance */
-	double vram_gib;       /* per GPU */
-	double vcpus;          /* 0 when unknown */
-	double ram_gib;        /* 0 when unknown */
-	double price_per_hour; /* per instance-hour, in currency */
-	bool spot;             /* interruptible / preemptible price */
-	bool available;        /* capacity reported available */
-	char fetched_at[24];   /* ISO 8601 UTC */
-	char source[160];      /* where the row came from (URL or feed, date) */
-	char country[4];       /* ISO 3166-1 alpha-2 where it runs; "" unknown (regions.h) */
-	char region_group[16]; /* "eu", "us", "asia", …; "" unknown (regions.h) */
-	char tier[16];         /* RunPod's "secure" / "community"; "" elsewhere */
-	bool estimated;        /* price estimated or not confirmed at the provider itself */
-	char currency[4];      /* ISO 4217 of price_per_hour, as published ("USD", "EUR") */
+	OFFER_COLUMNS(OFFER_FIELD)
 	/* Set by fx_convert_offers when price_per_hour is converted: the
-	 * price and currency as published. */
+	 * price and currency as published. Not stored. */
 	double price_published;
 	char currency_published[4];
 };

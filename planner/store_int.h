@@ -5,7 +5,9 @@
  * prices), store_runs.c (provider freshness and refresh runs) and
  * store_check.c (what is checked before a write). Every SQL statement of
  * the program is in these files,
- * prepared and bound; nothing outside them includes this header. */
+ * prepared and bound; nothing outside them includes this header but
+ * tests/check_offer_columns.c, which holds what it makes of OFFER_COLUMNS
+ * to the list. */
 #ifndef PLANNER_STORE_INT_H
 #define PLANNER_STORE_INT_H
 
@@ -75,6 +77,64 @@ int store_check_wal_owner(struct store *st, char **err);
 /* Copies a column's text into dst ("" for NULL), truncating to len. */
 void store_copy_text(char *dst, size_t len, const unsigned char *src);
 
+/* What the store makes of OFFER_COLUMNS (store.h), once for every
+ * statement that names the offers' columns. Each maker X(...) expands a
+ * row by its role through <maker>_<role>, or by its type. */
+
+/* Column numbers: a row's place in the list, the provider 0; a SELECT of
+ * "provider" (or rowid) then STORE_OFFER_NAMES reads column c at c. */
+#define STORE_OFFER_ENUM(name, type, size, role, empty, json, json_at) OFFER_COLUMN_##name,
+enum offer_column { OFFER_COLUMNS(STORE_OFFER_ENUM) OFFER_N_COLUMNS };
+_Static_assert(OFFER_COLUMN_provider == 0, "the provider is the first offer column");
+
+/* ", name" of each column but the provider (bound once, not staged). */
+#define STORE_OFFER_NAME(name, type, size, role, empty, json, json_at) STORE_OFFER_NAME_##role(name)
+#define STORE_OFFER_NAME_PROVIDER(name)
+#define STORE_OFFER_NAME_KEY(name)  ", " #name
+#define STORE_OFFER_NAME_DATE(name) ", " #name
+#define STORE_OFFER_NAME_DATA(name) ", " #name
+#define STORE_OFFER_NAMES           OFFER_COLUMNS(STORE_OFFER_NAME)
+
+/* ", ?" for each of them: parameters numbered on from the last one. */
+#define STORE_OFFER_PARAM(name, type, size, role, empty, json, json_at) STORE_OFFER_PARAM_##role
+#define STORE_OFFER_PARAM_PROVIDER
+#define STORE_OFFER_PARAM_KEY  ", ?"
+#define STORE_OFFER_PARAM_DATE ", ?"
+#define STORE_OFFER_PARAM_DATA ", ?"
+#define STORE_OFFER_PARAMS     OFFER_COLUMNS(STORE_OFFER_PARAM)
+
+/* ", name TYPE NOT NULL" of each: a table of the offers' columns. */
+#define STORE_OFFER_DECL(name, type, size, role, empty, json, json_at)                                      \
+	STORE_OFFER_DECL_##role(name, STORE_SQL_##type)
+#define STORE_OFFER_DECL_PROVIDER(name, sql)
+#define STORE_OFFER_DECL_KEY(name, sql)  ", " #name " " sql " NOT NULL"
+#define STORE_OFFER_DECL_DATE(name, sql) ", " #name " " sql " NOT NULL"
+#define STORE_OFFER_DECL_DATA(name, sql) ", " #name " " sql " NOT NULL"
+#define STORE_OFFER_DECLS                OFFER_COLUMNS(STORE_OFFER_DECL)
+#define STORE_SQL_TEXT                   "TEXT"
+#define STORE_SQL_INT                    "INTEGER"
+#define STORE_SQL_REAL                   "REAL"
+#define STORE_SQL_BOOL                   "INTEGER"
+
+/* Reads column i of result row s into field f of a struct offer. */
+#define STORE_OFFER_READ(name, type, size, role, empty, json, json_at)                                      \
+	STORE_READ_##type(s, OFFER_COLUMN_##name, o->name);
+#define STORE_READ_TEXT(s, i, f) store_copy_text(f, sizeof f, sqlite3_column_text(s, i))
+#define STORE_READ_INT(s, i, f)  f = sqlite3_column_int(s, i)
+#define STORE_READ_REAL(s, i, f) f = sqlite3_column_double(s, i)
+#define STORE_READ_BOOL(s, i, f) f = sqlite3_column_int(s, i) != 0
+/* Every column of result row s (column c at c) into *o. */
+static inline void store_offer_read(sqlite3_stmt *s, struct offer *o)
+{
+	OFFER_COLUMNS(STORE_OFFER_READ)
+}
+
+/* An offer's text as stored: `empty` when it is "". */
+static inline const char *store_offer_text(const char *v, const char *empty)
+{
+	return *v ? v : empty;
+}
+
 /* Reads one result row of a store_collect statement into row (zeroed). */
 typedef void (*store_read_fn)(sqlite3_stmt *s, void *row);
 
@@ -117,18 +177,16 @@ struct store_seen {
 	size_t cap, n; /* slots (a power of two), entries */
 };
 
-/* The columns of a row that a refresh compares. */
-struct seen_row {
-	const char *gpu, *source, *country, *region_group, *tier, *currency;
-	int gpu_count;
-	double vram_gib, vcpus, ram_gib, price_per_hour;
-	bool available, estimated, date_empty;
-};
-
 uint64_t store_seen_key(const char *offer, const char *region, int spot);
-/* The content's hash, SEEN_DATE_EMPTY set when r->date_empty (SEEN_STORED
- * is the caller's to add). */
-uint64_t store_seen_content(const struct seen_row *r);
+/* The hash of what a refresh compares of an offer (its DATA columns,
+ * OFFER_COLUMNS), SEEN_DATE_EMPTY set when date_empty (SEEN_STORED is the
+ * caller's to add). */
+uint64_t store_seen_content(const struct offer *o, bool date_empty);
+/* The same of a stored offer: result row s of a SELECT of rowid or the
+ * provider, then STORE_OFFER_NAMES; SEEN_DATE_EMPTY when its fetched_at
+ * is '', and SEEN_STORED. 0 when SQLite ran out of memory (never equal
+ * to a row's). */
+uint64_t store_seen_stored(sqlite3_stmt *s);
 /* Room for n entries without growing; PLANNER_ESYS when out of memory. */
 int store_seen_reserve(struct store_seen *t, size_t n);
 /* The entry of key, added (zeroed) when new; NULL when out of memory. */

@@ -14,25 +14,7 @@
 
 static void read_offer(sqlite3_stmt *s, void *row)
 {
-	struct offer *o = row;
-	store_copy_text(o->provider, sizeof o->provider, sqlite3_column_text(s, 0));
-	store_copy_text(o->offer, sizeof o->offer, sqlite3_column_text(s, 1));
-	store_copy_text(o->region, sizeof o->region, sqlite3_column_text(s, 2));
-	o->spot = sqlite3_column_int(s, 3) != 0;
-	store_copy_text(o->gpu, sizeof o->gpu, sqlite3_column_text(s, 4));
-	o->gpu_count = sqlite3_column_int(s, 5);
-	o->vram_gib = sqlite3_column_double(s, 6);
-	o->vcpus = sqlite3_column_double(s, 7);
-	o->ram_gib = sqlite3_column_double(s, 8);
-	o->price_per_hour = sqlite3_column_double(s, 9);
-	o->available = sqlite3_column_int(s, 10) != 0;
-	store_copy_text(o->fetched_at, sizeof o->fetched_at, sqlite3_column_text(s, 11));
-	store_copy_text(o->source, sizeof o->source, sqlite3_column_text(s, 12));
-	store_copy_text(o->country, sizeof o->country, sqlite3_column_text(s, 13));
-	store_copy_text(o->region_group, sizeof o->region_group, sqlite3_column_text(s, 14));
-	store_copy_text(o->tier, sizeof o->tier, sqlite3_column_text(s, 15));
-	o->estimated = sqlite3_column_int(s, 16) != 0;
-	store_copy_text(o->currency, sizeof o->currency, sqlite3_column_text(s, 17));
+	store_offer_read(s, row);
 }
 
 /* The providers' dates of offer_dates (schema 8): a row stored with
@@ -86,9 +68,7 @@ static void fill_date(struct offer_dates *d, struct offer *o)
 
 /* The offers matching a filter; store_offers adds its order. */
 #define OFFERS_SELECT                                                                              \
-	"SELECT provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "                  \
-	"ram_gib, price_per_hour, available, fetched_at, source, country, region_group, "          \
-	"tier, estimated, currency FROM offers "                                                   \
+	"SELECT provider" STORE_OFFER_NAMES " FROM offers "                                        \
 	"WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR provider = ?2) "                        \
 	"AND vram_gib >= ?3 AND (?4 <= 0 OR price_per_hour <= ?4) "                                \
 	"AND (?5 < 0 OR spot = ?5) AND (?6 = 0 OR available = 1) "                                 \

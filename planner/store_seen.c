@@ -63,21 +63,82 @@ uint64_t store_seen_key(const char *offer, const char *region, int spot)
 	return h ? h : 1; /* 0 marks an empty slot */
 }
 
-uint64_t store_seen_content(const struct seen_row *r)
+/* One column into the hash: a text with its length, a number as its 64
+ * bits (the columns come in one order, so a fixed-width value needs no
+ * length). */
+static inline uint64_t mix_TEXT(uint64_t h, const char *s)
 {
-	struct {
-		long long count;
-		double reals[4];
-		long long flags;
-	} fixed = {r->gpu_count,
-	           {r->vram_gib, r->vcpus, r->ram_gib, r->price_per_hour},
-	           (r->available ? 1 : 0) | (r->estimated ? 2 : 0)};
-	uint64_t h = mix_bytes(mix_str(SEEN_SEED, r->gpu), &fixed, sizeof fixed);
-	h = mix_str(mix_str(mix_str(mix_str(mix_str(h, r->source), r->country), r->region_group),
-	                    r->tier),
-	            r->currency);
-	/* The low bits carry the entry's flags. */
-	return (h & ~(uint64_t)SEEN_FLAGS) | (r->date_empty ? SEEN_DATE_EMPTY : 0);
+	return mix_str(h, s);
+}
+
+static inline uint64_t mix_INT(uint64_t h, long long v)
+{
+	return hash_fmix64(h ^ (uint64_t)v);
+}
+
+static inline uint64_t mix_REAL(uint64_t h, double v)
+{
+	uint64_t w;
+	memcpy(&w, &v, sizeof w);
+	return hash_fmix64(h ^ w);
+}
+
+static inline uint64_t mix_BOOL(uint64_t h, bool v)
+{
+	return hash_fmix64(h ^ (v ? 1u : 0u));
+}
+
+/* The low bits carry the entry's flags. */
+static uint64_t content_flags(uint64_t h, bool date_empty)
+{
+	return (h & ~(uint64_t)SEEN_FLAGS) | (date_empty ? SEEN_DATE_EMPTY : 0);
+}
+
+/* An offer's DATA columns, in the list's order. */
+#define SEEN_OFFER(name, type, size, role, empty, json, json_at) SEEN_OFFER_##role(name, type, empty)
+#define SEEN_OFFER_PROVIDER(name, type, empty)
+#define SEEN_OFFER_KEY(name, type, empty)
+#define SEEN_OFFER_DATE(name, type, empty)
+#define SEEN_OFFER_DATA(name, type, empty) h = mix_##type(h, SEEN_OFFER_##type(o->name, empty));
+#define SEEN_OFFER_TEXT(v, empty)          store_offer_text(v, empty)
+#define SEEN_OFFER_INT(v, empty)           (v)
+#define SEEN_OFFER_REAL(v, empty)          (v)
+#define SEEN_OFFER_BOOL(v, empty)          (v)
+
+uint64_t store_seen_content(const struct offer *o, bool date_empty)
+{
+	uint64_t h = SEEN_SEED;
+	OFFER_COLUMNS(SEEN_OFFER)
+	return content_flags(h, date_empty);
+}
+
+/* A stored text, or "" and !*ok when SQLite could not make it (a NOT NULL
+ * column is NULL only then). */
+static inline const char *stored_text(sqlite3_stmt *s, int i, const char *empty, bool *ok)
+{
+	const char *v = (const char *)sqlite3_column_text(s, i);
+	*ok = *ok && v;
+	return v ? store_offer_text(v, empty) : "";
+}
+
+/* The same columns of a stored row, read as SQLite holds them. */
+#define SEEN_STORED_COL(name, type, size, role, empty, json, json_at)                                       \
+	SEEN_STORED_##role(OFFER_COLUMN_##name, type, empty)
+#define SEEN_STORED_PROVIDER(i, type, empty)
+#define SEEN_STORED_KEY(i, type, empty)
+#define SEEN_STORED_DATE(i, type, empty) date_empty = !*stored_text(s, i, "", &ok);
+#define SEEN_STORED_DATA(i, type, empty) h = mix_##type(h, SEEN_STORED_##type(i, empty));
+#define SEEN_STORED_TEXT(i, empty)       stored_text(s, i, empty, &ok)
+#define SEEN_STORED_INT(i, empty)        sqlite3_column_int(s, i)
+#define SEEN_STORED_REAL(i, empty)       sqlite3_column_double(s, i)
+#define SEEN_STORED_BOOL(i, empty)       (sqlite3_column_int(s, i) != 0)
+
+uint64_t store_seen_stored(sqlite3_stmt *s)
+{
+	uint64_t h = SEEN_SEED;
+	bool ok = true, date_empty = false;
+	OFFER_COLUMNS(SEEN_STORED_COL)
+	return ok ? content_flags(h, date_empty) | SEEN_STORED : 0;
 }
 
 static int grow_to(struct store_seen *t, size_t cap)

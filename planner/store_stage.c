@@ -59,48 +59,34 @@ struct store_stage {
  * unqualified: no table of main or temp has their names. */
 #define STAGE_CREATE                                                                               \
 	"DROP TABLE IF EXISTS %1$s.offer_stage;"                                                   \
-	"CREATE TABLE %1$s.offer_stage (offer TEXT NOT NULL, region TEXT NOT NULL, "               \
-	"spot INTEGER NOT NULL, gpu TEXT NOT NULL, gpu_count INTEGER NOT NULL, "                   \
-	"vram_gib REAL NOT NULL, vcpus REAL NOT NULL, ram_gib REAL NOT NULL, "                     \
-	"price_per_hour REAL NOT NULL, available INTEGER NOT NULL, fetched_at TEXT NOT NULL, "     \
-	"source TEXT NOT NULL, country TEXT NOT NULL, region_group TEXT NOT NULL, "                \
-	"tier TEXT NOT NULL, estimated INTEGER NOT NULL, currency TEXT NOT NULL, "                 \
-	"hist INTEGER NOT NULL)"
+	"CREATE TABLE %1$s.offer_stage (hist INTEGER NOT NULL" STORE_OFFER_DECLS ")"
+
+/* A staged row: rowid ?1, hist ?2, column c of OFFER_COLUMNS ?(c + 2). */
+#define STAGE_INSERT                                                                               \
+	"INSERT INTO offer_stage (rowid, hist" STORE_OFFER_NAMES                                   \
+	") VALUES (?1, ?2" STORE_OFFER_PARAMS ")"
+#define STAGE_PARAM(c) ((c) + 2)
+
+/* Binds field name of the struct offer *o to its parameter of STAGE_INSERT. */
+#define STAGE_BIND(name, type, size, role, empty, json, json_at)                                            \
+	STAGE_BIND_##role(STAGE_PARAM(OFFER_COLUMN_##name), type, o->name, empty)
+#define STAGE_BIND_PROVIDER(i, type, v, empty)
+#define STAGE_BIND_KEY(i, type, v, empty)  STAGE_BIND_##type(i, v, empty);
+#define STAGE_BIND_DATE(i, type, v, empty) STAGE_BIND_##type(i, v, empty);
+#define STAGE_BIND_DATA(i, type, v, empty) STAGE_BIND_##type(i, v, empty);
+#define STAGE_BIND_TEXT(i, v, empty)                                                               \
+	sqlite3_bind_text(s, i, store_offer_text(v, empty), -1, SQLITE_STATIC)
+#define STAGE_BIND_INT(i, v, empty)  sqlite3_bind_int(s, i, v)
+#define STAGE_BIND_REAL(i, v, empty) sqlite3_bind_double(s, i, v)
+#define STAGE_BIND_BOOL(i, v, empty) sqlite3_bind_int(s, i, v)
 
 /* A price above this far from the stored one is a change the history
  * records (as a refresh always has). */
 #define STAGE_PRICE_MOVED 1e-9
 
-/* The stored offers of one row of read_stored's query, as store_seen
- * hashes them; the row's columns from `at` on. */
-static uint64_t stored_content(sqlite3_stmt *s)
-{
-	struct seen_row r = {
-	    .date_empty = sqlite3_column_int(s, 3) != 0,
-	    .gpu = (const char *)sqlite3_column_text(s, 4),
-	    .gpu_count = sqlite3_column_int(s, 5),
-	    .vram_gib = sqlite3_column_double(s, 6),
-	    .vcpus = sqlite3_column_double(s, 7),
-	    .ram_gib = sqlite3_column_double(s, 8),
-	    .price_per_hour = sqlite3_column_double(s, 9),
-	    .available = sqlite3_column_int(s, 10) != 0,
-	    .source = (const char *)sqlite3_column_text(s, 11),
-	    .country = (const char *)sqlite3_column_text(s, 12),
-	    .region_group = (const char *)sqlite3_column_text(s, 13),
-	    .tier = (const char *)sqlite3_column_text(s, 14),
-	    .estimated = sqlite3_column_int(s, 15) != 0,
-	    .currency = (const char *)sqlite3_column_text(s, 16),
-	};
-	if (!r.gpu || !r.source || !r.country || !r.region_group || !r.tier || !r.currency)
-		return 0; /* out of memory: never equal to a row's */
-	return store_seen_content(&r) | SEEN_STORED;
-}
-
-/* What read_stored reads of each stored offer, in stored_content's order. */
-#define STORED_SELECT                                                                              \
-	"SELECT offer, region, spot, fetched_at = '', gpu, gpu_count, vram_gib, vcpus, ram_gib, "  \
-	"price_per_hour, available, source, country, region_group, tier, estimated, currency "     \
-	"FROM main.offers"
+/* What read_stored reads of each stored offer: column c at c
+ * (store_seen_stored). */
+#define STORED_SELECT "SELECT rowid" STORE_OFFER_NAMES " FROM main.offers"
 
 /* Below this many stored offers the key index is walked without asking
  * how big the table is (counting it costs a pass over an index). */
@@ -180,13 +166,15 @@ static int stored_pass(struct store_stage *sg, bool fill, uint64_t *digest, size
 	struct stored_row ahead[SEEN_AHEAD];
 	size_t n_ahead = 0;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *offer = (const char *)sqlite3_column_text(s, 0);
-		const char *region = (const char *)sqlite3_column_text(s, 1);
+		const char *offer = (const char *)sqlite3_column_text(s, OFFER_COLUMN_offer);
+		const char *region = (const char *)sqlite3_column_text(s, OFFER_COLUMN_region);
 		struct stored_row r = {
-		    .key = offer && region ? store_seen_key(offer, region, sqlite3_column_int(s, 2))
-		                           : 0, /* NOT NULL columns: NULL is SQLite out of memory */
-		    .content = stored_content(s),
-		    .price = sqlite3_column_double(s, 9)};
+		    .key = offer && region
+		               ? store_seen_key(offer, region,
+		                                sqlite3_column_int(s, OFFER_COLUMN_spot))
+		               : 0, /* NOT NULL columns: NULL is SQLite out of memory */
+		    .content = store_seen_stored(s),
+		    .price = sqlite3_column_double(s, OFFER_COLUMN_price_per_hour)};
 		if (!r.key || (fill && n_ahead == SEEN_AHEAD && !fill_seen(sg, ahead, n_ahead))) {
 			rc = set_err(err, PLANNER_ESYS, "out of memory");
 			break;
@@ -222,7 +210,7 @@ static int read_stored(struct store_stage *sg, char **err)
  * argument). */
 static int stage_exec(struct store_stage *sg, const char *fmt, char **err)
 {
-	char sql[1024];
+	char sql[2048];
 	int n = snprintf(sql, sizeof sql, fmt, sg->schema);
 	if (n < 0 || (size_t)n >= sizeof sql)
 		return set_err(err, PLANNER_ESYS, "staging statement too long");
@@ -259,14 +247,7 @@ int store_stage_open(struct store *st, const char *provider, struct store_stage 
 	sg->own_tx = own && !sqlite3_get_autocommit(st->db);
 	if ((rc = read_stored(sg, err)))
 		goto fail;
-	if (sqlite3_prepare_v2(
-	        st->db,
-	        "INSERT INTO offer_stage (rowid, offer, region, spot, gpu, "
-	        "gpu_count, vram_gib, vcpus, ram_gib, price_per_hour, available, "
-	        "fetched_at, source, country, region_group, tier, estimated, "
-	        "currency, hist) VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-	        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?19)",
-	        -1, &sg->ins, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(st->db, STAGE_INSERT, -1, &sg->ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare offer update");
 		goto fail;
 	}
@@ -280,12 +261,6 @@ fail:
 size_t store_stage_rows(const struct store_stage *sg)
 {
 	return sg ? sg->rows : 0;
-}
-
-/* A row's currency as stored: USD when the feed gave none. */
-static const char *row_currency(const struct offer *o)
-{
-	return o->currency[0] ? o->currency : "USD";
 }
 
 /* Whether row o, feed row sg->rows + 1, need not be staged: its offer is
@@ -308,21 +283,7 @@ static int skip_row(struct store_stage *sg, const struct offer *o, uint64_t key,
 	}
 	if (!e->staged && e->content & SEEN_DATE_EMPTY && o->fetched_at[0] &&
 	    !strcmp(o->fetched_at, sg->at0)) {
-		struct seen_row r = {.gpu = o->gpu,
-		                     .gpu_count = o->gpu_count,
-		                     .vram_gib = o->vram_gib,
-		                     .vcpus = o->vcpus,
-		                     .ram_gib = o->ram_gib,
-		                     .price_per_hour = o->price_per_hour,
-		                     .available = o->available,
-		                     .source = o->source,
-		                     .country = o->country,
-		                     .region_group = o->region_group,
-		                     .tier = o->tier,
-		                     .estimated = o->estimated,
-		                     .currency = row_currency(o),
-		                     .date_empty = true};
-		*skip = (store_seen_content(&r) | SEEN_STORED) == e->content;
+		*skip = (store_seen_content(o, true) | SEEN_STORED) == e->content;
 	}
 	if (*skip)
 		return PLANNER_OK;
@@ -357,25 +318,9 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 			continue;
 		}
 		sqlite3_reset(s);
-		sqlite3_bind_int64(s, 18, (sqlite3_int64)sg->rows + 1);
-		sqlite3_bind_text(s, 1, o->offer, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 2, o->region, -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 3, o->spot);
-		sqlite3_bind_text(s, 4, o->gpu, -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 5, o->gpu_count);
-		sqlite3_bind_double(s, 6, o->vram_gib);
-		sqlite3_bind_double(s, 7, o->vcpus);
-		sqlite3_bind_double(s, 8, o->ram_gib);
-		sqlite3_bind_double(s, 9, o->price_per_hour);
-		sqlite3_bind_int(s, 10, o->available);
-		sqlite3_bind_text(s, 11, o->fetched_at, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 12, o->source, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 13, o->country, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 14, o->region_group, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 15, o->tier, -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 16, o->estimated);
-		sqlite3_bind_text(s, 17, row_currency(o), -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 19, hist);
+		sqlite3_bind_int64(s, 1, (sqlite3_int64)sg->rows + 1);
+		sqlite3_bind_int(s, 2, hist);
+		OFFER_COLUMNS(STAGE_BIND)
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return store_db_err(sg->st, err, "cannot stage offers");
 		if (strcmp(o->fetched_at, sg->newest) > 0)
@@ -443,18 +388,43 @@ void store_stage_free(struct store_stage *sg)
 
 /* The upsert's condition: an offer is rewritten only when a column
  * differs (IS NOT: exact, as a row stores them), so a refresh of a feed
- * that barely moves writes the few rows that did. */
+ * that barely moves writes the few rows that did. The date first, then
+ * " OR" each DATA column. */
 #define STAGE_CHANGED                                                                              \
-	"WHERE offers.gpu IS NOT excluded.gpu OR offers.gpu_count IS NOT excluded.gpu_count "     \
-	"OR offers.vram_gib IS NOT excluded.vram_gib OR offers.vcpus IS NOT excluded.vcpus "       \
-	"OR offers.ram_gib IS NOT excluded.ram_gib "                                               \
-	"OR offers.price_per_hour IS NOT excluded.price_per_hour "                                 \
-	"OR offers.available IS NOT excluded.available "                                           \
-	"OR offers.fetched_at IS NOT excluded.fetched_at OR offers.source IS NOT excluded.source " \
-	"OR offers.country IS NOT excluded.country "                                               \
-	"OR offers.region_group IS NOT excluded.region_group OR offers.tier IS NOT excluded.tier " \
-	"OR offers.estimated IS NOT excluded.estimated "                                           \
-	"OR offers.currency IS NOT excluded.currency"
+	"WHERE" OFFER_COLUMNS(STAGE_CHANGED_DATE) OFFER_COLUMNS(STAGE_CHANGED_DATA)
+
+#define STAGE_CHANGED_DATE(name, type, size, role, empty, json, json_at) STAGE_CHANGED_DATE_##role(name)
+#define STAGE_CHANGED_DATE_PROVIDER(name)
+#define STAGE_CHANGED_DATE_KEY(name)
+#define STAGE_CHANGED_DATE_DATE(name) " offers." #name " IS NOT excluded." #name
+#define STAGE_CHANGED_DATE_DATA(name)
+#define STAGE_CHANGED_DATA(name, type, size, role, empty, json, json_at) STAGE_CHANGED_DATA_##role(name)
+#define STAGE_CHANGED_DATA_PROVIDER(name)
+#define STAGE_CHANGED_DATA_KEY(name)
+#define STAGE_CHANGED_DATA_DATE(name)
+#define STAGE_CHANGED_DATA_DATA(name) " OR offers." #name " IS NOT excluded." #name
+
+/* The upsert's SET: the date, then ", name = excluded.name" of each DATA
+ * column. */
+#define STAGE_SET OFFER_COLUMNS(STAGE_SET_DATE) OFFER_COLUMNS(STAGE_SET_DATA)
+
+#define STAGE_SET_DATE(name, type, size, role, empty, json, json_at) STAGE_SET_DATE_##role(name)
+#define STAGE_SET_DATE_PROVIDER(name)
+#define STAGE_SET_DATE_KEY(name)
+#define STAGE_SET_DATE_DATE(name) " " #name " = excluded." #name
+#define STAGE_SET_DATE_DATA(name)
+#define STAGE_SET_DATA(name, type, size, role, empty, json, json_at) STAGE_SET_DATA_##role(name)
+#define STAGE_SET_DATA_PROVIDER(name)
+#define STAGE_SET_DATA_KEY(name)
+#define STAGE_SET_DATA_DATE(name)
+#define STAGE_SET_DATA_DATA(name) ", " #name " = excluded." #name
+
+/* ", name" of each staged column, the date as STAGE_AT. */
+#define STAGE_SOURCE(name, type, size, role, empty, json, json_at) STAGE_SOURCE_##role(name)
+#define STAGE_SOURCE_PROVIDER(name)
+#define STAGE_SOURCE_KEY(name)  ", " #name
+#define STAGE_SOURCE_DATE(name) ", " STAGE_AT
+#define STAGE_SOURCE_DATA(name) ", " #name
 
 /* The statements of store_stage_apply, in order; ?1 the provider, ?2 the
  * replace's date (its newest fetched_at), ?3 now (rows without a date). */
@@ -471,20 +441,10 @@ static const char *const apply_sql[] = {
     /* The staged rows over the stored ones of the same key, in feed order;
      * an upsert rewrites a row in place instead of a delete and an insert
      * of each. */
-    "INSERT INTO main.offers (provider, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, "
-    "ram_gib, price_per_hour, available, fetched_at, source, country, region_group, tier, "
-    "estimated, currency) "
-    "SELECT ?1, offer, region, spot, gpu, gpu_count, vram_gib, vcpus, ram_gib, "
-    "price_per_hour, available, " STAGE_AT ", "
-    "source, country, region_group, tier, estimated, currency FROM offer_stage "
-    "WHERE true ON CONFLICT (provider, offer, region, spot) DO UPDATE SET "
-    "gpu = excluded.gpu, gpu_count = excluded.gpu_count, vram_gib = excluded.vram_gib, "
-    "vcpus = excluded.vcpus, ram_gib = excluded.ram_gib, "
-    "price_per_hour = excluded.price_per_hour, available = excluded.available, "
-    "fetched_at = excluded.fetched_at, source = excluded.source, "
-    "country = excluded.country, region_group = excluded.region_group, "
-    "tier = excluded.tier, estimated = excluded.estimated, currency = "
-    "excluded.currency " STAGE_CHANGED,
+    "INSERT INTO main.offers (provider" STORE_OFFER_NAMES ") "
+    "SELECT ?1" OFFER_COLUMNS(STAGE_SOURCE) " FROM offer_stage "
+                                            "WHERE true ON CONFLICT (provider, offer, region, "
+                                            "spot) DO UPDATE SET" STAGE_SET " " STAGE_CHANGED,
     /* A gone row, at its last price, for each stored offer no row of the
      * feed had (offer_gone, from gone_rows). */
     "INSERT INTO price_history (provider, offer, region, spot, gpu, gpu_count, "
