@@ -113,7 +113,7 @@ static cJSON *choice_json(const struct jobspec *spec, const struct fleet *f,
 		cJSON_AddNumberToObject(o, "owned_fixed_cost", round_to(c->sched->owned_fixed, 2));
 	cJSON_AddNumberToObject(o, "monthly_total", round_to(c->monthly_total, 2));
 	cJSON_AddItemToObject(o, "by_route", routes);
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		cJSON_AddNumberToObject(routes, route_name((enum route)r), round_to(c->by_route[r], 2));
 	add_num_or_null(o, "payback_months", fleet_payback(spec, c, &f->none), 1);
 	cJSON_AddNumberToObject(o, "unplaced_hours", round_to(c->unplaced_hours, 1));
@@ -160,7 +160,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 		buf[1], cli_safe(buf[2], sizeof buf[2], buf[2]));
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "capex", ch[0]->capex, ch[1]->capex,
 		ch[2]->capex);
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", route_name((enum route)r),
 			ch[0]->by_route[r], ch[1]->by_route[r], ch[2]->by_route[r]);
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "  of which purchase", ch[0]->purchase_monthly,

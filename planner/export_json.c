@@ -40,7 +40,7 @@ static int write_json(FILE *f, const struct schedule *s, struct export_opts *opt
 	cJSON_AddNumberToObject(root, "hours_in_month", s->n_slots);
 	cJSON_AddNumberToObject(root, "total_cost", round_to(s->total_cost, 2));
 	cJSON *split = cJSON_AddObjectToObject(root, "cost_by_route");
-	for (int k = 0; k < ROUTE_COUNT; k++)
+	for (int k = 0; k < (int)route_count(); k++)
 		cJSON_AddNumberToObject(split, route_name((enum route)k),
 		                        round_to(s->route_cost[k], 2));
 	/* Parts of the owned and rented figures, present when not 0. */

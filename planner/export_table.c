@@ -117,7 +117,7 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 	fprintf(f, "\n%-2s %-22s %8s %8s %8s %8s %9s %8s\n", "", "job", "needed h", "owned h",
 	        "rented h", "api", "cost", "unplaced");
 	for (size_t j = 0; j < s->n_jobs; j++) {
-		double h[ROUTE_COUNT] = {0}, api = 0;
+		double h[ROUTE_MAX] = {0}, api = 0;
 		for (size_t i = 0; i < s->n_runs; i++) {
 			const struct sched_run *r = &s->runs[i];
 			if (r->job != j)

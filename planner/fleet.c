@@ -330,7 +330,7 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	}
 	const struct schedule *s = c->sched;
 	double penalty = 0;
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		c->by_route[r] = s->route_cost[r];
 	c->by_route[ROUTE_OWNED] += c->purchase_monthly;
 	c->monthly_total = s->total_cost + c->purchase_monthly;

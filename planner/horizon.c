@@ -95,11 +95,11 @@ int horizon_job(const struct jobspec *spec, const struct job_result *res, struct
 	if (!(out->m = calloc((size_t)out->months, sizeof *out->m)))
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	int sets = 0;
-	double cum[ROUTE_COUNT] = {0};
+	double cum[ROUTE_MAX] = {0};
 	for (int i = 0; i < out->months; i++) {
 		double f = pow(1 + g / 100.0, i);
 		struct horizon_month *hm = &out->m[i];
-		for (int k = 0; k < ROUTE_COUNT; k++) {
+		for (int k = 0; k < (int)route_count(); k++) {
 			const struct route_result *r = &res->routes[k];
 			double c = !r->feasible        ? NAN
 			           : k == ROUTE_OWNED ? owned_month(spec, res->job, r, f, i + 1, &sets)
@@ -126,7 +126,7 @@ void horizon_free(struct horizon *h)
 static double no_buy_cost(const struct job_result *res, const struct horizon_month *hm)
 {
 	double best = NAN;
-	for (int k = 0; k < ROUTE_COUNT; k++) {
+	for (int k = 0; k < (int)route_count(); k++) {
 		bool bought = k == ROUTE_OWNED && !res->routes[k].already_owned;
 		if (!bought && isfinite(hm->cost[k]) && !(hm->cost[k] >= best))
 			best = hm->cost[k];

@@ -38,7 +38,7 @@ static void fleet_table(FILE *f, const struct jobspec *spec, const struct fleet 
 	for (int k = 0; k < 3; k++)
 		v[k] = ch[k]->capex;
 	fleet_row(f, "capex", "capex", v);
-	for (int r = 0; r < ROUTE_COUNT; r++) {
+	for (int r = 0; r < (int)route_count(); r++) {
 		for (int k = 0; k < 3; k++)
 			v[k] = ch[k]->by_route[r];
 		fleet_row(f, route_name((enum route)r), route_name((enum route)r), v);
@@ -98,9 +98,9 @@ void report_fleet(FILE *f, const struct report_input *in)
 
 /* The hours of job j's runs per route, and its API cost (as the schedule's
  * table counts them, export_table.c). */
-static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_COUNT], double *api)
+static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_MAX], double *api)
 {
-	memset(h, 0, ROUTE_COUNT * sizeof *h);
+	memset(h, 0, ROUTE_MAX * sizeof *h);
 	*api = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
@@ -114,14 +114,14 @@ static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_COUNT],
 
 static void month_table(FILE *f, const struct schedule *s)
 {
-	double tot[ROUTE_COUNT] = {0}, needed = 0, api_all = 0, unplaced = 0;
+	double tot[ROUTE_MAX] = {0}, needed = 0, api_all = 0, unplaced = 0;
 	fputs("<table>\n<tr><th>job</th><th class=\"num\">hours needed</th><th class=\"num\">on "
 	      "owned (h)</th><th class=\"num\">rented (h)</th><th class=\"num\">api</th><th "
 	      "class=\"num\">cost</th><th class=\"num\">unplaced (h)</th></tr>\n",
 	      f);
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		const struct sched_job_result *r = &s->jobs[j];
-		double h[ROUTE_COUNT], api;
+		double h[ROUTE_MAX], api;
 		job_hours(s, j, h, &api);
 		fputs("<tr><td>", f);
 		report_esc(f, r->job->name);
@@ -131,7 +131,7 @@ static void month_table(FILE *f, const struct schedule *s)
 			r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], api, r->cost,
 			r->unplaced_hours);
 		needed += r->hours_needed;
-		for (int k = 0; k < ROUTE_COUNT; k++)
+		for (int k = 0; k < (int)route_count(); k++)
 			tot[k] += h[k];
 		api_all += api;
 		unplaced += r->unplaced_hours;
