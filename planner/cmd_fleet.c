@@ -24,9 +24,9 @@ struct where {
 /* The place of a run without its GPU numbers. */
 static void place_of(const struct sched_run *r, char *buf, size_t len)
 {
-	if (r->route == ROUTE_OWNED)
+	if (route_has(r->route, ROUTE_HAS_CAPACITY))
 		snprintf(buf, len, "%s", r->gpu ? r->gpu->name : r->resource);
-	else if (r->route == ROUTE_RENTED)
+	else if (route_has(r->route, ROUTE_HOURLY))
 		snprintf(buf, len, "%s %s%s", r->provider, r->gpu ? r->gpu->name : "",
 			 r->spot ? " spot" : "");
 	else
@@ -189,7 +189,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 		for (size_t k = 0; k < n; k++) {
 			cli_safe(w[k].what, sizeof w[k].what, w[k].what);
 			char hours[32] = "-";
-			if (w[k].route != ROUTE_API)
+			if (route_has(w[k].route, ROUTE_ON_GPUS))
 				snprintf(hours, sizeof hours, "%.1f", w[k].hours);
 			fprintf(out, "%-22s %-7s %-44s %8s %10.2f\n", k ? "" : name,
 				route_name(w[k].route), w[k].what, hours, w[k].cost);

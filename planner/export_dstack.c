@@ -102,6 +102,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 {
 	(void)err;
 	opts->skipped = 0;
+	opts->skipped_runs = export_launchable_skipped(s);
 	size_t n = export_launchable_count(s);
 	fprintf(f,
 	        "# planner schedule for %s: %zu rented run%s as dstack task configurations.\n"
@@ -111,6 +112,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 	        "# and at the time each task's comment gives:\n"
 	        "#   dstack apply -y -d -f task-NN.dstack.yml\n",
 	        s->month, n, n == 1 ? "" : "s", s->timezone);
+	export_launchable_note(f, s, "dstack");
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
@@ -126,4 +128,5 @@ const struct export_format export_format_dstack = {
     .summary = "dstack tasks, rented runs",
     .applies = EXPORT_SCHEDULE,
     .write = write_dstack,
+    .skipped_runs = export_launchable_skipped,
 };

@@ -48,6 +48,18 @@ static int write_json(FILE *f, const struct schedule *s, struct export_opts *opt
 		cJSON_AddNumberToObject(root, "owned_fixed_cost", round_to(s->owned_fixed, 2));
 	if (s->setup_cost > 0)
 		cJSON_AddNumberToObject(root, "rented_setup_cost", round_to(s->setup_cost, 2));
+	/* Runs each format leaves out because it cannot express their route
+	 * (export.h); present when any does. */
+	cJSON *skipped = NULL;
+	for (size_t i = 0; export_formats[i]; i++) {
+		const struct export_format *x = export_formats[i];
+		int n = x->skipped_runs ? x->skipped_runs(s) : 0;
+		if (n <= 0)
+			continue;
+		if (!skipped)
+			skipped = cJSON_AddObjectToObject(root, "skipped_runs");
+		cJSON_AddNumberToObject(skipped, x->name, n);
+	}
 	cJSON *runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < s->n_runs; i++)
 		cJSON_AddItemToArray(runs, run_json(s, &s->runs[i]));

@@ -107,8 +107,8 @@ static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_MAX], d
 		if (r->job != j)
 			continue;
 		h[r->route] += r->hours;
-		if (r->route == ROUTE_API)
-			*api += r->cost;
+		if (!route_has(r->route, ROUTE_ON_GPUS))
+			*api += r->cost; /* the api column: work without hours */
 	}
 }
 
@@ -170,10 +170,17 @@ static void month_intro(FILE *f, const struct report_input *in, const struct sch
 	else
 		report_escf(f, "lays %s out (%d h, %s) on the GPUs already owned", s->month,
 			    s->n_slots, s->timezone);
+	/* Each route's part, in tie-rank order: owned, rented, api. */
+	char parts[256] = "";
+	enum route order[ROUTE_MAX];
+	size_t n = route_by_rank(order), used = 0;
+	for (size_t k = 0; k < n && used < sizeof parts; k++)
+		used += (size_t)snprintf(parts + used, sizeof parts - used, "%s%s %.2f",
+					 k ? ", " : "", route_name(order[k]),
+					 s->route_cost[order[k]]);
 	report_escf(f, ", each job inside its windows, days and deadlines, the rest rented or sent "
-		    "to the API: %.2f %s in all (owned %.2f, rented %.2f, api %.2f)",
-		    s->total_cost, s->currency, s->route_cost[ROUTE_OWNED],
-		    s->route_cost[ROUTE_RENTED], s->route_cost[ROUTE_API]);
+		    "to the API: %.2f %s in all (%s)",
+		    s->total_cost, s->currency, parts);
 	if (fl && fl->best.capex > 0)
 		report_escf(f, ", besides the purchase's capital, %.2f a month (the fleet above)",
 			    fl->best.purchase_monthly);

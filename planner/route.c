@@ -84,6 +84,17 @@ const char *route_name(enum route r)
 	return (size_t)r < n_routes ? routes[r]->name : "?";
 }
 
+size_t route_by_rank(enum route out[ROUTE_MAX])
+{
+	for (size_t k = 0; k < n_routes; k++) {
+		size_t i = k;
+		for (; i > 0 && routes[out[i - 1]]->tie_rank > routes[k]->tie_rank; i--)
+			out[i] = out[i - 1];
+		out[i] = (enum route)k;
+	}
+	return n_routes;
+}
+
 bool route_has(enum route r, unsigned mask)
 {
 	return (size_t)r < n_routes && (routes[r]->flags & mask) == mask;
@@ -235,4 +246,26 @@ static void api_tokens_text(char *buf, size_t len, double v, const char *note)
 		snprintf(buf, len, "%.1f Mtok/month", v / 1e6);
 	else
 		snprintf(buf, len, "never");
+}
+
+size_t route_fallbacks(const struct job_result *r, enum route chain[ROUTE_MAX])
+{
+	size_t n = 0;
+	for (size_t k = 0; k < route_count(); k++) {
+		const struct route_result *x = &r->routes[k];
+		if (route_has((enum route)k, ROUTE_HAS_CAPACITY) || !x->feasible ||
+		    !workload_route_allowed(&r->work, (enum route)k, NULL, 0))
+			continue;
+		size_t i = n++;
+		for (; i > 0; i--) {
+			const struct route_result *a = &r->routes[chain[i - 1]];
+			if (a->monthly_cost < x->monthly_cost ||
+			    (a->monthly_cost == x->monthly_cost &&
+			     route_at(chain[i - 1])->tie_rank <= route_at(k)->tie_rank))
+				break;
+			chain[i] = chain[i - 1];
+		}
+		chain[i] = (enum route)k;
+	}
+	return n;
 }

@@ -119,6 +119,10 @@ int route_index(const struct route_ops *ops);
 
 /* "api", "rented", "owned", a registered route's name; "?" past the list. */
 const char *route_name(enum route r);
+/* The routes by tie rank, lowest first (owned, rented, api, then
+ * registered ones by theirs; equal ranks in list order), into out.
+ * Returns route_count(). */
+size_t route_by_rank(enum route out[ROUTE_MAX]);
 /* Whether route r has every flag of mask. */
 bool route_has(enum route r, unsigned mask);
 
@@ -163,6 +167,14 @@ int route_register(const struct route_ops *ops, const struct breakeven_pair *pai
 
 /* Drops every registered route and pair (a test's clean-up). */
 void route_reset(void);
+
+/* The schedule's fallback chain of job r: the routes without a fixed stock of GPUs
+ * (every one but owned) that can run it, cheapest first, on equal cost
+ * the lower tie rank (rented before api). The part of the job the owned
+ * pools do not take goes down the chain: a route on GPUs takes what its
+ * runs fit in the free allowed hours, any other route the whole rest in
+ * one run. Returns how many, into chain. */
+size_t route_fallbacks(const struct job_result *r, enum route chain[ROUTE_MAX]);
 
 /* The cost line of the job's route k. This function can't fail. */
 void route_cost_line(const struct job_result *j, size_t k, struct cost_line *out);
