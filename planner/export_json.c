@@ -1,7 +1,8 @@
 /* export_json.c — the schedule as JSON. The contract: month, timezone,
  * currency, total_cost, cost_by_route, owned_fixed_cost and
- * rented_setup_cost (when not 0), runs, jobs, unplaced, owned_utilization
- * (times ISO 8601 with their UTC offset). */
+ * rented_setup_cost (when not 0), skipped_runs (when a format cannot
+ * express some runs' route: format -> count), runs, jobs, unplaced,
+ * owned_utilization (times ISO 8601 with their UTC offset). */
 #include <cJSON.h>
 #include <stdlib.h>
 
