@@ -143,6 +143,17 @@ int route_register(const struct route_ops *ops, const struct breakeven_pair *mor
 		return set_err(err, PLANNER_EINPUT,
 		               "no room for the break-evens of route '%s': %d at most", ops->name,
 		               BREAKEVEN_MAX);
+	for (size_t i = 0; i < n_more; i++) {
+		const struct breakeven_pair *bp = &more[i];
+		bool a = bp->a == ops || route_index(bp->a) >= 0;
+		bool b = bp->b == ops || route_index(bp->b) >= 0;
+		if (!a || !b || !bp->figure || !bp->text || !bp->label || !bp->json_key ||
+		    !bp->csv_column)
+			return set_err(err, PLANNER_EINPUT,
+			               "break-even %zu of route '%s' needs two listed routes, a "
+			               "figure, a text, a label, a JSON key and a CSV column",
+			               i, ops->name);
+	}
 	routes[n_routes++] = ops;
 	for (size_t i = 0; i < n_more; i++)
 		pairs[n_pairs++] = more[i];

@@ -20,14 +20,16 @@
  * (job_result.routes, schedule.route_cost, horizon months …). */
 enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_BUILTIN };
 
-/* Most routes the list holds: the three shipped plus room for three
- * registered. Per-route arrays are this long; route_count() says how
- * many are in use. Each slot costs a job about 0.7 KiB (route_result). */
-#define ROUTE_MAX 6
+/* Most routes the list holds: the three shipped plus room for one
+ * registered (a test's, or the next route until it ships). Per-route
+ * arrays are this long; route_count() says how many are in use. Each
+ * slot costs every job 0.7 KiB (route_result), and a plan holds every
+ * job at once (issue 16), so the room is kept small. */
+#define ROUTE_MAX 4
 
 /* Most break-even figures (struct breakeven): the shipped three plus room
- * for pairs of registered routes. */
-#define BREAKEVEN_MAX 8
+ * for three pairs of registered routes (72 bytes a job each). */
+#define BREAKEVEN_MAX 6
 
 /* Properties (route_ops.flags). */
 enum route_flag {
@@ -160,8 +162,9 @@ void breakeven_hours_text(char *buf, size_t len, double v, const char *note);
 /* Adds ops to the end of the list, with pairs[0..n_pairs) to the
  * break-even list. The list is process-wide, as provider_list is: call it
  * before planning, from one thread. Returns PLANNER_OK, or PLANNER_EINPUT
- * with *err set when the list or the pair list is full or the name is
- * taken. */
+ * with *err set when the list or the pair list is full, the name is
+ * taken, or a pair lacks a figure, its texts or a listed route (ops or
+ * one before it). */
 int route_register(const struct route_ops *ops, const struct breakeven_pair *pairs, size_t n_pairs,
                    char **err);
 
