@@ -158,7 +158,6 @@ struct builder {
 	struct sched_solution sol;
 };
 
-
 static int build_pools(struct builder *b, char **err)
 {
 	const struct jobspec *spec = b->spec;
@@ -332,7 +331,7 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 			return PLANNER_ESYS;
 		const struct sched_option *o = &b->jobs[j].opt[m];
 		r->job = j;
-		r->route = ROUTE_OWNED;
+		r->route = ROUTE_OWNED; /* the pools are the spec's owned: GPUs */
 		r->gpu = b->pinfo[m].gpu;
 		r->gpu_count = o->gpus;
 		r->replicas = o->replicas > 0 ? o->replicas : 1;
