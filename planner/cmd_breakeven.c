@@ -10,18 +10,15 @@
 #include "cli.h"
 #include "plan.h"
 
-/* The column contract (README, man page). Money columns are in the spec's
- * currency, named once in the `currency` column rather than in each
- * header: a header that changed with the spec would break every script
- * that reads the file by column name. */
-static const char *const columns[] = {
+/* The column contract (README, man page): the job's columns, each
+ * route's head cells (route_ops.csv_head, "<route>_<field>"), the best
+ * route, each break-even figure, the prices' currency and date, each
+ * route's tail cells, the best cost per Mtok and the figures' notes.
+ * Money columns are in the spec's currency, named once in the `currency`
+ * column rather than in each header: a header that changed with the spec
+ * would break every script that reads the file by column name. */
+static const char *const job_columns[] = {
 	"job", "model", "precision", "task", "data", "vram_gib", "gpu_hours_per_month",
-	"api_monthly_cost", "api_offer", "rented_monthly_cost", "rented_provider",
-	"rented_offer", "rented_gpu", "rented_gpu_count", "rented_price_per_hour",
-	"owned_monthly_cost", "owned_gpu", "owned_gpu_count", "owned_already_owned",
-	"owned_capex", "best_route", "best_monthly_cost", "owned_vs_rented_breakeven_hours",
-	"owned_payback_months", "api_vs_rented_breakeven_mtokens", "currency", "prices_as_of",
-	"rented_replicas", "owned_replicas", "best_cost_per_mtok", "owned_payback_note",
 };
 
 /* A number rounded as the JSON rounds it; NAN ("never") is an empty cell. */
@@ -38,11 +35,61 @@ static void text(FILE *f, const char *s)
 	csv_field(f, s);
 }
 
+/* One route's cell of field k: empty when the route cannot run the job. */
+static void field(FILE *f, const struct route_result *r, enum route_field k)
+{
+	bool ok = r->feasible;
+	switch (k) {
+	case ROUTE_FIELD_MONTHLY_COST: num(f, ok ? r->monthly_cost : NAN, 2); break;
+	case ROUTE_FIELD_PROVIDER: text(f, ok ? r->provider : ""); break;
+	case ROUTE_FIELD_OFFER: text(f, ok ? r->offer : ""); break;
+	case ROUTE_FIELD_GPU: text(f, ok && r->gpu ? r->gpu->name : ""); break;
+	case ROUTE_FIELD_GPU_COUNT: num(f, ok ? r->gpu_count : NAN, 0); break;
+	case ROUTE_FIELD_PRICE: num(f, ok ? r->price_per_hour : NAN, 4); break;
+	case ROUTE_FIELD_ALREADY_OWNED:
+		text(f, ok ? (r->already_owned ? "true" : "false") : "");
+		break;
+	case ROUTE_FIELD_CAPEX: num(f, ok ? r->capex : NAN, 2); break;
+	case ROUTE_FIELD_REPLICAS: num(f, ok ? r->replicas : NAN, 0); break;
+	case ROUTE_FIELD_END: break;
+	}
+}
+
+/* Every route's cells of its list (head, or tail), or their names when
+ * j is NULL. */
+static void route_cells(FILE *f, const struct job_result *j, bool tail)
+{
+	for (size_t k = 0; k < route_count(); k++) {
+		const struct route_ops *ops = route_at(k);
+		const enum route_field *l = tail ? ops->csv_tail : ops->csv_head;
+		for (; l && *l != ROUTE_FIELD_END; l++) {
+			if (j)
+				field(f, &j->routes[k], *l);
+			else
+				fprintf(f, ",%s_%s", ops->name, route_field_name(*l));
+		}
+	}
+}
+
+static void write_header(FILE *f)
+{
+	for (size_t i = 0; i < sizeof job_columns / sizeof *job_columns; i++)
+		fprintf(f, "%s%s", i ? "," : "", job_columns[i]);
+	route_cells(f, NULL, false);
+	fputs(",best_route,best_monthly_cost", f);
+	for (size_t i = 0; i < breakeven_count(); i++)
+		fprintf(f, ",%s", breakeven_at(i)->csv_column);
+	fputs(",currency,prices_as_of", f);
+	route_cells(f, NULL, true);
+	fputs(",best_cost_per_mtok", f);
+	for (size_t i = 0; i < breakeven_count(); i++)
+		if (breakeven_at(i)->csv_note_column)
+			fprintf(f, ",%s", breakeven_at(i)->csv_note_column);
+	fputs("\r\n", f);
+}
+
 static void write_row(FILE *f, const struct plan *p, const struct job_result *j)
 {
-	const struct route_result *api = &j->routes[ROUTE_API];
-	const struct route_result *rent = &j->routes[ROUTE_RENTED];
-	const struct route_result *own = &j->routes[ROUTE_OWNED];
 	csv_field(f, j->job->name);
 	text(f, j->job->model_ref);
 	text(f, j->job->precision);
@@ -50,44 +97,31 @@ static void write_row(FILE *f, const struct plan *p, const struct job_result *j)
 	text(f, data_class_name(j->job->data));
 	num(f, j->vram_gib, 2);
 	num(f, j->gpu_hours_per_month, 2);
-	num(f, api->feasible ? api->monthly_cost : NAN, 2);
-	text(f, api->feasible ? api->offer : "");
-	num(f, rent->feasible ? rent->monthly_cost : NAN, 2);
-	text(f, rent->feasible ? rent->provider : "");
-	text(f, rent->feasible ? rent->offer : "");
-	text(f, rent->feasible ? rent->gpu->name : "");
-	num(f, rent->feasible ? rent->gpu_count : NAN, 0);
-	num(f, rent->feasible ? rent->price_per_hour : NAN, 4);
-	num(f, own->feasible ? own->monthly_cost : NAN, 2);
-	text(f, own->feasible ? own->gpu->name : "");
-	num(f, own->feasible ? own->gpu_count : NAN, 0);
-	text(f, own->feasible ? (own->already_owned ? "true" : "false") : "");
-	num(f, own->feasible ? own->capex : NAN, 2);
+	route_cells(f, j, false);
 	text(f, j->best >= 0 ? route_name((enum route)j->best) : "");
 	num(f, j->best >= 0 ? j->routes[j->best].monthly_cost : NAN, 2);
-	num(f, j->be.owned_vs_rented_hours, 1);
-	num(f, j->be.owned_payback_months, 1);
-	/* compare --format json gives whole tokens; this is the same figure
-	 * in millions, so six decimals keep every digit. */
-	num(f, isfinite(j->be.api_vs_rented_tokens) ? round_to(j->be.api_vs_rented_tokens, 0) / 1e6
-						    : NAN,
-	    6);
+	for (size_t i = 0; i < breakeven_count(); i++) {
+		const struct breakeven_pair *bp = breakeven_at(i);
+		double v = j->be.value[i];
+		if (bp->csv_unit != 1 && isfinite(v))
+			v = round_to(v, bp->json_places) / bp->csv_unit;
+		num(f, v, bp->csv_places);
+	}
 	text(f, p->currency);
 	text(f, p->prices_as_of);
-	num(f, rent->feasible ? rent->replicas : NAN, 0);
-	num(f, own->feasible ? own->replicas : NAN, 0);
+	route_cells(f, j, true);
 	num(f, j->best >= 0 ? j->routes[j->best].cost_per_mtok : NAN, 4);
-	/* Why owned_payback_months is empty: "not within 36 months", "never". */
-	text(f, j->be.payback_note);
+	/* Why a figure is empty: "not within 36 months", "never". */
+	for (size_t i = 0; i < breakeven_count(); i++)
+		if (breakeven_at(i)->csv_note_column)
+			text(f, j->be.note[i]);
 	fputs("\r\n", f);
 }
 
 static int write_csv(FILE *f, void *arg)
 {
 	const struct plan *p = arg;
-	for (size_t i = 0; i < sizeof columns / sizeof *columns; i++)
-		fprintf(f, "%s%s", i ? "," : "", columns[i]);
-	fputs("\r\n", f);
+	write_header(f);
 	for (size_t i = 0; i < p->n_jobs; i++)
 		write_row(f, p, &p->jobs[i]);
 	return PLANNER_OK;

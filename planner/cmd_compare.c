@@ -29,47 +29,10 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddStringToObject(o, "why", r->why);
 		return o;
 	}
-	switch (r->route) {
-	case ROUTE_API:
-		cJSON_AddStringToObject(o, "provider", r->provider);
-		cJSON_AddStringToObject(o, "prices_source", plan_provider_source(p, r->provider));
-		cJSON_AddStringToObject(o, "offer", r->offer);
-		cJSON_AddNumberToObject(o, "input_per_mtok", round_to(r->input_per_mtok, 4));
-		cJSON_AddNumberToObject(o, "output_per_mtok", round_to(r->output_per_mtok, 4));
-		break;
-	case ROUTE_RENTED:
-		cJSON_AddStringToObject(o, "provider", r->provider);
-		cJSON_AddStringToObject(o, "prices_source", plan_provider_source(p, r->provider));
-		cJSON_AddStringToObject(o, "offer", r->offer);
-		cJSON_AddStringToObject(o, "region", r->region);
-		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
-		cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
-		cJSON_AddBoolToObject(o, "spot", r->spot);
-		cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
-		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
-		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
-		cJSON_AddNumberToObject(o, "setup_cost", round_to(r->setup_cost, 2));
-		break;
-	case ROUTE_OWNED:
-		cJSON_AddStringToObject(o, "gpu", r->gpu->name);
-		cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
-		cJSON_AddBoolToObject(o, "already_owned", r->already_owned);
-		cJSON_AddNumberToObject(o, "capex", round_to(r->capex, 2));
-		cJSON_AddNumberToObject(o, "watts", round_to(r->watts, 1));
-		cJSON_AddNumberToObject(o, "power_cost", round_to(r->power_cost, 2));
-		/* The terms of costs: (tco.h): monthly_cost = capital_cost +
-		 * power_cost + maintenance_cost. */
-		cJSON_AddNumberToObject(o, "hosts", r->tco.hosts);
-		cJSON_AddNumberToObject(o, "capital_cost", round_to(r->tco.capital, 2));
-		cJSON_AddNumberToObject(o, "maintenance_cost", round_to(r->tco.maintenance, 2));
-		cJSON_AddNumberToObject(o, "resale_value", round_to(r->tco.resale, 2));
-		cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
-		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
-		break;
-	default:
-		break;
-	}
-	if (r->route != ROUTE_API) {
+	const struct route_ops *ops = route_at((size_t)r->route);
+	if (ops && ops->json)
+		ops->json(o, p, r);
+	if (route_has(r->route, ROUTE_ON_GPUS)) {
 		cJSON_AddNumberToObject(o, "replicas", r->replicas);
 		cJSON_AddNumberToObject(o, "batch", r->batch);
 	}
@@ -119,7 +82,7 @@ static int horizon_json(cJSON *j, const struct jobspec *spec, const struct job_r
 	cJSON *monthly = cJSON_AddObjectToObject(o, "monthly");
 	cJSON *cum = cJSON_AddObjectToObject(o, "cumulative");
 	size_t stride = sizeof *h.m / sizeof(double);
-	for (int k = 0; k < ROUTE_COUNT; k++) {
+	for (int k = 0; k < (int)route_count(); k++) {
 		cJSON_AddItemToObject(monthly, route_name((enum route)k),
 				      money_array(&h.m[0].cost[k], stride, h.months));
 		cJSON_AddItemToObject(cum, route_name((enum route)k),
@@ -182,7 +145,7 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 	}
 	serving_json(j, r->job);
 	cJSON *routes = cJSON_AddArrayToObject(j, "routes");
-	for (int k = 0; k < ROUTE_COUNT; k++)
+	for (int k = 0; k < (int)route_count(); k++)
 		cJSON_AddItemToArray(routes, route_json(p, &r->routes[k]));
 	if (r->best >= 0) {
 		cJSON *b = cJSON_AddObjectToObject(j, "best");
@@ -193,14 +156,15 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 		cJSON_AddNullToObject(j, "best");
 	}
 	cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
-	add_num_or_null(be, "owned_vs_rented_hours_per_month", r->be.owned_vs_rented_hours, 1);
-	add_num_or_null(be, "owned_payback_months", r->be.owned_payback_months, 1);
-	/* Why the payback is null: "not within 36 months", "never". */
-	if (r->be.payback_note[0])
-		cJSON_AddStringToObject(be, "owned_payback_note", r->be.payback_note);
-	else
-		cJSON_AddNullToObject(be, "owned_payback_note");
-	add_num_or_null(be, "api_vs_rented_tokens_per_month", r->be.api_vs_rented_tokens, 0);
+	for (size_t b = 0; b < breakeven_count(); b++) {
+		const struct breakeven_pair *bp = breakeven_at(b);
+		add_num_or_null(be, bp->json_key, r->be.value[b], bp->json_places);
+		/* Why the figure is null: "not within 36 months", "never". */
+		if (bp->note_key && r->be.note[b][0])
+			cJSON_AddStringToObject(be, bp->note_key, r->be.note[b]);
+		else if (bp->note_key)
+			cJSON_AddNullToObject(be, bp->note_key);
+	}
 	return horizon_json(j, jj->spec, r, err);
 }
 
@@ -252,7 +216,7 @@ static int print_csv(const struct plan *p)
 	      f);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
-		for (int k = 0; k < ROUTE_COUNT; k++) {
+		for (int k = 0; k < (int)route_count(); k++) {
 			const struct route_result *r = &j->routes[k];
 			csv_field(f, j->job->name);
 			fputc(',', f);
@@ -267,13 +231,13 @@ static int print_csv(const struct plan *p)
 			if (r->gpu)
 				fprintf(f, "%d", r->gpu_count);
 			fputc(',', f);
-			if (r->route == ROUTE_RENTED && r->feasible)
+			if (route_has(r->route, ROUTE_HOURLY) && r->feasible)
 				csv_num(f, r->price_per_hour, 4);
 			fputc(',', f);
-			if (r->route != ROUTE_API && r->feasible)
+			if (route_has(r->route, ROUTE_ON_GPUS) && r->feasible)
 				csv_num(f, r->gpu_hours, 2);
 			fputc(',', f);
-			if (r->route != ROUTE_API && r->feasible)
+			if (route_has(r->route, ROUTE_ON_GPUS) && r->feasible)
 				csv_num(f, r->tokens_per_second, 1);
 			fputc(',', f);
 			if (r->feasible)
@@ -284,14 +248,6 @@ static int print_csv(const struct plan *p)
 		}
 	}
 	return PLANNER_OK;
-}
-
-/* Token counts in one unit in the whole table: millions, the unit the
- * API prices are quoted per (USD or EUR per Mtok), so a count times a
- * price is the cost. "533.3M" beside "6.87G" made the reader convert. */
-static void mtok_text(char *buf, size_t len, double tokens)
-{
-	snprintf(buf, len, "%.1f Mtok", tokens / 1e6);
 }
 
 /* Where a route's "how" text starts: "  rented *   1585.34  " */
@@ -317,46 +273,16 @@ static bool costs_given(const struct jobspec *spec)
 static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
 			 bool costs)
 {
-	char reps[48];
 	if (!r->feasible) {
 		snprintf(buf, len, "not possible: %s", r->why);
 		return;
 	}
-	route_gpu_count_text(reps, sizeof reps, r);
+	const struct route_ops *ops = route_at((size_t)r->route);
 	int n = 0;
-	switch (r->route) {
-	case ROUTE_API:
-		n = snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
-			     r->input_per_mtok, r->output_per_mtok);
-		break;
-	case ROUTE_RENTED:
-		n = snprintf(buf, len, "%s %s (%s %s%s), %.4g %s/h x %.1f h%s, %.0f tok/s",
-			     r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
-			     r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
-			     r->tokens_per_second);
-		if (r->setup_cost > 0 && n > 0 && (size_t)n < len)
-			n += snprintf(buf + n, len - (size_t)n, " + setup %.2f", r->setup_cost);
-		break;
-	case ROUTE_OWNED:
-		if (r->already_owned)
-			n = snprintf(buf, len, "%s %s on hand, power %.2f for %.1f h, %.0f tok/s",
-				     reps, r->gpu->name, r->power_cost, r->gpu_hours,
-				     r->tokens_per_second);
-		else
-			n = snprintf(buf, len,
-				     "buy %s %s for %.0f %s, amortised + power %.2f for %.1f h, "
-				     "%.0f tok/s",
-				     reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
-				     r->tokens_per_second);
-		/* With a costs: block, the month's terms (tco.h). */
-		if (costs && n > 0 && (size_t)n < len)
-			n += snprintf(buf + n, len - (size_t)n,
-				      " = capital %.2f + power %.2f + upkeep %.2f a month",
-				      r->tco.capital, r->power_cost, r->tco.maintenance);
-		break;
-	default:
+	if (ops && ops->detail)
+		n = ops->detail(buf, len, r, cur, costs);
+	else
 		buf[0] = '\0';
-	}
 	if (n > 0 && (size_t)n < len && isfinite(r->cost_per_mtok))
 		snprintf(buf + n, len - (size_t)n, ", %.4g %s/Mtok", r->cost_per_mtok, cur);
 }
@@ -374,21 +300,23 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		int len = (int)strlen(cli_safe(name, sizeof name, p->jobs[i].job->name));
 		w = len > w ? (len < JOB_COLUMN_MAX ? len : JOB_COLUMN_MAX) : w;
 	}
-	printf("%-*s %-9s %12s %12s %12s\n", w, "job", "best", "api", "rented", "owned");
+	size_t n_routes = route_count();
+	printf("%-*s %-9s", w, "job", "best");
+	for (size_t k = 0; k < n_routes; k++)
+		printf(" %12s", route_name((enum route)k));
+	putchar('\n');
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
-		char cells[ROUTE_COUNT][32];
-		for (int k = 0; k < ROUTE_COUNT; k++) {
-			if (j->routes[k].feasible)
-				snprintf(cells[k], sizeof cells[k], "%.2f",
-					 j->routes[k].monthly_cost);
-			else
-				snprintf(cells[k], sizeof cells[k], "-");
-		}
 		char name[64];
-		printf("%-*.*s %s%-9s%s %12s %12s %12s\n", w, w, cli_safe(name, sizeof name, j->job->name), green,
-		       j->best >= 0 ? route_name((enum route)j->best) : "none", off, cells[0],
-		       cells[1], cells[2]);
+		printf("%-*.*s %s%-9s%s", w, w, cli_safe(name, sizeof name, j->job->name), green,
+		       j->best >= 0 ? route_name((enum route)j->best) : "none", off);
+		for (size_t k = 0; k < n_routes; k++) {
+			char cell[32] = "-";
+			if (j->routes[k].feasible)
+				snprintf(cell, sizeof cell, "%.2f", j->routes[k].monthly_cost);
+			printf(" %12s", cell);
+		}
+		putchar('\n');
 	}
 	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
 	for (size_t i = 0; i < p->n_jobs; i++) {
@@ -400,7 +328,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		         bold, cli_safe(name, sizeof name, j->job->name), off,
 		         cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
 		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
-		for (int k = 0; k < ROUTE_COUNT; k++) {
+		for (int k = 0; k < (int)route_count(); k++) {
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency,
 				     costs_given(spec));
@@ -414,17 +342,15 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
 			         j->best == k ? "*" : " ", cost, detail);
 		}
-		char h[32] = "never", pb[64], t[32] = "never";
-		if (isfinite(j->be.owned_vs_rented_hours))
-			snprintf(h, sizeof h, "%.1f h/month", j->be.owned_vs_rented_hours);
-		plan_payback_text(&j->be, pb, sizeof pb);
-		if (isfinite(j->be.api_vs_rented_tokens)) {
-			mtok_text(t, sizeof t, j->be.api_vs_rented_tokens);
-			strncat(t, "/month", sizeof t - strlen(t) - 1);
+		char line[512] = "  break-even:";
+		for (size_t b = 0; b < breakeven_count(); b++) {
+			const struct breakeven_pair *bp = breakeven_at(b);
+			char t[64];
+			size_t used = strlen(line);
+			bp->text(t, sizeof t, j->be.value[b], j->be.note[b]);
+			snprintf(line + used, sizeof line - used, "%s %s %s", b ? ";" : "", bp->label, t);
 		}
-		cli_wrap(c, 4,
-		         "  break-even: owned vs rented %s; owned payback %s; api vs rented %s", h,
-		         pb, t);
+		cli_wrap(c, 4, "%s", line);
 	}
 	printf("\n");
 	cli_wrap(c, 0, "electricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months",

@@ -33,18 +33,11 @@ static void side_of(struct side *s, const struct job_result *res)
 		return;
 	}
 	const struct route_result *r = s->best = &res->routes[res->best];
-	char reps[48];
-	if (r->route == ROUTE_API) {
-		snprintf(s->what, sizeof s->what, "api %s %s", r->provider, r->offer);
-		return;
-	}
-	route_gpu_count_text(reps, sizeof reps, r);
-	if (r->route == ROUTE_RENTED)
-		snprintf(s->what, sizeof s->what, "rent %s %s at %s%s", reps, r->gpu->name,
-			 r->provider, r->spot ? " (spot)" : "");
+	const struct route_ops *ops = route_at((size_t)res->best);
+	if (ops->decision)
+		ops->decision(s->what, sizeof s->what, r);
 	else
-		snprintf(s->what, sizeof s->what, "%s %s %s", r->already_owned ? "own" : "buy", reps,
-			 r->gpu->name);
+		snprintf(s->what, sizeof s->what, "%s %s", ops->name, r->offer);
 }
 
 static double cost_of(const struct side *s)
@@ -54,7 +47,7 @@ static double cost_of(const struct side *s)
 
 static double capex_of(const struct side *s)
 {
-	return s->best && s->best->route == ROUTE_OWNED ? s->best->capex : 0;
+	return s->best && route_has(s->best->route, ROUTE_HAS_CAPEX) ? s->best->capex : 0;
 }
 
 /* "added", "removed", "changed" (route or what it runs on), "cost"

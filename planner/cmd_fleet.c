@@ -24,9 +24,9 @@ struct where {
 /* The place of a run without its GPU numbers. */
 static void place_of(const struct sched_run *r, char *buf, size_t len)
 {
-	if (r->route == ROUTE_OWNED)
+	if (route_has(r->route, ROUTE_HAS_CAPACITY))
 		snprintf(buf, len, "%s", r->gpu ? r->gpu->name : r->resource);
-	else if (r->route == ROUTE_RENTED)
+	else if (route_has(r->route, ROUTE_HOURLY))
 		snprintf(buf, len, "%s %s%s", r->provider, r->gpu ? r->gpu->name : "",
 			 r->spot ? " spot" : "");
 	else
@@ -113,7 +113,7 @@ static cJSON *choice_json(const struct jobspec *spec, const struct fleet *f,
 		cJSON_AddNumberToObject(o, "owned_fixed_cost", round_to(c->sched->owned_fixed, 2));
 	cJSON_AddNumberToObject(o, "monthly_total", round_to(c->monthly_total, 2));
 	cJSON_AddItemToObject(o, "by_route", routes);
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		cJSON_AddNumberToObject(routes, route_name((enum route)r), round_to(c->by_route[r], 2));
 	add_num_or_null(o, "payback_months", fleet_payback(spec, c, &f->none), 1);
 	cJSON_AddNumberToObject(o, "unplaced_hours", round_to(c->unplaced_hours, 1));
@@ -160,7 +160,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 		buf[1], cli_safe(buf[2], sizeof buf[2], buf[2]));
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "capex", ch[0]->capex, ch[1]->capex,
 		ch[2]->capex);
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", route_name((enum route)r),
 			ch[0]->by_route[r], ch[1]->by_route[r], ch[2]->by_route[r]);
 	fprintf(out, "%-22s %22.2f %22.2f %22.2f\n", "  of which purchase", ch[0]->purchase_monthly,
@@ -189,7 +189,7 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 		for (size_t k = 0; k < n; k++) {
 			cli_safe(w[k].what, sizeof w[k].what, w[k].what);
 			char hours[32] = "-";
-			if (w[k].route != ROUTE_API)
+			if (route_has(w[k].route, ROUTE_ON_GPUS))
 				snprintf(hours, sizeof hours, "%.1f", w[k].hours);
 			fprintf(out, "%-22s %-7s %-44s %8s %10.2f\n", k ? "" : name,
 				route_name(w[k].route), w[k].what, hours, w[k].cost);

@@ -30,6 +30,10 @@ static int write_out(FILE *f, void *arg)
 		warnf("%d owned run%s left out: their jobs have no run.%s; add run: {%s: …} to "
 		      "the job",
 		      o.skipped, o.skipped == 1 ? " is" : "s are", a->fmt->needs, a->fmt->needs);
+	if (rc == PLANNER_OK && o.skipped_runs > 0)
+		warnf("%d run%s of a route --format %s cannot express left out (the output says "
+		      "which; --format json has every run)",
+		      o.skipped_runs, o.skipped_runs == 1 ? "" : "s", a->fmt->name);
 	free(err);
 	return rc;
 }

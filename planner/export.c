@@ -1,9 +1,11 @@
 /* export.c — the list of export formats and what is derived from it: the
  * lookup `--format` parsing uses and the format lists of --help and usage
  * errors. Each row lives at the end of its export_<name>.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include "export.h"
+#include "route.h"
 
 /* --help text is wrapped to fit an 80-column terminal, as the hand-written
  * help of every command is. */
@@ -96,5 +98,42 @@ char *export_format_help(unsigned kind, char *buf, size_t len)
 		col += wl;
 	}
 	put(buf, len, &n, "\n");
+	return buf;
+}
+
+int export_skipped_runs(const struct schedule *s, bool (*writes)(const struct sched_run *r),
+                        unsigned leaves)
+{
+	int n = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		n += !writes(r) && !(route_at((size_t)r->route)->flags & leaves);
+	}
+	return n;
+}
+
+char *export_skipped_note(const struct schedule *s, bool (*writes)(const struct sched_run *r),
+                          unsigned leaves, const char *format, char *buf, size_t len)
+{
+	int n = export_skipped_runs(s, writes, leaves);
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	if (n == 0 || len == 0)
+		return buf;
+	used += (size_t)snprintf(buf, len, "%d run%s of route", n, n == 1 ? "" : "s");
+	/* The routes, each once, in list order. */
+	bool seen[ROUTE_MAX] = {false};
+	size_t named = 0;
+	for (size_t i = 0; i < s->n_runs && used < len; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (writes(r) || (route_at((size_t)r->route)->flags & leaves) || seen[r->route])
+			continue;
+		seen[r->route] = true;
+		used += (size_t)snprintf(buf + used, len - used, "%s %s", named++ ? "," : "",
+		                         route_name(r->route));
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, " left out: %s cannot express them", format);
 	return buf;
 }

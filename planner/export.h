@@ -29,6 +29,8 @@ enum export_kind {
 struct export_opts {
 	bool color;  /* in: ANSI bold wanted (the table, on a terminal) */
 	int skipped; /* out: owned runs left out for want of run.<needs> */
+	int skipped_runs; /* out: runs of a route the format cannot express, left out
+	                   * (export_skipped_runs); the file says so in a note */
 };
 
 /* Writes s to f in one format. Returns PLANNER_OK, or PLANNER_ESYS (out
@@ -47,7 +49,22 @@ struct export_format {
 	const char *needs;      /* run.<needs> a job must have for its owned runs
 	                         * to be written ("command"); NULL when none */
 	export_write_fn *write; /* the schedule writer (EXPORT_SCHEDULE) */
+	/* How many runs of s write leaves out because the format cannot
+	 * express their route (export_skipped_runs); NULL: it writes every
+	 * run. The JSON schedule lists them (skipped_runs) when not 0. */
+	int (*skipped_runs)(const struct schedule *s);
 };
+
+/* The runs of s a format neither writes (writes(r) false) nor leaves out
+ * on purpose (their route has a flag of `leaves`, route.h: the cloud's and
+ * the API's runs are not a cluster's): runs of a route it cannot express.
+ * This function can't fail. */
+int export_skipped_runs(const struct schedule *s, bool (*writes)(const struct sched_run *r),
+                        unsigned leaves);
+/* The note a format writes about them: "N run(s) of route(s) R left out:
+ * FORMAT cannot express them" into buf; "" when n is 0. Returns buf. */
+char *export_skipped_note(const struct schedule *s, bool (*writes)(const struct sched_run *r),
+                          unsigned leaves, const char *format, char *buf, size_t len);
 
 /* Every format, NULL-terminated, in the order --help lists them; the
  * first is the default. */
@@ -106,6 +123,10 @@ bool export_ics_text(struct buf *b, const char *s);
  * exports launch), and how many of s's runs are. */
 bool export_launchable(const struct sched_run *r);
 size_t export_launchable_count(const struct schedule *s);
+/* Their runs of a route they cannot express (export_skipped_runs), and
+ * the "# …" note line about them (nothing when none). */
+int export_launchable_skipped(const struct schedule *s);
+void export_launchable_note(FILE *f, const struct schedule *s, const char *format);
 
 /* The accelerator name SkyPilot uses for a planner GPU name ("A100 80GB"
  * -> "A100-80GB", "RTX 4090" -> "RTX4090"), at most len-1 bytes. */

@@ -107,6 +107,7 @@ static bool write_config(FILE *f, const struct schedule *s, const struct sched_r
 static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;
+	opts->skipped_runs = export_launchable_skipped(s);
 	size_t n = export_launchable_count(s);
 	bool ok = export_comment(f,
 	                         "planner schedule for %s: %zu rented run%s as dstack task "
@@ -119,6 +120,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 	      "# and at the time each task's comment gives:\n"
 	      "#   dstack apply -y -d -f task-NN.dstack.yml\n",
 	      f);
+	export_launchable_note(f, s, "dstack");
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
@@ -134,4 +136,5 @@ const struct export_format export_format_dstack = {
     .summary = "dstack tasks, rented runs",
     .applies = EXPORT_SCHEDULE,
     .write = write_dstack,
+    .skipped_runs = export_launchable_skipped,
 };

@@ -88,6 +88,18 @@ static bool prop(FILE *f, struct buf *b, const char *name, const char *value, bo
 	return true;
 }
 
+/* A calendar shows runs of hours, on GPUs; the API's work has no hours
+ * and is left out on purpose. */
+static bool ics_writes(const struct sched_run *r)
+{
+	return route_has(r->route, ROUTE_ON_GPUS);
+}
+
+static int ics_skipped(const struct schedule *s)
+{
+	return export_skipped_runs(s, ics_writes, ROUTE_THIRD_PARTY);
+}
+
 static int write_ics(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	struct buf b = {0};
@@ -102,9 +114,14 @@ static int write_ics(FILE *f, const struct schedule *s, struct export_opts *opts
 	line(f, "METHOD:PUBLISH");
 	snprintf(tmp, sizeof tmp, "planner schedule %s (%s)", s->month, s->timezone);
 	ok &= prop(f, &b, "X-WR-CALNAME", tmp, true);
+	/* Runs of a route a calendar cannot show: said in the calendar. */
+	if ((opts->skipped_runs = ics_skipped(s)) > 0) {
+		export_skipped_note(s, ics_writes, ROUTE_THIRD_PARTY, "ics", tmp, sizeof tmp);
+		ok &= prop(f, &b, "X-PLANNER-SKIPPED-RUNS", tmp, true);
+	}
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route == ROUTE_API)
+		if (!ics_writes(r))
 			continue;
 		const char *name = s->jobs[r->job].job->name;
 		utc_stamp(r->start, start, sizeof start);
@@ -141,4 +158,5 @@ const struct export_format export_format_ics = {
     .summary = "calendar",
     .applies = EXPORT_SCHEDULE,
     .write = write_ics,
+    .skipped_runs = ics_skipped,
 };

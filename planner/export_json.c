@@ -1,7 +1,8 @@
 /* export_json.c — the schedule as JSON. The contract: month, timezone,
  * currency, total_cost, cost_by_route, owned_fixed_cost and
- * rented_setup_cost (when not 0), runs, jobs, unplaced, owned_utilization
- * (times ISO 8601 with their UTC offset). */
+ * rented_setup_cost (when not 0), skipped_runs (when a format cannot
+ * express some runs' route: format -> count), runs, jobs, unplaced,
+ * owned_utilization (times ISO 8601 with their UTC offset). */
 #include <cJSON.h>
 #include <stdlib.h>
 
@@ -40,7 +41,7 @@ static int write_json(FILE *f, const struct schedule *s, struct export_opts *opt
 	cJSON_AddNumberToObject(root, "hours_in_month", s->n_slots);
 	cJSON_AddNumberToObject(root, "total_cost", round_to(s->total_cost, 2));
 	cJSON *split = cJSON_AddObjectToObject(root, "cost_by_route");
-	for (int k = 0; k < ROUTE_COUNT; k++)
+	for (int k = 0; k < (int)route_count(); k++)
 		cJSON_AddNumberToObject(split, route_name((enum route)k),
 		                        round_to(s->route_cost[k], 2));
 	/* Parts of the owned and rented figures, present when not 0. */
@@ -48,6 +49,18 @@ static int write_json(FILE *f, const struct schedule *s, struct export_opts *opt
 		cJSON_AddNumberToObject(root, "owned_fixed_cost", round_to(s->owned_fixed, 2));
 	if (s->setup_cost > 0)
 		cJSON_AddNumberToObject(root, "rented_setup_cost", round_to(s->setup_cost, 2));
+	/* Runs each format leaves out because it cannot express their route
+	 * (export.h); present when any does. */
+	cJSON *skipped = NULL;
+	for (size_t i = 0; export_formats[i]; i++) {
+		const struct export_format *x = export_formats[i];
+		int n = x->skipped_runs ? x->skipped_runs(s) : 0;
+		if (n <= 0)
+			continue;
+		if (!skipped)
+			skipped = cJSON_AddObjectToObject(root, "skipped_runs");
+		cJSON_AddNumberToObject(skipped, x->name, n);
+	}
 	cJSON *runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < s->n_runs; i++)
 		cJSON_AddItemToArray(runs, run_json(s, &s->runs[i]));

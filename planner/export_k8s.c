@@ -185,6 +185,19 @@ static struct k8s_slug *unique_slugs(const struct schedule *s)
 	return u;
 }
 
+/* The runs a cluster starts: on its own GPUs (a route with a fixed
+ * stock, owned). The cloud's and the API's runs (routes that leave the
+ * house) are other formats'. */
+static bool k8s_writes(const struct sched_run *r)
+{
+	return route_has(r->route, ROUTE_HAS_CAPACITY);
+}
+
+static int k8s_skipped(const struct schedule *s)
+{
+	return export_skipped_runs(s, k8s_writes, ROUTE_LEAVES_HOUSE);
+}
+
 /* What makes runs one CronJob: the same job, wall-clock start minute and
  * month, hours, GPU model and count, and GPUs. */
 static bool same_window(const struct sched_run *a, const struct sched_run *b)
@@ -193,7 +206,7 @@ static bool same_window(const struct sched_run *a, const struct sched_run *b)
 	struct tm ta, tb;
 	gmtime_r(&la, &ta);
 	gmtime_r(&lb, &tb);
-	return a->route == ROUTE_OWNED && b->route == ROUTE_OWNED && a->job == b->job &&
+	return k8s_writes(a) && k8s_writes(b) && a->job == b->job &&
 	       ta.tm_hour == tb.tm_hour && ta.tm_min == tb.tm_min && ta.tm_mon == tb.tm_mon &&
 	       fabs(a->hours - b->hours) < 1e-9 && a->gpu == b->gpu &&
 	       a->gpu_count == b->gpu_count && !strcmp(a->resource, b->resource);
@@ -228,7 +241,7 @@ static void window_of(const struct schedule *s, size_t idx, const struct k8s_slu
 		bool first = true;
 		for (size_t k = 0; k < i && first; k++)
 			first = !same_window(&s->runs[k], o);
-		copy += first && o->route == ROUTE_OWNED && o->job == r->job &&
+		copy += first && k8s_writes(o) && o->job == r->job &&
 		        (o->start + o->start_offset) / 60 % 1440 == local / 60 % 1440;
 	}
 	char num[16] = "";
@@ -506,6 +519,14 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 {
 	struct emit e = {.ok = true};
 	opts->skipped = 0;
+	opts->skipped_runs = k8s_skipped(s);
+	if (opts->skipped_runs) {
+		/* Before the emitter writes anything: a comment heads the stream. */
+		char note[256];
+		fprintf(f, "# %s\n",
+		        export_skipped_note(s, k8s_writes, ROUTE_LEAVES_HOUSE, "k8s", note,
+		                            sizeof note));
+	}
 	struct k8s_slug *slugs = unique_slugs(s);
 	if (!slugs)
 		return set_err(err, PLANNER_ESYS, "out of memory writing YAML");
@@ -520,7 +541,7 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 	put(&e);
 	for (size_t i = 0; i < s->n_runs && e.ok; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route != ROUTE_OWNED)
+		if (!k8s_writes(r))
 			continue;
 		if (!s->jobs[r->job].job->run_image) {
 			opts->skipped++;
@@ -560,4 +581,5 @@ const struct export_format export_format_k8s = {
     .applies = EXPORT_SCHEDULE,
     .needs = "image",
     .write = write_k8s,
+    .skipped_runs = k8s_skipped,
 };

@@ -114,6 +114,7 @@ static bool write_task(FILE *f, const struct schedule *s, const struct sched_run
 static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;
+	opts->skipped_runs = export_launchable_skipped(s);
 	size_t n = export_launchable_count(s);
 	bool ok = export_comment(f, "planner schedule for %s: %zu rented run%s as SkyPilot tasks.",
 	                         s->month, n, n == 1 ? "" : "s");
@@ -125,6 +126,7 @@ static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts 
 	      "# (task-00.yaml is this header; task N is task-NN.yaml) and at the\n"
 	      "# time each task's comment gives: sky launch -c NAME --down task-NN.yaml\n",
 	      f);
+	export_launchable_note(f, s, "skypilot");
 	size_t k = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
@@ -141,11 +143,34 @@ const struct export_format export_format_skypilot = {
     .summary = "SkyPilot tasks, rented runs",
     .applies = EXPORT_SCHEDULE,
     .write = write_skypilot,
+    .skipped_runs = export_launchable_skipped,
 };
+
+/* A route SkyPilot and dstack launch: cloud GPUs by the hour (rented). */
+static bool launch_route(const struct sched_run *r)
+{
+	return route_has(r->route, ROUTE_HOURLY | ROUTE_ON_GPUS);
+}
+
+/* What they leave to other formats on purpose: a cluster's own GPUs
+ * (owned) and a third party's service (the API). */
+#define LAUNCH_LEAVES (ROUTE_HAS_CAPACITY | ROUTE_THIRD_PARTY)
 
 bool export_launchable(const struct sched_run *r)
 {
-	return r->route == ROUTE_RENTED && r->gpu;
+	return launch_route(r) && r->gpu;
+}
+
+int export_launchable_skipped(const struct schedule *s)
+{
+	return export_skipped_runs(s, launch_route, LAUNCH_LEAVES);
+}
+
+void export_launchable_note(FILE *f, const struct schedule *s, const char *format)
+{
+	char note[256];
+	if (export_skipped_note(s, launch_route, LAUNCH_LEAVES, format, note, sizeof note)[0])
+		fprintf(f, "# %s\n", note);
 }
 
 size_t export_launchable_count(const struct schedule *s)

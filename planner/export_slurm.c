@@ -68,12 +68,26 @@ static void gres_type(const char *gpu, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* The runs a cluster's scheduler starts: on its own GPUs (a route with a
+ * fixed stock, owned). The cloud's and the API's runs (routes that leave
+ * the house) are other formats'. */
+static bool slurm_writes(const struct sched_run *r)
+{
+	return route_has(r->route, ROUTE_HAS_CAPACITY);
+}
+
+static int slurm_skipped(const struct schedule *s)
+{
+	return export_skipped_runs(s, slurm_writes, ROUTE_LEAVES_HOUSE);
+}
+
 static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;
+	opts->skipped_runs = slurm_skipped(s);
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_runs; i++)
-		n += s->runs[i].route == ROUTE_OWNED;
+		n += slurm_writes(&s->runs[i]);
 	fputs("#!/bin/bash\n", f);
 	if (!export_comment(f, "planner schedule for %s: %zu run%s on owned GPUs, for Slurm.",
 	                    s->month, n, n == 1 ? "" : "s"))
@@ -86,9 +100,15 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 	      f);
 	export_shell_quote(f, s->timezone);
 	fputs("  # --begin times below are wall-clock times in this zone\n", f);
+	if (opts->skipped_runs) {
+		char note[256];
+		fprintf(f, "# %s\n",
+		        export_skipped_note(s, slurm_writes, ROUTE_LEAVES_HOUSE, "slurm", note,
+		                            sizeof note));
+	}
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route != ROUTE_OWNED)
+		if (!slurm_writes(r))
 			continue;
 		const struct job *job = s->jobs[r->job].job;
 		char begin[32], type[48], slug[64];
@@ -137,4 +157,5 @@ const struct export_format export_format_slurm = {
     .applies = EXPORT_SCHEDULE,
     .needs = "command",
     .write = write_slurm,
+    .skipped_runs = slurm_skipped,
 };

@@ -32,7 +32,8 @@ static void fill_grid(const struct schedule *s, const struct sched_resource *res
 		g += s->resources[q].pool == res->pool;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route != ROUTE_OWNED || r->pool != res->pool || !(r->gpus >> g & 1))
+		if (!route_has(r->route, ROUTE_HAS_CAPACITY) || r->pool != res->pool ||
+		    !(r->gpus >> g & 1))
 			continue;
 		for (int t = r->slot; t < r->slot + r->n_slots; t++)
 			line[t] = job_letter(r->job);
@@ -91,17 +92,21 @@ static int month_views(FILE *f, const struct schedule *s, char **err)
 /* Where an offer's name starts when it goes under its row. */
 #define RUN_WHAT_INDENT 6
 
-/* The schedule's cost by route and its total, with the parts no hour
- * carries (costs:, idle_watts) under their route when not 0. */
+/* The schedule's cost by route (in tie-rank order: owned, rented, api)
+ * and its total, with the parts no hour carries (costs:, idle_watts) under
+ * their route when not 0. */
 static void route_costs(FILE *f, const struct schedule *s)
 {
-	for (int k = ROUTE_OWNED; k >= 0; k--) {
-		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name((enum route)k),
-		        s->route_cost[k], s->currency, s->route_hours[k]);
-		if (k == ROUTE_OWNED && s->owned_fixed > 0)
+	enum route order[ROUTE_MAX];
+	size_t n = route_by_rank(order);
+	for (size_t i = 0; i < n; i++) {
+		enum route k = order[i];
+		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name(k), s->route_cost[k],
+		        s->currency, s->route_hours[k]);
+		if (route_has(k, ROUTE_HAS_CAPACITY) && s->owned_fixed > 0)
 			fprintf(f, "   %-6s %10.2f %s  (of owned: idle draw, hosts, maintenance)\n",
 			        "fixed", s->owned_fixed, s->currency);
-		if (k == ROUTE_RENTED && s->setup_cost > 0)
+		if (route_has(k, ROUTE_HOURLY) && s->setup_cost > 0)
 			fprintf(f, "   %-6s %10.2f %s  (of rented: setup hours of each run)\n",
 			        "setup", s->setup_cost, s->currency);
 	}
@@ -117,14 +122,14 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 	fprintf(f, "\n%-2s %-22s %8s %8s %8s %8s %9s %8s\n", "", "job", "needed h", "owned h",
 	        "rented h", "api", "cost", "unplaced");
 	for (size_t j = 0; j < s->n_jobs; j++) {
-		double h[ROUTE_COUNT] = {0}, api = 0;
+		double h[ROUTE_MAX] = {0}, api = 0;
 		for (size_t i = 0; i < s->n_runs; i++) {
 			const struct sched_run *r = &s->runs[i];
 			if (r->job != j)
 				continue;
 			h[r->route] += r->hours;
-			if (r->route == ROUTE_API)
-				api += r->cost;
+			if (!route_has(r->route, ROUTE_ON_GPUS))
+				api += r->cost; /* the api column: work without hours */
 		}
 		const struct sched_job_result *r = &s->jobs[j];
 		char unpl[16] = "-", apis[16] = "-";
@@ -145,7 +150,7 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 	bool any = false;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
-		if (r->route == ROUTE_OWNED)
+		if (route_has(r->route, ROUTE_HAS_CAPACITY))
 			continue;
 		if (!any)
 			fprintf(f, "\n%srented and api%s\n", bold, off);
@@ -155,12 +160,14 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		cli_safe(res, sizeof res, r->resource);
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		char row[128], what[300];
-		if (r->route == ROUTE_RENTED)
+		char span[32];
+		snprintf(span, sizeof span, "%s, all month", route_name(r->route));
+		if (route_has(r->route, ROUTE_ON_GPUS))
 			snprintf(row, sizeof row, "  %-22.22s %.16s  %6.1f h  %9.2f", name, start,
 			         r->hours, r->cost);
 		else
-			snprintf(row, sizeof row, "  %-22.22s %-16s  %8s  %9.2f", name,
-			         "api, all month", "tokens", r->cost);
+			snprintf(row, sizeof row, "  %-22.22s %-16s  %8s  %9.2f", name, span,
+			         "tokens", r->cost);
 		/* The offer's name beside the row when it fits in 80 columns,
 		 * else on the line under it, never past column 80 or cut. */
 		if (strlen(row) + 2 + cli_columns(res) <= TABLE_COLUMNS) {

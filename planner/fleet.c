@@ -330,7 +330,7 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	}
 	const struct schedule *s = c->sched;
 	double penalty = 0;
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		c->by_route[r] = s->route_cost[r];
 	c->by_route[ROUTE_OWNED] += c->purchase_monthly;
 	c->monthly_total = s->total_cost + c->purchase_monthly;
@@ -530,12 +530,9 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 	double total = 0;
 	for (size_t j = 0; j < plan->n_jobs; j++) {
 		const struct job_result *r = &plan->jobs[j];
-		double least = INFINITY;
-		for (int k = ROUTE_API; k <= ROUTE_RENTED; k++)
-			if (r->routes[k].feasible &&
-			    workload_route_allowed(&r->work, (enum route)k, NULL, 0) &&
-			    r->routes[k].monthly_cost < least)
-				least = r->routes[k].monthly_cost;
+		/* The cheapest route without a stock of GPUs (rented, api). */
+		enum route chain[ROUTE_MAX];
+		double least = route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost : INFINITY;
 		for (size_t i = 0; i < spec->n_owned; i++) {
 			const struct owned_gpu *o = &spec->owned[i];
 			double c = job_floor(spec, &r->work, o->gpu, o->watts, o->count, 0, n_slots);

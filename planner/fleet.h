@@ -108,7 +108,7 @@ struct fleet_choice {
 	double purchase_monthly;     /* its capital a month (tco_owned_month); its
 				      * maintenance is in the schedule's owned_fixed */
 	double monthly_total;        /* the month's bill, purchase share included */
-	double by_route[ROUTE_COUNT];/* owned: power + purchase share */
+	double by_route[ROUTE_MAX];/* owned: power + purchase share */
 	double unplaced_hours;       /* work no route could take */
 	struct schedule *sched;      /* the month on this fleet */
 };

@@ -68,16 +68,22 @@ static double owned_month(const struct jobspec *spec, const struct job *j,
 	return cost;
 }
 
-/* The first month from which owned has cost no more than the cheaper of
- * the others, to the end; 0 when none. */
+/* The first month from which the route that buys (ROUTE_HAS_CAPEX: owned)
+ * has cost no more than the cheapest of the others, to the end; 0 when
+ * none. */
 static int pays_from(const struct horizon *h)
 {
 	int from = 0;
 	for (int i = h->months - 1; i >= 0; i--) {
 		const double *c = h->m[i].cum;
-		double other = fmin(isfinite(c[ROUTE_API]) ? c[ROUTE_API] : INFINITY,
-		                    isfinite(c[ROUTE_RENTED]) ? c[ROUTE_RENTED] : INFINITY);
-		if (!isfinite(c[ROUTE_OWNED]) || !isfinite(other) || c[ROUTE_OWNED] > other + 1e-9)
+		double owned = NAN, other = INFINITY;
+		for (int k = 0; k < (int)route_count(); k++) {
+			if (route_has((enum route)k, ROUTE_HAS_CAPEX))
+				owned = c[k];
+			else if (isfinite(c[k]))
+				other = fmin(other, c[k]);
+		}
+		if (!isfinite(owned) || !isfinite(other) || owned > other + 1e-9)
 			break;
 		from = i + 1;
 	}
@@ -95,15 +101,16 @@ int horizon_job(const struct jobspec *spec, const struct job_result *res, struct
 	if (!(out->m = calloc((size_t)out->months, sizeof *out->m)))
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	int sets = 0;
-	double cum[ROUTE_COUNT] = {0};
+	double cum[ROUTE_MAX] = {0};
 	for (int i = 0; i < out->months; i++) {
 		double f = pow(1 + g / 100.0, i);
 		struct horizon_month *hm = &out->m[i];
-		for (int k = 0; k < ROUTE_COUNT; k++) {
+		for (int k = 0; k < (int)route_count(); k++) {
 			const struct route_result *r = &res->routes[k];
 			double c = !r->feasible        ? NAN
-			           : k == ROUTE_OWNED ? owned_month(spec, res->job, r, f, i + 1, &sets)
-			                              : r->monthly_cost * f;
+			           : route_has((enum route)k, ROUTE_HAS_CAPEX)
+			                 ? owned_month(spec, res->job, r, f, i + 1, &sets)
+			                 : r->monthly_cost * f;
 			hm->cost[k] = c;
 			cum[k] += c; /* NAN stays NAN: the route stopped */
 			hm->cum[k] = cum[k];
@@ -126,8 +133,8 @@ void horizon_free(struct horizon *h)
 static double no_buy_cost(const struct job_result *res, const struct horizon_month *hm)
 {
 	double best = NAN;
-	for (int k = 0; k < ROUTE_COUNT; k++) {
-		bool bought = k == ROUTE_OWNED && !res->routes[k].already_owned;
+	for (int k = 0; k < (int)route_count(); k++) {
+		bool bought = route_has((enum route)k, ROUTE_HAS_CAPEX) && !res->routes[k].already_owned;
 		if (!bought && isfinite(hm->cost[k]) && !(hm->cost[k] >= best))
 			best = hm->cost[k];
 	}
@@ -149,8 +156,9 @@ static void add_job(const struct job_result *res, const struct horizon *h,
 		out->with_buy[i] += isfinite(with) ? with : 0;
 		out->without_buy[i] += isfinite(without) ? without : 0;
 	}
-	if (res->best == ROUTE_OWNED && !res->routes[ROUTE_OWNED].already_owned)
-		out->capex += res->routes[ROUTE_OWNED].capex;
+	if (res->best >= 0 && route_has((enum route)res->best, ROUTE_HAS_CAPEX) &&
+	    !res->routes[res->best].already_owned)
+		out->capex += res->routes[res->best].capex;
 }
 
 int horizon_plan(const struct jobspec *spec, const struct plan *p, struct horizon_plan *out,

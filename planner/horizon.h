@@ -8,8 +8,8 @@
 #include "plan.h"
 
 struct horizon_month {
-	double cost[ROUTE_COUNT]; /* paid in the month: owned capex when bought, then running */
-	double cum[ROUTE_COUNT];  /* paid from month 1 to this one; NAN once the route cannot */
+	double cost[ROUTE_MAX]; /* paid in the month: owned capex when bought, then running */
+	double cum[ROUTE_MAX];  /* paid from month 1 to this one; NAN once the route cannot */
 };
 
 struct horizon {

@@ -1,4 +1,4 @@
-/* plan.h — the three cost routes for each job, the cheapest, and the
+/* plan.h — the cost routes (route.h) for each job, the cheapest, and the
  * break-even points (docs/estimation.md, "Cost"). Pure computation over a
  * job spec, the reference data and the offers/API prices in the store;
  * printing is the CLI's job (cmd_compare.c). All money is in the spec's
@@ -11,6 +11,7 @@
 
 #include "jobspec.h"
 #include "refdata.h"
+#include "route.h"
 #include "store.h"
 #include "tco.h"
 #include "workload.h"
@@ -44,16 +45,23 @@ struct route_result {
 	double setup_cost;       /* rented: costs.setup_hours of its runs, in monthly_cost */
 };
 
-/* NAN means the curves never cross ("never" in tables, null in JSON). */
+/* The break-even figures of a job, one per pair of breakeven_at(i)
+ * (route.h); NAN means the curves never cross ("never" in tables, null in
+ * JSON). The shipped pairs come first: */
+enum breakeven_builtin {
+	BREAKEVEN_OWNED_VS_RENTED, /* H* = (capex/months) / (price − kW·PUE·elec), hours */
+	BREAKEVEN_OWNED_PAYBACK,   /* capex / (rented − owned power) per month */
+	BREAKEVEN_API_VS_RENTED,   /* tokens/month where the API bill equals rented */
+	BREAKEVEN_BUILTIN
+};
+
 struct breakeven {
-	double owned_vs_rented_hours;  /* H* = (capex/months) / (price − kW·PUE·elec) */
-	double owned_payback_months;   /* capex / (rented − owned power) per month */
-	double api_vs_rented_tokens;   /* tokens/month where the API bill equals rented */
-	/* Why owned_payback_months is NAN when both routes run the job: "not
-	 * within 36 months" (beyond amortize_months, the hardware's life in
-	 * the plan) or "never" (owning costs more to run than renting); ""
+	double value[BREAKEVEN_MAX];
+	/* Why value[i] is NAN when both routes run the job; for the payback:
+	 * "not within 36 months" (beyond amortize_months, the hardware's life
+	 * in the plan) or "never" (owning costs more to run than renting); ""
 	 * when it is a figure or a route is missing. */
-	char payback_note[64];
+	char note[BREAKEVEN_MAX][64];
 };
 
 /* The owned payback as text: "12.3 months", "not within 36 months",
@@ -65,7 +73,7 @@ struct job_result {
 	struct workload work;          /* the job as the pricing rules see it */
 	double vram_gib;               /* work.need.total_gib: on one GPU */
 	double gpu_hours_per_month;    /* given, or of the best GPU route */
-	struct route_result routes[ROUTE_COUNT];
+	struct route_result routes[ROUTE_MAX]; /* by route index (route.h) */
 	int best;                      /* index into routes; -1 when none feasible */
 	struct breakeven be;
 };

@@ -24,8 +24,13 @@
 /* Offers listed per job in the report. */
 #define REPORT_OFFERS_SHOWN 5
 
-/* Route colours: a colour-blind-safe trio (Okabe and Ito, 2008). */
-static const char *const route_colour[ROUTE_COUNT] = {"#0072b2", "#e69f00", "#009e73"};
+/* A route's line colour (route_ops.colour; the shipped three are a
+ * colour-blind-safe trio, Okabe and Ito, 2008); black when it names none. */
+static const char *route_colour(size_t k)
+{
+	const struct route_ops *ops = route_at(k);
+	return ops && ops->colour ? ops->colour : "#000000";
+}
 
 /* Writes s with the XML escapes; characters XML 1.0 forbids (C0 controls
  * other than tab and newline) become U+FFFD so a job name cannot break the
@@ -59,35 +64,16 @@ void report_escf(FILE *f, const char *fmt, ...)
 }
 
 void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
-		       struct cost_line out[ROUTE_COUNT])
+		       struct cost_line out[ROUTE_MAX])
 {
-	double use = j->gpu_hours_per_month;
-	for (int k = 0; k < ROUTE_COUNT; k++) {
-		const struct route_result *r = &j->routes[k];
-		struct cost_line *l = &out[k];
-		memset(l, 0, sizeof *l);
-		l->feasible = r->feasible;
-		if (!r->feasible)
-			continue;
-		/* Owned: capital, upkeep and the always-on power (tco.h). */
-		double fixed = k == ROUTE_OWNED ? r->tco.fixed : 0;
-		l->fixed = fixed;
-		if (use > 0) {
-			l->slope = (r->monthly_cost - fixed) / use;
-		} else if (k == ROUTE_RENTED) {
-			l->slope = r->price_per_hour;
-		} else if (k == ROUTE_OWNED) {
-			l->slope = r->tco.per_hour;
-		}
-	}
+	(void)spec;
+	for (size_t k = 0; k < route_count(); k++)
+		route_cost_line(j, k, &out[k]);
 }
 
 double report_crossing(const struct cost_line *a, const struct cost_line *b, double max_hours)
 {
-	if (!a->feasible || !b->feasible || a->slope == b->slope)
-		return NAN;
-	double h = (b->fixed - a->fixed) / (a->slope - b->slope);
-	return h > 0 && h <= max_hours ? h : NAN;
+	return route_lines_cross(a, b, max_hours);
 }
 
 /* A round tick step giving about `target` ticks over range. */
@@ -158,9 +144,28 @@ static void axes(FILE *f, const struct scale *s, double xstep, double ystep, con
 	(void)w;
 }
 
-/* The pairs of routes whose lines may cross, as the chart labels them. */
-static const int route_pairs[][2] = {
-    {ROUTE_OWNED, ROUTE_RENTED}, {ROUTE_API, ROUTE_RENTED}, {ROUTE_API, ROUTE_OWNED}};
+/* Most pairs of routes a chart has: every two of ROUTE_MAX. */
+#define CHART_PAIRS_MAX (ROUTE_MAX * (ROUTE_MAX - 1) / 2)
+
+/* The pairs of routes whose lines may cross, as the chart labels them:
+ * the shipped three in their order, then each registered route against
+ * every route before it. Returns how many. */
+static size_t route_pairs(int out[CHART_PAIRS_MAX][2])
+{
+	static const int shipped[][2] = {
+	    {ROUTE_OWNED, ROUTE_RENTED}, {ROUTE_API, ROUTE_RENTED}, {ROUTE_API, ROUTE_OWNED}};
+	size_t n = 0;
+	for (; n < sizeof shipped / sizeof *shipped; n++) {
+		out[n][0] = shipped[n][0];
+		out[n][1] = shipped[n][1];
+	}
+	for (int k = ROUTE_BUILTIN; k < (int)route_count(); k++)
+		for (int i = 0; i < k; i++, n++) {
+			out[n][0] = k;
+			out[n][1] = i;
+		}
+	return n;
+}
 
 /* A crossing further than this many times the job's use is not worth
  * squeezing the job into the left edge for: it is named at the right edge
@@ -171,12 +176,13 @@ static const int route_pairs[][2] = {
  * the crossings within AXIS_REACH times the use (and a month), past the
  * use when it is more than a month; rounded up to a tick. A 3.7 h job is
  * then not a sliver against a 744 h axis. */
-static double hours_axis(const struct cost_line lines[ROUTE_COUNT], double use, double *xstep)
+static double hours_axis(const struct cost_line lines[ROUTE_MAX], double use, double *xstep)
 {
 	double want = use > 0 ? use * 2 : HOURS_PER_MONTH;
-	for (size_t i = 0; i < sizeof route_pairs / sizeof *route_pairs; i++) {
-		double h = report_crossing(&lines[route_pairs[i][0]], &lines[route_pairs[i][1]],
-		                           HOURS_PER_MONTH);
+	int pairs[CHART_PAIRS_MAX][2];
+	size_t n_pairs = route_pairs(pairs);
+	for (size_t i = 0; i < n_pairs; i++) {
+		double h = report_crossing(&lines[pairs[i][0]], &lines[pairs[i][1]], HOURS_PER_MONTH);
 		if (isfinite(h) && h * 1.15 > want && (!(use > 0) || h <= use * AXIS_REACH))
 			want = h * 1.15;
 	}
@@ -190,12 +196,12 @@ static double hours_axis(const struct cost_line lines[ROUTE_COUNT], double use, 
 
 /* The cost chart's scale: hours from hours_axis, money 0 to the highest
  * line at the right edge, rounded up to a tick. */
-static struct scale cost_scale(const struct cost_line lines[ROUTE_COUNT], double use, double *xstep,
+static struct scale cost_scale(const struct cost_line lines[ROUTE_MAX], double use, double *xstep,
                                double *ystep)
 {
 	double xmax = hours_axis(lines, use, xstep);
 	double ymax = 0;
-	for (int k = 0; k < ROUTE_COUNT; k++)
+	for (int k = 0; k < (int)route_count(); k++)
 		if (lines[k].feasible) {
 			double v = lines[k].fixed + lines[k].slope * xmax;
 			if (v > ymax)
@@ -217,7 +223,7 @@ static struct scale cost_scale(const struct cost_line lines[ROUTE_COUNT], double
 
 /* The routes' lines, clipped to the plot box: a steep API line leaves it
  * early. */
-static void route_lines(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
+static void route_lines(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_MAX],
                         size_t index)
 {
 	double xmax = s->x1;
@@ -226,20 +232,20 @@ static void route_lines(FILE *f, const struct scale *s, const struct cost_line l
 	        "height=\"%.1f\"/></clipPath>\n",
 	        index, s->px0, s->py1, s->px1 - s->px0, s->py0 - s->py1);
 	fprintf(f, "<g clip-path=\"url(#plot%zu)\">\n", index);
-	for (int k = 0; k < ROUTE_COUNT; k++) {
+	for (int k = 0; k < (int)route_count(); k++) {
 		if (!lines[k].feasible)
 			continue;
 		fprintf(f,
 		        "<line class=\"route\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		        "y2=\"%.1f\"/>\n",
-		        route_colour[k], sx(s, 0), sy(s, lines[k].fixed), sx(s, xmax),
+		        route_colour((size_t)k), sx(s, 0), sy(s, lines[k].fixed), sx(s, xmax),
 		        sy(s, lines[k].fixed + lines[k].slope * xmax));
 	}
 	fputs("</g>\n", f);
 }
 
 /* The job's current use: a dashed line and a dot on each route. */
-static void use_marker(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
+static void use_marker(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_MAX],
                        double use)
 {
 	double xmax = s->x1;
@@ -251,7 +257,7 @@ static void use_marker(FILE *f, const struct scale *s, const struct cost_line li
 	        "%.1f h</text>\n",
 	        sx(s, use), s->py0, sx(s, use), s->py1, sx(s, use) + (use < xmax * 0.8 ? 4 : -4),
 	        s->py1 + 12, use < xmax * 0.8 ? "start" : "end", use);
-	for (int k = 0; k < ROUTE_COUNT; k++) {
+	for (int k = 0; k < (int)route_count(); k++) {
 		if (!lines[k].feasible)
 			continue;
 		double y = lines[k].fixed + lines[k].slope * use;
@@ -259,7 +265,7 @@ static void use_marker(FILE *f, const struct scale *s, const struct cost_line li
 			fprintf(f,
 			        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
 			        "stroke=\"#fff\"/>\n",
-			        sx(s, use), sy(s, y), route_colour[k]);
+			        sx(s, use), sy(s, y), route_colour((size_t)k));
 	}
 }
 
@@ -287,14 +293,15 @@ static double label_y(const struct scale *s, double cy, const double *placed, in
 }
 
 /* Break-even points: where two feasible lines cross within the axis. */
-static void crossings(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_COUNT],
+static void crossings(FILE *f, const struct scale *s, const struct cost_line lines[ROUTE_MAX],
                       const char *currency)
 {
-	double xmax = s->x1, placed[3];
+	double xmax = s->x1, placed[CHART_PAIRS_MAX];
 	int marked = 0;
-	for (size_t i = 0; i < sizeof route_pairs / sizeof *route_pairs; i++) {
-		const struct cost_line *a = &lines[route_pairs[i][0]],
-		                       *b = &lines[route_pairs[i][1]];
+	int pairs[CHART_PAIRS_MAX][2];
+	size_t n_pairs = route_pairs(pairs);
+	for (size_t i = 0; i < n_pairs; i++) {
+		const struct cost_line *a = &lines[pairs[i][0]], *b = &lines[pairs[i][1]];
 		double h = report_crossing(a, b, xmax);
 		if (!isfinite(h)) {
 			/* Past the axis but within a month: named at the right
@@ -309,8 +316,8 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 			        "y=\"%.1f\" text-anchor=\"end\">",
 			        s->px1 - 4, ly);
 			report_escf(f, "%s = %s at %.1f h, %.2f %s (past this axis) \u2192",
-			            route_name((enum route)route_pairs[i][0]),
-			            route_name((enum route)route_pairs[i][1]), far,
+			            route_name((enum route)pairs[i][0]),
+			            route_name((enum route)pairs[i][1]), far,
 			            a->fixed + a->slope * far, currency);
 			fputs("</text></g>\n", f);
 			continue;
@@ -327,8 +334,8 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 		        "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
 		        cx, cy, cx + (left ? -10 : 10), ly, left ? "end" : "start");
 		report_escf(f, "%s = %s at %.1f h, %.2f %s",
-		            route_name((enum route)route_pairs[i][0]),
-		            route_name((enum route)route_pairs[i][1]), h, y, currency);
+		            route_name((enum route)pairs[i][0]),
+		            route_name((enum route)pairs[i][1]), h, y, currency);
 		fputs("</text></g>\n", f);
 	}
 }
@@ -338,13 +345,13 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 static void legend(FILE *f, const struct scale *s, const struct job_result *j, const char *currency)
 {
 	fputs("<g class=\"legend\">\n", f);
-	for (int k = 0; k < ROUTE_COUNT; k++) {
-		double x = s->px0 + k * (s->px1 - s->px0) / ROUTE_COUNT, y = 18;
+	for (int k = 0; k < (int)route_count(); k++) {
+		double x = s->px0 + k * (s->px1 - s->px0) / (double)route_count(), y = 18;
 		const struct route_result *r = &j->routes[k];
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 			"stroke-width=\"3\"%s/><text x=\"%.1f\" y=\"%.1f\">",
-			x, y - 4, x + 24, y - 4, route_colour[k],
+			x, y - 4, x + 24, y - 4, route_colour((size_t)k),
 			r->feasible ? "" : " stroke-dasharray=\"2 3\"", x + 30, y);
 		if (r->feasible)
 			report_escf(f, "%s: %.2f %s/month now", route_name((enum route)k),
@@ -361,7 +368,7 @@ static void legend(FILE *f, const struct scale *s, const struct job_result *j, c
 static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p,
                        const struct job_result *j, size_t index)
 {
-	struct cost_line lines[ROUTE_COUNT];
+	struct cost_line lines[ROUTE_MAX];
 	report_cost_lines(spec, j, lines);
 	double xstep, ystep;
 	struct scale s = cost_scale(lines, j->gpu_hours_per_month, &xstep, &ystep);
@@ -477,10 +484,10 @@ static const char style[] =
  * so the text and the chart never give two numbers for one point. */
 static void breakeven_text(FILE *f, const struct jobspec *spec, const struct job_result *j)
 {
-	struct cost_line l[ROUTE_COUNT];
+	struct cost_line l[ROUTE_MAX];
 	report_cost_lines(spec, j, l);
 	double chart = report_crossing(&l[ROUTE_OWNED], &l[ROUTE_RENTED], HOURS_PER_MONTH);
-	double own = j->be.owned_vs_rented_hours;
+	double own = j->be.value[BREAKEVEN_OWNED_VS_RENTED];
 	char h[160] = "<b>never</b>", pb[48] = "never", t[48] = "never";
 	if (isfinite(chart) && isfinite(own) && fabs(chart - own) >= 0.05)
 		snprintf(h, sizeof h,
@@ -493,13 +500,25 @@ static void breakeven_text(FILE *f, const struct jobspec *spec, const struct job
 		snprintf(h, sizeof h, "<b>at %.1f h</b> on the owned GPUs a month, past this chart",
 		         own);
 	plan_payback_text(&j->be, pb, sizeof pb);
-	if (isfinite(j->be.api_vs_rented_tokens))
-		snprintf(t, sizeof t, "%.1f million tokens/month",
-		         j->be.api_vs_rented_tokens / 1e6);
+	double tokens = j->be.value[BREAKEVEN_API_VS_RENTED];
+	if (isfinite(tokens))
+		snprintf(t, sizeof t, "%.1f million tokens/month", tokens / 1e6);
 	fprintf(f,
 	        "<p>Break-even: owned = rented %s; owned payback <b>%s</b>; api vs "
-	        "rented <b>%s</b>.</p>\n",
+	        "rented <b>%s</b>",
 	        h, pb, t);
+	/* A registered route's pairs, as compare's table words them. */
+	for (size_t i = BREAKEVEN_BUILTIN; i < breakeven_count(); i++) {
+		const struct breakeven_pair *bp = breakeven_at(i);
+		char v[64];
+		bp->text(v, sizeof v, j->be.value[i], j->be.note[i]);
+		fputs("; ", f);
+		report_esc(f, bp->label);
+		fputs(" <b>", f);
+		report_esc(f, v);
+		fputs("</b>", f);
+	}
+	fputs(".</p>\n", f);
 }
 
 static void route_rows(FILE *f, const struct jobspec *spec, const struct plan *p,
@@ -508,7 +527,7 @@ static void route_rows(FILE *f, const struct jobspec *spec, const struct plan *p
 	fprintf(f, "<table>\n<tr><th>route</th><th class=\"num\">monthly cost (%s)</th>"
 		   "<th>how</th></tr>\n",
 		p->currency);
-	for (int k = 0; k < ROUTE_COUNT; k++) {
+	for (int k = 0; k < (int)route_count(); k++) {
 		const struct route_result *r = &j->routes[k];
 		fprintf(f, "<tr><td%s>%s</td>", j->best == k ? " class=\"best\"" : "",
 			route_name((enum route)k));
@@ -519,29 +538,11 @@ static void route_rows(FILE *f, const struct jobspec *spec, const struct plan *p
 			continue;
 		}
 		fprintf(f, "<td class=\"num\">%.2f</td><td>", r->monthly_cost);
-		char reps[48];
-		route_gpu_count_text(reps, sizeof reps, r);
-		if (k == ROUTE_API)
-			report_escf(f, "%s %s: %.3f in / %.3f out %s per million tokens",
-			            r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
-			            p->currency);
-		else if (k == ROUTE_RENTED)
-			report_escf(
-			    f, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s",
-			    r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
-			    r->price_per_hour, p->currency, r->gpu_hours,
-			    r->replicas > 1 ? " each" : "", r->tokens_per_second);
-		else if (r->already_owned)
-			report_escf(f,
-			            "%s %s on hand: power %.2f %s for %.1f h, %.0f output tokens/s",
-			            reps, r->gpu->name, r->power_cost, p->currency, r->gpu_hours,
-			            r->tokens_per_second);
-		else
-			report_escf(f,
-			            "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
-			            "%.0f output tokens/s",
-			            reps, r->gpu->name, r->capex, p->currency, r->power_cost,
-			            p->currency, r->gpu_hours, r->tokens_per_second);
+		const struct route_ops *ops = route_at((size_t)k);
+		char how[1024] = "";
+		if (ops->report_detail)
+			ops->report_detail(how, sizeof how, r, p->currency);
+		report_esc(f, how);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);

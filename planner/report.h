@@ -14,22 +14,12 @@
 #include "plan.h"
 #include "store.h"
 
-/* One route's monthly cost as a line over the job's hours per month h:
- * cost(h) = fixed + slope × h. The hours are the job's own
- * (job_result.gpu_hours_per_month at its current use); a route on another
- * GPU configuration needs proportionally more or fewer of its own hours
- * for the same work, which the slope carries, so every line passes
- * through the route's monthly cost at the current use. */
-struct cost_line {
-	bool feasible;
-	double fixed; /* currency per month at 0 h: the owned route's capex / months */
-	double slope; /* currency per hour of the job's work */
-};
+/* struct cost_line: route.h. */
 
-/* The three lines of a job (indexed by enum route). This function can't
+/* The lines of a job, one per route of the list (route_cost_line). This function can't
  * fail. */
 void report_cost_lines(const struct jobspec *spec, const struct job_result *j,
-		       struct cost_line out[ROUTE_COUNT]);
+		       struct cost_line out[ROUTE_MAX]);
 
 /* Where lines a and b cross, in hours per month, or NAN when they do not
  * cross in (0, max_hours] (parallel, or they cross outside). */

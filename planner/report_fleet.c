@@ -38,7 +38,7 @@ static void fleet_table(FILE *f, const struct jobspec *spec, const struct fleet 
 	for (int k = 0; k < 3; k++)
 		v[k] = ch[k]->capex;
 	fleet_row(f, "capex", "capex", v);
-	for (int r = 0; r < ROUTE_COUNT; r++) {
+	for (int r = 0; r < (int)route_count(); r++) {
 		for (int k = 0; k < 3; k++)
 			v[k] = ch[k]->by_route[r];
 		fleet_row(f, route_name((enum route)r), route_name((enum route)r), v);
@@ -98,30 +98,30 @@ void report_fleet(FILE *f, const struct report_input *in)
 
 /* The hours of job j's runs per route, and its API cost (as the schedule's
  * table counts them, export_table.c). */
-static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_COUNT], double *api)
+static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_MAX], double *api)
 {
-	memset(h, 0, ROUTE_COUNT * sizeof *h);
+	memset(h, 0, ROUTE_MAX * sizeof *h);
 	*api = 0;
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (r->job != j)
 			continue;
 		h[r->route] += r->hours;
-		if (r->route == ROUTE_API)
-			*api += r->cost;
+		if (!route_has(r->route, ROUTE_ON_GPUS))
+			*api += r->cost; /* the api column: work without hours */
 	}
 }
 
 static void month_table(FILE *f, const struct schedule *s)
 {
-	double tot[ROUTE_COUNT] = {0}, needed = 0, api_all = 0, unplaced = 0;
+	double tot[ROUTE_MAX] = {0}, needed = 0, api_all = 0, unplaced = 0;
 	fputs("<table>\n<tr><th>job</th><th class=\"num\">hours needed</th><th class=\"num\">on "
 	      "owned (h)</th><th class=\"num\">rented (h)</th><th class=\"num\">api</th><th "
 	      "class=\"num\">cost</th><th class=\"num\">unplaced (h)</th></tr>\n",
 	      f);
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		const struct sched_job_result *r = &s->jobs[j];
-		double h[ROUTE_COUNT], api;
+		double h[ROUTE_MAX], api;
 		job_hours(s, j, h, &api);
 		fputs("<tr><td>", f);
 		report_esc(f, r->job->name);
@@ -131,7 +131,7 @@ static void month_table(FILE *f, const struct schedule *s)
 			r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], api, r->cost,
 			r->unplaced_hours);
 		needed += r->hours_needed;
-		for (int k = 0; k < ROUTE_COUNT; k++)
+		for (int k = 0; k < (int)route_count(); k++)
 			tot[k] += h[k];
 		api_all += api;
 		unplaced += r->unplaced_hours;
@@ -170,10 +170,17 @@ static void month_intro(FILE *f, const struct report_input *in, const struct sch
 	else
 		report_escf(f, "lays %s out (%d h, %s) on the GPUs already owned", s->month,
 			    s->n_slots, s->timezone);
+	/* Each route's part, in tie-rank order: owned, rented, api. */
+	char parts[256] = "";
+	enum route order[ROUTE_MAX];
+	size_t n = route_by_rank(order), used = 0;
+	for (size_t k = 0; k < n && used < sizeof parts; k++)
+		used += (size_t)snprintf(parts + used, sizeof parts - used, "%s%s %.2f",
+					 k ? ", " : "", route_name(order[k]),
+					 s->route_cost[order[k]]);
 	report_escf(f, ", each job inside its windows, days and deadlines, the rest rented or sent "
-		    "to the API: %.2f %s in all (owned %.2f, rented %.2f, api %.2f)",
-		    s->total_cost, s->currency, s->route_cost[ROUTE_OWNED],
-		    s->route_cost[ROUTE_RENTED], s->route_cost[ROUTE_API]);
+		    "to the API: %.2f %s in all (%s)",
+		    s->total_cost, s->currency, parts);
 	if (fl && fl->best.capex > 0)
 		report_escf(f, ", besides the purchase's capital, %.2f a month (the fleet above)",
 			    fl->best.purchase_monthly);

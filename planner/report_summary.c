@@ -4,6 +4,7 @@
  * pays back, where rented GPUs and APIs may run, and the decision per
  * job in one sentence each. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,10 +15,10 @@
 /* Sum of monthly costs: the chosen plan's by route, and each route's if
  * every job it can run ran there. */
 struct totals {
-	double chosen[ROUTE_COUNT], chosen_all;
-	double alone[ROUTE_COUNT];
-	size_t cannot[ROUTE_COUNT]; /* jobs a route cannot run */
-	size_t chosen_jobs[ROUTE_COUNT];
+	double chosen[ROUTE_MAX], chosen_all;
+	double alone[ROUTE_MAX];
+	size_t cannot[ROUTE_MAX]; /* jobs a route cannot run */
+	size_t chosen_jobs[ROUTE_MAX];
 	double capex, saving; /* purchases the plan makes; what they save a month */
 	size_t late;          /* purchases that do not pay back within amortize_months */
 	size_t unrunnable;
@@ -28,7 +29,7 @@ static void add_up(const struct plan *p, struct totals *t)
 	memset(t, 0, sizeof *t);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
-		for (int k = 0; k < ROUTE_COUNT; k++) {
+		for (int k = 0; k < (int)route_count(); k++) {
 			if (j->routes[k].feasible)
 				t->alone[k] += j->routes[k].monthly_cost;
 			else
@@ -42,13 +43,15 @@ static void add_up(const struct plan *p, struct totals *t)
 		t->chosen[j->best] += b->monthly_cost;
 		t->chosen_jobs[j->best]++;
 		t->chosen_all += b->monthly_cost;
-		if (j->best == ROUTE_OWNED && !b->already_owned && b->capex > 0 &&
-		    isfinite(j->be.owned_payback_months) && j->be.owned_payback_months > 0) {
+		/* A purchase pays back against renting (the owned route's pair). */
+		bool buys = route_has((enum route)j->best, ROUTE_HAS_CAPEX) && !b->already_owned;
+		double payback = j->be.value[BREAKEVEN_OWNED_PAYBACK];
+		if (buys && b->capex > 0 && isfinite(payback) && payback > 0) {
 			t->capex += b->capex;
-			t->saving += b->capex / j->be.owned_payback_months;
-		} else if (j->best == ROUTE_OWNED && !b->already_owned) {
+			t->saving += b->capex / payback;
+		} else if (buys) {
 			t->capex += b->capex;
-			t->late += j->be.payback_note[0] != '\0';
+			t->late += j->be.note[BREAKEVEN_OWNED_PAYBACK][0] != '\0';
 		}
 	}
 }
@@ -59,7 +62,7 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 	const struct jobspec *spec = in->spec;
 	fputs("<p class=\"headline\">", f);
 	fprintf(f, "The cheapest plan costs <b>%.2f %s a month</b>: ", t->chosen_all, p->currency);
-	for (int k = 0; k < ROUTE_COUNT; k++)
+	for (int k = 0; k < (int)route_count(); k++)
 		fprintf(f, "%s%s %.2f (%zu job%s)", k ? ", " : "", route_name((enum route)k),
 		        t->chosen[k], t->chosen_jobs[k], t->chosen_jobs[k] == 1 ? "" : "s");
 	fputs(".", f);
@@ -119,7 +122,7 @@ static void totals_table(FILE *f, const struct plan *p, const struct totals *t)
 	        "<th class=\"num\">every job it can run on it alone (%s/month)</th>"
 	        "<th>jobs it cannot run</th></tr>\n",
 	        p->currency, p->currency);
-	for (int k = 0; k < ROUTE_COUNT; k++)
+	for (int k = 0; k < (int)route_count(); k++)
 		fprintf(f,
 		        "<tr><td>%s</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f</td>"
 		        "<td class=\"num\">%zu</td></tr>\n",
@@ -137,31 +140,13 @@ static void decision(FILE *f, const struct plan *p, const struct job_result *j)
 		fputs("no route can run it", f);
 		return;
 	}
-	const struct route_result *r = &j->routes[j->best];
-	char reps[48];
-	route_gpu_count_text(reps, sizeof reps, r);
-	switch (r->route) {
-	case ROUTE_API:
-		report_escf(f, "use the API: %s %s", r->provider, r->offer);
-		break;
-	case ROUTE_RENTED:
-		report_escf(f, "rent %s %s at %s (%s)%s", reps, r->gpu->name, r->provider, r->offer,
-		            r->spot ? ", spot" : "");
-		break;
-	default:
-		if (r->already_owned)
-			report_escf(f, "run on the %s %s on hand", reps, r->gpu->name);
-		else if (isfinite(j->be.owned_payback_months))
-			report_escf(f, "buy %s %s for %.0f %s; pays back in %.1f months", reps,
-			            r->gpu->name, r->capex, p->currency,
-			            j->be.owned_payback_months);
-		else if (j->be.payback_note[0])
-			report_escf(f, "buy %s %s for %.0f %s; pays back: %s", reps, r->gpu->name,
-			            r->capex, p->currency, j->be.payback_note);
-		else
-			report_escf(f, "buy %s %s for %.0f %s", reps, r->gpu->name, r->capex,
-			            p->currency);
-	}
+	const struct route_ops *ops = route_at((size_t)j->best);
+	char buf[1024];
+	if (ops->summary)
+		ops->summary(buf, sizeof buf, j, p->currency);
+	else
+		snprintf(buf, sizeof buf, "use the %s route: %s", ops->name, j->routes[j->best].offer);
+	report_esc(f, buf);
 }
 
 static void decisions_table(FILE *f, const struct plan *p)
@@ -174,7 +159,7 @@ static void decisions_table(FILE *f, const struct plan *p)
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		int next = -1;
-		for (int k = 0; k < ROUTE_COUNT; k++)
+		for (int k = 0; k < (int)route_count(); k++)
 			if (k != j->best && j->routes[k].feasible &&
 			    (next < 0 || j->routes[k].monthly_cost < j->routes[next].monthly_cost))
 				next = k;

@@ -158,14 +158,6 @@ struct builder {
 	struct sched_solution sol;
 };
 
-/* The plan's route k for the job, when it priced one and the job's rules
- * allow it; else NULL. */
-static const struct route_result *route_of(const struct job_result *r, enum route k)
-{
-	const struct route_result *x = &r->routes[k];
-	return x->feasible && workload_route_allowed(&r->work, k, NULL, 0) ? x : NULL;
-}
-
 static int build_pools(struct builder *b, char **err)
 {
 	const struct jobspec *spec = b->spec;
@@ -237,13 +229,9 @@ static int build_jobs(struct builder *b, char **err)
 		sj->max_run = j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
 		if (sj->max_run == 0 && j->sched.max_run > 0)
 			sj->max_run = 1;
-		const struct route_result *rent = route_of(r, ROUTE_RENTED);
-		const struct route_result *api = route_of(r, ROUTE_API);
-		sj->fallback_cost = INFINITY;
-		if (rent)
-			sj->fallback_cost = rent->monthly_cost;
-		if (api && api->monthly_cost < sj->fallback_cost)
-			sj->fallback_cost = api->monthly_cost;
+		enum route chain[ROUTE_MAX];
+		sj->fallback_cost = route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost
+		                                             : INFINITY;
 		sj->opt = &b->opts[i * M];
 		for (size_t m = 0; m < M; m++) {
 			const struct pool_info *pi = &b->pinfo[m];
@@ -311,7 +299,7 @@ static void set_times(const struct schedule *s, struct sched_run *r)
 {
 	r->start = s->slots[r->slot].start;
 	r->start_offset = s->slots[r->slot].utc_offset;
-	if (r->route == ROUTE_API) {
+	if (!route_has(r->route, ROUTE_ON_GPUS)) {
 		r->end = s->slots[r->slot + r->n_slots].start;
 	} else {
 		/* Whole minutes: a run of 3.7 h ends 3 h 42 min after it starts. */
@@ -343,7 +331,7 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 			return PLANNER_ESYS;
 		const struct sched_option *o = &b->jobs[j].opt[m];
 		r->job = j;
-		r->route = ROUTE_OWNED;
+		r->route = ROUTE_OWNED; /* the pools are the spec's owned: GPUs */
 		r->gpu = b->pinfo[m].gpu;
 		r->gpu_count = o->gpus;
 		r->replicas = o->replicas > 0 ? o->replicas : 1;
@@ -358,12 +346,12 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 	return PLANNER_OK;
 }
 
-/* Places `need` hours of job j on rented capacity in its free allowed
+/* Places `need` hours of job j on route k's GPUs (rented) in its free allowed
  * slots, earliest first, in runs of at least min_run (the last may be
  * shorter when it finishes the work) and busy at most max_run; returns
  * the hours placed. */
-static double rented_runs(struct builder *b, size_t j, const struct route_result *rent,
-			  double need, size_t *cap, double *cost, int *rc)
+static double gpu_runs(struct builder *b, size_t j, enum route k, const struct route_result *rent,
+		       double need, size_t *cap, double *cost, int *rc)
 {
 	struct schedule *s = b->out;
 	const struct sched_job *sj = &b->jobs[j];
@@ -398,7 +386,7 @@ static double rented_runs(struct builder *b, size_t j, const struct route_result
 			return placed;
 		}
 		r->job = j;
-		r->route = ROUTE_RENTED;
+		r->route = k;
 		fmt(r->resource, sizeof r->resource, "%s %s%s", rent->provider, rent->offer,
 			 rent->spot ? " (spot)" : "");
 		r->gpu = rent->gpu;
@@ -422,8 +410,10 @@ static double rented_runs(struct builder *b, size_t j, const struct route_result
 	return placed;
 }
 
-static int api_run(struct builder *b, size_t j, const struct route_result *api, double frac,
-		   size_t *cap, double *cost)
+/* The share frac of job j on route k, not on GPUs (api), as one run over
+ * its allowed span, charged frac of the route's month. */
+static int whole_run(struct builder *b, size_t j, enum route k, const struct route_result *api,
+		     double frac, size_t *cap, double *cost)
 {
 	struct schedule *s = b->out;
 	const unsigned char *al = b->jobs[j].allowed;
@@ -438,13 +428,27 @@ static int api_run(struct builder *b, size_t j, const struct route_result *api, 
 	if (!r)
 		return PLANNER_ESYS;
 	r->job = j;
-	r->route = ROUTE_API;
+	r->route = k;
 	fmt(r->resource, sizeof r->resource, "%s %s", api->provider, api->offer);
 	r->slot = first;
 	r->n_slots = last - first + 1;
 	r->cost = frac * api->monthly_cost;
 	*cost += r->cost;
 	return PLANNER_OK;
+}
+
+/* "no route runs it: no GPU on hand fits its 80.0 GiB; rented: …; api: …":
+ * each other route's reason, in tie-rank order (rented before api). */
+static void no_route_why(const struct job_result *r, const char *buy, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "no route runs it: no GPU on hand fits its %.1f GiB%s",
+			 r->vram_gib, buy);
+	enum route order[ROUTE_MAX];
+	size_t count = route_by_rank(order);
+	for (size_t i = 0; i < count && n >= 0 && (size_t)n < len; i++)
+		if (!route_has(order[i], ROUTE_HAS_CAPACITY))
+			n += snprintf(buf + n, len - (size_t)n, "; %s: %s", route_name(order[i]),
+				      r->routes[order[i]].why);
 }
 
 /* Why part of job j could not be placed, as something to do about it. */
@@ -455,7 +459,12 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 	const struct job *job = r->job;
 	struct sched_job_result *res = &b->out->jobs[j];
 	char rule[128] = ""; /* why the job may not leave owned GPUs, if so */
-	bool owned_only = !workload_route_allowed(&r->work, ROUTE_RENTED, rule, sizeof rule);
+	bool owned_only = true;
+	/* Owned only when no other route is allowed; the rule is the last
+	 * one's reason (rented's: "data: restricted allows owned GPUs only"). */
+	for (size_t k = 0; k < route_count(); k++)
+		if (!route_has((enum route)k, ROUTE_HAS_CAPACITY))
+			owned_only &= !workload_route_allowed(&r->work, (enum route)k, rule, sizeof rule);
 	bool fits = false;
 	for (size_t m = 0; m < b->n_pools; m++)
 		fits |= b->jobs[j].opt[m].gpus > 0;
@@ -481,11 +490,7 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 			    "relax data",
 			    rule, r->vram_gib, buy);
 		else
-			fmt(res->why, sizeof res->why,
-				 "no route runs it: no GPU on hand fits its %.1f GiB%s; rented: %s; "
-				 "api: %s",
-				 r->vram_gib, buy, r->routes[ROUTE_RENTED].why,
-				 r->routes[ROUTE_API].why);
+			no_route_why(r, buy, res->why, sizeof res->why);
 	} else {
 		fmt(res->why, sizeof res->why,
 		    "%s; the owned GPUs that fit are busy or outside its window for %.0f%% of "
@@ -507,36 +512,40 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 	double unplaced = 0, rented_short = 0;
 	int free_hours = 0;
 	if (frac > FRACTION_EPS) {
-		const struct route_result *rent = route_of(r, ROUTE_RENTED);
-		const struct route_result *api = route_of(r, ROUTE_API);
-		if (rent && (!api || rent->monthly_cost <= api->monthly_cost) &&
-		    rent->gpu_hours > 0) {
-			double need = frac * rent->gpu_hours;
-			double got = rented_runs(b, j, rent, need, cap, &cost, &rc);
+		enum route chain[ROUTE_MAX];
+		size_t n = route_fallbacks(r, chain);
+		double left = frac;
+		for (size_t c = 0; c < n && left > FRACTION_EPS; c++) {
+			const struct route_result *x = &r->routes[chain[c]];
+			if (!route_has(chain[c], ROUTE_ON_GPUS)) {
+				if ((rc = whole_run(b, j, chain[c], x, left, cap, &cost)))
+					return rc;
+				left = 0;
+				break;
+			}
+			if (!(x->gpu_hours > 0))
+				continue; /* a route on GPUs that needs no hours */
+			double need = left * x->gpu_hours;
+			double got = gpu_runs(b, j, chain[c], x, need, cap, &cost, &rc);
 			if (rc)
 				return rc;
-			double left = (need - got) / rent->gpu_hours;
+			left = (need - got) / x->gpu_hours;
 			if (left > FRACTION_EPS) {
-				if (api) {
-					if ((rc = api_run(b, j, api, left, cap, &cost)))
-						return rc;
-				} else {
-					unplaced = left;
-					rented_short = need - got;
-					for (int t = 0; t < s->n_slots; t++)
-						free_hours += b->jobs[j].allowed[t] &&
-							      b->sol.pool[j * s->n_slots + t] < 0;
-					free_hours -= (int)floor(got + FRACTION_EPS);
-				}
+				rented_short = need - got;
+				free_hours = 0;
+				for (int t = 0; t < s->n_slots; t++)
+					free_hours += b->jobs[j].allowed[t] &&
+						      b->sol.pool[j * s->n_slots + t] < 0;
+				free_hours -= (int)floor(got + FRACTION_EPS);
+			} else {
+				left = 0;
 			}
-		} else if (api) {
-			if ((rc = api_run(b, j, api, frac, cap, &cost)))
-				return rc;
-		} else {
-			/* No owned, rented or API hours can take the rest (a
-			 * rented route that needs no hours included). */
-			unplaced = frac;
 		}
+		/* What no route of the chain took (none of owned, rented or API
+		 * hours can: a rented route that needs no hours included). */
+		unplaced = left;
+		if (!(unplaced > FRACTION_EPS))
+			rented_short = 0, free_hours = 0;
 	}
 	res->job = r->job;
 	res->hours_needed = r->gpu_hours_per_month;

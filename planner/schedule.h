@@ -194,8 +194,8 @@ struct schedule {
 	struct sched_pool *pools;
 	size_t n_pools;
 	double total_cost;          /* the jobs' costs plus owned_fixed */
-	double route_cost[ROUTE_COUNT]; /* owned includes owned_fixed, rented setup_cost */
-	double route_hours[ROUTE_COUNT];
+	double route_cost[ROUTE_MAX]; /* owned includes owned_fixed, rented setup_cost */
+	double route_hours[ROUTE_MAX];
 	/* The owned pools' month that no run's cost carries (tco_owned_month's
 	 * fixed part at the hours the schedule gives them): idle draw and
 	 * hosts when kept on, maintenance; 0 without costs: and idle_watts.

@@ -14,12 +14,6 @@
 #include "regions.h"
 #include "util.h"
 
-const char *route_name(enum route r)
-{
-	static const char *const names[] = {"api", "rented", "owned"};
-	return r < ROUTE_COUNT ? names[r] : "?";
-}
-
 int workload_init(struct workload *w, const struct jobspec *spec, const struct job *j, char **err)
 {
 	memset(w, 0, sizeof *w);
@@ -80,13 +74,16 @@ bool workload_route_allowed(const struct workload *w, enum route r, char *why, s
 {
 	const struct job *j = w->job;
 	const char *fmt = NULL, *what = NULL;
-	if (r == ROUTE_API && j->task != TASK_INFERENCE) {
+	/* The texts name today's routes: the api route is the one
+	 * inference-only, third-party route, rented the one that only leaves
+	 * the house. */
+	if (route_has(r, ROUTE_INFERENCE_ONLY) && j->task != TASK_INFERENCE) {
 		fmt = "task: %s is fine-tuning; the api route prices inference tokens only";
 		what = task_name(j->task);
-	} else if (r == ROUTE_API && j->data != DATA_PUBLIC) {
+	} else if (route_has(r, ROUTE_THIRD_PARTY) && j->data != DATA_PUBLIC) {
 		fmt = "data: %s excludes third-party APIs";
 		what = data_class_name(j->data);
-	} else if (r == ROUTE_RENTED && j->data == DATA_RESTRICTED) {
+	} else if (route_has(r, ROUTE_LEAVES_HOUSE) && j->data == DATA_RESTRICTED) {
 		fmt = "data: %s allows owned GPUs only";
 		what = data_class_name(j->data);
 	}

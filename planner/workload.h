@@ -15,6 +15,7 @@
 #include "engines.h"
 #include "jobspec.h"
 #include "refdata.h"
+#include "route.h"
 #include "speed.h"
 #include "store.h"
 #include "vram.h"
@@ -26,12 +27,6 @@
  * their real slots (sched_month_slots), this bound is for the monthly
  * cost model. */
 #define HOURS_PER_MONTH 744.0
-
-/* The three ways to run a job (docs/estimation.md, "Cost curves"). */
-enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_COUNT };
-
-/* "api", "rented", "owned"; "?" for anything else. */
-const char *route_name(enum route r);
 
 /* What the estimate of a configuration (workload_shape_estimate: the batch
  * it runs and its speed there) reads of a job, and all it reads: the
@@ -92,9 +87,11 @@ struct workload_run {
  * to "FILE:LINE:COL: unknown precision '…'". */
 int workload_init(struct workload *w, const struct jobspec *spec, const struct job *j, char **err);
 
-/* Whether the job's task and data class let it take route r at all: the
- * API route prices inference of public data only, rented GPUs take
- * anything but data: restricted, owned GPUs take everything. When not, and
+/* Whether the job's task and data class let it take route r at all, by
+ * the route's properties (route.h): an inference-only route (api) takes
+ * no fine-tuning, data: confidential or restricted excludes a third-party
+ * route (api), data: restricted one that leaves the house (rented, api);
+ * owned GPUs take everything. When not, and
  * why is not NULL, the reason goes in why (len bytes), as a sentence that
  * says what rules it out. */
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len);

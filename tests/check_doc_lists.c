@@ -367,8 +367,9 @@ START_TEST(every_route_is_in_the_docs_that_list_the_routes)
 	char *by_route = part(fleet, "docs/fleet.md", "| `by_route` |", "\n");
 	char *runs_on = part(fleet, "docs/fleet.md", "| `jobs[].runs_on` |", "\n");
 	char *compare = part(zsh, "completion/_planner", "'compare:", "'\n");
-	for (int r = 0; r < ROUTE_COUNT; r++) {
-		const char *name = route_name((enum route)r);
+	/* The routes planner ships (a test's registered route is not one). */
+	for (int r = 0; r < ROUTE_BUILTIN; r++) {
+		const char *name = route_at((size_t)r)->name;
 		char *formula = xasprintf("\n* **%s** =", name), *row = xasprintf("\n| %s |", name),
 		     *value = xasprintf("`%s`", name);
 		ck_assert_msg(strstr(readme, formula) != NULL, "README has no formula '%s'",

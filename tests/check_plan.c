@@ -113,8 +113,8 @@ START_TEST(the_costs_block_reaches_the_owned_and_rented_routes_and_the_payback)
 	ck_assert_double_eq_tol(r->setup_cost, 0.10, 1e-9);
 	ck_assert_double_eq_tol(r->monthly_cost, 20.10, 1e-9);
 	/* payback 3000 / (20.10 - 6.75 - 10) = 895.5 months: not within 24 */
-	ck_assert(isnan(j->be.owned_payback_months));
-	ck_assert_str_eq(j->be.payback_note, "not within 24 months");
+	ck_assert(isnan(j->be.value[BREAKEVEN_OWNED_PAYBACK]));
+	ck_assert_str_eq(j->be.note[BREAKEVEN_OWNED_PAYBACK], "not within 24 months");
 	char buf[64];
 	ck_assert_str_eq(plan_payback_text(&j->be, buf, sizeof buf), "not within 24 months");
 	plan_free(p);
@@ -132,8 +132,8 @@ START_TEST(a_payback_within_the_amortisation_is_a_number_of_months)
 				 &spec);
 	const struct job_result *j = &p->jobs[0];
 	/* 2400 / (744 x 0.20 - 575 W x 744 h x 0.10 / 1000) = 2400 / 106.02 */
-	ck_assert_double_eq_tol(j->be.owned_payback_months, 2400 / 106.02, 1e-6);
-	ck_assert_str_eq(j->be.payback_note, "");
+	ck_assert_double_eq_tol(j->be.value[BREAKEVEN_OWNED_PAYBACK], 2400 / 106.02, 1e-6);
+	ck_assert_str_eq(j->be.note[BREAKEVEN_OWNED_PAYBACK], "");
 	char buf[64];
 	ck_assert_str_eq(plan_payback_text(&j->be, buf, sizeof buf), "22.6 months");
 	plan_free(p);
@@ -179,13 +179,13 @@ START_TEST(buying_costs_amortised_capex_plus_power_and_the_breakevens_follow_by_
 	ck_assert_double_eq_tol(a->monthly_cost, 7.0, 1e-9);
 	ck_assert_int_eq(j->best, ROUTE_API);
 	/* H* = (2400/24) / (0.20 - 0.575 x 0.10) = 100 / 0.1425 */
-	ck_assert_double_eq_tol(j->be.owned_vs_rented_hours, 100 / 0.1425, 1e-6);
+	ck_assert_double_eq_tol(j->be.value[BREAKEVEN_OWNED_VS_RENTED], 100 / 0.1425, 1e-6);
 	/* payback = 2400 / (20 - 5.75) = 168.4 months, past amortize_months
 	 * (24): not within the plan, so no figure and a note saying so */
-	ck_assert(isnan(j->be.owned_payback_months));
-	ck_assert_str_eq(j->be.payback_note, "not within 24 months");
+	ck_assert(isnan(j->be.value[BREAKEVEN_OWNED_PAYBACK]));
+	ck_assert_str_eq(j->be.note[BREAKEVEN_OWNED_PAYBACK], "not within 24 months");
 	/* the API bill equals the 20 EUR rental at 20 / (7 / 110M) tokens */
-	ck_assert_double_eq_tol(j->be.api_vs_rented_tokens, 20.0 / (7.0 / 110e6), 1);
+	ck_assert_double_eq_tol(j->be.value[BREAKEVEN_API_VS_RENTED], 20.0 / (7.0 / 110e6), 1);
 	plan_free(p);
 	jobspec_free(spec);
 }
@@ -202,9 +202,9 @@ START_TEST(a_breakeven_that_never_happens_is_nan)
 			"jobs:\n - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
 			"hours_per_month: 100}\n",
 			&spec);
-	ck_assert(isnan(p->jobs[0].be.owned_vs_rented_hours));
-	ck_assert(isnan(p->jobs[0].be.owned_payback_months));
-	ck_assert(isnan(p->jobs[0].be.api_vs_rented_tokens));
+	ck_assert(isnan(p->jobs[0].be.value[BREAKEVEN_OWNED_VS_RENTED]));
+	ck_assert(isnan(p->jobs[0].be.value[BREAKEVEN_OWNED_PAYBACK]));
+	ck_assert(isnan(p->jobs[0].be.value[BREAKEVEN_API_VS_RENTED]));
 	plan_free(p);
 	jobspec_free(spec);
 }
@@ -225,7 +225,7 @@ START_TEST(gpus_on_hand_cost_power_only)
 	/* 1 x 400 W x 100 h / 1000 x 0.10 EUR */
 	ck_assert_double_eq_tol(o->monthly_cost, 4.0, 1e-9);
 	ck_assert_int_eq(p->jobs[0].best, ROUTE_OWNED);
-	ck_assert_double_eq_tol(p->jobs[0].be.owned_vs_rented_hours, 0, 1e-12);
+	ck_assert_double_eq_tol(p->jobs[0].be.value[BREAKEVEN_OWNED_VS_RENTED], 0, 1e-12);
 	plan_free(p);
 	jobspec_free(spec);
 }

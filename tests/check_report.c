@@ -136,9 +136,9 @@ START_TEST(each_cost_line_passes_through_its_route_cost_and_crosses_at_the_break
 	ck_assert_int_eq(plan_compare(spec, test_ref(), st, &p, &err), PLANNER_OK);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
-		struct cost_line l[ROUTE_COUNT];
+		struct cost_line l[ROUTE_MAX];
 		report_cost_lines(spec, j, l);
-		for (int k = 0; k < ROUTE_COUNT; k++) {
+		for (int k = 0; k < (int)route_count(); k++) {
 			ck_assert(l[k].feasible == j->routes[k].feasible);
 			if (!l[k].feasible)
 				continue;
@@ -150,10 +150,10 @@ START_TEST(each_cost_line_passes_through_its_route_cost_and_crosses_at_the_break
 		/* Where both routes run the same hours, the drawn crossing is the
 		 * break-even compare prints. */
 		double h = report_crossing(&l[ROUTE_OWNED], &l[ROUTE_RENTED], 744);
-		if (j->job->has_hours && isfinite(j->be.owned_vs_rented_hours) &&
-		    j->be.owned_vs_rented_hours > 0) {
-			ck_assert_msg(fabs(h - j->be.owned_vs_rented_hours) < 1e-6, "%s: %.3f vs %.3f",
-				      j->job->name, h, j->be.owned_vs_rented_hours);
+		if (j->job->has_hours && isfinite(j->be.value[BREAKEVEN_OWNED_VS_RENTED]) &&
+		    j->be.value[BREAKEVEN_OWNED_VS_RENTED] > 0) {
+			ck_assert_msg(fabs(h - j->be.value[BREAKEVEN_OWNED_VS_RENTED]) < 1e-6, "%s: %.3f vs %.3f",
+				      j->job->name, h, j->be.value[BREAKEVEN_OWNED_VS_RENTED]);
 		}
 	}
 	/* Parallel lines, and lines crossing beyond the axis, do not cross. */

@@ -83,7 +83,7 @@ START_TEST(the_task_and_data_class_decide_the_routes)
 	char why[256];
 	struct jobspec *spec = spec_of(HEAD "hours_per_month: 10}\n");
 	struct workload w = work_of(spec);
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < (int)route_count(); r++)
 		ck_assert(workload_route_allowed(&w, (enum route)r, why, sizeof why));
 	jobspec_free(spec);
 
@@ -356,7 +356,7 @@ START_TEST(the_month_bound_is_the_longest_month)
 	ck_assert_str_eq(route_name(ROUTE_API), "api");
 	ck_assert_str_eq(route_name(ROUTE_RENTED), "rented");
 	ck_assert_str_eq(route_name(ROUTE_OWNED), "owned");
-	ck_assert_str_eq(route_name(ROUTE_COUNT), "?");
+	ck_assert_str_eq(route_name(ROUTE_MAX), "?");
 }
 END_TEST
 
@@ -375,7 +375,7 @@ START_TEST(the_reports_owned_slope_is_the_hourly_power_cost)
 	                                              .capex = 7200,
 	                                              .monthly_cost = 100};
 	tco_owned_month(spec, 4, 1800, 350, 0, 10, false, &j.routes[ROUTE_OWNED].tco);
-	struct cost_line l[ROUTE_COUNT];
+	struct cost_line l[ROUTE_MAX];
 	report_cost_lines(spec, &j, l);
 	ck_assert(l[ROUTE_OWNED].feasible);
 	ck_assert_double_eq(l[ROUTE_OWNED].slope, power_cost(spec, 4, 350, 1));

@@ -1,0 +1,156 @@
+/* route_api.c — the api route: a hosted model paid per input and output
+ * token (docs/estimation.md, "Cost"). */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "plan_cache.h"
+#include "route_price.h"
+#include "util.h"
+
+static int price_api(const struct route_ctx *c, struct route_result *r, char **err)
+{
+	const struct job *j = c->job;
+	if (!j->has_tokens) {
+		route_why(
+		    r, "no tokens_per_month; give the job's token volume to price the api route");
+		return PLANNER_OK;
+	}
+	char *const *models = j->api_models ? j->api_models : j->model.api_models;
+	size_t n_models = j->api_models ? j->n_api_models : j->model.n_api_models;
+	if (n_models == 0) {
+		route_why(r,
+		          "no API serves %s that planner knows of; list alternatives in api_models",
+		          j->model.id);
+		return PLANNER_OK;
+	}
+	double best = INFINITY;
+	size_t elsewhere = 0; /* prices left out by the job's regions */
+	for (size_t m = 0; m < n_models; m++) {
+		const struct api_price *rows = NULL;
+		size_t n = 0;
+		int rc = api_cache_prices(c->api, c->st, models[m], &rows, &n, err);
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			/* A row's context is the model's window there. */
+			if (rows[i].context > 0 && rows[i].context < j->context)
+				continue;
+			if (!workload_region_allowed(c->w, NULL, rows[i].country,
+			                             rows[i].region_group)) {
+				elsewhere++;
+				continue;
+			}
+			/* A long-prompt tier bills the whole request, prompt and
+			 * completion, by the job's mean prompt (request.input). */
+			const struct api_tier *t = api_price_tier(&rows[i], j->request_input);
+			double in = t ? t->input_per_token : rows[i].input_per_token;
+			double out = t ? t->output_per_token : rows[i].output_per_token;
+			double usd = j->input_tokens * in + j->output_tokens * out;
+			double cost = usd * c->spec->usd_to_currency;
+			if (cost < best) {
+				best = cost;
+				r->feasible = true;
+				r->monthly_cost = cost;
+				snprintf(r->provider, sizeof r->provider, "%s", rows[i].provider);
+				snprintf(r->offer, sizeof r->offer, "%s", rows[i].model);
+				r->input_per_mtok = in * 1e6 * c->spec->usd_to_currency;
+				r->output_per_mtok = out * 1e6 * c->spec->usd_to_currency;
+			}
+		}
+	}
+	if (!r->feasible && elsewhere)
+		route_why(r,
+		          "no API host of %s%s processes data in the job's regions (%zu priced "
+		          "elsewhere or of unknown location)",
+		          models[0], n_models > 1 ? " or its alternatives" : "", elsewhere);
+	else if (!r->feasible)
+		route_why(r,
+		          "no API price for %s%s in the database; run `planner refresh` or set "
+		          "api_models",
+		          models[0], n_models > 1 ? " or its alternatives" : "");
+	return PLANNER_OK;
+}
+
+/* The API bill and a rented bill for fixed hours cross at the token
+ * volume whose API cost equals the rental; when the hours themselves
+ * come from the tokens both bills grow in step and never cross. */
+double breakeven_api_rented_tokens(const struct breakeven_pair *bp, const struct jobspec *spec,
+                                   const struct job_result *res, char *note, size_t len)
+{
+	(void)spec;
+	const struct route_result *api = &res->routes[route_index(bp->a)];
+	const struct route_result *rent = &res->routes[route_index(bp->b)];
+	const struct job *j = res->job;
+	if (len)
+		note[0] = '\0';
+	if (!api->feasible || !rent->feasible || !j->has_hours)
+		return NAN;
+	/* k replicas cost k x one's bill and carry k x one's tokens, so the
+	 * API line meets the rented steps inside the first replica's
+	 * capacity or never. */
+	double tokens = j->input_tokens + j->output_tokens;
+	double per_token = api->monthly_cost / tokens;
+	double one = rent->monthly_cost / rent->replicas;
+	double capacity =
+	    rent->work_hours > 0 ? tokens * rent->gpu_hours / rent->work_hours : INFINITY;
+	if (per_token > 0 && one / per_token <= capacity)
+		return one / per_token;
+	return NAN;
+}
+
+static void api_json(cJSON *o, const struct plan *p, const struct route_result *r)
+{
+	cJSON_AddStringToObject(o, "provider", r->provider);
+	cJSON_AddStringToObject(o, "prices_source", plan_provider_source(p, r->provider));
+	cJSON_AddStringToObject(o, "offer", r->offer);
+	cJSON_AddNumberToObject(o, "input_per_mtok", round_to(r->input_per_mtok, 4));
+	cJSON_AddNumberToObject(o, "output_per_mtok", round_to(r->output_per_mtok, 4));
+}
+
+static int api_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
+                      bool costs)
+{
+	(void)cur;
+	(void)costs;
+	return snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
+	                r->input_per_mtok, r->output_per_mtok);
+}
+
+static void api_report_detail(char *buf, size_t len, const struct route_result *r, const char *cur)
+{
+	snprintf(buf, len, "%s %s: %.3f in / %.3f out %s per million tokens", r->provider, r->offer,
+	         r->input_per_mtok, r->output_per_mtok, cur);
+}
+
+static void api_summary(char *buf, size_t len, const struct job_result *j, const char *cur)
+{
+	(void)cur;
+	const struct route_result *r = &j->routes[j->best];
+	snprintf(buf, len, "use the API: %s %s", r->provider, r->offer);
+}
+
+static void api_decision(char *buf, size_t len, const struct route_result *r)
+{
+	snprintf(buf, len, "api %s %s", r->provider, r->offer);
+}
+
+static const enum route_field api_head[] = {ROUTE_FIELD_MONTHLY_COST, ROUTE_FIELD_OFFER,
+                                            ROUTE_FIELD_END};
+static const enum route_field api_tail[] = {ROUTE_FIELD_END};
+
+const struct route_ops route_api = {
+    .name = "api",
+    .tie_rank = 2,
+    .flags = ROUTE_THIRD_PARTY | ROUTE_LEAVES_HOUSE | ROUTE_INFERENCE_ONLY,
+    .colour = "#0072b2",
+    .price = price_api,
+    .json = api_json,
+    .detail = api_detail,
+    .report_detail = api_report_detail,
+    .summary = api_summary,
+    .decision = api_decision,
+    .csv_head = api_head,
+    .csv_tail = api_tail,
+};

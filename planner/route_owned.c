@@ -1,0 +1,285 @@
+/* route_owned.c — the owned route: GPUs on hand (power only) or bought
+ * (the purchase over amortize_months, plus power and the costs: terms;
+ * tco.h), and its break-even figures against renting (docs/estimation.md,
+ * "Cost"). */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "plan_cache.h"
+#include "route_price.h"
+#include "util.h"
+
+/* Considers owning up to max_sets sets of n GPUs of kind g (as many as
+ * the work needs); keeps it when cheaper. */
+static void consider_owned(const struct route_ctx *c, struct route_result *r,
+                           const struct gpu_spec *g, int n, double capex_per_gpu, double watts,
+                           double idle_watts, bool on_hand, int max_sets, struct short_of *sh)
+{
+	struct workload_run run;
+	char why_short[256];
+	if (!size_cache_size(c->sizes, c->shape, c->w, g, n, max_sets, &run, why_short,
+	                     sizeof why_short)) {
+		route_note_short(sh, &run, why_short);
+		return;
+	}
+	/* One set runs at most the job's hours (or a month's); more work
+	 * needs more sets, each running run.hours. */
+	int sets = run.replicas;
+	struct tco_owned t;
+	tco_owned_month(c->spec, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
+	                &t);
+	double cost = t.monthly;
+	if (r->feasible &&
+	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand))))
+		return;
+	r->feasible = true;
+	r->gpu = g;
+	/* gpu_count x watts x gpu_hours is the energy used. */
+	r->gpu_count = n * sets;
+	r->replicas = sets;
+	r->batch = run.batch;
+	r->work_hours = run.work_hours;
+	r->already_owned = on_hand;
+	r->capex = t.capex;
+	r->watts = watts;
+	r->power_cost = t.power;
+	r->tco = t;
+	r->gpu_hours = run.hours;
+	r->tokens_per_second = run.tps * sets;
+	r->monthly_cost = cost;
+	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
+	         g->name);
+}
+
+static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
+{
+	(void)err;
+	const struct job *j = c->job;
+	const struct jobspec *spec = c->spec;
+	const struct refdata *ref = c->ref;
+	const struct vram_need *need = &c->w->need;
+	double max_vram = 0;
+	int considered = 0;
+	struct short_of sh = {0};
+	for (size_t i = 0; i < spec->n_owned; i++) {
+		const struct owned_gpu *o = &spec->owned[i];
+		if (!workload_gpu_allowed(c->w, o->gpu))
+			continue;
+		considered++;
+		if (o->gpu->vram_gib > max_vram)
+			max_vram = o->gpu->vram_gib;
+		int n = workload_min_gpus(c->w, o->gpu);
+		if (n > 0 && n <= o->count)
+			consider_owned(c, r, o->gpu, n, 0, o->watts, o->idle_watts, true,
+			               o->count / n, &sh);
+	}
+	if (spec->has_buy) {
+		for (size_t i = 0; i < spec->n_buy; i++) {
+			const struct buy_option *b = &spec->buy[i];
+			if (!workload_gpu_allowed(c->w, b->gpu))
+				continue;
+			considered++;
+			if (b->gpu->vram_gib > max_vram)
+				max_vram = b->gpu->vram_gib;
+			int n = workload_min_gpus(c->w, b->gpu);
+			if (n > 0 && n <= b->max_count)
+				consider_owned(c, r, b->gpu, n, b->price, b->watts, b->idle_watts,
+				               false, b->max_count / n, &sh);
+		}
+	} else {
+		for (size_t i = 0; i < ref->n_gpus; i++) {
+			const struct gpu_spec *g = &ref->gpus[i];
+			if (g->price_usd <= 0 || g->watts <= 0 || !workload_gpu_allowed(c->w, g))
+				continue;
+			considered++;
+			if (g->vram_gib > max_vram)
+				max_vram = g->vram_gib;
+			int n = workload_min_gpus(c->w, g);
+			if (n > 0)
+				consider_owned(c, r, g, n, g->price_usd * spec->usd_to_currency,
+				               g->watts, 0, false, WORKLOAD_MAX_GPUS / n, &sh);
+		}
+	}
+	if (r->feasible)
+		return PLANNER_OK;
+	if (sh.any)
+		route_why(r, "%s", sh.why);
+	else if (considered == 0)
+		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
+		          j->any_accelerator ? "" : " (NVIDIA only)");
+	else
+		route_why(
+		    r,
+		    "needs %.1f GiB; the largest GPU on hand or to buy has %.0f GiB, and %d of "
+		    "them are not enough",
+		    need->total_gib, max_vram, c->w->engine->max_tp);
+	return PLANNER_OK;
+}
+
+/* Compare equal work: when the hours come from tokens, the owned GPUs
+ * may need more or fewer hours than the rented ones, so an owned hour
+ * replaces rent_hours / own_hours rented hours. With given hours the
+ * ratio is 1 and this is docs/estimation.md's H*. */
+double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struct jobspec *spec,
+                                    const struct job_result *res, char *note, size_t len)
+{
+	(void)spec;
+	const struct route_result *own = &res->routes[route_index(bp->a)];
+	const struct route_result *rent = &res->routes[route_index(bp->b)];
+	if (len)
+		note[0] = '\0';
+	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
+		return NAN;
+	double power_per_hour = own->tco.per_hour;
+	double rent_per_own_hour =
+	    rent->price_per_hour * rent->replicas * rent->gpu_hours / own->gpu_hours +
+	    rent->setup_cost / own->gpu_hours;
+	double margin = rent_per_own_hour - power_per_hour;
+	if (margin > 0) {
+		double h = own->tco.fixed / margin;
+		if (h <= HOURS_PER_MONTH)
+			return h;
+	}
+	return NAN;
+}
+
+/* GPUs on hand have nothing to pay back: they win at once when their
+ * running costs are below the rental, and never otherwise. A payback
+ * past amortize_months, the hardware's life in the plan, does not
+ * happen in it. */
+double breakeven_owned_payback(const struct breakeven_pair *bp, const struct jobspec *spec,
+                               const struct job_result *res, char *note, size_t len)
+{
+	const struct route_result *own = &res->routes[route_index(bp->a)];
+	const struct route_result *rent = &res->routes[route_index(bp->b)];
+	if (len)
+		note[0] = '\0';
+	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
+		return NAN;
+	double saving = rent->monthly_cost - own->power_cost - own->tco.maintenance;
+	double months = saving > 0 ? own->capex / saving : NAN;
+	if (months <= spec->amortize_months)
+		return months;
+	if (isfinite(months))
+		snprintf(note, len, "not within %.0f months", spec->amortize_months);
+	else
+		snprintf(note, len, "never");
+	return NAN;
+}
+
+/* Capital, upkeep and the always-on power are fixed (tco.h); at no use
+ * the slope is the running cost of an hour. */
+static void owned_cost_line(const struct route_result *r, double use, struct cost_line *l)
+{
+	l->fixed = r->tco.fixed;
+	l->slope = use > 0 ? (r->monthly_cost - r->tco.fixed) / use : r->tco.per_hour;
+}
+
+static void owned_json(cJSON *o, const struct plan *p, const struct route_result *r)
+{
+	(void)p;
+	cJSON_AddStringToObject(o, "gpu", r->gpu->name);
+	cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
+	cJSON_AddBoolToObject(o, "already_owned", r->already_owned);
+	cJSON_AddNumberToObject(o, "capex", round_to(r->capex, 2));
+	cJSON_AddNumberToObject(o, "watts", round_to(r->watts, 1));
+	cJSON_AddNumberToObject(o, "power_cost", round_to(r->power_cost, 2));
+	/* The terms of costs: (tco.h): monthly_cost = capital_cost +
+	 * power_cost + maintenance_cost. */
+	cJSON_AddNumberToObject(o, "hosts", r->tco.hosts);
+	cJSON_AddNumberToObject(o, "capital_cost", round_to(r->tco.capital, 2));
+	cJSON_AddNumberToObject(o, "maintenance_cost", round_to(r->tco.maintenance, 2));
+	cJSON_AddNumberToObject(o, "resale_value", round_to(r->tco.resale, 2));
+	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
+	cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+}
+
+static int owned_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
+                        bool costs)
+{
+	char reps[48];
+	int n;
+	route_gpu_count_text(reps, sizeof reps, r);
+	if (r->already_owned)
+		n = snprintf(buf, len, "%s %s on hand, power %.2f for %.1f h, %.0f tok/s", reps,
+		             r->gpu->name, r->power_cost, r->gpu_hours, r->tokens_per_second);
+	else
+		n = snprintf(buf, len,
+		             "buy %s %s for %.0f %s, amortised + power %.2f for %.1f h, "
+		             "%.0f tok/s",
+		             reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
+		             r->tokens_per_second);
+	/* With a costs: block, the month's terms (tco.h). */
+	if (costs && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+		              " = capital %.2f + power %.2f + upkeep %.2f a month", r->tco.capital,
+		              r->power_cost, r->tco.maintenance);
+	return n;
+}
+
+static void owned_report_detail(char *buf, size_t len, const struct route_result *r,
+                                const char *cur)
+{
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	if (r->already_owned)
+		snprintf(buf, len, "%s %s on hand: power %.2f %s for %.1f h, %.0f output tokens/s",
+		         reps, r->gpu->name, r->power_cost, cur, r->gpu_hours,
+		         r->tokens_per_second);
+	else
+		snprintf(buf, len,
+		         "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
+		         "%.0f output tokens/s",
+		         reps, r->gpu->name, r->capex, cur, r->power_cost, cur, r->gpu_hours,
+		         r->tokens_per_second);
+}
+
+/* On hand, or bought with its payback against renting. */
+static void owned_summary(char *buf, size_t len, const struct job_result *j, const char *cur)
+{
+	const struct route_result *r = &j->routes[j->best];
+	double months = j->be.value[BREAKEVEN_OWNED_PAYBACK];
+	const char *note = j->be.note[BREAKEVEN_OWNED_PAYBACK];
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	if (r->already_owned)
+		snprintf(buf, len, "run on the %s %s on hand", reps, r->gpu->name);
+	else if (isfinite(months))
+		snprintf(buf, len, "buy %s %s for %.0f %s; pays back in %.1f months", reps,
+		         r->gpu->name, r->capex, cur, months);
+	else if (note[0])
+		snprintf(buf, len, "buy %s %s for %.0f %s; pays back: %s", reps, r->gpu->name,
+		         r->capex, cur, note);
+	else
+		snprintf(buf, len, "buy %s %s for %.0f %s", reps, r->gpu->name, r->capex, cur);
+}
+
+static void owned_decision(char *buf, size_t len, const struct route_result *r)
+{
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	snprintf(buf, len, "%s %s %s", r->already_owned ? "own" : "buy", reps, r->gpu->name);
+}
+
+static const enum route_field owned_head[] = {ROUTE_FIELD_MONTHLY_COST, ROUTE_FIELD_GPU,
+                                              ROUTE_FIELD_GPU_COUNT,    ROUTE_FIELD_ALREADY_OWNED,
+                                              ROUTE_FIELD_CAPEX,        ROUTE_FIELD_END};
+static const enum route_field owned_tail[] = {ROUTE_FIELD_REPLICAS, ROUTE_FIELD_END};
+
+const struct route_ops route_owned = {
+    .name = "owned",
+    .tie_rank = 0,
+    .flags = ROUTE_HAS_CAPACITY | ROUTE_HAS_CAPEX | ROUTE_ON_GPUS,
+    .colour = "#009e73",
+    .price = price_owned,
+    .cost_line = owned_cost_line,
+    .json = owned_json,
+    .detail = owned_detail,
+    .report_detail = owned_report_detail,
+    .summary = owned_summary,
+    .decision = owned_decision,
+    .csv_head = owned_head,
+    .csv_tail = owned_tail,
+};

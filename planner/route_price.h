@@ -1,0 +1,57 @@
+/* route_price.h — what a route's price function is handed (plan.c builds
+ * it once per job) and the helpers the shipped routes share. Private to
+ * plan.c and planner/route_*.c. */
+#ifndef PLANNER_ROUTE_PRICE_H
+#define PLANNER_ROUTE_PRICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "plan.h"
+
+struct offer_index;
+struct api_cache;
+struct size_cache;
+
+/* Everything one job's pricing needs, gathered once. */
+struct route_ctx {
+	const struct jobspec *spec;
+	const struct refdata *ref;
+	struct store *st;
+	const struct job *job;
+	const struct workload *w; /* &res->work */
+	struct job_result *res;
+	struct offer_index *idx;  /* the available catalogue, read and grouped once per plan */
+	struct api_cache *api;    /* API prices per model, read once per plan */
+	struct size_cache *sizes; /* estimates per shape of job, made once per plan */
+	size_t shape;             /* the job's shape in sizes */
+};
+
+/* Marks r infeasible with the reason. */
+void route_why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The configuration that fit in memory but not in time, closest to
+ * doing the work: its reason becomes the route's when nothing else fits. */
+struct short_of {
+	bool any;
+	double tps;
+	size_t at; /* the offer's index; SIZE_MAX for quotes and owned GPUs */
+	char why[256];
+};
+
+/* Keeps the fastest; on a tie the first in the offers' order, as one
+ * pass over the offers, then the quotes, would (SIZE_MAX: after every
+ * offer, in the order of the calls). */
+void route_note_short_at(struct short_of *sh, const struct workload_run *run, const char *why,
+                         size_t at);
+void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why);
+
+/* The shipped break-even figures (route.c lists them). */
+double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struct jobspec *spec,
+                                    const struct job_result *res, char *note, size_t len);
+double breakeven_owned_payback(const struct breakeven_pair *bp, const struct jobspec *spec,
+                               const struct job_result *res, char *note, size_t len);
+double breakeven_api_rented_tokens(const struct breakeven_pair *bp, const struct jobspec *spec,
+                                   const struct job_result *res, char *note, size_t len);
+
+#endif

@@ -1,0 +1,263 @@
+/* route_rented.c — the rented route: cloud GPUs paid per instance-hour,
+ * from the offers in the store and the spec's quotes (docs/estimation.md,
+ * "Cost"). */
+#include <cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "offer_index.h"
+#include "plan_cache.h"
+#include "route_price.h"
+#include "util.h"
+
+/* A rented route: what renting `count` GPUs at `price` costs when the job
+ * needs `run`. */
+struct rental {
+	const struct gpu_spec *gpu;
+	int count;
+	double price;
+	bool spot;
+	const char *provider, *offer, *region;
+	int max_replicas; /* offers: up to WORKLOAD_MAX_GPUS; a quote: itself only */
+};
+
+/* Considers one rentable configuration; keeps it in r when it is cheaper. */
+static void consider_rental(const struct route_ctx *c, struct route_result *r,
+                            const struct rental *o, struct short_of *sh)
+{
+	struct workload_run run;
+	char why_short[256];
+	if (!size_cache_size(c->sizes, c->shape, c->w, o->gpu, o->count, o->max_replicas, &run,
+	                     why_short, sizeof why_short)) {
+		route_note_short(sh, &run, why_short);
+		return;
+	}
+	double setup = tco_setup_cost(c->spec, c->job, run.hours, run.replicas, o->price);
+	double cost = run.replicas * run.hours * o->price + setup;
+	if (r->feasible &&
+	    (cost > r->monthly_cost || (cost == r->monthly_cost && o->price >= r->price_per_hour)))
+		return;
+	r->feasible = true;
+	r->gpu = o->gpu;
+	r->gpu_count = o->count * run.replicas;
+	r->replicas = run.replicas;
+	r->batch = run.batch;
+	r->work_hours = run.work_hours;
+	r->spot = o->spot;
+	r->price_per_hour = o->price;
+	r->gpu_hours = run.hours;
+	r->tokens_per_second = run.tps * run.replicas;
+	r->monthly_cost = cost;
+	r->setup_cost = setup;
+	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
+	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
+	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
+}
+
+/* The rental an offer is (prices converted by load_offers). */
+static struct rental offer_rental(const struct offer *o, const struct gpu_spec *gpu)
+{
+	return (struct rental){.gpu = gpu,
+	                       .count = o->gpu_count,
+	                       .price = o->price_per_hour,
+	                       .spot = o->spot,
+	                       .provider = o->provider,
+	                       .offer = o->offer,
+	                       .region = o->region,
+	                       .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
+}
+
+/* The cheapest offer for the job, as a pass over every offer keeping the
+ * cheaper (then lower-priced, then earlier) would find it: the offers of a
+ * group share memory and speed, so each group is sized once and priced by
+ * the cheapest offer the job's filters let through (offer_index.h). */
+static int rent_offers(const struct route_ctx *c, struct route_result *r, struct short_of *sh,
+                       double *max_vram, int *max_count, size_t *considered, char **err)
+{
+	const struct offer_index *x = c->idx;
+	const struct offer_hits *h;
+	int rc = offer_index_hits(c->idx, c->w, &h, err);
+	if (rc)
+		return rc;
+	size_t best = OFFER_NONE;
+	const struct gpu_spec *best_gpu = NULL;
+	double best_cost = 0;
+	for (size_t k = 0; k < x->n_groups; k++) {
+		const struct offer_group *g = &x->groups[k];
+		size_t i = h->cheapest[k];
+		if (i == OFFER_NONE)
+			continue;
+		(*considered)++;
+		if (g->sized.vram_gib > *max_vram)
+			*max_vram = g->sized.vram_gib;
+		if (g->count > *max_count)
+			*max_count = g->count;
+		if (!workload_fits(c->w, &g->sized, g->count))
+			continue;
+		struct workload_run run;
+		char why_short[256];
+		if (!size_cache_size(c->sizes, c->shape, c->w, g->gpu, g->count,
+		                     WORKLOAD_MAX_GPUS / g->count, &run, why_short,
+		                     sizeof why_short)) {
+			route_note_short_at(sh, &run, why_short, h->first[k]);
+			continue;
+		}
+		double cost = run.replicas * run.hours * x->offers[i].price_per_hour;
+		double best_price = best == OFFER_NONE ? 0 : x->offers[best].price_per_hour;
+		if (best == OFFER_NONE || cost < best_cost ||
+		    (cost == best_cost &&
+		     (x->offers[i].price_per_hour < best_price ||
+		      (x->offers[i].price_per_hour == best_price && i < best)))) {
+			best = i;
+			best_gpu = g->gpu;
+			best_cost = cost;
+		}
+	}
+	if (best != OFFER_NONE) {
+		struct rental rent = offer_rental(&x->offers[best], best_gpu);
+		consider_rental(c, r, &rent, sh);
+	}
+	return PLANNER_OK;
+}
+
+static int price_rented(const struct route_ctx *c, struct route_result *r, char **err)
+{
+	const struct job *j = c->job;
+	const struct jobspec *spec = c->spec;
+	double max_vram = 0;
+	int max_count = 0;
+	size_t considered = 0;
+	struct short_of sh = {0};
+	int rc = rent_offers(c, r, &sh, &max_vram, &max_count, &considered, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < spec->n_quotes; i++) {
+		const struct quote *q = &spec->quotes[i];
+		if (!workload_rental_allowed(c->w, q->provider, q->gpu, q->spot))
+			continue;
+		considered++;
+		if (q->gpu->vram_gib > max_vram)
+			max_vram = q->gpu->vram_gib;
+		if (q->count > max_count)
+			max_count = q->count;
+		if (!workload_fits(c->w, q->gpu, q->count))
+			continue;
+		char offer[64];
+		snprintf(offer, sizeof offer, "quote %dx %s", q->count, q->gpu->name);
+		/* A quote prices what it names, so it is never replicated. */
+		struct rental rent = {.gpu = q->gpu,
+		                      .count = q->count,
+		                      .price = q->price_per_hour,
+		                      .spot = q->spot,
+		                      .provider = q->provider,
+		                      .offer = offer,
+		                      .region = "",
+		                      .max_replicas = 1};
+		consider_rental(c, r, &rent, &sh);
+	}
+	if (r->feasible)
+		return PLANNER_OK;
+	if (sh.any)
+		route_why(r, "%s", sh.why);
+	else if (considered == 0)
+		route_why(
+		    r,
+		    "no rentable offer matches (%s%s%s%s); run `planner refresh`, widen providers "
+		    "or allow accelerator: any",
+		    j->interruptible ? "" : "on-demand only, ",
+		    j->any_accelerator ? "any accelerator" : "NVIDIA only",
+		    spec->providers ? ", listed providers only" : "",
+		    j->regions || spec->regions ? ", listed regions only" : "");
+	else
+		route_why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
+		          c->w->need.total_gib, max_vram, max_count);
+	return PLANNER_OK;
+}
+
+/* No fixed part; at no use, the hourly price. */
+static void rented_cost_line(const struct route_result *r, double use, struct cost_line *l)
+{
+	l->fixed = 0;
+	l->slope = use > 0 ? r->monthly_cost / use : r->price_per_hour;
+}
+
+static void rented_json(cJSON *o, const struct plan *p, const struct route_result *r)
+{
+	cJSON_AddStringToObject(o, "provider", r->provider);
+	cJSON_AddStringToObject(o, "prices_source", plan_provider_source(p, r->provider));
+	cJSON_AddStringToObject(o, "offer", r->offer);
+	cJSON_AddStringToObject(o, "region", r->region);
+	cJSON_AddStringToObject(o, "gpu", r->gpu->name);
+	cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
+	cJSON_AddBoolToObject(o, "spot", r->spot);
+	cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
+	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
+	cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+	cJSON_AddNumberToObject(o, "setup_cost", round_to(r->setup_cost, 2));
+}
+
+static int rented_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
+                         bool costs)
+{
+	(void)costs;
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	int n = snprintf(buf, len, "%s %s (%s %s%s), %.4g %s/h x %.1f h%s, %.0f tok/s", r->provider,
+	                 r->offer, reps, r->gpu->name, r->spot ? ", spot" : "", r->price_per_hour,
+	                 cur, r->gpu_hours, r->replicas > 1 ? " each" : "", r->tokens_per_second);
+	if (r->setup_cost > 0 && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " + setup %.2f", r->setup_cost);
+	return n;
+}
+
+static void rented_report_detail(char *buf, size_t len, const struct route_result *r,
+                                 const char *cur)
+{
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	snprintf(buf, len, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s",
+	         r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
+	         r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
+	         r->tokens_per_second);
+}
+
+static void rented_summary(char *buf, size_t len, const struct job_result *j, const char *cur)
+{
+	(void)cur;
+	const struct route_result *r = &j->routes[j->best];
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	snprintf(buf, len, "rent %s %s at %s (%s)%s", reps, r->gpu->name, r->provider, r->offer,
+	         r->spot ? ", spot" : "");
+}
+
+static void rented_decision(char *buf, size_t len, const struct route_result *r)
+{
+	char reps[48];
+	route_gpu_count_text(reps, sizeof reps, r);
+	snprintf(buf, len, "rent %s %s at %s%s", reps, r->gpu->name, r->provider,
+	         r->spot ? " (spot)" : "");
+}
+
+static const enum route_field rented_head[] = {
+    ROUTE_FIELD_MONTHLY_COST, ROUTE_FIELD_PROVIDER, ROUTE_FIELD_OFFER, ROUTE_FIELD_GPU,
+    ROUTE_FIELD_GPU_COUNT,    ROUTE_FIELD_PRICE,    ROUTE_FIELD_END};
+static const enum route_field rented_tail[] = {ROUTE_FIELD_REPLICAS, ROUTE_FIELD_END};
+
+const struct route_ops route_rented = {
+    .name = "rented",
+    .tie_rank = 1,
+    .flags = ROUTE_LEAVES_HOUSE | ROUTE_ON_GPUS | ROUTE_HOURLY,
+    .colour = "#e69f00",
+    .price = price_rented,
+    .cost_line = rented_cost_line,
+    .json = rented_json,
+    .detail = rented_detail,
+    .report_detail = rented_report_detail,
+    .summary = rented_summary,
+    .decision = rented_decision,
+    .csv_head = rented_head,
+    .csv_tail = rented_tail,
+};
