@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "aws.h"
 #include "jobspec.h"
 #include "plan.h"
 #include "provider.h"
@@ -663,8 +664,15 @@ static int cloud_fetch(const struct provider *p, const char *scenario, const cha
 	o.retries = 0;
 	snprintf(base, sizeof base, "http://127.0.0.1:%d/%s", cloud_server.port, scenario);
 	norm_init(n, test_ref(), p->name);
-	struct fetch_ctx fx = {.p = p, .http = &o, .base = base, .key = "test-key",
-			       .aws_regions = aws_regions, .out = n};
+	struct provider_option regions = {
+	    .provider = "aws", .name = "regions", .value = aws_regions};
+	struct fetch_ctx fx = {.p = p,
+	                       .http = &o,
+	                       .base = base,
+	                       .key = "test-key",
+	                       .options = &regions,
+	                       .n_options = 1,
+	                       .out = n};
 	return p->fetch(&fx, err);
 }
 
@@ -1516,8 +1524,14 @@ START_TEST(aws_out_of_memory_while_streaming_is_a_system_error_not_a_feed_error)
 	norm_init(&n, test_ref(), "aws");
 	/* What norm_offer leaves when an allocation fails mid-stream. */
 	n.oom = true;
-	struct fetch_ctx fx = {
-	    .p = &provider_aws, .http = &o, .base = base, .aws_regions = "eu-central-1", .out = &n};
+	struct provider_option regions = {
+	    .provider = "aws", .name = "regions", .value = "eu-central-1"};
+	struct fetch_ctx fx = {.p = &provider_aws,
+	                       .http = &o,
+	                       .base = base,
+	                       .options = &regions,
+	                       .n_options = 1,
+	                       .out = &n};
 	ck_assert_int_eq(provider_aws.fetch(&fx, &err), PLANNER_ESYS);
 	ck_assert_ptr_nonnull(strstr(err, "out of memory"));
 	free(err);
@@ -2364,6 +2378,34 @@ START_TEST(an_error_body_says_its_message_in_a_fixed_order_else_what_is_missing)
 }
 END_TEST
 
+/* The generic per-adapter settings: refresh --aws-regions is aws's
+ * "regions", read by the adapter alone; the environment is the fallback. */
+START_TEST(an_adapter_reads_its_own_option_else_its_environment_variable)
+{
+	struct provider_option opts[] = {
+	    {.provider = "gcp", .name = "regions", .value = "europe-west4"},
+	    {.provider = "aws", .name = "regions", .value = "eu-west-1"},
+	    {.provider = "aws", .name = "other", .value = "x"},
+	};
+	struct fetch_ctx fx = {.p = &provider_aws, .options = opts, .n_options = 3};
+	setenv("PLANNER_AWS_REGIONS", "us-west-2", 1);
+	ck_assert_str_eq(provider_option(&fx, "regions"), "eu-west-1");
+	/* An empty value is not given: the environment's. */
+	opts[1].value = "";
+	ck_assert_str_eq(provider_option(&fx, "regions"), "us-west-2");
+	fx.n_options = 0;
+	ck_assert_str_eq(provider_option(&fx, "regions"), "us-west-2");
+	setenv("PLANNER_AWS_REGIONS", "", 1);
+	ck_assert_ptr_null(provider_option(&fx, "regions"));
+	unsetenv("PLANNER_AWS_REGIONS");
+	ck_assert_ptr_null(provider_option(&fx, "regions"));
+	/* Another adapter's setting of the same name is not aws's. */
+	fx.p = &provider_gcp;
+	fx.n_options = 3;
+	ck_assert_str_eq(provider_option(&fx, "regions"), "europe-west4");
+}
+END_TEST
+
 Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
@@ -2390,6 +2432,7 @@ Suite *providers_suite(void)
 	tcase_add_test(t, litellm_prices_are_floats_per_token_and_get_a_vendor);
 	tcase_add_test(t, html_and_broken_json_are_named_as_such);
 	tcase_add_test(t, the_normaliser_multiplies_per_gpu_prices_and_keeps_the_parts_memory);
+	tcase_add_test(t, an_adapter_reads_its_own_option_else_its_environment_variable);
 	suite_add_tcase(s, t);
 	t = tcase_create("aws stream");
 	tcase_add_test(t, aws_keeps_only_linux_shared_on_demand_gpu_rows);
