@@ -52,8 +52,11 @@
 #define SOLVE_WORK_PER_JOB 60000L
 #define REPAIR_SHARE       0.75
 
-static int cmp_opt(const void *a, const void *b, const struct sched_problem *p)
+/* Options densest first (the baseline: by priority and spec order); ctx
+ * is the problem. */
+static int cmp_opt(const void *a, const void *b, const void *ctx)
 {
+	const struct sched_problem *p = ctx;
 	const struct opt_ref *x = a, *y = b;
 	if (p->baseline) {
 		/* the yardstick: priority first, then spec order, pools in order */
@@ -74,24 +77,28 @@ static int cmp_opt(const void *a, const void *b, const struct sched_problem *p)
 	return x->pool - y->pool;
 }
 
-/* qsort has no context argument in C11; a small insertion-merge sort with
- * one keeps the module free of globals. */
-static void sort_opts(struct opt_ref *a, size_t n, const struct sched_problem *p,
-                      struct opt_ref *tmp)
+/* qsort has no context argument in C11; a small merge sort with one keeps
+ * the module free of globals. Sorts the n elements of `size` bytes at base
+ * by cmp (given ctx), stably, with tmp (n elements) as scratch. */
+static void merge_sort(void *base, size_t n, size_t size,
+                       int (*cmp)(const void *, const void *, const void *), const void *ctx,
+                       void *tmp)
 {
 	if (n < 2)
 		return;
+	char *a = base, *t = tmp;
 	size_t h = n / 2;
-	sort_opts(a, h, p, tmp);
-	sort_opts(a + h, n - h, p, tmp);
+	merge_sort(a, h, size, cmp, ctx, tmp);
+	merge_sort(a + h * size, n - h, size, cmp, ctx, tmp);
 	size_t i = 0, k = h, o = 0;
-	while (i < h && k < n)
-		tmp[o++] = cmp_opt(&a[k], &a[i], p) < 0 ? a[k++] : a[i++];
-	while (i < h)
-		tmp[o++] = a[i++];
-	while (k < n)
-		tmp[o++] = a[k++];
-	memcpy(a, tmp, n * sizeof *a);
+	while (i < h && k < n) {
+		size_t from = cmp(a + k * size, a + i * size, ctx) < 0 ? k++ : i++;
+		memcpy(t + o++ * size, a + from * size, size);
+	}
+	memcpy(t + o * size, a + i * size, (h - i) * size);
+	o += h - i;
+	memcpy(t + o * size, a + k * size, (n - k) * size);
+	memcpy(a, t, n * size);
 }
 
 double solver_objective(const struct solver *v, size_t j)
@@ -175,28 +182,14 @@ void solver_take(struct solver *v, size_t j, int m, int t, double w)
 		v->s->rest[j] = 0;
 }
 
-static int cmp_slot_score(const int *a, const int *b, const double *score)
+/* Slots by score, then earliest; ctx is the scores. */
+static int cmp_slot_score(const void *pa, const void *pb, const void *ctx)
 {
+	const double *score = ctx;
+	const int *a = pa, *b = pb;
 	if (score[*a] != score[*b])
 		return score[*a] < score[*b] ? -1 : 1;
 	return *a - *b;
-}
-
-static void sort_slots(int *a, int n, const double *score, int *tmp)
-{
-	if (n < 2)
-		return;
-	int h = n / 2;
-	sort_slots(a, h, score, tmp);
-	sort_slots(a + h, n - h, score, tmp);
-	int i = 0, k = h, o = 0;
-	while (i < h && k < n)
-		tmp[o++] = cmp_slot_score(&a[k], &a[i], score) < 0 ? a[k++] : a[i++];
-	while (i < h)
-		tmp[o++] = a[i++];
-	while (k < n)
-		tmp[o++] = a[k++];
-	memcpy(a, tmp, (size_t)n * sizeof *a);
 }
 
 /* ---- the heuristic placement of one job on one pool ---- */
@@ -237,7 +230,7 @@ static void place_hours(struct solver *v, size_t j, int m, int n_cand, double ne
 	const struct sched_option *o = &job->opt[m];
 	const int T = v->T;
 	const int16_t *at = &v->s->pool[j * T];
-	sort_slots(v->idx, n_cand, v->score, v->sort_tmp);
+	merge_sort(v->idx, (size_t)n_cand, sizeof *v->idx, cmp_slot_score, v->score, v->sort_tmp);
 	v->work += n_cand;
 	for (int i = 0; i < n_cand && need > WORK_EPS; i++) {
 		int t = v->idx[i];
@@ -734,10 +727,11 @@ static void list_options(struct solver *v, struct opt_ref *tmp)
 			v->opts[v->n_opts++] = r;
 		}
 		memcpy(&v->job_opts[first], &v->opts[first], (v->n_opts - first) * sizeof *v->opts);
-		sort_opts(&v->job_opts[first], v->n_opts - first, p, tmp);
+		merge_sort(&v->job_opts[first], v->n_opts - first, sizeof *v->opts, cmp_opt, p,
+		           tmp);
 	}
 	v->by_job[p->n_jobs] = v->n_opts;
-	sort_opts(v->opts, v->n_opts, p, tmp);
+	merge_sort(v->opts, v->n_opts, sizeof *v->opts, cmp_opt, p, tmp);
 }
 
 /* Phase 1: every option in turn, densest first, takes what it can. */
