@@ -52,7 +52,8 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libplanner.a
 BIN      := $(BUILD)/planner
 TEST_SRC := $(wildcard tests/check_*.c)
-TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/run.o $(BUILD)/obj/tests/testutil.o
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/run.o $(BUILD)/obj/tests/testutil.o \
+            $(BUILD)/obj/tests/providers_util.o
 # The fuzz harness bodies, replayed on their corpora by tests/check_fuzz.c.
 TEST_OBJ += $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/fuzz/fuzz_*.c))
 TEST_BIN := $(BUILD)/tests/run

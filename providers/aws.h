@@ -1,5 +1,5 @@
 /* aws.h — the AWS adapter's price-list CSV reader, exposed for its tests
- * and fuzz harness (tests/check_providers_aws.c, tests/fuzz/fuzz_aws_csv.c);
+ * and fuzz harness (tests/check_providers.c, tests/fuzz/fuzz_aws_csv.c);
  * nothing else needs it: refresh reaches the adapter through provider.h. */
 #ifndef PLANNER_AWS_H
 #define PLANNER_AWS_H

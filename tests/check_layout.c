@@ -87,7 +87,7 @@ START_TEST(the_include_check_sees_cli_h_in_a_core_file_and_no_scan_passes_on_no_
 	free(out);
 	/* The size scan given no files fails outright (awk cannot open the
 	 * unexpanded glob). */
-	char *none = xasprintf("cd %s && %s", dir, scan);
+	char *none = xasprintf("cd %s && { %s; } 2>/dev/null", dir, scan);
 	ck_assert_int_ne(test_sh(none, NULL), 0);
 	free(none);
 	char *mk = xasprintf("mkdir -p %s/planner %s/providers && cd %s && "
