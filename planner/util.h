@@ -1,5 +1,6 @@
 /* util.h — small helpers shared by the core: exit codes, error strings,
- * string utilities, size parsing and nearest-name suggestions. */
+ * string utilities, size parsing, nearest-name suggestions, and outside
+ * text made safe for where it goes (a store, a terminal, a spreadsheet). */
 #ifndef PLANNER_UTIL_H
 #define PLANNER_UTIL_H
 
