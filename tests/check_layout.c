@@ -6,6 +6,7 @@
  * command layer, and providers/) never includes cli.h. Each scan says how
  * many files it read, so a glob that matches nothing fails. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,42 @@ START_TEST(the_size_check_sees_a_long_function)
 }
 END_TEST
 
+/* The core archive beside the binary needs nothing the command layer's
+ * archive defines: a core file that declared errorf itself, not through
+ * cli.h, would show here. Skipped without nm. */
+START_TEST(the_core_library_needs_no_symbol_of_the_command_layer)
+{
+	const char *bin = getenv("PLANNER_BIN");
+	if (!bin || !*bin)
+		bin = "build/planner";
+	if (test_sh("command -v nm >/dev/null", NULL) != 0) {
+		fprintf(stderr, "layout: no nm, the core's symbols not checked\n");
+		return;
+	}
+	char *dir = xasprintf("%s", bin), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, "."); /* bin is not empty: room for "." */
+	char *cmd =
+	    xasprintf("cd %s && t=$(mktemp) && nm -g --defined-only libplanner-cli.a | "
+	              "awk 'NF == 3 { print $3 }' | sort -u > $t && n=$(wc -l < $t) && "
+	              "nm -u libplanner.a | awk '{ print $NF }' | sort -u | comm -12 $t - && "
+	              "rm -f $t && echo \"defined $n\"",
+	              dir);
+	char *out = NULL;
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	/* The command layer's archive was read: it defines the commands. */
+	char *count = strstr(out, "defined ");
+	ck_assert_msg(count && strtol(count + 8, NULL, 10) > 0, "%s", out);
+	*count = '\0';
+	ck_assert_msg(out[0] == '\0', "the core uses the command layer's:\n%s", out);
+	free(out);
+	free(cmd);
+	free(dir);
+}
+END_TEST
+
 Suite *layout_suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -141,6 +178,7 @@ Suite *layout_suite(void)
 	tcase_add_test(tc, no_file_or_function_outgrows_a_reader_without_a_reason);
 	tcase_add_test(tc, the_size_check_sees_a_long_function);
 	tcase_add_test(tc, no_core_source_includes_the_command_layer);
+	tcase_add_test(tc, the_core_library_needs_no_symbol_of_the_command_layer);
 	tcase_add_test(tc,
 	               the_include_check_sees_cli_h_in_a_core_file_and_no_scan_passes_on_no_files);
 	suite_add_tcase(s, tc);
