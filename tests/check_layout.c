@@ -61,6 +61,24 @@ static long run_scan(const char *scan_cmd, const char *dir, char **found)
 	return n;
 }
 
+/* A new empty directory, its path malloc'd: a made-up tree to scan. */
+static char *tree_new(void)
+{
+	char *dir = NULL;
+	ck_assert_int_eq(test_sh("mktemp -d", &dir), 0);
+	dir[strcspn(dir, "\n")] = '\0';
+	return dir;
+}
+
+/* Removes the tree and frees its path. */
+static void tree_free(char *dir)
+{
+	char *rm = xasprintf("rm -rf %s", dir);
+	test_sh(rm, NULL);
+	free(rm);
+	free(dir);
+}
+
 /* Fails the test unless the scan, run here, read files and found none
  * (what: the message before its findings). */
 static void assert_clean(const char *scan_cmd, const char *what)
@@ -85,9 +103,7 @@ END_TEST
 
 START_TEST(the_include_check_sees_cli_h_in_a_core_file_and_no_scan_passes_on_no_files)
 {
-	char *dir = NULL, *out = NULL;
-	ck_assert_int_eq(test_sh("mktemp -d", &dir), 0);
-	dir[strcspn(dir, "\n")] = '\0';
+	char *dir = tree_new(), *out = NULL;
 	ck_assert_int_eq(run_scan(core_cli, dir, &out), 0);
 	free(out);
 	/* The size scan given no files fails outright (awk cannot open the
@@ -104,20 +120,15 @@ START_TEST(the_include_check_sees_cli_h_in_a_core_file_and_no_scan_passes_on_no_
 	ck_assert_int_eq(test_sh(mk, NULL), 0);
 	ck_assert_int_eq(run_scan(core_cli, dir, &out), 3);
 	ck_assert_str_eq(out, "planner/core.c includes cli.h\nproviders/p.h includes cli.h\n");
-	char *rm = xasprintf("rm -rf %s", dir);
-	test_sh(rm, NULL);
-	free(rm);
 	free(mk);
 	free(out);
-	free(dir);
+	tree_free(dir);
 }
 END_TEST
 
 START_TEST(the_size_check_sees_a_long_function)
 {
-	char *dir = NULL, *out = NULL;
-	ck_assert_int_eq(test_sh("mktemp -d", &dir), 0);
-	dir[strcspn(dir, "\n")] = '\0';
+	char *dir = tree_new(), *out = NULL;
 	/* One 81-line function in a file of its own, run through the same awk. */
 	char *mk = xasprintf("mkdir -p %s/planner %s/providers && { echo 'int f(void)'; "
 			     "echo '{'; for i in $(seq 81); do echo '	;'; done; echo '}'; } "
@@ -126,12 +137,9 @@ START_TEST(the_size_check_sees_a_long_function)
 	ck_assert_int_eq(test_sh(mk, NULL), 0);
 	ck_assert_int_eq(run_scan(scan, dir, &out), 2);
 	ck_assert_msg(strstr(out, "function int f(void) is 82 lines") != NULL, "%s", out);
-	char *rm = xasprintf("rm -rf %s", dir);
-	test_sh(rm, NULL);
-	free(rm);
 	free(mk);
 	free(out);
-	free(dir);
+	tree_free(dir);
 }
 END_TEST
 
