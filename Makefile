@@ -38,12 +38,22 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DPLANNER_VERSION='"$(VERSION)"' \
              -I. -Iplanner -Iproviders $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS)
 LDLIBS   = $(PKG_LIBS) -lm
 
-LIB_SRC  := $(filter-out planner/main.c,$(wildcard planner/*.c providers/*.c))
+# The command layer (main.c's table, cli.c, msg.c, one cmd_<name>.c per
+# command) prints and exits; the core library never does. The binary links
+# both archives; the test runner links the command layer too, for the
+# tests of cli_write_file (tests/check_export.c); gen_spec_doc and the fuzz
+# harnesses link the core only. tests/check_layout.c holds the core to not
+# including cli.h.
+CLI_SRC  := planner/main.c planner/cli.c planner/msg.c $(wildcard planner/cmd_*.c)
+CLI_OBJ  := $(filter-out $(BUILD)/obj/planner/main.o,$(CLI_SRC:%.c=$(BUILD)/obj/%.o))
+CLI_LIB  := $(BUILD)/libplanner-cli.a
+LIB_SRC  := $(filter-out $(CLI_SRC),$(wildcard planner/*.c providers/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libplanner.a
 BIN      := $(BUILD)/planner
 TEST_SRC := $(wildcard tests/check_*.c)
-TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/run.o $(BUILD)/obj/tests/testutil.o
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/run.o $(BUILD)/obj/tests/testutil.o \
+            $(BUILD)/obj/tests/providers_util.o
 # The fuzz harness bodies, replayed on their corpora by tests/check_fuzz.c.
 TEST_OBJ += $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/fuzz/fuzz_*.c))
 TEST_BIN := $(BUILD)/tests/run
@@ -65,7 +75,11 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/obj/planner/main.o $(LIB)
+$(CLI_LIB): $(CLI_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/obj/planner/main.o $(CLI_LIB) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # One runner for every suite: tests/check_<name>.c defines <name>_suite().
@@ -82,7 +96,7 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(wildcard planner/*.h providers/*.h tests/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
 
-$(TEST_BIN): $(TEST_OBJ) $(LIB)
+$(TEST_BIN): $(TEST_OBJ) $(CLI_LIB) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS) $(CHECK_LIBS)
 
 # docs/spec.md is rendered from the key tables (planner/spec_keys.c,

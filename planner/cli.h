@@ -10,14 +10,13 @@
 
 #include <cJSON.h>
 
+#include "export.h"
 #include "jobspec.h"
 #include "json_print.h"
 #include "plan.h"
 #include "refdata.h"
 #include "store.h"
 #include "util.h"
-
-enum out_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
 
 /* State shared by every command; one per process, passed by pointer. */
 /* --set overrides one command takes: a what-if rarely needs more. */
@@ -125,19 +124,17 @@ void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ TAB or CR is
- * prefixed with a quote mark so spreadsheets do not run it as a formula;
- * a plain signed number is left as it is). */
-void csv_field(FILE *f, const char *s);
+/* The commands' names for util.h's text helpers (text_csv_field,
+ * text_safe, text_columns, text_wrap_to), which the exports share. */
+static inline void csv_field(FILE *f, const char *s)
+{
+	text_csv_field(f, s);
+}
 
-/* Copies s into dst (len bytes, cut to fit) with every control character
- * replaced by '?': C0 (ESC, BEL, CR, LF, TAB…), DEL, and the C1 controls
- * U+0080–U+009F as UTF-8 (U+009B is a one-character CSI). Text from a feed
- * or a job spec then cannot clear the screen, move the cursor or set the
- * clipboard (OSC 52) of the terminal it is printed on. Every table printer
- * and message goes through it; CSV, JSON and HTML escape in their own way.
- * dst may be s. Returns dst. Can't fail. */
-char *cli_safe(char *dst, size_t len, const char *s);
+static inline char *cli_safe(char *dst, size_t len, const char *s)
+{
+	return text_safe(dst, len, s);
+}
 
 /* Prints one line (printf-style, no newline needed) to stdout, wrapped
  * at spaces to the terminal's width when stdout is a terminal, the lines
@@ -146,10 +143,15 @@ char *cli_safe(char *dst, size_t len, const char *s);
  * the room left starts the next line whole. */
 void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Columns of UTF-8 text s (continuation bytes take none). */
-size_t cli_columns(const char *s);
-/* The same for a finished line into f at `width` columns (0: no wrap). */
-void cli_wrap_to(FILE *f, int width, int indent, const char *line);
+static inline size_t cli_columns(const char *s)
+{
+	return text_columns(s);
+}
+/* cli_wrap for a finished line into f at `width` columns (0: no wrap). */
+static inline void cli_wrap_to(FILE *f, int width, int indent, const char *line)
+{
+	text_wrap_to(f, width, indent, line);
+}
 
 /* Appends text to the string in buf (len bytes, cut to fit), filled word
  * by word for --help: the first word follows what buf holds, which ends
@@ -158,9 +160,6 @@ void cli_wrap_to(FILE *f, int width, int indent, const char *line);
  * made from a list (providers, formats) that grows a row at a time.
  * Returns buf. */
 char *cli_fill(char *buf, size_t len, int col, int indent, int width, const char *text);
-
-/* Rounds to `places` decimals, for printed and JSON figures. */
-double round_to(double v, int places);
 
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_fit_entry;

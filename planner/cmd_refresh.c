@@ -158,7 +158,7 @@ static bool parse_timeout(const char *s, long *out)
 /* Reads the options into ro and pr; returns 0 to go on, else the exit
  * status. */
 static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts *ro,
-                      struct progress *pr)
+                      struct progress *pr, struct provider_option *aws_regions)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 	                                     {"provider", required_argument, NULL, 'p'},
@@ -185,7 +185,7 @@ static int parse_args(struct cli *c, int argc, char **argv, struct refresh_opts 
 				    c, "--if-older-than wants a duration, e.g. 20h, 90m, 2d");
 			break;
 		case 'r':
-			ro->aws_regions = optarg;
+			aws_regions->value = optarg;
 			break;
 		case 't':
 			if (!parse_timeout(optarg, &ro->timeout_s))
@@ -271,12 +271,14 @@ static void describe(void)
 
 static int exec_refresh(struct cli *c, int argc, char **argv)
 {
-	struct refresh_opts ro = {.lock_wait_ms = -1};
+	/* --aws-regions: the aws adapter reads it as its "regions". */
+	struct provider_option aws_regions = {.provider = "aws", .name = "regions"};
+	struct refresh_opts ro = {.lock_wait_ms = -1, .options = &aws_regions, .n_options = 1};
 	struct progress pr = {.c = c, .tty = isatty(STDOUT_FILENO)};
 	char *err = NULL;
 	int rc;
 	describe();
-	if ((rc = parse_args(c, argc, argv, &ro, &pr)))
+	if ((rc = parse_args(c, argc, argv, &ro, &pr, &aws_regions)))
 		return rc;
 	struct store *st = cli_store(c, &rc);
 	if (!st)

@@ -10,9 +10,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "jobspec.h"
 #include "schedule.h"
+#include "util.h"
+
+/* The data formats every command's --format takes (cli.c sets struct
+ * cli.format from export_format.data). */
+enum out_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV };
 
 /* Where a format applies (export_format.applies, a bit set). */
 enum export_kind {

@@ -1,6 +1,5 @@
 /* export_csv.c — one row per run, RFC 4180: CRLF line ends, fields quoted
- * by csv_field where they need it. */
-#include "cli.h"
+ * by text_csv_field where they need it. */
 #include "export.h"
 
 static int write_csv(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
@@ -11,11 +10,11 @@ static int write_csv(FILE *f, const struct schedule *s, struct export_opts *opts
 		char start[32], end[32];
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		sched_iso(r->end, r->end_offset, end, sizeof end);
-		csv_field(f, s->jobs[r->job].job->name);
+		text_csv_field(f, s->jobs[r->job].job->name);
 		fprintf(f, ",%s,", route_name(r->route));
-		csv_field(f, r->resource);
+		text_csv_field(f, r->resource);
 		fputc(',', f);
-		csv_field(f, r->gpu ? r->gpu->name : "");
+		text_csv_field(f, r->gpu ? r->gpu->name : "");
 		fprintf(f, ",%d,%s,%s,%.2f,%.2f,%s\r\n", r->gpu_count, start, end,
 		        round_to(r->hours, 2), round_to(r->cost, 2), s->currency);
 	}

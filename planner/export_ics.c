@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
 #include "export.h"
 #include "util.h"
 

@@ -6,7 +6,6 @@
 #include <cJSON.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "export.h"
 #include "util.h"
 

@@ -26,7 +26,6 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "cli.h"
 #include "engines.h"
 #include "export.h"
 #include "util.h"

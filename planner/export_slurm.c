@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "export.h"
 #include "util.h"
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "export.h"
 #include "util.h"
 
@@ -137,9 +136,9 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 			snprintf(unpl, sizeof unpl, "%.1f h", r->unplaced_hours);
 		if (api > 0)
 			snprintf(apis, sizeof apis, "%.2f", api);
-		char name[256]; /* job names and offers reach the terminal through cli_safe */
+		char name[256]; /* job names and offers reach the terminal through text_safe */
 		fprintf(f, "%c  %-22.22s %8.1f %8.1f %8.1f %8s %9.2f %8s\n", job_letter(j),
-		        cli_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED],
+		        text_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED],
 		        h[ROUTE_RENTED], apis, r->cost, unpl);
 	}
 	int rc = month_views(f, s, err);
@@ -156,8 +155,8 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 			fprintf(f, "\n%srented and api%s\n", bold, off);
 		any = true;
 		char start[32], name[256], res[256];
-		cli_safe(name, sizeof name, s->jobs[r->job].job->name);
-		cli_safe(res, sizeof res, r->resource);
+		text_safe(name, sizeof name, s->jobs[r->job].job->name);
+		text_safe(res, sizeof res, r->resource);
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		char row[128], what[300];
 		char span[32];
@@ -170,12 +169,12 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 			         "tokens", r->cost);
 		/* The offer's name beside the row when it fits in 80 columns,
 		 * else on the line under it, never past column 80 or cut. */
-		if (strlen(row) + 2 + cli_columns(res) <= TABLE_COLUMNS) {
+		if (strlen(row) + 2 + text_columns(res) <= TABLE_COLUMNS) {
 			fprintf(f, "%s  %s\n", row, res);
 		} else {
 			fprintf(f, "%s\n", row);
 			snprintf(what, sizeof what, "%*s%s", RUN_WHAT_INDENT, "", res);
-			cli_wrap_to(f, TABLE_COLUMNS, RUN_WHAT_INDENT, what);
+			text_wrap_to(f, TABLE_COLUMNS, RUN_WHAT_INDENT, what);
 		}
 	}
 	fprintf(f, "\n%scost by route%s\n", bold, off);
@@ -184,12 +183,13 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 	for (size_t j = 0; j < s->n_jobs; j++)
 		if (s->jobs[j].why[0])
 			fprintf(f, "\nunplaced: %s, %.1f h: %s\n",
-			        cli_safe(name, sizeof name, s->jobs[j].job->name),
+			        text_safe(name, sizeof name, s->jobs[j].job->name),
 			        s->jobs[j].unplaced_hours, s->jobs[j].why);
 	for (size_t j = 0; j < s->n_jobs; j++)
 		if (s->jobs[j].note[0])
 			fprintf(f, "\nnote: %s: %s\n",
-			        cli_safe(name, sizeof name, s->jobs[j].job->name), s->jobs[j].note);
+			        text_safe(name, sizeof name, s->jobs[j].job->name),
+			        s->jobs[j].note);
 	return PLANNER_OK;
 }
 

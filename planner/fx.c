@@ -126,9 +126,7 @@ void fx_note_date(char *note, size_t len, const struct fx_table *t)
 		snprintf(note + n, len - n, ", ECB %s", t->as_of);
 }
 
-/* The store's order of offers (store_offers: ORDER BY price_per_hour,
- * provider, offer, region, spot). */
-static int cheaper(const void *pa, const void *pb)
+int fx_offer_order(const void *pa, const void *pb)
 {
 	const struct offer *a = pa, *b = pb;
 	int c;
@@ -180,7 +178,7 @@ void fx_convert_offers(const struct fx_table *t, const char *to, struct offer *o
 void fx_sort_offers(struct offer *o, size_t n)
 {
 	if (n > 1)
-		qsort(o, n, sizeof *o, cheaper);
+		qsort(o, n, sizeof *o, fx_offer_order);
 }
 
 void fx_convert_points(const struct fx_table *t, const char *to, struct price_point *p,

@@ -82,6 +82,10 @@ void fx_convert_offers(const struct fx_table *t, const char *to, struct offer *o
 /* Sorts offers cheapest first as the store does (price, provider, offer,
  * region, spot). */
 void fx_sort_offers(struct offer *o, size_t n);
+/* The store's order of two offers, as qsort's comparison (store_offers:
+ * ORDER BY price_per_hour, provider, offer, region, spot, the primary key,
+ * so no two rows tie): < 0 when *pa comes first. */
+int fx_offer_order(const void *pa, const void *pb);
 
 /* The same for price-history rows, kept in their order (history_curves'). */
 void fx_convert_points(const struct fx_table *t, const char *to, struct price_point *p,

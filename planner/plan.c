@@ -217,20 +217,6 @@ struct offer_load {
 	size_t n, cap;
 };
 
-/* store_offers' order: price, then provider, offer, region, spot (the
- * primary key, so no two rows tie). */
-static int offer_order(const void *pa, const void *pb)
-{
-	const struct offer *a = pa, *b = pb;
-	int c;
-	if (a->price_per_hour != b->price_per_hour)
-		return a->price_per_hour < b->price_per_hour ? -1 : 1;
-	if ((c = strcmp(a->provider, b->provider)) || (c = strcmp(a->offer, b->offer)) ||
-	    (c = strcmp(a->region, b->region)))
-		return c;
-	return (int)a->spot - (int)b->spot;
-}
-
 static int load_offer(void *ctx, const struct offer *o, char **err)
 {
 	struct offer_load *l = ctx;
@@ -245,7 +231,7 @@ static int load_offer(void *ctx, const struct offer *o, char **err)
 	if (rc)
 		return rc;
 	if (!first) {
-		if (offer_order(o, &l->rows[kind]) < 0)
+		if (fx_offer_order(o, &l->rows[kind]) < 0)
 			l->rows[kind] = *o;
 		return PLANNER_OK;
 	}
@@ -275,7 +261,7 @@ static int load_offers(struct store *st, const struct jobspec *spec, const struc
 		free(l.rows);
 		return rc;
 	}
-	qsort(l.rows, l.n, sizeof *l.rows, offer_order);
+	qsort(l.rows, l.n, sizeof *l.rows, fx_offer_order);
 	plan_convert_offers(spec, ref, p, l.rows, &l.n);
 	*out = l.rows;
 	*n = l.n;

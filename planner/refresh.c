@@ -320,7 +320,8 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 	    .http = &mine,
 	    .base = base,
 	    .key = key,
-	    .aws_regions = o->aws_regions,
+	    .options = o->options,
+	    .n_options = o->n_options,
 	    .out = &rows,
 	};
 	if (rc == PLANNER_OK)

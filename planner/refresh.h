@@ -47,7 +47,10 @@ struct refresh_result {
 struct refresh_opts {
 	const char *providers;    /* comma-separated adapter names; NULL or "" for all */
 	double if_older_than_s;   /* > 0: leave providers refreshed more recently */
-	const char *aws_regions;  /* comma-separated; NULL: $PLANNER_AWS_REGIONS or defaults */
+	/* Settings of single adapters (--aws-regions: aws's "regions"), read
+	 * by each adapter with provider_option; n_options of them. */
+	const struct provider_option *options;
+	size_t n_options;
 	long lock_wait_ms;        /* how long to wait for another refresh; < 0: default */
 	long timeout_s;           /* one overall deadline per provider (all its requests,
 	                           * retries, pages and regions), seconds; 0: the

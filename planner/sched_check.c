@@ -1,7 +1,7 @@
 /* sched_check.c — the schedule problem's costs and its rules, checked
  * (schedule.h). sched_check is the tests' oracle for the solver: it reads
  * only the problem and a solution, and shares no code with the solver
- * (sched_solve.c, sched_dp.c, sched_lns.c), so a rule the solver gets
+ * (sched_solve.c, sched_repair.c, sched_dp.c, sched_lns.c), so a rule the solver gets
  * wrong cannot be wrong here the same way. */
 #include <math.h>
 #include <stdbool.h>

@@ -1,5 +1,6 @@
-/* sched_solver.h — the solver's private parts, shared by its three files:
- * sched_solve.c (setup, construction, repair and the moves they share),
+/* sched_solver.h — the solver's private parts, shared by its files:
+ * sched_solve.c (setup, construction and the placement moves),
+ * sched_repair.c (repair, and keeping or undoing a move),
  * sched_dp.c (the exact placers: one job, or a pair, by dynamic programme)
  * and sched_lns.c (large-neighbourhood search). Nothing else includes it:
  * the problem, its rules and sched_check, the tests' oracle, are in
@@ -155,15 +156,20 @@ void solver_remove_job(struct solver *v, size_t j);
 /* Keeps job j's row in save slot k (< GROUP_MAX), its rest in *rest. */
 void solver_save_job(struct solver *v, int k, size_t j, double *rest);
 void solver_restore_job(struct solver *v, int k, size_t j, double rest);
-/* Keeps the move of who[0..n) or undoes it (see sched_solve.c). */
-bool solver_settle(struct solver *v, const size_t *who, int n, const double *rest, double before,
-                   bool allowed, bool check_runs);
 /* Whether the meter has reached the limit of the phase, or the search has
  * gone stall work without a gain. */
 static inline bool solver_spent(const struct solver *v)
 {
 	return v->work >= v->work_limit || (v->stall > 0 && v->work - v->last_gain >= v->stall);
 }
+
+/* ---- sched_repair.c ---- */
+
+/* Keeps the move of who[0..n) or undoes it (see sched_repair.c). */
+bool solver_settle(struct solver *v, const size_t *who, int n, const double *rest, double before,
+                   bool allowed, bool check_runs);
+/* Phase 2: rounds of repair moves until none helps or work_limit. */
+void solver_repair(struct solver *v);
 
 /* ---- sched_index.c ---- */
 

@@ -141,6 +141,8 @@ extern const char *const spec_lora_target_names[SPEC_N_LORA_TARGETS]; /* by enum
 extern const struct spec_table spec_lora;                              /* jobs[].lora */
 /* spec_run.c: jobs[].run, how the exports start the job. */
 extern const struct spec_table spec_run;
+/* spec_schedule.c: jobs[].schedule, when the job may run. */
+extern const struct spec_table spec_schedule;
 /* lora, micro_batch, optimizer, checkpointing: fine-tuning jobs only
  * (lora: LoRA and QLoRA); micro_batch at most batch; the optimizer a known
  * one, stored by its canonical name. */

@@ -600,3 +600,135 @@ void *grow_array(void *arr, size_t *cap, size_t size)
 		*cap = n;
 	return p;
 }
+
+double round_to(double v, int places)
+{
+	if (!isfinite(v))
+		return v;
+	double k = pow(10, places);
+	double r = round(v * k) / k;
+	return r == 0 ? 0 : r; /* no "-0" */
+}
+
+void text_csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	/* The characters that start a formula, after OWASP's "CSV Injection"
+	 * (https://owasp.org/www-community/attacks/CSV_Injection, read
+	 * 2026-11-30): = + - @, and TAB and CR, which spreadsheets skip
+	 * before reading the formula that follows. */
+	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+	/* A plain number is data, not a formula, even with a sign. */
+	if (formula && (s[0] == '-' || s[0] == '+')) {
+		char *end;
+		strtod(s, &end);
+		if (end != s && *end == '\0')
+			formula = false;
+	}
+	bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+char *text_safe(char *dst, size_t len, const char *s)
+{
+	size_t k = 0;
+	if (!len)
+		return dst;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && k + 1 < len; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			dst[k++] = '?';
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			dst[k++] = '?';
+			p++; /* the C1 control's second byte */
+		} else {
+			dst[k++] = (char)*p;
+		}
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
+/* Columns of s[i..] up to the next space or the end: UTF-8 continuation
+ * bytes and SGR colour sequences (ESC [ ... m) take none. Sets *end to
+ * the byte after the word. */
+static int word_cols(const char *s, size_t i, size_t *end)
+{
+	int cols = 0;
+	while (s[i] && s[i] != ' ') {
+		if (s[i] == '\033' && s[i + 1] == '[') {
+			i += 2;
+			while (s[i] && s[i] != 'm')
+				i++;
+			if (s[i])
+				i++;
+			continue;
+		}
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			cols++;
+		i++;
+	}
+	*end = i;
+	return cols;
+}
+
+size_t text_columns(const char *s)
+{
+	size_t cols = 0;
+	for (; s && *s; s++)
+		cols += ((unsigned char)*s & 0xc0) != 0x80;
+	return cols;
+}
+
+void text_wrap_to(FILE *f, int width, int indent, const char *line)
+{
+	if (width <= 1 || indent > width - 10) { /* no room to wrap into */
+		fprintf(f, "%s\n", line);
+		return;
+	}
+	int col = 0;
+	size_t i = 0;
+	/* Leading spaces are the line's own indent: kept as they are. */
+	while (line[i] == ' ') {
+		fputc(' ', f);
+		col++;
+		i++;
+	}
+	bool first = true;
+	while (line[i]) {
+		size_t end;
+		int spaces = 0;
+		while (line[i + (size_t)spaces] == ' ')
+			spaces++;
+		int w = word_cols(line, i + (size_t)spaces, &end);
+		if (!line[i + (size_t)spaces])
+			break; /* trailing spaces: dropped */
+		if (!first && col + spaces + w > width) {
+			/* A word that does not fit starts the next line, whole:
+			 * a figure is never cut, even when it is wider than the
+			 * room left. */
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			spaces = 0;
+			i += (size_t)strspn(line + i, " ");
+		}
+		fprintf(f, "%*s%.*s", spaces, "", (int)(end - i - (size_t)spaces),
+		        line + i + spaces);
+		col += spaces + w;
+		i = end;
+		first = false;
+	}
+	fputc('\n', f);
+}

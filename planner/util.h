@@ -1,10 +1,12 @@
 /* util.h — small helpers shared by the core: exit codes, error strings,
- * string utilities, size parsing and nearest-name suggestions. */
+ * string utilities, size parsing, nearest-name suggestions, and outside
+ * text made safe for where it goes (a store, a terminal, a spreadsheet). */
 #ifndef PLANNER_UTIL_H
 #define PLANNER_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The one exit-code enum, by cause (README.md, "Exit codes"; planner(1),
  * EXIT STATUS); library calls return these too. */
@@ -145,6 +147,33 @@ bool text_is_control(unsigned cp);
 size_t text_sanitize(char *dst, size_t len, const char *src, const char *secret);
 /* text_sanitize into a new string; NULL when out of memory. */
 char *text_sanitized(const char *src, const char *secret);
+
+/* Outside text where it is shown (the CLI's tables and messages and the
+ * exports alike): the core writes tables too, so these live here, not in
+ * the command layer. cli.h keeps the commands' names for them. */
+
+/* Copies s into dst (len bytes, cut to fit) with every control character
+ * replaced by '?': C0 (ESC, BEL, CR, LF, TAB…), DEL, and the C1 controls
+ * U+0080–U+009F as UTF-8 (U+009B is a one-character CSI). Text from a feed
+ * or a job spec then cannot clear the screen, move the cursor or set the
+ * clipboard (OSC 52) of the terminal it is printed on. Every table printer
+ * and message goes through it; CSV, JSON and HTML escape in their own way.
+ * dst may be s. Returns dst. Can't fail. */
+char *text_safe(char *dst, size_t len, const char *s);
+/* Columns of UTF-8 text s (continuation bytes take none). */
+size_t text_columns(const char *s);
+/* Writes a finished line into f wrapped at spaces to `width` columns (0:
+ * no wrap), the lines after the first indented by `indent` columns. A word
+ * is never cut, so neither is a figure: one wider than the room left
+ * starts the next line whole. */
+void text_wrap_to(FILE *f, int width, int indent, const char *line);
+/* Writes a CSV field (RFC 4180 quoting; a leading = + - @ TAB or CR is
+ * prefixed with a quote mark so spreadsheets do not run it as a formula;
+ * a plain signed number is left as it is). */
+void text_csv_field(FILE *f, const char *s);
+
+/* Rounds to `places` decimals, for printed and JSON figures. */
+double round_to(double v, int places);
 
 /* Names and a number for each, to find a repeat in one pass (open
  * addressing, FNV-1a): the job spec's duplicate-name check was quadratic

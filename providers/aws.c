@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aws.h"
 #include "provider.h"
 
 #if defined(__SSE2__)
@@ -504,10 +505,9 @@ static bool region_ok(const char *r, size_t n)
 
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	const char *regions = fx->aws_regions;
-	if (!regions || !*regions)
-		regions = getenv("PLANNER_AWS_REGIONS");
-	if (!regions || !*regions)
+	/* --aws-regions, else $PLANNER_AWS_REGIONS */
+	const char *regions = provider_option(fx, "regions");
+	if (!regions)
 		regions = AWS_DEFAULT_REGIONS;
 	snprintf(fx->out->source, sizeof fx->out->source,
 		 "%s/offers/v1.0/aws/AmazonEC2/current/<region>/index.csv", fx->base);

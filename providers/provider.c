@@ -70,14 +70,37 @@ char *provider_names(enum provider_pick pick, char *buf, size_t len)
 	return buf;
 }
 
-void provider_url_env(const struct provider *p, char *buf, size_t len)
+/* "PLANNER_<NAME>_<WHAT>" into buf, both upper-cased. */
+static void provider_env(const struct provider *p, const char *what, char *buf, size_t len)
 {
-	char upper[32];
+	char upper[32], w[32];
 	size_t i = 0;
 	for (; p->name[i] && i + 1 < sizeof upper; i++)
 		upper[i] = (char)toupper((unsigned char)p->name[i]);
 	upper[i] = '\0';
-	snprintf(buf, len, "PLANNER_%s_URL", upper);
+	for (i = 0; what[i] && i + 1 < sizeof w; i++)
+		w[i] = (char)toupper((unsigned char)what[i]);
+	w[i] = '\0';
+	snprintf(buf, len, "PLANNER_%s_%s", upper, w);
+}
+
+void provider_url_env(const struct provider *p, char *buf, size_t len)
+{
+	provider_env(p, "url", buf, len);
+}
+
+const char *provider_option(const struct fetch_ctx *fx, const char *name)
+{
+	for (size_t i = fx->n_options; i-- > 0;) {
+		const struct provider_option *o = &fx->options[i];
+		if (!strcmp(o->provider, fx->p->name) && !strcmp(o->name, name) && o->value &&
+		    *o->value)
+			return o->value;
+	}
+	char var[80];
+	provider_env(fx->p, name, var, sizeof var);
+	const char *env = getenv(var);
+	return env && *env ? env : NULL;
 }
 
 char *provider_url(const struct fetch_ctx *fx, const char *path)

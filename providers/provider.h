@@ -20,6 +20,15 @@ enum provider_kind {
 
 struct provider;
 
+/* A setting that one adapter alone reads (refresh --aws-regions is aws's
+ * "regions"): the fetch context carries them all, and each adapter takes
+ * its own with provider_option, so the shared context names no provider. */
+struct provider_option {
+	const char *provider; /* the adapter's name ("aws") */
+	const char *name;     /* the setting ("regions") */
+	const char *value;    /* NULL or "": not given */
+};
+
 /* What one fetch works with. Built by refresh.c; adapters read it. */
 struct fetch_ctx {
 	const struct provider *p;      /* the adapter running */
@@ -27,7 +36,8 @@ struct fetch_ctx {
 	const char *base;              /* scheme://host[:port][/prefix], no trailing '/':
 					* PLANNER_<NAME>_URL, else p->base_url */
 	const char *key;               /* the key from p->key_env; NULL when unset */
-	const char *aws_regions;       /* comma-separated, for the aws adapter */
+	const struct provider_option *options; /* n_options settings, any adapter's */
+	size_t n_options;
 	struct norm *out;              /* rows go here */
 	long http_status;              /* the last response's status, for refresh_runs */
 };
@@ -109,6 +119,11 @@ extern const struct provider provider_ecb;
 
 /* "PLANNER_<NAME>_URL" into buf. */
 void provider_url_env(const struct provider *p, char *buf, size_t len);
+
+/* The running adapter's setting `name`: the last of fx->options for it
+ * with a value, else $PLANNER_<ADAPTER>_<NAME> (upper case) when set and
+ * not empty, else NULL. */
+const char *provider_option(const struct fetch_ctx *fx, const char *name);
 
 /* fx->base + path, malloc'd; NULL when out of memory. */
 char *provider_url(const struct fetch_ctx *fx, const char *path);
@@ -283,23 +298,5 @@ struct json_flat {
  * nesting over 32, strings over text_size): the caller then parses it
  * with cJSON. */
 size_t json_flat_object(const char *p, size_t n, const struct json_flat *f);
-
-/* --- AWS CSV stream parser (aws.c), exposed for tests --- */
-struct aws_csv;
-/* A parser writing into out; NULL when out of memory. */
-struct aws_csv *aws_csv_new(struct norm *out, const char *region);
-/* Feeds the next bytes (any split); each full batch of rows (NORM_FLUSH_ROWS)
- * goes on to out's sink. false on a malformed file or a sink that failed,
- * *err set. */
-bool aws_csv_feed(struct aws_csv *a, const char *p, size_t n, char **err);
-/* Ends the stream (a last line without '\n'). false with *err set when
- * the file had no header row. */
-bool aws_csv_finish(struct aws_csv *a, char **err);
-/* Starts over (a retried download); rows already added are dropped. */
-void aws_csv_reset(struct aws_csv *a);
-/* Rows read so far, and the largest buffer held (for the memory test). */
-size_t aws_csv_rows(const struct aws_csv *a);
-size_t aws_csv_peak_buffer(const struct aws_csv *a);
-void aws_csv_free(struct aws_csv *a);
 
 #endif

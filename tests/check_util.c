@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "util.h"
 
 START_TEST(token_counts_accept_k_m_b_and_t_suffixes)
@@ -87,7 +86,7 @@ static char *csv_of(const char *s)
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
-	csv_field(f, s);
+	text_csv_field(f, s);
 	fclose(f);
 	return out;
 }

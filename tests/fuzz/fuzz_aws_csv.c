@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "aws.h"
 #include "fuzz.h"
-#include "provider.h"
 
 /* Largest piece fed at once in the split run; small, so lines and quoted
  * fields straddle pieces often. */

@@ -1,0 +1,61 @@
+/* providers_util.c — the helpers of providers_util.h. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "providers_util.h"
+#include "testutil.h"
+#include "util.h"
+
+/* Parses a fixture file with p's parse into n; returns the parse status. */
+int parse_file(const struct provider *p, const char *file, struct norm *n, char **next, char **err)
+{
+	char *path = NULL;
+	size_t len = 0;
+	char *body;
+	norm_init(n, test_ref(), p->name);
+	path = malloc(strlen(file) + 40);
+	strcpy(path, "tests/fixtures/providers/");
+	strcat(path, file);
+	body = read_file(path, &len);
+	ck_assert_msg(body != NULL, "cannot read %s", path);
+	int rc = p->parse(n, body, len, next, err);
+	free(body);
+	free(path);
+	return rc;
+}
+
+const struct offer *find(const struct norm *n, const char *offer, const char *region, bool spot)
+{
+	for (size_t i = 0; i < n->n_offers; i++)
+		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region) &&
+		    n->offers[i].spot == spot)
+			return &n->offers[i];
+	return NULL;
+}
+
+const struct api_price *find_api(const struct norm *n, const char *model)
+{
+	for (size_t i = 0; i < n->n_apis; i++)
+		if (!strcmp(n->apis[i].model, model))
+			return &n->apis[i];
+	return NULL;
+}
+
+bool unknown_has(const struct norm *n, const char *prefix)
+{
+	for (size_t i = 0; i < n->n_unknown; i++)
+		if (!strncmp(n->unknown[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
+int count_put(void *ud, const struct offer *rows, size_t n, char **err)
+{
+	struct counting_sink *c = ud;
+	(void)rows;
+	(void)err;
+	c->rows += n;
+	c->largest = n > c->largest ? n : c->largest;
+	return PLANNER_OK;
+}

@@ -1,0 +1,34 @@
+/* providers_util.h — what the provider suites share
+ * (tests/check_providers*.c): a fixture parsed with an adapter's parse,
+ * rows looked up in the result, and a sink that counts what it is handed. */
+#ifndef PLANNER_TESTS_PROVIDERS_UTIL_H
+#define PLANNER_TESTS_PROVIDERS_UTIL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "provider.h"
+#include "store.h"
+
+/* Parses a fixture file with p's parse into n; returns the parse status. */
+int parse_file(const struct provider *p, const char *file, struct norm *n, char **next, char **err);
+/* The offer of that name, region and spot flag in n, or NULL. */
+const struct offer *find(const struct norm *n, const char *offer, const char *region, bool spot);
+/* The API row of that model in n, or NULL. */
+const struct api_price *find_api(const struct norm *n, const char *model);
+/* Whether an unknown GPU name of n starts with prefix. */
+bool unknown_has(const struct norm *n, const char *prefix);
+
+#define CLOSE(a, b)                                                                                \
+	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
+
+/* A sink that counts the rows it is handed and its largest batch. */
+struct counting_sink {
+	size_t rows, largest;
+};
+
+/* A norm_sink's put that counts into a struct counting_sink. */
+int count_put(void *ud, const struct offer *rows, size_t n, char **err);
+
+#endif
