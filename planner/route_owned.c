@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "plan_cache.h"
 #include "route_price.h"
 #include "util.h"

@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
 #include "offer_index.h"
 #include "plan_cache.h"
 #include "route_price.h"
