@@ -118,6 +118,18 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	return PLANNER_OK;
 }
 
+/* GPUs on hand were not bought: with no purchase there is no hour at
+ * which owning starts to beat renting and nothing to pay back, only power
+ * (and the costs: upkeep), which compare's cost already holds. A figure
+ * would be 0.0, which reads like a fault; the note says why there is none. */
+static bool own_on_hand(const struct route_result *own, char *note, size_t len)
+{
+	if (!own->feasible || !own->already_owned)
+		return false;
+	snprintf(note, len, "%s", BREAKEVEN_ALREADY_OWNED);
+	return true;
+}
+
 /* Compare equal work: when the hours come from tokens, the owned GPUs
  * may need more or fewer hours than the rented ones, so an owned hour
  * replaces rent_hours / own_hours rented hours. With given hours the
@@ -130,6 +142,8 @@ double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struc
 	const struct route_result *rent = &res->routes[route_index(bp->b)];
 	if (len)
 		note[0] = '\0';
+	if (own_on_hand(own, note, len))
+		return NAN;
 	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
 		return NAN;
 	double power_per_hour = own->tco.per_hour;
@@ -145,9 +159,7 @@ double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struc
 	return NAN;
 }
 
-/* GPUs on hand have nothing to pay back: they win at once when their
- * running costs are below the rental, and never otherwise. A payback
- * past amortize_months, the hardware's life in the plan, does not
+/* A payback past amortize_months, the hardware's life in the plan, does not
  * happen in it. */
 double breakeven_owned_payback(const struct breakeven_pair *bp, const struct jobspec *spec,
                                const struct job_result *res, char *note, size_t len)
@@ -156,6 +168,8 @@ double breakeven_owned_payback(const struct breakeven_pair *bp, const struct job
 	const struct route_result *rent = &res->routes[route_index(bp->b)];
 	if (len)
 		note[0] = '\0';
+	if (own_on_hand(own, note, len))
+		return NAN;
 	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
 		return NAN;
 	double saving = rent->monthly_cost - own->power_cost - own->tco.maintenance;
