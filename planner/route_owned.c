@@ -53,6 +53,40 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	         g->name);
 }
 
+/* A kind of GPU that would hold the job with more of it than the spec has
+ * (owned: count) or allows (buy: max_count): the reason to give when
+ * nothing fits, as it is not that the engine's most are too few. */
+struct too_few {
+	const struct gpu_spec *gpu; /* NULL: none seen */
+	int need;                   /* GPUs of the kind that would hold the job */
+	int have;                   /* on hand, or the most buy: allows */
+	bool on_hand;
+};
+
+/* Keeps the kind closest to enough: fewest missing, then fewest needed;
+ * on a tie the first seen (owned before buy, in the spec's order). */
+static void note_too_few(struct too_few *t, const struct gpu_spec *g, int need, int have,
+                         bool on_hand)
+{
+	if (t->gpu && (need - have > t->need - t->have ||
+	               (need - have == t->need - t->have && need >= t->need)))
+		return;
+	*t = (struct too_few){.gpu = g, .need = need, .have = have, .on_hand = on_hand};
+}
+
+static void why_too_few(struct route_result *r, const struct too_few *t, double gib)
+{
+	if (t->on_hand)
+		route_why(r,
+		          "needs %.1f GiB, which %dx %s would hold; %d %s on hand (owned: count)",
+		          gib, t->need, t->gpu->name, t->have, t->have == 1 ? "is" : "are");
+	else
+		route_why(r,
+		          "needs %.1f GiB, which %dx %s would hold; buy: allows at most %d "
+		          "(max_count)",
+		          gib, t->need, t->gpu->name, t->have);
+}
+
 static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
 {
 	(void)err;
@@ -63,6 +97,7 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	double max_vram = 0;
 	int considered = 0;
 	struct short_of sh = {0};
+	struct too_few few = {0};
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		if (!workload_gpu_allowed(c->w, o->gpu))
@@ -74,6 +109,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 		if (n > 0 && n <= o->count)
 			consider_owned(c, r, o->gpu, n, 0, o->watts, o->idle_watts, true,
 			               o->count / n, &sh);
+		else if (n > 0)
+			note_too_few(&few, o->gpu, n, o->count, true);
 	}
 	if (spec->has_buy) {
 		for (size_t i = 0; i < spec->n_buy; i++) {
@@ -87,6 +124,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 			if (n > 0 && n <= b->max_count)
 				consider_owned(c, r, b->gpu, n, b->price, b->watts, b->idle_watts,
 				               false, b->max_count / n, &sh);
+			else if (n > 0)
+				note_too_few(&few, b->gpu, n, b->max_count, false);
 		}
 	} else {
 		for (size_t i = 0; i < ref->n_gpus; i++) {
@@ -109,6 +148,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	else if (considered == 0)
 		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		          j->any_accelerator ? "" : " (NVIDIA only)");
+	else if (few.gpu)
+		why_too_few(r, &few, need->total_gib);
 	else
 		route_why(
 		    r,
