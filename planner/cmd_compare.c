@@ -156,6 +156,8 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 		cJSON_AddNullToObject(j, "best");
 	}
 	cJSON *be = cJSON_AddObjectToObject(j, "breakeven");
+	/* GPUs on hand: the owned figures are null, and this says why. */
+	cJSON_AddBoolToObject(be, "already_owned", breakeven_already_owned(&r->be));
 	for (size_t b = 0; b < breakeven_count(); b++) {
 		const struct breakeven_pair *bp = breakeven_at(b);
 		add_num_or_null(be, bp->json_key, r->be.value[b], bp->json_places);
@@ -347,7 +349,16 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			const struct breakeven_pair *bp = breakeven_at(b);
 			char t[64];
 			size_t used = strlen(line);
-			bp->text(t, sizeof t, j->be.value[b], j->be.note[b]);
+			const char *note = j->be.note[b];
+			/* GPUs on hand: one "already owned: power only" in place
+			 * of the figures it stands for. */
+			if (!strcmp(note, BREAKEVEN_ALREADY_OWNED)) {
+				if (b == 0 || strcmp(j->be.note[b - 1], note))
+					snprintf(line + used, sizeof line - used, "%s %s",
+					         b ? ";" : "", note);
+				continue;
+			}
+			bp->text(t, sizeof t, j->be.value[b], note);
 			snprintf(line + used, sizeof line - used, "%s %s %s", b ? ";" : "", bp->label, t);
 		}
 		cli_wrap(c, 4, "%s", line);

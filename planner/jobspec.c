@@ -97,14 +97,17 @@ out:
 	return rc;
 }
 
-/* The largest job spec read: a spec of 1,000 jobs is about 150 KB, and
- * libyaml's document tree takes some 20 times the text. */
-#define MAX_SPEC_BYTES (1L << 20)
+/* The largest job spec read. 10,000 jobs, the most a list holds
+ * (YR_MAX_ITEMS), written in block style as YAML libraries write by
+ * default take 4-5 MB; the cap leaves room for longer jobs and comments
+ * while bounding libyaml's document tree, some 20 times the text. */
+#define MAX_SPEC_MIB   64
+#define MAX_SPEC_BYTES ((long)MAX_SPEC_MIB << 20)
 
 /* Reads the regular file at path, at most MAX_SPEC_BYTES, into *text
  * (NUL-terminated). Opened without blocking and checked before a byte is
  * read: /dev/zero would be read until memory ran out, and a FIFO with no
- * writer would wait for ever. */
+ * writer would wait for ever. The buffer is the file's size, not the cap. */
 static int read_spec_file(const char *path, char **text, size_t *len, char **err)
 {
 	struct stat st;
@@ -120,23 +123,24 @@ static int read_spec_file(const char *path, char **text, size_t *len, char **err
 		goto out;
 	}
 	if (st.st_size > MAX_SPEC_BYTES) {
-		rc = set_err(err, PLANNER_EINPUT, "%s is %lld bytes; a job spec may be at most %ld",
-		             path, (long long)st.st_size, MAX_SPEC_BYTES);
+		/* Rounded up: a file just past the cap never reads "64 MiB". */
+		rc = set_err(err, PLANNER_EINPUT, "%s is %lld MiB; specs are read up to %d MiB",
+		             path, (long long)((st.st_size + (1 << 20) - 1) >> 20), MAX_SPEC_MIB);
 		goto out;
 	}
-	/* One byte more than the limit shows a file that grew meanwhile. */
-	if (!(buf = malloc(MAX_SPEC_BYTES + 2))) {
+	/* One byte more than the file shows a file that grew meanwhile. */
+	size_t room = (size_t)st.st_size + 1;
+	if (!(buf = malloc(room + 1))) {
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
 		goto out;
 	}
 	size_t n = 0;
-	ssize_t got;
-	while (n <= MAX_SPEC_BYTES &&
-	       ((got = read(fd, buf + n, MAX_SPEC_BYTES + 1 - n)) > 0 || (got < 0 && errno == EINTR)))
+	ssize_t got = 0;
+	while (n < room && ((got = read(fd, buf + n, room - n)) > 0 || (got < 0 && errno == EINTR)))
 		n += got > 0 ? (size_t)got : 0;
-	if (got < 0 || n > MAX_SPEC_BYTES) {
+	if (got < 0 || n == room) {
 		rc = set_err(err, PLANNER_EINPUT, "cannot read %s: %s", path,
-		             got < 0 ? strerror(errno) : "it grew past the size limit");
+		             got < 0 ? strerror(errno) : "it grew while it was read");
 		goto out;
 	}
 	buf[n] = '\0';

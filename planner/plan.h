@@ -64,8 +64,18 @@ struct breakeven {
 	char note[BREAKEVEN_MAX][64];
 };
 
+/* The note of both owned vs rented figures when the owned route runs on
+ * GPUs on hand: nothing was bought, so nothing pays back or breaks even;
+ * the figures are NAN (null, an empty cell), never 0. */
+#define BREAKEVEN_ALREADY_OWNED "already owned: power only"
+
+/* Whether be's figures are those of GPUs on hand (a note is
+ * BREAKEVEN_ALREADY_OWNED); route.c. */
+bool breakeven_already_owned(const struct breakeven *be);
+
 /* The owned payback as text: "12.3 months", "not within 36 months",
- * "never" (also when a route is missing). Returns buf. */
+ * "already owned: power only", "never" (also when a route is missing).
+ * Returns buf. */
 char *plan_payback_text(const struct breakeven *be, char *buf, size_t len);
 
 struct job_result {

@@ -503,10 +503,15 @@ static void breakeven_text(FILE *f, const struct jobspec *spec, const struct job
 	double tokens = j->be.value[BREAKEVEN_API_VS_RENTED];
 	if (isfinite(tokens))
 		snprintf(t, sizeof t, "%.1f million tokens/month", tokens / 1e6);
-	fprintf(f,
-	        "<p>Break-even: owned = rented %s; owned payback <b>%s</b>; api vs "
-	        "rented <b>%s</b>",
-	        h, pb, t);
+	/* GPUs on hand: no purchase to break even or pay back (plan.h). */
+	if (breakeven_already_owned(&j->be))
+		fprintf(f, "<p>Break-even: <b>%s</b>; api vs rented <b>%s</b>",
+		        BREAKEVEN_ALREADY_OWNED, t);
+	else
+		fprintf(f,
+		        "<p>Break-even: owned = rented %s; owned payback <b>%s</b>; api vs "
+		        "rented <b>%s</b>",
+		        h, pb, t);
 	/* A registered route's pairs, as compare's table words them. */
 	for (size_t i = BREAKEVEN_BUILTIN; i < breakeven_count(); i++) {
 		const struct breakeven_pair *bp = breakeven_at(i);

@@ -231,13 +231,22 @@ double breakeven_lines_cross(const struct breakeven_pair *bp, const struct jobsp
 	return route_lines_cross(&a, &b, HOURS_PER_MONTH);
 }
 
+bool breakeven_already_owned(const struct breakeven *be)
+{
+	for (size_t i = 0; i < n_pairs; i++)
+		if (!strcmp(be->note[i], BREAKEVEN_ALREADY_OWNED))
+			return true;
+	return false;
+}
+
+/* "12.3 h/month", else the note ("already owned: power only"), else
+ * "never". */
 void breakeven_hours_text(char *buf, size_t len, double v, const char *note)
 {
-	(void)note;
 	if (isfinite(v))
 		snprintf(buf, len, "%.1f h/month", v);
 	else
-		snprintf(buf, len, "never");
+		snprintf(buf, len, "%s", note && note[0] ? note : "never");
 }
 
 /* "12.3 months", else the note ("not within 36 months"), else "never". */

@@ -154,7 +154,8 @@ const struct breakeven_pair *breakeven_at(size_t i);
 
 /* A figure for route_register's pairs: the hours per month of the job's
  * work at which the two routes' cost lines cross (NAN when they do not
- * within HOURS_PER_MONTH), and its table text ("12.3 h/month", "never"). */
+ * within HOURS_PER_MONTH), and its table text ("12.3 h/month", else the
+ * note, else "never"). */
 double breakeven_lines_cross(const struct breakeven_pair *bp, const struct jobspec *spec,
                              const struct job_result *res, char *note, size_t len);
 void breakeven_hours_text(char *buf, size_t len, double v, const char *note);

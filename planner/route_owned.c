@@ -52,6 +52,40 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	         g->name);
 }
 
+/* A kind of GPU that would hold the job with more of it than the spec has
+ * (owned: count) or allows (buy: max_count): the reason to give when
+ * nothing fits, as it is not that the engine's most are too few. */
+struct too_few {
+	const struct gpu_spec *gpu; /* NULL: none seen */
+	int need;                   /* GPUs of the kind that would hold the job */
+	int have;                   /* on hand, or the most buy: allows */
+	bool on_hand;
+};
+
+/* Keeps the kind closest to enough: fewest missing, then fewest needed;
+ * on a tie the first seen (owned before buy, in the spec's order). */
+static void note_too_few(struct too_few *t, const struct gpu_spec *g, int need, int have,
+                         bool on_hand)
+{
+	if (t->gpu && (need - have > t->need - t->have ||
+	               (need - have == t->need - t->have && need >= t->need)))
+		return;
+	*t = (struct too_few){.gpu = g, .need = need, .have = have, .on_hand = on_hand};
+}
+
+static void why_too_few(struct route_result *r, const struct too_few *t, double gib)
+{
+	if (t->on_hand)
+		route_why(r,
+		          "needs %.1f GiB, which %dx %s would hold; %d %s on hand (owned: count)",
+		          gib, t->need, t->gpu->name, t->have, t->have == 1 ? "is" : "are");
+	else
+		route_why(r,
+		          "needs %.1f GiB, which %dx %s would hold; buy: allows at most %d "
+		          "(max_count)",
+		          gib, t->need, t->gpu->name, t->have);
+}
+
 static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
 {
 	(void)err;
@@ -62,6 +96,7 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	double max_vram = 0;
 	int considered = 0;
 	struct short_of sh = {0};
+	struct too_few few = {0};
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		if (!workload_gpu_allowed(c->w, o->gpu))
@@ -73,6 +108,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 		if (n > 0 && n <= o->count)
 			consider_owned(c, r, o->gpu, n, 0, o->watts, o->idle_watts, true,
 			               o->count / n, &sh);
+		else if (n > 0)
+			note_too_few(&few, o->gpu, n, o->count, true);
 	}
 	if (spec->has_buy) {
 		for (size_t i = 0; i < spec->n_buy; i++) {
@@ -86,6 +123,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 			if (n > 0 && n <= b->max_count)
 				consider_owned(c, r, b->gpu, n, b->price, b->watts, b->idle_watts,
 				               false, b->max_count / n, &sh);
+			else if (n > 0)
+				note_too_few(&few, b->gpu, n, b->max_count, false);
 		}
 	} else {
 		for (size_t i = 0; i < ref->n_gpus; i++) {
@@ -108,6 +147,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	else if (considered == 0)
 		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		          j->any_accelerator ? "" : " (NVIDIA only)");
+	else if (few.gpu)
+		why_too_few(r, &few, need->total_gib);
 	else
 		route_why(
 		    r,
@@ -115,6 +156,18 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 		    "them are not enough",
 		    need->total_gib, max_vram, c->w->engine->max_tp);
 	return PLANNER_OK;
+}
+
+/* GPUs on hand were not bought: with no purchase there is no hour at
+ * which owning starts to beat renting and nothing to pay back, only power
+ * (and the costs: upkeep), which compare's cost already holds. A figure
+ * would be 0.0, which reads like a fault; the note says why there is none. */
+static bool own_on_hand(const struct route_result *own, char *note, size_t len)
+{
+	if (!own->feasible || !own->already_owned)
+		return false;
+	snprintf(note, len, "%s", BREAKEVEN_ALREADY_OWNED);
+	return true;
 }
 
 /* Compare equal work: when the hours come from tokens, the owned GPUs
@@ -129,6 +182,8 @@ double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struc
 	const struct route_result *rent = &res->routes[route_index(bp->b)];
 	if (len)
 		note[0] = '\0';
+	if (own_on_hand(own, note, len))
+		return NAN;
 	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
 		return NAN;
 	double power_per_hour = own->tco.per_hour;
@@ -144,9 +199,7 @@ double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struc
 	return NAN;
 }
 
-/* GPUs on hand have nothing to pay back: they win at once when their
- * running costs are below the rental, and never otherwise. A payback
- * past amortize_months, the hardware's life in the plan, does not
+/* A payback past amortize_months, the hardware's life in the plan, does not
  * happen in it. */
 double breakeven_owned_payback(const struct breakeven_pair *bp, const struct jobspec *spec,
                                const struct job_result *res, char *note, size_t len)
@@ -155,6 +208,8 @@ double breakeven_owned_payback(const struct breakeven_pair *bp, const struct job
 	const struct route_result *rent = &res->routes[route_index(bp->b)];
 	if (len)
 		note[0] = '\0';
+	if (own_on_hand(own, note, len))
+		return NAN;
 	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
 		return NAN;
 	double saving = rent->monthly_cost - own->power_cost - own->tco.maintenance;

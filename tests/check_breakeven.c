@@ -214,6 +214,76 @@ START_TEST(the_header_names_units_and_never_is_an_empty_cell)
 }
 END_TEST
 
+/* GPUs on hand: at 0.05 a kWh support-bot's 4090 on hand beats the rental,
+ * where the old figures read "0.0 h/month" and "0.0 months"; nothing was
+ * bought, so every output says so in place of both figures. */
+START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
+{
+	char *dir = test_tmpdir();
+	char *db = xasprintf("%s/prices.db", dir), *out = NULL;
+	const char *table[] = {"compare", "jobs/monthly.yaml",        "--db", db, "--quiet",
+	                       "--set",   "electricity_per_kwh=0.05", NULL};
+	ck_assert_int_eq(test_run_planner(table, NULL, &out, NULL), 0);
+	const char *bot = strstr(out, "\nsupport-bot  ");
+	ck_assert_ptr_nonnull(bot);
+	ck_assert_ptr_nonnull(strstr(bot, "1x RTX 4090 on hand"));
+	ck_assert_ptr_nonnull(
+	    strstr(bot, "break-even: already owned: power only; api vs rented never\n"));
+	ck_assert_ptr_null(strstr(out, " 0.0 h/month"));
+	ck_assert_ptr_null(strstr(out, " 0.0 months"));
+	free(out);
+	const char *json[] = {"compare", "jobs/monthly.yaml",        "--db",     db,     "--quiet",
+	                      "--set",   "electricity_per_kwh=0.05", "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(json, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	const cJSON *jobs = get(root, "jobs"), *j;
+	int on_hand = 0;
+	cJSON_ArrayForEach(j, jobs)
+	{
+		const cJSON *brk = get(j, "breakeven"), *own = route_of(j, "owned");
+		bool owned = own && cJSON_IsTrue(get(own, "already_owned"));
+		ck_assert_msg(cJSON_IsBool(get(brk, "already_owned")), "no already_owned");
+		ck_assert_int_eq(cJSON_IsTrue(get(brk, "already_owned")), owned);
+		if (!owned)
+			continue;
+		on_hand++;
+		ck_assert(cJSON_IsNull(get(brk, "owned_payback_months")));
+		ck_assert(cJSON_IsNull(get(brk, "owned_vs_rented_hours_per_month")));
+		ck_assert_str_eq(get(brk, "owned_payback_note")->valuestring,
+		                 "already owned: power only");
+	}
+	ck_assert_int_eq(on_hand, 2); /* support-bot, contract-review */
+	cJSON_Delete(root);
+	free(out);
+	const char *csv[] = {"breakeven", "jobs/monthly.yaml",        "--db", db, "--quiet",
+	                     "--set",     "electricity_per_kwh=0.05", NULL};
+	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
+	const char *row = strstr(out, "\r\nsupport-bot,");
+	ck_assert_ptr_nonnull(row);
+	/* best owned, its cost, then both owned figures and api empty */
+	ck_assert_ptr_nonnull(strstr(row, ",owned,1.11,,,,EUR,"));
+	ck_assert(!strncmp(strstr(row + 2, "\r\n") - 26, ",already owned: power only", 26));
+	free(out);
+	char *html = xasprintf("%s/r.html", dir);
+	const char *report[] = {
+	    "report", "jobs/monthly.yaml",        "-o", html, "--db", db, "--quiet",
+	    "--set",  "electricity_per_kwh=0.05", NULL};
+	ck_assert_int_eq(test_run_planner(report, NULL, NULL, NULL), 0);
+	out = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(out, "<p>Break-even: <b>already owned: power only</b>; api "
+	                                  "vs rented <b>never</b>.</p>"));
+	ck_assert_ptr_null(strstr(out, "<b>0.0 months</b>"));
+	free(out);
+	unlink(html);
+	free(html);
+	unlink(db);
+	rmdir(dir);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(breakeven_refuses_json_and_names_a_missing_file)
 {
 	char *err = NULL;
@@ -245,6 +315,7 @@ Suite *breakeven_suite(void)
 	tcase_add_test(tc, every_figure_of_the_tour_csv_equals_compare_json);
 	tcase_add_test(tc, a_quoted_job_name_and_an_api_break_even_survive_the_strict_parser);
 	tcase_add_test(tc, the_header_names_units_and_never_is_an_empty_cell);
+	tcase_add_test(tc, gpus_on_hand_say_already_owned_in_place_of_the_figures);
 	tcase_add_test(tc, breakeven_refuses_json_and_names_a_missing_file);
 	suite_add_tcase(s, tc);
 	return s;

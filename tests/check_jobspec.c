@@ -5,9 +5,11 @@
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "jobspec.h"
 #include "testutil.h"
@@ -361,16 +363,65 @@ START_TEST(a_spec_that_is_not_a_regular_file_or_too_large_is_refused_at_once)
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	bad_file(fifo, fifo, "is not a regular file", NULL);
 	bad_file(dir, dir, "is not a regular file", NULL);
-	/* 2 MB of comments: over the 1 MiB limit. */
-	char *big = malloc(2000001);
-	ck_assert_ptr_nonnull(big);
-	memset(big, '#', 2000000);
-	big[2000000] = '\0';
-	char *path = test_write(dir, "big.yaml", big);
-	bad_file(path, path, "is 2000000 bytes", "at most 1048576", NULL);
+	/* One byte past the 64 MiB cap (sparse: no memory, no disk): refused
+	 * by its size before a byte is read, through the binary. */
+	char *path = xasprintf("%s/big.yaml", dir), *err = NULL;
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ftruncate(fileno(f), (64L << 20) + 1), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	bad_file(path, path, "is 65 MiB; specs are read up to 64 MiB", NULL);
+	const char *argv[] = {"compare", path, "--quiet", NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
+	char *want = xasprintf("%s is 65 MiB; specs are read up to 64 MiB", path);
+	ck_assert_msg(strstr(err, want), "%s", err);
+	free(want);
+	free(err);
+	unlink(path);
 	free(path);
-	free(big);
 	free(fifo);
+	free(dir);
+}
+END_TEST
+
+/* 10,000 jobs, the most a list holds, in block style as YAML libraries
+ * write by default: over 4 MB, past the old 1 MiB cap, priced whole. */
+START_TEST(a_block_style_spec_of_10000_jobs_is_read_and_priced)
+{
+	static const char *const models[][2] = {
+	    {"llama-3.1-8b", "q4_k_m"}, {"qwen2.5-7b", "bf16"}, {"qwen2.5-32b", "q4_k_m"}};
+	char *dir = test_tmpdir(), *path = xasprintf("%s/jobs.yaml", dir);
+	char *db = xasprintf("%s/prices.db", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("version: 1\ncurrency: USD\nelectricity_per_kwh: 0.2\njobs:\n", f);
+	for (int i = 0; i < 10000; i++)
+		fprintf(f,
+		        "  # owned by team %02d; reviewed each quarter with the cost centre\n"
+		        "  - name: team-%02d-customer-service-%05d\n"
+		        "    model: %s\n    precision: %s\n    task: inference\n"
+		        "    context: 8192\n    tokens_per_month:\n      input: %dM\n"
+		        "      output: 20M\n    data: public\n    interruptible: true\n"
+		        "    accelerator: nvidia\n    regions:\n      - eu\n      - us\n"
+		        "    schedule:\n      window: \"00:00-24:00\"\n    batch: 4\n",
+		        i % 40, i % 40, i, models[i % 3][0], models[i % 3][1], 100 + i % 50);
+	ck_assert_int_eq(fclose(f), 0);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_gt(st.st_size, 4000000);
+	ck_assert_int_lt(st.st_size, 5000000);
+	char *out = NULL, *err = NULL;
+	const char *argv[] = {"compare", path, "--db", db, "--quiet", NULL};
+	int rc = test_run_planner(argv, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	ck_assert_ptr_nonnull(strstr(out, "\nteam-39-customer-service-09999  "));
+	free(out);
+	free(err);
+	unlink(path);
+	unlink(db);
+	rmdir(dir);
+	free(db);
+	free(path);
 	free(dir);
 }
 END_TEST
@@ -1043,5 +1094,10 @@ Suite *jobspec_suite(void)
 	tcase_add_test(hostile, yaml_aliases_are_rejected_not_expanded);
 	tcase_add_test(hostile, deep_nesting_and_a_second_document_do_not_crash);
 	suite_add_tcase(s, hostile);
+
+	TCase *large = tcase_create("large specs");
+	tcase_set_timeout(large, 0); /* no wall-clock limit: 10,000 jobs are slow under ASan */
+	tcase_add_test(large, a_block_style_spec_of_10000_jobs_is_read_and_priced);
+	suite_add_tcase(s, large);
 	return s;
 }

@@ -225,7 +225,14 @@ START_TEST(gpus_on_hand_cost_power_only)
 	/* 1 x 400 W x 100 h / 1000 x 0.10 EUR */
 	ck_assert_double_eq_tol(o->monthly_cost, 4.0, 1e-9);
 	ck_assert_int_eq(p->jobs[0].best, ROUTE_OWNED);
-	ck_assert_double_eq_tol(p->jobs[0].be.value[BREAKEVEN_OWNED_VS_RENTED], 0, 1e-12);
+	/* Nothing bought: no break-even hour, no payback; never 0. */
+	const struct breakeven *be = &p->jobs[0].be;
+	ck_assert(isnan(be->value[BREAKEVEN_OWNED_VS_RENTED]));
+	ck_assert(isnan(be->value[BREAKEVEN_OWNED_PAYBACK]));
+	ck_assert_str_eq(be->note[BREAKEVEN_OWNED_PAYBACK], "already owned: power only");
+	ck_assert(breakeven_already_owned(be));
+	char buf[64];
+	ck_assert_str_eq(plan_payback_text(be, buf, sizeof buf), "already owned: power only");
 	plan_free(p);
 	jobspec_free(spec);
 }
@@ -411,6 +418,52 @@ START_TEST(gpus_on_hand_run_as_many_sets_as_the_work_needs_if_there_are_enough)
 }
 END_TEST
 
+/* The 27 GiB job fits 2x RTX 4090 or 2x RTX 5080: too few on hand, or
+ * allowed to buy, says how many would do; only GPUs the engine cannot
+ * split the job over in enough of them are "not enough". */
+START_TEST(an_owned_route_short_of_gpus_names_how_many_would_fit_and_how_many_there_are)
+{
+	static const char job[] = "jobs:\n - {name: a, model: qwen2.5-32b, precision: q4_k_m, "
+	                          "context: 32768, hours_per_month: 100, data: restricted}\n";
+	struct jobspec *spec;
+	char *yaml = xasprintf("%sowned: [{gpu: RTX 4090, count: 1}]\nbuy: []\n%s", SPEC_HEAD, job);
+	struct plan *p = plan_of(yaml, &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert(!r->feasible);
+	char *want = xasprintf("needs %.1f GiB, which 2x RTX 4090 would hold; 1 is on hand "
+	                       "(owned: count)",
+	                       p->jobs[0].vram_gib);
+	ck_assert_str_eq(r->why, want);
+	free(want);
+	free(yaml);
+	plan_free(p);
+	jobspec_free(spec);
+	yaml = xasprintf("%sbuy: [{gpu: RTX 5080, price: 1200, watts: 360, max_count: 1}]\n%s",
+	                 SPEC_HEAD, job);
+	p = plan_of(yaml, &spec);
+	r = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert(!r->feasible);
+	want = xasprintf("needs %.1f GiB, which 2x RTX 5080 would hold; buy: allows at most 1 "
+	                 "(max_count)",
+	                 p->jobs[0].vram_gib);
+	ck_assert_str_eq(r->why, want);
+	free(want);
+	free(yaml);
+	plan_free(p);
+	jobspec_free(spec);
+	/* 1.2 TiB: 8 H200, the engine's most, do not hold it. */
+	p = plan_of(SPEC_HEAD "owned: [{gpu: H200, count: 8}]\nbuy: []\n"
+	                      "jobs:\n - {name: a, model: deepseek-v3, precision: bf16, "
+	                      "hours_per_month: 60, data: restricted}\n",
+	            &spec);
+	r = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert(!r->feasible);
+	ck_assert_msg(strstr(r->why, "has 140 GiB, and 8 of them are not enough"), "%s", r->why);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -424,6 +477,8 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, buying_costs_amortised_capex_plus_power_and_the_breakevens_follow_by_hand);
 	tcase_add_test(tc, a_breakeven_that_never_happens_is_nan);
 	tcase_add_test(tc, gpus_on_hand_cost_power_only);
+	tcase_add_test(
+	    tc, an_owned_route_short_of_gpus_names_how_many_would_fit_and_how_many_there_are);
 	tcase_add_test(tc, restricted_data_rules_out_the_api_and_renting_with_reasons);
 	tcase_add_test(tc, confidential_data_may_rent_but_not_call_an_api);
 	tcase_add_test(tc, an_amd_offer_is_a_candidate_only_with_accelerator_any);
