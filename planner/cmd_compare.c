@@ -289,6 +289,27 @@ static void route_detail(char *buf, size_t len, const struct route_result *r, co
 		snprintf(buf + n, len - (size_t)n, ", %.4g %s/Mtok", r->cost_per_mtok, cur);
 }
 
+/* compare's "  break-even: …" line of job j into line (len bytes). */
+static void breakeven_line(char *line, size_t len, const struct job_result *j)
+{
+	snprintf(line, len, "  break-even:");
+	for (size_t b = 0; b < breakeven_count(); b++) {
+		const struct breakeven_pair *bp = breakeven_at(b);
+		char t[64];
+		size_t used = strlen(line);
+		const char *note = j->be.note[b];
+		/* GPUs on hand: one "already owned: power only" in place
+		 * of the figures it stands for. */
+		if (!strcmp(note, BREAKEVEN_ALREADY_OWNED)) {
+			if (b == 0 || strcmp(j->be.note[b - 1], note))
+				snprintf(line + used, len - used, "%s %s", b ? ";" : "", note);
+			continue;
+		}
+		bp->text(t, sizeof t, j->be.value[b], note);
+		snprintf(line + used, len - used, "%s %s %s", b ? ";" : "", bp->label, t);
+	}
+}
+
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
@@ -344,23 +365,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
 			         j->best == k ? "*" : " ", cost, detail);
 		}
-		char line[512] = "  break-even:";
-		for (size_t b = 0; b < breakeven_count(); b++) {
-			const struct breakeven_pair *bp = breakeven_at(b);
-			char t[64];
-			size_t used = strlen(line);
-			const char *note = j->be.note[b];
-			/* GPUs on hand: one "already owned: power only" in place
-			 * of the figures it stands for. */
-			if (!strcmp(note, BREAKEVEN_ALREADY_OWNED)) {
-				if (b == 0 || strcmp(j->be.note[b - 1], note))
-					snprintf(line + used, sizeof line - used, "%s %s",
-					         b ? ";" : "", note);
-				continue;
-			}
-			bp->text(t, sizeof t, j->be.value[b], note);
-			snprintf(line + used, sizeof line - used, "%s %s %s", b ? ";" : "", bp->label, t);
-		}
+		char line[512];
+		breakeven_line(line, sizeof line, j);
 		cli_wrap(c, 4, "%s", line);
 	}
 	printf("\n");
