@@ -86,75 +86,70 @@ static void why_too_few(struct route_result *r, const struct too_few *t, double 
 		          gib, t->need, t->gpu->name, t->have);
 }
 
+/* What price_owned's pass over the GPUs it may own has seen so far. */
+struct owned_scan {
+	double max_vram;    /* the largest GPU memory considered */
+	int considered;     /* kinds the job may use */
+	struct short_of sh; /* fit in memory, short of the work */
+	struct too_few few; /* fit on more GPUs than there are */
+};
+
+/* Considers owning GPUs of kind g, `stock` of them at most (on hand, or
+ * the most buy: allows), each bought at price (0 on hand). */
+static void consider_kind(const struct route_ctx *c, struct route_result *r, struct owned_scan *s,
+                          const struct gpu_spec *g, int stock, double price, double watts,
+                          double idle_watts, bool on_hand)
+{
+	if (!workload_gpu_allowed(c->w, g))
+		return;
+	s->considered++;
+	if (g->vram_gib > s->max_vram)
+		s->max_vram = g->vram_gib;
+	int n = workload_min_gpus(c->w, g);
+	if (n > 0 && n <= stock)
+		consider_owned(c, r, g, n, price, watts, idle_watts, on_hand, stock / n, &s->sh);
+	else if (n > 0)
+		note_too_few(&s->few, g, n, stock, on_hand);
+}
+
 static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
 {
 	(void)err;
 	const struct job *j = c->job;
 	const struct jobspec *spec = c->spec;
 	const struct refdata *ref = c->ref;
-	const struct vram_need *need = &c->w->need;
-	double max_vram = 0;
-	int considered = 0;
-	struct short_of sh = {0};
-	struct too_few few = {0};
+	struct owned_scan s = {0};
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
-		if (!workload_gpu_allowed(c->w, o->gpu))
-			continue;
-		considered++;
-		if (o->gpu->vram_gib > max_vram)
-			max_vram = o->gpu->vram_gib;
-		int n = workload_min_gpus(c->w, o->gpu);
-		if (n > 0 && n <= o->count)
-			consider_owned(c, r, o->gpu, n, 0, o->watts, o->idle_watts, true,
-			               o->count / n, &sh);
-		else if (n > 0)
-			note_too_few(&few, o->gpu, n, o->count, true);
+		consider_kind(c, r, &s, o->gpu, o->count, 0, o->watts, o->idle_watts, true);
 	}
-	if (spec->has_buy) {
-		for (size_t i = 0; i < spec->n_buy; i++) {
-			const struct buy_option *b = &spec->buy[i];
-			if (!workload_gpu_allowed(c->w, b->gpu))
-				continue;
-			considered++;
-			if (b->gpu->vram_gib > max_vram)
-				max_vram = b->gpu->vram_gib;
-			int n = workload_min_gpus(c->w, b->gpu);
-			if (n > 0 && n <= b->max_count)
-				consider_owned(c, r, b->gpu, n, b->price, b->watts, b->idle_watts,
-				               false, b->max_count / n, &sh);
-			else if (n > 0)
-				note_too_few(&few, b->gpu, n, b->max_count, false);
-		}
-	} else {
-		for (size_t i = 0; i < ref->n_gpus; i++) {
-			const struct gpu_spec *g = &ref->gpus[i];
-			if (g->price_usd <= 0 || g->watts <= 0 || !workload_gpu_allowed(c->w, g))
-				continue;
-			considered++;
-			if (g->vram_gib > max_vram)
-				max_vram = g->vram_gib;
-			int n = workload_min_gpus(c->w, g);
-			if (n > 0)
-				consider_owned(c, r, g, n, g->price_usd * spec->usd_to_currency,
-				               g->watts, 0, false, WORKLOAD_MAX_GPUS / n, &sh);
-		}
+	for (size_t i = 0; spec->has_buy && i < spec->n_buy; i++) {
+		const struct buy_option *b = &spec->buy[i];
+		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts,
+		              false);
+	}
+	/* Without buy: every GPU with a price and a power figure may be bought. */
+	for (size_t i = 0; !spec->has_buy && i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		if (g->price_usd > 0 && g->watts > 0)
+			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
+			              g->price_usd * spec->usd_to_currency, g->watts, 0, false);
 	}
 	if (r->feasible)
 		return PLANNER_OK;
-	if (sh.any)
-		route_why(r, "%s", sh.why);
-	else if (considered == 0)
+	if (s.sh.any)
+		route_why(r, "%s", s.sh.why);
+	else if (s.considered == 0)
 		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		          j->any_accelerator ? "" : " (NVIDIA only)");
-	else if (few.gpu)
-		why_too_few(r, &few, need->total_gib);
+	else if (s.few.gpu)
+		why_too_few(r, &s.few, c->w->need.total_gib);
 	else
 		route_why(
 		    r,
 		    "needs %.1f GiB; the largest GPU on hand or to buy has %.0f GiB, and %d of "
 		    "them are not enough",
-		    need->total_gib, max_vram, c->w->engine->max_tp);
+		    c->w->need.total_gib, s.max_vram, c->w->engine->max_tp);
 	return PLANNER_OK;
 }
 
