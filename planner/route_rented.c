@@ -108,7 +108,7 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 		if (best == OFFER_NONE || cost < best_cost ||
 		    (cost == best_cost &&
 		     (x->offers[i].price_per_hour < best_price ||
-		      (x->offers[i].price_per_hour == best_price && i < best)))) {
+		      (i < best && x->offers[i].price_per_hour == best_price)))) {
 			best = i;
 			best_gpu = g->gpu;
 			best_cost = cost;

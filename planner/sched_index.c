@@ -114,7 +114,7 @@ int solver_partners(struct solver *v, size_t k, size_t *out, int max)
 			size_t j = v->touched[x];
 			if (isfinite(dens[j]) &&
 			    (best == p->n_jobs || dens[j] < dens[best] ||
-			     (dens[j] == dens[best] && j < best)))
+			     (j < best && dens[j] == dens[best])))
 				best = j;
 		}
 		if (best == p->n_jobs)

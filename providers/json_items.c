@@ -142,7 +142,9 @@ static bool json_fail(char **err, int code, const char *msg)
  * bytes are copied a run at a time, not one by one. */
 static bool flush_run(struct json_items *s, const char *end, char **err)
 {
-	if (!s->run)
+	/* json_items_finish passes no end: every feed call has flushed its
+	 * run before returning, so there is nothing pending then. */
+	if (!s->run || !end)
 		return true;
 	size_t n = (size_t)(end - s->run);
 	const char *from = s->run;
