@@ -517,7 +517,7 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 	if ((o->skip = not_expressible(k, r)))
 		return;
 	if (!(x.e = row_engine(r)))
-		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron)";
+		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron, torchtitan, litgpt)";
 	else if (!(x.m = row_model(r)))
 		o->skip = "model not in the reference or architecture table";
 	else if (!(x.p = row_precision(r)) && kinds[k].needs_precision)
