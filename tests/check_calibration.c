@@ -364,8 +364,10 @@ static int max_batch(const struct ctx *x, const struct speed_job *j)
 
 static void est_serving(const struct ctx *x, struct outcome *o)
 {
-	if (!strcmp(x->r->c[C_IN], "ShareGPT")) {
-		o->skip = "request shape is a dataset (ShareGPT), not a number";
+	char *end;
+	strtod(x->r->c[C_IN], &end);
+	if (end == x->r->c[C_IN]) {
+		o->skip = "request shape is a dataset (ShareGPT, MLPerf), not a number";
 		return;
 	}
 	struct speed_job j = {0};
