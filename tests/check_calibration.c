@@ -139,6 +139,7 @@ static const struct {
     {"Qwen3-8B", "qwen3-8b"},               {"Qwen3-32B", "qwen3-32b"},
     {"Qwen3-14B", "qwen3-14b"},             {"Llama-3.2-1B", "llama-3.2-1b"},
     {"gemma-2-9b", "gemma-2-9b"},           {"gemma-3-27b", "gemma-3-27b"},
+    {"Llama-2-70b", "llama-2-70b"},
 };
 
 static struct model_spec extra_resolved[sizeof extra_models / sizeof extra_models[0]];
@@ -519,7 +520,8 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 	if ((o->skip = not_expressible(k, r)))
 		return;
 	if (!(x.e = row_engine(r)))
-		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron, torchtitan, litgpt)";
+		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron, "
+		          "torchtitan, litgpt)";
 	else if (!(x.m = row_model(r)))
 		o->skip = "model not in the reference or architecture table";
 	else if (!(x.p = row_precision(r)) && kinds[k].needs_precision)
@@ -763,7 +765,7 @@ static void print_sources(void)
 {
 	printf("\ncalibration: median absolute error per source and kind (limit %.0f %%)\n",
 	       SOURCE_LIMIT);
-	printf("%-7s %-44s %-16s %5s %7s %8s\n", "side", "source", "kind", "rows", "skipped",
+	printf("%-7s %-48s %-16s %5s %7s %8s\n", "side", "source", "kind", "rows", "skipped",
 	       "median %");
 	for (int side = 0; side < 2; side++)
 		for (size_t i = 0; i < n_sources; i++) {
@@ -772,7 +774,7 @@ static void print_sources(void)
 				continue;
 			double m = median(&s->h);
 			bool over = strcmp(kinds[s->kind].kind, "fits") && m > SOURCE_LIMIT;
-			printf("%-7s %-44s %-16s %5zu %7zu ", s->split, s->source,
+			printf("%-7s %-48s %-16s %5zu %7zu ", s->split, s->source,
 			       kinds[s->kind].kind, s->h.n, s->skipped);
 			if (s->h.n && over && source_limit(s) > SOURCE_LIMIT)
 				printf("%8.1f  OVER (held at %.0f %%)\n", m, source_limit(s));
