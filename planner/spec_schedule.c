@@ -208,7 +208,9 @@ static const struct spec_key sched_keys[] = {
      .example = "window: \"22:00-06:00\"",
      .type = "text, \"HH:MM-HH:MM\"",
      .bounds = "00:00 to 24:00; the end before the start crosses midnight",
-     .desc = "Hours of the day, in timezone, the job may run."},
+     .desc = "Hours of the day, in timezone, the job may run. compare holds a job's "
+             "hours on a route to the window's hours in its 31-day month (daily hours x "
+             "the share of days x 31: 248 h for 22:00-06:00)."},
     {.name = "days",
      .kind = SPEC_CUSTOM,
      .read = read_days,
