@@ -267,6 +267,25 @@ static bool one_copy_short(const struct workload *w, const struct device *d, dou
 	return false;
 }
 
+/* A job of given hours only: copies of H / copies hours each when H is
+ * more than the window's (span), else one copy of H. */
+static bool size_hours_only(const struct workload *w, const struct device *d, int max_replicas,
+                            double span, double copies, struct workload_run *out, char *why,
+                            size_t len)
+{
+	const struct job *j = w->job;
+	out->replicas = (int)clamp_llong(copies, 1, INT_MAX);
+	out->hours = j->hours_per_month / out->replicas;
+	if (copies <= max_replicas)
+		return true;
+	if (why && len)
+		snprintf(why, len,
+		         "needs %g h in a window of %.1f h a month: %.0f copies of %dx %s, more "
+		         "than this route may use",
+		         j->hours_per_month, span, copies, d->count, d->name);
+	return false;
+}
+
 bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
                        int batch, const struct speed_est *est, struct workload_run *out, char *why,
                        size_t len)
@@ -287,18 +306,8 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 	double hour_copies = j->has_hours ? ceil(j->hours_per_month / span - 1e-9) : 1;
 	if (hour_copies > 1 && tune)
 		return one_copy_short(w, d, j->hours_per_month, span, why, len);
-	if (!j->has_tokens) {
-		out->replicas = (int)clamp_llong(hour_copies, 1, INT_MAX);
-		out->hours = j->hours_per_month / out->replicas;
-		if (hour_copies <= max_replicas)
-			return true;
-		if (why && len)
-			snprintf(why, len,
-			         "needs %g h in a window of %.1f h a month: %.0f copies of %dx %s, "
-			         "more than this route may use",
-			         j->hours_per_month, span, hour_copies, n, d->name);
-		return false;
-	}
+	if (!j->has_tokens)
+		return size_hours_only(w, d, max_replicas, span, hour_copies, out, why, len);
 	out->work_hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
 	if (!isfinite(out->work_hours)) {
 		if (why && len)
@@ -331,7 +340,7 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 		    why, len,
 		    "needs %.0f tok/s over %g h%s; %dx %s does %.0f under %s%s, so %.0f copies "
 		    "(%.0f GPUs) would be needed, more than the %d GPU%s this route may use",
-		    out->need_tps, round_to(span, 1),
+		    out->need_tps, round_to(span, 2),
 		    span < HOURS_PER_MONTH && span == window ? " (its window's hours a month)" : "",
 		    n, d->name, out->tps, w->engine->name, prefill, copies, copies * n, most,
 		    most == 1 ? "" : "s");
