@@ -171,12 +171,13 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 }
 
 /* A route and its cost, for a move's from and to; null without one. */
-static cJSON *move_end_json(int route, double cost)
+static cJSON *move_end_json(int route, double cost, const char *what)
 {
 	if (route < 0)
 		return cJSON_CreateNull();
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "route", route_name((enum route)route));
+	cJSON_AddStringToObject(o, "decision", what);
 	cJSON_AddNumberToObject(o, "monthly_cost", round_to(cost, 2));
 	return o;
 }
@@ -195,8 +196,9 @@ static void capacity_json(cJSON *root, const struct jobspec *spec, const struct 
 		cJSON_AddStringToObject(o, "job", p->jobs[m->job].job->name);
 		cJSON_AddStringToObject(o, "gpu", m->gpu->name);
 		cJSON_AddNumberToObject(o, "on_hand", m->on_hand);
-		cJSON_AddItemToObject(o, "from", move_end_json((int)m->from_route, m->from_cost));
-		cJSON_AddItemToObject(o, "to", move_end_json(m->to_route, m->to_cost));
+		cJSON_AddItemToObject(o, "from",
+		                      move_end_json((int)m->from_route, m->from_cost, m->from_what));
+		cJSON_AddItemToObject(o, "to", move_end_json(m->to_route, m->to_cost, m->to_what));
 		cJSON_AddNumberToObject(o, "gpus_needed", m->gpus_needed);
 		cJSON_AddNumberToObject(o, "gpus_left", m->gpus_left);
 		cJSON_AddNumberToObject(o, "gpu_hours_needed", round_to(m->hours_needed, 1));
@@ -364,13 +366,13 @@ static void print_moves(const struct cli *c, const struct jobspec *spec, const s
 	         "(ties: priority); --each-alone prices each job alone");
 	for (size_t i = 0; i < p->n_moves; i++) {
 		const struct capacity_move *m = &p->moves[i];
-		char name[64], to[64] = "no route";
+		char name[64], to[160] = "no route", what[128];
 		if (m->to_route >= 0)
-			snprintf(to, sizeof to, "%s (%.2f)", route_name((enum route)m->to_route),
+			snprintf(to, sizeof to, "%s (%.2f)", cli_safe(what, sizeof what, m->to_what),
 			         m->to_cost);
-		cli_wrap(c, 2, "moved: %s from owned (%.2f) to %s: %s",
-		         cli_safe(name, sizeof name, p->jobs[m->job].job->name), m->from_cost, to,
-		         m->reason);
+		cli_wrap(c, 2, "moved: %s from %s (%.2f) to %s: %s",
+		         cli_safe(name, sizeof name, p->jobs[m->job].job->name), m->from_what,
+		         m->from_cost, to, m->reason);
 	}
 }
 

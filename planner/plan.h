@@ -102,6 +102,7 @@ struct capacity_move {
 	double to_cost;             /* its monthly cost there (NAN with no route) */
 	int gpus_needed, gpus_left; /* GPUs at once it needs, and those not taken before it */
 	double hours_needed, hours_left; /* GPU-hours a month (count x 744 on hand) */
+	char from_what[128], to_what[128]; /* the routes' decisions: "own 1x RTX 4090", "rent …" */
 	char reason[200];           /* "needs 8 A100 80GB at once; 6 of the 16 on hand are left …" */
 };
 

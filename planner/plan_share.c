@@ -119,6 +119,16 @@ static bool take(struct stock *s, const struct route_result *r)
 	return true;
 }
 
+/* What a route does, in diff's words ("rent 1x RTX 3090 at vast"). */
+static void route_decision(char *buf, size_t len, const struct route_result *r)
+{
+	const struct route_ops *ops = route_at((size_t)r->route);
+	if (ops && ops->decision)
+		ops->decision(buf, len, r);
+	else
+		snprintf(buf, len, "%s", route_name(r->route));
+}
+
 static void move_reason(struct capacity_move *m)
 {
 	const char *g = m->gpu->name;
@@ -157,6 +167,7 @@ static int move_job(const struct route_ctx *base, struct plan *p, size_t i, stru
 	                            .hours_needed = gpu_hours_of(own),
 	                            .hours_left = s->hours[e]};
 	move_reason(m);
+	route_decision(m->from_what, sizeof m->from_what, own);
 	memcpy(free, s->gpus, s->n * sizeof *free);
 	free[e] = own->gpu_count > s->gpus[e] ? s->gpus[e] : 0;
 	struct route_result alt;
@@ -182,6 +193,8 @@ static int move_job(const struct route_ctx *base, struct plan *p, size_t i, stru
 	plan_job_finish(&c);
 	m->to_route = res->best;
 	m->to_cost = res->best >= 0 ? res->routes[res->best].monthly_cost : NAN;
+	if (res->best >= 0)
+		route_decision(m->to_what, sizeof m->to_what, &res->routes[res->best]);
 	return PLANNER_OK;
 }
 

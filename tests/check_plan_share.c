@@ -170,6 +170,7 @@ START_TEST(over_booked_gpus_go_to_the_jobs_that_save_most_and_the_rest_move)
 	ck_assert_msg(m != NULL, "chat-low did not move");
 	ck_assert_str_eq(str(cJSON_GetObjectItem(m, "from"), "route"), "owned");
 	ck_assert_str_eq(str(cJSON_GetObjectItem(m, "to"), "route"), "rented");
+	ck_assert_str_eq(str(cJSON_GetObjectItem(m, "from"), "decision"), "own 1x RTX 4090");
 	ck_assert_str_eq(str(m, "gpu"), "RTX 4090");
 	ck_assert_int_eq((int)num(m, "gpus_needed"), 1);
 	ck_assert_int_eq((int)num(m, "gpus_left"), 0);
@@ -200,7 +201,8 @@ START_TEST(the_table_names_the_job_that_moved_and_why)
 	char *db = db_arg(), *out = NULL, *err = NULL;
 	const char *argv[] = {"compare", OVERBOOKED, "--quiet", "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
-	ck_assert_msg(strstr(out, "moved: chat-low from owned (40.50) to rented (60.00): needs 1 "
+	ck_assert_msg(strstr(out, "moved: chat-low from own 1x RTX 4090 (40.50) to rent 1x RTX "
+	                          "3090 at vast (60.00): needs 1 "
 	                          "RTX 4090 at once"),
 	              "%s", out);
 	ck_assert_msg(strstr(out, "GPUs on hand: shared"), "%s", out);
