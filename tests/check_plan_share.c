@@ -195,6 +195,29 @@ START_TEST(over_booked_gpus_go_to_the_jobs_that_save_most_and_the_rest_move)
 }
 END_TEST
 
+/* With a 3090 on hand as well, each job alone takes it (less power than
+ * a 4090). All three save 0.03 a GPU-hour against a 4090 on hand, so
+ * priority decides: chat-high keeps the 3090, and the others move to the
+ * 4090s, which hold both. */
+START_TEST(a_job_whose_gpus_are_taken_moves_to_other_gpus_on_hand)
+{
+	cJSON *root = compare_json(OVERBOOKED, "--set",
+	                           "owned=[{gpu: RTX 4090, count: 2}, {gpu: RTX 3090, count: 1}]");
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "capacity_moves")), 2);
+	const char *moved[] = {"chat-low", "vault"};
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *m = move_of(root, moved[i]);
+		ck_assert_msg(m != NULL, "%s did not move", moved[i]);
+		ck_assert_str_eq(str(m, "gpu"), "RTX 3090");
+		ck_assert_str_eq(str(cJSON_GetObjectItem(m, "to"), "decision"), "own 1x RTX 4090");
+	}
+	ck_assert_int_eq(on_hand_taken(root, "RTX 3090"), 1);
+	ck_assert_int_eq(on_hand_taken(root, "RTX 4090"), 2);
+	ck_assert_str_eq(str(route_of(job_named(root, "chat-high"), "owned"), "gpu"), "RTX 3090");
+	cJSON_Delete(root);
+}
+END_TEST
+
 /* The table says what moved and why, under the costs. */
 START_TEST(the_table_names_the_job_that_moved_and_why)
 {
@@ -283,6 +306,7 @@ Suite *plan_share_suite(void)
 	               the_platform_team_spec_books_at_most_the_16_a100s_and_the_window_s_hours);
 	tcase_add_test(tc, a_fine_tune_longer_than_its_window_says_so_on_the_route);
 	tcase_add_test(tc, over_booked_gpus_go_to_the_jobs_that_save_most_and_the_rest_move);
+	tcase_add_test(tc, a_job_whose_gpus_are_taken_moves_to_other_gpus_on_hand);
 	tcase_add_test(tc, the_table_names_the_job_that_moved_and_why);
 	tcase_add_test(tc, each_alone_prices_every_job_as_if_it_were_the_only_one);
 	tcase_add_test(tc, breakeven_and_report_share_unless_each_alone);
