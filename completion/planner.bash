@@ -114,15 +114,15 @@ _planner()
 
 	local opts
 	case $cmd in
-	compare) opts="--quiet --set" ;;
+	compare) opts="--quiet --set --each-alone" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
 	schedule) opts="--month --output -o --quiet --allow-unplaced --set --fleet" ;;
-	breakeven) opts="--output -o --quiet --set" ;;
-	report) opts="--output -o --quiet --set" ;;
+	breakeven) opts="--output -o --quiet --set --each-alone" ;;
+	report) opts="--output -o --quiet --set --each-alone" ;;
 	diff) opts="--quiet --set" ;;
 	history) opts="--provider --currency" ;;
 	fleet) opts="--month --output -o --quiet --thorough" ;;

@@ -51,6 +51,9 @@ int cli_common_option(struct cli *c, int opt, const char *arg)
 			                 "jobs.support-bot.tokens_per_month.input=400M", arg);
 		c->sets[c->n_sets++] = arg;
 		return 0;
+	case 'A':
+		c->each_alone = true;
+		return 0;
 	case 'h':
 		printf("usage: %s %s %s\n\n%s", c->prog, c->cmd->name, c->cmd->args, c->cmd->help);
 		return CLI_HELP_SHOWN;
@@ -302,7 +305,8 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 			goto fail;
 		}
 	}
-	if ((rc = plan_compare(*spec, c->ref, st, plan, &err)) != PLANNER_OK) {
+	struct plan_opts opts = {.share_owned = c->share_owned && !c->each_alone};
+	if ((rc = plan_compare_opts(*spec, c->ref, st, &opts, plan, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot price jobs");
 		goto fail;
 	}

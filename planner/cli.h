@@ -38,6 +38,8 @@ struct cli {
 	int argc;                /* for messages about an unknown option */
 	const char *sets[CLI_MAX_SETS]; /* --set KEY=VALUE, in order (argv's strings) */
 	size_t n_sets;
+	bool share_owned;        /* cli_plan shares the GPUs on hand (compare, breakeven, report) */
+	bool each_alone;         /* --each-alone: ... unless this is given */
 };
 
 struct cmd_entry {
@@ -65,10 +67,16 @@ struct cmd_entry {
 #define CLI_SET_HELP                                                                               \
 	"  --set KEY=VALUE    what if: change a spec key before pricing (repeatable;\n"            \
 	"                     e.g. jobs.support-bot.tokens_per_month.input=400M)\n"
+/* --each-alone (compare, breakeven, report): each job priced alone, as if
+ * it had every GPU on hand, not the GPUs on hand shared (plan_share.c). */
+#define CLI_ALONE_OPTION {"each-alone", no_argument, NULL, 'A'}
+#define CLI_ALONE_HELP                                                                             \
+	"  --each-alone       price each job alone, as if it had every GPU on hand\n"             \
+	"                     (default: the GPUs on hand are shared across the jobs)\n"
 /* clang-format on */
 
-/* Handles a common option (opt is 'D', 'F', 'h', 'v', or with
- * CLI_OUTPUT_OPTIONS 'o' and 'q'). Returns -1 when
+/* Handles a common option (opt is 'D', 'F', 'h', 'v', with
+ * CLI_OUTPUT_OPTIONS 'o' and 'q', 'S' and 'A'). Returns -1 when
  * opt is not a common option, 0 when handled, PLANNER_EUSAGE on a bad
  * value, PLANNER_ESYS when out of memory, or a special value
  * CLI_HELP_SHOWN after printing --help. */

@@ -130,6 +130,7 @@ static int write_csv(FILE *f, void *arg)
 static int exec_breakeven(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, CLI_SET_OPTION,
+					     CLI_ALONE_OPTION,
 					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
@@ -143,6 +144,7 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 				    "--format json'");
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
+	c->share_owned = true;
 	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
 		return rc;
 	rc = cli_write_file(c->out_path, write_csv, plan);
@@ -153,7 +155,7 @@ static int exec_breakeven(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_breakeven_entry = {
 	.name = "breakeven",
-	.args = "FILE [-o out.csv] [--set KEY=VALUE]... [--db PATH] [--quiet]",
+	.args = "FILE [-o out.csv] [--set KEY=VALUE]... [--each-alone] [--db PATH] [--quiet]",
 	.summary = "the break-even report as CSV, one row per job",
 	.help = "Writes one CSV row (RFC 4180, CRLF line ends, a header row) per job in\n"
 		"FILE: the monthly cost of each route, the offer or GPU behind it, the best\n"
@@ -168,7 +170,7 @@ const struct cmd_entry cmd_breakeven_entry = {
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet            no note about where the prices come from or stale ones\n"
-		CLI_SET_HELP "\n"
+		CLI_SET_HELP CLI_ALONE_HELP "\n"
 		"example:\n  planner breakeven jobs/monthly.yaml -o breakeven.csv\n",
 	.exec = exec_breakeven,
 };

@@ -170,6 +170,44 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 	return horizon_json(j, jj->spec, r, err);
 }
 
+/* A route and its cost, for a move's from and to; null without one. */
+static cJSON *move_end_json(int route, double cost, const char *what)
+{
+	if (route < 0)
+		return cJSON_CreateNull();
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "route", route_name((enum route)route));
+	cJSON_AddStringToObject(o, "decision", what);
+	cJSON_AddNumberToObject(o, "monthly_cost", round_to(cost, 2));
+	return o;
+}
+
+/* How the GPUs on hand were priced, and the jobs the shared pass moved
+ * (plan_share.c); only for a spec with owned: GPUs. */
+static void capacity_json(cJSON *root, const struct jobspec *spec, const struct plan *p)
+{
+	if (!spec->n_owned)
+		return;
+	cJSON_AddStringToObject(root, "owned_capacity", p->owned_shared ? "shared" : "each-alone");
+	cJSON *a = cJSON_AddArrayToObject(root, "capacity_moves");
+	for (size_t i = 0; i < p->n_moves; i++) {
+		const struct capacity_move *m = &p->moves[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "job", p->jobs[m->job].job->name);
+		cJSON_AddStringToObject(o, "gpu", m->gpu->name);
+		cJSON_AddNumberToObject(o, "on_hand", m->on_hand);
+		cJSON_AddItemToObject(o, "from",
+		                      move_end_json((int)m->from_route, m->from_cost, m->from_what));
+		cJSON_AddItemToObject(o, "to", move_end_json(m->to_route, m->to_cost, m->to_what));
+		cJSON_AddNumberToObject(o, "gpus_needed", m->gpus_needed);
+		cJSON_AddNumberToObject(o, "gpus_left", m->gpus_left);
+		cJSON_AddNumberToObject(o, "gpu_hours_needed", round_to(m->hours_needed, 1));
+		cJSON_AddNumberToObject(o, "gpu_hours_left", round_to(m->hours_left, 1));
+		cJSON_AddStringToObject(o, "reason", m->reason);
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
 /* The document without its jobs, which job_json makes as they print. */
 static int print_json(const struct jobspec *spec, const struct plan *p)
 {
@@ -191,6 +229,7 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 	cJSON_AddNumberToObject(root, "electricity_per_kwh", spec->electricity_per_kwh);
 	cJSON_AddNumberToObject(root, "pue", spec->pue);
 	cJSON_AddNumberToObject(root, "amortize_months", spec->amortize_months);
+	capacity_json(root, spec, p);
 	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
 	struct json_jobs jj = {.spec = spec, .plan = p};
 	char *err = NULL;
@@ -310,6 +349,33 @@ static void breakeven_line(char *line, size_t len, const struct job_result *j)
 	}
 }
 
+/* How the GPUs on hand were priced, under the table, and each job the
+ * shared pass moved with why. */
+static void print_moves(const struct cli *c, const struct jobspec *spec, const struct plan *p)
+{
+	if (!spec->n_owned)
+		return;
+	if (!p->owned_shared) {
+		cli_wrap(c, 0,
+		         "GPUs on hand: each job priced alone, as if it had all of them "
+		         "(--each-alone)");
+		return;
+	}
+	cli_wrap(c, 0,
+	         "GPUs on hand: shared, to the jobs that save most per GPU-hour on them "
+	         "(ties: priority); --each-alone prices each job alone");
+	for (size_t i = 0; i < p->n_moves; i++) {
+		const struct capacity_move *m = &p->moves[i];
+		char name[64], to[160] = "no route", what[128];
+		if (m->to_route >= 0)
+			snprintf(to, sizeof to, "%s (%.2f)", cli_safe(what, sizeof what, m->to_what),
+			         m->to_cost);
+		cli_wrap(c, 2, "moved: %s from %s (%.2f) to %s: %s",
+		         cli_safe(name, sizeof name, p->jobs[m->job].job->name), m->from_what,
+		         m->from_cost, to, m->reason);
+	}
+}
+
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
@@ -342,6 +408,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		putchar('\n');
 	}
 	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
+	print_moves(c, spec, p);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		char name[256], model[256];
@@ -385,7 +452,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"quiet", no_argument, NULL, 'q'},
-					     CLI_SET_OPTION,
+					     CLI_SET_OPTION, CLI_ALONE_OPTION,
 					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
@@ -403,6 +470,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
 	heap_huge_pages(COMPARE_HEAP_HUGE);
+	c->share_owned = true;
 	if ((rc = cli_plan(c, path, &spec, &plan)) != PLANNER_OK)
 		return rc;
 	if (c->format == FORMAT_JSON)
@@ -418,7 +486,8 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--db PATH] [--quiet]",
+	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--each-alone] "
+		"[--db PATH] [--quiet]",
 	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
 	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
 		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
@@ -428,7 +497,7 @@ const struct cmd_entry cmd_compare_entry = {
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet      no note about where the prices come from or stale ones\n"
-		CLI_SET_HELP "\n"
+		CLI_SET_HELP CLI_ALONE_HELP "\n"
 		"examples:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n"
 		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n",
 	.exec = exec_compare,

@@ -132,6 +132,7 @@ out:
 static int exec_report(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_OUTPUT_OPTIONS, CLI_SET_OPTION,
+					     CLI_ALONE_OPTION,
 					     {"month", required_argument, NULL, 'm'},
 					     {0, 0, 0, 0}};
 	int opt, rc, year = 0, month = 0;
@@ -158,6 +159,7 @@ static int exec_report(struct cli *c, int argc, char **argv)
 	struct fleet *fl = NULL;
 	struct schedule *sched = NULL;
 	char *fleet_err = NULL, *month_err = NULL;
+	c->share_owned = true;
 	if ((rc = cli_plan(c, argv[optind], &spec, &plan)) != PLANNER_OK)
 		return rc;
 	struct report_args args = {.c = c, .spec = spec, .plan = plan};
@@ -177,7 +179,8 @@ static int exec_report(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.args = "FILE -o report.html [--month YYYY-MM] [--set KEY=VALUE]... [--db PATH] [--quiet]",
+	.args = "FILE -o report.html [--month YYYY-MM] [--set KEY=VALUE]... [--each-alone] "
+		"[--db PATH] [--quiet]",
 	.summary = "an HTML report with cost-curve charts, to open or e-mail",
 	.help = "Writes one self-contained HTML file (no scripts, fonts or images from\n"
 		"elsewhere; the charts are inline SVG) for the jobs in FILE: a summary of\n"
@@ -197,7 +200,7 @@ const struct cmd_entry cmd_report_entry = {
 		"  --db PATH          price database (else $PLANNER_DB, else\n"
 		"                     $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet            no notes on stderr\n"
-		CLI_SET_HELP "\n"
+		CLI_SET_HELP CLI_ALONE_HELP "\n"
 		"example:\n  planner report jobs/monthly.yaml -o report.html && xdg-open report.html\n",
 	.exec = exec_report,
 };

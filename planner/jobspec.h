@@ -49,6 +49,26 @@ struct job_schedule {
 	double max_run;       /* contiguous hours per run, at most; 0 = no maximum */
 };
 
+/* Minutes in a day: a window this long lets a run go on across days. */
+#define SCHEDULE_MINUTES_PER_DAY 1440
+/* Days in compare's nominal month: 31, so that its hours are
+ * HOURS_PER_MONTH (744, workload.h). */
+#define SCHEDULE_MONTH_DAYS 31
+
+/* Minutes one of s's daily windows lasts, 1..1440 (22:00-06:00 is 480: a
+ * window that crosses midnight runs on into the next day). This function
+ * can't fail. */
+int schedule_window_minutes(const struct job_schedule *s);
+
+/* Hours s lets a job run in compare's nominal month of 31 days (744 h):
+ * the window's daily hours x the share of the week's days it may start
+ * on x 31. 22:00-06:00 every day is 248 h; weekdays 08:00-18:00 are
+ * 10 x 5/7 x 31 = 221.4 h; no schedule: is 744 h. The deadline is the
+ * schedule's to place (it depends on the month's calendar), not counted
+ * here. A route's hours (replicas x the hours each runs) never exceed it
+ * in compare (workload_size). This function can't fail. */
+double schedule_month_hours(const struct job_schedule *s);
+
 struct job {
 	char *name;
 	char *model_ref;          /* as written: reference id or config.json path */

@@ -14,30 +14,30 @@
 #include "route_price.h"
 #include "util.h"
 
-/* Prices the job on every route of the list, picks the cheapest (on a
- * tie the lower tie_rank: less outside dependence) and its break-evens. */
-static int price_job(const struct route_ctx *base, const struct job *j, struct job_result *res,
-		     char **err)
+void plan_job_ctx(const struct route_ctx *base, struct job_result *res, struct route_ctx *c)
 {
-	struct route_ctx c = *base; /* what every job of the plan shares */
-	c.job = j;
-	c.w = &res->work;
-	c.res = res;
-	int rc;
-	if ((rc = workload_init(&res->work, c.spec, j, err)))
-		return rc;
-	c.shape = size_cache_shape(c.sizes, &res->work);
-	res->job = j;
-	res->vram_gib = res->work.need.total_gib;
+	*c = *base; /* what every job of the plan shares */
+	c->job = res->job;
+	c->w = &res->work;
+	c->res = res;
+	c->shape = size_cache_shape(c->sizes, &res->work);
+}
+
+int plan_price_route(const struct route_ctx *c, size_t k, char **err)
+{
+	struct route_result *r = &c->res->routes[k];
+	memset(r, 0, sizeof *r);
+	r->route = (enum route)k;
+	if (!workload_route_allowed(c->w, r->route, r->why, sizeof r->why))
+		return PLANNER_OK;
+	return route_at(k)->price(c, r, err);
+}
+
+void plan_job_finish(const struct route_ctx *c)
+{
+	struct job_result *res = c->res;
+	const struct job *j = res->job;
 	size_t n = route_count();
-	for (size_t k = 0; k < n; k++) {
-		struct route_result *r = &res->routes[k];
-		r->route = (enum route)k;
-		if (!workload_route_allowed(c.w, r->route, r->why, sizeof r->why))
-			continue;
-		if ((rc = route_at(k)->price(&c, r, err)))
-			return rc;
-	}
 	res->best = -1;
 	for (size_t k = 0; k < n; k++) {
 		const struct route_result *r = &res->routes[k];
@@ -51,6 +51,7 @@ static int price_job(const struct route_ctx *base, const struct job *j, struct j
 	}
 	/* The job's hours: given, else the best route's when it runs on GPUs,
 	 * else the first GPU route that can run it (0 when none). */
+	res->gpu_hours_per_month = 0;
 	if (j->has_hours) {
 		res->gpu_hours_per_month = j->hours_per_month;
 	} else if (res->best >= 0 && route_has((enum route)res->best, ROUTE_ON_GPUS)) {
@@ -65,15 +66,33 @@ static int price_job(const struct route_ctx *base, const struct job *j, struct j
 	for (size_t i = 0; i < breakeven_count(); i++) {
 		const struct breakeven_pair *bp = breakeven_at(i);
 		res->be.value[i] =
-			bp->figure(bp, c.spec, res, res->be.note[i], sizeof res->be.note[i]);
+		    bp->figure(bp, c->spec, res, res->be.note[i], sizeof res->be.note[i]);
 	}
 	for (size_t k = 0; k < n; k++) {
 		struct route_result *r = &res->routes[k];
 		double tokens = j->input_tokens + j->output_tokens;
 		r->cost_per_mtok = r->feasible && j->has_tokens && tokens > 0
-					   ? r->monthly_cost / (tokens / 1e6)
-					   : NAN;
+		                       ? r->monthly_cost / (tokens / 1e6)
+		                       : NAN;
 	}
+}
+
+/* Prices the job on every route of the list, picks the cheapest (on a
+ * tie the lower tie_rank: less outside dependence) and its break-evens. */
+static int price_job(const struct route_ctx *base, const struct job *j, struct job_result *res,
+                     char **err)
+{
+	int rc;
+	if ((rc = workload_init(&res->work, base->spec, j, err)))
+		return rc;
+	res->job = j;
+	res->vram_gib = res->work.need.total_gib;
+	struct route_ctx c;
+	plan_job_ctx(base, res, &c);
+	for (size_t k = 0; k < route_count(); k++)
+		if ((rc = plan_price_route(&c, k, err)))
+			return rc;
+	plan_job_finish(&c);
 	return PLANNER_OK;
 }
 
@@ -271,6 +290,12 @@ static int load_offers(struct store *st, const struct jobspec *spec, const struc
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err)
 {
+	return plan_compare_opts(spec, ref, st, NULL, out, err);
+}
+
+int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, struct store *st,
+		      const struct plan_opts *opts, struct plan **out, char **err)
+{
 	struct provider_state *provs = NULL;
 	struct offer *offers = NULL;
 	struct offer_index idx = {0};
@@ -315,6 +340,9 @@ int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct s
 			goto fail;
 		p->n_jobs++;
 	}
+	p->owned_shared = opts && opts->share_owned && spec->n_owned > 0;
+	if (p->owned_shared && (rc = plan_share_owned(&base, p, err)))
+		goto fail;
 	offer_index_free(&idx);
 	api_cache_free(&api);
 	size_cache_free(&sizes);
@@ -340,6 +368,7 @@ void plan_free(struct plan *p)
 		free(p->stale[i]);
 	free(p->stale);
 	free(p->sources);
+	free(p->moves);
 	free(p->jobs);
 	free(p);
 }

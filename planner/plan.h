@@ -27,6 +27,7 @@ struct route_result {
 	int gpu_count;           /* every GPU of the route: replicas x one configuration's */
 	bool spot;               /* rented at a spot price */
 	bool already_owned;      /* owned route uses GPUs on hand (capex sunk) */
+	int owned_entry;         /* already_owned: the index of its owned: entry */
 	double price_per_hour;   /* rented: instance-hour, currency */
 	double input_per_mtok;   /* api: currency per million input tokens */
 	double output_per_mtok;  /* api: currency per million output tokens */
@@ -88,6 +89,33 @@ struct job_result {
 	struct breakeven be;
 };
 
+/* A job the shared pass (plan_share.c) moved off GPUs on hand: the
+ * jobs that save more per GPU-hour on them took what it needed. */
+struct capacity_move {
+	size_t job;                 /* index into plan.jobs */
+	const struct gpu_spec *gpu; /* the kind on hand it was priced on alone */
+	int entry;                  /* that owned: entry's index */
+	int on_hand;                /* the entry's count */
+	enum route from_route;      /* where it was alone: owned, on hand */
+	double from_cost;           /* its monthly cost there */
+	int to_route;               /* where it went (route index); -1: no route is left */
+	double to_cost;             /* its monthly cost there (NAN with no route) */
+	int gpus_needed, gpus_left; /* GPUs at once it needs, and those not taken before it */
+	double hours_needed, hours_left; /* GPU-hours a month (count x 744 on hand) */
+	char from_what[128], to_what[128]; /* the routes' decisions: "own 1x RTX 4090", "rent …" */
+	char reason[200];           /* "needs 8 A100 80GB at once; 6 of the 16 on hand are left …" */
+};
+
+/* How plan_compare_opts prices. */
+struct plan_opts {
+	/* Share the GPUs on hand across the jobs (compare, breakeven and
+	 * report by default; --each-alone turns it off): jobs that would run
+	 * on them together never need more of them at once, or more
+	 * GPU-hours, than are owned. false: each job priced alone, as if it
+	 * had every GPU on hand. */
+	bool share_owned;
+};
+
 struct plan {
 	char currency[8];
 	char prices_as_of[24];
@@ -111,12 +139,22 @@ struct plan {
 	 * "1 USD = 0.8887 EUR, ECB 2025-05-09"; "" when none was needed. */
 	char fx_note[256];
 	size_t fx_dropped;             /* offers left out: no rate for their currency */
+	bool owned_shared;             /* the GPUs on hand were shared (plan_opts, a spec with owned:) */
+	struct capacity_move *moves;   /* the jobs the shared pass moved, in the order it moved them */
+	size_t n_moves;
 };
 
-/* Prices every job of spec on the three routes. Returns PLANNER_OK and a
- * plan (free with plan_free), or an error code with *err set. */
+/* Prices every job of spec on the three routes, each job alone. Returns
+ * PLANNER_OK and a plan (free with plan_free), or an error code with *err
+ * set. */
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err);
+/* The same under opts (NULL: as plan_compare): with share_owned, after
+ * each job is priced alone the GPUs on hand are shared (plan_share.c,
+ * docs/design.md "Owned capacity in compare"), and the jobs moved are
+ * p->moves. */
+int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, struct store *st,
+		      const struct plan_opts *opts, struct plan **out, char **err);
 void plan_free(struct plan *p);
 
 /* "2x" for one configuration of two GPUs, "3 replicas of 2x" when the route

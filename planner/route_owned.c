@@ -14,8 +14,9 @@
  * the work needs); keeps it when cheaper. */
 static void consider_owned(const struct route_ctx *c, struct route_result *r,
                            const struct gpu_spec *g, int n, double capex_per_gpu, double watts,
-                           double idle_watts, bool on_hand, int max_sets, struct short_of *sh)
+                           double idle_watts, int entry, int max_sets, struct short_of *sh)
 {
+	bool on_hand = entry >= 0;
 	struct workload_run run;
 	char why_short[256];
 	if (!size_cache_size(c->sizes, c->shape, c->w, g, n, max_sets, &run, why_short,
@@ -41,6 +42,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->batch = run.batch;
 	r->work_hours = run.work_hours;
 	r->already_owned = on_hand;
+	r->owned_entry = entry;
 	r->capex = t.capex;
 	r->watts = watts;
 	r->power_cost = t.power;
@@ -94,12 +96,14 @@ struct owned_scan {
 	struct too_few few; /* fit on more GPUs than there are */
 };
 
-/* Considers owning GPUs of kind g, `stock` of them at most (on hand, or
- * the most buy: allows), each bought at price (0 on hand). */
+/* Considers owning GPUs of kind g, `stock` of them at most (on hand:
+ * owned: entry `entry`, else -1 for the most buy: allows), each bought at
+ * price (0 on hand). */
 static void consider_kind(const struct route_ctx *c, struct route_result *r, struct owned_scan *s,
                           const struct gpu_spec *g, int stock, double price, double watts,
-                          double idle_watts, bool on_hand)
+                          double idle_watts, int entry)
 {
+	bool on_hand = entry >= 0;
 	if (!workload_gpu_allowed(c->w, g))
 		return;
 	s->considered++;
@@ -107,7 +111,7 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 		s->max_vram = g->vram_gib;
 	int n = workload_min_gpus(c->w, g);
 	if (n > 0 && n <= stock)
-		consider_owned(c, r, g, n, price, watts, idle_watts, on_hand, stock / n, &s->sh);
+		consider_owned(c, r, g, n, price, watts, idle_watts, entry, stock / n, &s->sh);
 	else if (n > 0)
 		note_too_few(&s->few, g, n, stock, on_hand);
 }
@@ -121,19 +125,21 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	struct owned_scan s = {0};
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
-		consider_kind(c, r, &s, o->gpu, o->count, 0, o->watts, o->idle_watts, true);
+		/* The shared pass (plan_share.c) leaves a job what others have
+		 * not taken. */
+		int stock = c->owned_free ? c->owned_free[i] : o->count;
+		consider_kind(c, r, &s, o->gpu, stock, 0, o->watts, o->idle_watts, (int)i);
 	}
 	for (size_t i = 0; spec->has_buy && i < spec->n_buy; i++) {
 		const struct buy_option *b = &spec->buy[i];
-		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts,
-		              false);
+		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts, -1);
 	}
 	/* Without buy: every GPU with a price and a power figure may be bought. */
 	for (size_t i = 0; !spec->has_buy && i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
 		if (g->price_usd > 0 && g->watts > 0)
 			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
-			              g->price_usd * spec->usd_to_currency, g->watts, 0, false);
+			              g->price_usd * spec->usd_to_currency, g->watts, 0, -1);
 	}
 	if (r->feasible)
 		return PLANNER_OK;

@@ -25,7 +25,22 @@ struct route_ctx {
 	struct api_cache *api;    /* API prices per model, read once per plan */
 	struct size_cache *sizes; /* estimates per shape of job, made once per plan */
 	size_t shape;             /* the job's shape in sizes */
+	/* GPUs of each owned: entry this job may still take (the shared
+	 * pass, plan_share.c); NULL: each entry's count. */
+	const int *owned_free;
 };
+
+/* plan.c: c becomes base for the job of res (its workload made). */
+void plan_job_ctx(const struct route_ctx *base, struct job_result *res, struct route_ctx *c);
+/* plan.c: prices route k of c's job afresh into c->res->routes[k]. */
+int plan_price_route(const struct route_ctx *c, size_t k, char **err);
+/* plan.c: c's job's best route, hours, break-evens and costs per Mtok from
+ * its priced routes. This function can't fail. */
+void plan_job_finish(const struct route_ctx *c);
+/* plan_share.c: shares the GPUs on hand across p's jobs, each priced alone
+ * under base; moves the jobs that do not fit to their next-cheapest route
+ * (p->moves). PLANNER_OK, or PLANNER_ESYS (out of memory) with *err. */
+int plan_share_owned(const struct route_ctx *base, struct plan *p, char **err);
 
 /* Marks r infeasible with the reason. */
 void route_why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -84,7 +84,7 @@ out:
 	return rc;
 }
 
-#define MINUTES_PER_DAY 1440
+#define MINUTES_PER_DAY SCHEDULE_MINUTES_PER_DAY
 
 /* Whether minutes [a, b) after the local midnight of a day (wday) lie in
  * the union of the window's occurrences that start the day before, that
@@ -93,9 +93,8 @@ out:
  * that is not a whole hour (Australia/Lord_Howe's 30 minutes), where they
  * start at :30 and one a day crosses midnight: covered by two abutting
  * days' windows, it is still inside a window that covers the whole day. */
-static bool in_windows(int ws, int we, unsigned mask, int wday, int a, int b)
+static bool in_windows(int ws, int len, unsigned mask, int wday, int a, int b)
 {
-	int len = we > ws ? we - ws : we + MINUTES_PER_DAY - ws;
 	int covered = a;
 	/* The occurrences come in order of their start, all as long: one
 	 * sweep finds how far from a they cover without a gap. */
@@ -115,7 +114,7 @@ void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots,
 		const struct sched_slot *sl = &slots[t];
 		/* slots[n] is the month's end: every slot has a next. */
 		int a = sl->minute, b = a + (int)((slots[t + 1].start - sl->start) / 60);
-		bool ok = in_windows(s->window_start, s->window_end, mask, sl->wday, a, b);
+		bool ok = in_windows(s->window_start, schedule_window_minutes(s), mask, sl->wday, a, b);
 		/* Done by the end of day D: the slot lies within day D or earlier. */
 		if (s->deadline > 0 && sl->mday + (b > MINUTES_PER_DAY) > s->deadline)
 			ok = false;

@@ -18,7 +18,7 @@
 #define MAX_DEADLINE 31
 /* Entries of a days: list; a week needs seven. */
 #define MAX_DAY_ENTRIES 64
-#define MINUTES_PER_DAY 1440
+#define MINUTES_PER_DAY SCHEDULE_MINUTES_PER_DAY
 
 #define NELEM(a) (sizeof(a) / sizeof *(a))
 
@@ -163,9 +163,7 @@ static int schedule_done(struct spec_rd *r)
 {
 	struct job_schedule *s = r->target;
 	const struct keyed *kv = spec_val(r, "min_run");
-	int len = s->window_end > s->window_start
-	              ? s->window_end - s->window_start
-	              : s->window_end + MINUTES_PER_DAY - s->window_start;
+	int len = schedule_window_minutes(s);
 	if (kv->val && s->min_run * 60 > len)
 		return yr_fail(
 		    &r->c->y, kv->val->start_mark,
@@ -173,6 +171,25 @@ static int schedule_done(struct spec_rd *r)
 		    "min_run",
 		    s->min_run, r->where, len / 60.0);
 	return PLANNER_OK;
+}
+
+int schedule_window_minutes(const struct job_schedule *s)
+{
+	return s->window_end > s->window_start ? s->window_end - s->window_start
+	                                       : s->window_end + MINUTES_PER_DAY - s->window_start;
+}
+
+double schedule_month_hours(const struct job_schedule *s)
+{
+	unsigned mask = (s->days_mask ? s->days_mask : DAYS_ALL) & DAYS_ALL;
+	int days = 0;
+	for (unsigned m = mask; m; m &= m - 1)
+		days++;
+	int len = schedule_window_minutes(s);
+	/* A whole-day window on every day is the whole month. */
+	if (len >= MINUTES_PER_DAY && mask == DAYS_ALL)
+		return HOURS_PER_MONTH;
+	return len / 60.0 * days / 7.0 * SCHEDULE_MONTH_DAYS;
 }
 
 static void schedule_init(void *target)
@@ -191,7 +208,9 @@ static const struct spec_key sched_keys[] = {
      .example = "window: \"22:00-06:00\"",
      .type = "text, \"HH:MM-HH:MM\"",
      .bounds = "00:00 to 24:00; the end before the start crosses midnight",
-     .desc = "Hours of the day, in timezone, the job may run."},
+     .desc = "Hours of the day, in timezone, the job may run. compare holds a job's "
+             "hours on a route to the window's hours in its 31-day month (daily hours x "
+             "the share of days x 31: 248 h for 22:00-06:00)."},
     {.name = "days",
      .kind = SPEC_CUSTOM,
      .read = read_days,

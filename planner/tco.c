@@ -6,8 +6,6 @@
 
 #include "workload.h"
 
-/* Minutes in a day: a window this long lets a run go on across days. */
-#define MINUTES_PER_DAY 1440
 /* Months in a year, to turn the annual capital rate into a monthly one. */
 #define MONTHS_PER_YEAR 12.0
 
@@ -71,9 +69,8 @@ double tco_rented_runs(const struct job *j, double hours)
 	if (!(hours > 0))
 		return 0;
 	const struct job_schedule *s = &j->sched;
-	int len = s->window_end > s->window_start ? s->window_end - s->window_start
-	                                          : s->window_end + MINUTES_PER_DAY - s->window_start;
-	double span = len >= MINUTES_PER_DAY ? HOURS_PER_MONTH : len / 60.0;
+	int len = schedule_window_minutes(s);
+	double span = len >= SCHEDULE_MINUTES_PER_DAY ? HOURS_PER_MONTH : len / 60.0;
 	if (s->max_run > 0 && s->max_run < span)
 		span = s->max_run;
 	return ceil(hours / span - 1e-9);

@@ -252,6 +252,40 @@ bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, 
 	return workload_device_size(w, &d, max_replicas, out, why, len);
 }
 
+/* Fine-tuning runs as one copy: its work cannot be spread over replicas
+ * to fit its window, so the configuration is not possible; why says so. */
+static bool one_copy_short(const struct workload *w, const struct device *d, double need,
+                           double span, char *why, size_t len)
+{
+	if (why && len)
+		snprintf(
+		    why, len,
+		    "%s needs %.1f h on %dx %s; its window allows %.1f h a month "
+		    "(schedule.window and days over 31 days) and a fine-tune runs as one copy; "
+		    "widen the window or use faster GPUs",
+		    task_name(w->job->task), need, d->count, d->name, span);
+	return false;
+}
+
+/* A job of given hours only: copies of H / copies hours each when H is
+ * more than the window's (span), else one copy of H. */
+static bool size_hours_only(const struct workload *w, const struct device *d, int max_replicas,
+                            double span, double copies, struct workload_run *out, char *why,
+                            size_t len)
+{
+	const struct job *j = w->job;
+	out->replicas = (int)clamp_llong(copies, 1, INT_MAX);
+	out->hours = j->hours_per_month / out->replicas;
+	if (copies <= max_replicas)
+		return true;
+	if (why && len)
+		snprintf(why, len,
+		         "needs %g h in a window of %.1f h a month: %.0f copies of %dx %s, more "
+		         "than this route may use",
+		         j->hours_per_month, span, copies, d->count, d->name);
+	return false;
+}
+
 bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
                        int batch, const struct speed_est *est, struct workload_run *out, char *why,
                        size_t len)
@@ -259,13 +293,21 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 	const struct job *j = w->job;
 	struct speed_est s = *est;
 	int n = d->count;
+	bool tune = j->task != TASK_INFERENCE;
 	memset(out, 0, sizeof *out);
 	out->batch = batch;
 	out->replicas = 1;
 	out->tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
 	out->hours = j->hours_per_month;
+	/* What one copy may run: the job's hours, within its window's hours
+	 * in the month (schedule_month_hours); beyond, more copies. */
+	double window = schedule_month_hours(&j->sched);
+	double span = j->has_hours ? fmin(j->hours_per_month, window) : window;
+	double hour_copies = j->has_hours ? ceil(j->hours_per_month / span - 1e-9) : 1;
+	if (hour_copies > 1 && tune)
+		return one_copy_short(w, d, j->hours_per_month, span, why, len);
 	if (!j->has_tokens)
-		return true;
+		return size_hours_only(w, d, max_replicas, span, hour_copies, out, why, len);
 	out->work_hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
 	if (!isfinite(out->work_hours)) {
 		if (why && len)
@@ -273,10 +315,14 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 			         j->model.id);
 		return false;
 	}
-	double span = j->has_hours ? j->hours_per_month : HOURS_PER_MONTH;
 	out->need_tps = rated_tokens(j) / (span * 3600.0);
+	if (hour_copies > 1)
+		out->hours = span;
 	/* Copies in double: the largest token counts need more than INT_MAX. */
 	double copies = out->work_hours > span ? ceil(out->work_hours / span - 1e-9) : 1;
+	if (copies > 1 && tune && span < HOURS_PER_MONTH)
+		return one_copy_short(w, d, out->work_hours, span, why, len);
+	copies = fmax(copies, hour_copies);
 	out->replicas = (int)clamp_llong(copies, 1, INT_MAX);
 	if (!j->has_hours)
 		out->hours = out->work_hours / out->replicas;
@@ -290,11 +336,14 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 		snprintf(prefill, sizeof prefill, " (%.0f with the prefill of its input)", does);
 	int most = (max_replicas > 0 ? max_replicas : 0) * n;
 	if (why && len)
-		snprintf(why, len,
-		         "needs %.0f tok/s over %g h; %dx %s does %.0f under %s%s, so %.0f copies "
-		         "(%.0f GPUs) would be needed, more than the %d GPU%s this route may use",
-		         out->need_tps, span, n, d->name, out->tps, w->engine->name, prefill,
-		         copies, copies * n, most, most == 1 ? "" : "s");
+		snprintf(
+		    why, len,
+		    "needs %.0f tok/s over %g h%s; %dx %s does %.0f under %s%s, so %.0f copies "
+		    "(%.0f GPUs) would be needed, more than the %d GPU%s this route may use",
+		    out->need_tps, round_to(span, 2),
+		    span < HOURS_PER_MONTH && span == window ? " (its window's hours a month)" : "",
+		    n, d->name, out->tps, w->engine->name, prefill, copies, copies * n, most,
+		    most == 1 ? "" : "s");
 	return false;
 }
 

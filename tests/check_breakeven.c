@@ -216,13 +216,14 @@ END_TEST
 
 /* GPUs on hand: at 0.05 a kWh support-bot's 4090 on hand beats the rental,
  * where the old figures read "0.0 h/month" and "0.0 months"; nothing was
- * bought, so every output says so in place of both figures. */
+ * bought, so every output says so in place of both figures. Each job alone
+ * (--each-alone): shared, contract-review takes both 4090s. */
 START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
 {
 	char *dir = test_tmpdir();
 	char *db = xasprintf("%s/prices.db", dir), *out = NULL;
 	const char *table[] = {"compare", "jobs/monthly.yaml",        "--db", db, "--quiet",
-	                       "--set",   "electricity_per_kwh=0.05", NULL};
+	                       "--set",   "electricity_per_kwh=0.05", "--each-alone", NULL};
 	ck_assert_int_eq(test_run_planner(table, NULL, &out, NULL), 0);
 	const char *bot = strstr(out, "\nsupport-bot  ");
 	ck_assert_ptr_nonnull(bot);
@@ -233,7 +234,7 @@ START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
 	ck_assert_ptr_null(strstr(out, " 0.0 months"));
 	free(out);
 	const char *json[] = {"compare", "jobs/monthly.yaml",        "--db",     db,     "--quiet",
-	                      "--set",   "electricity_per_kwh=0.05", "--format", "json", NULL};
+	                      "--set",   "electricity_per_kwh=0.05", "--format", "json", "--each-alone", NULL};
 	ck_assert_int_eq(test_run_planner(json, NULL, &out, NULL), 0);
 	cJSON *root = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(root);
@@ -257,7 +258,7 @@ START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
 	cJSON_Delete(root);
 	free(out);
 	const char *csv[] = {"breakeven", "jobs/monthly.yaml",        "--db", db, "--quiet",
-	                     "--set",     "electricity_per_kwh=0.05", NULL};
+	                     "--set",     "electricity_per_kwh=0.05", "--each-alone", NULL};
 	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
 	const char *row = strstr(out, "\r\nsupport-bot,");
 	ck_assert_ptr_nonnull(row);
@@ -268,7 +269,7 @@ START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
 	char *html = xasprintf("%s/r.html", dir);
 	const char *report[] = {
 	    "report", "jobs/monthly.yaml",        "-o", html, "--db", db, "--quiet",
-	    "--set",  "electricity_per_kwh=0.05", NULL};
+	    "--set",  "electricity_per_kwh=0.05", "--each-alone", NULL};
 	ck_assert_int_eq(test_run_planner(report, NULL, NULL, NULL), 0);
 	out = test_slurp(html);
 	ck_assert_ptr_nonnull(strstr(out, "<p>Break-even: <b>already owned: power only</b>; api "

@@ -463,9 +463,10 @@ START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
 }
 END_TEST
 
-/* A job whose tokens need three copies of one GPU in its window: one Job
- * of three pods (parallelism 3, indexed), each with its own GPU, not one
- * pod with three. */
+/* A job whose tokens need three copies of one GPU in its window (about
+ * 41 h of one 4090's work in a window of 4 h x 31/7 = 17.7 h a month):
+ * one Job of three pods (parallelism 3, indexed), each with its own GPU,
+ * not one pod with three. */
 START_TEST(k8s_replicas_are_pods_with_their_own_gpus)
 {
 	struct fx f;
@@ -474,7 +475,7 @@ START_TEST(k8s_replicas_are_pods_with_their_own_gpus)
 	f.spec = test_write(f.dir, "spec.yaml",
 			    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 4}\njobs:\n"
 			    "  - name: batch\n    model: llama-3.1-8b\n    precision: q4_k_m\n"
-			    "    tokens_per_month: {input: 100M, output: 900M}\n"
+			    "    tokens_per_month: {input: 2M, output: 20M}\n"
 			    "    data: restricted\n"
 			    "    schedule: {window: \"01:00-05:00\", days: [sat]}\n"
 			    "    run: {command: \"vllm serve x\", image: \"x:1\"}\n");

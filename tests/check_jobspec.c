@@ -208,6 +208,29 @@ START_TEST(a_spec_with_every_key_is_read_field_by_field)
 }
 END_TEST
 
+/* A window's hours in compare's nominal month (31 days, 744 h): its daily
+ * hours x the share of the week's days it may start on x 31. */
+START_TEST(a_window_s_hours_in_the_month_are_its_daily_hours_on_its_days_over_31_days)
+{
+	struct jobspec *spec = parse_ok(
+	    "version: 1\njobs:\n"
+	    "  - {name: night, model: llama-3.1-8b, hours_per_month: 10,"
+	    " schedule: {window: \"22:00-06:00\"}}\n"
+	    "  - {name: office, model: llama-3.1-8b, hours_per_month: 10,"
+	    " schedule: {window: \"08:00-18:00\", days: weekdays}}\n"
+	    "  - {name: always, model: llama-3.1-8b, hours_per_month: 10}\n"
+	    "  - {name: sundays, model: llama-3.1-8b, hours_per_month: 10,"
+	    " schedule: {window: \"00:00-24:00\", days: [sun]}}\n");
+	ck_assert_int_eq(schedule_window_minutes(&spec->jobs[0].sched), 480);
+	ck_assert_double_eq_tol(schedule_month_hours(&spec->jobs[0].sched), 248, 1e-9);
+	ck_assert_double_eq_tol(schedule_month_hours(&spec->jobs[1].sched), 10 * 5 / 7.0 * 31,
+	                        1e-9);
+	ck_assert_double_eq_tol(schedule_month_hours(&spec->jobs[2].sched), 744, 1e-9);
+	ck_assert_double_eq_tol(schedule_month_hours(&spec->jobs[3].sched), 24 / 7.0 * 31, 1e-9);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(omitted_keys_take_their_defaults)
 {
 	struct jobspec *s = NULL;
@@ -1046,6 +1069,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(good, fx_auto_resolves_the_currency_with_the_reference_rates);
 	tcase_add_test(good, a_spec_with_every_key_is_read_field_by_field);
 	tcase_add_test(good, omitted_keys_take_their_defaults);
+	tcase_add_test(good, a_window_s_hours_in_the_month_are_its_daily_hours_on_its_days_over_31_days);
 	tcase_add_test(good, a_config_json_path_is_read_relative_to_the_spec);
 	tcase_add_test(good, sizes_accept_suffixes);
 	tcase_add_test(good, day_words_and_windows_cover_the_week_and_midnight);
