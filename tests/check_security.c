@@ -113,7 +113,7 @@ static const char *key_in(const void *p, size_t len)
 		if (!provider_list[i]->key_env)
 			continue;
 		key_of(provider_list[i], key, sizeof key);
-		if (memmem(p, len, key, strlen(key)))
+		if (test_memmem(p, len, key, strlen(key)))
 			return key;
 	}
 	return NULL;
