@@ -99,7 +99,7 @@ static void print_host(const struct probe_host *h)
 }
 
 static void print_table(const struct cli *c, const struct probe_gpu *g, size_t n,
-			const struct probe_host *host, const char *yaml)
+                        const struct probe_host *host, const char *yaml)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
 	/* The nvidia-smi name column takes what the terminal has left. */
@@ -133,8 +133,11 @@ static cJSON *host_json(const struct probe_host *h)
 	static const struct {
 		unsigned bit;
 		const char *name;
-	} isa[] = {{PROBE_ISA_AVX2, "avx2"}, {PROBE_ISA_AVX512, "avx512f"}, {PROBE_ISA_AMX, "amx"},
-		   {PROBE_ISA_NEON, "neon"}, {PROBE_ISA_SVE, "sve"}};
+	} isa[] = {{PROBE_ISA_AVX2, "avx2"},
+	           {PROBE_ISA_AVX512, "avx512f"},
+	           {PROBE_ISA_AMX, "amx"},
+	           {PROBE_ISA_NEON, "neon"},
+	           {PROBE_ISA_SVE, "sve"}};
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "kind", h->kind == PROBE_HOST_UNIFIED ? "unified" : "cpu");
 	cJSON_AddStringToObject(o, "model", h->model);
@@ -146,10 +149,10 @@ static cJSON *host_json(const struct probe_host *h)
 		const char *key;
 		int v;
 	} counts[] = {{"sockets", h->sockets},
-		      {"cores", h->cores},
-		      {"performance_cores", h->perf_cores},
-		      {"threads", h->threads},
-		      {"llama_cpp_threads", probe_host_threads(h)}};
+	              {"cores", h->cores},
+	              {"performance_cores", h->perf_cores},
+	              {"threads", h->threads},
+	              {"llama_cpp_threads", probe_host_threads(h)}};
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
 		if (counts[i].v > 0)
 			cJSON_AddNumberToObject(o, counts[i].key, counts[i].v);
@@ -167,7 +170,7 @@ static cJSON *host_json(const struct probe_host *h)
 }
 
 static int print_json(const struct probe_gpu *g, size_t n, const struct probe_host *host,
-		      const char *yaml)
+                      const char *yaml)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(root, "gpus");
@@ -249,28 +252,28 @@ out:
 }
 
 const struct cmd_entry cmd_probe_entry = {
-	.name = "probe",
-	.args = "[--format table|json]",
-	.summary = "this machine's NVIDIA GPUs and CPU or Apple chip, as an owned: block",
-	.help = "Lists the NVIDIA GPUs on this machine (name, memory, power limit) by running\n"
-		"  nvidia-smi --query-gpu=index,name,memory.total,power.limit \\\n"
-		"             --format=csv,noheader,nounits\n"
-		"and its CPU (model, sockets, cores, threads, memory, AVX2/AVX-512/AMX/NEON/\n"
-		"SVE) from /proc/cpuinfo and /proc/meminfo on Linux, or its Apple chip (or\n"
-		"Intel CPU) from `sysctl hw machdep.cpu` on macOS. It maps each to planner's\n"
-		"device table and prints an owned: block to paste into a job spec; a CPU or\n"
-		"chip the table does not know is written as a commented custom device (the\n"
-		"spec's gpus: block, kind cpu or unified) with what to fill in: memory\n"
-		"bandwidth and FP16 TFLOPS, which no file gives without root. With no\n"
-		"nvidia-smi, no driver or no GPU it says so and exits 0.\n\n"
-		"  --format F   table (default) or json\n"
-		"  --verbose    say why no GPU was found\n\n"
-		"environment:\n"
-		"  PLANNER_NVIDIA_SMI   the nvidia-smi program to run (default: from PATH)\n"
-		"  PLANNER_PROBE_ROOT   read proc/cpuinfo and proc/meminfo under this\n"
-		"                       directory instead of / (recorded files, for tests)\n"
-		"  PLANNER_SYSCTL       the sysctl program to run where there is no\n"
-		"                       proc/cpuinfo (default: from PATH)\n\n"
-		"example:\n  planner probe >> jobs/monthly.yaml.owned\n",
-	.exec = exec_probe,
+    .name = "probe",
+    .args = "[--format table|json]",
+    .summary = "this machine's NVIDIA GPUs and CPU or Apple chip, as an owned: block",
+    .help = "Lists the NVIDIA GPUs on this machine (name, memory, power limit) by running\n"
+            "  nvidia-smi --query-gpu=index,name,memory.total,power.limit \\\n"
+            "             --format=csv,noheader,nounits\n"
+            "and its CPU (model, sockets, cores, threads, memory, AVX2/AVX-512/AMX/NEON/\n"
+            "SVE) from /proc/cpuinfo and /proc/meminfo on Linux, or its Apple chip (or\n"
+            "Intel CPU) from `sysctl hw machdep.cpu` on macOS. It maps each to planner's\n"
+            "device table and prints an owned: block to paste into a job spec; a CPU or\n"
+            "chip the table does not know is written as a commented custom device (the\n"
+            "spec's gpus: block, kind cpu or unified) with what to fill in: memory\n"
+            "bandwidth and FP16 TFLOPS, which no file gives without root. With no\n"
+            "nvidia-smi, no driver or no GPU it says so and exits 0.\n\n"
+            "  --format F   table (default) or json\n"
+            "  --verbose    say why no GPU was found\n\n"
+            "environment:\n"
+            "  PLANNER_NVIDIA_SMI   the nvidia-smi program to run (default: from PATH)\n"
+            "  PLANNER_PROBE_ROOT   read proc/cpuinfo and proc/meminfo under this\n"
+            "                       directory instead of / (recorded files, for tests)\n"
+            "  PLANNER_SYSCTL       the sysctl program to run where there is no\n"
+            "                       proc/cpuinfo (default: from PATH)\n\n"
+            "example:\n  planner probe >> jobs/monthly.yaml.owned\n",
+    .exec = exec_probe,
 };

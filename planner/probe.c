@@ -213,9 +213,11 @@ static void isa_words(unsigned isa, char *dst, size_t len)
 	static const struct {
 		unsigned bit;
 		const char *name;
-	} names[] = {{PROBE_ISA_AVX2, "AVX2"}, {PROBE_ISA_AVX512, "AVX-512"},
-		     {PROBE_ISA_AMX, "AMX"},   {PROBE_ISA_NEON, "NEON"},
-		     {PROBE_ISA_SVE, "SVE"}};
+	} names[] = {{PROBE_ISA_AVX2, "AVX2"},
+	             {PROBE_ISA_AVX512, "AVX-512"},
+	             {PROBE_ISA_AMX, "AMX"},
+	             {PROBE_ISA_NEON, "NEON"},
+	             {PROBE_ISA_SVE, "SVE"}};
 	size_t k = 0;
 	dst[0] = '\0';
 	for (size_t i = 0; i < sizeof names / sizeof *names && k < len; i++)
@@ -231,7 +233,7 @@ char *probe_host_summary(const struct probe_host *h)
 	isa_words(h->isa, isa, sizeof isa);
 	bool unified = h->kind == PROBE_HOST_UNIFIED;
 	bool ok = buf_printf(&b, "%s: %s", unified ? "chip" : "cpu",
-			     name[0] ? name : "(name not reported)");
+	                     name[0] ? name : "(name not reported)");
 	if (ok && h->sockets > 1)
 		ok = buf_printf(&b, ", %d sockets", h->sockets);
 	if (ok && h->cores > 0)
@@ -242,7 +244,7 @@ char *probe_host_summary(const struct probe_host *h)
 		ok = buf_printf(&b, ", %d threads", h->threads);
 	if (ok && h->memory_gib > 0)
 		ok = buf_printf(&b, ", %.1f GiB %s", h->memory_gib,
-				unified ? "unified memory" : "memory");
+		                unified ? "unified memory" : "memory");
 	if (ok && isa[0])
 		ok = buf_printf(&b, ",%s", isa);
 	if (!ok)
@@ -266,24 +268,25 @@ bool probe_host_yaml(struct buf *b, const struct probe_host *h)
 	bool named = h->model[0] != '\0';
 	char *summary = probe_host_summary(h);
 	bool ok = summary &&
-		  buf_printf(b,
-			     "  # %s\n"
-			     "  # planner's device table does not know this %s yet ('planner gpus'\n"
-			     "  # lists what it knows). Describe it at the top level of the spec and\n"
-			     "  # own it; fill in %sits memory bandwidth (%s\n"
-			     "  #   gpus:\n"
-			     "  #     - {name: \"%s\", kind: %s, vram_gib: %s, bandwidth_gbs: GBS, "
-			     "fp16_tflops: TFLOPS, threads: %s}\n"
-			     "  #   owned:\n"
-			     "  #     - {gpu: \"%s\", count: 1}\n",
-			     summary, unified ? "chip" : "CPU", named ? "" : "its name, ",
-			     unified ? "the chip's data sheet) and FP16\n"
-				       "  # TFLOPS. vram_gib: all of the unified memory; threads: the\n"
-				       "  # performance cores llama.cpp runs on."
-				     : "channels x MT/s x 8 / 1000\n"
-				       "  # GB/s) and FP16 TFLOPS. threads: the physical cores llama.cpp\n"
-				       "  # runs on.",
-			     name, unified ? "unified" : "cpu", mem, threads, name);
+	          buf_printf(
+	              b,
+	              "  # %s\n"
+	              "  # planner's device table does not know this %s yet ('planner gpus'\n"
+	              "  # lists what it knows). Describe it at the top level of the spec and\n"
+	              "  # own it; fill in %sits memory bandwidth (%s\n"
+	              "  #   gpus:\n"
+	              "  #     - {name: \"%s\", kind: %s, vram_gib: %s, bandwidth_gbs: GBS, "
+	              "fp16_tflops: TFLOPS, threads: %s}\n"
+	              "  #   owned:\n"
+	              "  #     - {gpu: \"%s\", count: 1}\n",
+	              summary, unified ? "chip" : "CPU", named ? "" : "its name, ",
+	              unified ? "the chip's data sheet) and FP16\n"
+	                        "  # TFLOPS. vram_gib: all of the unified memory; threads: the\n"
+	                        "  # performance cores llama.cpp runs on."
+	                      : "channels x MT/s x 8 / 1000\n"
+	                        "  # GB/s) and FP16 TFLOPS. threads: the physical cores llama.cpp\n"
+	                        "  # runs on.",
+	              name, unified ? "unified" : "cpu", mem, threads, name);
 	free(summary);
 	return ok;
 }

@@ -73,13 +73,13 @@ enum {
 
 struct probe_host {
 	enum probe_host_kind kind;
-	char model[96];                /* "AMD EPYC", "Apple M1 Pro", sanitised; "" when not given */
-	int sockets;                   /* distinct physical ids / hw.packages; 0 unknown */
-	int cores;                     /* physical cores, all sockets; 0 unknown */
-	int threads;                   /* logical CPUs; 0 unknown */
-	int perf_cores;                /* hw.perflevel0.physicalcpu (Apple); 0 when none */
-	double memory_gib;             /* MemTotal or hw.memsize, GiB; 0 unknown */
-	unsigned isa;                  /* PROBE_ISA_* */
+	char model[96];    /* "AMD EPYC", "Apple M1 Pro", sanitised; "" when not given */
+	int sockets;       /* distinct physical ids / hw.packages; 0 unknown */
+	int cores;         /* physical cores, all sockets; 0 unknown */
+	int threads;       /* logical CPUs; 0 unknown */
+	int perf_cores;    /* hw.perflevel0.physicalcpu (Apple); 0 when none */
+	double memory_gib; /* MemTotal or hw.memsize, GiB; 0 unknown */
+	unsigned isa;      /* PROBE_ISA_* */
 	const struct gpu_spec *device; /* its entry in the device table; NULL when none */
 };
 

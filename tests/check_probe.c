@@ -186,7 +186,7 @@ START_TEST(no_driver_or_no_nvidia_smi_says_no_gpu_and_exits_0)
 	char *err = NULL;
 	/* No CPU either: a root with no proc/ and no sysctl. */
 	const char *e[] = {env, "PLANNER_PROBE_ROOT=/nonexistent-probe-root",
-			   "PLANNER_SYSCTL=/no/such/sysctl", NULL};
+	                   "PLANNER_SYSCTL=/no/such/sysctl", NULL};
 	const char *argv[] = {"probe", "--verbose", NULL};
 	ck_assert_int_eq(test_run_planner(argv, e, &out, &err), 0);
 	ck_assert_str_eq(out, "no NVIDIA GPU found on this machine\n");
@@ -194,8 +194,8 @@ START_TEST(no_driver_or_no_nvidia_smi_says_no_gpu_and_exits_0)
 	free(out);
 	free(err);
 	const char *missing[] = {"PLANNER_NVIDIA_SMI=/no/such/nvidia-smi",
-				 "PLANNER_PROBE_ROOT=/nonexistent-probe-root",
-				 "PLANNER_SYSCTL=/no/such/sysctl", NULL};
+	                         "PLANNER_PROBE_ROOT=/nonexistent-probe-root",
+	                         "PLANNER_SYSCTL=/no/such/sysctl", NULL};
 	ck_assert_int_eq(test_run_planner(argv, missing, &out, NULL), 0);
 	ck_assert_str_eq(out, "no NVIDIA GPU found on this machine\n");
 	free(out);
@@ -241,11 +241,12 @@ START_TEST(an_unknown_cpu_becomes_a_commented_custom_device_saying_what_to_fill_
 	ck_assert_ptr_nonnull(yaml);
 	ck_assert_ptr_nonnull(
 	    strstr(yaml, "owned:\n  # cpu: AMD EPYC, 2 cores, 2 threads, 23.5 GiB memory, AVX2 "
-			 "AVX-512\n  # planner's device table does not know this CPU yet"));
+	                 "AVX-512\n  # planner's device table does not know this CPU yet"));
 	ck_assert_ptr_nonnull(strstr(yaml, "channels x MT/s x 8 / 1000"));
-	ck_assert_ptr_nonnull(strstr(yaml, "  #     - {name: \"AMD EPYC\", kind: cpu, vram_gib: 23.5, "
-					   "bandwidth_gbs: GBS, fp16_tflops: TFLOPS, threads: 2}\n"
-					   "  #   owned:\n  #     - {gpu: \"AMD EPYC\", count: 1}\n"));
+	ck_assert_ptr_nonnull(strstr(yaml,
+	                             "  #     - {name: \"AMD EPYC\", kind: cpu, vram_gib: 23.5, "
+	                             "bandwidth_gbs: GBS, fp16_tflops: TFLOPS, threads: 2}\n"
+	                             "  #   owned:\n  #     - {gpu: \"AMD EPYC\", count: 1}\n"));
 	/* Every line but the first is a comment: nothing half-described reads. */
 	ck_assert_ptr_null(strstr(yaml, "\n  -"));
 	free(yaml);
@@ -273,7 +274,7 @@ START_TEST(an_m1s_sysctl_hw_gives_unified_memory_and_its_performance_cores)
 	struct probe_host h;
 	parse_sysctl("m1_hw.txt", &h);
 	ck_assert_int_eq(h.kind, PROBE_HOST_UNIFIED);
-	ck_assert_str_eq(h.model, ""); /* sysctl hw has no brand string */
+	ck_assert_str_eq(h.model, "");         /* sysctl hw has no brand string */
 	ck_assert_double_eq(h.memory_gib, 16); /* hw.memsize: 17179869184 */
 	ck_assert_int_eq(h.cores, 8);
 	ck_assert_int_eq(h.threads, 8);
@@ -282,11 +283,12 @@ START_TEST(an_m1s_sysctl_hw_gives_unified_memory_and_its_performance_cores)
 	ck_assert_int_eq(probe_host_threads(&h), 4);
 	ck_assert_uint_eq(h.isa, PROBE_ISA_NEON);
 	char *yaml = probe_owned_yaml_host(NULL, 0, &h);
-	ck_assert_ptr_nonnull(strstr(yaml, "# chip: (name not reported), 8 cores (4 performance), 8 "
-					   "threads, 16.0 GiB unified memory, NEON\n"));
+	ck_assert_ptr_nonnull(strstr(yaml,
+	                             "# chip: (name not reported), 8 cores (4 performance), 8 "
+	                             "threads, 16.0 GiB unified memory, NEON\n"));
 	ck_assert_ptr_nonnull(strstr(yaml, "fill in its name, its memory bandwidth"));
 	ck_assert_ptr_nonnull(strstr(yaml, "{name: \"CHIP_NAME\", kind: unified, vram_gib: 16.0, "
-					   "bandwidth_gbs: GBS, fp16_tflops: TFLOPS, threads: 4}"));
+	                                   "bandwidth_gbs: GBS, fp16_tflops: TFLOPS, threads: 4}"));
 	free(yaml);
 	parse_sysctl("m2_hw.txt", &h);
 	ck_assert_double_eq(h.memory_gib, 24); /* hw.memsize: 25769803776 */
@@ -298,14 +300,14 @@ END_TEST
 START_TEST(the_brand_string_names_the_chip_and_an_intel_mac_is_a_cpu)
 {
 	struct probe_host h;
-	ck_assert(probe_host_sysctl("machdep.cpu.brand_string: Apple M1 Pro\nhw.physicalcpu: 10\n",
-				    &h));
+	ck_assert(
+	    probe_host_sysctl("machdep.cpu.brand_string: Apple M1 Pro\nhw.physicalcpu: 10\n", &h));
 	ck_assert_int_eq(h.kind, PROBE_HOST_UNIFIED);
 	ck_assert_str_eq(h.model, "Apple M1 Pro");
 	ck_assert_int_eq(probe_host_threads(&h), 10);
 	ck_assert(probe_host_sysctl("machdep.cpu.brand_string: Intel(R) Core(TM) i9\n"
-				    "hw.memsize: 34359738368\nhw.optional.avx2_0: 1\n",
-				    &h));
+	                            "hw.memsize: 34359738368\nhw.optional.avx2_0: 1\n",
+	                            &h));
 	ck_assert_int_eq(h.kind, PROBE_HOST_CPU);
 	ck_assert_uint_eq(h.isa, PROBE_ISA_AVX2);
 	/* sysctl's own complaint, an empty output and /proc of nothing: no host. */
@@ -323,8 +325,8 @@ static char *fake_sysctl(const char *dir, const char *fixture)
 {
 	char *cwd = getcwd(NULL, 0);
 	char *body = xasprintf("#!/bin/sh\n[ \"$*\" = 'hw machdep.cpu' ] || exit 2\n"
-			       "cat '%s/" FIXTURES "sysctl/%s'\nexit 1\n",
-			       cwd, fixture);
+	                       "cat '%s/" FIXTURES "sysctl/%s'\nexit 1\n",
+	                       cwd, fixture);
 	char *path = test_write(dir, "sysctl", body);
 	ck_assert_int_eq(chmod(path, 0755), 0);
 	char *env = xasprintf("PLANNER_SYSCTL=%s", path);
@@ -342,8 +344,9 @@ START_TEST(probe_prints_the_host_cpu_beside_the_gpus_and_in_the_owned_block)
 	ck_assert_int_eq(test_run_planner(argv, e, &out, NULL), 0);
 	ck_assert_ptr_nonnull(
 	    strstr(out, "\ncpu: AMD EPYC, 2 cores, 2 threads, 23.5 GiB memory, AVX2 AVX-512\n\n"));
-	ck_assert_ptr_nonnull(strstr(out, "owned:\n  - {gpu: RTX 4090, count: 2}\n"
-					  "  - {gpu: RTX 3090, count: 1, watts: 350}\n  # cpu: AMD EPYC"));
+	ck_assert_ptr_nonnull(
+	    strstr(out, "owned:\n  - {gpu: RTX 4090, count: 2}\n"
+	                "  - {gpu: RTX 3090, count: 1, watts: 350}\n  # cpu: AMD EPYC"));
 	free(out);
 	const char *json[] = {"probe", "--format", "json", NULL};
 	ck_assert_int_eq(test_run_planner(json, e, &out, NULL), 0);
@@ -365,12 +368,12 @@ START_TEST(on_a_mac_probe_reads_sysctl_and_writes_the_chip)
 {
 	char *dir = test_tmpdir(), *env = fake_sysctl(dir, "m2_hw.txt"), *out = NULL;
 	const char *e[] = {env, "PLANNER_PROBE_ROOT=/nonexistent-probe-root",
-			   "PLANNER_NVIDIA_SMI=/no/such/nvidia-smi", NULL};
+	                   "PLANNER_NVIDIA_SMI=/no/such/nvidia-smi", NULL};
 	const char *argv[] = {"probe", NULL};
 	ck_assert_int_eq(test_run_planner(argv, e, &out, NULL), 0);
 	ck_assert_ptr_nonnull(strstr(out, "no NVIDIA GPU found on this machine\nchip: (name not "
-					  "reported), 8 cores (4 performance), 8 threads, 24.0 GiB "
-					  "unified memory, NEON\n"));
+	                                  "reported), 8 cores (4 performance), 8 threads, 24.0 GiB "
+	                                  "unified memory, NEON\n"));
 	ck_assert_ptr_nonnull(strstr(out, "kind: unified, vram_gib: 24.0,"));
 	free(out);
 	free(env);
@@ -391,7 +394,8 @@ Suite *probe_suite(void)
 	suite_add_tcase(s, tc);
 	TCase *host = tcase_create("the host's CPU or chip");
 	tcase_add_test(host, this_machines_proc_files_give_its_cpu_as_lscpu_counts_it);
-	tcase_add_test(host, an_unknown_cpu_becomes_a_commented_custom_device_saying_what_to_fill_in);
+	tcase_add_test(host,
+	               an_unknown_cpu_becomes_a_commented_custom_device_saying_what_to_fill_in);
 	tcase_add_test(host, an_m1s_sysctl_hw_gives_unified_memory_and_its_performance_cores);
 	tcase_add_test(host, the_brand_string_names_the_chip_and_an_intel_mac_is_a_cpu);
 	suite_add_tcase(s, host);

@@ -438,7 +438,7 @@ START_TEST(keys_never_reach_the_database_or_the_output)
 		ck_assert_msg(!test_memmem(bytes, dblen, keys[i], strlen(keys[i])),
 		              "key in the db");
 		ck_assert_msg(!walbytes || !test_memmem(walbytes, wallen, keys[i], strlen(keys[i])),
-			      "key in the WAL");
+		              "key in the WAL");
 	}
 	/* The keys did travel, as headers, never in a URL. */
 	char *log = test_fixture_log(&server, "echokey");
