@@ -84,8 +84,8 @@ static bool read_host(const struct cli *c, struct probe_host *h)
 			ok = probe_host_sysctl(out, h);
 		free(out);
 	}
-	if (ok && h->model[0])
-		h->device = refdata_gpu(c->ref, h->model);
+	if (ok)
+		h->device = probe_host_device(c->ref, h);
 	return ok;
 }
 

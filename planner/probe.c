@@ -254,9 +254,14 @@ char *probe_host_summary(const struct probe_host *h)
 
 bool probe_host_yaml(struct buf *b, const struct probe_host *h)
 {
+	bool unified = h->kind == PROBE_HOST_UNIFIED;
+	/* A chip sold with several memory sizes is told apart by its memory:
+	 * it goes beside the entry. */
+	if (h->device && h->memory_gib > 0)
+		return buf_printf(b, "  - {gpu: %s, count: 1}  # %.1f GiB %s\n", h->device->name,
+				  h->memory_gib, unified ? "unified memory" : "memory");
 	if (h->device)
 		return buf_printf(b, "  - {gpu: %s, count: 1}\n", h->device->name);
-	bool unified = h->kind == PROBE_HOST_UNIFIED;
 	char name[sizeof h->model], mem[32] = "MEMORY_GIB", threads[16] = "THREADS";
 	printable(h->model, name, sizeof name);
 	if (!name[0])

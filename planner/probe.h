@@ -98,6 +98,16 @@ bool probe_host_sysctl(const char *text, struct probe_host *h);
  * could be read or parsed. */
 bool probe_host_read(const char *root, struct probe_host *h);
 
+/* The name the device table spells a brand string with, into dst: the
+ * vendor, "(R)", "(TM)", "Processor", "CPU", "16-Core" and what follows
+ * "@" or "w/" taken off ("AMD Ryzen 9 7950X 16-Core Processor" -> "Ryzen
+ * 9 7950X", "Apple M1 Pro" -> "M1 Pro"). Can't fail; "" for no name. */
+void probe_host_short_name(const char *model, char *dst, size_t len);
+
+/* h's entry in the device table, by its brand string as written or its
+ * short name; NULL when neither is there. */
+const struct gpu_spec *probe_host_device(const struct refdata *ref, const struct probe_host *h);
+
 /* The threads llama.cpp runs on by default for h: its performance cores
  * on Apple silicon, else its physical cores. */
 int probe_host_threads(const struct probe_host *h);

@@ -231,3 +231,54 @@ int probe_host_threads(const struct probe_host *h)
 		return h->perf_cores;
 	return h->cores > 0 ? h->cores : h->threads;
 }
+
+/* Whether tok (n bytes) is a word a brand string adds to the name the
+ * device table uses: a vendor, "Processor", "CPU", "16-Core". */
+static bool noise_word(const char *tok, size_t n)
+{
+	static const char *const words[] = {"AMD", "Intel", "Apple", "Processor", "CPU"};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (n == strlen(words[i]) && !strncmp(tok, words[i], n))
+			return true;
+	size_t d = 0;
+	while (d < n && isdigit((unsigned char)tok[d]))
+		d++;
+	return d > 0 && n - d == 5 && !strncmp(tok + d, "-Core", 5);
+}
+
+void probe_host_short_name(const char *model, char *dst, size_t len)
+{
+	size_t k = 0;
+	dst[0] = '\0';
+	for (const char *p = model; *p && len > 0;) {
+		while (*p == ' ')
+			p++;
+		size_t n = strcspn(p, " ");
+		/* "@ 2.60GHz" and "w/ Radeon 8060S" end the name. */
+		if (n == 0 || *p == '@' || (n == 2 && !strncmp(p, "w/", 2)))
+			break;
+		char tok[64];
+		size_t t = 0;
+		for (size_t i = 0; i < n && t + 1 < sizeof tok; i++) {
+			if (p[i] == '(' && (!strncmp(p + i, "(R)", 3) || !strncmp(p + i, "(TM)", 4))) {
+				i += p[i + 2] == ')' ? 2 : 3;
+				continue;
+			}
+			tok[t++] = p[i];
+		}
+		tok[t] = '\0';
+		if (t > 0 && !noise_word(tok, t) && k + t + 2 < len)
+			k += (size_t)snprintf(dst + k, len - k, "%s%s", k ? " " : "", tok);
+		p += n;
+	}
+}
+
+const struct gpu_spec *probe_host_device(const struct refdata *ref, const struct probe_host *h)
+{
+	if (!h->model[0])
+		return NULL;
+	const struct gpu_spec *g = refdata_gpu(ref, h->model);
+	char name[sizeof h->model];
+	probe_host_short_name(h->model, name, sizeof name);
+	return g ? g : name[0] ? refdata_gpu(ref, name) : NULL;
+}

@@ -253,7 +253,7 @@ START_TEST(an_unknown_cpu_becomes_a_commented_custom_device_saying_what_to_fill_
 	/* A CPU the table knows is an entry. */
 	h.device = refdata_gpu(test_ref(), "RTX 4090");
 	yaml = probe_owned_yaml_host(NULL, 0, &h);
-	ck_assert_str_eq(yaml, "owned:\n  - {gpu: RTX 4090, count: 1}\n");
+	ck_assert_str_eq(yaml, "owned:\n  - {gpu: RTX 4090, count: 1}  # 23.5 GiB memory\n");
 	free(yaml);
 }
 END_TEST
@@ -316,6 +316,33 @@ START_TEST(the_brand_string_names_the_chip_and_an_intel_mac_is_a_cpu)
 	ck_assert(!probe_host_linux(NULL, "MemFree: 5 kB\nprocessor: x\n", &h));
 	ck_assert_int_eq(h.kind, PROBE_HOST_NONE);
 	ck_assert(!probe_host_read("/nonexistent-probe-root", &h));
+}
+END_TEST
+
+/* Hand-written brand strings in the shapes /proc/cpuinfo and sysctl
+ * print them (not recordings). */
+START_TEST(a_brand_string_is_looked_up_by_the_name_the_device_table_uses)
+{
+	static const char *const cases[][2] = {
+	    {"AMD Ryzen 9 7950X 16-Core Processor", "Ryzen 9 7950X"},
+	    {"Intel(R) Core(TM) i9-13900K", "Core i9-13900K"},
+	    {"Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz", "Xeon Platinum 8480+"},
+	    {"AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", "RYZEN AI MAX+ 395"},
+	    {"Apple M1 Pro", "M1 Pro"},
+	    {"AMD EPYC", "EPYC"},
+	    {"", ""},
+	};
+	char name[96];
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		probe_host_short_name(cases[i][0], name, sizeof name);
+		ck_assert_str_eq(name, cases[i][1]);
+	}
+	/* Either spelling finds the table's entry: a GPU name stands in for
+	 * a CPU here, as the table has none yet. */
+	struct probe_host h = {.kind = PROBE_HOST_CPU, .model = "NVIDIA GeForce RTX 4090"};
+	ck_assert_ptr_eq(probe_host_device(test_ref(), &h), refdata_gpu(test_ref(), "RTX 4090"));
+	snprintf(h.model, sizeof h.model, "AMD EPYC");
+	ck_assert_ptr_null(probe_host_device(test_ref(), &h));
 }
 END_TEST
 
@@ -398,6 +425,7 @@ Suite *probe_suite(void)
 	               an_unknown_cpu_becomes_a_commented_custom_device_saying_what_to_fill_in);
 	tcase_add_test(host, an_m1s_sysctl_hw_gives_unified_memory_and_its_performance_cores);
 	tcase_add_test(host, the_brand_string_names_the_chip_and_an_intel_mac_is_a_cpu);
+	tcase_add_test(host, a_brand_string_is_looked_up_by_the_name_the_device_table_uses);
 	suite_add_tcase(s, host);
 	TCase *e2e = tcase_create("end to end");
 	tcase_set_timeout(e2e, 0); /* no wall-clock limit: runs are slow under ASan */
