@@ -76,9 +76,10 @@ $(BUILD)/obj/%.o: %.c $(wildcard planner/*.h providers/*.h tests/*.h)
 
 # Each file of EMBEDDED as a C array (tests/gen_embed.c), included by
 # planner/embed.c: ISO C for any compiler and object format.
+# A build tool: no sanitizer or fuzzer flags (SAN), which it does not need.
 $(BUILD)/gen_embed: tests/gen_embed.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) -std=c11 $(FEATURES) $(WARN) $(CFLAGS) -o $@ $<
 
 $(BUILD)/gen/embedded.inc: $(EMBEDDED) $(BUILD)/gen_embed
 	@mkdir -p $(dir $@)
@@ -225,9 +226,9 @@ lint:
 		--inline-suppr --suppress=objectIndex:planner/schedule.c \
 		-I planner -I providers planner providers
 
-tidy:
+tidy: $(BUILD)/gen/embedded.inc
 	clang-tidy --quiet $(wildcard planner/*.c providers/*.c) -- -std=c11 $(FEATURES) \
-		-DPLANNER_VERSION='"$(VERSION)"' -I. -Iplanner -Iproviders $(PKG_CFLAGS)
+		-DPLANNER_VERSION='"$(VERSION)"' -I. -Iplanner -Iproviders -I$(BUILD)/gen $(PKG_CFLAGS)
 
 include tests/fuzz/fuzz.mk
 
