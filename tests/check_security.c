@@ -60,7 +60,7 @@ static const char *const evil[] = {
 	"-2+3",
 	"@SUM(A1)",
 	"<script>alert(1)</script>&amp;",
-	"\xc2\x9b" "2Jc1",
+	("\xc2\x9b" "2Jc1"), /* one string: the escape ends before the 2 */
 };
 #define N_EVIL (sizeof evil / sizeof evil[0])
 
