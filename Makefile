@@ -85,7 +85,7 @@ $(BUILD)/gen/embedded.inc: $(EMBEDDED) $(BUILD)/gen_embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/gen_embed $(EMBEDDED) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/planner/embed.o: planner/embed.c $(BUILD)/gen/embedded.inc
+$(BUILD)/obj/planner/embed.o: planner/embed.c planner/refdata.h $(BUILD)/gen/embedded.inc
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
 
