@@ -84,8 +84,8 @@ static bool read_host(const struct cli *c, struct probe_host *h)
 			ok = probe_host_sysctl(out, h);
 		free(out);
 	}
-	if (ok)
-		h->device = probe_host_device(c->ref, h);
+	if (ok && !(h->device = probe_host_device(c->ref, h)))
+		probe_host_family(c->ref, h, h->family, sizeof h->family);
 	return ok;
 }
 

@@ -252,6 +252,24 @@ char *probe_host_summary(const struct probe_host *h)
 	return ok ? b.data : NULL;
 }
 
+/* A host the table has in several variants (an Apple Max chip's GPU
+ * cores): which ones, and how to own the right one. */
+static bool describe_family(struct buf *b, const struct probe_host *h)
+{
+	char *summary = probe_host_summary(h);
+	char first[sizeof h->family];
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(h->family, ","), h->family);
+	bool ok = summary && buf_printf(b,
+	                                "  # %s\n"
+	                                "  # planner's device table has %s: own the one this\n"
+	                                "  # is (an Apple Max or Ultra chip's GPU cores are in 'system_profiler\n"
+	                                "  # SPDisplaysDataType'), as in\n"
+	                                "  #     - {gpu: \"%s\", count: 1}\n",
+	                                summary, h->family, first);
+	free(summary);
+	return ok;
+}
+
 bool probe_host_yaml(struct buf *b, const struct probe_host *h)
 {
 	bool unified = h->kind == PROBE_HOST_UNIFIED;
@@ -262,6 +280,8 @@ bool probe_host_yaml(struct buf *b, const struct probe_host *h)
 				  h->memory_gib, unified ? "unified memory" : "memory");
 	if (h->device)
 		return buf_printf(b, "  - {gpu: %s, count: 1}\n", h->device->name);
+	if (h->family[0])
+		return describe_family(b, h);
 	char name[sizeof h->model], mem[32] = "MEMORY_GIB", threads[16] = "THREADS";
 	printable(h->model, name, sizeof name);
 	if (!name[0])

@@ -81,6 +81,7 @@ struct probe_host {
 	double memory_gib; /* MemTotal or hw.memsize, GiB; 0 unknown */
 	unsigned isa;      /* PROBE_ISA_* */
 	const struct gpu_spec *device; /* its entry in the device table; NULL when none */
+	char family[160];              /* without one, the entries it may be (probe_host_family) */
 };
 
 /* Reads Linux's /proc/cpuinfo and /proc/meminfo text (either may be NULL)
@@ -107,6 +108,13 @@ void probe_host_short_name(const char *model, char *dst, size_t len);
 /* h's entry in the device table, by its brand string as written or its
  * short name; NULL when neither is there. */
 const struct gpu_spec *probe_host_device(const struct refdata *ref, const struct probe_host *h);
+
+/* The device table's names that are h's short name and more, ", "
+ * between them, into dst ("M1 Max" -> "M1 Max 24-core, M1 Max 32-core":
+ * Apple's Max and Ultra chips come with two GPU-core counts, which
+ * sysctl does not give); "" when none. Can't fail. */
+void probe_host_family(const struct refdata *ref, const struct probe_host *h, char *dst,
+                       size_t len);
 
 /* The threads llama.cpp runs on by default for h: its performance cores
  * on Apple silicon, else its physical cores. */

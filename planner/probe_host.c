@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "jobspec.h"
 
@@ -281,4 +282,18 @@ const struct gpu_spec *probe_host_device(const struct refdata *ref, const struct
 	char name[sizeof h->model];
 	probe_host_short_name(h->model, name, sizeof name);
 	return g ? g : name[0] ? refdata_gpu(ref, name) : NULL;
+}
+
+void probe_host_family(const struct refdata *ref, const struct probe_host *h, char *dst,
+                       size_t len)
+{
+	char name[sizeof h->model];
+	probe_host_short_name(h->model, name, sizeof name);
+	size_t n = strlen(name), k = 0;
+	dst[0] = '\0';
+	for (size_t i = 0; ref && n > 0 && i < ref->n_gpus && k < len; i++) {
+		const char *g = ref->gpus[i].name;
+		if (g && !strncasecmp(g, name, n) && g[n] == ' ')
+			k += (size_t)snprintf(dst + k, len - k, "%s%s", k ? ", " : "", g);
+	}
 }

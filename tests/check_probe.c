@@ -343,6 +343,22 @@ START_TEST(a_brand_string_is_looked_up_by_the_name_the_device_table_uses)
 	ck_assert_ptr_eq(probe_host_device(test_ref(), &h), refdata_gpu(test_ref(), "RTX 4090"));
 	snprintf(h.model, sizeof h.model, "AMD EPYC");
 	ck_assert_ptr_null(probe_host_device(test_ref(), &h));
+	/* A name the table has only with more after it lists those entries
+	 * (an "Apple M1 Max" is a 24-core or 32-core one; main's table shows
+	 * it with the H100's boards). */
+	char family[160];
+	probe_host_family(test_ref(), &h, family, sizeof family);
+	ck_assert_str_eq(family, "");
+	snprintf(h.model, sizeof h.model, "H100");
+	probe_host_family(test_ref(), &h, family, sizeof family);
+	ck_assert_str_eq(family, "H100 PCIe, H100 SXM, H100 NVL");
+	snprintf(h.family, sizeof h.family, "%s", family);
+	char *yaml = probe_owned_yaml_host(NULL, 0, &h);
+	ck_assert_ptr_nonnull(strstr(yaml, "  # planner's device table has H100 PCIe, H100 SXM, H100 NVL: "
+	                                   "own the one this\n"));
+	ck_assert_ptr_nonnull(strstr(yaml, "  #     - {gpu: \"H100 PCIe\", count: 1}\n"));
+	ck_assert_ptr_null(strstr(yaml, "kind: cpu"));
+	free(yaml);
 }
 END_TEST
 
