@@ -1,5 +1,8 @@
 /* cli.c — what every command shares: common options, usage errors, the
  * lazily opened store, line wrapping and help text filled to width. */
+/* realpath is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "cli.h"
 #include "export.h"
 #include "fx.h"
@@ -225,12 +228,11 @@ struct store *cli_store(struct cli *c, int *status)
 
 void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vasprintf(&line, fmt, ap);
+	char *line = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (!line)
 		return;
 	cli_wrap_to(stdout, c->term_width, indent, line);
 	free(line);

@@ -1,5 +1,6 @@
 /* cmd_probe.c — `planner probe`: the NVIDIA GPUs of this machine, from
- * nvidia-smi, and an `owned:` block to paste into a job spec. */
+ * nvidia-smi, its CPU or Apple chip, from /proc or sysctl, and an
+ * `owned:` block to paste into a job spec. */
 #include <cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -10,18 +11,23 @@
 #include "cli.h"
 #include "probe.h"
 
-/* run_nvidia_smi's status when its output could not be held in memory. */
+/* What probe says when nvidia-smi gives no GPU. */
+#define PROBE_NO_GPU "no NVIDIA GPU found on this machine"
+
+/* run_tool's status when its output could not be held in memory. */
 #define SMI_OUT_OF_MEMORY (-2)
 
-/* Runs nvidia-smi (or $PLANNER_NVIDIA_SMI, for tests) with the query,
- * stdout and stderr into *out. Returns its exit status; 127 when it could
- * not be run, -1 when no process could be started, SMI_OUT_OF_MEMORY when
- * its output did not fit in memory (*out is then NULL). */
-static int run_nvidia_smi(char **out)
+/* Runs the program named by the environment variable env (for tests),
+ * else dflt, with args (args[0] is replaced by the program), stdout and
+ * stderr into *out. Returns its exit status; 127 when it could not be
+ * run, -1 when no process could be started, SMI_OUT_OF_MEMORY when its
+ * output did not fit in memory (*out is then NULL). */
+static int run_tool(const char *env, const char *dflt, char **args, char **out)
 {
-	const char *smi = getenv("PLANNER_NVIDIA_SMI");
+	const char *smi = getenv(env);
 	if (!smi || !*smi)
-		smi = "nvidia-smi";
+		smi = dflt;
+	args[0] = (char *)smi;
 	int fd[2];
 	*out = NULL;
 	if (pipe(fd) != 0)
@@ -37,7 +43,7 @@ static int run_nvidia_smi(char **out)
 		dup2(fd[1], STDERR_FILENO);
 		close(fd[0]);
 		close(fd[1]);
-		execlp(smi, smi, PROBE_QUERY_ARGS, (char *)NULL);
+		execvp(smi, args);
 		_exit(127);
 	}
 	close(fd[1]);
@@ -64,16 +70,47 @@ static int run_nvidia_smi(char **out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* This machine's CPU from PLANNER_PROBE_ROOT's (else this machine's)
+ * /proc, else Apple's from sysctl (PLANNER_SYSCTL, for tests), with its
+ * device-table entry. Returns false when neither says anything. */
+static bool read_host(const struct cli *c, struct probe_host *h)
+{
+	const char *root = getenv("PLANNER_PROBE_ROOT");
+	bool ok = probe_host_read(root ? root : "", h);
+	if (!ok) {
+		char *args[] = {NULL, PROBE_SYSCTL_ARGS, NULL}, *out = NULL;
+		/* sysctl names an oid it does not have and exits 1, but prints the others. */
+		if (run_tool("PLANNER_SYSCTL", "sysctl", args, &out) != 127 && out)
+			ok = probe_host_sysctl(out, h);
+		free(out);
+	}
+	if (ok && !(h->device = probe_host_device(c->ref, h)))
+		probe_host_family(c->ref, h, h->family, sizeof h->family);
+	return ok;
+}
+
+/* The host's line of the table, when there is a host. */
+static void print_host(const struct probe_host *h)
+{
+	char *line = h->kind != PROBE_HOST_NONE ? probe_host_summary(h) : NULL;
+	if (line)
+		printf("%s%s%s\n", line, h->device ? " = " : "", h->device ? h->device->name : "");
+	free(line);
+}
+
 static void print_table(const struct cli *c, const struct probe_gpu *g, size_t n,
-			const char *yaml)
+                        const struct probe_host *host, const char *yaml)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
 	/* The nvidia-smi name column takes what the terminal has left. */
 	int name_w = 28;
 	if (c->term_width > 0 && c->term_width - 52 < name_w)
 		name_w = c->term_width - 52 > 12 ? c->term_width - 52 : 12;
-	printf("%s%-5s %-14s %-*s %9s %11s%s\n", bold, "index", "gpu", name_w, "nvidia-smi name",
-	       "VRAM GiB", "power lim W", off);
+	if (n == 0)
+		printf("%s\n", PROBE_NO_GPU);
+	else
+		printf("%s%-5s %-14s %-*s %9s %11s%s\n", bold, "index", "gpu", name_w,
+		       "nvidia-smi name", "VRAM GiB", "power lim W", off);
 	for (size_t i = 0; i < n; i++) {
 		char w[16] = "-";
 		if (g[i].power_limit_w > 0)
@@ -82,12 +119,58 @@ static void print_table(const struct cli *c, const struct probe_gpu *g, size_t n
 		       g[i].gpu ? g[i].gpu->name : "(unknown)", name_w, name_w, g[i].name,
 		       g[i].vram_gib, w);
 	}
+	print_host(host);
 	printf("\n# paste into your job spec (GPUs on hand: power is paid, the purchase is "
 	       "not):\n%s",
 	       yaml);
 }
 
-static int print_json(const struct probe_gpu *g, size_t n, const char *yaml)
+/* The host as a JSON object, or null. */
+static cJSON *host_json(const struct probe_host *h)
+{
+	if (h->kind == PROBE_HOST_NONE)
+		return cJSON_CreateNull();
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} isa[] = {{PROBE_ISA_AVX2, "avx2"},
+	           {PROBE_ISA_AVX512, "avx512f"},
+	           {PROBE_ISA_AMX, "amx"},
+	           {PROBE_ISA_NEON, "neon"},
+	           {PROBE_ISA_SVE, "sve"}};
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "kind", h->kind == PROBE_HOST_UNIFIED ? "unified" : "cpu");
+	cJSON_AddStringToObject(o, "model", h->model);
+	if (h->device)
+		cJSON_AddStringToObject(o, "device", h->device->name);
+	else
+		cJSON_AddNullToObject(o, "device");
+	const struct {
+		const char *key;
+		int v;
+	} counts[] = {{"sockets", h->sockets},
+	              {"cores", h->cores},
+	              {"performance_cores", h->perf_cores},
+	              {"threads", h->threads},
+	              {"llama_cpp_threads", probe_host_threads(h)}};
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+		if (counts[i].v > 0)
+			cJSON_AddNumberToObject(o, counts[i].key, counts[i].v);
+		else
+			cJSON_AddNullToObject(o, counts[i].key);
+	if (h->memory_gib > 0)
+		cJSON_AddNumberToObject(o, "memory_gib", round_to(h->memory_gib, 2));
+	else
+		cJSON_AddNullToObject(o, "memory_gib");
+	cJSON *a = cJSON_AddArrayToObject(o, "isa");
+	for (size_t i = 0; i < sizeof isa / sizeof *isa; i++)
+		if (h->isa & isa[i].bit)
+			cJSON_AddItemToArray(a, cJSON_CreateString(isa[i].name));
+	return o;
+}
+
+static int print_json(const struct probe_gpu *g, size_t n, const struct probe_host *host,
+                      const char *yaml)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(root, "gpus");
@@ -106,6 +189,7 @@ static int print_json(const struct probe_gpu *g, size_t n, const char *yaml)
 			cJSON_AddNullToObject(o, "power_limit_w");
 		cJSON_AddItemToArray(arr, o);
 	}
+	cJSON_AddItemToObject(root, "host", host_json(host));
 	cJSON_AddStringToObject(root, "owned_yaml", yaml);
 	return cli_print_json(root);
 }
@@ -122,9 +206,12 @@ static int exec_probe(struct cli *c, int argc, char **argv)
 	if (optind != argc)
 		return cli_usage(c, "probe takes no arguments");
 	char *out = NULL, *err = NULL, *yaml = NULL;
+	char *query[] = {NULL, PROBE_QUERY_ARGS, NULL};
 	struct probe_gpu *gpus = NULL;
 	size_t n = 0;
-	int status = run_nvidia_smi(&out);
+	struct probe_host host;
+	read_host(c, &host);
+	int status = run_tool("PLANNER_NVIDIA_SMI", "nvidia-smi", query, &out);
 	rc = PLANNER_OK;
 	if (status == SMI_OUT_OF_MEMORY) {
 		errorf("out of memory");
@@ -136,21 +223,26 @@ static int exec_probe(struct cli *c, int argc, char **argv)
 		if (c->verbose)
 			notef("nvidia-smi %s: %s", status == 127 ? "could not be run" : "gave no GPUs",
 			      err ? err : out && *out ? out : "no output");
-		if (c->format == FORMAT_JSON)
-			puts("{\"gpus\": [], \"owned_yaml\": \"\"}");
-		else
-			printf("no NVIDIA GPU found on this machine\n");
-		goto out;
+		free(gpus);
+		gpus = NULL;
+		n = 0;
+		if (host.kind == PROBE_HOST_NONE) {
+			if (c->format == FORMAT_JSON)
+				puts("{\"gpus\": [], \"host\": null, \"owned_yaml\": \"\"}");
+			else
+				printf("%s\n", PROBE_NO_GPU);
+			goto out;
+		}
 	}
-	if (!(yaml = probe_owned_yaml(gpus, n))) {
+	if (!(yaml = probe_owned_yaml_host(gpus, n, &host))) {
 		errorf("out of memory");
 		rc = PLANNER_ESYS;
 		goto out;
 	}
 	if (c->format == FORMAT_JSON)
-		rc = print_json(gpus, n, yaml);
+		rc = print_json(gpus, n, &host, yaml);
 	else
-		print_table(c, gpus, n, yaml);
+		print_table(c, gpus, n, &host, yaml);
 out:
 	free(yaml);
 	free(gpus);
@@ -160,18 +252,28 @@ out:
 }
 
 const struct cmd_entry cmd_probe_entry = {
-	.name = "probe",
-	.args = "[--format table|json]",
-	.summary = "this machine's NVIDIA GPUs, as an owned: block for a job spec",
-	.help = "Lists the NVIDIA GPUs on this machine (name, memory, power limit) by running\n"
-		"  nvidia-smi --query-gpu=index,name,memory.total,power.limit \\\n"
-		"             --format=csv,noheader,nounits\n"
-		"maps each to planner's GPU table, and prints an owned: block to paste into a\n"
-		"job spec. With no nvidia-smi, no driver or no GPU it says so and exits 0.\n\n"
-		"  --format F   table (default) or json\n"
-		"  --verbose    say why no GPU was found\n\n"
-		"environment:\n"
-		"  PLANNER_NVIDIA_SMI   the nvidia-smi program to run (default: from PATH)\n\n"
-		"example:\n  planner probe >> jobs/monthly.yaml.owned\n",
-	.exec = exec_probe,
+    .name = "probe",
+    .args = "[--format table|json]",
+    .summary = "this machine's NVIDIA GPUs and CPU or Apple chip, as an owned: block",
+    .help = "Lists the NVIDIA GPUs on this machine (name, memory, power limit) by running\n"
+            "  nvidia-smi --query-gpu=index,name,memory.total,power.limit \\\n"
+            "             --format=csv,noheader,nounits\n"
+            "and its CPU (model, sockets, cores, threads, memory, AVX2/AVX-512/AMX/NEON/\n"
+            "SVE) from /proc/cpuinfo and /proc/meminfo on Linux, or its Apple chip (or\n"
+            "Intel CPU) from `sysctl hw machdep.cpu` on macOS. It maps each to planner's\n"
+            "device table and prints an owned: block to paste into a job spec; a CPU or\n"
+            "chip the table does not know is written as a commented custom device (the\n"
+            "spec's gpus: block, kind cpu or unified) with what to fill in: memory\n"
+            "bandwidth and FP16 TFLOPS, which no file gives without root. With no\n"
+            "nvidia-smi, no driver or no GPU it says so and exits 0.\n\n"
+            "  --format F   table (default) or json\n"
+            "  --verbose    say why no GPU was found\n\n"
+            "environment:\n"
+            "  PLANNER_NVIDIA_SMI   the nvidia-smi program to run (default: from PATH)\n"
+            "  PLANNER_PROBE_ROOT   read proc/cpuinfo and proc/meminfo under this\n"
+            "                       directory instead of / (recorded files, for tests)\n"
+            "  PLANNER_SYSCTL       the sysctl program to run where there is no\n"
+            "                       proc/cpuinfo (default: from PATH)\n\n"
+            "example:\n  planner probe >> jobs/monthly.yaml.owned\n",
+    .exec = exec_probe,
 };

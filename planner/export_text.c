@@ -63,11 +63,10 @@ void export_yaml_str(FILE *f, const char *s)
 bool export_comment(FILE *f, const char *fmt, ...)
 {
 	va_list ap;
-	char *line = NULL;
 	va_start(ap, fmt);
-	int n = vasprintf(&line, fmt, ap);
+	char *line = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (!line)
 		return false;
 	fputs("# ", f);
 	yaml_escaped(f, line, false);

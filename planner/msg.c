@@ -11,11 +11,11 @@
  * a provider's error text cannot drive the terminal either. */
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
-	char *text = NULL;
 	fputs("planner: ", stderr);
 	if (kind)
 		fputs(kind, stderr);
-	if (vasprintf(&text, fmt, ap) < 0) {
+	char *text = xvasprintf(fmt, ap);
+	if (!text) {
 		fputs("(out of memory)\n", stderr);
 		return;
 	}

@@ -114,12 +114,13 @@ int probe_parse(const char *text, const struct refdata *ref, struct probe_gpu **
 
 /* s with every byte outside printable ASCII as '?': the block is pasted
  * into a job spec, which must be UTF-8, and printed to a terminal, where
- * a broken driver's escape sequence must do nothing. Found by fuzzing. */
+ * a broken driver's escape sequence must do nothing (found by fuzzing);
+ * and a quote or backslash would end or escape the quoted name. */
 static void printable(const char *s, char *dst, size_t len)
 {
 	size_t k = 0;
 	for (; s[k] && k + 1 < len; k++)
-		dst[k] = s[k] >= 0x20 && s[k] < 0x7f ? s[k] : '?';
+		dst[k] = s[k] >= 0x20 && s[k] < 0x7f && s[k] != '"' && s[k] != '\\' ? s[k] : '?';
 	dst[k] = '\0';
 }
 
@@ -145,10 +146,11 @@ static bool describe_unknown(struct buf *b, const struct probe_gpu *g, const cha
 			  count, name, name, vram, watts, name, count);
 }
 
-char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
+/* The owned: entries of the GPUs (comment lines for those planner does
+ * not know) into b. */
+static bool owned_gpus(struct buf *b, const struct probe_gpu *gpus, size_t n)
 {
-	struct buf b = {0};
-	bool ok = buf_printf(&b, "owned:\n");
+	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
 		const struct probe_gpu *g = &gpus[i];
 		bool first = true;
@@ -168,7 +170,7 @@ char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
 		if (!g->gpu) {
 			char name[sizeof g->name];
 			printable(g->name, name, sizeof name);
-			ok = describe_unknown(&b, g, name, count);
+			ok = describe_unknown(b, g, name, count);
 			continue;
 		}
 		/* The block must read back: a spec takes at most
@@ -178,15 +180,138 @@ char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
 			     g->power_limit_w <= JOBSPEC_MAX_WATTS;
 		for (int left = count; ok && left > 0; left -= JOBSPEC_MAX_GPU_COUNT) {
 			int k = left < JOBSPEC_MAX_GPU_COUNT ? left : JOBSPEC_MAX_GPU_COUNT;
-			ok = buf_printf(&b, "  - {gpu: %s, count: %d", g->gpu->name, k);
+			ok = buf_printf(b, "  - {gpu: %s, count: %d", g->gpu->name, k);
 			if (ok && watts)
-				ok = buf_printf(&b, ", watts: %.0f", g->power_limit_w);
-			ok = ok && buf_printf(&b, "}\n");
+				ok = buf_printf(b, ", watts: %.0f", g->power_limit_w);
+			ok = ok && buf_printf(b, "}\n");
 		}
 	}
+	return ok;
+}
+
+char *probe_owned_yaml_host(const struct probe_gpu *gpus, size_t n, const struct probe_host *host)
+{
+	struct buf b = {0};
+	bool ok = buf_printf(&b, "owned:\n") && owned_gpus(&b, gpus, n);
+	if (ok && host && host->kind != PROBE_HOST_NONE)
+		ok = probe_host_yaml(&b, host);
 	if (!ok) {
 		buf_free(&b);
 		return NULL;
 	}
 	return b.data;
+}
+
+char *probe_owned_yaml(const struct probe_gpu *gpus, size_t n)
+{
+	return probe_owned_yaml_host(gpus, n, NULL);
+}
+
+/* The ISA names of h, each after a space ("" when none). */
+static void isa_words(unsigned isa, char *dst, size_t len)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {{PROBE_ISA_AVX2, "AVX2"},
+	             {PROBE_ISA_AVX512, "AVX-512"},
+	             {PROBE_ISA_AMX, "AMX"},
+	             {PROBE_ISA_NEON, "NEON"},
+	             {PROBE_ISA_SVE, "SVE"}};
+	size_t k = 0;
+	dst[0] = '\0';
+	for (size_t i = 0; i < sizeof names / sizeof *names && k < len; i++)
+		if (isa & names[i].bit)
+			k += (size_t)snprintf(dst + k, len - k, " %s", names[i].name);
+}
+
+char *probe_host_summary(const struct probe_host *h)
+{
+	struct buf b = {0};
+	char name[sizeof h->model], isa[64];
+	printable(h->model, name, sizeof name);
+	isa_words(h->isa, isa, sizeof isa);
+	bool unified = h->kind == PROBE_HOST_UNIFIED;
+	bool ok = buf_printf(&b, "%s: %s", unified ? "chip" : "cpu",
+	                     name[0] ? name : "(name not reported)");
+	if (ok && h->sockets > 1)
+		ok = buf_printf(&b, ", %d sockets", h->sockets);
+	if (ok && h->cores > 0)
+		ok = buf_printf(&b, ", %d cores", h->cores);
+	if (ok && h->perf_cores > 0)
+		ok = buf_printf(&b, " (%d performance)", h->perf_cores);
+	if (ok && h->threads > 0)
+		ok = buf_printf(&b, ", %d threads", h->threads);
+	if (ok && h->memory_gib > 0)
+		ok = buf_printf(&b, ", %.1f GiB %s", h->memory_gib,
+		                unified ? "unified memory" : "memory");
+	if (ok && isa[0])
+		ok = buf_printf(&b, ",%s", isa);
+	if (!ok)
+		buf_free(&b);
+	return ok ? b.data : NULL;
+}
+
+/* A host the table has in several variants (an Apple Max chip's GPU
+ * cores): which ones, and how to own the right one. */
+static bool describe_family(struct buf *b, const struct probe_host *h)
+{
+	char *summary = probe_host_summary(h);
+	char first[sizeof h->family];
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(h->family, ","), h->family);
+	bool ok = summary && buf_printf(b,
+	                                "  # %s\n"
+	                                "  # planner's device table has %s: own the one this\n"
+	                                "  # is (an Apple Max or Ultra chip's GPU cores are in 'system_profiler\n"
+	                                "  # SPDisplaysDataType'), as in\n"
+	                                "  #     - {gpu: \"%s\", count: 1}\n",
+	                                summary, h->family, first);
+	free(summary);
+	return ok;
+}
+
+bool probe_host_yaml(struct buf *b, const struct probe_host *h)
+{
+	bool unified = h->kind == PROBE_HOST_UNIFIED;
+	/* A chip sold with several memory sizes is told apart by its memory:
+	 * it goes beside the entry. */
+	if (h->device && h->memory_gib > 0)
+		return buf_printf(b, "  - {gpu: %s, count: 1}  # %.1f GiB %s\n", h->device->name,
+				  h->memory_gib, unified ? "unified memory" : "memory");
+	if (h->device)
+		return buf_printf(b, "  - {gpu: %s, count: 1}\n", h->device->name);
+	if (h->family[0])
+		return describe_family(b, h);
+	char name[sizeof h->model], mem[32] = "MEMORY_GIB", threads[16] = "THREADS";
+	printable(h->model, name, sizeof name);
+	if (!name[0])
+		snprintf(name, sizeof name, "%s", unified ? "CHIP_NAME" : "CPU_NAME");
+	if (h->memory_gib > 0)
+		snprintf(mem, sizeof mem, "%.1f", h->memory_gib);
+	if (probe_host_threads(h) > 0)
+		snprintf(threads, sizeof threads, "%d", probe_host_threads(h));
+	bool named = h->model[0] != '\0';
+	char *summary = probe_host_summary(h);
+	bool ok = summary &&
+	          buf_printf(
+	              b,
+	              "  # %s\n"
+	              "  # planner's device table does not know this %s yet ('planner gpus'\n"
+	              "  # lists what it knows). Describe it at the top level of the spec and\n"
+	              "  # own it; fill in %sits memory bandwidth (%s\n"
+	              "  #   gpus:\n"
+	              "  #     - {name: \"%s\", kind: %s, vram_gib: %s, bandwidth_gbs: GBS, "
+	              "fp16_tflops: TFLOPS, threads: %s}\n"
+	              "  #   owned:\n"
+	              "  #     - {gpu: \"%s\", count: 1}\n",
+	              summary, unified ? "chip" : "CPU", named ? "" : "its name, ",
+	              unified ? "the chip's data sheet) and FP16\n"
+	                        "  # TFLOPS. vram_gib: all of the unified memory; threads: the\n"
+	                        "  # performance cores llama.cpp runs on."
+	                      : "channels x MT/s x 8 / 1000\n"
+	                        "  # GB/s) and FP16 TFLOPS. threads: the physical cores llama.cpp\n"
+	                        "  # runs on.",
+	              name, unified ? "unified" : "cpu", mem, threads, name);
+	free(summary);
+	return ok;
 }

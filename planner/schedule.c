@@ -2,6 +2,10 @@
  * month's hours in the spec's time zone, each job's allowed hours, the
  * owned pools and what each job saves on them, the solver's answer turned
  * into runs, and the rest of every job on rented capacity or the API. */
+/* struct tm's tm_gmtoff (glibc shows it with _DEFAULT_SOURCE; BSD and
+ * macOS always have it). */
+#define _DEFAULT_SOURCE
+
 #include "schedule.h"
 
 #include <math.h>

@@ -572,7 +572,7 @@ int store_open(const char *path, const struct refdata *ref, struct store **out, 
 	 * takes an exclusive lock for which SQLite does not call the busy
 	 * handler, so two commands creating the same database at once would
 	 * see "database is locked" (in either step): wait here instead. */
-	for (int waited = 0;; waited += 10, usleep(10000)) {
+	for (int waited = 0;; waited += 10, nanosleep(&(struct timespec){0, 10000000}, NULL)) {
 		bool locked = false;
 		if (!(rc = store_check_identity(st, &marked, &locked, err)) &&
 		    !(rc = store_exec(st, "PRAGMA journal_mode = WAL", err)))

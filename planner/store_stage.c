@@ -454,9 +454,11 @@ static const char *const apply_sql[] = {
     "ORDER BY g.id",
     /* And those offers go. */
     "DELETE FROM main.offers WHERE rowid IN (SELECT id FROM offer_gone)",
-    /* The date the rows stored with fetched_at = '' read as. */
-    "INSERT INTO offer_dates (provider, fetched_at) VALUES (?1, ?2) "
-    "ON CONFLICT (provider) DO UPDATE SET fetched_at = excluded.fetched_at",
+    /* The date the rows stored with fetched_at = '' read as. (One
+     * statement over two lines: parenthesised, as clang's
+     * -Wstring-concatenation asks, for macOS's -Werror build.) */
+    ("INSERT INTO offer_dates (provider, fetched_at) VALUES (?1, ?2) "
+     "ON CONFLICT (provider) DO UPDATE SET fetched_at = excluded.fetched_at"),
 };
 
 /* Runs one statement of apply_sql with its parameters bound. */

@@ -1,4 +1,7 @@
 /* util.c — see util.h. */
+/* strptime is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "util.h"
 
 #include <ctype.h>
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -18,11 +22,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static char *vxasprintf(const char *fmt, va_list ap)
+/* vasprintf is GNU and BSD, not POSIX: measured, then printed. */
+char *xvasprintf(const char *fmt, va_list ap)
 {
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		return NULL;
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (s && vsnprintf(s, (size_t)n + 1, fmt, again) != n) {
+		free(s);
+		s = NULL;
+	}
+	va_end(again);
 	return s;
 }
 
@@ -32,7 +43,7 @@ int set_err(char **err, int code, const char *fmt, ...)
 	if (!err)
 		return code;
 	va_start(ap, fmt);
-	char *s = vxasprintf(fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	free(*err);
 	*err = s;
@@ -43,7 +54,7 @@ char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vxasprintf(fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -81,6 +92,16 @@ size_t edit_distance(const char *a, const char *b)
 	return d;
 }
 
+/* True when hay (hl bytes) contains needle (nl bytes), ASCII case
+ * ignored (strcasestr is GNU and BSD, not POSIX). */
+static bool contains_nocase(const char *hay, size_t hl, const char *needle, size_t nl)
+{
+	for (size_t i = 0; i + nl <= hl; i++)
+		if (strncasecmp(hay + i, needle, nl) == 0)
+			return true;
+	return false;
+}
+
 /* True when one of a and b starts with the other, or (both at least 3
  * letters) contains it: "region" and "regions", "llama-3.1" and
  * "llama-3.1-8b", case-insensitive. */
@@ -88,7 +109,7 @@ static bool overlaps(const char *a, size_t al, const char *b, size_t bl)
 {
 	if (al < 3 || bl < 3)
 		return false;
-	return al <= bl ? strcasestr(b, a) != NULL : strcasestr(a, b) != NULL;
+	return al <= bl ? contains_nocase(b, bl, a, al) : contains_nocase(a, al, b, bl);
 }
 
 const char *nearest_name(const char *word, const char *const *candidates, size_t n)
@@ -299,6 +320,21 @@ void today_utc(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d", &tm);
 }
 
+/* Seconds since the epoch of a broken-down UTC time with its fields in
+ * range (timegm is BSD and GNU, in POSIX only since 2024): the day count
+ * is H. Hinnant's days_from_civil
+ * (https://howardhinnant.github.io/date_algorithms.html). */
+static long long utc_seconds(const struct tm *tm)
+{
+	long long y = tm->tm_year + 1900LL - (tm->tm_mon < 2);
+	long long era = (y >= 0 ? y : y - 399) / 400;
+	long long yoe = y - era * 400;
+	long long mp = tm->tm_mon < 2 ? tm->tm_mon + 10 : tm->tm_mon - 2;
+	long long doe = yoe * 365 + yoe / 4 - yoe / 100 + (153 * mp + 2) / 5 + tm->tm_mday - 1;
+	long long days = era * 146097 + doe - 719468;
+	return ((days * 24 + tm->tm_hour) * 60 + tm->tm_min) * 60 + tm->tm_sec;
+}
+
 long long iso_to_epoch(const char *iso)
 {
 	struct tm tm = {0};
@@ -311,7 +347,7 @@ long long iso_to_epoch(const char *iso)
 		if (!end)
 			return -1;
 	}
-	return (long long)timegm(&tm);
+	return utc_seconds(&tm);
 }
 
 bool buf_append(struct buf *b, const void *p, size_t n)
@@ -336,7 +372,7 @@ bool buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = vxasprintf(fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (!s)
 		return false;

@@ -4,6 +4,7 @@
 #ifndef PLANNER_UTIL_H
 #define PLANNER_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@ int set_err(char **err, int code, const char *fmt, ...)
 
 /* malloc'd printf; aborts never: returns NULL when out of memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list (ap is used up). */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* strdup that accepts NULL (returns NULL). */
 char *xstrdup(const char *s);
 

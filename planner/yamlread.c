@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 
@@ -22,10 +23,8 @@
 int yr_fail(struct yr *y, yaml_mark_t m, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg = NULL;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (m.index >= YR_SET_MARK && m.index - YR_SET_MARK < y->n_sets)
 		set_err(y->err, PLANNER_EINPUT, "%s: --set %s: %s", y->file,

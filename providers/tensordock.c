@@ -114,9 +114,12 @@ static void add_config(struct norm *out, const struct td_node *nd, const char *m
 	snprintf(offer, sizeof offer, "%s %dx %s", nd->id, g, model);
 	/* "02c65d45-6da5-4232-a8db ee0e5bc76110": the id whole, cut at its
 	 * last dash within TD_WORD so that no word outgrows the column. */
-	char *cut = strlen(nd->id) > TD_WORD ? memrchr(offer, '-', TD_WORD) : NULL;
-	if (cut)
-		*cut = ' ';
+	if (strlen(nd->id) > TD_WORD)
+		for (size_t i = TD_WORD; i-- > 0;)
+			if (offer[i] == '-') {
+				offer[i] = ' ';
+				break;
+			}
 	struct raw_offer r = {
 	    .offer = offer,
 	    .region = nd->region,

@@ -9,6 +9,9 @@
  * fixture server: Vast's "gen-<n>-a" offers have ids starting with 1, its
  * "gen-<n>-b" ones ids starting with 2 and 10% more of them; the other
  * feeds' "shift" scenario multiplies every price by 1.5. */
+/* putenv is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include <check.h>
 #include <cJSON.h>
 #include <fcntl.h>

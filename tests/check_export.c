@@ -599,7 +599,7 @@ START_TEST(the_table_fits_80_columns_and_prints_a_grid_shared_by_two_gpus_once)
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	int widest = 0, grids = 0;
 	for (char *p = out; *p;) {
-		char *end = strchrnul(p, '\n');
+		char *end = p + strcspn(p, "\n");
 		if ((int)(end - p) > widest)
 			widest = (int)(end - p);
 		grids += !strncmp(p, "          0     6     12    18    24", 36);

@@ -435,9 +435,10 @@ START_TEST(keys_never_reach_the_database_or_the_output)
 	for (size_t i = 0; i < 4; i++) {
 		ck_assert_msg(!strstr(out, keys[i]), "key in stdout");
 		ck_assert_msg(!strstr(err, keys[i]), "key in stderr: %s", err);
-		ck_assert_msg(!memmem(bytes, dblen, keys[i], strlen(keys[i])), "key in the db");
-		ck_assert_msg(!walbytes || !memmem(walbytes, wallen, keys[i], strlen(keys[i])),
-			      "key in the WAL");
+		ck_assert_msg(!test_memmem(bytes, dblen, keys[i], strlen(keys[i])),
+		              "key in the db");
+		ck_assert_msg(!walbytes || !test_memmem(walbytes, wallen, keys[i], strlen(keys[i])),
+		              "key in the WAL");
 	}
 	/* The keys did travel, as headers, never in a URL. */
 	char *log = test_fixture_log(&server, "echokey");

@@ -1,4 +1,7 @@
 /* testutil.c — see testutil.h. */
+/* putenv is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "testutil.h"
 
 #include "store.h"
@@ -49,6 +52,14 @@ char *test_write(const char *dir, const char *name, const char *text)
 char *test_slurp(const char *path)
 {
 	return read_file(path, NULL);
+}
+
+bool test_memmem(const void *p, size_t len, const void *needle, size_t n)
+{
+	for (size_t i = 0; p && i + n <= len; i++)
+		if (memcmp((const char *)p + i, needle, n) == 0)
+			return true;
+	return false;
 }
 
 int test_run_planner(const char *const *argv, const char *const *env, char **out, char **errout)

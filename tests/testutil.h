@@ -53,6 +53,9 @@ char *test_query(const char *db, const char *sql, const char *param);
 
 /* Whole file as a malloc'd string, or NULL. */
 char *test_slurp(const char *path);
+/* Whether len bytes at p hold the n bytes of needle (memmem is GNU and
+ * BSD, not POSIX). */
+bool test_memmem(const void *p, size_t len, const void *needle, size_t n);
 
 /* The loopback fixture server (tests/fixture_server.py) serving
  * tests/fixtures/providers on 127.0.0.1, an ephemeral port. */

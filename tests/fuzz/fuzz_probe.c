@@ -1,6 +1,8 @@
-/* fuzz_probe.c — nvidia-smi output (probe_parse), and the owned: block
- * made from it (probe_owned_yaml), which must read back as a job spec:
- * `planner probe` prints it for pasting into one. */
+/* fuzz_probe.c — nvidia-smi output (probe_parse), the same bytes as
+ * /proc/cpuinfo, /proc/meminfo and sysctl output (probe_host_linux,
+ * probe_host_sysctl), and the owned: block made from them
+ * (probe_owned_yaml_host), which must read back as a job spec: `planner
+ * probe` prints it for pasting into one. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +54,15 @@ int fuzz_probe(const uint8_t *data, size_t size)
 	bool known = false;
 	for (size_t i = 0; i < n; i++)
 		known |= gpus[i].gpu != NULL;
+	struct probe_host linux_host, mac_host;
+	probe_host_linux(text, text, &linux_host);
+	probe_host_sysctl(text, &mac_host);
 	if (rc == PLANNER_OK && known) {
-		char *owned = probe_owned_yaml(gpus, n);
+		char *owned = probe_owned_yaml_host(gpus, n, &linux_host);
+		if (owned)
+			bad |= read_back(owned);
+		free(owned);
+		owned = probe_owned_yaml_host(gpus, n, &mac_host);
 		if (owned)
 			bad |= read_back(owned);
 		free(owned);
