@@ -23,7 +23,9 @@ import subprocess
 import sys
 import tempfile
 
-AGE = re.compile(r"\b\d+(s|m|h|d) ago\b")
+# an age and the padding after it: "46h ago   " and "2d ago    " are one
+# column of the same width
+AGE = re.compile(r"\b\d+(s|m|h|d) ago\b(\)?) *")
 
 
 def skip_reason(cmd):
@@ -92,7 +94,7 @@ def walk(readme, bindir):
                 i = j
                 continue
             new = elide(old, new, cmd)
-            if [AGE.sub("N ago", x) for x in old] != [AGE.sub("N ago", x) for x in new]:
+            if [AGE.sub(r"N ago\2 ", x) for x in old] != [AGE.sub(r"N ago\2 ", x) for x in new]:
                 problems.append("\n".join(difflib.unified_diff(
                     old, new, f"README.md: {cmd}", f"planner: {cmd}", lineterm="")))
             out.append(line)
