@@ -148,6 +148,22 @@
  * FP32-accumulate rates: 0.41 x median 1.091. */
 #define TORCHTUNE_MFU 0.45
 
+/* CPU work of one decode step (scheduling, input preparation, sampling,
+ * detokenisation, launches): vLLM's traces show about 4 ms of it per
+ * decode step, during which the GPU idled before multi-step scheduling
+ * (vllm-project/vllm#6854, SolitaryThinker, 2024-07-26, v0.5.x). Since
+ * v0.6.0 the async output processor runs it while the GPU computes the
+ * next step (vLLM blog "vLLM v0.6.0: 2.7x Throughput Improvement",
+ * 2024-09-05), so planner takes it as the shortest a step can be rather
+ * than a time added to every step: it bounds small models, whose GPU step
+ * is shorter (a 3B at 16 bits reads 6.4 GB, 3.2 ms on an H100 at the
+ * decode eta), and leaves larger ones as they were. SGLang overlaps the
+ * same work (its v0.4 "zero-overhead" scheduler, lmsys.org blog
+ * 2024-12-04) and takes vLLM's figure (unconfirmed). TensorRT-LLM's C++
+ * executor overlaps it too and its fitted eta holds what is left; llama.cpp's fitted eta holds its
+ * per-token cost: 0 for both. */
+#define VLLM_STEP_OVERHEAD_S 0.004
+
 /* ---- Usable fractions --------------------------------------------------- */
 
 /* vLLM pre-allocates gpu_memory_utilization = 0.9 of the card and plans
@@ -209,6 +225,7 @@ const struct engine engines[] = {
         .tp_efficiency = {VLLM_TP_EFF_PCIE, TRTLLM_TP_EFF},
         /* max_num_seqs default 256 (vLLM EngineArgs, v0.6-v0.10). */
         .max_batch = 256,
+        .step_overhead_s = VLLM_STEP_OVERHEAD_S,
         /* `vllm serve` / vllm.entrypoints: --tensor-parallel-size, short
          * form -tp (vllm/engine/arg_utils.py). */
         .launcher = "vllm",
@@ -233,6 +250,7 @@ const struct engine engines[] = {
         /* max_running_requests is derived from the KV pool; we cap as
          * vLLM (unconfirmed). */
         .max_batch = 256,
+        .step_overhead_s = VLLM_STEP_OVERHEAD_S,
         /* python -m sglang.launch_server: --tp-size (python/sglang/srt/
          * server_args.py; the README's --tp is its abbreviation, so any
          * "--tp" sets it). */
