@@ -61,7 +61,7 @@ TEST_BIN := $(BUILD)/tests/run
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
 .PHONY: all readme run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
-        spec-doc report-png
+        spec-doc report-png calibration
 
 all: $(BIN)
 
@@ -145,6 +145,11 @@ deps:
 
 check: $(BIN) $(TEST_BIN)
 	PLANNER_BIN=$(abspath $(BIN)) $(TEST_BIN)
+
+# The calibration table: per kind on the fit and held-out sources, then per
+# source (tests/calibration/README.md, "Checking").
+calibration: $(BIN) $(TEST_BIN)
+	CK_RUN_SUITE=calibration PLANNER_BIN=$(abspath $(BIN)) $(TEST_BIN)
 
 # The slow suite is empty unless PLANNER_SLOW_TESTS=1: `make check` skips it.
 check-slow: $(BIN) $(TEST_BIN)

@@ -30,7 +30,7 @@
 
 #define TSV "tests/calibration/measurements.tsv"
 #define GIB 1073741824.0
-#define MAX_ROWS 1024
+#define MAX_ROWS 2048
 #define MAX_COLS 32
 
 /* ---- The reader ---------------------------------------------------------- */
@@ -38,7 +38,7 @@
 enum col {
 	C_ID, C_KIND, C_MODEL, C_PARAMS, C_PREC, C_ENGINE, C_GPU, C_COUNT, C_PARALLEL, C_CONTEXT,
 	C_BATCH, C_IN, C_OUT, C_KV, C_FT, C_RANK, C_TARGETS, C_MICRO, C_OPT, C_CKPT, C_SEQ, C_VALUE,
-	C_UNIT, C_NOTES, C_SPLIT, N_COLS
+	C_UNIT, C_NOTES, C_SOURCE, C_SPLIT, N_COLS
 };
 
 static const char *const col_names[N_COLS] = {
@@ -46,7 +46,7 @@ static const char *const col_names[N_COLS] = {
     "gpu",        "gpu_count",     "parallel",   "context",    "batch",       "input_tokens",
     "output_tokens", "kv_dtype",   "ft_method",  "lora_rank",  "lora_targets", "micro_batch",
     "optimizer",  "grad_ckpt",     "seq_len",    "value",      "unit",        "notes",
-    "split"};
+    "source_id",  "split"};
 
 struct row {
 	const char *c[N_COLS];
@@ -129,6 +129,16 @@ static const struct {
     {"llama 7B", "llama-2-7b"},         {"LLaMA 7B", "llama-2-7b"},
     {"LLaMA 70B", "llama-2-70b"},       {"CodeLlama-34B", "codellama-34b"},
     {"Qwen3-235B-A22B", "qwen3-235b-a22b"}, {"gpt-oss-120b", "gpt-oss-120b"},
+    /* issue 25's rows: the reference table's ids under their HF names */
+    {"Llama-4-Scout", "llama-4-scout"},     {"Llama-4-Maverick", "llama-4-maverick"},
+    {"Qwen3-30B-A3B", "qwen3-30b-a3b"},     {"Mixtral-8x7B", "mixtral-8x7b"},
+    {"Mixtral-8x22B", "mixtral-8x22b"},     {"Mistral-7B", "mistral-7b"},
+    {"gpt-oss-20b", "gpt-oss-20b"},         {"DeepSeek-R1", "deepseek-r1"},
+    {"DeepSeek-V3", "deepseek-v3"},         {"Qwen2.5-7B", "qwen2.5-7b"},
+    {"Qwen2.5-72B", "qwen2.5-72b"},         {"Qwen2.5-32B", "qwen2.5-32b"},
+    {"Qwen3-8B", "qwen3-8b"},               {"Qwen3-32B", "qwen3-32b"},
+    {"Qwen3-14B", "qwen3-14b"},             {"Llama-3.2-1B", "llama-3.2-1b"},
+    {"gemma-2-9b", "gemma-2-9b"},           {"gemma-3-27b", "gemma-3-27b"},
 };
 
 static struct model_spec extra_resolved[sizeof extra_models / sizeof extra_models[0]];
@@ -479,12 +489,33 @@ static const struct {
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
+/* Skip reasons that start with this are counted apart: rows the model
+ * cannot express yet (issue 25: runs past one node or past one instance's 8
+ * GPUs, FP4 formats), recorded so they are estimated once it can. */
+#define NOT_EXPRESSIBLE "not expressible: "
+
+/* Why planner cannot express row r at all yet, or NULL. An FP4 precision
+ * counts only while planner's table lacks it. */
+static const char *not_expressible(size_t k, const struct row *r)
+{
+	const char *p = r->c[C_PREC];
+	if (strstr(r->c[C_PARALLEL], "node"))
+		return NOT_EXPRESSIBLE "more than one node";
+	if (row_count(r) > 8)
+		return NOT_EXPRESSIBLE "more than 8 GPUs in one instance";
+	if (kinds[k].needs_precision && (strstr(p, "FP4") || strstr(p, "fp4")) && !row_precision(r))
+		return NOT_EXPRESSIBLE "FP4 format (NVFP4, MXFP4)";
+	return NULL;
+}
+
 /* Fills o for row r of kind k: an estimate or the reason there is none. */
 static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 {
 	static struct gpu_spec generic;
 	struct ctx x = {.r = r, .n = row_count(r)};
 	*o = (struct outcome){.meas = cell_num(r, C_VALUE)};
+	if ((o->skip = not_expressible(k, r)))
+		return;
 	if (!(x.e = row_engine(r)))
 		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron)";
 	else if (!(x.m = row_model(r)))
@@ -515,11 +546,20 @@ struct half {
 
 struct tally {
 	struct half fit, holdout;
-	size_t skipped;
+	size_t skipped, not_expressible;
 	const char *why[16];
 	size_t why_n[16];
 	size_t fits_true_missed; /* "fits" rows with value 1 planner calls no */
 	size_t fits_false_agreed, fits_false_rows;
+};
+
+/* One source's rows of one kind: a publisher's table or page for one
+ * engine version (the source_id column), on one side of the split. */
+struct source_kind {
+	const char *source, *split;
+	size_t kind;
+	struct half h;
+	size_t skipped;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -539,6 +579,7 @@ static double median(struct half *h)
 static void note_skip(struct tally *t, const char *why)
 {
 	t->skipped++;
+	t->not_expressible += !strncmp(why, NOT_EXPRESSIBLE, strlen(NOT_EXPRESSIBLE));
 	for (size_t i = 0; i < 16; i++) {
 		if (!t->why[i] || !strcmp(t->why[i], why)) {
 			t->why[i] = why;
@@ -548,17 +589,26 @@ static void note_skip(struct tally *t, const char *why)
 	}
 }
 
+static struct source_kind sources[MAX_ROWS];
+static size_t n_sources;
+
+/* The entry of row r's source for kind k, added in file order. */
+static struct source_kind *source_of(size_t k, const struct row *r)
+{
+	for (size_t i = 0; i < n_sources; i++)
+		if (sources[i].kind == k && !strcmp(sources[i].source, r->c[C_SOURCE]))
+			return &sources[i];
+	sources[n_sources] =
+	    (struct source_kind){.source = r->c[C_SOURCE], .split = r->c[C_SPLIT], .kind = k};
+	return &sources[n_sources++];
+}
+
 /* Set by the table test only: one process prints the rows' ratios. */
 static bool print_ratios;
 
-static void tally_row(size_t k, const struct row *r, const struct outcome *o, struct tally *t)
+/* The row's absolute % error, or a negative number when it has none. */
+static double row_error(size_t k, const struct outcome *o, struct tally *t)
 {
-	if (o->skip) {
-		note_skip(t, o->skip);
-		return;
-	}
-	bool holdout = !strcmp(r->c[C_SPLIT], "holdout");
-	struct half *h = holdout ? &t->holdout : &t->fit;
 	if (!strcmp(kinds[k].kind, "fits")) {
 		if (o->meas == 1 && o->est != 1)
 			t->fits_true_missed++;
@@ -566,13 +616,27 @@ static void tally_row(size_t k, const struct row *r, const struct outcome *o, st
 			t->fits_false_rows++;
 			t->fits_false_agreed += o->est == 0;
 		}
-		h->err[h->n++] = o->meas == o->est ? 0.0 : 100.0;
-	} else if (o->meas > 0 && o->est > 0) {
-		h->err[h->n++] = fabs(o->est / o->meas - 1.0) * 100.0;
-	} else {
-		note_skip(t, "no estimate (does not fit, or zero)");
+		return o->meas == o->est ? 0.0 : 100.0;
+	}
+	if (o->meas > 0 && o->est > 0)
+		return fabs(o->est / o->meas - 1.0) * 100.0;
+	return -1.0;
+}
+
+static void tally_row(size_t k, const struct row *r, struct outcome *o, struct tally *t)
+{
+	struct source_kind *s = source_of(k, r);
+	if (!o->skip && (o->meas <= 0 || o->est <= 0) && strcmp(kinds[k].kind, "fits"))
+		o->skip = "no estimate (does not fit, or zero)";
+	if (o->skip) {
+		note_skip(t, o->skip);
+		s->skipped++;
 		return;
 	}
+	double err = row_error(k, o, t);
+	struct half *h = !strcmp(r->c[C_SPLIT], "holdout") ? &t->holdout : &t->fit;
+	h->err[h->n++] = err;
+	s->h.err[s->h.n++] = err;
 	if (print_ratios)
 		printf("ratio\t%s\t%s\t%s\t%s\t%s\t%d\t%.4f\t%.4f\n", r->c[C_ID], kinds[k].kind,
 		       r->c[C_SPLIT], r->c[C_ENGINE], o->mem, row_count(r), o->meas, o->est);
@@ -600,47 +664,116 @@ static void run_calibration(void)
 
 /* ---- What make check holds ------------------------------------------------- */
 
-/* Issue 10's thresholds: median absolute error per kind, in %. Where
- * planner does not reach one yet, `ceiling` is the figure it reaches on
- * the worse half, so the error cannot grow unnoticed; tests/calibration/
- * README.md ("Where planner stands") lists those kinds. */
+/* Issue 25's targets: median absolute error per kind, in %, on the
+ * held-out sources (and on the fit sources). Where planner does not reach
+ * one yet, `held` is the figure it reaches, rounded up a little (a ratchet,
+ * so the error cannot grow unnoticed), and the table prints the kind as a
+ * miss; tests/calibration/README.md ("Where planner stands") lists them. */
 static const struct {
 	const char *kind;
-	double threshold;
-	double ceiling; /* 0 = the threshold holds */
+	double target;
+	double held; /* 0 = the target holds */
 } limits[] = {
     {"weights", 3.0, 0},
     {"kv_cache", 3.0, 0},
     {"decode", 20.0, 0},
-    /* fit 9.0 %, holdout 18.2 % since llama.cpp's prefill runs at the
-     * card's FP16-accumulate rate, pays the FP16 expansion of quantised
-     * weights per micro-batch and pipelines over a layer split; the
-     * residual is the power-limited cards (H100 PCIe, RTX 6000 Ada, L40S),
-     * measured at 0.6-0.85 of the estimate */
+    /* llama.cpp's prefill runs at the card's FP16-accumulate rate, pays
+     * the FP16 expansion of quantised weights per micro-batch and
+     * pipelines over a layer split; the residual is the power-limited
+     * cards (H100 PCIe, RTX 6000 Ada, L40S), measured at 0.6-0.85 of the
+     * estimate */
     {"prefill", 25.0, 0},
-    {"serving", 25.0, 0},
+    /* issue 25 target 25 %, held at 48 % until the model change lands:
+     * MoE serving under TensorRT-LLM (Mixtral, Llama 4, Qwen3-235B) runs at
+     * 0.14-0.8 of the estimate, a decode step streaming only the active
+     * experts whatever the batch */
+    {"serving", 25.0, 48.0},
     {"ft_memory", 20.0, 0},
     {"train_throughput", 25.0, 0},
     {"fits", 100.0, 0},
 };
 
-static void print_table(void)
+/* Issue 25: no single source's median error over this, in % (fits rows,
+ * which are agree / disagree, aside). */
+#define SOURCE_LIMIT 40.0
+
+/* Sources over SOURCE_LIMIT today, each held at its figure rounded up (a
+ * ratchet) and printed as over until the model change lands. */
+static const struct {
+	const char *source, *kind;
+	double held;
+} source_held[] = {
+    /* issue 25 target 40 %, held at these until the model change lands
+     * (MoE rows at 0.14-0.8 of the estimate) */
+    {"trtllm-perf-overview-v1.0@00f3768", "serving", 56.0},
+    {"trtllm-perf-overview-v0.17@258c754", "serving", 45.0},
+    {NULL, NULL, 0},
+};
+
+/* The limit source s is held to: SOURCE_LIMIT or its ratchet. */
+static double source_limit(const struct source_kind *s)
 {
-	printf("\ncalibration: median absolute error per kind (%s)\n", TSV);
-	printf("%-17s %8s %5s %10s %5s %8s %9s\n", "kind", "fit %", "rows", "holdout %", "rows",
-	       "skipped", "limit %");
+	for (size_t i = 0; source_held[i].source; i++)
+		if (!strcmp(source_held[i].source, s->source) &&
+		    !strcmp(source_held[i].kind, kinds[s->kind].kind))
+			return source_held[i].held;
+	return SOURCE_LIMIT;
+}
+
+static double kind_limit(size_t k)
+{
+	return limits[k].held > 0 ? limits[k].held : limits[k].target;
+}
+
+static void print_kinds(void)
+{
+	printf("\ncalibration: median absolute error per kind, fit and held-out sources (%s)\n",
+	       TSV);
+	printf("%-17s %6s %5s %9s %5s %7s %7s %8s %9s\n", "kind", "fit %", "rows", "holdout %",
+	       "rows", "skipped", "not ex.", "target %", "held at %");
 	for (size_t k = 0; k < N_KINDS; k++) {
 		struct tally *t = &tallies[k];
-		double lim = limits[k].ceiling > 0 ? limits[k].ceiling : limits[k].threshold;
-		printf("%-17s %8.1f %5zu %10.1f %5zu %8zu %9.1f%s\n", kinds[k].kind, median(&t->fit),
-		       t->fit.n, median(&t->holdout), t->holdout.n, t->skipped, lim,
-		       limits[k].ceiling > 0 ? " (ceiling; issue asks less)" : "");
+		double h = median(&t->holdout);
+		bool miss = limits[k].held > 0 || h > limits[k].target;
+		printf("%-17s %6.1f %5zu %9.1f %5zu %7zu %7zu %8.1f %9.1f%s\n", kinds[k].kind,
+		       median(&t->fit), t->fit.n, h, t->holdout.n, t->skipped, t->not_expressible,
+		       limits[k].target, kind_limit(k), miss ? "  MISS (target not met)" : "");
 	}
 	struct tally *f = &tallies[N_KINDS - 1];
 	printf("fits: %zu documented runs planner says do not fit; %zu of %zu documented "
 	       "out-of-memory rows agreed\n",
 	       f->fits_true_missed, f->fits_false_agreed, f->fits_false_rows);
-	printf("skipped rows, by reason:\n");
+}
+
+static void print_sources(void)
+{
+	printf("\ncalibration: median absolute error per source and kind (limit %.0f %%)\n",
+	       SOURCE_LIMIT);
+	printf("%-7s %-44s %-16s %5s %7s %8s\n", "side", "source", "kind", "rows", "skipped",
+	       "median %");
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < n_sources; i++) {
+			struct source_kind *s = &sources[i];
+			if ((strcmp(s->split, "holdout") == 0) != side)
+				continue;
+			double m = median(&s->h);
+			bool over = strcmp(kinds[s->kind].kind, "fits") && m > SOURCE_LIMIT;
+			printf("%-7s %-44s %-16s %5zu %7zu ", s->split, s->source,
+			       kinds[s->kind].kind, s->h.n, s->skipped);
+			if (s->h.n && over && source_limit(s) > SOURCE_LIMIT)
+				printf("%8.1f  OVER (held at %.0f %%)\n", m, source_limit(s));
+			else if (s->h.n)
+				printf("%8.1f%s\n", m, over ? "  OVER" : "");
+			else
+				printf("%8s\n", "-");
+		}
+}
+
+static void print_table(void)
+{
+	print_kinds();
+	print_sources();
+	printf("\nskipped rows, by reason:\n");
 	for (size_t k = 0; k < N_KINDS; k++)
 		for (size_t i = 0; i < 16 && tallies[k].why[i]; i++)
 			printf("  %-17s %3zu  %s\n", kinds[k].kind, tallies[k].why_n[i],
@@ -665,12 +798,28 @@ START_TEST(each_kind_is_within_its_limit_on_both_halves)
 	size_t k = (size_t)_i;
 	if (!strcmp(kinds[k].kind, "fits"))
 		return;
-	double lim = limits[k].ceiling > 0 ? limits[k].ceiling : limits[k].threshold;
+	double lim = kind_limit(k);
 	ck_assert_msg(tallies[k].fit.n > 0 && tallies[k].holdout.n > 0, "%s: no rows in a half",
 	              kinds[k].kind);
 	double f = median(&tallies[k].fit), h = median(&tallies[k].holdout);
-	ck_assert_msg(f <= lim && h <= lim, "%s: median error fit %.1f %%, holdout %.1f %%; limit %.1f %%",
+	ck_assert_msg(f <= lim && h <= lim,
+	              "%s: median error fit %.1f %%, held-out sources %.1f %%; limit %.1f %%",
 	              kinds[k].kind, f, h, lim);
+}
+END_TEST
+
+START_TEST(no_source_is_far_off)
+{
+	run_calibration();
+	for (size_t i = 0; i < n_sources; i++) {
+		struct source_kind *s = &sources[i];
+		if (!strcmp(kinds[s->kind].kind, "fits") || s->h.n == 0)
+			continue;
+		double m = median(&s->h);
+		ck_assert_msg(m <= source_limit(s),
+		              "%s (%s): median error %.1f %% over %zu rows; limit %.0f %%",
+		              s->source, kinds[s->kind].kind, m, s->h.n, source_limit(s));
+	}
 }
 END_TEST
 
@@ -684,6 +833,31 @@ START_TEST(every_documented_run_fits)
 }
 END_TEST
 
+/* The split (tests/calibration/README.md, "How the split was made"): every
+ * row has a source and a side, no source is on both sides, and about a
+ * third of the rows are held out. */
+START_TEST(no_source_is_on_both_sides)
+{
+	static struct row rows[MAX_ROWS];
+	size_t n = read_rows(rows, MAX_ROWS);
+	size_t hold = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		ck_assert_msg(*r->c[C_SOURCE], "%s: no source_id", r->c[C_ID]);
+		ck_assert_msg(!strcmp(r->c[C_SPLIT], "fit") || !strcmp(r->c[C_SPLIT], "holdout"),
+		              "%s: split '%s'", r->c[C_ID], r->c[C_SPLIT]);
+		hold += !strcmp(r->c[C_SPLIT], "holdout");
+		for (size_t j = 0; j < i; j++)
+			ck_assert_msg(strcmp(rows[j].c[C_SOURCE], r->c[C_SOURCE]) ||
+			                  !strcmp(rows[j].c[C_SPLIT], r->c[C_SPLIT]),
+			              "source %s is on both sides (%s, %s)", r->c[C_SOURCE],
+			              rows[j].c[C_ID], r->c[C_ID]);
+	}
+	ck_assert_uint_ge(hold * 4, n); /* about a third is held out */
+	ck_assert_uint_le(hold * 2, n);
+}
+END_TEST
+
 /* The harness itself: a row it cannot express is skipped with its reason,
  * one it can is estimated, and the reader keeps every column. */
 START_TEST(the_reader_sees_every_row_and_column)
@@ -691,14 +865,8 @@ START_TEST(the_reader_sees_every_row_and_column)
 	static struct row rows[MAX_ROWS];
 	size_t n = read_rows(rows, MAX_ROWS);
 	ck_assert_uint_ge(n, 396);
-	size_t fit = 0, hold = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		ck_assert_msg(*rows[i].c[C_ID] && *rows[i].c[C_VALUE], "row %zu incomplete", i);
-		fit += !strcmp(rows[i].c[C_SPLIT], "fit");
-		hold += !strcmp(rows[i].c[C_SPLIT], "holdout");
-	}
-	ck_assert_uint_eq(fit + hold, n);
-	ck_assert_uint_ge(hold * 4, n); /* about a third is held out */
 	struct row r = {0};
 	for (int k = 0; k < N_COLS; k++)
 		r.c[k] = "";
@@ -715,6 +883,9 @@ START_TEST(the_reader_sees_every_row_and_column)
 	estimate_row(2, &r, &o);
 	ck_assert_ptr_null(o.skip);
 	ck_assert(o.est > 50 && o.est < 400);
+	r.c[C_COUNT] = "64";
+	estimate_row(2, &r, &o);
+	ck_assert_str_eq(o.skip, NOT_EXPRESSIBLE "more than 8 GPUs in one instance");
 }
 END_TEST
 
@@ -724,7 +895,9 @@ Suite *calibration_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, the_calibration_table_is_printed_with_both_halves);
 	tcase_add_loop_test(tc, each_kind_is_within_its_limit_on_both_halves, 0, (int)N_KINDS);
+	tcase_add_test(tc, no_source_is_far_off);
 	tcase_add_test(tc, every_documented_run_fits);
+	tcase_add_test(tc, no_source_is_on_both_sides);
 	tcase_add_test(tc, the_reader_sees_every_row_and_column);
 	suite_add_tcase(s, tc);
 	return s;
