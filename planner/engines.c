@@ -135,6 +135,15 @@
 #define TRTLLM_ETA_HBM 0.97
 #define TRTLLM_COMPUTE_ETA 0.50
 #define TRTLLM_TP_EFF 0.76
+/* Mixture-of-experts models under TensorRT-LLM (v1.0 perf-overview.md,
+ * Llama 4 Scout and Maverick, Qwen3-235B-A22B, FP8 on 4-8 H100/H200,
+ * attention DP + expert parallel), with the steps reading the experts
+ * their batch touches (speed.c): FITTED on that source's 52 expressible
+ * MoE rows, all on the fit side, 1.0 x median 0.711, after the eta and TP
+ * factor above. It stands for what planner does not model: small grouped
+ * GEMMs, the router, the expert-parallel all-to-all and the attention
+ * weights every data-parallel rank reads whole. */
+#define TRTLLM_MOE_ETA 0.71
 
 /* SGLang: no single-stream row; the two offline ShareGPT rows (SGLang
  * benchmark/benchmark_vllm_060/README.md, 2024-09) show it within 5 % of
@@ -226,6 +235,8 @@ const struct engine engines[] = {
         /* max_num_seqs default 256 (vLLM EngineArgs, v0.6-v0.10). */
         .max_batch = 256,
         .step_overhead_s = VLLM_STEP_OVERHEAD_S,
+        /* No MoE row of vLLM in the set: TensorRT-LLM's (unconfirmed). */
+        .moe_eta = TRTLLM_MOE_ETA,
         /* `vllm serve` / vllm.entrypoints: --tensor-parallel-size, short
          * form -tp (vllm/engine/arg_utils.py). */
         .launcher = "vllm",
@@ -251,6 +262,7 @@ const struct engine engines[] = {
          * vLLM (unconfirmed). */
         .max_batch = 256,
         .step_overhead_s = VLLM_STEP_OVERHEAD_S,
+        .moe_eta = TRTLLM_MOE_ETA, /* as vLLM (unconfirmed) */
         /* python -m sglang.launch_server: --tp-size (python/sglang/srt/
          * server_args.py; the README's --tp is its abbreviation, so any
          * "--tp" sets it). */
@@ -277,6 +289,7 @@ const struct engine engines[] = {
          * (perf-overview.md v1.0 "max_batch_size" column) (unconfirmed as
          * a default). */
         .max_batch = 2048,
+        .moe_eta = TRTLLM_MOE_ETA,
     },
     {
         .name = "llama.cpp",

@@ -336,10 +336,14 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 	enum gpu_memory mem = local->mem;
 	bool split = n > 1 && e->multi_gpu == MULTI_LAYER_SPLIT;
 	double spread = split ? 1.0 : gpu_factor(e, &one, n);
+	/* A mixture-of-experts model runs at the engine's share of what a
+	 * dense one reaches (engines.c, moe_eta). */
+	double moe = m->experts > 0 && e->moe_eta > 0 ? e->moe_eta : 1.0;
 	struct rates r = {
-	    .read_bps = local->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, &one, n),
+	    .read_bps =
+	        local->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, &one, n) * moe,
 	    .expand_bps = local->bandwidth_gbs * 1e9 * spread,
-	    .flops = dense_flops(e, &one, p) * e->compute_eta[mem] * spread,
+	    .flops = dense_flops(e, &one, p) * e->compute_eta[mem] * spread * moe,
 	};
 
 	/* Each stream's KV cache up to the context it attends to
