@@ -157,20 +157,20 @@
  * FP32-accumulate rates: 0.41 x median 1.091. */
 #define TORCHTUNE_MFU 0.45
 
-/* CPU work of one decode step (scheduling, input preparation, sampling,
- * detokenisation, launches): vLLM's traces show about 4 ms of it per
- * decode step, during which the GPU idled before multi-step scheduling
- * (vllm-project/vllm#6854, SolitaryThinker, 2024-07-26, v0.5.x). Since
- * v0.6.0 the async output processor runs it while the GPU computes the
- * next step (vLLM blog "vLLM v0.6.0: 2.7x Throughput Improvement",
- * 2024-09-05), so planner takes it as the shortest a step can be rather
- * than a time added to every step: it bounds small models, whose GPU step
- * is shorter (a 3B at 16 bits reads 6.4 GB, 3.2 ms on an H100 at the
- * decode eta), and leaves larger ones as they were. SGLang overlaps the
- * same work (its v0.4 "zero-overhead" scheduler, lmsys.org blog
- * 2024-12-04) and takes vLLM's figure (unconfirmed). TensorRT-LLM's C++
- * executor overlaps it too and its fitted eta holds what is left; llama.cpp's fitted eta holds its
- * per-token cost: 0 for both. */
+/* Fixed cost of one decode step beyond the GPU's reads (scheduling, input
+ * preparation, sampling, detokenisation, launches, the synchronisation of
+ * tensor-parallel ranks): vLLM's traces show about 4 ms of it per decode
+ * step, during which the GPU idles (vllm-project/vllm#6854, SolitaryThinker,
+ * 2024-07-26, v0.5.x). Held to the fit source rocm-vllm-dev-docker-v0.10.0
+ * (ROCm/vllm docs/dev-docker at 040de12, vLLM v0.10.0, 8 MI300X, batch 1,
+ * calibration decode-120..123): Llama 3.1 70B FP8 decodes at 118.8
+ * tokens/s, 8.4 ms a step where its reads take 3.6 ms, and 405B at 42.3,
+ * 23.6 ms against 21.0: added to the reads, 4 ms gives 131 and 40 (the
+ * set's fit decode median 18.4 % -> 14.4 %; taken instead as the shortest
+ * a step can be, 250 and 48). Small models feel it most: a 1B in bf16
+ * reads its weights in 1.2 ms on an H100. SGLang takes vLLM's figure
+ * (unconfirmed). TensorRT-LLM's and llama.cpp's fitted eta hold theirs:
+ * 0 for both. */
 #define VLLM_STEP_OVERHEAD_S 0.004
 
 /* ---- Usable fractions --------------------------------------------------- */

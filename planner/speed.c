@@ -301,9 +301,8 @@ static double prefill_step_tokens(const struct engine *e, double prompt, int b)
 
 /* Output tokens per second of b streams: each step reads the weights the
  * b tokens touch once and every stream's KV cache (kv_bytes each), or
- * does their matrix work if that takes longer, and takes at least the
- * engine's CPU work per step (scheduling, sampling, launches), which the
- * serving engines run alongside the GPU's step (engines.c,
+ * does their matrix work if that takes longer, and pays the engine's fixed
+ * cost per step on top (scheduling, sampling, launches: engines.c,
  * step_overhead_s). */
 static double decode_rate(const struct engine *e, const struct model_spec *m,
                           const struct precision_info *p, const struct rates *r, int b,
@@ -313,7 +312,7 @@ static double decode_rate(const struct engine *e, const struct model_spec *m,
 		return 0.0;
 	double mem = (streamed_weight_bytes(m, p, b) + b * kv_bytes) / r->read_bps;
 	double compute = b * FWD_FLOPS_PER_PARAM * flop_params(m) / (r->flops * compute_speedup);
-	return b / fmax(fmax(mem, compute), e->step_overhead_s);
+	return b / (fmax(mem, compute) + e->step_overhead_s);
 }
 
 void speed_estimate_device(const struct engine *e, const struct model_spec *m,

@@ -5,15 +5,19 @@
  * Every row the estimator can express (a model in the reference table or
  * in the small architecture table below, a GPU it knows, a precision and
  * an engine it models) is estimated with the row's engine and settings.
- * The suite prints, per kind, the median absolute error on the fit and the
- * holdout halves and how many rows were used or skipped and why:
+ * Whole sources (the source_id column: one publisher's table or page for
+ * one engine version) are fit or held out (issue 25; split.py's rule). The
+ * suite prints, per kind, the median absolute error on the fit and the
+ * held-out sources, how many rows were used or skipped and why, and one
+ * line per source and kind:
  *
- *   CK_RUN_SUITE=calibration build/tests/run
+ *   make calibration    (CK_RUN_SUITE=calibration build/tests/run)
  *
  * (CALIBRATION_RATIOS=1 also prints every row's measured / estimated,
  * the input of the fitting procedure in the README.) It then holds each
- * kind to the issue's threshold, or where planner does not reach it yet
- * to the figure it reaches (a ceiling, so it cannot get worse). */
+ * kind to the issue's target and each source to 40 %, or where planner
+ * does not reach one yet to the figure it reaches (a ratchet, so it cannot
+ * get worse), and fails when a source is on both sides. */
 #include <check.h>
 #include <ctype.h>
 #include <math.h>
@@ -139,6 +143,7 @@ static const struct {
     {"Qwen3-8B", "qwen3-8b"},               {"Qwen3-32B", "qwen3-32b"},
     {"Qwen3-14B", "qwen3-14b"},             {"Llama-3.2-1B", "llama-3.2-1b"},
     {"gemma-2-9b", "gemma-2-9b"},           {"gemma-3-27b", "gemma-3-27b"},
+    {"Llama-2-70b", "llama-2-70b"},
 };
 
 static struct model_spec extra_resolved[sizeof extra_models / sizeof extra_models[0]];
@@ -364,8 +369,10 @@ static int max_batch(const struct ctx *x, const struct speed_job *j)
 
 static void est_serving(const struct ctx *x, struct outcome *o)
 {
-	if (!strcmp(x->r->c[C_IN], "ShareGPT")) {
-		o->skip = "request shape is a dataset (ShareGPT), not a number";
+	char *end;
+	strtod(x->r->c[C_IN], &end);
+	if (end == x->r->c[C_IN]) {
+		o->skip = "request shape is a dataset (ShareGPT, MLPerf), not a number";
 		return;
 	}
 	struct speed_job j = {0};
@@ -517,7 +524,8 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 	if ((o->skip = not_expressible(k, r)))
 		return;
 	if (!(x.e = row_engine(r)))
-		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron)";
+		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron, "
+		          "torchtitan, litgpt)";
 	else if (!(x.m = row_model(r)))
 		o->skip = "model not in the reference or architecture table";
 	else if (!(x.p = row_precision(r)) && kinds[k].needs_precision)
@@ -527,6 +535,10 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 		o->skip = "GPU memory size / bandwidth not stated";
 	else if (kinds[k].needs_gpu && !(x.g = row_gpu(r, &generic)))
 		o->skip = "GPU not in the reference table";
+	else if (strstr(r->c[C_PARALLEL], "layout not stated"))
+		o->skip = "parallel layout not stated";
+	else if (strstr(r->c[C_UNIT], "not stated"))
+		o->skip = "unit not stated (output or total tokens)";
 	else if (strstr(r->c[C_NOTES], "-nkvo 1"))
 		/* llama.cpp with its KV cache in host memory runs attention on
 		 * the CPU (llama.cpp#4812): planner has no such mode */
@@ -555,11 +567,13 @@ struct tally {
 
 /* One source's rows of one kind: a publisher's table or page for one
  * engine version (the source_id column), on one side of the split. */
+#define MAX_SOURCES 256 /* source and kind pairs */
+#define SOURCE_ROWS 256 /* estimated rows of one pair */
 struct source_kind {
 	const char *source, *split;
 	size_t kind;
-	struct half h;
-	size_t skipped;
+	double err[SOURCE_ROWS]; /* absolute % errors */
+	size_t n, skipped;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -568,12 +582,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof v[0], cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static double median(struct half *h)
 {
-	if (h->n == 0)
-		return NAN;
-	qsort(h->err, h->n, sizeof h->err[0], cmp_double);
-	return h->n % 2 ? h->err[h->n / 2] : (h->err[h->n / 2 - 1] + h->err[h->n / 2]) / 2;
+	return median_of(h->err, h->n);
 }
 
 static void note_skip(struct tally *t, const char *why)
@@ -589,7 +608,7 @@ static void note_skip(struct tally *t, const char *why)
 	}
 }
 
-static struct source_kind sources[MAX_ROWS];
+static struct source_kind sources[MAX_SOURCES];
 static size_t n_sources;
 
 /* The entry of row r's source for kind k, added in file order. */
@@ -598,6 +617,7 @@ static struct source_kind *source_of(size_t k, const struct row *r)
 	for (size_t i = 0; i < n_sources; i++)
 		if (sources[i].kind == k && !strcmp(sources[i].source, r->c[C_SOURCE]))
 			return &sources[i];
+	ck_assert_uint_lt(n_sources, MAX_SOURCES);
 	sources[n_sources] =
 	    (struct source_kind){.source = r->c[C_SOURCE], .split = r->c[C_SPLIT], .kind = k};
 	return &sources[n_sources++];
@@ -636,7 +656,8 @@ static void tally_row(size_t k, const struct row *r, struct outcome *o, struct t
 	double err = row_error(k, o, t);
 	struct half *h = !strcmp(r->c[C_SPLIT], "holdout") ? &t->holdout : &t->fit;
 	h->err[h->n++] = err;
-	s->h.err[s->h.n++] = err;
+	ck_assert_uint_lt(s->n, SOURCE_ROWS);
+	s->err[s->n++] = err;
 	if (print_ratios)
 		printf("ratio\t%s\t%s\t%s\t%s\t%s\t%d\t%.4f\t%.4f\n", r->c[C_ID], kinds[k].kind,
 		       r->c[C_SPLIT], r->c[C_ENGINE], o->mem, row_count(r), o->meas, o->est);
@@ -683,11 +704,12 @@ static const struct {
      * cards (H100 PCIe, RTX 6000 Ada, L40S), measured at 0.6-0.85 of the
      * estimate */
     {"prefill", 25.0, 0},
-    /* issue 25 target 25 %, held at 48 % until the model change lands:
+    /* issue 25 target 25 %, held at 57 % until the model change lands:
      * MoE serving under TensorRT-LLM (Mixtral, Llama 4, Qwen3-235B) runs at
      * 0.14-0.8 of the estimate, a decode step streaming only the active
-     * experts whatever the batch */
-    {"serving", 25.0, 48.0},
+     * experts whatever the batch; vLLM on 8 MI300X at 0.27-0.49 for a 70B
+     * (a per-step cost of several ms the model lacks) */
+    {"serving", 25.0, 57.0},
     {"ft_memory", 20.0, 0},
     {"train_throughput", 25.0, 0},
     {"fits", 100.0, 0},
@@ -707,6 +729,17 @@ static const struct {
      * (MoE rows at 0.14-0.8 of the estimate) */
     {"trtllm-perf-overview-v1.0@00f3768", "serving", 56.0},
     {"trtllm-perf-overview-v0.17@258c754", "serving", 45.0},
+    /* Llama 3.1 70B FP8 TP8 on MI300X: 119 tokens/s at batch 1 against
+     * an estimate of 277 (8.4 ms a step where the weights take 1.7) */
+    {"rocm-vllm-dev-docker-v0.10.0@040de12", "decode", 74.0},
+    {"rocm-vllm-dev-docker-v0.10.0@040de12", "serving", 110.0},
+    /* Llama 2 70B FP8 on one H200 at batch 192 and 96, 2048-4096 output
+     * tokens: 0.49-0.61 of the estimate */
+    {"trtllm-blog-falcon180b-h200-v0.7a@3c44cb9", "serving", 66.0},
+    /* LLaMA-Factory's LoRA/QLoRA of Llama 2 7B on one A100 at 1024 tokens:
+     * 2392-4007 tokens/s against 4722 for every row (no FlashAttention,
+     * QLoRA's dequantisation and Unsloth's kernels all priced alike) */
+    {"llamafactory-perf-comparison@unsloth-9406ca6", "train_throughput", 61.0},
     {NULL, NULL, 0},
 };
 
@@ -749,20 +782,20 @@ static void print_sources(void)
 {
 	printf("\ncalibration: median absolute error per source and kind (limit %.0f %%)\n",
 	       SOURCE_LIMIT);
-	printf("%-7s %-44s %-16s %5s %7s %8s\n", "side", "source", "kind", "rows", "skipped",
+	printf("%-7s %-48s %-16s %5s %7s %8s\n", "side", "source", "kind", "rows", "skipped",
 	       "median %");
 	for (int side = 0; side < 2; side++)
 		for (size_t i = 0; i < n_sources; i++) {
 			struct source_kind *s = &sources[i];
 			if ((strcmp(s->split, "holdout") == 0) != side)
 				continue;
-			double m = median(&s->h);
+			double m = median_of(s->err, s->n);
 			bool over = strcmp(kinds[s->kind].kind, "fits") && m > SOURCE_LIMIT;
-			printf("%-7s %-44s %-16s %5zu %7zu ", s->split, s->source,
-			       kinds[s->kind].kind, s->h.n, s->skipped);
-			if (s->h.n && over && source_limit(s) > SOURCE_LIMIT)
+			printf("%-7s %-48s %-16s %5zu %7zu ", s->split, s->source,
+			       kinds[s->kind].kind, s->n, s->skipped);
+			if (s->n && over && source_limit(s) > SOURCE_LIMIT)
 				printf("%8.1f  OVER (held at %.0f %%)\n", m, source_limit(s));
-			else if (s->h.n)
+			else if (s->n)
 				printf("%8.1f%s\n", m, over ? "  OVER" : "");
 			else
 				printf("%8s\n", "-");
@@ -813,12 +846,12 @@ START_TEST(no_source_is_far_off)
 	run_calibration();
 	for (size_t i = 0; i < n_sources; i++) {
 		struct source_kind *s = &sources[i];
-		if (!strcmp(kinds[s->kind].kind, "fits") || s->h.n == 0)
+		if (!strcmp(kinds[s->kind].kind, "fits") || s->n == 0)
 			continue;
-		double m = median(&s->h);
+		double m = median_of(s->err, s->n);
 		ck_assert_msg(m <= source_limit(s),
 		              "%s (%s): median error %.1f %% over %zu rows; limit %.0f %%",
-		              s->source, kinds[s->kind].kind, m, s->h.n, source_limit(s));
+		              s->source, kinds[s->kind].kind, m, s->n, source_limit(s));
 	}
 }
 END_TEST

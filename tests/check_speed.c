@@ -63,9 +63,12 @@ static struct speed_est est(const struct model_spec *m, const char *precision,
 	ck_assert_ptr_nonnull(p);
 	struct speed_est s;
 	/* One engine for every precision, so that tests compare like with
-	 * like: vLLM serving, transformers training. */
-	speed_estimate(task == TASK_INFERENCE ? engine_default() : engine_find("hf"), m, p, gpu, n,
-	               task, context, batch, &s);
+	 * like: vLLM serving, transformers training; without vLLM's fixed cost
+	 * per step, so that ratios of reads show as such (its own test below
+	 * holds it). */
+	struct engine e = *(task == TASK_INFERENCE ? engine_default() : engine_find("hf"));
+	e.step_overhead_s = 0;
+	speed_estimate(&e, m, p, gpu, n, task, context, batch, &s);
 	return s;
 }
 
@@ -511,27 +514,26 @@ static const struct model_spec llama32_1b = {
     .params_active = 1.24e9,
 };
 
-START_TEST(a_decode_step_takes_at_least_the_engines_cpu_work)
+START_TEST(a_decode_step_pays_the_engines_fixed_cost_on_top_of_its_reads)
 {
-	/* 2.48 GB in bf16 read in 1.2 ms on an H100: vLLM's 4 ms of
-	 * scheduling and sampling per step (vllm-project/vllm#6854) set the
-	 * pace, 250 tokens/s, not the 800 the reads alone would allow */
+	/* vLLM's 4 ms of scheduling and sampling per step
+	 * (vllm-project/vllm#6854) come on top of what a step reads: a 1B in
+	 * bf16 reads 2.48 GB in 1.2 ms on an H100, so 190 tokens/s, not 800;
+	 * an 8B's 8 ms step becomes 12 ms */
 	const struct engine *e = engine_find("vllm");
 	ck_assert(e->step_overhead_s > 0);
-	struct speed_est small, big;
-	speed_estimate(e, &llama32_1b, precision_find("bf16"), &h100, 1, TASK_INFERENCE, 512, 1,
-	               &small);
-	ck_assert_double_eq_tol(small.decode_tps, 1 / e->step_overhead_s, 1e-9);
-	/* an 8B step (16 GB, 8 ms) is longer than the CPU's work: unchanged */
 	struct engine none = *e;
 	none.step_overhead_s = 0;
-	speed_estimate(e, &llama31_8b, precision_find("bf16"), &h100, 1, TASK_INFERENCE, 512, 1,
-	               &big);
-	struct speed_est ref;
-	speed_estimate(&none, &llama31_8b, precision_find("bf16"), &h100, 1, TASK_INFERENCE, 512, 1,
-	               &ref);
-	ck_assert_double_eq_tol(big.decode_tps, ref.decode_tps, 1e-9);
-	ck_assert(1 / big.decode_tps > e->step_overhead_s);
+	const struct model_spec *models[] = {&llama32_1b, &llama31_8b};
+	for (int i = 0; i < 2; i++) {
+		struct speed_est with, without;
+		speed_estimate(e, models[i], precision_find("bf16"), &h100, 1, TASK_INFERENCE, 512,
+		               1, &with);
+		speed_estimate(&none, models[i], precision_find("bf16"), &h100, 1, TASK_INFERENCE,
+		               512, 1, &without);
+		ck_assert_double_eq_tol(1 / with.decode_tps,
+		                        1 / without.decode_tps + e->step_overhead_s, 1e-12);
+	}
 	/* llama.cpp's fitted eta holds its per-token cost already */
 	ck_assert_double_eq_tol(engine_find("llama.cpp")->step_overhead_s, 0, 1e-12);
 }
@@ -629,7 +631,7 @@ Suite *speed_suite(void)
 	tcase_add_test(tc, a_sliding_layer_attends_to_its_window_when_a_prompt_is_read);
 	tcase_add_test(tc, an_moe_decode_step_at_batch_256_reads_nearly_every_expert);
 	tcase_add_test(tc, an_moe_prompt_step_reads_every_expert_its_tokens_touch);
-	tcase_add_test(tc, a_decode_step_takes_at_least_the_engines_cpu_work);
+	tcase_add_test(tc, a_decode_step_pays_the_engines_fixed_cost_on_top_of_its_reads);
 	tcase_add_test(tc, a_named_awq_checkpoint_decodes_its_lm_head_at_16_bits);
 	tcase_add_test(tc, fp8_full_fine_tuning_runs_at_its_measured_share_of_the_fp8_rate);
 	tcase_add_test(tc, fine_grained_moe_trains_at_a_fraction_of_dense_efficiency);
