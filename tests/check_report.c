@@ -194,12 +194,16 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	ck_assert_ptr_nonnull(strstr(text, "owned = rented at "));
 	/* adapter-finetune: rented is best, so the chart counts rented hours. */
 	ck_assert_ptr_nonnull(strstr(text, "counts hours on the owned GPUs"));
-	/* nightly-summaries: rented is best too, so its chart counts rented
-	 * hours: compare's 640.9 owned-GPU hours x 84.3 / 401.2 rented hours. */
-	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 134.6 h"));
-	/* The text gives the chart's figure first, compare's after it. */
-	ck_assert_ptr_nonnull(strstr(text, "owned = rented <b>at 134.6 h</b> of the job's work"));
-	ck_assert_ptr_nonnull(strstr(text, "compare's 640.9 h counts hours on the owned GPUs"));
+	/* adapter-finetune's chart counts rented hours: compare's 465.7
+	 * owned-GPU hours x 29.3 / 39.8 rented hours. The text gives the
+	 * chart's figure first, compare's after it. */
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 342.9 h"));
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented <b>at 342.9 h</b> of the job's work"));
+	ck_assert_ptr_nonnull(strstr(text, "compare's 465.7 h counts hours on the owned GPUs"));
+	/* nightly-summaries: owned is best, so its chart counts owned hours,
+	 * as compare does, and says so once. */
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented <b>at 420.5 h</b> of the job's work"));
+	ck_assert_ptr_null(strstr(text, "compare's 420.5 h"));
 	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
 	ck_assert_ptr_nonnull(strstr(text, "2026-11-30")); /* the snapshot's newest date */
 	/* The snapshot alone has two dates for the GPUs Scaleway lists (its EUR
