@@ -91,10 +91,13 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	l->fits = l->n > 0 && l->batch > 0 && vram_place(e, &at, &d, &fit, NULL, 0);
 	if (l->n > 0) {
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
-		struct speed_job sj = {.task = a->task, .context = a->context,
-				       .batch = l->batch > 0 ? l->batch : 1,
-				       .input_tokens = a->input, .output_tokens = a->output,
-				       .kv_bytes_per_element = a->kv_bytes};
+		struct speed_job sj = {.task = a->task,
+		                       .context = a->context,
+		                       .batch = l->batch > 0 ? l->batch : 1,
+		                       .input_tokens = a->input,
+		                       .output_tokens = a->output,
+		                       .kv_bytes_per_element = a->kv_bytes,
+		                       .micro_batch = a->micro_batch};
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
 	}
 }

@@ -135,6 +135,15 @@
 #define TRTLLM_ETA_HBM 0.97
 #define TRTLLM_COMPUTE_ETA 0.50
 #define TRTLLM_TP_EFF 0.76
+/* Mixture-of-experts models under TensorRT-LLM (v1.0 perf-overview.md,
+ * Llama 4 Scout and Maverick, Qwen3-235B-A22B, FP8 on 4-8 H100/H200,
+ * attention DP + expert parallel), with the steps reading the experts
+ * their batch touches (speed.c): FITTED on that source's 52 expressible
+ * MoE rows, all on the fit side, 1.0 x median 0.711, after the eta and TP
+ * factor above. It stands for what planner does not model: small grouped
+ * GEMMs, the router, the expert-parallel all-to-all and the attention
+ * weights every data-parallel rank reads whole. */
+#define TRTLLM_MOE_ETA 0.71
 
 /* SGLang: no single-stream row; the two offline ShareGPT rows (SGLang
  * benchmark/benchmark_vllm_060/README.md, 2024-09) show it within 5 % of
@@ -147,6 +156,22 @@
  * 2024-11-18): 0.40 x median 1.033; refitted with the GeForce
  * FP32-accumulate rates: 0.41 x median 1.091. */
 #define TORCHTUNE_MFU 0.45
+
+/* Fixed cost of one decode step beyond the GPU's reads (scheduling, input
+ * preparation, sampling, detokenisation, launches, the synchronisation of
+ * tensor-parallel ranks): vLLM's traces show about 4 ms of it per decode
+ * step, during which the GPU idles (vllm-project/vllm#6854, SolitaryThinker,
+ * 2024-07-26, v0.5.x). Held to the fit source rocm-vllm-dev-docker-v0.10.0
+ * (ROCm/vllm docs/dev-docker at 040de12, vLLM v0.10.0, 8 MI300X, batch 1,
+ * calibration decode-120..123): Llama 3.1 70B FP8 decodes at 118.8
+ * tokens/s, 8.4 ms a step where its reads take 3.6 ms, and 405B at 42.3,
+ * 23.6 ms against 21.0: added to the reads, 4 ms gives 131 and 40 (the
+ * set's fit decode median 18.4 % -> 14.4 %; taken instead as the shortest
+ * a step can be, 250 and 48). Small models feel it most: a 1B in bf16
+ * reads its weights in 1.2 ms on an H100. SGLang takes vLLM's figure
+ * (unconfirmed). TensorRT-LLM's and llama.cpp's fitted eta hold theirs:
+ * 0 for both. */
+#define VLLM_STEP_OVERHEAD_S 0.004
 
 /* ---- Usable fractions --------------------------------------------------- */
 
@@ -209,6 +234,9 @@ const struct engine engines[] = {
         .tp_efficiency = {VLLM_TP_EFF_PCIE, TRTLLM_TP_EFF},
         /* max_num_seqs default 256 (vLLM EngineArgs, v0.6-v0.10). */
         .max_batch = 256,
+        .step_overhead_s = VLLM_STEP_OVERHEAD_S,
+        /* No MoE row of vLLM in the set: TensorRT-LLM's (unconfirmed). */
+        .moe_eta = TRTLLM_MOE_ETA,
         /* `vllm serve` / vllm.entrypoints: --tensor-parallel-size, short
          * form -tp (vllm/engine/arg_utils.py). */
         .launcher = "vllm",
@@ -233,6 +261,8 @@ const struct engine engines[] = {
         /* max_running_requests is derived from the KV pool; we cap as
          * vLLM (unconfirmed). */
         .max_batch = 256,
+        .step_overhead_s = VLLM_STEP_OVERHEAD_S,
+        .moe_eta = TRTLLM_MOE_ETA, /* as vLLM (unconfirmed) */
         /* python -m sglang.launch_server: --tp-size (python/sglang/srt/
          * server_args.py; the README's --tp is its abbreviation, so any
          * "--tp" sets it). */
@@ -259,6 +289,7 @@ const struct engine engines[] = {
          * (perf-overview.md v1.0 "max_batch_size" column) (unconfirmed as
          * a default). */
         .max_batch = 2048,
+        .moe_eta = TRTLLM_MOE_ETA,
     },
     {
         .name = "llama.cpp",

@@ -51,6 +51,11 @@ struct engine {
 	bool dequant_pass;               /* weight-only quantised weights are expanded to
 	                                  * FP16 once per prefill micro-batch */
 	int max_batch;                /* most sequences it schedules at once */
+	double step_overhead_s;       /* fixed time of every decode step beyond the GPU's
+	                               * reads (scheduling, sampling, launches), s */
+	double moe_eta;               /* share of the rates above a mixture-of-experts model
+	                               * reaches (grouped GEMMs, routing, expert dispatch);
+	                               * 0 reads as 1 */
 
 	/* Training (vram.c); 0 / false for inference engines. */
 	double logit_bytes;        /* bytes per token per vocabulary entry the loss holds */

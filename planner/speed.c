@@ -25,25 +25,76 @@
 #define FULL_TRAIN_FLOPS_PER_PARAM 6.0
 #define LORA_TRAIN_FLOPS_PER_PARAM 4.0
 
-/* Parameters a decode step streams from memory: the active ones, less the
- * input embedding table when it is separate from the output head, because
- * a step reads one row of it, not all of it. */
-static double streamed_params(const struct model_spec *m)
+/* The input embedding table when it is separate from the output head: a
+ * step reads one row of it, not all of it, and a lookup is no FLOPs. */
+static double input_embedding(const struct model_spec *m)
+{
+	if (m->tied_embeddings || m->vocab <= 0 || m->hidden <= 0)
+		return 0.0;
+	double p = m->params_active > 0 ? m->params_active : m->params_total;
+	double embed = (double)m->vocab * m->hidden;
+	return embed < p ? embed : 0.0;
+}
+
+/* Parameters that do matrix work per token: the active ones less the
+ * lookup. */
+static double flop_params(const struct model_spec *m)
 {
 	double p = m->params_active > 0 ? m->params_active : m->params_total;
-	if (!m->tied_embeddings && m->vocab > 0 && m->hidden > 0) {
-		double embed = (double)m->vocab * m->hidden;
-		if (embed < p)
-			p -= embed;
-	}
+	return p - input_embedding(m);
+}
+
+/* Parameters of one routed expert summed over the MoE layers. A token
+ * skips E - k of the E routed experts, so the published total less the
+ * published active count is E - k experts (shared experts, attention and
+ * embeddings are in both): Qwen3-235B-A22B (235 - 22) / (128 - 8) = 1.78B,
+ * 94 layers x 3 x 4096 x 1536 by its config. 0 for a dense model. */
+static double routed_expert_params(const struct model_spec *m)
+{
+	if (m->experts <= m->experts_active || m->experts_active <= 0 || m->params_active <= 0 ||
+	    m->params_total <= m->params_active)
+		return 0.0;
+	return (m->params_total - m->params_active) / (m->experts - m->experts_active);
+}
+
+double speed_experts_touched(const struct model_spec *m, double tokens)
+{
+	if (m->experts <= 0 || m->experts_active <= 0)
+		return 0.0;
+	double e = m->experts, k = m->experts_active;
+	if (tokens <= 1.0)
+		return k;
+	/* Each token picks k of E: an expert is missed by one token with
+	 * probability 1 - k/E, by all T with (1 - k/E)^T (uniform routing;
+	 * docs/estimation.md "Mixture of experts at batch"). */
+	return e * (1.0 - pow(1.0 - k / e, tokens));
+}
+
+/* Parameters one step of `tokens` tokens streams from memory: the
+ * matrix-work parameters, with as many routed experts per MoE layer as
+ * those tokens touch instead of the k one token uses. */
+static double streamed_params(const struct model_spec *m, double tokens)
+{
+	double p = flop_params(m);
+	double expert = routed_expert_params(m);
+	if (expert > 0)
+		p += expert * (speed_experts_touched(m, tokens) - m->experts_active);
 	return p;
 }
 
-/* Parameters that do matrix work per token (same reasoning: a lookup is
- * no FLOPs). */
-static double flop_params(const struct model_spec *m)
+/* Bytes one step of `tokens` tokens reads of the weights at precision p:
+ * what the checkpoint keeps in 16 bits (vram_params_16bit, less the input
+ * embedding a step only looks up) at 2 bytes, the rest at p's width. */
+static double streamed_weight_bytes(const struct model_spec *m, const struct precision_info *p,
+                                    double tokens)
 {
-	return streamed_params(m);
+	double all = streamed_params(m, tokens);
+	double keep = vram_params_16bit(m, p) - input_embedding(m);
+	if (keep < 0)
+		keep = 0;
+	if (keep > all)
+		keep = all;
+	return keep * 2.0 + (all - keep) * p->bits_per_weight / 8.0;
 }
 
 /* Dense tensor throughput of one GPU for the precision under engine e, in
@@ -125,23 +176,38 @@ static double train_flops_per_param(enum task task)
 	return task == TASK_FINETUNE_FULL ? FULL_TRAIN_FLOPS_PER_PARAM : LORA_TRAIN_FLOPS_PER_PARAM;
 }
 
+/* What one configuration reaches of its device: bytes/s a step reads the
+ * weights and cache at, the card's own bandwidth times the GPUs' spread
+ * (llama.cpp's expansion pass runs at it), and FLOP/s of its matrix work. */
+struct rates {
+	double read_bps;   /* decode reads: bandwidth x engine eta x GPU factor */
+	double expand_bps; /* the card's bandwidth x spread, for the FP16 expansion */
+	double flops;      /* dense tensor rate x engine share x spread */
+};
+
 /* Prompt tokens per second of one GPU, or of n GPUs under tensor
  * parallelism: the matrix and attention FLOPs at the engine's share of the
- * tensor rate, plus, where the engine expands quantised weights to FP16
- * before each micro-batch (llama.cpp), that pass: the stored bytes read
- * and 2 bytes written per weight, at the card's bandwidth, once per
- * micro-batch of prefill_chunk_tokens. */
+ * tensor rate, and at least the weights one prefill step of `step` tokens
+ * reads (every expert those tokens touch), at the decode read rate. An
+ * engine that expands quantised weights to FP16 before each micro-batch
+ * (llama.cpp) pays that pass instead, its share of the tensor rate fitted
+ * with it: the stored bytes read and 2 bytes written per weight, at the
+ * card's bandwidth, once per micro-batch of prefill_chunk_tokens. */
 static double prefill_rate(const struct engine *e, const struct model_spec *m,
-                           const struct precision_info *p, double bandwidth_gbs, double spread,
-                           double flops, double prompt)
+                           const struct precision_info *p, const struct rates *r, double prompt,
+                           double step)
 {
-	double secs = (FWD_FLOPS_PER_PARAM * flop_params(m) + attention_flops(m, prompt)) / flops;
-	if (e->dequant_pass && weight_only_quant(p) && bandwidth_gbs > 0) {
-		double chunk = e->prefill_chunk_tokens > 0 ? e->prefill_chunk_tokens : 1.0;
+	double secs =
+	    (FWD_FLOPS_PER_PARAM * flop_params(m) + attention_flops(m, prompt)) / r->flops;
+	double chunk = e->prefill_chunk_tokens > 0 ? e->prefill_chunk_tokens : 1.0;
+	if (e->dequant_pass) {
 		if (prompt > 0 && prompt < chunk)
 			chunk = prompt;
-		double bytes = streamed_params(m) * (p->bits_per_weight / 8.0 + 2.0);
-		secs += bytes / (bandwidth_gbs * 1e9 * spread * chunk);
+		double bytes = streamed_params(m, chunk) * (p->bits_per_weight / 8.0 + 2.0);
+		if (weight_only_quant(p) && r->expand_bps > 0)
+			secs += bytes / (r->expand_bps * chunk);
+	} else if (r->read_bps > 0 && step >= 1.0) {
+		secs = fmax(secs, streamed_weight_bytes(m, p, step) / (r->read_bps * step));
 	}
 	return secs > 0 ? 1.0 / secs : 0.0;
 }
@@ -162,6 +228,93 @@ static double pipeline_speedup(const struct engine *e, int n, double prompt)
 	return k * n / (k + n - 1);
 }
 
+/* FP8 training runs its GEMMs on the FP8 tensor cores but reaches a
+ * smaller share of that peak than BF16 training of the BF16 one (scaling,
+ * casts, the layers left in BF16): llm-foundry's MPT-1B on 8 H100 80GB
+ * reaches 29.06 % of the FP8 peak with amp_fp8 and 41.82 % of the BF16 peak
+ * with amp_bf16 (mosaicml/llm-foundry scripts/train/benchmarking/README.md,
+ * tables of PR #838, 2024-01-06; calibration train_throughput-019 and -016,
+ * both fit rows): 0.695 of the BF16 share, 1.39x the BF16 rate on an H100
+ * (1979 / 989 dense TFLOPS). */
+#define FP8_TRAIN_SHARE (0.2906 / 0.4182)
+
+/* Mixture-of-experts training multiplies each expert's share of a
+ * micro-batch in a grouped GEMM of tokens x hidden x expert width; small
+ * GEMMs, the router, token permutation and the all-to-all take a share of
+ * the step that grows as those GEMMs shrink. planner takes the efficiency
+ * against a dense model as S / (S + S0), S the multiply-adds of one
+ * expert's GEMM per micro-batch (micro-batch x sequence x k / E tokens x
+ * hidden x expert width). S0 from Megatron-Bridge's performance summary
+ * (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 25.11
+ * container, read at commit 00b7660, 2026-12-02), each MoE run's model
+ * TFLOP/s over the dense Llama3-8B run's in the same precision on the same
+ * system: Qwen3-30B-A3B on DGX-H100, MBS 2, 4096 tokens, FP8-CS, 121 /
+ * 744 = 0.163 at S = 0.81e9 (S0 4.1e9); Qwen3-235B-A22B there, 233 / 744
+ * = 0.313 at S = 1.61e9 (its row lacks a cell; read as MBS 1, S0 3.5e9);
+ * Qwen3-30B-A3B on DGX-B200, MBS 1, FP8-MX, 214 / 1519 = 0.141 at S =
+ * 0.40e9 (S0 2.5e9). S0 is their geometric mean; the three are then
+ * matched within 22 %. Megatron forces balanced routing in these runs;
+ * the stacks planner models (hf, torchtune, Unsloth) run no faster. */
+#define MOE_TRAIN_HALF_MACS 3.3e9
+
+/* Share of a dense model's training efficiency that MoE model m reaches
+ * with micro-batches of `tokens` tokens per GPU; 1 for a dense model. */
+static double moe_train_share(const struct model_spec *m, double tokens)
+{
+	if (m->experts <= 0 || m->experts_active <= 0 || tokens <= 0)
+		return 1.0;
+	double width = m->moe_intermediate > 0 ? m->moe_intermediate : m->intermediate;
+	double macs = tokens * m->experts_active / m->experts * m->hidden * width;
+	return macs / (macs + MOE_TRAIN_HALF_MACS);
+}
+
+/* FLOP/s one GPU of d delivers to a training job's model FLOPs: the
+ * engine's MFU of the BF16 rate (training multiplies in 16 bits whatever
+ * the stored precision), or of the FP8 rate at FP8_TRAIN_SHARE for full
+ * fine-tuning at fp8 on a card that has it, times the MoE share at the
+ * job's micro-batch (its micro_batch, else the batch split over the GPUs,
+ * at least one sequence, of `context` tokens). */
+static double train_rate(const struct engine *e, const struct model_spec *m,
+                         const struct precision_info *p, const struct device *d,
+                         const struct speed_job *job)
+{
+	double rate = d->fp16_tflops * 1e12;
+	if (job->task == TASK_FINETUNE_FULL && p->fp8_compute && d->fp8_tflops > 0)
+		rate = d->fp8_tflops * 1e12 * FP8_TRAIN_SHARE;
+	int gpus = d->count > 0 ? d->count : 1;
+	double seqs = job->micro_batch > 0 ? job->micro_batch : (double)(job->batch / gpus);
+	if (seqs < 1)
+		seqs = 1;
+	return e->train_mfu * rate * moe_train_share(m, seqs * (double)job->context);
+}
+
+/* Tokens one prefill step holds: the prompts of the b requests together,
+ * cut into the engine's chunks (vLLM's max_num_batched_tokens, llama.cpp's
+ * n_ubatch). */
+static double prefill_step_tokens(const struct engine *e, double prompt, int b)
+{
+	double step = prompt > 0 ? prompt * b : 0.0;
+	if (e->prefill_chunk_tokens > 0 && step > e->prefill_chunk_tokens)
+		step = e->prefill_chunk_tokens;
+	return step;
+}
+
+/* Output tokens per second of b streams: each step reads the weights the
+ * b tokens touch once and every stream's KV cache (kv_bytes each), or
+ * does their matrix work if that takes longer, and pays the engine's fixed
+ * cost per step on top (scheduling, sampling, launches: engines.c,
+ * step_overhead_s). */
+static double decode_rate(const struct engine *e, const struct model_spec *m,
+                          const struct precision_info *p, const struct rates *r, int b,
+                          double kv_bytes, double compute_speedup)
+{
+	if (r->read_bps <= 0)
+		return 0.0;
+	double mem = (streamed_weight_bytes(m, p, b) + b * kv_bytes) / r->read_bps;
+	double compute = b * FWD_FLOPS_PER_PARAM * flop_params(m) / (r->flops * compute_speedup);
+	return b / (fmax(mem, compute) + e->step_overhead_s);
+}
+
 void speed_estimate_device(const struct engine *e, const struct model_spec *m,
                            const struct precision_info *p, const struct device *d,
                            const struct speed_job *job, struct speed_est *out)
@@ -173,8 +326,7 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 		return;
 	int n = one.count;
 	int b = job->batch > 0 ? job->batch : 1;
-	double params = flop_params(m);
-	if (params <= 0)
+	if (flop_params(m) <= 0)
 		return;
 
 	/* Weights and cache are read from the device's own memory: a layer
@@ -183,28 +335,31 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 	enum gpu_memory mem = local->mem;
 	bool split = n > 1 && e->multi_gpu == MULTI_LAYER_SPLIT;
 	double spread = split ? 1.0 : gpu_factor(e, &one, n);
-	double bw = local->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, &one, n);
-	double flops = dense_flops(e, &one, p) * e->compute_eta[mem] * spread;
+	/* A mixture-of-experts model runs at the engine's share of what a
+	 * dense one reaches (engines.c, moe_eta). */
+	double moe = m->experts > 0 && e->moe_eta > 0 ? e->moe_eta : 1.0;
+	struct rates r = {
+	    .read_bps =
+	        local->bandwidth_gbs * 1e9 * e->decode_eta[mem] * gpu_factor(e, &one, n) * moe,
+	    .expand_bps = local->bandwidth_gbs * 1e9 * spread,
+	    .flops = dense_flops(e, &one, p) * e->compute_eta[mem] * spread * moe,
+	};
 
-	/* One step reads the weights once for all b streams, and each
-	 * stream's KV cache up to the context it attends to (sliding-window
-	 * layers no further than their window) and its SSM state, by the
-	 * rule that sizes the cache (vram_kv_bytes). Every GPU reads the
-	 * whole of a cache tensor parallelism replicates (MLA). */
-	double weight_bytes = streamed_params(m) * p->bits_per_weight / 8.0;
+	/* Each stream's KV cache up to the context it attends to
+	 * (sliding-window layers no further than their window) and its SSM
+	 * state, by the rule that sizes the cache (vram_kv_bytes). Every GPU
+	 * reads the whole of a cache tensor parallelism replicates (MLA). */
 	double kv_bytes =
 	    vram_kv_bytes(e, m, speed_attended_context(job), job->kv_bytes_per_element) +
 	    vram_ssm_state_bytes(m);
 	if (vram_kv_replicated(e, m))
 		kv_bytes *= n;
-	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
-	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
-	if (split) /* a layer split's GPUs decode one after another */
-		compute_tps *= pipeline_speedup(e, n, b);
+	/* A layer split's GPUs decode one after another. */
+	out->decode_tps =
+	    decode_rate(e, m, p, &r, b, kv_bytes, split ? pipeline_speedup(e, n, b) : 1.0);
 	double prompt = job->input_tokens > 0 ? job->input_tokens : (double)job->context;
-	out->prefill_tps = prefill_rate(e, m, p, local->bandwidth_gbs, spread, flops, prompt) *
+	out->prefill_tps = prefill_rate(e, m, p, &r, prompt, prefill_step_tokens(e, prompt, b)) *
 	                   (split ? pipeline_speedup(e, n, prompt) : 1.0);
-	out->decode_tps = fmin(mem_tps, compute_tps);
 	out->stream_tps = out->decode_tps / b;
 	out->output_tps = out->decode_tps;
 	if (job->input_tokens > 0 && job->output_tokens > 0 && out->decode_tps > 0 &&
@@ -217,9 +372,8 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 	}
 
 	if (job->task != TASK_INFERENCE)
-		/* Training multiplies in bf16 whatever the stored precision. */
-		out->train_tps = e->train_mfu * one.fp16_tflops * 1e12 * gpu_factor(e, &one, n) /
-		                 (train_flops_per_param(job->task) * params);
+		out->train_tps = train_rate(e, m, p, &one, job) * gpu_factor(e, &one, n) /
+		                 (train_flops_per_param(job->task) * flop_params(m));
 }
 
 void speed_estimate_job(const struct engine *e, const struct model_spec *m,

@@ -31,7 +31,16 @@ struct speed_job {
 	double input_tokens;         /* mean prompt tokens per request; 0 = not given */
 	double output_tokens;        /* mean output tokens per request; 0 = not given */
 	double kv_bytes_per_element; /* 0 = the engine's default KV element */
+	int micro_batch;             /* training: sequences one GPU holds per step (of
+	                              * `context` tokens); 0 = the batch split over the
+	                              * GPUs, at least one */
 };
+
+/* Distinct routed experts one MoE layer reads for a step of `tokens`
+ * tokens, each routed to k of E experts: E (1 - (1 - k/E)^tokens), k at one
+ * token, nearly E at a batch in the hundreds (uniform routing). 0 for a
+ * dense model. */
+double speed_experts_touched(const struct model_spec *m, double tokens);
 
 /* Mean context a decode step attends to: input + output / 2 with a request
  * shape, else the full context. */

@@ -344,18 +344,39 @@ static double full_ft_state(const struct engine *e, const struct vram_job *job)
 	return (rest > 0 ? rest : 0.0) + job->optimizer->state_bytes;
 }
 
-/* Weights at precision p. A quantised checkpoint (FP8, AWQ, ...) keeps
- * params_16bit in 16 bit (refdata.h: embeddings, lm_head and the modules
- * its quantization_config leaves unconverted; Meta's Llama-3.1-405B FP8
- * keeps all attention in BF16, and vLLM loads 57.75 GiB per GPU of it on
- * 8 GPUs: vllm-project/vllm#6746, calibration weights-027). A GGUF file
- * is quantised afresh by llama.cpp, so its recipe's bits stand. */
+/* Whether p names a checkpoint format that quantises the linear layers of
+ * the blocks only, not a GGUF file (which llama.cpp re-quantises whole, by
+ * its recipe) and not a 16-bit or wider one. */
+static bool block_linear_quant(const struct precision_info *p)
+{
+	return p->bits_per_weight < 16.0 && !engine_gguf_precision(p->name);
+}
+
+double vram_params_16bit(const struct model_spec *m, const struct precision_info *p)
+{
+	if (!block_linear_quant(p))
+		return 0.0;
+	/* The checkpoint's own config.json said which modules it keeps
+	 * (refdata_config.c, read_quant). */
+	if (m->params_16bit > 0)
+		return m->params_16bit < m->params_total ? m->params_16bit : m->params_total;
+	/* Only a name: AWQ, GPTQ, FP8 and bitsandbytes quantise the Linear
+	 * layers inside the decoder blocks; the embedding is no Linear, and
+	 * lm_head stays 16-bit unless the config says `lm_head: true` (vLLM
+	 * model_executor/layers/quantization/gptq_marlin.py and awq_triton.py,
+	 * from_config: lm_head_quantized defaults to False; fp8.py quantises
+	 * LinearBase only; retrieved 2026-12-02). Qwen2.5-7B keeps 2 x 152064
+	 * x 3584 = 1.09B parameters so. */
+	return embedding_params(m);
+}
+
+/* Weights at precision p: vram_params_16bit of them at 2 bytes, the rest
+ * at p's width. Meta's Llama-3.1-405B FP8 keeps all attention in BF16,
+ * and vLLM loads 57.75 GiB per GPU of it on 8 GPUs: vllm-project/vllm#6746,
+ * calibration weights-027. */
 static double weight_bytes_at(const struct model_spec *m, const struct precision_info *p)
 {
-	double keep = m->params_16bit;
-	if (keep <= 0 || keep > m->params_total || p->bits_per_weight >= 16.0 ||
-	    engine_gguf_precision(p->name))
-		return m->params_total * p->bits_per_weight / 8.0;
+	double keep = vram_params_16bit(m, p);
 	return keep * 2.0 + (m->params_total - keep) * p->bits_per_weight / 8.0;
 }
 

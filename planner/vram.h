@@ -27,6 +27,15 @@ const char *precision_suggest(const char *name);
 /* All known precision names, NULL-terminated (for help text). */
 const char *const *precision_names(void);
 
+/* Parameters a checkpoint at precision p keeps in 16 bits: none for a
+ * 16-bit or wider precision or a GGUF file (llama.cpp re-quantises every
+ * tensor by its recipe); the modules a config.json's quantization_config
+ * leaves unconverted, with embeddings and lm_head (m->params_16bit); else,
+ * for a format named without its config (awq, gptq, int4, int8, fp8, nf4),
+ * the input embedding and lm_head, which those formats leave in 16 bits.
+ * The rule for both the memory and the bytes a decode step reads. */
+double vram_params_16bit(const struct model_spec *m, const struct precision_info *p);
+
 struct vram_need {
 	double weights_gib;    /* model weights at the precision (all experts) */
 	double kv_gib;         /* KV cache for context × batch */

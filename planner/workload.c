@@ -57,6 +57,10 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	w->shape.engine = w->engine;
 	w->shape.attended = w->attended;
 	w->shape.kv_bytes = w->kv_bytes;
+	if (j->task != TASK_INFERENCE) {
+		w->shape.train_seq = (double)j->context;
+		w->shape.micro_batch = j->micro_batch;
+	}
 	w->shape.task = j->task;
 	w->shape.batch = j->batch_max ? 0 : j->batch > 0 ? j->batch : 1;
 	return PLANNER_OK;
@@ -67,7 +71,7 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
  * key. A field added to the shape changes this size; place it so that
  * none is left, and update the sum. */
 _Static_assert(sizeof(struct workload_shape) ==
-                   4 * sizeof(void *) + 2 * sizeof(double) + sizeof(enum task) + sizeof(int),
+                   4 * sizeof(void *) + 4 * sizeof(double) + sizeof(enum task) + sizeof(int),
                "struct workload_shape has padding: its bytes are the estimate cache's key");
 
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len)
@@ -225,8 +229,16 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
                              struct speed_est *out)
 {
 	*batch = workload_shape_batch(s, d);
-	speed_estimate_kv_device(s->engine, s->model, s->prec, d, s->task, s->attended, s->kv_bytes,
-	                         *batch, out);
+	/* The mean attended context is a request of that many input tokens
+	 * (speed_attended_context); a fine-tuning job's sequences and
+	 * micro-batch set its MoE efficiency. */
+	struct speed_job job = {.task = s->task,
+	                        .batch = *batch,
+	                        .context = (long)s->train_seq,
+	                        .input_tokens = s->attended > 0 ? s->attended : 0.0,
+	                        .kv_bytes_per_element = s->kv_bytes,
+	                        .micro_batch = (int)s->micro_batch};
+	speed_estimate_device(s->engine, s->model, s->prec, d, &job, out);
 }
 
 void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int n, int *batch,

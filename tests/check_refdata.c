@@ -99,6 +99,32 @@ START_TEST(published_parameter_counts_agree_with_the_architecture)
 }
 END_TEST
 
+START_TEST(every_moe_models_published_counts_give_its_expert_size)
+{
+	/* speed.c reads one routed expert's size (over the MoE layers) as
+	 * (total - active) / (E - k) of the published counts: it must be the
+	 * architecture's, MLA models (DeepSeek, Kimi) included, whose
+	 * attention the simple count leaves out of both */
+	const struct refdata *ref = test_ref();
+	int moe = 0;
+	for (size_t i = 0; i < ref->n_models; i++) {
+		const struct model_spec *m = &ref->models[i];
+		if (m->experts <= 0)
+			continue;
+		moe++;
+		ck_assert_msg(m->experts_active > 0 && m->experts_active < m->experts, "%s", m->id);
+		double active, total = model_param_count(m, &active);
+		double k = m->experts_active, e = m->experts;
+		double published = (m->params_total - m->params_active) / (e - k);
+		double arch = (total - active) / (e - k);
+		ck_assert_msg(fabs(published / arch - 1) < 0.02,
+		              "%s: one expert %.3fB published, %.3fB by architecture", m->id,
+		              published / 1e9, arch / 1e9);
+	}
+	ck_assert_int_ge(moe, 10);
+}
+END_TEST
+
 START_TEST(gemma_2_keeps_its_own_head_dim)
 {
 	const struct model_spec *m = refdata_model(test_ref(), "gemma-2-9b");
@@ -657,6 +683,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, no_alias_belongs_to_two_parts);
 	tcase_add_test(tc, the_required_gpus_are_present_with_sourced_figures);
 	tcase_add_test(tc, published_parameter_counts_agree_with_the_architecture);
+	tcase_add_test(tc, every_moe_models_published_counts_give_its_expert_size);
 	tcase_add_test(tc, gemma_2_keeps_its_own_head_dim);
 	tcase_add_test(tc, the_snapshot_names_only_known_gpus_and_every_row_has_a_source);
 	tcase_add_test(tc, every_reference_models_api_equivalent_has_a_snapshot_price);

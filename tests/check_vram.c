@@ -404,6 +404,43 @@ START_TEST(an_fp8_checkpoint_keeps_its_16_bit_layers_at_two_bytes)
 }
 END_TEST
 
+/* Qwen/Qwen2.5-7B-Instruct config.json: untied 152064 x 3584 embedding
+ * and lm_head, 7.61 B parameters. */
+static const struct model_spec qwen25_7b = {
+    .id = "qwen2.5-7b",
+    .layers = 28,
+    .hidden = 3584,
+    .heads = 28,
+    .kv_heads = 4,
+    .head_dim = 128,
+    .intermediate = 18944,
+    .vocab = 152064,
+    .max_context = 32768,
+    .params_total = 7.61e9,
+    .params_active = 7.61e9,
+};
+
+START_TEST(a_named_awq_checkpoint_keeps_embeddings_and_lm_head_at_16_bits)
+{
+	/* AWQ, GPTQ and FP8 quantise the linear layers of the blocks; the
+	 * embedding and lm_head, 2 x 152064 x 3584 = 1.09 B parameters,
+	 * stay at 2 bytes (vLLM's GPTQ/AWQ configs: lm_head_quantized
+	 * defaults to false) */
+	double keep = 2 * 152064.0 * 3584;
+	ck_assert_double_eq_tol(vram_params_16bit(&qwen25_7b, precision_find("awq")), keep, 1);
+	double rest = 7.61e9 - keep;
+	ck_assert_double_eq_tol(weights_gib(&qwen25_7b, "awq"), (keep * 2 + rest * 4.25 / 8) / GIB,
+	                        1e-9);
+	ck_assert_double_eq_tol(weights_gib(&qwen25_7b, "gptq"), (keep * 2 + rest * 4.25 / 8) / GIB,
+	                        1e-9);
+	ck_assert_double_eq_tol(weights_gib(&qwen25_7b, "fp8"), (keep * 2 + rest) / GIB, 1e-9);
+	/* GGUF files are re-quantised whole; 16 bits stay 16 bits */
+	ck_assert_double_eq_tol(vram_params_16bit(&qwen25_7b, precision_find("q4_k_m")), 0, 1e-12);
+	ck_assert_double_eq_tol(weights_gib(&qwen25_7b, "q4_k_m"), 7.61e9 * 4.89 / 8 / GIB, 1e-9);
+	ck_assert_double_eq_tol(weights_gib(&qwen25_7b, "bf16"), 7.61e9 * 2 / GIB, 1e-9);
+}
+END_TEST
+
 START_TEST(an_mla_cache_is_held_whole_on_every_tensor_parallel_gpu)
 {
 	/* vLLM keeps DeepSeek's one latent per token on every rank; GQA heads
@@ -520,6 +557,7 @@ Suite *vram_suite(void)
 	tcase_add_test(tc, sliding_window_layers_hold_only_their_window_of_kv);
 	tcase_add_test(tc, hybrid_ssm_layers_hold_a_fixed_state_instead_of_kv);
 	tcase_add_test(tc, an_fp8_checkpoint_keeps_its_16_bit_layers_at_two_bytes);
+	tcase_add_test(tc, a_named_awq_checkpoint_keeps_embeddings_and_lm_head_at_16_bits);
 	tcase_add_test(tc, an_mla_cache_is_held_whole_on_every_tensor_parallel_gpu);
 	tcase_add_test(tc, a_named_optimizer_and_rank_set_the_adapter_state);
 	tcase_add_test(tc, a_micro_batch_sizes_the_activations_of_each_gpu);
