@@ -136,6 +136,11 @@ void sched_iso(time_t t, int utc_offset, char *buf, size_t len)
 
 /* ---- building the problem ---- */
 
+bool sched_split_allowed(const struct job *j)
+{
+	return j->task == TASK_INFERENCE;
+}
+
 /* An owned pool, with what the problem does not need to know. */
 struct pool_info {
 	const struct gpu_spec *gpu;
@@ -225,6 +230,7 @@ static int build_jobs(struct builder *b, char **err)
 		sj->name = j->name;
 		sj->priority = j->sched.priority;
 		sj->allowed = al;
+		sj->split = sched_split_allowed(j);
 		sj->min_run = (int)ceil(j->sched.min_run - FRACTION_EPS);
 		sj->max_run = j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
 		if (sj->max_run == 0 && j->sched.max_run > 0)
@@ -346,29 +352,36 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 	return PLANNER_OK;
 }
 
-/* Places `need` hours of job j on route k's GPUs (rented) in its free allowed
- * slots, earliest first, in runs of at least min_run (the last may be
- * shorter when it finishes the work) and busy at most max_run; returns
- * the hours placed. */
+/* Whether job j is on an owned pool in slot t of `at` (NULL: a copy
+ * beside the job's other runs, free in every slot). */
+static bool busy_at(const int16_t *at, int t)
+{
+	return at && at[t] >= 0;
+}
+
+/* Places `need` hours of job j on route k's GPUs (rented) in its allowed
+ * slots that `at` leaves free (NULL: every allowed slot, a copy beside its
+ * other runs: the same-hour split), earliest first, in runs of at least
+ * min_run (the last may be shorter when it finishes the work) and busy at
+ * most max_run; returns the hours placed. */
 static double gpu_runs(struct builder *b, size_t j, enum route k, const struct route_result *rent,
-		       double need, size_t *cap, double *cost, int *rc)
+		       const int16_t *at, double need, size_t *cap, double *cost, int *rc)
 {
 	struct schedule *s = b->out;
 	const struct sched_job *sj = &b->jobs[j];
 	const int T = s->n_slots;
-	const int16_t *at = &b->sol.pool[j * T];
 	double placed = 0;
 	*rc = PLANNER_OK;
 	for (int t = 0; t < T && need - placed > FRACTION_EPS;) {
-		bool owned_before = t > 0 && at[t - 1] >= 0;
-		if (!sj->allowed[t] || at[t] >= 0 || (sj->max_run > 0 && owned_before)) {
+		bool owned_before = t > 0 && busy_at(at, t - 1);
+		if (!sj->allowed[t] || busy_at(at, t) || (sj->max_run > 0 && owned_before)) {
 			t++;
 			continue;
 		}
 		int seg = 0;
-		while (t + seg < T && sj->allowed[t + seg] && at[t + seg] < 0)
+		while (t + seg < T && sj->allowed[t + seg] && !busy_at(at, t + seg))
 			seg++;
-		if (sj->max_run > 0 && t + seg < T && at[t + seg] >= 0)
+		if (sj->max_run > 0 && t + seg < T && busy_at(at, t + seg))
 			seg--; /* keep a break before the owned run that follows */
 		double left = need - placed;
 		int want = (int)ceil(left - FRACTION_EPS);
@@ -500,6 +513,31 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 	}
 }
 
+/* The most copies of a job's rented configuration the same-hour split
+ * runs at once: a policy bound, that of one route's GPUs
+ * (WORKLOAD_MAX_GPUS), so a job that needs more is left unplaced. */
+#define SCHED_MAX_COPIES WORKLOAD_MAX_GPUS
+
+/* gpu_runs in the hours the job's owned runs leave free, then, for a job
+ * that may split (struct sched_job.split), in further copies over all its
+ * allowed hours, owned ones included, while work is left and a copy still
+ * places some; returns the hours placed. */
+static double split_runs(struct builder *b, size_t j, enum route k, const struct route_result *x,
+			 double need, size_t *cap, double *cost, int *rc)
+{
+	const int16_t *at = &b->sol.pool[j * b->out->n_slots];
+	double got = gpu_runs(b, j, k, x, at, need, cap, cost, rc);
+	for (int copy = 1; !*rc && b->jobs[j].split && copy < SCHED_MAX_COPIES &&
+			   need - got > FRACTION_EPS;
+	     copy++) {
+		double more = gpu_runs(b, j, k, x, NULL, need - got, cap, cost, rc);
+		if (!(more > FRACTION_EPS))
+			break;
+		got += more;
+	}
+	return got;
+}
+
 static int place_rest(struct builder *b, size_t j, size_t *cap)
 {
 	struct schedule *s = b->out;
@@ -526,7 +564,7 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 			if (!(x->gpu_hours > 0))
 				continue; /* a route on GPUs that needs no hours */
 			double need = left * x->gpu_hours;
-			double got = gpu_runs(b, j, chain[c], x, need, cap, &cost, &rc);
+			double got = split_runs(b, j, chain[c], x, need, cap, &cost, &rc);
 			if (rc)
 				return rc;
 			left = (need - got) / x->gpu_hours;
