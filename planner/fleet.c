@@ -5,11 +5,13 @@
 
 #include "tco.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "horizon.h"
 #include "util.h"
 #include "workload.h"
 
@@ -22,15 +24,19 @@
  * found first is kept. */
 #define FLEET_COST_EPS 1e-6
 
+static double job_floor(const struct jobspec *spec, const struct workload *w,
+                        const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
+                        int n_slots);
+
 /* ---- the abstract search ---- */
 
 struct memo {
 	const struct fleet_space *s;
 	fleet_eval_fn eval; /* s->eval, or s->quick */
-	int *counts;       /* n × n_types */
+	int *counts;        /* n × n_types */
 	double *cost;
 	size_t n, cap;
-	size_t budget;     /* most purchases the local search evaluates */
+	size_t budget; /* most purchases the local search evaluates */
 };
 
 /* The monthly cost of counts, evaluated once per purchase. */
@@ -91,7 +97,7 @@ static int enumerate(struct memo *m, struct fleet_found *out, char **err)
 
 /* Tries one neighbour of cur; keeps it in best/best_cost when cheaper. */
 static int try_move(struct memo *m, const int *cur, int add, int drop, int n, int *best,
-		    double *best_cost, char **err)
+                    double *best_cost, char **err)
 {
 	size_t k = m->s->n_types;
 	int c[FLEET_MAX_TYPES];
@@ -125,7 +131,7 @@ static bool sized(const struct fleet_space *s, int t, int n)
  * cheaper): with swaps false, move_sizes GPUs more or fewer of a type;
  * with swaps true, as many of a type for as many of another. */
 static int best_move(struct memo *m, const int *cur, bool swaps, int *next, double *next_cost,
-		     char **err)
+                     char **err)
 {
 	int k = (int)m->s->n_types, rc = PLANNER_OK;
 	for (int n = 0; n < 4; n++)
@@ -134,7 +140,7 @@ static int best_move(struct memo *m, const int *cur, bool swaps, int *next, doub
 				if (a != d && (a >= 0 && d >= 0) == swaps && sized(m->s, a, n) &&
 				    sized(m->s, d, n) && m->n < m->budget)
 					rc = try_move(m, cur, a, d, fleet_move_sizes[n], next,
-						      next_cost, err);
+					              next_cost, err);
 	return rc;
 }
 
@@ -228,9 +234,9 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 	out->monthly = INFINITY;
 	if (s->n_types > FLEET_MAX_TYPES)
 		return set_err(err, PLANNER_EINPUT, "more than %d GPU types to buy",
-			       FLEET_MAX_TYPES);
-	size_t budget = (size_t)(s->max_evaluations > 0 ? s->max_evaluations
-							: FLEET_MAX_EVALUATIONS);
+		               FLEET_MAX_TYPES);
+	size_t budget =
+	    (size_t)(s->max_evaluations > 0 ? s->max_evaluations : FLEET_MAX_EVALUATIONS);
 	struct memo m = {.s = s, .eval = s->eval, .budget = budget};
 	struct memo q = {.s = s, .eval = s->quick, .budget = budget};
 	double space = 1;
@@ -307,7 +313,7 @@ static void choice_free(struct fleet_choice *c)
 /* Schedules the month on counts and fills *c; *objective gets the bill
  * plus SCHED_UNPLACED_PENALTY for each whole job left unplaced. */
 static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
-		  struct fleet_choice *c, double *objective, char **err)
+                  struct fleet_choice *c, double *objective, char **err)
 {
 	const struct jobspec *spec = m->spec;
 	memset(c, 0, sizeof *c);
@@ -319,6 +325,8 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	fleet_spec_release(&copy);
 	if (rc)
 		return rc;
+	c->buy = spec->buy;
+	c->n_buy = spec->n_buy;
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		c->counts[i] = counts[i];
 		struct tco_owned t; /* the purchase with its hosts (costs:) */
@@ -338,7 +346,7 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 		c->unplaced_hours += s->jobs[j].unplaced_hours;
 		if (s->jobs[j].hours_needed > 0)
 			penalty += SCHED_UNPLACED_PENALTY * s->jobs[j].unplaced_hours /
-				   s->jobs[j].hours_needed;
+			           s->jobs[j].hours_needed;
 	}
 	*objective = c->monthly_total + penalty;
 	return PLANNER_OK;
@@ -413,7 +421,7 @@ static unsigned type_sizes(const struct plan *plan, const struct gpu_spec *gpu)
 }
 
 double fleet_payback(const struct jobspec *spec, const struct fleet_choice *b,
-		     const struct fleet_choice *n)
+                     const struct fleet_choice *n)
 {
 	double saving = n->monthly_total - (b->monthly_total - b->purchase_monthly);
 	if (!(b->capex > 0) || !(saving > 0))
@@ -423,7 +431,7 @@ double fleet_payback(const struct jobspec *spec, const struct fleet_choice *b,
 }
 
 static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *per_job,
-			const int *best, char **err)
+                        const int *best, char **err)
 {
 	int zero[FLEET_MAX_TYPES] = {0};
 	double ignore;
@@ -436,64 +444,275 @@ static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *p
 }
 
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
-	       struct fleet **out, char **err)
+               struct fleet **out, char **err)
 {
 	return fleet_plan_opts(spec, plan, year, month, 0, out, err);
 }
 
 int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
-		    unsigned flags, struct fleet **out, char **err)
+                    unsigned flags, struct fleet **out, char **err)
 {
-	*out = NULL;
-	if (!spec->has_buy)
-		return set_err(err, PLANNER_EINPUT,
-			       "%s: no buy: list; list the GPUs you would consider buying, "
-			       "e.g. buy: [{gpu: RTX 5090, price: 2400}]",
-			       spec->path);
-	if (spec->n_buy > FLEET_MAX_TYPES)
-		return set_err(err, PLANNER_EINPUT,
-			       "%s: %zu buy: entries; the fleet search takes up to %d",
-			       spec->path, spec->n_buy, FLEET_MAX_TYPES);
-	struct fleet *f = calloc(1, sizeof *f);
-	if (!f)
+	struct fleet_opts o = {.flags = flags};
+	return fleet_plan_with(spec, plan, year, month, &o, out, err);
+}
+
+/* The buy: entry of gpu in list[0..n), or -1. */
+static int buy_index(const struct buy_option *list, size_t n, const struct gpu_spec *gpu)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].gpu == gpu)
+			return (int)i;
+	return -1;
+}
+
+/* A GPU of the reference table as a buy: entry, as compare's owned route
+ * considers it without buy: (route_owned.c): its price in the spec's
+ * currency, its power, JOBSPEC_DEFAULT_MAX_BUY at most. */
+static struct buy_option ref_buy(const struct jobspec *spec, const struct gpu_spec *g)
+{
+	return (struct buy_option){.gpu = g,
+	                           .price = g->price_usd * spec->usd_to_currency,
+	                           .watts = g->watts,
+	                           .max_count = JOBSPEC_DEFAULT_MAX_BUY};
+}
+
+/* How a GPU type ranks for the derived buy: list: its best rank among
+ * the jobs (0 = the cheapest GPU to buy for some job), and how many jobs
+ * rank it so. */
+struct type_rank {
+	const struct gpu_spec *gpu;
+	int best, votes;
+	size_t order; /* the reference table's */
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct type_rank *x = a, *y = b;
+	if (x->best != y->best)
+		return x->best < y->best ? -1 : 1;
+	if (x->votes != y->votes)
+		return x->votes > y->votes ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Ranks candidate types t[0..n) for every job by the job's floor on them
+ * bought at full use (job_floor), into t[].best and .votes. */
+static void rank_types(const struct jobspec *spec, const struct plan *plan, struct type_rank *t,
+                       size_t n, int n_slots)
+{
+	double *floor = malloc((n + 1) * sizeof *floor);
+	if (!floor)
+		return; /* unranked: the reference order decides */
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		for (size_t i = 0; i < n; i++) {
+			struct buy_option b = ref_buy(spec, t[i].gpu);
+			floor[i] = job_floor(spec, &plan->jobs[j].work, b.gpu, b.watts, b.max_count,
+			                     owned_fixed_monthly(spec, 1, b.price), n_slots);
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (!isfinite(floor[i]))
+				continue;
+			int rank = 0;
+			for (size_t k = 0; k < n; k++)
+				rank += floor[k] < floor[i];
+			if (rank < t[i].best)
+				t[i].best = rank, t[i].votes = 0;
+			t[i].votes += rank == t[i].best;
+		}
+	}
+	free(floor);
+}
+
+/* Without buy: (FLEET_ANY_GPU): every GPU of ref with a price and a power
+ * figure that fits at least one job, the FLEET_AUTO_TYPES that rank best
+ * (the cheapest to buy for most jobs first), into f->buy. */
+static int derive_buy(const struct jobspec *spec, const struct plan *plan,
+                      const struct refdata *ref, struct fleet *f, char **err)
+{
+	struct type_rank *t = calloc(ref->n_gpus + 1, sizeof *t);
+	if (!t)
 		return set_err(err, PLANNER_ESYS, "out of memory");
-	f->n_types = spec->n_buy;
-	struct month_ctx m = {.spec = spec, .plan = plan, .year = year, .month = month};
-	struct fleet_space s = {.n_types = spec->n_buy,
-				.eval = eval_month,
-				.quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
-				.ctx = &m};
+	size_t n = 0;
+	for (size_t i = 0; i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		if (g->price_usd > 0 && g->watts > 0)
+			t[n++] = (struct type_rank){.gpu = g, .best = INT_MAX, .order = i};
+	}
+	rank_types(spec, plan, t, n, HOURS_PER_MONTH);
+	qsort(t, n, sizeof *t, cmp_rank);
+	for (size_t i = 0; i < n && f->n_types < FLEET_AUTO_TYPES && t[i].best < INT_MAX; i++)
+		f->buy[f->n_types++] = ref_buy(spec, t[i].gpu);
+	free(t);
+	f->derived = true;
+	return PLANNER_OK;
+}
+
+/* The given purchase (--buy) onto f->buy (a GPU not on it is added, up to
+ * its count) and into counts. */
+static int add_given(const struct jobspec *spec, const struct fleet_opts *o, struct fleet *f,
+                     int *counts, char **err)
+{
+	for (size_t i = 0; i < o->n_given; i++) {
+		const struct fleet_given *g = &o->given[i];
+		int k = buy_index(f->buy, f->n_types, g->gpu);
+		if (k < 0) {
+			if (!(g->gpu->price_usd > 0) || !(g->gpu->watts > 0))
+				return set_err(err, PLANNER_EINPUT,
+				               "--buy: %s has no price in the reference table; "
+				               "list it under buy: with its price",
+				               g->gpu->name);
+			if (f->n_types == FLEET_MAX_TYPES)
+				return set_err(err, PLANNER_EINPUT,
+				               "--buy: more than %d GPU types in all",
+				               FLEET_MAX_TYPES);
+			k = (int)f->n_types++;
+			f->buy[k] = ref_buy(spec, g->gpu);
+			f->buy[k].max_count = 0;
+		}
+		counts[k] += g->count;
+		if (counts[k] > FLEET_MAX_POOL_GPUS)
+			return set_err(err, PLANNER_EINPUT,
+			               "--buy: %d %s; the scheduler takes up to %d of one model",
+			               counts[k], g->gpu->name, FLEET_MAX_POOL_GPUS);
+		if (counts[k] > f->buy[k].max_count && f->derived)
+			f->buy[k].max_count = counts[k];
+	}
+	return PLANNER_OK;
+}
+
+/* f->buy: the spec's buy: list, or the derived one, and the given GPUs. */
+static int buy_list(const struct jobspec *spec, const struct plan *plan, const struct fleet_opts *o,
+                    struct fleet *f, int *given, char **err)
+{
+	f->buy = calloc(FLEET_MAX_TYPES, sizeof *f->buy);
+	if (!f->buy)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = PLANNER_OK;
+	if (spec->has_buy) {
+		memcpy(f->buy, spec->buy, spec->n_buy * sizeof *f->buy);
+		f->n_types = spec->n_buy;
+	} else if (o->ref) {
+		rc = derive_buy(spec, plan, o->ref, f, err);
+	}
+	return rc ? rc : add_given(spec, o, f, given, err);
+}
+
+/* Whether c does all the work the most complete strategy does. */
+static bool does_most(const struct fleet_choice *c, double least_unplaced)
+{
+	return c->unplaced_hours <= least_unplaced + 0.05;
+}
+
+/* The recommendation (struct fleet.recommended): of the strategies that
+ * do the most work, the cheapest that pays back within amortize_months
+ * or buys nothing; when none does, the cheapest of them. */
+static void recommend(const struct jobspec *spec, struct fleet *f)
+{
+	const struct fleet_choice *ch[4] = {&f->best, &f->none, &f->per_job, &f->given};
+	double least = INFINITY;
+	for (int k = 0; k < 4; k++)
+		if (ch[k]->sched && ch[k]->unplaced_hours < least)
+			least = ch[k]->unplaced_hours;
+	int pick = -1, any = -1;
+	for (int k = 0; k < 4; k++) {
+		const struct fleet_choice *c = ch[k];
+		if (!c->sched || !does_most(c, least))
+			continue;
+		if (any < 0 || c->monthly_total < ch[any]->monthly_total - FLEET_COST_EPS)
+			any = k;
+		bool pays = !(c->capex > 0) || isfinite(fleet_payback(spec, c, &f->none));
+		if (pays &&
+		    (pick < 0 || c->monthly_total < ch[pick]->monthly_total - FLEET_COST_EPS))
+			pick = k;
+	}
+	f->recommended = (enum fleet_pick)(pick >= 0 ? pick : any);
+}
+
+const struct fleet_choice *fleet_recommended(const struct fleet *f)
+{
+	const struct fleet_choice *ch[4] = {&f->best, &f->none, &f->per_job, &f->given};
+	return ch[f->recommended];
+}
+
+const char *fleet_pick_name(enum fleet_pick p)
+{
+	static const char *const names[] = {"fleet", "buy_nothing", "one_purchase_per_job",
+	                                    "given"};
+	return names[p];
+}
+
+/* The search over f->buy (the work spec) and the strategies beside it. */
+static int search_month(const struct jobspec *work, const struct plan *plan, int year, int month,
+                        unsigned flags, const int *given, size_t n_given, struct fleet *f,
+                        char **err)
+{
+	struct month_ctx m = {.spec = work, .plan = plan, .year = year, .month = month};
+	struct fleet_space s = {.n_types = work->n_buy,
+	                        .eval = eval_month,
+	                        .quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
+	                        .ctx = &m};
 	int per_job[FLEET_MAX_TYPES] = {0};
-	for (size_t i = 0; i < spec->n_buy; i++) {
-		s.max_count[i] = type_max(spec, plan, i);
-		s.sizes[i] = type_sizes(plan, spec->buy[i].gpu);
+	for (size_t i = 0; i < work->n_buy; i++) {
+		s.max_count[i] = type_max(work, plan, i);
+		s.sizes[i] = type_sizes(plan, work->buy[i].gpu);
 	}
 	/* Each job's own purchase, in spec order, while the sum stays within
 	 * the type's max_count (and the pool bound, type_max); a job whose
 	 * purchase would pass it buys nothing of its own. */
 	for (size_t j = 0; j < plan->n_jobs; j++) {
-		int i = own_purchase(spec, &plan->jobs[j]);
-		if (i >= 0 && per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <=
-				      s.max_count[i])
+		int i = own_purchase(work, &plan->jobs[j]);
+		if (i >= 0 &&
+		    per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <= s.max_count[i])
 			per_job[i] += plan->jobs[j].routes[ROUTE_OWNED].gpu_count;
 	}
 	int start[FLEET_MAX_TYPES] = {0};
-	for (size_t i = 0; i < spec->n_buy; i++)
+	for (size_t i = 0; i < work->n_buy; i++)
 		start[i] = per_job[i] < s.max_count[i] ? per_job[i] : s.max_count[i];
 	s.start = start;
 	struct fleet_found found;
 	int rc = fleet_search(&s, &found, err);
 	if (rc == PLANNER_OK)
 		rc = plan_choices(&m, f, per_job, found.counts, err);
+	double ignore;
+	if (rc == PLANNER_OK && n_given)
+		rc = choose(&m, given, 0, &f->given, &ignore, err);
+	f->evaluations = found.evaluations;
+	f->quick_evaluations = found.quick_evaluations;
+	f->exact = found.exact;
+	return rc;
+}
+
+int fleet_plan_with(const struct jobspec *spec, const struct plan *plan, int year, int month,
+                    const struct fleet_opts *o, struct fleet **out, char **err)
+{
+	*out = NULL;
+	if (!spec->has_buy && !(o->flags & FLEET_ANY_GPU && o->ref))
+		return set_err(err, PLANNER_EINPUT,
+		               "%s: no buy: list; list the GPUs you would consider buying, "
+		               "e.g. buy: [{gpu: RTX 5090, price: 2400}]",
+		               spec->path);
+	if (spec->n_buy > FLEET_MAX_TYPES)
+		return set_err(err, PLANNER_EINPUT,
+		               "%s: %zu buy: entries; the fleet search takes up to %d", spec->path,
+		               spec->n_buy, FLEET_MAX_TYPES);
+	struct fleet *f = calloc(1, sizeof *f);
+	if (!f)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int given[FLEET_MAX_TYPES] = {0};
+	int rc = buy_list(spec, plan, o, f, given, err);
+	struct jobspec work = *spec; /* the spec buying from f->buy */
+	work.buy = f->buy;
+	work.n_buy = f->n_types;
+	work.has_buy = true;
+	if (rc == PLANNER_OK)
+		rc = search_month(&work, plan, year, month, o->flags, given, o->n_given, f, err);
 	if (rc) {
 		fleet_free(f);
 		return rc;
 	}
-	f->evaluations = found.evaluations;
-	f->quick_evaluations = found.quick_evaluations;
-	f->exact = found.exact;
 	f->payback_months = fleet_payback(spec, &f->best, &f->none);
-	f->bound = fleet_bound(spec, plan, f->best.sched->n_slots);
+	f->bound = fleet_bound(&work, plan, f->best.sched->n_slots);
+	recommend(spec, f);
 	*out = f;
 	return PLANNER_OK;
 }
@@ -505,6 +724,8 @@ void fleet_free(struct fleet *f)
 	choice_free(&f->best);
 	choice_free(&f->none);
 	choice_free(&f->per_job);
+	choice_free(&f->given);
+	free(f->buy);
 	free(f);
 }
 
@@ -512,8 +733,8 @@ void fleet_free(struct fleet *f)
  * drawing watts each, paying fixed_per_gpu a month for each GPU-hour's
  * share of a GPU at full use; INFINITY when it does not fit. */
 static double job_floor(const struct jobspec *spec, const struct workload *w,
-			const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
-			int n_slots)
+                        const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
+                        int n_slots)
 {
 	int n = workload_gpu_allowed(w, gpu) ? workload_min_gpus(w, gpu) : 0;
 	struct workload_run run;
@@ -532,16 +753,18 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		const struct job_result *r = &plan->jobs[j];
 		/* The cheapest route without a stock of GPUs (rented, api). */
 		enum route chain[ROUTE_MAX];
-		double least = route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost : INFINITY;
+		double least =
+		    route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost : INFINITY;
 		for (size_t i = 0; i < spec->n_owned; i++) {
 			const struct owned_gpu *o = &spec->owned[i];
-			double c = job_floor(spec, &r->work, o->gpu, o->watts, o->count, 0, n_slots);
+			double c =
+			    job_floor(spec, &r->work, o->gpu, o->watts, o->count, 0, n_slots);
 			least = c < least ? c : least;
 		}
 		for (size_t i = 0; i < spec->n_buy; i++) {
 			const struct buy_option *b = &spec->buy[i];
 			double c = job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
-					     owned_fixed_monthly(spec, 1, b->price), n_slots);
+			                     owned_fixed_monthly(spec, 1, b->price), n_slots);
 			least = c < least ? c : least;
 		}
 		total += isfinite(least) ? least : 0;
@@ -551,21 +774,21 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 
 /* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing". */
 void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
-			  size_t len)
+                         size_t len)
 {
-	size_t used = 0;
+	size_t used = 0, n = c->buy ? c->n_buy : spec->n_buy;
+	const struct buy_option *buy = c->buy ? c->buy : spec->buy;
 	buf[0] = 0;
-	for (size_t i = 0; i < spec->n_buy && used < len; i++)
+	for (size_t i = 0; i < n && used < len; i++)
 		if (c->counts[i] > 0)
 			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
-						 used ? ", " : "", c->counts[i],
-						 spec->buy[i].gpu->name);
+			                         used ? ", " : "", c->counts[i], buy[i].gpu->name);
 	if (!buf[0])
 		snprintf(buf, len, "nothing");
 }
 
 void fleet_payback_text(const struct jobspec *spec, const struct fleet *f,
-			 const struct fleet_choice *c, char *buf, size_t len)
+                        const struct fleet_choice *c, char *buf, size_t len)
 {
 	double m = fleet_payback(spec, c, &f->none);
 	if (isfinite(m))
@@ -574,4 +797,149 @@ void fleet_payback_text(const struct jobspec *spec, const struct fleet *f,
 		snprintf(buf, len, "not within %g months", spec->amortize_months);
 	else
 		snprintf(buf, len, "-");
+}
+
+/* ---- the horizon: when the fleet runs out ---- */
+
+/* A job's growth a month, percent: its own, else the spec's. */
+static double job_growth(const struct jobspec *spec, const struct job *j)
+{
+	return isnan(j->growth_percent) ? spec->growth_percent : j->growth_percent;
+}
+
+/* spec with every job's volume grown over `months` months into *grown (a
+ * shallow copy whose jobs array it owns: free it with free(grown->jobs)):
+ * tokens, and given hours unless the job is up all month. */
+static int grow_spec(const struct jobspec *spec, int months, struct jobspec *grown, char **err)
+{
+	*grown = *spec;
+	grown->jobs = calloc(spec->n_jobs + 1, sizeof *grown->jobs);
+	if (!grown->jobs)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	for (size_t j = 0; j < spec->n_jobs; j++) {
+		struct job *g = &grown->jobs[j];
+		*g = spec->jobs[j];
+		double f = pow(1 + job_growth(spec, g) / 100.0, months);
+		g->input_tokens *= f;
+		g->output_tokens *= f;
+		if (g->has_hours && !g->always_on)
+			g->hours_per_month *= f;
+	}
+	return PLANNER_OK;
+}
+
+/* What the horizon's month k (1..) is checked against. */
+struct runout_ctx {
+	const struct jobspec *spec;
+	const struct fleet *f;
+	const struct fleet_choice *rec;
+	int year, month;
+	fleet_replan_fn replan;
+	void *ctx;
+	const struct schedule *first; /* month 1 on the fleet */
+};
+
+/* Month k's spec grown, its plan (replan) and, on the fleet's GPUs, the
+ * owned hours it takes and those it would take had they grown with the
+ * work; *grown and *plan stay the caller's. */
+static int check_month(const struct runout_ctx *c, int k, struct jobspec *grown, struct plan **plan,
+                       double *owned, double *expected, char **err)
+{
+	*plan = NULL;
+	int rc = grow_spec(c->spec, k - 1, grown, err);
+	if (rc == PLANNER_OK)
+		rc = c->replan(c->ctx, grown, plan, err);
+	struct jobspec work = *grown, copy;
+	work.buy = c->f->buy;
+	work.n_buy = c->f->n_types;
+	work.has_buy = true;
+	struct schedule *s = NULL;
+	if (rc == PLANNER_OK &&
+	    (rc = fleet_spec(&work, c->rec->counts, &copy, err)) == PLANNER_OK) {
+		rc = schedule_month(&copy, *plan, c->year, c->month, SCHEDULE_NO_EXACT, &s, err);
+		fleet_spec_release(&copy);
+	}
+	/* Work in each job's GPU-hours of month k, at the share of it the
+	 * fleet's GPUs took in month 1 against the share they take now. */
+	*owned = *expected = 0;
+	for (size_t j = 0; rc == PLANNER_OK && j < s->n_jobs; j++) {
+		*owned += s->jobs[j].owned_share * s->jobs[j].hours_needed;
+		*expected += c->first->jobs[j].owned_share * s->jobs[j].hours_needed;
+	}
+	schedule_free(s);
+	return rc;
+}
+
+/* What to add in month k: a search at its volume (grown, plan) with the
+ * fleet as owned, into out->add. */
+static int what_to_add(const struct runout_ctx *c, const struct jobspec *grown,
+                       const struct plan *plan, struct fleet_runout *out, char **err)
+{
+	struct jobspec work = *grown, owned;
+	work.buy = c->f->buy;
+	work.n_buy = c->f->n_types;
+	work.has_buy = true;
+	int rc = fleet_spec(&work, c->rec->counts, &owned, err);
+	if (rc)
+		return rc;
+	struct fleet *more = NULL;
+	struct fleet_opts o = {0};
+	rc = fleet_plan_with(&owned, plan, c->year, c->month, &o, &more, err);
+	fleet_spec_release(&owned);
+	if (rc == PLANNER_OK) {
+		const struct fleet_choice *r = fleet_recommended(more);
+		out->add = *r;
+		out->add.buy = c->f->buy;
+		out->add.sched = NULL;
+	}
+	fleet_free(more);
+	return rc;
+}
+
+int fleet_runout(const struct jobspec *spec, const struct fleet *f, int year, int month,
+                 fleet_replan_fn replan, void *ctx, struct fleet_runout *out, char **err)
+{
+	memset(out, 0, sizeof *out);
+	out->months = horizon_months(spec);
+	out->growth_percent = spec->growth_percent;
+	bool grows = false;
+	for (size_t j = 0; j < spec->n_jobs; j++)
+		grows |= job_growth(spec, &spec->jobs[j]) > 0;
+	if (!grows || out->months < 2)
+		return PLANNER_OK;
+	struct runout_ctx c = {.spec = spec,
+	                       .f = f,
+	                       .rec = fleet_recommended(f),
+	                       .year = year,
+	                       .month = month,
+	                       .replan = replan,
+	                       .ctx = ctx};
+	c.first = c.rec->sched;
+	/* The first month short of its growth, by halving the horizon: the
+	 * shortfall only grows with the volume. */
+	int lo = 2, hi = out->months + 1, rc = PLANNER_OK;
+	while (lo < hi && rc == PLANNER_OK) {
+		int k = (lo + hi) / 2;
+		struct jobspec grown = {0};
+		struct plan *plan = NULL;
+		double owned, expected;
+		rc = check_month(&c, k, &grown, &plan, &owned, &expected, err);
+		if (rc == PLANNER_OK && owned < expected * (1 - FLEET_RUNOUT_SLACK))
+			hi = k;
+		else
+			lo = k + 1;
+		plan_free(plan);
+		free(grown.jobs);
+	}
+	if (rc || lo > out->months)
+		return rc;
+	out->month = lo;
+	struct jobspec grown = {0};
+	struct plan *plan = NULL;
+	rc = check_month(&c, lo, &grown, &plan, &out->owned_hours, &out->expected_hours, err);
+	if (rc == PLANNER_OK)
+		rc = what_to_add(&c, &grown, plan, out, err);
+	plan_free(plan);
+	free(grown.jobs);
+	return rc;
 }
