@@ -18,7 +18,7 @@
 #define WHERE_MAX 8
 struct where {
 	enum route route;
-	char what[160]; /* "RTX 5090", "runpod RTX 4090 spot", the API model */
+	char what[160];     /* "RTX 5090", "runpod RTX 4090 spot", the API model */
 	double hours, cost;
 };
 
@@ -29,7 +29,7 @@ static void place_of(const struct sched_run *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", r->gpu ? r->gpu->name : r->resource);
 	else if (route_has(r->route, ROUTE_HOURLY))
 		snprintf(buf, len, "%s %s%s", r->provider, r->gpu ? r->gpu->name : "",
-		         r->spot ? " spot" : "");
+			 r->spot ? " spot" : "");
 	else
 		snprintf(buf, len, "%s", r->resource);
 }
@@ -294,7 +294,7 @@ static void where_table(FILE *out, const struct schedule *s)
 			if (route_has(w[k].route, ROUTE_ON_GPUS))
 				snprintf(hours, sizeof hours, "%.1f", w[k].hours);
 			fprintf(out, "%-22s %-7s %-44s %8s %10.2f\n", k ? "" : name,
-			        route_name(w[k].route), w[k].what, hours, w[k].cost);
+				route_name(w[k].route), w[k].what, hours, w[k].cost);
 		}
 		if (s->jobs[j].unplaced_hours > 0)
 			fprintf(out, "%-22s %-7s %-44s %8.1f %10s\n", n ? "" : name, "-",
@@ -539,10 +539,10 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 	                                     CLI_OUTPUT_OPTIONS,
 	                                     CLI_SET_OPTION,
-	                                     {"month", required_argument, NULL, 'm'},
-	                                     {"thorough", no_argument, NULL, 'T'},
+					     {"month", required_argument, NULL, 'm'},
+					     {"thorough", no_argument, NULL, 'T'},
 	                                     {"buy", required_argument, NULL, 'B'},
-	                                     {0, 0, 0, 0}};
+					     {0, 0, 0, 0}};
 	int opt, rc;
 	struct fleet_args fa = {0};
 	optind = 0;
@@ -550,7 +550,7 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 		if (opt == 'm') {
 			if (!cli_parse_month(optarg, &fa.year, &fa.month))
 				return cli_usage(c, "--month '%s' is not YYYY-MM, e.g. 2026-03",
-				                 optarg);
+						 optarg);
 			continue;
 		}
 		if (opt == 'T') {
@@ -574,31 +574,31 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_fleet_entry = {
-    .name = "fleet",
-    .args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH] [--thorough]",
-    .summary = "what to buy for all the jobs together, beside buying nothing",
-    .help = "Finds the purchase from the spec's buy: list (how many of each GPU, possibly\n"
-            "none) that runs all the jobs of FILE together at the least monthly cost: the\n"
-            "GPUs bought and those already owned are shared between the jobs hour by hour\n"
-            "inside their windows, days and deadlines (as 'planner schedule' lays them\n"
-            "out), the rest rented or sent to the API. A bought GPU costs its price over\n"
-            "amortize_months every month, and its power for the hours it runs. Prints the\n"
-            "purchase, its capex, the monthly bill by route, the payback against buying\n"
-            "nothing (\"not within N months\" beyond amortize_months) and where each job\n"
-            "runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
-            "job's own best route in 'planner compare' makes, scheduled together).\n"
-            "With many possible purchases a local search ranks them by a quick schedule\n"
-            "(construction only) and schedules the best few in full (docs/fleet.md).\n\n"
-            "  --month YYYY-MM  the month to plan (default: next month)\n"
-            "  --thorough       schedule every purchase the search tries in full, with no\n"
-            "                   quick ranking first (slower: minutes at 200 jobs)\n"
-            "  -o, --output P   write to P instead of standard output\n"
-            "  --db PATH        price database (else $PLANNER_DB, else\n"
-            "                   $XDG_DATA_HOME/planner/prices.db)\n"
-            "  --quiet          no notes about where the prices come from\n\n"
-            "examples:\n"
-            "  planner fleet jobs/monthly.yaml --month 2026-03\n"
-            "  planner fleet jobs/monthly.yaml --format json -o fleet.json\n"
-            "  planner schedule jobs/monthly.yaml --fleet --month 2026-03\n",
-    .exec = exec_fleet,
+	.name = "fleet",
+	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH] [--thorough]",
+	.summary = "what to buy for all the jobs together, beside buying nothing",
+	.help = "Finds the purchase from the spec's buy: list (how many of each GPU, possibly\n"
+		"none) that runs all the jobs of FILE together at the least monthly cost: the\n"
+		"GPUs bought and those already owned are shared between the jobs hour by hour\n"
+		"inside their windows, days and deadlines (as 'planner schedule' lays them\n"
+		"out), the rest rented or sent to the API. A bought GPU costs its price over\n"
+		"amortize_months every month, and its power for the hours it runs. Prints the\n"
+		"purchase, its capex, the monthly bill by route, the payback against buying\n"
+		"nothing (\"not within N months\" beyond amortize_months) and where each job\n"
+		"runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
+		"job's own best route in 'planner compare' makes, scheduled together).\n"
+		"With many possible purchases a local search ranks them by a quick schedule\n"
+		"(construction only) and schedules the best few in full (docs/fleet.md).\n\n"
+		"  --month YYYY-MM  the month to plan (default: next month)\n"
+		"  --thorough       schedule every purchase the search tries in full, with no\n"
+		"                   quick ranking first (slower: minutes at 200 jobs)\n"
+		"  -o, --output P   write to P instead of standard output\n"
+		"  --db PATH        price database (else $PLANNER_DB, else\n"
+		"                   $XDG_DATA_HOME/planner/prices.db)\n"
+		"  --quiet          no notes about where the prices come from\n\n"
+		"examples:\n"
+		"  planner fleet jobs/monthly.yaml --month 2026-03\n"
+		"  planner fleet jobs/monthly.yaml --format json -o fleet.json\n"
+		"  planner schedule jobs/monthly.yaml --fleet --month 2026-03\n",
+	.exec = exec_fleet,
 };

@@ -33,10 +33,10 @@ static double job_floor(const struct jobspec *spec, const struct workload *w,
 struct memo {
 	const struct fleet_space *s;
 	fleet_eval_fn eval; /* s->eval, or s->quick */
-	int *counts;        /* n × n_types */
+	int *counts;       /* n × n_types */
 	double *cost;
 	size_t n, cap;
-	size_t budget; /* most purchases the local search evaluates */
+	size_t budget;     /* most purchases the local search evaluates */
 };
 
 /* The monthly cost of counts, evaluated once per purchase. */
@@ -97,7 +97,7 @@ static int enumerate(struct memo *m, struct fleet_found *out, char **err)
 
 /* Tries one neighbour of cur; keeps it in best/best_cost when cheaper. */
 static int try_move(struct memo *m, const int *cur, int add, int drop, int n, int *best,
-                    double *best_cost, char **err)
+		    double *best_cost, char **err)
 {
 	size_t k = m->s->n_types;
 	int c[FLEET_MAX_TYPES];
@@ -131,7 +131,7 @@ static bool sized(const struct fleet_space *s, int t, int n)
  * cheaper): with swaps false, move_sizes GPUs more or fewer of a type;
  * with swaps true, as many of a type for as many of another. */
 static int best_move(struct memo *m, const int *cur, bool swaps, int *next, double *next_cost,
-                     char **err)
+		     char **err)
 {
 	int k = (int)m->s->n_types, rc = PLANNER_OK;
 	for (int n = 0; n < 4; n++)
@@ -140,7 +140,7 @@ static int best_move(struct memo *m, const int *cur, bool swaps, int *next, doub
 				if (a != d && (a >= 0 && d >= 0) == swaps && sized(m->s, a, n) &&
 				    sized(m->s, d, n) && m->n < m->budget)
 					rc = try_move(m, cur, a, d, fleet_move_sizes[n], next,
-					              next_cost, err);
+						      next_cost, err);
 	return rc;
 }
 
@@ -234,7 +234,7 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 	out->monthly = INFINITY;
 	if (s->n_types > FLEET_MAX_TYPES)
 		return set_err(err, PLANNER_EINPUT, "more than %d GPU types to buy",
-		               FLEET_MAX_TYPES);
+			       FLEET_MAX_TYPES);
 	size_t budget =
 	    (size_t)(s->max_evaluations > 0 ? s->max_evaluations : FLEET_MAX_EVALUATIONS);
 	struct memo m = {.s = s, .eval = s->eval, .budget = budget};
@@ -313,7 +313,7 @@ static void choice_free(struct fleet_choice *c)
 /* Schedules the month on counts and fills *c; *objective gets the bill
  * plus SCHED_UNPLACED_PENALTY for each whole job left unplaced. */
 static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
-                  struct fleet_choice *c, double *objective, char **err)
+		  struct fleet_choice *c, double *objective, char **err)
 {
 	const struct jobspec *spec = m->spec;
 	memset(c, 0, sizeof *c);
@@ -346,7 +346,7 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 		c->unplaced_hours += s->jobs[j].unplaced_hours;
 		if (s->jobs[j].hours_needed > 0)
 			penalty += SCHED_UNPLACED_PENALTY * s->jobs[j].unplaced_hours /
-			           s->jobs[j].hours_needed;
+				   s->jobs[j].hours_needed;
 	}
 	*objective = c->monthly_total + penalty;
 	return PLANNER_OK;
@@ -421,7 +421,7 @@ static unsigned type_sizes(const struct plan *plan, const struct gpu_spec *gpu)
 }
 
 double fleet_payback(const struct jobspec *spec, const struct fleet_choice *b,
-                     const struct fleet_choice *n)
+		     const struct fleet_choice *n)
 {
 	double saving = n->monthly_total - (b->monthly_total - b->purchase_monthly);
 	if (!(b->capex > 0) || !(saving > 0))
@@ -431,7 +431,7 @@ double fleet_payback(const struct jobspec *spec, const struct fleet_choice *b,
 }
 
 static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *per_job,
-                        const int *best, char **err)
+			const int *best, char **err)
 {
 	int zero[FLEET_MAX_TYPES] = {0};
 	double ignore;
@@ -444,13 +444,13 @@ static int plan_choices(const struct month_ctx *m, struct fleet *f, const int *p
 }
 
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
-               struct fleet **out, char **err)
+	       struct fleet **out, char **err)
 {
 	return fleet_plan_opts(spec, plan, year, month, 0, out, err);
 }
 
 int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
-                    unsigned flags, struct fleet **out, char **err)
+		    unsigned flags, struct fleet **out, char **err)
 {
 	struct fleet_opts o = {.flags = flags};
 	return fleet_plan_with(spec, plan, year, month, &o, out, err);
@@ -557,12 +557,12 @@ static int add_given(const struct jobspec *spec, const struct fleet_opts *o, str
 		int k = buy_index(f->buy, f->n_types, g->gpu);
 		if (k < 0) {
 			if (!(g->gpu->price_usd > 0) || !(g->gpu->watts > 0))
-				return set_err(err, PLANNER_EINPUT,
+		return set_err(err, PLANNER_EINPUT,
 				               "--buy: %s has no price in the reference table; "
 				               "list it under buy: with its price",
 				               g->gpu->name);
 			if (f->n_types == FLEET_MAX_TYPES)
-				return set_err(err, PLANNER_EINPUT,
+		return set_err(err, PLANNER_EINPUT,
 				               "--buy: more than %d GPU types in all",
 				               FLEET_MAX_TYPES);
 			k = (int)f->n_types++;
@@ -590,7 +590,7 @@ static int buy_list(const struct jobspec *spec, const struct plan *plan, const s
 	int rc = PLANNER_OK;
 	if (spec->has_buy) {
 		memcpy(f->buy, spec->buy, spec->n_buy * sizeof *f->buy);
-		f->n_types = spec->n_buy;
+	f->n_types = spec->n_buy;
 	} else if (o->ref) {
 		rc = derive_buy(spec, plan, o->ref, f, err);
 	}
@@ -648,9 +648,9 @@ static int search_month(const struct jobspec *work, const struct plan *plan, int
 {
 	struct month_ctx m = {.spec = work, .plan = plan, .year = year, .month = month};
 	struct fleet_space s = {.n_types = work->n_buy,
-	                        .eval = eval_month,
-	                        .quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
-	                        .ctx = &m};
+				.eval = eval_month,
+				.quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
+				.ctx = &m};
 	int per_job[FLEET_MAX_TYPES] = {0};
 	for (size_t i = 0; i < work->n_buy; i++) {
 		s.max_count[i] = type_max(work, plan, i);
@@ -733,8 +733,8 @@ void fleet_free(struct fleet *f)
  * drawing watts each, paying fixed_per_gpu a month for each GPU-hour's
  * share of a GPU at full use; INFINITY when it does not fit. */
 static double job_floor(const struct jobspec *spec, const struct workload *w,
-                        const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
-                        int n_slots)
+			const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
+			int n_slots)
 {
 	int n = workload_gpu_allowed(w, gpu) ? workload_min_gpus(w, gpu) : 0;
 	struct workload_run run;
@@ -764,7 +764,7 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		for (size_t i = 0; i < spec->n_buy; i++) {
 			const struct buy_option *b = &spec->buy[i];
 			double c = job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
-			                     owned_fixed_monthly(spec, 1, b->price), n_slots);
+					     owned_fixed_monthly(spec, 1, b->price), n_slots);
 			least = c < least ? c : least;
 		}
 		total += isfinite(least) ? least : 0;
@@ -774,7 +774,7 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 
 /* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing". */
 void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
-                         size_t len)
+			  size_t len)
 {
 	size_t used = 0, n = c->buy ? c->n_buy : spec->n_buy;
 	const struct buy_option *buy = c->buy ? c->buy : spec->buy;
@@ -788,7 +788,7 @@ void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *
 }
 
 void fleet_payback_text(const struct jobspec *spec, const struct fleet *f,
-                        const struct fleet_choice *c, char *buf, size_t len)
+			 const struct fleet_choice *c, char *buf, size_t len)
 {
 	double m = fleet_payback(spec, c, &f->none);
 	if (isfinite(m))

@@ -48,7 +48,7 @@
  * again by the full evaluation, and how many more purchases a last descent
  * by the full evaluation may take from the best of them (policy bounds:
  * each is a schedule with repair and search, about 0.15 s at 200 jobs). */
-#define FLEET_REFINE             4
+#define FLEET_REFINE 4
 #define FLEET_POLISH_EVALUATIONS 12
 
 /* ---- the abstract search ---- */
@@ -62,19 +62,19 @@ struct fleet_space {
 	int max_count[FLEET_MAX_TYPES]; /* 0 = the type cannot help */
 	fleet_eval_fn eval;
 	void *ctx;
-	const int *start; /* NULL, or one more purchase to start the local search from */
-	int exact_max;    /* 0: FLEET_EXACT_MAX; tests set 1 to force the local search */
+	const int *start;   /* NULL, or one more purchase to start the local search from */
+	int exact_max;      /* 0: FLEET_EXACT_MAX; tests set 1 to force the local search */
 	/* Per type, the move sizes worth trying: bit i for fleet_move_sizes[i]
 	 * (1, 2, 4, 8 GPUs); 0 = all. */
 	unsigned sizes[FLEET_MAX_TYPES];
 	int max_evaluations; /* 0: FLEET_MAX_EVALUATIONS; the local search on eval
-	                        alone (with quick, eval takes at most
-	                        FLEET_REFINE + FLEET_POLISH_EVALUATIONS) */
+				alone (with quick, eval takes at most
+				FLEET_REFINE + FLEET_POLISH_EVALUATIONS) */
 	/* NULL, or a cheaper, rougher cost of the same purchases: then the
 	 * local search runs on it, and only its cheapest few (FLEET_REFINE)
 	 * and a short descent from the best of them go through eval. */
 	fleet_eval_fn quick;
-	int max_quick; /* 0: FLEET_MAX_QUICK */
+	int max_quick;       /* 0: FLEET_MAX_QUICK */
 };
 
 /* GPUs a local-search move adds or removes at once. */
@@ -83,9 +83,9 @@ extern const int fleet_move_sizes[4];
 struct fleet_found {
 	int counts[FLEET_MAX_TYPES];
 	double monthly;
-	int evaluations;       /* distinct purchases evaluated by eval */
+	int evaluations;    /* distinct purchases evaluated by eval */
 	int quick_evaluations; /* distinct purchases looked at by quick */
-	bool exact;            /* every purchase was evaluated */
+	bool exact;         /* every purchase was evaluated */
 };
 
 /* Finds the cheapest purchase: every one when few, else a best-improvement
@@ -116,9 +116,9 @@ struct fleet_choice {
 	int counts[FLEET_MAX_TYPES]; /* per buy entry */
 	double capex;                /* purchase, currency */
 	double purchase_monthly;     /* its capital a month (tco_owned_month); its
-	                              * maintenance is in the schedule's owned_fixed */
+				      * maintenance is in the schedule's owned_fixed */
 	double monthly_total;        /* the month's bill, purchase share included */
-	double by_route[ROUTE_MAX];  /* owned: power + purchase share */
+	double by_route[ROUTE_MAX];/* owned: power + purchase share */
 	double unplaced_hours;       /* work no route could take */
 	struct schedule *sched;      /* the month on this fleet */
 };
@@ -167,9 +167,9 @@ struct fleet {
 	 * capex; NAN when it does not within the amortisation period (or
 	 * nothing is bought). */
 	double payback_months;
-	double bound;          /* a lower bound on any fleet's monthly total */
-	int evaluations;       /* purchases scheduled with repair and search */
-	int quick_evaluations; /* purchases scheduled by construction only */
+	double bound;                /* a lower bound on any fleet's monthly total */
+	int evaluations;             /* purchases scheduled with repair and search */
+	int quick_evaluations;       /* purchases scheduled by construction only */
 	bool exact;
 };
 
@@ -177,13 +177,13 @@ struct fleet {
  * fleet (free with fleet_free), or an error with *err set: PLANNER_EINPUT
  * when the spec has no buy: list or more than FLEET_MAX_TYPES entries. */
 int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, int month,
-               struct fleet **out, char **err);
+	       struct fleet **out, char **err);
 
 /* Flags for fleet_plan_opts. */
 #define FLEET_THOROUGH                                                                             \
 	1u /* every candidate of the local search scheduled with                                   \
 	    * repair and search, no quick look first: the method                                   \
-	    * before the quick look, slower (planner fleet --thorough) */
+			   * before the quick look, slower (planner fleet --thorough) */
 
 #define FLEET_ANY_GPU                                                                              \
 	2u /* without a buy: list, every GPU with a price that fits a                              \
@@ -192,7 +192,7 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 
 /* fleet_plan with flags (FLEET_THOROUGH, FLEET_ANY_GPU); fleet_plan is flags 0. */
 int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
-                    unsigned flags, struct fleet **out, char **err);
+		    unsigned flags, struct fleet **out, char **err);
 
 /* What fleet_plan_with takes beyond the month. */
 struct fleet_opts {
@@ -239,7 +239,7 @@ int fleet_runout(const struct jobspec *spec, const struct fleet *f, int year, in
  * NAN when c buys nothing, saves nothing, or takes longer than
  * amortize_months ("not within N months"). */
 double fleet_payback(const struct jobspec *spec, const struct fleet_choice *c,
-                     const struct fleet_choice *n);
+		     const struct fleet_choice *n);
 
 /* The spec with the purchase counts (per spec->buy entry) added to its
  * owned: list, into *copy: a shallow copy sharing everything with spec
@@ -256,10 +256,10 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 
 /* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing": c's purchase. */
 void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
-                         size_t len);
+			 size_t len);
 /* c's payback against buying nothing: "23.9 months", "not within N
  * months" (amortize_months), or "-" when it buys nothing. */
 void fleet_payback_text(const struct jobspec *spec, const struct fleet *f,
-                        const struct fleet_choice *c, char *buf, size_t len);
+			const struct fleet_choice *c, char *buf, size_t len);
 
 #endif

@@ -32,7 +32,7 @@ static void fmt(char *buf, size_t len, const char *f, ...)
 /* ---- time ---- */
 
 int sched_month_slots(const char *tz, int year, int month, struct sched_slot **out, int *n,
-                      char **err)
+		      char **err)
 {
 	*out = NULL;
 	*n = 0;
@@ -48,14 +48,14 @@ int sched_month_slots(const char *tz, int year, int month, struct sched_slot **o
 	struct tm b = {.tm_year = year - 1900 + (month == 12),
 	               .tm_mon = month % 12,
 	               .tm_mday = 1,
-	               .tm_isdst = -1};
+		       .tm_isdst = -1};
 	time_t t0 = mktime(&a), t1 = mktime(&b);
 	int rc = PLANNER_OK;
 	int count = (int)((t1 - t0 + 3599) / 3600);
 	struct sched_slot *s = NULL;
 	if (t0 == (time_t)-1 || t1 <= t0) {
 		rc = set_err(err, PLANNER_EINPUT, "cannot lay out %04d-%02d in time zone %s", year,
-		             month, tz);
+			     month, tz);
 		goto out;
 	}
 	s = calloc((size_t)count + 1, sizeof *s);
@@ -110,7 +110,7 @@ static bool in_windows(int ws, int we, unsigned mask, int wday, int a, int b)
 }
 
 void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots, int n,
-                   unsigned char *allowed)
+		   unsigned char *allowed)
 {
 	unsigned mask = s->days_mask ? s->days_mask : DAYS_ALL;
 	for (int t = 0; t < n; t++) {
@@ -132,8 +132,8 @@ void sched_iso(time_t t, int utc_offset, char *buf, size_t len)
 	gmtime_r(&local, &tm);
 	int off = utc_offset < 0 ? -utc_offset : utc_offset;
 	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", tm.tm_year + 1900,
-	         tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-	         utc_offset < 0 ? '-' : '+', off / 3600, off % 3600 / 60);
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 utc_offset < 0 ? '-' : '+', off / 3600, off % 3600 / 60);
 }
 
 /* ---- building the problem ---- */
@@ -147,8 +147,8 @@ bool sched_split_allowed(const struct job *j)
 struct pool_info {
 	const struct gpu_spec *gpu;
 	double watts;
-	double idle_watts; /* between runs; 0 = switched off */
-	int first;         /* number of the pool's first GPU among its model, 0-based */
+	double idle_watts;  /* between runs; 0 = switched off */
+	int first;          /* number of the pool's first GPU among its model, 0-based */
 };
 
 struct builder {
@@ -159,8 +159,8 @@ struct builder {
 	struct pool_info *pinfo;
 	size_t n_pools;
 	struct sched_job *jobs;
-	struct sched_option *opts; /* n_jobs × n_pools */
-	unsigned char *allowed;    /* n_jobs × n_slots */
+	struct sched_option *opts;    /* n_jobs × n_pools */
+	unsigned char *allowed;       /* n_jobs × n_slots */
 	int *allowed_n;
 	struct sched_solution sol;
 };
@@ -196,10 +196,10 @@ static int build_pools(struct builder *b, char **err)
 		if (b->pools[k].count > SCHED_MAX_POOL_GPUS)
 			return set_err(
 			    err, PLANNER_EINPUT,
-			    "%s:%d:%d: more than %d owned %s GPUs; the scheduler handles "
-			    "up to %d of one model",
-			    spec->path, o->pos.line, o->pos.column, SCHED_MAX_POOL_GPUS,
-			    o->gpu->name, SCHED_MAX_POOL_GPUS);
+				       "%s:%d:%d: more than %d owned %s GPUs; the scheduler handles "
+				       "up to %d of one model",
+				       spec->path, o->pos.line, o->pos.column, SCHED_MAX_POOL_GPUS,
+				       o->gpu->name, SCHED_MAX_POOL_GPUS);
 	}
 	/* Numbering among a model follows the pools in order. */
 	for (size_t k = 0; k < b->n_pools; k++) {
@@ -256,7 +256,7 @@ static int build_jobs(struct builder *b, char **err)
 			 * need them in the hours, as many as the pool holds. */
 			struct workload_run run;
 			if (!workload_size(&r->work, pi->gpu, n, b->pools[m].count / n, &run, NULL,
-			                   0))
+					   0))
 				continue;
 			double h = run.hours;
 			if (!(h > 0) || !isfinite(h))
@@ -406,7 +406,7 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 		r->job = j;
 		r->route = k;
 		fmt(r->resource, sizeof r->resource, "%s %s%s", rent->provider, rent->offer,
-		    rent->spot ? " (spot)" : "");
+			 rent->spot ? " (spot)" : "");
 		r->gpu = rent->gpu;
 		r->gpu_count = rent->gpu_count;
 		r->replicas = rent->replicas > 0 ? rent->replicas : 1;
@@ -431,7 +431,7 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 /* The share frac of job j on route k, not on GPUs (api), as one run over
  * its allowed span, charged frac of the route's month. */
 static int whole_run(struct builder *b, size_t j, enum route k, const struct route_result *api,
-                     double frac, size_t *cap, double *cost)
+		     double frac, size_t *cap, double *cost)
 {
 	struct schedule *s = b->out;
 	const unsigned char *al = b->jobs[j].allowed;
@@ -460,13 +460,13 @@ static int whole_run(struct builder *b, size_t j, enum route k, const struct rou
 static void no_route_why(const struct job_result *r, const char *buy, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "no route runs it: no GPU on hand fits its %.1f GiB%s",
-	                 r->vram_gib, buy);
+			 r->vram_gib, buy);
 	enum route order[ROUTE_MAX];
 	size_t count = route_by_rank(order);
 	for (size_t i = 0; i < count && n >= 0 && (size_t)n < len; i++)
 		if (!route_has(order[i], ROUTE_HAS_CAPACITY))
 			n += snprintf(buf + n, len - (size_t)n, "; %s: %s", route_name(order[i]),
-			              r->routes[order[i]].why);
+				      r->routes[order[i]].why);
 }
 
 /* Why part of job j could not be placed, as something to do about it. */
@@ -488,19 +488,19 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 		fits |= b->jobs[j].opt[m].gpus > 0;
 	if (b->allowed_n[j] == 0) {
 		fmt(res->why, sizeof res->why,
-		    "no hour of %s is inside its window, days and deadline; widen them",
-		    b->out->month);
+			 "no hour of %s is inside its window, days and deadline; widen them",
+			 b->out->month);
 	} else if (rented_short > 0) {
 		fmt(res->why, sizeof res->why,
-		    "its window, days and deadline leave %d free hours for %.1f hours of "
-		    "rented work%s; widen the window or days, or move the deadline",
+			 "its window, days and deadline leave %d free hours for %.1f hours of "
+			 "rented work%s; widen the window or days, or move the deadline",
 		    free_hours, rented_short, job->sched.min_run > 0 ? " in runs of min_run" : "");
 	} else if (!fits) {
 		const struct route_result *own = &r->routes[ROUTE_OWNED];
 		char buy[128] = "";
 		if (own->feasible && !own->already_owned && own->gpu)
 			snprintf(buy, sizeof buy, " (compare suggests buying %dx %s)",
-			         own->gpu_count, own->gpu->name);
+				 own->gpu_count, own->gpu->name);
 		if (owned_only)
 			fmt(res->why, sizeof res->why,
 			    "%s, and no GPU on hand fits its %.1f GiB; add one under owned:%s or "
@@ -577,7 +577,7 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 				free_hours = 0;
 				for (int t = 0; t < s->n_slots; t++)
 					free_hours += b->jobs[j].allowed[t] &&
-					              b->sol.pool[j * s->n_slots + t] < 0;
+						      b->sol.pool[j * s->n_slots + t] < 0;
 				free_hours -= (int)floor(got + FRACTION_EPS);
 			} else {
 				left = 0;
@@ -644,13 +644,13 @@ static int assign_gpus(struct builder *b)
 			/* The solver never exceeds a pool, so there always are enough. */
 			size_t len = 0;
 			len += (size_t)snprintf(r->resource, sizeof r->resource, "%s",
-			                        b->pools[m].name);
+						b->pools[m].name);
 			const char *sep = " #";
 			for (int g = 0; g < SCHED_MAX_POOL_GPUS && len < sizeof r->resource; g++) {
 				if (!(r->gpus >> g & 1))
 					continue;
 				len += (size_t)snprintf(r->resource + len, sizeof r->resource - len,
-				                        "%s%d", sep, b->pinfo[m].first + g + 1);
+							"%s%d", sep, b->pinfo[m].first + g + 1);
 				sep = ",#";
 			}
 		}
@@ -684,7 +684,7 @@ static int build_resources(struct builder *b)
 		for (int g = 0; g < b->pools[m].count; g++) {
 			struct sched_resource *r = &s->resources[s->n_resources++];
 			snprintf(r->name, sizeof r->name, "%s #%d", b->pools[m].name,
-			         b->pinfo[m].first + g + 1);
+				 b->pinfo[m].first + g + 1);
 			r->pool = (int)m;
 			r->hours_available = s->n_slots;
 			for (size_t i = 0; i < s->n_runs; i++) {
@@ -711,7 +711,7 @@ static void owned_fixed(struct builder *b)
 		int n = b->pools[m].count;
 		struct tco_owned t;
 		tco_owned_month_of(b->spec, n, 0, b->pinfo[m].watts, b->pinfo[m].idle_watts,
-		                   gpu_hours / n, s->n_slots, true, &t);
+				   gpu_hours / n, s->n_slots, true, &t);
 		s->owned_fixed += t.fixed;
 	}
 	if (s->owned_fixed > 0) {
@@ -731,7 +731,7 @@ static void builder_free(struct builder *b)
 }
 
 int schedule_month(const struct jobspec *spec, const struct plan *plan, int year, int month,
-                   unsigned flags, struct schedule **out, char **err)
+		   unsigned flags, struct schedule **out, char **err)
 {
 	struct builder b = {.spec = spec, .plan = plan};
 	int rc;

@@ -33,27 +33,27 @@
 /* ---- the abstract problem ---- */
 
 struct sched_pool {
-	char name[48]; /* GPU model, "RTX 4090" */
-	int count;     /* GPUs in the pool; each runs one job per hour */
+	char name[48];      /* GPU model, "RTX 4090" */
+	int count;          /* GPUs in the pool; each runs one job per hour */
 };
 
 /* One job on one pool. */
 struct sched_option {
-	int gpus;             /* GPUs of the pool one run takes; 0 = does not fit */
-	double hours;         /* hours on this pool that do the whole job (> 0) */
+	int gpus;           /* GPUs of the pool one run takes; 0 = does not fit */
+	double hours;       /* hours on this pool that do the whole job (> 0) */
 	double cost_per_hour; /* power of all `gpus` above their idle draw (tco_owned_month's
-	                       * per_hour), currency per hour */
+			       * per_hour), currency per hour */
 	int replicas;         /* copies of the configuration in `gpus` (gpus / replicas each) */
 };
 
 struct sched_job {
 	const char *name;
-	int priority;                 /* higher wins owned capacity at equal cost */
+	int priority;              /* higher wins owned capacity at equal cost */
 	const unsigned char *allowed; /* n_slots flags: may run in slot t */
-	double fallback_cost;         /* whole job off owned GPUs (rented or API);
-	                                 INFINITY when it has no other route */
-	int min_run;                  /* slots per run, at least; 0 = none */
-	int max_run;                  /* slots the job is busy without a break, at most; 0 = none */
+	double fallback_cost;      /* whole job off owned GPUs (rented or API);
+				      INFINITY when it has no other route */
+	int min_run;               /* slots per run, at least; 0 = none */
+	int max_run;               /* slots the job is busy without a break, at most; 0 = none */
 	/* The same-hour split (sched_split_allowed): the job may run copies in
 	 * several places in one hour, so the rest of it that the owned pools
 	 * do not take may run on rented GPUs in the hours it also runs on owned
@@ -64,14 +64,14 @@ struct sched_job {
 };
 
 struct sched_problem {
-	bool baseline; /* benchmarks only: greedy by priority, earliest
-	                  hours, no repair — the yardstick bench/ compares with */
-	bool no_exact; /* tests and benchmarks only: no exact placement by
-	                  dynamic programme (of one job or a pair), as on a
-	                  month whose states are too many for it */
-	bool quick;    /* construction only (phase 1 of sched_solve.c): no
-	                  repair, no search; the fleet search's first look
-	                  at a candidate (fleet.c) */
+	bool baseline;      /* benchmarks only: greedy by priority, earliest
+			       hours, no repair — the yardstick bench/ compares with */
+	bool no_exact;      /* tests and benchmarks only: no exact placement by
+			       dynamic programme (of one job or a pair), as on a
+			       month whose states are too many for it */
+	bool quick;         /* construction only (phase 1 of sched_solve.c): no
+			       repair, no search; the fleet search's first look
+			       at a candidate (fleet.c) */
 	int n_slots;
 	const struct sched_pool *pools;
 	size_t n_pools;
@@ -84,9 +84,9 @@ struct sched_problem {
 struct sched_solution {
 	int n_slots;
 	size_t n_jobs;
-	int16_t *pool; /* n_jobs × n_slots: pool index, or -1 */
-	double *work;  /* n_jobs × n_slots: hours of work done */
-	double *rest;  /* n_jobs: fraction of each job left off owned GPUs */
+	int16_t *pool;      /* n_jobs × n_slots: pool index, or -1 */
+	double *work;       /* n_jobs × n_slots: hours of work done */
+	double *rest;       /* n_jobs: fraction of each job left off owned GPUs */
 };
 
 /* Rules every run must keep, in terms of runs: a run is a maximal block of
@@ -115,10 +115,10 @@ void sched_solution_free(struct sched_solution *s);
  * job at fallback_cost (the rest is returned in *unplaced, as a fraction,
  * when fallback_cost is infinite, and costs nothing here). */
 double sched_job_cost(const struct sched_problem *p, const struct sched_solution *s, size_t j,
-                      double *unplaced);
+		      double *unplaced);
 /* Sum of sched_job_cost over all jobs; *unplaced gets the summed fractions. */
 double sched_total_cost(const struct sched_problem *p, const struct sched_solution *s,
-                        double *unplaced);
+			double *unplaced);
 /* Checks s against every rule above; NULL when it keeps them all, else a
  * static description of the first broken one (for tests). */
 const char *sched_check(const struct sched_problem *p, const struct sched_solution *s);
@@ -127,11 +127,11 @@ const char *sched_check(const struct sched_problem *p, const struct sched_soluti
 
 /* One hour of the month in the spec's time zone. */
 struct sched_slot {
-	time_t start;   /* UTC seconds */
-	int utc_offset; /* seconds east of UTC at start */
-	int mday;       /* local day of month, 1.. */
-	int wday;       /* local weekday, 0 = Monday … 6 = Sunday */
-	int minute;     /* local minutes after midnight at start */
+	time_t start;       /* UTC seconds */
+	int utc_offset;     /* seconds east of UTC at start */
+	int mday;           /* local day of month, 1.. */
+	int wday;           /* local weekday, 0 = Monday … 6 = Sunday */
+	int minute;         /* local minutes after midnight at start */
 };
 
 /* Builds the hourly slots of month (1-12) of year in time zone tz (an IANA
@@ -141,7 +141,7 @@ struct sched_slot {
  * and restored; not thread-safe. Returns PLANNER_OK, PLANNER_EINPUT (a
  * month or time zone it cannot lay out) or PLANNER_ESYS (out of memory). */
 int sched_month_slots(const char *tz, int year, int month, struct sched_slot **out, int *n,
-                      char **err);
+		      char **err);
 
 /* Fills allowed[0..n) for a job's window, days and deadline. A window that
  * crosses midnight belongs to the day it starts; a whole slot must be
@@ -149,57 +149,57 @@ int sched_month_slots(const char *tz, int year, int month, struct sched_slot **o
  * shift a slot may cross midnight); the deadline is the end of local day
  * D. */
 void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots, int n,
-                   unsigned char *allowed);
+		   unsigned char *allowed);
 
 /* ---- the schedule ---- */
 
 struct sched_run {
-	size_t job; /* index into spec->jobs */
+	size_t job;                 /* index into spec->jobs */
 	enum route route;
 	char resource[160];         /* "RTX 4090 #1", "runpod NVIDIA RTX A6000", "openrouter …" */
 	const struct gpu_spec *gpu; /* NULL for api */
 	int gpu_count;              /* 0 for api */
 	int slot;                   /* first slot; api runs span the job's period */
 	int n_slots;
-	time_t start, end;            /* UTC seconds; end = start + hours for GPU runs */
+	time_t start, end;          /* UTC seconds; end = start + hours for GPU runs */
 	int start_offset, end_offset; /* UTC offsets at start and end, seconds */
-	double hours;                 /* hours of work (0 for api) */
-	double cost;                  /* currency */
-	uint64_t gpus;                /* owned: which GPUs of the pool (bit i = #first+i) */
-	int pool;                     /* owned: pool index; -1 otherwise */
-	int replicas;                 /* owned, rented: copies running together, each on
-	                               * gpu_count / replicas GPUs; 1 when one */
-	char provider[64];            /* rented: the offer's provider */
-	char region[64];              /* rented: the offer's region, "" when unknown */
-	bool spot;                    /* rented: at a spot price */
+	double hours;               /* hours of work (0 for api) */
+	double cost;                /* currency */
+	uint64_t gpus;              /* owned: which GPUs of the pool (bit i = #first+i) */
+	int pool;                   /* owned: pool index; -1 otherwise */
+	int replicas;               /* owned, rented: copies running together, each on
+	                             * gpu_count / replicas GPUs; 1 when one */
+	char provider[64];          /* rented: the offer's provider */
+	char region[64];            /* rented: the offer's region, "" when unknown */
+	bool spot;                  /* rented: at a spot price */
 };
 
 struct sched_job_result {
 	const struct job *job;
-	double hours_needed; /* GPU-hours on its reference configuration */
-	double hours_placed; /* share done on any route, in the same hours */
+	double hours_needed;        /* GPU-hours on its reference configuration */
+	double hours_placed;        /* share done on any route, in the same hours */
 	double unplaced_hours;
 	double owned_share; /* fraction of the work done on owned GPUs (0..1) */
 	double cost;
-	char why[320];  /* when unplaced_hours > 0: what to do about it */
-	char note[160]; /* "" or a remark on how it was placed (min_run) */
+	char why[320];              /* when unplaced_hours > 0: what to do about it */
+	char note[160];             /* "" or a remark on how it was placed (min_run) */
 };
 
 struct sched_resource {
-	char name[64]; /* "RTX 4090 #1" */
+	char name[64];              /* "RTX 4090 #1" */
 	int pool;
 	double hours_used;
 	double hours_available;
 };
 
 struct schedule {
-	char month[8]; /* "2026-03" */
+	char month[8];              /* "2026-03" */
 	char timezone[64];
 	char currency[8];
 	char prices_as_of[24];
 	int n_slots;
-	struct sched_slot *slots; /* n_slots + 1 */
-	struct sched_run *runs;   /* by start, then job, then route */
+	struct sched_slot *slots;   /* n_slots + 1 */
+	struct sched_run *runs;     /* by start, then job, then route */
 	size_t n_runs;
 	struct sched_job_result *jobs; /* one per spec job, in spec order */
 	size_t n_jobs;
@@ -207,7 +207,7 @@ struct schedule {
 	size_t n_resources;
 	struct sched_pool *pools;
 	size_t n_pools;
-	double total_cost;            /* the jobs' costs plus owned_fixed */
+	double total_cost;          /* the jobs' costs plus owned_fixed */
 	double route_cost[ROUTE_MAX]; /* owned includes owned_fixed, rented setup_cost */
 	double route_hours[ROUTE_MAX];
 	/* The owned pools' month that no run's cost carries (tco_owned_month's
@@ -215,23 +215,23 @@ struct schedule {
 	 * hosts when kept on, maintenance; 0 without costs: and idle_watts.
 	 * A job's cost and the solver see the marginal cost of a busy hour. */
 	double owned_fixed;
-	double setup_cost; /* rented runs' setup hours (tco_setup_run), in their costs */
+	double setup_cost;          /* rented runs' setup hours (tco_setup_run), in their costs */
 };
 
 /* Flags for schedule_month. */
 #define SCHEDULE_BASELINE 1u /* the greedy baseline instead of the solver (benchmarks) */
 #define SCHEDULE_NO_EXACT                                                                          \
 	2u /* no exact placers (sched_problem.no_exact): the fleet                                 \
-	    * search's second look at a candidate */
+			      * search's second look at a candidate */
 #define SCHEDULE_QUICK                                                                             \
 	4u /* construction only (sched_problem.quick): the fleet                                   \
-	    * search's first, cheapest look at a candidate */
+			      * search's first, cheapest look at a candidate */
 
 /* Schedules the month (1-12) of year for spec, priced by plan (from
  * plan_compare on the same spec). Returns PLANNER_OK and a schedule (free
  * with schedule_free), or an error code with *err set. Deterministic. */
 int schedule_month(const struct jobspec *spec, const struct plan *plan, int year, int month,
-                   unsigned flags, struct schedule **out, char **err);
+		   unsigned flags, struct schedule **out, char **err);
 void schedule_free(struct schedule *s);
 
 /* "2026-03-29T03:00:00+02:00" for t at the given UTC offset; buf >= 32. */
