@@ -575,29 +575,41 @@ static int exec_fleet(struct cli *c, int argc, char **argv)
 
 const struct cmd_entry cmd_fleet_entry = {
 	.name = "fleet",
-	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--db PATH] [--thorough]",
+	.args = "FILE [--month YYYY-MM] [--format table|json] [-o PATH] [--set KEY=VALUE]... "
+		"[--buy PURCHASE] [--db PATH] [--thorough]",
 	.summary = "what to buy for all the jobs together, beside buying nothing",
 	.help = "Finds the purchase from the spec's buy: list (how many of each GPU, possibly\n"
 		"none) that runs all the jobs of FILE together at the least monthly cost: the\n"
 		"GPUs bought and those already owned are shared between the jobs hour by hour\n"
 		"inside their windows, days and deadlines (as 'planner schedule' lays them\n"
-		"out), the rest rented or sent to the API. A bought GPU costs its price over\n"
-		"amortize_months every month, and its power for the hours it runs. Prints the\n"
-		"purchase, its capex, the monthly bill by route, the payback against buying\n"
+		"out), the rest rented or sent to the API. Without buy: the GPUs to buy are\n"
+		"those with a price that fit at least one job, the six that suit the jobs\n"
+		"best. Every strategy does all the work: what owned GPUs do not take is\n"
+		"rented or sent to the API at compare's prices, and an inference job may run\n"
+		"rented replicas in the same hours as its owned ones (a fine-tune runs in one\n"
+		"place at a time). A bought GPU costs its price over amortize_months every\n"
+		"month, and its power for the hours it runs. Prints the purchase, its capex,\n"
+		"the monthly bill by route, the hours rented, the payback against buying\n"
 		"nothing (\"not within N months\" beyond amortize_months) and where each job\n"
 		"runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
-		"job's own best route in 'planner compare' makes, scheduled together).\n"
-		"With many possible purchases a local search ranks them by a quick schedule\n"
-		"(construction only) and schedules the best few in full (docs/fleet.md).\n\n"
+		"job's own best route in 'planner compare' makes, scheduled together), and\n"
+		"the one recommended: the cheapest that pays back within amortize_months,\n"
+		"or buys nothing. With growth: over horizon_months it names the month the\n"
+		"fleet runs out, and what to add then (docs/fleet.md).\n\n"
 		"  --month YYYY-MM  the month to plan (default: next month)\n"
+		"  --buy PURCHASE   price this purchase beside the search, e.g.\n"
+		"                   --buy \"8x H100 SXM\" or \"8x H100 SXM, 2x L40S\"\n"
 		"  --thorough       schedule every purchase the search tries in full, with no\n"
 		"                   quick ranking first (slower: minutes at 200 jobs)\n"
+		CLI_SET_HELP
 		"  -o, --output P   write to P instead of standard output\n"
 		"  --db PATH        price database (else $PLANNER_DB, else\n"
 		"                   $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet          no notes about where the prices come from\n\n"
 		"examples:\n"
 		"  planner fleet jobs/monthly.yaml --month 2026-03\n"
+		"  planner fleet jobs/monthly.yaml --buy \"4x RTX 5090\"\n"
+		"  planner fleet jobs/monthly.yaml --set growth=10%\n"
 		"  planner fleet jobs/monthly.yaml --format json -o fleet.json\n"
 		"  planner schedule jobs/monthly.yaml --fleet --month 2026-03\n",
 	.exec = exec_fleet,
