@@ -139,7 +139,7 @@ static cJSON *choice_json(const struct jobspec *spec, const struct fleet *f,
 /* When the fleet runs out (fleet_runout): null without growth or horizon. */
 static cJSON *runout_json(const struct fleet *f, const struct fleet_runout *r)
 {
-	if (!r || r->months < 2 || !(r->growth_percent > 0 || r->month))
+	if (!r || !r->checked)
 		return cJSON_CreateNull();
 	cJSON *o = cJSON_CreateObject(), *add = cJSON_CreateArray();
 	cJSON_AddNumberToObject(o, "horizon_months", r->months);
@@ -346,7 +346,7 @@ static void print_bound(FILE *out, const struct fleet *f)
 /* When the fleet runs out over the horizon (fleet_runout). */
 static void print_runout(FILE *out, const struct jobspec *spec, const struct fleet_runout *run)
 {
-	if (!run || run->months < 2 || !(run->growth_percent > 0 || run->month))
+	if (!run || !run->checked)
 		return;
 	if (!run->month) {
 		fprintf(out,

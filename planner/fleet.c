@@ -907,6 +907,7 @@ int fleet_runout(const struct jobspec *spec, const struct fleet *f, int year, in
 		grows |= job_growth(spec, &spec->jobs[j]) > 0;
 	if (!grows || out->months < 2)
 		return PLANNER_OK;
+	out->checked = true;
 	struct runout_ctx c = {.spec = spec,
 	                       .f = f,
 	                       .rec = fleet_recommended(f),

@@ -137,6 +137,7 @@ struct fleet_given {
 
 /* When the fleet runs out over the horizon (fleet_runout). */
 struct fleet_runout {
+	bool checked;            /* the spec grows over a horizon of 2 months or more */
 	int month;               /* 1.. of the horizon; 0 = not within it */
 	int months;              /* the horizon searched (horizon_months) */
 	double growth_percent;   /* the spec's growth: a month */
