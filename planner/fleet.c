@@ -633,6 +633,15 @@ const struct fleet_choice *fleet_recommended(const struct fleet *f)
 	return ch[f->recommended];
 }
 
+struct schedule *fleet_take_recommended(struct fleet *f)
+{
+	/* f is not const here: the choice fleet_recommended finds is f's own. */
+	struct fleet_choice *c = (struct fleet_choice *)fleet_recommended(f);
+	struct schedule *s = c->sched;
+	c->sched = NULL;
+	return s;
+}
+
 const char *fleet_pick_name(enum fleet_pick p)
 {
 	static const char *const names[] = {"fleet", "buy_nothing", "one_purchase_per_job",

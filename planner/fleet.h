@@ -214,6 +214,9 @@ void fleet_free(struct fleet *f);
 
 /* The recommended strategy's figures. */
 const struct fleet_choice *fleet_recommended(const struct fleet *f);
+/* Moves the recommended strategy's schedule out of f: the caller frees it
+ * (schedule_free); f keeps its figures. */
+struct schedule *fleet_take_recommended(struct fleet *f);
 /* "fleet", "buy_nothing", "one_purchase_per_job", "given": JSON's names. */
 const char *fleet_pick_name(enum fleet_pick p);
 
