@@ -467,7 +467,9 @@ static int parse_given(struct cli *c, const struct jobspec *spec, const char *ar
 		long count = strtol(item, &end, 10);
 		while (*end == ' ')
 			end++;
-		if (end == item || errno || count < 1 || count > 64 || (*end != 'x' && *end != 'X'))
+		const char *rest = *end ? end + 1 + strspn(end + 1, " ") : end;
+		if (end == item || errno || count < 1 || count > 64 || (*end != 'x' && *end != 'X') ||
+		    !*rest)
 			return cli_usage(c,
 			                 "--buy '%s': write COUNTx GPU, e.g. --buy \"8x H100 SXM\" "
 			                 "(1 to 64 of a GPU)",
