@@ -78,8 +78,7 @@ static cJSON *jobs_json(const struct schedule *s)
 		cJSON_AddItemToArray(a, o);
 		cJSON_AddStringToObject(o, "name", s->jobs[j].job->name);
 		cJSON_AddNumberToObject(o, "cost", round_to(s->jobs[j].cost, 2));
-		cJSON_AddNumberToObject(o, "unplaced_hours",
-		                        round_to(s->jobs[j].unplaced_hours, 1));
+		cJSON_AddNumberToObject(o, "unplaced_hours", round_to(s->jobs[j].unplaced_hours, 1));
 		cJSON_AddItemToObject(o, "runs_on", runs);
 		struct where w[WHERE_MAX];
 		size_t n = where_of(s, j, w);
@@ -297,8 +296,8 @@ static void where_table(FILE *out, const struct schedule *s)
 				route_name(w[k].route), w[k].what, hours, w[k].cost);
 		}
 		if (s->jobs[j].unplaced_hours > 0)
-			fprintf(out, "%-22s %-7s %-44s %8.1f %10s\n", n ? "" : name, "-",
-			        "unplaced", s->jobs[j].unplaced_hours, "-");
+			fprintf(out, "%-22s %-7s %-44s %8.1f %10s\n", n ? "" : name, "-", "unplaced",
+				s->jobs[j].unplaced_hours, "-");
 	}
 }
 

@@ -234,8 +234,8 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 	if (s->n_types > FLEET_MAX_TYPES)
 		return set_err(err, PLANNER_EINPUT, "more than %d GPU types to buy",
 			       FLEET_MAX_TYPES);
-	size_t budget =
-	    (size_t)(s->max_evaluations > 0 ? s->max_evaluations : FLEET_MAX_EVALUATIONS);
+	size_t budget = (size_t)(s->max_evaluations > 0 ? s->max_evaluations
+							: FLEET_MAX_EVALUATIONS);
 	struct memo m = {.s = s, .eval = s->eval, .budget = budget};
 	struct memo q = {.s = s, .eval = s->quick, .budget = budget};
 	double space = 1;
@@ -761,12 +761,10 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		const struct job_result *r = &plan->jobs[j];
 		/* The cheapest route without a stock of GPUs (rented, api). */
 		enum route chain[ROUTE_MAX];
-		double least =
-		    route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost : INFINITY;
+		double least = route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost : INFINITY;
 		for (size_t i = 0; i < spec->n_owned; i++) {
 			const struct owned_gpu *o = &spec->owned[i];
-			double c =
-			    job_floor(spec, &r->work, o->gpu, o->watts, o->count, 0, n_slots);
+			double c = job_floor(spec, &r->work, o->gpu, o->watts, o->count, 0, n_slots);
 			least = c < least ? c : least;
 		}
 		for (size_t i = 0; i < spec->n_buy; i++) {

@@ -72,8 +72,7 @@ static int build_pools(struct builder *b, char **err)
 		for (; k < b->n_pools; k++) {
 			if (b->pinfo[k].gpu != o->gpu)
 				continue;
-			if (b->pinfo[k].watts == o->watts &&
-			    b->pinfo[k].idle_watts == o->idle_watts)
+			if (b->pinfo[k].watts == o->watts && b->pinfo[k].idle_watts == o->idle_watts)
 				break;
 			first = b->pinfo[k].first + b->pools[k].count;
 		}
@@ -87,8 +86,7 @@ static int build_pools(struct builder *b, char **err)
 		}
 		b->pools[k].count += o->count;
 		if (b->pools[k].count > SCHED_MAX_POOL_GPUS)
-			return set_err(
-			    err, PLANNER_EINPUT,
+			return set_err(err, PLANNER_EINPUT,
 				       "%s:%d:%d: more than %d owned %s GPUs; the scheduler handles "
 				       "up to %d of one model",
 				       spec->path, o->pos.line, o->pos.column, SCHED_MAX_POOL_GPUS,
@@ -129,13 +127,12 @@ static int build_jobs(struct builder *b, char **err)
 		sj->allowed = al;
 		sj->split = sched_split_allowed(j);
 		sj->min_run = (int)ceil(j->sched.min_run - FRACTION_EPS);
-		sj->max_run =
-		    j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
+		sj->max_run = j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
 		if (sj->max_run == 0 && j->sched.max_run > 0)
 			sj->max_run = 1;
 		enum route chain[ROUTE_MAX];
-		sj->fallback_cost =
-		    route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost : INFINITY;
+		sj->fallback_cost = route_fallbacks(r, chain) ? r->routes[chain[0]].monthly_cost
+		                                             : INFINITY;
 		sj->opt = &b->opts[i * M];
 		for (size_t m = 0; m < M; m++) {
 			const struct pool_info *pi = &b->pinfo[m];
@@ -363,7 +360,8 @@ static void no_route_why(const struct job_result *r, const char *buy, char *buf,
 }
 
 /* Why part of job j could not be placed, as something to do about it. */
-static void explain(struct builder *b, size_t j, double frac, double rented_short, int free_hours)
+static void explain(struct builder *b, size_t j, double frac, double rented_short,
+		    int free_hours)
 {
 	const struct job_result *r = &b->plan->jobs[j];
 	const struct job *job = r->job;
@@ -374,8 +372,7 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 	 * one's reason (rented's: "data: restricted allows owned GPUs only"). */
 	for (size_t k = 0; k < route_count(); k++)
 		if (!route_has((enum route)k, ROUTE_HAS_CAPACITY))
-			owned_only &=
-			    !workload_route_allowed(&r->work, (enum route)k, rule, sizeof rule);
+			owned_only &= !workload_route_allowed(&r->work, (enum route)k, rule, sizeof rule);
 	bool fits = false;
 	for (size_t m = 0; m < b->n_pools; m++)
 		fits |= b->jobs[j].opt[m].gpus > 0;
@@ -387,7 +384,8 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 		fmt(res->why, sizeof res->why,
 			 "its window, days and deadline leave %d free hours for %.1f hours of "
 			 "rented work%s; widen the window or days, or move the deadline",
-		    free_hours, rented_short, job->sched.min_run > 0 ? " in runs of min_run" : "");
+			 free_hours, rented_short,
+			 job->sched.min_run > 0 ? " in runs of min_run" : "");
 	} else if (!fits) {
 		const struct route_result *own = &r->routes[ROUTE_OWNED];
 		char buy[128] = "";
@@ -646,12 +644,8 @@ int schedule_month(const struct jobspec *spec, const struct plan *plan, int year
 		goto fail;
 	s->pools = b.pools;
 	s->n_pools = b.n_pools; /* s owns the pools now; b keeps a view */
-	struct sched_problem p = {.baseline = flags & SCHEDULE_BASELINE,
-	                          .n_slots = s->n_slots,
-	                          .pools = s->pools,
-	                          .n_pools = s->n_pools,
-	                          .jobs = b.jobs,
-	                          .n_jobs = spec->n_jobs};
+	struct sched_problem p = {.baseline = flags & SCHEDULE_BASELINE, .n_slots = s->n_slots, .pools = s->pools, .n_pools = s->n_pools,
+				  .jobs = b.jobs, .n_jobs = spec->n_jobs};
 	p.no_exact = flags & SCHEDULE_NO_EXACT;
 	p.quick = flags & SCHEDULE_QUICK;
 	if ((rc = sched_solve(&p, &b.sol, err)))
