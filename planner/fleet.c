@@ -18,10 +18,6 @@
  * run's GPUs are a 64-bit set). */
 #define FLEET_MAX_POOL_GPUS 64
 
-/* A purchase must save more than this (currency a month) to replace
- * another: costs closer than a cent are equal, and the smaller purchase
- * found first is kept. */
-#define FLEET_COST_EPS 1e-6
 
 static double job_floor(const struct jobspec *spec, const struct workload *w,
                         const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
@@ -596,59 +592,6 @@ static int buy_list(const struct jobspec *spec, const struct plan *plan, const s
 	return rc ? rc : add_given(spec, o, f, given, err);
 }
 
-/* Whether c does all the work the most complete strategy does. */
-static bool does_most(const struct fleet_choice *c, double least_unplaced)
-{
-	return c->unplaced_hours <= least_unplaced + 0.05;
-}
-
-/* The recommendation (struct fleet.recommended): of the strategies that
- * do the most work, the cheapest that pays back within amortize_months
- * or buys nothing; when none does, the cheapest of them. */
-static void recommend(const struct jobspec *spec, struct fleet *f)
-{
-	const struct fleet_choice *ch[4] = {&f->best, &f->none, &f->per_job, &f->given};
-	double least = INFINITY;
-	for (int k = 0; k < 4; k++)
-		if (ch[k]->sched && ch[k]->unplaced_hours < least)
-			least = ch[k]->unplaced_hours;
-	int pick = -1, any = -1;
-	for (int k = 0; k < 4; k++) {
-		const struct fleet_choice *c = ch[k];
-		if (!c->sched || !does_most(c, least))
-			continue;
-		if (any < 0 || c->monthly_total < ch[any]->monthly_total - FLEET_COST_EPS)
-			any = k;
-		bool pays = !(c->capex > 0) || isfinite(fleet_payback(spec, c, &f->none));
-		if (pays &&
-		    (pick < 0 || c->monthly_total < ch[pick]->monthly_total - FLEET_COST_EPS))
-			pick = k;
-	}
-	f->recommended = (enum fleet_pick)(pick >= 0 ? pick : any);
-}
-
-const struct fleet_choice *fleet_recommended(const struct fleet *f)
-{
-	const struct fleet_choice *ch[4] = {&f->best, &f->none, &f->per_job, &f->given};
-	return ch[f->recommended];
-}
-
-struct schedule *fleet_take_recommended(struct fleet *f)
-{
-	/* f is not const here: the choice fleet_recommended finds is f's own. */
-	struct fleet_choice *c = (struct fleet_choice *)fleet_recommended(f);
-	struct schedule *s = c->sched;
-	c->sched = NULL;
-	return s;
-}
-
-const char *fleet_pick_name(enum fleet_pick p)
-{
-	static const char *const names[] = {"fleet", "buy_nothing", "one_purchase_per_job",
-	                                    "given"};
-	return names[p];
-}
-
 /* The search over f->buy (the work spec) and the strategies beside it. */
 static int search_month(const struct jobspec *work, const struct plan *plan, int year, int month,
                         unsigned flags, const int *given, size_t n_given, struct fleet *f,
@@ -720,7 +663,7 @@ int fleet_plan_with(const struct jobspec *spec, const struct plan *plan, int yea
 	}
 	f->payback_months = fleet_payback(spec, &f->best, &f->none);
 	f->bound = fleet_bound(&work, plan, f->best.sched->n_slots);
-	recommend(spec, f);
+	fleet_recommend(spec, f);
 	*out = f;
 	return PLANNER_OK;
 }

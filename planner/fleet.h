@@ -212,6 +212,15 @@ int fleet_plan_with(const struct jobspec *spec, const struct plan *plan, int yea
                     const struct fleet_opts *o, struct fleet **out, char **err);
 void fleet_free(struct fleet *f);
 
+/* A purchase must save more than this (currency a month) to replace
+ * another: costs closer than a cent are equal, and the smaller purchase
+ * found first is kept (the search, the recommendation). */
+#define FLEET_COST_EPS 1e-6
+
+/* Sets f->recommended (struct fleet) from f's strategies; fleet_plan_with
+ * calls it. This function can't fail. */
+void fleet_recommend(const struct jobspec *spec, struct fleet *f);
+
 /* The recommended strategy's figures. */
 const struct fleet_choice *fleet_recommended(const struct fleet *f);
 /* Moves the recommended strategy's schedule out of f: the caller frees it

@@ -1,8 +1,8 @@
-/* fleet_runout.c — when a fleet runs out over the horizon (fleet.h,
- * fleet_runout; docs/fleet.md, "When the fleet runs out"): the spec's
- * volume grown month by month, priced again and scheduled on the
- * recommended fleet, and what to add in the first month its GPUs fall
- * behind. */
+/* fleet_advice.c — what `planner fleet` advises beyond the search
+ * (fleet.h; docs/fleet.md, "The recommendation" and "When the fleet runs
+ * out"): the strategy recommended, and over the horizon the spec's volume
+ * grown month by month, priced again and scheduled on the recommended
+ * fleet, and what to add in the first month its GPUs fall behind. */
 #include "fleet.h"
 
 #include <math.h>
@@ -11,6 +11,61 @@
 
 #include "horizon.h"
 #include "util.h"
+
+/* ---- the recommendation ---- */
+
+/* Whether c does all the work the most complete strategy does. */
+static bool does_most(const struct fleet_choice *c, double least_unplaced)
+{
+	return c->unplaced_hours <= least_unplaced + 0.05;
+}
+
+/* The recommendation (struct fleet.recommended): of the strategies that
+ * do the most work, the cheapest that pays back within amortize_months
+ * or buys nothing; when none does, the cheapest of them. */
+void fleet_recommend(const struct jobspec *spec, struct fleet *f)
+{
+	const struct fleet_choice *ch[4] = {&f->best, &f->none, &f->per_job, &f->given};
+	double least = INFINITY;
+	for (int k = 0; k < 4; k++)
+		if (ch[k]->sched && ch[k]->unplaced_hours < least)
+			least = ch[k]->unplaced_hours;
+	int pick = -1, any = -1;
+	for (int k = 0; k < 4; k++) {
+		const struct fleet_choice *c = ch[k];
+		if (!c->sched || !does_most(c, least))
+			continue;
+		if (any < 0 || c->monthly_total < ch[any]->monthly_total - FLEET_COST_EPS)
+			any = k;
+		bool pays = !(c->capex > 0) || isfinite(fleet_payback(spec, c, &f->none));
+		if (pays &&
+		    (pick < 0 || c->monthly_total < ch[pick]->monthly_total - FLEET_COST_EPS))
+			pick = k;
+	}
+	f->recommended = (enum fleet_pick)(pick >= 0 ? pick : any);
+}
+
+const struct fleet_choice *fleet_recommended(const struct fleet *f)
+{
+	const struct fleet_choice *ch[4] = {&f->best, &f->none, &f->per_job, &f->given};
+	return ch[f->recommended];
+}
+
+struct schedule *fleet_take_recommended(struct fleet *f)
+{
+	/* f is not const here: the choice fleet_recommended finds is f's own. */
+	struct fleet_choice *c = (struct fleet_choice *)fleet_recommended(f);
+	struct schedule *s = c->sched;
+	c->sched = NULL;
+	return s;
+}
+
+const char *fleet_pick_name(enum fleet_pick p)
+{
+	static const char *const names[] = {"fleet", "buy_nothing", "one_purchase_per_job",
+	                                    "given"};
+	return names[p];
+}
 
 /* ---- the horizon: when the fleet runs out ---- */
 
