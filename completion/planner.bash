@@ -107,7 +107,7 @@ _planner()
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
-		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set)
+		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set | --buy)
 		return 0
 		;;
 	esac
@@ -125,7 +125,7 @@ _planner()
 	report) opts="--output -o --quiet --set --each-alone" ;;
 	diff) opts="--quiet --set" ;;
 	history) opts="--provider --currency" ;;
-	fleet) opts="--month --output -o --quiet --thorough" ;;
+	fleet) opts="--month --output -o --quiet --thorough --set --buy" ;;
 	probe) opts="" ;;
 	*) return 0 ;;
 	esac

@@ -47,12 +47,13 @@ complete -c planner -n "__fish_seen_subcommand_from refresh" -l format -x -a 'js
 complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff fleet" -F
 complete -c planner -n "__fish_seen_subcommand_from schedule breakeven report fleet" -s o -l output -r -F -d 'write to'
 complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff refresh fleet" -l quiet -d 'no notes'
-complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff" -l set -x -d 'what if: KEY=VALUE'
+complete -c planner -n "__fish_seen_subcommand_from compare schedule breakeven report diff fleet" -l set -x -d 'what if: KEY=VALUE'
 complete -c planner -n "__fish_seen_subcommand_from compare breakeven report" -l each-alone -d 'price each job alone'
 complete -c planner -n "__fish_seen_subcommand_from schedule fleet" -l month -x -d 'YYYY-MM'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l fleet -d 'on the GPUs planner fleet proposes'
 complete -c planner -n "__fish_seen_subcommand_from fleet" -l format -x -a 'table json'
 complete -c planner -n "__fish_seen_subcommand_from fleet" -l thorough -d 'schedule every candidate in full'
+complete -c planner -n "__fish_seen_subcommand_from fleet" -l buy -x -d 'price a given purchase: COUNTx GPU'
 complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced -d 'exit 0 when hours cannot be placed'
 
 # fit

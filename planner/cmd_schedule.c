@@ -66,19 +66,12 @@ static int schedule_on_fleet(const struct cli *c, const struct jobspec *spec,
 	int rc = fleet_plan(spec, plan, year, month, &f, err);
 	if (rc != PLANNER_OK)
 		return rc;
-	*out = f->best.sched;
-	f->best.sched = NULL;
 	if (!c->quiet) {
-		char buy[256] = "";
-		size_t used = 0;
-		for (size_t i = 0; i < spec->n_buy && used < sizeof buy; i++)
-			if (f->best.counts[i] > 0)
-				used += (size_t)snprintf(buy + used, sizeof buy - used, "%s%dx %s",
-							 used ? ", " : "", f->best.counts[i],
-							 spec->buy[i].gpu->name);
-		notef("on the fleet: owned GPUs plus %s bought (planner fleet)",
-		      used ? buy : "nothing");
+		char buy[256];
+		fleet_purchase_text(spec, fleet_recommended(f), buy, sizeof buy);
+		notef("on the fleet: owned GPUs plus %s bought (planner fleet)", buy);
 	}
+	*out = fleet_take_recommended(f);
 	fleet_free(f);
 	return PLANNER_OK;
 }

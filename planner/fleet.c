@@ -5,6 +5,7 @@
 
 #include "tco.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,10 @@
  * run's GPUs are a 64-bit set). */
 #define FLEET_MAX_POOL_GPUS 64
 
-/* A purchase must save more than this (currency a month) to replace
- * another: costs closer than a cent are equal, and the smaller purchase
- * found first is kept. */
-#define FLEET_COST_EPS 1e-6
+
+static double job_floor(const struct jobspec *spec, const struct workload *w,
+                        const struct gpu_spec *gpu, double watts, int count, double fixed_per_gpu,
+                        int n_slots);
 
 /* ---- the abstract search ---- */
 
@@ -319,6 +320,8 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	fleet_spec_release(&copy);
 	if (rc)
 		return rc;
+	c->buy = spec->buy;
+	c->n_buy = spec->n_buy;
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		c->counts[i] = counts[i];
 		struct tco_owned t; /* the purchase with its hosts (costs:) */
@@ -444,56 +447,223 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
 		    unsigned flags, struct fleet **out, char **err)
 {
-	*out = NULL;
-	if (!spec->has_buy)
-		return set_err(err, PLANNER_EINPUT,
-			       "%s: no buy: list; list the GPUs you would consider buying, "
-			       "e.g. buy: [{gpu: RTX 5090, price: 2400}]",
-			       spec->path);
-	if (spec->n_buy > FLEET_MAX_TYPES)
-		return set_err(err, PLANNER_EINPUT,
-			       "%s: %zu buy: entries; the fleet search takes up to %d",
-			       spec->path, spec->n_buy, FLEET_MAX_TYPES);
-	struct fleet *f = calloc(1, sizeof *f);
-	if (!f)
+	struct fleet_opts o = {.flags = flags};
+	return fleet_plan_with(spec, plan, year, month, &o, out, err);
+}
+
+/* The buy: entry of gpu in list[0..n), or -1. */
+static int buy_index(const struct buy_option *list, size_t n, const struct gpu_spec *gpu)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].gpu == gpu)
+			return (int)i;
+	return -1;
+}
+
+/* A GPU of the reference table as a buy: entry, as compare's owned route
+ * considers it without buy: (route_owned.c): its price in the spec's
+ * currency, its power, JOBSPEC_DEFAULT_MAX_BUY at most. */
+static struct buy_option ref_buy(const struct jobspec *spec, const struct gpu_spec *g)
+{
+	return (struct buy_option){.gpu = g,
+	                           .price = g->price_usd * spec->usd_to_currency,
+	                           .watts = g->watts,
+	                           .max_count = JOBSPEC_DEFAULT_MAX_BUY};
+}
+
+/* How a GPU type ranks for the derived buy: list: its best rank among
+ * the jobs (0 = the cheapest GPU to buy for some job), and how many jobs
+ * rank it so. */
+struct type_rank {
+	const struct gpu_spec *gpu;
+	int best, votes;
+	size_t order; /* the reference table's */
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct type_rank *x = a, *y = b;
+	if (x->best != y->best)
+		return x->best < y->best ? -1 : 1;
+	if (x->votes != y->votes)
+		return x->votes > y->votes ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Ranks candidate types t[0..n) for every job by the job's floor on them
+ * bought at full use (job_floor), into t[].best and .votes. */
+static void rank_types(const struct jobspec *spec, const struct plan *plan, struct type_rank *t,
+                       size_t n, int n_slots)
+{
+	double *floor = malloc((n + 1) * sizeof *floor);
+	if (!floor)
+		return; /* unranked: the reference order decides */
+	for (size_t j = 0; j < plan->n_jobs; j++) {
+		for (size_t i = 0; i < n; i++) {
+			struct buy_option b = ref_buy(spec, t[i].gpu);
+			floor[i] = job_floor(spec, &plan->jobs[j].work, b.gpu, b.watts, b.max_count,
+			                     owned_fixed_monthly(spec, 1, b.price), n_slots);
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (!isfinite(floor[i]))
+				continue;
+			int rank = 0;
+			for (size_t k = 0; k < n; k++)
+				rank += floor[k] < floor[i];
+			if (rank < t[i].best)
+				t[i].best = rank, t[i].votes = 0;
+			t[i].votes += rank == t[i].best;
+		}
+	}
+	free(floor);
+}
+
+/* Without buy: (FLEET_ANY_GPU): every GPU of ref with a price and a power
+ * figure that fits at least one job, the FLEET_AUTO_TYPES that rank best
+ * (the cheapest to buy for most jobs first), into f->buy. */
+static int derive_buy(const struct jobspec *spec, const struct plan *plan,
+                      const struct refdata *ref, struct fleet *f, char **err)
+{
+	struct type_rank *t = calloc(ref->n_gpus + 1, sizeof *t);
+	if (!t)
 		return set_err(err, PLANNER_ESYS, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		if (g->price_usd > 0 && g->watts > 0)
+			t[n++] = (struct type_rank){.gpu = g, .best = INT_MAX, .order = i};
+	}
+	rank_types(spec, plan, t, n, HOURS_PER_MONTH);
+	qsort(t, n, sizeof *t, cmp_rank);
+	for (size_t i = 0; i < n && f->n_types < FLEET_AUTO_TYPES && t[i].best < INT_MAX; i++)
+		f->buy[f->n_types++] = ref_buy(spec, t[i].gpu);
+	free(t);
+	f->derived = true;
+	return PLANNER_OK;
+}
+
+/* The given purchase (--buy) onto f->buy (a GPU not on it is added, up to
+ * its count) and into counts. */
+static int add_given(const struct jobspec *spec, const struct fleet_opts *o, struct fleet *f,
+                     int *counts, char **err)
+{
+	for (size_t i = 0; i < o->n_given; i++) {
+		const struct fleet_given *g = &o->given[i];
+		int k = buy_index(f->buy, f->n_types, g->gpu);
+		if (k < 0) {
+			if (!(g->gpu->price_usd > 0) || !(g->gpu->watts > 0))
+		return set_err(err, PLANNER_EINPUT,
+				               "--buy: %s has no price in the reference table; "
+				               "list it under buy: with its price",
+				               g->gpu->name);
+			if (f->n_types == FLEET_MAX_TYPES)
+		return set_err(err, PLANNER_EINPUT,
+				               "--buy: more than %d GPU types in all",
+				               FLEET_MAX_TYPES);
+			k = (int)f->n_types++;
+			f->buy[k] = ref_buy(spec, g->gpu);
+			f->buy[k].max_count = 0;
+		}
+		counts[k] += g->count;
+		if (counts[k] > FLEET_MAX_POOL_GPUS)
+			return set_err(err, PLANNER_EINPUT,
+			               "--buy: %d %s; the scheduler takes up to %d of one model",
+			               counts[k], g->gpu->name, FLEET_MAX_POOL_GPUS);
+		if (counts[k] > f->buy[k].max_count && f->derived)
+			f->buy[k].max_count = counts[k];
+	}
+	return PLANNER_OK;
+}
+
+/* f->buy: the spec's buy: list, or the derived one, and the given GPUs. */
+static int buy_list(const struct jobspec *spec, const struct plan *plan, const struct fleet_opts *o,
+                    struct fleet *f, int *given, char **err)
+{
+	f->buy = calloc(FLEET_MAX_TYPES, sizeof *f->buy);
+	if (!f->buy)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int rc = PLANNER_OK;
+	if (spec->has_buy) {
+		memcpy(f->buy, spec->buy, spec->n_buy * sizeof *f->buy);
 	f->n_types = spec->n_buy;
-	struct month_ctx m = {.spec = spec, .plan = plan, .year = year, .month = month};
-	struct fleet_space s = {.n_types = spec->n_buy,
+	} else if (o->ref) {
+		rc = derive_buy(spec, plan, o->ref, f, err);
+	}
+	return rc ? rc : add_given(spec, o, f, given, err);
+}
+
+/* The search over f->buy (the work spec) and the strategies beside it. */
+static int search_month(const struct jobspec *work, const struct plan *plan, int year, int month,
+                        unsigned flags, const int *given, size_t n_given, struct fleet *f,
+                        char **err)
+{
+	struct month_ctx m = {.spec = work, .plan = plan, .year = year, .month = month};
+	struct fleet_space s = {.n_types = work->n_buy,
 				.eval = eval_month,
 				.quick = flags & FLEET_THOROUGH ? NULL : eval_quick,
 				.ctx = &m};
 	int per_job[FLEET_MAX_TYPES] = {0};
-	for (size_t i = 0; i < spec->n_buy; i++) {
-		s.max_count[i] = type_max(spec, plan, i);
-		s.sizes[i] = type_sizes(plan, spec->buy[i].gpu);
+	for (size_t i = 0; i < work->n_buy; i++) {
+		s.max_count[i] = type_max(work, plan, i);
+		s.sizes[i] = type_sizes(plan, work->buy[i].gpu);
 	}
 	/* Each job's own purchase, in spec order, while the sum stays within
 	 * the type's max_count (and the pool bound, type_max); a job whose
 	 * purchase would pass it buys nothing of its own. */
 	for (size_t j = 0; j < plan->n_jobs; j++) {
-		int i = own_purchase(spec, &plan->jobs[j]);
-		if (i >= 0 && per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <=
-				      s.max_count[i])
+		int i = own_purchase(work, &plan->jobs[j]);
+		if (i >= 0 &&
+		    per_job[i] + plan->jobs[j].routes[ROUTE_OWNED].gpu_count <= s.max_count[i])
 			per_job[i] += plan->jobs[j].routes[ROUTE_OWNED].gpu_count;
 	}
 	int start[FLEET_MAX_TYPES] = {0};
-	for (size_t i = 0; i < spec->n_buy; i++)
+	for (size_t i = 0; i < work->n_buy; i++)
 		start[i] = per_job[i] < s.max_count[i] ? per_job[i] : s.max_count[i];
 	s.start = start;
 	struct fleet_found found;
 	int rc = fleet_search(&s, &found, err);
 	if (rc == PLANNER_OK)
 		rc = plan_choices(&m, f, per_job, found.counts, err);
+	double ignore;
+	if (rc == PLANNER_OK && n_given)
+		rc = choose(&m, given, 0, &f->given, &ignore, err);
+	f->evaluations = found.evaluations;
+	f->quick_evaluations = found.quick_evaluations;
+	f->exact = found.exact;
+	return rc;
+}
+
+int fleet_plan_with(const struct jobspec *spec, const struct plan *plan, int year, int month,
+                    const struct fleet_opts *o, struct fleet **out, char **err)
+{
+	*out = NULL;
+	if (!spec->has_buy && !(o->flags & FLEET_ANY_GPU && o->ref))
+		return set_err(err, PLANNER_EINPUT,
+		               "%s: no buy: list; list the GPUs you would consider buying, "
+		               "e.g. buy: [{gpu: RTX 5090, price: 2400}]",
+		               spec->path);
+	if (spec->n_buy > FLEET_MAX_TYPES)
+		return set_err(err, PLANNER_EINPUT,
+		               "%s: %zu buy: entries; the fleet search takes up to %d", spec->path,
+		               spec->n_buy, FLEET_MAX_TYPES);
+	struct fleet *f = calloc(1, sizeof *f);
+	if (!f)
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	int given[FLEET_MAX_TYPES] = {0};
+	int rc = buy_list(spec, plan, o, f, given, err);
+	struct jobspec work = *spec; /* the spec buying from f->buy */
+	work.buy = f->buy;
+	work.n_buy = f->n_types;
+	work.has_buy = true;
+	if (rc == PLANNER_OK)
+		rc = search_month(&work, plan, year, month, o->flags, given, o->n_given, f, err);
 	if (rc) {
 		fleet_free(f);
 		return rc;
 	}
-	f->evaluations = found.evaluations;
-	f->quick_evaluations = found.quick_evaluations;
-	f->exact = found.exact;
 	f->payback_months = fleet_payback(spec, &f->best, &f->none);
-	f->bound = fleet_bound(spec, plan, f->best.sched->n_slots);
+	f->bound = fleet_bound(&work, plan, f->best.sched->n_slots);
+	fleet_recommend(spec, f);
 	*out = f;
 	return PLANNER_OK;
 }
@@ -505,6 +675,8 @@ void fleet_free(struct fleet *f)
 	choice_free(&f->best);
 	choice_free(&f->none);
 	choice_free(&f->per_job);
+	choice_free(&f->given);
+	free(f->buy);
 	free(f);
 }
 
@@ -553,13 +725,13 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
 			  size_t len)
 {
-	size_t used = 0;
+	size_t used = 0, n = c->buy ? c->n_buy : spec->n_buy;
+	const struct buy_option *buy = c->buy ? c->buy : spec->buy;
 	buf[0] = 0;
-	for (size_t i = 0; i < spec->n_buy && used < len; i++)
+	for (size_t i = 0; i < n && used < len; i++)
 		if (c->counts[i] > 0)
 			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
-						 used ? ", " : "", c->counts[i],
-						 spec->buy[i].gpu->name);
+			                         used ? ", " : "", c->counts[i], buy[i].gpu->name);
 	if (!buf[0])
 		snprintf(buf, len, "nothing");
 }

@@ -20,6 +20,7 @@
 
 #include "jobspec.h"
 #include "plan.h"
+#include "refdata.h"
 #include "schedule.h"
 
 /* Most buy: entries the search takes (a policy bound: each adds a
@@ -101,9 +102,18 @@ int fleet_search(const struct fleet_space *s, struct fleet_found *out, char **er
 
 /* ---- the month ---- */
 
+/* Most GPU types the search takes when the spec has no buy: list (every
+ * GPU with a price that fits a job, FLEET_ANY_GPU): the cheapest for some
+ * job first. A policy bound on the search's cost: each type adds moves to
+ * every step of the local search, and bench/fleet.sh's six types keep it
+ * within its target (bench/README.md). */
+#define FLEET_AUTO_TYPES 6
+
 /* One strategy's figures for the month. */
 struct fleet_choice {
-	int counts[FLEET_MAX_TYPES]; /* per spec->buy entry */
+	const struct buy_option *buy; /* the list counts index: struct fleet.buy */
+	size_t n_buy;
+	int counts[FLEET_MAX_TYPES]; /* per buy entry */
 	double capex;                /* purchase, currency */
 	double purchase_monthly;     /* its capital a month (tco_owned_month); its
 				      * maintenance is in the schedule's owned_fixed */
@@ -113,11 +123,47 @@ struct fleet_choice {
 	struct schedule *sched;      /* the month on this fleet */
 };
 
+/* Which strategy fleet_plan recommends (struct fleet.recommended). */
+enum fleet_pick { FLEET_PICK_SEARCH, FLEET_PICK_NONE, FLEET_PICK_PER_JOB, FLEET_PICK_GIVEN };
+
+/* A purchase to price beside the search (planner fleet --buy). */
+struct fleet_given {
+	const struct gpu_spec *gpu;
+	int count;
+};
+
+/* Most --buy entries. */
+#define FLEET_MAX_GIVEN 8
+
+/* When the fleet runs out over the horizon (fleet_runout). */
+struct fleet_runout {
+	bool checked;            /* the spec grows over a horizon of 2 months or more */
+	int month;               /* 1.. of the horizon; 0 = not within it */
+	int months;              /* the horizon searched (horizon_months) */
+	double growth_percent;   /* the spec's growth: a month */
+	double owned_hours;      /* that month: GPU-hours of work the fleet's GPUs take */
+	double expected_hours;   /* ... and would take at the first month's shares */
+	struct fleet_choice add; /* what to add then (sched NULL): a search from the
+	                          * fleet as owned at that month's volume; counts all
+	                          * 0 when renting the rest stays cheaper */
+};
+
 struct fleet {
-	size_t n_types;              /* spec->n_buy */
-	struct fleet_choice best;    /* the planner's fleet */
+	size_t n_types; /* entries of buy */
+	/* What the search buys from: the spec's buy: list, or without one
+	 * (FLEET_ANY_GPU) every GPU with a price that fits a job, pruned to
+	 * FLEET_AUTO_TYPES, then the --buy GPUs not on it; owned here. */
+	struct buy_option *buy;
+	bool derived;                /* buy was derived, not the spec's */
+	struct fleet_choice best;    /* the search's cheapest purchase */
 	struct fleet_choice none;    /* buy nothing */
 	struct fleet_choice per_job; /* each job's own purchase, as compare prices it */
+	struct fleet_choice given;   /* --buy's purchase; sched NULL when none was given */
+	/* The strategy recommended: of those doing the most work, the
+	 * cheapest whose purchase pays back within amortize_months (buying
+	 * nothing always qualifies); when none of them does, the cheapest
+	 * (the only way to do all the work). */
+	enum fleet_pick recommended;
 	/* Months until the purchase's saving against buying nothing pays its
 	 * capex; NAN when it does not within the amortisation period (or
 	 * nothing is bought). */
@@ -135,14 +181,71 @@ int fleet_plan(const struct jobspec *spec, const struct plan *plan, int year, in
 	       struct fleet **out, char **err);
 
 /* Flags for fleet_plan_opts. */
-#define FLEET_THOROUGH 1u /* every candidate of the local search scheduled with
-			   * repair and search, no quick look first: the method
+#define FLEET_THOROUGH                                                                             \
+	1u /* every candidate of the local search scheduled with                                   \
+	    * repair and search, no quick look first: the method                                   \
 			   * before the quick look, slower (planner fleet --thorough) */
 
-/* fleet_plan with flags (FLEET_THOROUGH); fleet_plan is flags 0. */
+#define FLEET_ANY_GPU                                                                              \
+	2u /* without a buy: list, every GPU with a price that fits a                              \
+	    * job may be bought, as compare considers them (planner                                \
+	    * fleet); else such a spec is an error */
+
+/* fleet_plan with flags (FLEET_THOROUGH, FLEET_ANY_GPU); fleet_plan is flags 0. */
 int fleet_plan_opts(const struct jobspec *spec, const struct plan *plan, int year, int month,
 		    unsigned flags, struct fleet **out, char **err);
+
+/* What fleet_plan_with takes beyond the month. */
+struct fleet_opts {
+	unsigned flags;                  /* FLEET_THOROUGH, FLEET_ANY_GPU */
+	const struct refdata *ref;       /* the GPUs FLEET_ANY_GPU and given take prices from;
+	                                  * NULL: the spec's buy: list only */
+	const struct fleet_given *given; /* a purchase to price beside the search */
+	size_t n_given;
+};
+
+/* fleet_plan_opts that also prices the purchase o->given (each GPU's
+ * price from buy:, else the reference table's) into f->given. A given
+ * GPU without a price, or a count past the scheduler's 64 of a model, is
+ * PLANNER_EINPUT naming --buy. */
+int fleet_plan_with(const struct jobspec *spec, const struct plan *plan, int year, int month,
+                    const struct fleet_opts *o, struct fleet **out, char **err);
 void fleet_free(struct fleet *f);
+
+/* A purchase must save more than this (currency a month) to replace
+ * another: costs closer than a cent are equal, and the smaller purchase
+ * found first is kept (the search, the recommendation). */
+#define FLEET_COST_EPS 1e-6
+
+/* Sets f->recommended (struct fleet) from f's strategies; fleet_plan_with
+ * calls it. This function can't fail. */
+void fleet_recommend(const struct jobspec *spec, struct fleet *f);
+
+/* The recommended strategy's figures. */
+const struct fleet_choice *fleet_recommended(const struct fleet *f);
+/* Moves the recommended strategy's schedule out of f: the caller frees it
+ * (schedule_free); f keeps its figures. */
+struct schedule *fleet_take_recommended(struct fleet *f);
+/* "fleet", "buy_nothing", "one_purchase_per_job", "given": JSON's names. */
+const char *fleet_pick_name(enum fleet_pick p);
+
+/* Prices `grown` (the spec with each job's volume grown: fleet_runout)
+ * as plan_compare does, into *plan (freed by the caller with plan_free):
+ * the core holds no store, so the command passes one. */
+typedef int (*fleet_replan_fn)(void *ctx, const struct jobspec *grown, struct plan **plan,
+                               char **err);
+
+/* When f's recommended fleet runs out over the spec's horizon_months with
+ * its growth: the first month in which the fleet's GPUs (owned plus the
+ * purchase) take a smaller share of the grown work than in the first
+ * month (the work at month 1's shares, less what they take, more than
+ * FLEET_RUNOUT_SLACK of it), the rest going to rent or the API; and what to add
+ * then (a fleet search at that month's volume with the fleet as owned).
+ * out->month 0 when it does not run out, or the spec has no growth or
+ * horizon. Returns PLANNER_OK or an error with *err set. */
+#define FLEET_RUNOUT_SLACK 0.01
+int fleet_runout(const struct jobspec *spec, const struct fleet *f, int year, int month,
+                 fleet_replan_fn replan, void *ctx, struct fleet_runout *out, char **err);
 
 /* Months until choice c's saving against n (buying nothing) pays c's
  * capex: the saving is n's bill less c's bill without its purchase share.

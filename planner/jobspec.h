@@ -123,6 +123,10 @@ struct owned_gpu {
 	struct src_pos pos;
 };
 
+/* Most GPUs a `buy` option considers when max_count is not given: one
+ * 8-GPU server. */
+#define JOBSPEC_DEFAULT_MAX_BUY 8
+
 struct buy_option {
 	const struct gpu_spec *gpu;
 	double price;               /* per GPU, in the spec's currency */

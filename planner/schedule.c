@@ -2,10 +2,6 @@
  * month's hours in the spec's time zone, each job's allowed hours, the
  * owned pools and what each job saves on them, the solver's answer turned
  * into runs, and the rest of every job on rented capacity or the API. */
-/* struct tm's tm_gmtoff (glibc shows it with _DEFAULT_SOURCE; BSD and
- * macOS always have it). */
-#define _DEFAULT_SOURCE
-
 #include "schedule.h"
 
 #include <math.h>
@@ -33,111 +29,12 @@ static void fmt(char *buf, size_t len, const char *f, ...)
 	va_end(ap);
 }
 
-/* ---- time ---- */
-
-int sched_month_slots(const char *tz, int year, int month, struct sched_slot **out, int *n,
-		      char **err)
-{
-	*out = NULL;
-	*n = 0;
-	if (month < 1 || month > 12 || year < 1970 || year > 9999)
-		return set_err(err, PLANNER_EINPUT, "month %04d-%02d is out of range", year, month);
-	const char *old = getenv("TZ");
-	char *saved = old ? strdup(old) : NULL;
-	if (old && !saved)
-		return set_err(err, PLANNER_ESYS, "out of memory");
-	setenv("TZ", tz && *tz ? tz : "UTC", 1);
-	tzset();
-	struct tm a = {.tm_year = year - 1900, .tm_mon = month - 1, .tm_mday = 1, .tm_isdst = -1};
-	struct tm b = {.tm_year = year - 1900 + (month == 12), .tm_mon = month % 12, .tm_mday = 1,
-		       .tm_isdst = -1};
-	time_t t0 = mktime(&a), t1 = mktime(&b);
-	int rc = PLANNER_OK;
-	int count = (int)((t1 - t0 + 3599) / 3600);
-	struct sched_slot *s = NULL;
-	if (t0 == (time_t)-1 || t1 <= t0) {
-		rc = set_err(err, PLANNER_EINPUT, "cannot lay out %04d-%02d in time zone %s", year,
-			     month, tz);
-		goto out;
-	}
-	s = calloc((size_t)count + 1, sizeof *s);
-	if (!s) {
-		rc = set_err(err, PLANNER_ESYS, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i <= count; i++) {
-		time_t t = i < count ? t0 + (time_t)i * 3600 : t1;
-		struct tm lt;
-		localtime_r(&t, &lt);
-		s[i].start = t;
-		s[i].utc_offset = (int)lt.tm_gmtoff;
-		s[i].mday = lt.tm_mday;
-		s[i].wday = (lt.tm_wday + 6) % 7;
-		s[i].minute = lt.tm_hour * 60 + lt.tm_min;
-	}
-	*out = s;
-	*n = count;
-out:
-	if (saved) {
-		setenv("TZ", saved, 1);
-		free(saved);
-	} else {
-		unsetenv("TZ");
-	}
-	tzset();
-	return rc;
-}
-
-#define MINUTES_PER_DAY SCHEDULE_MINUTES_PER_DAY
-
-/* Whether minutes [a, b) after the local midnight of a day (wday) lie in
- * the union of the window's occurrences that start the day before, that
- * day and the next, on days the mask allows; an occurrence belongs to the
- * day it starts. Slots start on whole local hours, except after a shift
- * that is not a whole hour (Australia/Lord_Howe's 30 minutes), where they
- * start at :30 and one a day crosses midnight: covered by two abutting
- * days' windows, it is still inside a window that covers the whole day. */
-static bool in_windows(int ws, int len, unsigned mask, int wday, int a, int b)
-{
-	int covered = a;
-	/* The occurrences come in order of their start, all as long: one
-	 * sweep finds how far from a they cover without a gap. */
-	for (int d = -1; d <= 1; d++) {
-		int lo = d * MINUTES_PER_DAY + ws, hi = lo + len;
-		if ((mask & (1u << ((wday + 7 + d) % 7))) && lo <= covered && hi > covered)
-			covered = hi;
-	}
-	return covered >= b;
-}
-
-void sched_allowed(const struct job_schedule *s, const struct sched_slot *slots, int n,
-		   unsigned char *allowed)
-{
-	unsigned mask = s->days_mask ? s->days_mask : DAYS_ALL;
-	for (int t = 0; t < n; t++) {
-		const struct sched_slot *sl = &slots[t];
-		/* slots[n] is the month's end: every slot has a next. */
-		int a = sl->minute, b = a + (int)((slots[t + 1].start - sl->start) / 60);
-		bool ok = in_windows(s->window_start, schedule_window_minutes(s), mask, sl->wday, a, b);
-		/* Done by the end of day D: the slot lies within day D or earlier. */
-		if (s->deadline > 0 && sl->mday + (b > MINUTES_PER_DAY) > s->deadline)
-			ok = false;
-		allowed[t] = ok;
-	}
-}
-
-void sched_iso(time_t t, int utc_offset, char *buf, size_t len)
-{
-	time_t local = t + utc_offset;
-	struct tm tm;
-	gmtime_r(&local, &tm);
-	int off = utc_offset < 0 ? -utc_offset : utc_offset;
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 utc_offset < 0 ? '-' : '+', off / 3600, off % 3600 / 60);
-}
-
 /* ---- building the problem ---- */
+
+bool sched_split_allowed(const struct job *j)
+{
+	return j->task == TASK_INFERENCE;
+}
 
 /* An owned pool, with what the problem does not need to know. */
 struct pool_info {
@@ -228,6 +125,7 @@ static int build_jobs(struct builder *b, char **err)
 		sj->name = j->name;
 		sj->priority = j->sched.priority;
 		sj->allowed = al;
+		sj->split = sched_split_allowed(j);
 		sj->min_run = (int)ceil(j->sched.min_run - FRACTION_EPS);
 		sj->max_run = j->sched.max_run > 0 ? (int)floor(j->sched.max_run + FRACTION_EPS) : 0;
 		if (sj->max_run == 0 && j->sched.max_run > 0)
@@ -349,29 +247,36 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 	return PLANNER_OK;
 }
 
-/* Places `need` hours of job j on route k's GPUs (rented) in its free allowed
- * slots, earliest first, in runs of at least min_run (the last may be
- * shorter when it finishes the work) and busy at most max_run; returns
- * the hours placed. */
+/* Whether job j is on an owned pool in slot t of `at` (NULL: a copy
+ * beside the job's other runs, free in every slot). */
+static bool busy_at(const int16_t *at, int t)
+{
+	return at && at[t] >= 0;
+}
+
+/* Places `need` hours of job j on route k's GPUs (rented) in its allowed
+ * slots that `at` leaves free (NULL: every allowed slot, a copy beside its
+ * other runs: the same-hour split), earliest first, in runs of at least
+ * min_run (the last may be shorter when it finishes the work) and busy at
+ * most max_run; returns the hours placed. */
 static double gpu_runs(struct builder *b, size_t j, enum route k, const struct route_result *rent,
-		       double need, size_t *cap, double *cost, int *rc)
+                       const int16_t *at, double need, size_t *cap, double *cost, int *rc)
 {
 	struct schedule *s = b->out;
 	const struct sched_job *sj = &b->jobs[j];
 	const int T = s->n_slots;
-	const int16_t *at = &b->sol.pool[j * T];
 	double placed = 0;
 	*rc = PLANNER_OK;
 	for (int t = 0; t < T && need - placed > FRACTION_EPS;) {
-		bool owned_before = t > 0 && at[t - 1] >= 0;
-		if (!sj->allowed[t] || at[t] >= 0 || (sj->max_run > 0 && owned_before)) {
+		bool owned_before = t > 0 && busy_at(at, t - 1);
+		if (!sj->allowed[t] || busy_at(at, t) || (sj->max_run > 0 && owned_before)) {
 			t++;
 			continue;
 		}
 		int seg = 0;
-		while (t + seg < T && sj->allowed[t + seg] && at[t + seg] < 0)
+		while (t + seg < T && sj->allowed[t + seg] && !busy_at(at, t + seg))
 			seg++;
-		if (sj->max_run > 0 && t + seg < T && at[t + seg] >= 0)
+		if (sj->max_run > 0 && t + seg < T && busy_at(at, t + seg))
 			seg--; /* keep a break before the owned run that follows */
 		double left = need - placed;
 		int want = (int)ceil(left - FRACTION_EPS);
@@ -503,6 +408,31 @@ static void explain(struct builder *b, size_t j, double frac, double rented_shor
 	}
 }
 
+/* The most copies of a job's rented configuration the same-hour split
+ * runs at once: a policy bound, that of one route's GPUs
+ * (WORKLOAD_MAX_GPUS), so a job that needs more is left unplaced. */
+#define SCHED_MAX_COPIES WORKLOAD_MAX_GPUS
+
+/* gpu_runs in the hours the job's owned runs leave free, then, for a job
+ * that may split (struct sched_job.split), in further copies over all its
+ * allowed hours, owned ones included, while work is left and a copy still
+ * places some; returns the hours placed. */
+static double split_runs(struct builder *b, size_t j, enum route k, const struct route_result *x,
+                         double need, size_t *cap, double *cost, int *rc)
+{
+	const int16_t *at = &b->sol.pool[j * b->out->n_slots];
+	double got = gpu_runs(b, j, k, x, at, need, cap, cost, rc);
+	for (int copy = 1;
+	     !*rc && b->jobs[j].split && copy < SCHED_MAX_COPIES && need - got > FRACTION_EPS;
+	     copy++) {
+		double more = gpu_runs(b, j, k, x, NULL, need - got, cap, cost, rc);
+		if (!(more > FRACTION_EPS))
+			break;
+		got += more;
+	}
+	return got;
+}
+
 static int place_rest(struct builder *b, size_t j, size_t *cap)
 {
 	struct schedule *s = b->out;
@@ -529,7 +459,7 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 			if (!(x->gpu_hours > 0))
 				continue; /* a route on GPUs that needs no hours */
 			double need = left * x->gpu_hours;
-			double got = gpu_runs(b, j, chain[c], x, need, cap, &cost, &rc);
+			double got = split_runs(b, j, chain[c], x, need, cap, &cost, &rc);
 			if (rc)
 				return rc;
 			left = (need - got) / x->gpu_hours;
@@ -552,6 +482,7 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 	}
 	res->job = r->job;
 	res->hours_needed = r->gpu_hours_per_month;
+	res->owned_share = 1 - b->sol.rest[j];
 	res->unplaced_hours = unplaced * res->hours_needed;
 	res->hours_placed = res->hours_needed - res->unplaced_hours;
 	res->cost = cost;

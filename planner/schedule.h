@@ -54,6 +54,12 @@ struct sched_job {
 				      INFINITY when it has no other route */
 	int min_run;               /* slots per run, at least; 0 = none */
 	int max_run;               /* slots the job is busy without a break, at most; 0 = none */
+	/* The same-hour split (sched_split_allowed): the job may run copies in
+	 * several places in one hour, so the rest of it that the owned pools
+	 * do not take may run on rented GPUs in the hours it also runs on owned
+	 * ones, and in as many copies at once as it needs. The solver itself
+	 * still puts a job on one pool an hour; the split is the rest's. */
+	bool split;
 	const struct sched_option *opt; /* one per pool */
 };
 
@@ -91,6 +97,13 @@ struct sched_solution {
  * one place at a time, each run is at least min_run slots except the job's
  * last run when it finishes the job, and no stretch of consecutive busy slots of a job
  * is longer than max_run. */
+
+/* Whether job j may run in several places in the same hour (struct
+ * sched_job.split): inference, whose replicas serve requests apart, may;
+ * a fine-tune is one training run, on one kind of GPU at a time, so its
+ * rest goes only to the hours its owned runs leave free. The serving
+ * traffic shape (base load owned, peak rented) is this split. */
+bool sched_split_allowed(const struct job *j);
 
 /* Solves p. Returns PLANNER_OK and fills *out (free with
  * sched_solution_free), or PLANNER_ESYS with *err set when out of memory
@@ -166,6 +179,7 @@ struct sched_job_result {
 	double hours_needed;        /* GPU-hours on its reference configuration */
 	double hours_placed;        /* share done on any route, in the same hours */
 	double unplaced_hours;
+	double owned_share; /* fraction of the work done on owned GPUs (0..1) */
 	double cost;
 	char why[320];              /* when unplaced_hours > 0: what to do about it */
 	char note[160];             /* "" or a remark on how it was placed (min_run) */
@@ -206,9 +220,11 @@ struct schedule {
 
 /* Flags for schedule_month. */
 #define SCHEDULE_BASELINE 1u /* the greedy baseline instead of the solver (benchmarks) */
-#define SCHEDULE_NO_EXACT 2u /* no exact placers (sched_problem.no_exact): the fleet
+#define SCHEDULE_NO_EXACT                                                                          \
+	2u /* no exact placers (sched_problem.no_exact): the fleet                                 \
 			      * search's second look at a candidate */
-#define SCHEDULE_QUICK 4u    /* construction only (sched_problem.quick): the fleet
+#define SCHEDULE_QUICK                                                                             \
+	4u /* construction only (sched_problem.quick): the fleet                                   \
 			      * search's first, cheapest look at a candidate */
 
 /* Schedules the month (1-12) of year for spec, priced by plan (from

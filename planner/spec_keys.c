@@ -25,9 +25,6 @@
 #define MAX_FX 1e7
 /* Currencies in fx: ISO 4217 lists fewer than 200. */
 #define MAX_FX_ENTRIES 300
-/* Most GPUs a `buy` option considers when max_count is not given: one
- * 8-GPU server. */
-#define DEFAULT_MAX_BUY 8
 /* Power usage effectiveness is 1.0 with no overhead at all; above 3 is
  * taken for a typo. */
 #define MAX_PUE 3.0
@@ -447,7 +444,7 @@ static const struct spec_key buy_keys[] = {
      .lo = 1,
      .hi = JOBSPEC_MAX_GPU_COUNT,
      .has_def = true,
-     .def = DEFAULT_MAX_BUY,
+     .def = JOBSPEC_DEFAULT_MAX_BUY,
      .example = "max_count: 4",
      .desc = "Most GPUs of this kind the planner may propose buying."},
     SPEC_IDLE_WATTS_ROW(struct buy_option),

@@ -687,6 +687,161 @@ START_TEST(one_purchase_per_job_stays_within_max_count)
 }
 END_TEST
 
+/* ---- issue 26: alternatives at equal work ---- */
+
+#define PLATFORM "tests/fixtures/jobs/platform-team.yaml"
+
+/* planner fleet on spec for March 2026 as JSON, with extra arguments
+ * (up to 4, NULL-terminated), expecting exit status rc. */
+static cJSON *fleet_json_of(const char *spec, int rc, const char *a, const char *b,
+			    const char *c)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir), *out = NULL;
+	const char *argv[] = {"fleet", spec, "--month", "2026-03", "--format", "json", "--db",
+			      db, "-q", a, b, c, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), rc);
+	cJSON *doc = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(doc);
+	free(out);
+	free(db);
+	free(dir);
+	return doc;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, k);
+	ck_assert_msg(cJSON_IsNumber(v), "%s is not a number", k);
+	return v->valuedouble;
+}
+
+START_TEST(every_alternative_of_the_platform_spec_does_all_the_work)
+{
+	/* Buying nothing left 361.9 h of the nightly batch unplaced: it needs
+	 * more A100 hours than its 22:00-06:00 window holds, and its rest may
+	 * now run on rented GPUs beside its owned ones, in the same hours. */
+	cJSON *doc = fleet_json_of(PLATFORM, 0, NULL, NULL, NULL);
+	const cJSON *alt = cJSON_GetObjectItem(doc, "alternatives");
+	const cJSON *ch[3] = {doc, cJSON_GetObjectItem(alt, "buy_nothing"),
+			      cJSON_GetObjectItem(alt, "one_purchase_per_job")};
+	for (int k = 0; k < 3; k++) {
+		ck_assert_double_eq_tol(num(ch[k], "unplaced_hours"), 0, 1e-9);
+		const cJSON *jobs = cJSON_GetObjectItem(ch[k], "jobs"), *j;
+		cJSON_ArrayForEach(j, jobs) ck_assert_double_eq_tol(num(j, "unplaced_hours"), 0, 1e-9);
+		/* what it rents is shown, and priced */
+		const cJSON *hours = cJSON_GetObjectItem(ch[k], "hours_by_route");
+		const cJSON *money = cJSON_GetObjectItem(ch[k], "by_route");
+		ck_assert(num(hours, "rented") == 0 || num(money, "rented") > 0);
+	}
+	cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(fleet_buy_prices_a_given_purchase_beside_the_search)
+{
+	cJSON *doc = fleet_json_of(PLATFORM, 0, "--buy", "8x H100 SXM", NULL);
+	const cJSON *given = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "alternatives"), "given");
+	ck_assert_ptr_nonnull(given);
+	const cJSON *buy = cJSON_GetObjectItem(given, "purchase");
+	ck_assert_int_eq(cJSON_GetArraySize(buy), 1);
+	const cJSON *p = cJSON_GetArrayItem(buy, 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(p, "gpu")->valuestring, "H100 SXM");
+	ck_assert_int_eq((int)num(p, "count"), 8);
+	/* 8 x 30000 from buy:, and one 8-GPU host at 40000 (costs:) */
+	ck_assert_double_eq_tol(num(given, "capex"), 8 * 30000 + 40000, 0.005);
+	ck_assert_double_eq_tol(num(given, "unplaced_hours"), 0, 1e-9);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(given, "jobs")), 3);
+	cJSON_Delete(doc);
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir), *err = NULL;
+	const char *bad[] = {"fleet", PLATFORM, "--buy", "8x H100 SMX", "--db", db, "-q", NULL};
+	ck_assert_int_eq(test_run_planner(bad, NULL, NULL, &err), PLANNER_EUSAGE);
+	ck_assert_ptr_nonnull(strstr(err, "--buy: unknown GPU 'H100 SMX'"));
+	free(err);
+	free(db);
+	free(dir);
+}
+END_TEST
+
+START_TEST(fleet_set_changes_the_spec_before_the_search)
+{
+	cJSON *doc = fleet_json_of(PLATFORM, 0, "--set", "amortize_months=24", NULL);
+	ck_assert_double_eq(num(doc, "amortize_months"), 24);
+	cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(without_buy_fleet_considers_every_priced_gpu_that_fits_a_job)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "s.yaml",
+				"version: 1\ncurrency: USD\ntimezone: UTC\nelectricity_per_kwh: 0.2\n"
+				"jobs:\n  - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+				"hours_per_month: 700, data: restricted}\n");
+	cJSON *doc = fleet_json_of(spec, 0, NULL, NULL, NULL);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(doc, "buy_list_derived")));
+	const cJSON *types = cJSON_GetObjectItem(doc, "buy_candidates"), *t;
+	ck_assert_int_gt(cJSON_GetArraySize(types), 0);
+	ck_assert_int_le(cJSON_GetArraySize(types), FLEET_AUTO_TYPES);
+	cJSON_ArrayForEach(t, types)
+	{
+		const struct gpu_spec *g = refdata_gpu(test_ref(), t->valuestring);
+		ck_assert_ptr_nonnull(g);
+		ck_assert(g->price_usd > 0 && g->watts > 0);
+	}
+	/* the restricted job has no GPU on hand: only a purchase does it */
+	ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "purchase")), 0);
+	ck_assert_double_eq_tol(num(doc, "unplaced_hours"), 0, 1e-9);
+	cJSON_Delete(doc);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
+START_TEST(a_purchase_that_does_not_pay_back_is_not_recommended)
+{
+	/* 1x RTX 4090 at 2400 with 60 % resale over 12 months: 80 a month of
+	 * capital and 33.48 of power (744 h x 450 W x 0.10) is 113.48, below
+	 * renting's 148.80, but its cash back is 148.80 - 33.48 = 115.32 a
+	 * month, and 2400 / 115.32 = 20.8 months, beyond the 12. */
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "s.yaml",
+				"version: 1\ncurrency: USD\ntimezone: UTC\nelectricity_per_kwh: 0.10\n"
+				"amortize_months: 12\ncosts: {resale_percent: 60}\n"
+				"buy:\n  - {gpu: RTX 4090, price: 2400, watts: 450, max_count: 2}\n"
+				"jobs:\n  - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
+				"hours_per_month: 744}\n");
+	cJSON *doc = fleet_json_of(spec, 0, NULL, NULL, NULL);
+	ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "purchase")), 0);
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(doc, "payback_months")));
+	ck_assert_str_eq(cJSON_GetObjectItem(doc, "recommended")->valuestring, "buy_nothing");
+	cJSON_Delete(doc);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
+START_TEST(with_growth_fleet_says_in_which_month_the_fleet_runs_out)
+{
+	/* At the spec's 8 % the A100s keep up for 12 months once compare's
+	 * window bound rents the nightly batch whole; at 20 % they do not. */
+	cJSON *doc = fleet_json_of(PLATFORM, 0, "--set", "growth=20%", NULL);
+	const cJSON *run = cJSON_GetObjectItem(doc, "runout");
+	ck_assert(cJSON_IsObject(run));
+	ck_assert_double_eq(num(run, "horizon_months"), 12);
+	int month = (int)num(run, "month");
+	ck_assert(month >= 2 && month <= 12);
+	/* that month the fleet's GPUs fall behind the work's growth */
+	ck_assert(num(run, "owned_hours") <
+		  num(run, "expected_owned_hours") * (1 - FLEET_RUNOUT_SLACK));
+	ck_assert(cJSON_IsArray(cJSON_GetObjectItem(run, "add")));
+	cJSON_Delete(doc);
+	/* Without growth there is no month to name. */
+	doc = fleet_json_of(PLATFORM, 0, "--set", "growth=0", NULL);
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(doc, "runout")));
+	cJSON_Delete(doc);
+}
+END_TEST
+
 Suite *fleet_suite(void)
 {
 	Suite *s = suite_create("fleet");
@@ -710,5 +865,14 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, a_fully_busy_purchase_costs_the_fleet_what_compare_charges_owning_it);
 	tcase_add_test(tour, one_purchase_per_job_stays_within_max_count);
 	suite_add_tcase(s, tour);
+	TCase *equal = tcase_create("equal work");
+	tcase_set_timeout(equal, 600);
+	tcase_add_test(equal, every_alternative_of_the_platform_spec_does_all_the_work);
+	tcase_add_test(equal, fleet_buy_prices_a_given_purchase_beside_the_search);
+	tcase_add_test(equal, fleet_set_changes_the_spec_before_the_search);
+	tcase_add_test(equal, without_buy_fleet_considers_every_priced_gpu_that_fits_a_job);
+	tcase_add_test(equal, a_purchase_that_does_not_pay_back_is_not_recommended);
+	tcase_add_test(equal, with_growth_fleet_says_in_which_month_the_fleet_runs_out);
+	suite_add_tcase(s, equal);
 	return s;
 }

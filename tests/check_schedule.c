@@ -915,9 +915,17 @@ static void check_runs(const struct built *b)
 			              r->gpu->name);
 			if (r->n_slots < job->sched.min_run - 1e-9)
 				shorts++;
+			/* A job that may split (inference replicas) may run rented
+			 * copies beside its owned run; never two owned runs, and a
+			 * fine-tune never two runs at all. */
+			bool copy = sched_split_allowed(job) && r->route != ROUTE_OWNED;
+			if (copy && job->sched.max_run > 0)
+				ck_assert(r->n_slots <= job->sched.max_run + 1e-9);
 			for (int t = r->slot; t < r->slot + r->n_slots; t++) {
 				ck_assert_msg(al[t], "%s runs outside its window in slot %d",
 					      job->name, t);
+				if (copy)
+					continue;
 				ck_assert_msg(!busy[t], "%s runs twice in slot %d", job->name, t);
 				busy[t] = 1;
 			}
@@ -1039,6 +1047,41 @@ START_TEST(every_run_of_a_crowded_month_keeps_every_rule)
 		ck_assert(b.sched->jobs[0].hours_placed > 0);
 		unbuild(&b);
 	}
+}
+END_TEST
+
+START_TEST(an_inference_job_rents_beside_its_owned_hours_and_a_fine_tune_never_does)
+{
+	/* The platform team's nightly batch needs more A100 hours than its
+	 * 22:00-06:00 window holds: its rest runs on rented GPUs in the same
+	 * hours as its owned runs (replicas). The LoRA fine-tune is one
+	 * training run: never in two places at once. */
+	char *yaml = test_slurp("tests/fixtures/jobs/platform-team.yaml");
+	ck_assert_ptr_nonnull(yaml);
+	struct built b;
+	build(&b, yaml, 2026, 3);
+	check_runs(&b);
+	const struct schedule *s = b.sched;
+	bool beside = false;
+	for (size_t j = 0; j < s->n_jobs; j++) {
+		ck_assert_double_eq_tol(s->jobs[j].unplaced_hours, 0, 1e-9);
+		bool split = sched_split_allowed(s->jobs[j].job);
+		ck_assert(split == (s->jobs[j].job->task == TASK_INFERENCE));
+		for (size_t x = 0; x < s->n_runs; x++)
+			for (size_t y = x + 1; y < s->n_runs; y++) {
+				const struct sched_run *p = &s->runs[x], *q = &s->runs[y];
+				if (p->job != j || q->job != j || p->route == q->route)
+					continue;
+				bool overlap = p->slot < q->slot + q->n_slots &&
+					       q->slot < p->slot + p->n_slots;
+				ck_assert_msg(split || !overlap, "%s runs in two places at once",
+					      s->jobs[j].job->name);
+				beside |= overlap;
+			}
+	}
+	ck_assert(beside);
+	unbuild(&b);
+	free(yaml);
 }
 END_TEST
 
@@ -1301,6 +1344,7 @@ Suite *schedule_suite(void)
 	tcase_set_timeout(real, 60);
 	tcase_add_test(real, every_run_of_the_tour_keeps_every_rule_in_march_and_october);
 	tcase_add_test(real, every_run_of_a_crowded_month_keeps_every_rule);
+	tcase_add_test(real, an_inference_job_rents_beside_its_owned_hours_and_a_fine_tune_never_does);
 	tcase_add_test(real, the_same_spec_gives_a_byte_identical_schedule);
 	tcase_add_test(real, a_month_of_work_shorter_than_min_run_is_noted_in_table_and_json);
 	tcase_add_test(real, unplaced_hours_exit_6_unless_allowed);
