@@ -134,6 +134,9 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan,
 	cJSON_AddStringToObject(root, "prices_as_of", plan->prices_as_of);
 	cJSON_AddNumberToObject(root, "amortize_months", spec->amortize_months);
 	cJSON_AddNumberToObject(root, "bound", round_to(f->bound, 2));
+	struct plan_total t; /* compare's figure for one purchase per job */
+	plan_total(plan, &t);
+	cJSON_AddNumberToObject(root, "compare_monthly_total", round_to(t.monthly, 2));
 	cJSON *search = cJSON_CreateObject(), *alt = cJSON_CreateObject();
 	cJSON_AddItemToObject(root, "search", search);
 	cJSON_AddNumberToObject(search, "evaluations", f->evaluations);
@@ -180,6 +183,12 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 	if (ch[0]->unplaced_hours > 0 || ch[1]->unplaced_hours > 0 || ch[2]->unplaced_hours > 0)
 		fprintf(out, "%-22s %22.1f %22.1f %22.1f\n", "unplaced hours",
 			ch[0]->unplaced_hours, ch[1]->unplaced_hours, ch[2]->unplaced_hours);
+	/* The same plan's figure as compare states it (plan_total). */
+	struct plan_total t;
+	plan_total(plan, &t);
+	fprintf(out, "one purchase per job, jobs priced one by one (planner compare): %.2f %s a "
+		"month\n",
+		t.monthly, plan->currency);
 	fprintf(out, "\nwhere each job runs on the fleet\n%-22s %-7s %-44s %8s %10s\n", "job",
 		"route", "where", "hours", "cost");
 	for (size_t j = 0; j < s->n_jobs; j++) {
@@ -314,7 +323,8 @@ const struct cmd_entry cmd_fleet_entry = {
 		"purchase, its capex, the monthly bill by route, the payback against buying\n"
 		"nothing (\"not within N months\" beyond amortize_months) and where each job\n"
 		"runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
-		"job's own best route in 'planner compare' makes, scheduled together).\n"
+		"job's own best route in 'planner compare' makes, scheduled together), and\n"
+		"the figure compare's summary line gives that plan, jobs priced one by one.\n"
 		"With many possible purchases a local search ranks them by a quick schedule\n"
 		"(construction only) and schedules the best few in full (docs/fleet.md).\n\n"
 		"  --month YYYY-MM  the month to plan (default: next month)\n"

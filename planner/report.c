@@ -642,9 +642,9 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	      "<head>\n<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>",
 	      f);
-	report_escf(f, "planner report: %s", spec->path);
+	report_escf(f, "planner report: %s", jobspec_title(spec));
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
-	report_escf(f, "AI workload costs: %s", spec->path);
+	report_escf(f, "AI workload costs: %s", jobspec_title(spec));
 	fputs("</h1>\n<p class=\"muted\">", f);
 	report_escf(f,
 	            "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "

@@ -72,9 +72,8 @@ void report_fleet(FILE *f, const struct report_input *in)
 		fputs("</p>\n", f);
 		return;
 	}
-	char buy[256], pay[64];
+	char buy[256];
 	fleet_purchase_text(spec, &fl->best, buy, sizeof buy);
-	fleet_payback_text(spec, fl, &fl->best, pay, sizeof pay);
 	report_escf(f, "For %s (%d h), with the GPUs bought and owned shared between the jobs "
 		    "hour by hour inside their windows and the rest rented or sent to the API, ",
 		    fl->best.sched->month, fl->best.sched->n_slots);
@@ -82,10 +81,20 @@ void report_fleet(FILE *f, const struct report_input *in)
 	report_escf(f, "planner fleet %s --month %s", spec->path, fl->best.sched->month);
 	fputs("</code> proposes buying <b>", f);
 	report_esc(f, buy);
-	fprintf(f, "</b> for <b>%.2f %s</b> up front: %.2f %s a month in all, against %.2f "
-		"buying nothing; payback %s.</p>\n",
-		fl->best.capex, in->plan->currency, fl->best.monthly_total, in->plan->currency,
-		fl->none.monthly_total, pay);
+	/* Its monthly figure and payback are the headline's, stated there
+	 * once; the table's fleet column holds them beside the others. */
+	fputs("</b>", f);
+	if (fl->n_types > 0)
+		fputs(": the plan of <a href=\"#headline\">the summary</a>", f);
+	fputs(". Beside it, buying nothing and one purchase per job, each scheduled the same way.",
+	      f);
+	struct plan_total t;
+	plan_total(in->plan, &t);
+	report_escf(f, " Jobs priced one by one (planner compare) put one purchase per job at "
+		    "%.2f %s a month; scheduled together, as here, the same purchases cost the "
+		    "column's figure.",
+		    t.monthly, in->plan->currency);
+	fputs("</p>\n", f);
 	fleet_table(f, spec, fl);
 	fprintf(f, "<p class=\"muted\">Money in %s a month; a bought GPU costs its monthly share "
 		"of the purchase (the spec's costs: over %g months) whether it runs or not, and "
@@ -141,9 +150,9 @@ static void month_table(FILE *f, const struct schedule *s)
 			"<td></td><td></td><td></td><td class=\"num\" id=\"month-owned-fixed\">%.2f"
 			"</td><td></td></tr>\n",
 			s->owned_fixed);
-	fprintf(f, "<tr><th>total</th><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td "
-		"class=\"num\">%.1f</td><td class=\"num\" id=\"month-api\">%.2f</td><td "
-		"class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
+	fprintf(f, "<tr><th>total as scheduled</th><td class=\"num\">%.1f</td><td "
+		"class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td class=\"num\" "
+		"id=\"month-api\">%.2f</td><td class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
 		"id=\"month-unplaced\">%.1f</td></tr>\n</table>\n",
 		needed, tot[ROUTE_OWNED], tot[ROUTE_RENTED], api_all, s->total_cost, unplaced);
 }
@@ -179,10 +188,11 @@ static void month_intro(FILE *f, const struct report_input *in, const struct sch
 					 k ? ", " : "", route_name(order[k]),
 					 s->route_cost[order[k]]);
 	report_escf(f, ", each job inside its windows, days and deadlines, the rest rented or sent "
-		    "to the API: %.2f %s in all (%s)",
+		    "to the API: the month as scheduled costs %.2f %s (%s)",
 		    s->total_cost, s->currency, parts);
 	if (fl && fl->best.capex > 0)
-		report_escf(f, ", besides the purchase's capital, %.2f a month (the fleet above)",
+		report_escf(f, ", before the purchase's capital of %.2f a month, which the plan's "
+			    "monthly figure in the summary includes",
 			    fl->best.purchase_monthly);
 	fputs(".</p>\n", f);
 }
