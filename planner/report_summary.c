@@ -60,6 +60,41 @@ static const struct fleet *headline_fleet(const struct report_input *in)
 	return in->fleet && in->fleet->n_types > 0 ? in->fleet : NULL;
 }
 
+/* The headline of fleet's plan: its purchase, monthly figure and payback
+ * as planner fleet gives them. */
+static void fleet_headline(FILE *f, const struct report_input *in, const struct fleet *fl)
+{
+	const char *cur = in->plan->currency;
+	const struct fleet_choice *b = &fl->best;
+	char buy[256], pay[64];
+	fleet_purchase_text(in->spec, b, buy, sizeof buy);
+	fleet_payback_text(in->spec, fl, b, pay, sizeof pay);
+	fputs("The plan: buy <b>", f);
+	report_esc(f, buy);
+	fputs("</b>", f);
+	if (b->capex > 0)
+		fprintf(f, " for %.0f %s up front, shared with the GPUs on hand", b->capex, cur);
+	fputs(", all the jobs together hour by hour (<a href=\"#fleet\">planner fleet</a>): ", f);
+	fprintf(f, "<b id=\"headline-monthly\">%.2f %s a month</b>", b->monthly_total, cur);
+	if (b->unplaced_hours > 0) /* work no route could take has no price */
+		fprintf(f, " for the work it places (%.1f h no route could take are not priced)",
+		        b->unplaced_hours);
+	else
+		fputs(" with all the work priced", f);
+	if (b->capex > 0)
+		fputs(", the purchase's capital included", f);
+	if (b->capex > 0 && isfinite(fleet_payback(in->spec, b, &fl->none)))
+		fprintf(f,
+		        "; it pays back in <b id=\"headline-payback\">%s</b> against buying "
+		        "nothing",
+		        pay);
+	else if (b->capex > 0)
+		fprintf(f,
+		        "; it does not pay back against buying nothing (<b "
+		        "id=\"headline-payback\">%s</b>)",
+		        pay);
+}
+
 /* The headline plan, its monthly figure and payback, once (issue 26: the
  * page gave four figures for one plan): fleet's, all the work priced with
  * the purchases made jointly, when the spec can buy; else compare's. */
@@ -69,25 +104,7 @@ static void headline(FILE *f, const struct report_input *in, const struct totals
 	const struct fleet *fl = headline_fleet(in);
 	fputs("<p class=\"headline\" id=\"headline\">", f);
 	if (fl) {
-		char buy[256], pay[64];
-		fleet_purchase_text(in->spec, &fl->best, buy, sizeof buy);
-		fleet_payback_text(in->spec, fl, &fl->best, pay, sizeof pay);
-		fputs("The plan: buy <b>", f);
-		report_esc(f, buy);
-		fputs("</b>", f);
-		if (fl->best.capex > 0)
-			fprintf(f, " for %.0f %s up front, shared with the GPUs on hand", fl->best.capex,
-			        p->currency);
-		fputs(", all the jobs together hour by hour (<a href=\"#fleet\">planner fleet</a>): ",
-		      f);
-		fprintf(f, "<b id=\"headline-monthly\">%.2f %s a month</b> with all the work "
-		           "priced%s",
-		        fl->best.monthly_total, p->currency,
-		        fl->best.capex > 0 ? ", the purchase's capital included" : "");
-		if (fl->best.capex > 0)
-			fprintf(f, "; it pays back in <b id=\"headline-payback\">%s</b> against "
-			           "buying nothing",
-			        pay);
+		fleet_headline(f, in, fl);
 	} else {
 		fprintf(f,
 		        "The plan: each job on its cheapest route, priced one by one (planner "

@@ -688,6 +688,35 @@ START_TEST(the_report_names_one_headline_plan_with_fleets_figure_and_labels_the_
 }
 END_TEST
 
+/* The platform team's spec of issue 26: the headline equals fleet's
+ * figure for its plan, and says so when work is left unpriced. */
+START_TEST(the_platform_teams_headline_is_fleets_figure_and_owns_up_to_unpriced_work)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	const char *spec = "tests/fixtures/jobs/platform-team.yaml";
+	char *html = make_month_report(dir, spec, "2026-03"), *stats = xhtml_stats(html);
+	char *text = test_slurp(html);
+	const char *fleet[] = {"fleet", spec,   "--month", "2026-03", "--format",
+	                       "json",  "--db", db,        "--quiet", NULL};
+	cJSON *fl = planner_json(fleet);
+	ck_assert_double_eq_tol(stat_of(stats, "cell.headline-monthly"),
+	                        json_num(fl, "monthly_total"), 0.005);
+	const char *headline = strstr(text, "id=\"headline\"");
+	ck_assert_ptr_nonnull(headline);
+	const char *end = strstr(headline, "</p>");
+	bool unpriced =
+	    strstr(headline, "are not priced") && strstr(headline, "are not priced") < end;
+	ck_assert_int_eq(unpriced, json_num(fl, "unplaced_hours") > 0);
+	ck_assert_ptr_nonnull(strstr(text, "<title>planner report: platform-team.yaml</title>"));
+	cJSON_Delete(fl);
+	free(text);
+	free(stats);
+	free(html);
+	free(db);
+	remove_dir(dir);
+}
+END_TEST
+
 /* A spec with nothing to buy (buy: []): compare's total is the headline,
  * the figure compare's summary line states. */
 START_TEST(without_anything_to_buy_the_headline_is_compares_total)
@@ -837,6 +866,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, the_report_lays_out_the_month_planner_schedule_gives_with_its_totals);
 	tcase_add_test(tc, the_report_names_one_headline_plan_with_fleets_figure_and_labels_the_rest);
 	tcase_add_test(tc, without_anything_to_buy_the_headline_is_compares_total);
+	tcase_add_test(tc,
+	               the_platform_teams_headline_is_fleets_figure_and_owns_up_to_unpriced_work);
 	tcase_add_test(tc, the_title_is_the_specs_name_else_its_file_name_never_its_path);
 	tcase_add_test(tc, a_spec_with_nothing_to_buy_says_so_in_place_of_the_fleet);
 	suite_add_tcase(s, tc);
