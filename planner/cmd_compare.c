@@ -208,6 +208,19 @@ static void capacity_json(cJSON *root, const struct jobspec *spec, const struct 
 	}
 }
 
+/* The plan's total, as the table's summary line states it. */
+static void total_json(cJSON *root, const struct plan *p)
+{
+	struct plan_total t;
+	plan_total(p, &t);
+	cJSON *o = cJSON_AddObjectToObject(root, "total");
+	cJSON_AddNumberToObject(o, "monthly_cost", round_to(t.monthly, 2));
+	cJSON_AddStringToObject(o, "basis", "jobs priced one by one");
+	cJSON_AddNumberToObject(o, "capex", round_to(t.capex, 2));
+	add_num_or_null(o, "payback_months", plan_total_payback(&t), 1);
+	cJSON_AddNumberToObject(o, "unrunnable_jobs", (double)t.unrunnable);
+}
+
 /* The document without its jobs, which job_json makes as they print. */
 static int print_json(const struct jobspec *spec, const struct plan *p)
 {
@@ -230,6 +243,7 @@ static int print_json(const struct jobspec *spec, const struct plan *p)
 	cJSON_AddNumberToObject(root, "pue", spec->pue);
 	cJSON_AddNumberToObject(root, "amortize_months", spec->amortize_months);
 	capacity_json(root, spec, p);
+	total_json(root, p);
 	cJSON *jobs = cJSON_AddArrayToObject(root, "jobs");
 	struct json_jobs jj = {.spec = spec, .plan = p};
 	char *err = NULL;
@@ -376,6 +390,32 @@ static void print_moves(const struct cli *c, const struct jobspec *spec, const s
 	}
 }
 
+/* The plan in one line, as plan_total sums it: the figure fleet and the
+ * report quote for "jobs priced one by one" (issue 26). */
+static void summary_line(const struct cli *c, const struct plan *p)
+{
+	struct plan_total t;
+	plan_total(p, &t);
+	double payback = plan_total_payback(&t);
+	char buys[160] = "; no purchases";
+	if (t.capex > 0 && isfinite(payback))
+		snprintf(buys, sizeof buys,
+		         "; purchases %.0f %s up front, paying back in %.1f months against renting",
+		         t.capex, p->currency, payback);
+	else if (t.capex > 0)
+		snprintf(buys, sizeof buys,
+		         "; purchases %.0f %s up front, not paying back within the amortisation",
+		         t.capex, p->currency);
+	putchar('\n');
+	cli_wrap(c, 0,
+	         "in all: %.2f %s a month, jobs priced one by one%s; buying for all the jobs "
+	         "together: planner fleet",
+	         t.monthly, p->currency, buys);
+	if (t.unrunnable)
+		cli_wrap(c, 0, "%zu job%s no route can run %s not in the total", t.unrunnable,
+		         t.unrunnable == 1 ? "" : "s", t.unrunnable == 1 ? "is" : "are");
+}
+
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
@@ -409,6 +449,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	}
 	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
 	print_moves(c, spec, p);
+	summary_line(c, p);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		char name[256], model[256];
@@ -492,7 +533,9 @@ const struct cmd_entry cmd_compare_entry = {
 	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
 		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
 		"only) or buy (amortised purchase plus power). Prints the cheapest route,\n"
-		"the monthly cost of each, and the break-even points.\n\n"
+		"the monthly cost of each, and the break-even points; under the table, the\n"
+		"plan in all, jobs priced one by one (the figure 'planner fleet' and the\n"
+		"report quote for it; what to buy for all the jobs together is fleet's).\n\n"
 		"  --format F   table (default), json or csv\n"
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"

@@ -170,6 +170,9 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan, co
 	cJSON_AddStringToObject(root, "prices_as_of", plan->prices_as_of);
 	cJSON_AddNumberToObject(root, "amortize_months", spec->amortize_months);
 	cJSON_AddNumberToObject(root, "bound", round_to(f->bound, 2));
+	struct plan_total t; /* compare's figure for one purchase per job */
+	plan_total(plan, &t);
+	cJSON_AddNumberToObject(root, "compare_monthly_total", round_to(t.monthly, 2));
 	cJSON *search = cJSON_CreateObject(), *alt = cJSON_CreateObject();
 	cJSON_AddItemToObject(root, "search", search);
 	cJSON_AddNumberToObject(search, "evaluations", f->evaluations);
@@ -384,6 +387,12 @@ static void print_table(FILE *out, const struct jobspec *spec, const struct plan
 	}
 	fprintf(out, "\n");
 	strategies_table(out, spec, f);
+	/* The same plan's figure as compare states it (plan_total). */
+	struct plan_total t;
+	plan_total(plan, &t);
+	fprintf(out, "one purchase per job, jobs priced one by one (planner compare): %.2f %s a "
+	             "month\n",
+	        t.monthly, plan->currency);
 	print_recommended(out, spec, f);
 	fprintf(out, "\nwhere each job runs on the recommended fleet\n");
 	where_table(out, s);
@@ -595,8 +604,9 @@ const struct cmd_entry cmd_fleet_entry = {
 		"runs, beside \"buy nothing\" and \"one purchase per job\" (the purchase each\n"
 		"job's own best route in 'planner compare' makes, scheduled together), and\n"
 		"the one recommended: the cheapest that pays back within amortize_months,\n"
-		"or buys nothing. With growth: over horizon_months it names the month the\n"
-		"fleet runs out, and what to add then (docs/fleet.md).\n\n"
+		"or buys nothing; and the figure compare's summary line gives one purchase\n"
+		"per job, jobs priced one by one. With growth: over horizon_months it names\n"
+		"the month the fleet runs out, and what to add then (docs/fleet.md).\n\n"
 		"  --month YYYY-MM  the month to plan (default: next month)\n"
 		"  --buy PURCHASE   price this purchase beside the search, e.g.\n"
 		"                   --buy \"8x H100 SXM\" or \"8x H100 SXM, 2x L40S\"\n"

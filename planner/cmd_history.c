@@ -1,5 +1,6 @@
 /* cmd_history.c — `planner history GPU`: the rented price of one GPU over
- * refreshes (cheapest and median offer per refresh), with a sparkline. */
+ * each provider's refreshes (cheapest and median offer per refresh), with a
+ * sparkline per provider. */
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,26 @@ static void print_fx(const struct cli *c, const struct history_fx *fx)
 		        fx->dropped, fx->dropped == 1 ? "" : "s", fx->dropped == 1 ? "its" : "their");
 }
 
+/* The points of one curve, as a JSON array. */
+static cJSON *json_points(const struct history_curve *cv)
+{
+	cJSON *pts = cJSON_CreateArray();
+	for (size_t i = 0; cv && i < cv->n_steps; i++) {
+		const struct history_step *s = &cv->steps[i];
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "refreshed_at", s->at);
+		cJSON_AddNumberToObject(p, "offers", (double)s->offers);
+		cJSON_AddNumberToObject(p, "min", round_to(s->min, 4));
+		cJSON_AddNumberToObject(p, "median", round_to(s->median, 4));
+		cJSON_AddItemToArray(pts, p);
+	}
+	return pts;
+}
+
+/* One series per provider; with --provider its points also at the top, as
+ * before the series (issue 26), for scripts that read them there. */
 static int print_json(const char *gpu, const char *provider, const struct history_curve *cv,
-                      const struct history_fx *fx)
+                      size_t n, const struct history_fx *fx)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "gpu", gpu);
@@ -46,30 +65,35 @@ static int print_json(const char *gpu, const char *provider, const struct histor
 	if (fx->note[0])
 		cJSON_AddStringToObject(root, "exchange_rates", fx->note);
 	cJSON_AddStringToObject(root, "unit", "per GPU-hour");
-	cJSON *pts = cJSON_AddArrayToObject(root, "points");
-	for (size_t i = 0; cv && i < cv->n_steps; i++) {
-		const struct history_step *s = &cv->steps[i];
-		cJSON *p = cJSON_CreateObject();
-		cJSON_AddStringToObject(p, "refreshed_at", s->at);
-		cJSON_AddNumberToObject(p, "offers", (double)s->offers);
-		cJSON_AddNumberToObject(p, "min", round_to(s->min, 4));
-		cJSON_AddNumberToObject(p, "median", round_to(s->median, 4));
-		cJSON_AddItemToArray(pts, p);
+	if (provider)
+		cJSON_AddItemToObject(root, "points", json_points(n ? cv : NULL));
+	cJSON *series = cJSON_AddArrayToObject(root, "series");
+	for (size_t k = 0; k < n; k++) {
+		if (!cv[k].n_steps)
+			continue;
+		cJSON *one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "provider", cv[k].provider);
+		cJSON_AddItemToObject(one, "points", json_points(&cv[k]));
+		cJSON_AddItemToArray(series, one);
 	}
 	return cli_print_json(root);
 }
 
-static void print_csv(const struct history_curve *cv, const char *currency)
+static void print_csv(const struct history_curve *cv, size_t n, const char *currency)
 {
 	char cur[4];
 	for (int i = 0; i < 3; i++) /* fx_code_ok: three upper-case letters */
 		cur[i] = (char)(currency[i] - 'A' + 'a');
 	cur[3] = 0;
-	printf("refreshed_at,offers,min_%s_per_gpu_hour,median_%s_per_gpu_hour\r\n", cur, cur);
-	for (size_t i = 0; cv && i < cv->n_steps; i++) {
-		const struct history_step *s = &cv->steps[i];
-		printf("%s,%zu,%.4f,%.4f\r\n", s->at, s->offers, round_to(s->min, 4),
+	printf("refreshed_at,offers,min_%s_per_gpu_hour,median_%s_per_gpu_hour,provider\r\n", cur,
+	       cur);
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < cv[k].n_steps; i++) {
+			const struct history_step *s = &cv[k].steps[i];
+			printf("%s,%zu,%.4f,%.4f,", s->at, s->offers, round_to(s->min, 4),
 		       round_to(s->median, 4));
+			csv_field(stdout, cv[k].provider);
+			fputs("\r\n", stdout);
 	}
 }
 
@@ -84,22 +108,24 @@ static void spark_row(const struct cli *c, const char *label, const double *v, s
 	printf("%-*s%s  %.2f -> %.2f\n", SPARK_LABEL_COLS, label, buf, v[from], v[n - 1]);
 }
 
-static int print_table(const struct cli *c, const struct history_curve *cv, const char *provider,
+/* One provider's curve: its table, then a sparkline of each measure over
+ * its own refreshes. */
+static int print_curve(const struct cli *c, const struct history_curve *cv,
                        const struct history_fx *fx)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
-	printf("%s%s%s%s%s: %s per GPU-hour over %zu refresh%s (cheapest and median offer)\n",
-	       bold, cv->gpu, provider ? " at " : "", provider ? provider : "", off, fx->currency,
-	       cv->n_steps,
-	       cv->n_steps == 1 ? "" : "es");
+	char prov[sizeof cv->provider];
+	printf("%s%s at %s%s: %s per GPU-hour over %zu refresh%s (cheapest and median offer)\n",
+	       bold, cv->gpu, cli_safe(prov, sizeof prov, cv->provider), off, fx->currency,
+	       cv->n_steps, cv->n_steps == 1 ? "" : "es");
 	printf("%-22s %7s %10s %10s\n", "refreshed at", "offers", "min", "median");
 	for (size_t i = 0; i < cv->n_steps; i++) {
 		const struct history_step *s = &cv->steps[i];
 		printf("%-22s %7zu %10.4f %10.4f\n", s->at, s->offers, s->min, s->median);
 	}
-	/* +1: a curve with no steps still gets a real allocation. */
-	double *mins = calloc(cv->n_steps + 1, sizeof *mins),
-	       *meds = calloc(cv->n_steps + 1, sizeof *meds);
+	if (cv->n_steps < 2)
+		return PLANNER_OK; /* one point is no trend */
+	double *mins = calloc(cv->n_steps, sizeof *mins), *meds = calloc(cv->n_steps, sizeof *meds);
 	if (!mins || !meds) {
 		free(mins);
 		free(meds);
@@ -115,8 +141,61 @@ static int print_table(const struct cli *c, const struct history_curve *cv, cons
 	spark_row(c, "median", meds, cv->n_steps);
 	free(mins);
 	free(meds);
-	print_fx(c, fx);
 	return PLANNER_OK;
+}
+
+/* One row per provider: its last refresh and a sparkline of its cheapest
+ * offer over its own refreshes. */
+static void print_providers(const struct cli *c, const struct history_curve *cv, size_t n,
+                            const char *currency)
+{
+	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
+	printf("%s%s%s: %s per GPU-hour at each provider over its own refreshes\n"
+	       "(prices of different providers are not one trend; --provider X lists each "
+	       "refresh)\n",
+	       bold, cv->gpu, off, currency);
+	printf("%-12s %9s %-10s %6s %9s %9s  %s\n", "provider", "refreshes", "last", "offers",
+	       "min", "median", "min over its refreshes");
+	for (size_t k = 0; k < n; k++) {
+		const struct history_curve *h = &cv[k];
+		if (!h->n_steps)
+			continue;
+		const struct history_step *last = &h->steps[h->n_steps - 1];
+		char prov[sizeof h->provider], spark[3 * 16 + 1] = "";
+		double mins[16];
+		size_t from = h->n_steps > 16 ? h->n_steps - 16 : 0;
+		for (size_t i = from; i < h->n_steps; i++)
+			mins[i - from] = h->steps[i].min;
+		if (h->n_steps > 1)
+			history_sparkline(mins, h->n_steps - from, spark, sizeof spark);
+		printf("%-12s %9zu %-10.10s %6zu %9.4f %9.4f",
+		       cli_safe(prov, sizeof prov, h->provider), h->n_steps, last->at, last->offers,
+		       last->min, last->median);
+		if (h->n_steps > 1)
+			printf("  %s %.2f -> %.2f", spark, mins[0], last->min);
+		putchar('\n');
+	}
+}
+
+/* One provider's curve in full, or a row per provider: the snapshot
+ * dates of different providers are not one series (issue 26). */
+static int print_table(const struct cli *c, const struct history_curve *cv, size_t n,
+                       const struct history_fx *fx)
+{
+	size_t shown = 0, one = 0;
+	for (size_t k = 0; k < n; k++)
+		if (cv[k].n_steps) {
+			shown++;
+			one = k;
+		}
+	int rc = PLANNER_OK;
+	if (shown == 1)
+		rc = print_curve(c, &cv[one], fx);
+	else
+		print_providers(c, cv, n, fx->currency);
+	if (rc == PLANNER_OK)
+		print_fx(c, fx);
+	return rc;
 }
 
 /* PLANNER_OK when the rates hold `currency`, else says so: PLANNER_EINPUT. */
@@ -185,19 +264,21 @@ static int exec_history(struct cli *c, int argc, char **argv)
 		errorf("%s", err ? err : "cannot read price history");
 		goto out;
 	}
-	const struct history_curve *cv = n_curves ? &curves[0] : NULL;
-	if (!cv && !c->quiet)
+	size_t with_steps = 0;
+	for (size_t k = 0; k < n_curves; k++)
+		with_steps += curves[k].n_steps > 0;
+	if (!with_steps && !c->quiet)
 		notef("no price history for %s%s%s; each 'planner refresh' that finds a new price "
 		      "adds a point",
 		      g->name, provider ? " at " : "", provider ? provider : "");
 	if (c->format != FORMAT_TABLE)
 		print_fx(c, &fx);
 	if (c->format == FORMAT_JSON)
-		rc = print_json(g->name, provider, cv, &fx);
+		rc = print_json(g->name, provider, curves, n_curves, &fx);
 	else if (c->format == FORMAT_CSV)
-		print_csv(cv, fx.currency);
-	else if (cv)
-		rc = print_table(c, cv, provider, &fx);
+		print_csv(curves, n_curves, fx.currency);
+	else if (with_steps)
+		rc = print_table(c, curves, n_curves, &fx);
 out:
 	free(err);
 	history_curves_free(curves, n_curves);
@@ -212,11 +293,12 @@ const struct cmd_entry cmd_history_entry = {
 	.help = "Shows how the rented price of one GPU moved over the refreshes in the\n"
 		"database: at each refresh, the number of offers, the cheapest and the median\n"
 		"price per GPU-hour (an instance's price divided by its GPUs), and a\n"
-		"sparkline of both. Each price is converted from the currency it was\n"
-		"published in with the exchange rates of the last refresh (the ECB's; else\n"
-		"the snapshot's), shown under the table. The database records a price when\n"
-		"it is new or changes; an unchanged offer keeps its last price. GPU is any\n"
-		"spelling planner knows\n"
+		"sparkline of both, for each provider over its own refreshes (prices of\n"
+		"different providers, refreshed on different dates, are not one trend).\n"
+		"Each price is converted from the currency it was published in with the\n"
+		"exchange rates of the last refresh (the ECB's; else the snapshot's), shown\n"
+		"under the table. The database records a price when it is new or changes;\n"
+		"an unchanged offer keeps its last price. GPU is any spelling planner knows\n"
 		"('h100', 'H100 SXM5', 'NVIDIA H100 80GB HBM3').\n\n"
 		"  --provider X  one provider's offers only\n"
 		"  --currency C  the currency prices are shown in (ISO 4217, default USD)\n"

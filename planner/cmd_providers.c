@@ -24,7 +24,9 @@ static bool is_stale(const struct provider_state *s)
 	return !strcmp(s->last_status, "failed") || s->from_snapshot;
 }
 
-static void age(const char *iso, char *buf, size_t len)
+/* "2026-08-11 (112d ago)": the date compare names for the same rows, and
+ * its age beside it (issue 26: an age alone read as another date). */
+static void dated_age(const char *iso, char *buf, size_t len)
 {
 	long long t = iso[0] ? iso_to_epoch(iso) : -1;
 	if (t < 0) {
@@ -35,11 +37,11 @@ static void age(const char *iso, char *buf, size_t len)
 	if (d < 0)
 		d = 0;
 	if (d < 3600)
-		snprintf(buf, len, "%lldm ago", d / 60);
+		snprintf(buf, len, "%.10s (%lldm ago)", iso, d / 60);
 	else if (d < 172800)
-		snprintf(buf, len, "%lldh ago", d / 3600);
+		snprintf(buf, len, "%.10s (%lldh ago)", iso, d / 3600);
 	else
-		snprintf(buf, len, "%lldd ago", d / 86400);
+		snprintf(buf, len, "%.10s (%lldd ago)", iso, d / 86400);
 }
 
 /* The currency the feed publishes in; "-" for rows no adapter owns. */
@@ -62,6 +64,10 @@ static int print_json(const struct listing *l, size_t n)
 			cJSON_AddStringToObject(x, "last_good", s->last_good);
 		else
 			cJSON_AddNullToObject(x, "last_good");
+		if (s->prices_as_of[0])
+			cJSON_AddStringToObject(x, "prices_as_of", s->prices_as_of);
+		else
+			cJSON_AddNullToObject(x, "prices_as_of");
 		if (s->last_attempt[0])
 			cJSON_AddStringToObject(x, "last_attempt", s->last_attempt);
 		else
@@ -86,17 +92,17 @@ static void print_table(const struct listing *l, size_t n)
 	int w = 11; /* as wide as the longest name ("digitalocean") */
 	for (size_t i = 0; i < n; i++)
 		w = (int)strlen(l[i].s.name) > w ? (int)strlen(l[i].s.name) : w;
-	printf("%-*s %-6s %-4s %6s %-11s %-9s %-5s %s\n", w, "provider", "kind", "cur", "rows",
-	       "last good", "status", "stale", "key");
+	printf("%-*s %-6s %-4s %6s %-21s %-9s %-5s %s\n", w, "provider", "kind", "cur", "rows",
+	       "prices as of", "status", "stale", "key");
 	for (size_t i = 0; i < n; i++) {
 		const struct provider_state *s = &l[i].s;
-		char when[24], key[48] = "-", err[sizeof s->last_error];
-		age(s->last_good, when, sizeof when);
+		char when[40], key[48] = "-", err[sizeof s->last_error];
+		dated_age(s->prices_as_of, when, sizeof when);
 		if (l[i].p && l[i].p->key_env)
 			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
 				 l[i].key_set ? "set" : "unset",
 				 l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
-		printf("%-*s %-6s %-4s %6ld %-11s %-9s %-5s %s\n", w, s->name, s->kind,
+		printf("%-*s %-6s %-4s %6ld %-21s %-9s %-5s %s\n", w, s->name, s->kind,
 		       currency_of(&l[i]), s->rows, when,
 		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
 		       l[i].stale ? "yes" : "", key);
@@ -164,10 +170,13 @@ const struct cmd_entry cmd_providers_entry = {
 	.name = "providers",
 	.args = "[--format table|json]",
 	.summary = "each price feed: last good refresh, rows held, staleness, key",
-	.help = "Lists every provider adapter with its last good refresh, the rows it holds,\n"
+	.help = "Lists every provider adapter with the date of its prices, the rows it holds,\n"
 		"the status of the last attempt, whether the rows are stale (the last\n"
 		"refresh failed, or they are the bundled snapshot) and whether its key is\n"
-		"set in the environment (never the key itself).\n\n"
+		"set in the environment (never the key itself). The date is that of its\n"
+		"oldest row, the one compare and report name for the same prices (after a\n"
+		"refresh, the refresh's; for the bundled snapshot, its oldest entry), with\n"
+		"its age beside it; the JSON has it as prices_as_of, beside last_good.\n\n"
 		"example:\n  planner providers --format json\n",
 	.exec = exec_providers,
 };

@@ -183,7 +183,11 @@ const struct cmd_entry cmd_report_entry = {
 		"[--db PATH] [--quiet]",
 	.summary = "an HTML report with cost-curve charts, to open or e-mail",
 	.help = "Writes one self-contained HTML file (no scripts, fonts or images from\n"
-		"elsewhere; the charts are inline SVG) for the jobs in FILE: a summary of\n"
+		"elsewhere; the charts are inline SVG) for the jobs in FILE, titled by the\n"
+		"spec's name: (else the file's name): one headline plan, its monthly figure\n"
+		"and payback stated once (the fleet 'planner fleet' proposes when the spec\n"
+		"can buy, else compare's total), every other figure named for what it is\n"
+		"(jobs priced one by one, the month as scheduled, cash over the horizon);\n"
 		"the best route per job and what it saves against the next best; per job a\n"
 		"chart of monthly cost against hours per month (0 to 744) for the api,\n"
 		"rented and owned routes with the break-even points and the current use\n"

@@ -20,19 +20,21 @@ struct entry {
 	size_t pos;     /* index in the active list */
 };
 
-/* The curves built so far and the offers of the one being built: a hash
- * of (provider, offer, region, spot) to entries, which are exactly the
- * offers listed now (a gone row frees its offer's entry for the next new
- * one). Every row is one lookup and every step one pass over the listed
- * offers, so a curve costs time linear in its rows plus a sort of the
- * listed prices per refresh (issue 12: the search was quadratic, 112 s for
- * four refreshes of 20,000 offers), and memory grows with the offers
+/* One provider's offers of the GPU being read and the curve they make:
+ * a hash of (provider, offer, region, spot) to entries, which are exactly
+ * the offers it lists now (a gone row frees its offer's entry for the
+ * next new one). Every row is one lookup and every step one pass over the
+ * listed offers, so a curve costs time linear in its rows plus a sort of
+ * the listed prices per refresh (issue 12: the search was quadratic, 112 s
+ * for four refreshes of 20,000 offers), and memory grows with the offers
  * listed at once, not with the rows (issue 16: the rows of 30 refreshes of
- * 50,000 changing offers took 1.1 GB when all were held). */
-struct history_builder {
-	struct history_curve *curves; /* curves[n_curves - 1] is being built */
-	size_t n_curves, cap_curves;
-	size_t cap_steps;             /* of the curve being built */
+ * 50,000 changing offers took 1.1 GB when all were held). One provider's
+ * refreshes only (issue 26): the snapshot dates of different providers
+ * drew one trend from 3.15 to 1.52 over "4 refreshes" that were four
+ * providers' prices. */
+struct series {
+	size_t curve;          /* its curve in the builder's curves */
+	size_t cap_steps;      /* of that curve */
 	char at[24];                  /* recorded_at of the step being gathered */
 	struct entry *entries;        /* cap_entries; ids in free_ids are unused */
 	size_t n_entries, cap_entries;
@@ -43,6 +45,17 @@ struct history_builder {
 	double *prices;               /* cap_entries: scratch for a step's sort */
 	size_t *slots;                /* hash slots: entry id + 1, 0 = empty */
 	size_t cap_slots;             /* a power of two, at least twice n_active */
+};
+
+/* The curves built so far and the series of the GPU being read. A GPU's
+ * rows come by refresh time, then provider, so each provider's series
+ * gathers its own refreshes and closes a step when its next one starts. */
+struct history_builder {
+	struct history_curve *curves; /* those of the GPU being read are last */
+	size_t n_curves, cap_curves;
+	struct series *series; /* n_series of the GPU being read; cap_series made */
+	size_t n_series, cap_series;
+	size_t last; /* the series of the last row */
 };
 
 static uint64_t offer_hash(const struct price_point *p)
@@ -64,8 +77,7 @@ static bool same_offer(const struct entry *e, const struct price_point *p)
 }
 
 /* The slot of row's offer, or the empty slot where it would go. */
-static size_t find_slot(const struct history_builder *b, const struct price_point *row,
-			uint64_t h)
+static size_t find_slot(const struct series *b, const struct price_point *row, uint64_t h)
 {
 	size_t mask = b->cap_slots - 1, i = (size_t)h & mask;
 	while (b->slots[i] && !same_offer(&b->entries[b->slots[i] - 1], row))
@@ -75,7 +87,7 @@ static size_t find_slot(const struct history_builder *b, const struct price_poin
 
 /* Doubles the hash slots (or makes the first 16), placing every listed
  * offer again. */
-static int grow_slots(struct history_builder *b, char **err)
+static int grow_slots(struct series *b, char **err)
 {
 	size_t cap = b->cap_slots ? b->cap_slots * 2 : 16;
 	size_t *slots = calloc(cap, sizeof *slots);
@@ -94,7 +106,7 @@ static int grow_slots(struct history_builder *b, char **err)
 }
 
 /* Doubles the room for entries (and the lists sized by it). */
-static int grow_entries(struct history_builder *b, char **err)
+static int grow_entries(struct series *b, char **err)
 {
 	size_t cap = b->cap_entries ? b->cap_entries * 2 : 64;
 	struct entry *e = realloc(b->entries, cap * sizeof *e);
@@ -116,8 +128,8 @@ static int grow_entries(struct history_builder *b, char **err)
 }
 
 /* Lists row's offer (new to the set) at slot i; *id its entry. */
-static int list_offer(struct history_builder *b, const struct price_point *row, uint64_t h,
-		      size_t i, size_t *id, char **err)
+static int list_offer(struct series *b, const struct price_point *row, uint64_t h, size_t i,
+                      size_t *id, char **err)
 {
 	int rc;
 	if ((b->n_active + 1) * 2 > b->cap_slots) {
@@ -143,7 +155,7 @@ static int list_offer(struct history_builder *b, const struct price_point *row, 
 /* Unlists the offer at slot i: out of the active list, its entry freed,
  * and the slots after it shifted back so no lookup stops short (linear
  * probing's deletion, no tombstones). */
-static void unlist_offer(struct history_builder *b, size_t i)
+static void unlist_offer(struct series *b, size_t i)
 {
 	size_t id = b->slots[i] - 1, mask = b->cap_slots - 1;
 	size_t last = b->active[--b->n_active];
@@ -164,7 +176,7 @@ static void unlist_offer(struct history_builder *b, size_t i)
 
 /* Applies one history row: a price lists the offer (or reprices it), a
  * gone row unlists it. */
-static int apply_row(struct history_builder *b, const struct price_point *row, char **err)
+static int apply_row(struct series *b, const struct price_point *row, char **err)
 {
 	uint64_t h = offer_hash(row);
 	size_t i = find_slot(b, row, h);
@@ -187,33 +199,44 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Adds the step at b->at to the curve being built from the offers listed
- * now (none: no step). */
-static int add_step(struct history_builder *b, char **err)
+/* Adds the step at s->at to s's curve from the offers s lists now (none:
+ * no step). */
+static int add_step(struct history_builder *b, struct series *s, char **err)
 {
-	struct history_curve *c = &b->curves[b->n_curves - 1];
-	size_t n = b->n_active;
+	struct history_curve *c = &b->curves[s->curve];
+	size_t n = s->n_active;
 	if (n == 0)
 		return PLANNER_OK;
-	if (c->n_steps == b->cap_steps) {
-		struct history_step *s = grow_array(c->steps, &b->cap_steps, sizeof *s);
-		if (!s)
+	if (c->n_steps == s->cap_steps) {
+		struct history_step *st = grow_array(c->steps, &s->cap_steps, sizeof *st);
+		if (!st)
 			return set_err(err, PLANNER_ESYS, "out of memory");
-		c->steps = s;
+		c->steps = st;
 	}
 	for (size_t k = 0; k < n; k++)
-		b->prices[k] = b->entries[b->active[k]].per_gpu;
-	qsort(b->prices, n, sizeof *b->prices, cmp_double);
+		s->prices[k] = s->entries[s->active[k]].per_gpu;
+	qsort(s->prices, n, sizeof *s->prices, cmp_double);
 	struct history_step *st = &c->steps[c->n_steps++];
-	snprintf(st->at, sizeof st->at, "%s", b->at);
+	snprintf(st->at, sizeof st->at, "%s", s->at);
 	st->offers = n;
-	st->min = b->prices[0];
-	st->median = n % 2 ? b->prices[n / 2] : (b->prices[n / 2 - 1] + b->prices[n / 2]) / 2;
+	st->min = s->prices[0];
+	st->median = n % 2 ? s->prices[n / 2] : (s->prices[n / 2 - 1] + s->prices[n / 2]) / 2;
 	return PLANNER_OK;
 }
 
-/* Starts the curve of row's GPU, with no offer listed. */
-static int start_curve(struct history_builder *b, const struct price_point *row, char **err)
+/* Closes the last step of every series of the GPU being read. */
+static int end_gpu(struct history_builder *b, char **err)
+{
+	int rc = PLANNER_OK;
+	for (size_t k = 0; k < b->n_series && rc == PLANNER_OK; k++)
+		rc = add_step(b, &b->series[k], err);
+	b->n_series = 0;
+	return rc;
+}
+
+/* Starts the curve of row's GPU at row's provider, and its series with no
+ * offer listed (the room of a series made for an earlier GPU is reused). */
+static int start_series(struct history_builder *b, const struct price_point *row, char **err)
 {
 	if (b->n_curves == b->cap_curves) {
 		struct history_curve *c = grow_array(b->curves, &b->cap_curves, sizeof *c);
@@ -221,14 +244,46 @@ static int start_curve(struct history_builder *b, const struct price_point *row,
 			return set_err(err, PLANNER_ESYS, "out of memory");
 		b->curves = c;
 	}
-	struct history_curve *c = &b->curves[b->n_curves++];
+	if (b->n_series == b->cap_series) {
+		size_t cap = b->cap_series;
+		struct series *s = grow_array(b->series, &cap, sizeof *s);
+		if (!s)
+			return set_err(err, PLANNER_ESYS, "out of memory");
+		memset(s + b->cap_series, 0, (cap - b->cap_series) * sizeof *s);
+		b->series = s;
+		b->cap_series = cap;
+	}
+	struct history_curve *c = &b->curves[b->n_curves];
 	*c = (struct history_curve){0};
 	snprintf(c->gpu, sizeof c->gpu, "%s", row->gpu);
-	b->cap_steps = 0;
-	b->n_entries = b->n_free = b->n_active = 0;
-	if (b->slots)
-		memset(b->slots, 0, b->cap_slots * sizeof *b->slots);
-	return b->slots ? PLANNER_OK : grow_slots(b, err);
+	snprintf(c->provider, sizeof c->provider, "%s", row->provider);
+	struct series *s = &b->series[b->n_series];
+	s->curve = b->n_curves++;
+	s->cap_steps = 0;
+	s->at[0] = '\0';
+	s->n_entries = s->n_free = s->n_active = 0;
+	if (s->slots)
+		memset(s->slots, 0, s->cap_slots * sizeof *s->slots);
+	b->last = b->n_series++;
+	return s->slots ? PLANNER_OK : grow_slots(s, err);
+}
+
+/* The series of row's provider in the GPU being read, started if new;
+ * NULL with *rc set when out of memory. A refresh's rows come by
+ * provider, so the last row's series is nearly always the one. */
+static struct series *series_of(struct history_builder *b, const struct price_point *row, int *rc,
+                                char **err)
+{
+	if (b->last < b->n_series &&
+	    !strcmp(b->curves[b->series[b->last].curve].provider, row->provider))
+		return &b->series[b->last];
+	for (size_t k = 0; k < b->n_series; k++)
+		if (!strcmp(b->curves[b->series[k].curve].provider, row->provider)) {
+			b->last = k;
+			return &b->series[k];
+		}
+	*rc = start_series(b, row, err);
+	return *rc ? NULL : &b->series[b->last];
 }
 
 int history_builder_new(struct history_builder **out, char **err)
@@ -239,16 +294,29 @@ int history_builder_new(struct history_builder **out, char **err)
 
 int history_builder_add(struct history_builder *b, const struct price_point *row, char **err)
 {
-	int rc;
+	int rc = PLANNER_OK;
 	bool new_gpu = !b->n_curves || strcmp(row->gpu, b->curves[b->n_curves - 1].gpu);
-	bool new_at = new_gpu || strcmp(row->recorded_at, b->at);
-	if (b->n_curves && new_at && (rc = add_step(b, err)))
+	if (new_gpu && (rc = end_gpu(b, err)))
 		return rc;
-	if (new_gpu && (rc = start_curve(b, row, err)))
+	struct series *s = series_of(b, row, &rc, err);
+	if (!s)
 		return rc;
-	if (new_at) /* once a refresh: snprintf per row was 3 % of the report */
-		snprintf(b->at, sizeof b->at, "%s", row->recorded_at);
-	return apply_row(b, row, err);
+	if (strcmp(row->recorded_at, s->at)) {
+		if (s->at[0] && (rc = add_step(b, s, err)))
+		return rc;
+		/* once a refresh: snprintf per row was 3 % of the report */
+		snprintf(s->at, sizeof s->at, "%s", row->recorded_at);
+	}
+	return apply_row(s, row, err);
+}
+
+/* By GPU, then provider: the order the store's rows have by GPU, and a
+ * fixed one for the providers of a GPU. */
+static int by_gpu_provider(const void *x, const void *y)
+{
+	const struct history_curve *a = x, *b = y;
+	int c = strcmp(a->gpu, b->gpu);
+	return c ? c : strcmp(a->provider, b->provider);
 }
 
 int history_builder_finish(struct history_builder *b, struct history_curve **out, size_t *n_out,
@@ -256,9 +324,10 @@ int history_builder_finish(struct history_builder *b, struct history_curve **out
 {
 	*out = NULL;
 	*n_out = 0;
-	int rc = b->n_curves ? add_step(b, err) : PLANNER_OK;
+	int rc = end_gpu(b, err);
 	if (rc)
 		return rc;
+	qsort(b->curves, b->n_curves, sizeof *b->curves, by_gpu_provider);
 	*out = b->curves;
 	*n_out = b->n_curves;
 	b->curves = NULL;
@@ -271,11 +340,15 @@ void history_builder_free(struct history_builder *b)
 	if (!b)
 		return;
 	history_curves_free(b->curves, b->n_curves);
-	free(b->entries);
-	free(b->free_ids);
-	free(b->active);
-	free(b->prices);
-	free(b->slots);
+	for (size_t k = 0; k < b->cap_series; k++) {
+		struct series *s = &b->series[k];
+		free(s->entries);
+		free(s->free_ids);
+		free(s->active);
+		free(s->prices);
+		free(s->slots);
+	}
+	free(b->series);
 	free(b);
 }
 

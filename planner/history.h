@@ -18,17 +18,23 @@ struct history_step {
 	double median; /* median over those offers, USD per GPU-hour */
 };
 
+/* One GPU at one provider: a trend is drawn only over refreshes of one
+ * source (issue 26), as the snapshot dates of different providers are
+ * not a series. */
 struct history_curve {
 	char gpu[48];                /* canonical GPU name */
+	char provider[32];          /* whose offers these are */
 	struct history_step *steps;  /* oldest first; owned */
 	size_t n_steps;
 };
 
-/* Builds one curve per GPU from rows ordered as store_price_history orders
- * them (gpu, then recorded_at). The store records a price only when it is
- * new or changes, so at each refresh time every offer counts at its newest
- * price at or before that time, until a gone row says its provider stopped
- * listing it (a refresh that lists no offer of the GPU gives no step).
+/* Builds one curve per GPU and provider, ordered by GPU then provider,
+ * from rows ordered as store_price_history orders them (gpu, then
+ * recorded_at). The store records a price only when it is new or changes,
+ * so at each of a provider's refresh times (a time it has a row of the
+ * GPU at) every offer of that provider counts at its newest price at or
+ * before that time, until a gone row says the provider stopped listing it
+ * (a refresh that leaves it no offer of the GPU gives no step).
  * Time linear in n, plus a sort of the listed prices per refresh. Returns
  * PLANNER_OK and a malloc'd array (free with history_curves_free), or
  * PLANNER_ESYS with *err set when out of memory. */

@@ -179,6 +179,15 @@ static void free_strv(char **v, size_t n)
 	free(v);
 }
 
+const char *jobspec_title(const struct jobspec *spec)
+{
+	if (spec->name && *spec->name)
+		return spec->name;
+	const char *base = spec->path ? strrchr(spec->path, '/') : NULL;
+	base = base ? base + 1 : spec->path;
+	return base && *base ? base : "job spec";
+}
+
 void jobspec_free(struct jobspec *spec)
 {
 	if (!spec)
@@ -214,6 +223,7 @@ void jobspec_free(struct jobspec *spec)
 	free_strv(spec->regions, spec->n_regions);
 	free(spec->fx);
 	free(spec->timezone);
+	free(spec->name);
 	free(spec->path);
 	free(spec);
 }

@@ -173,6 +173,7 @@ struct fx_rate {
 
 struct jobspec {
 	char *path;                 /* file as given */
+	char *name;                 /* name: the plan's title; NULL: none given */
 	int version;                /* 1 */
 	char currency[8];           /* output currency; default "USD" */
 	struct fx_rate *fx;
@@ -226,6 +227,12 @@ int jobspec_load_set(const char *path, const struct refdata *ref, const char *co
 int jobspec_parse_set(const char *name, const char *text, size_t len, const struct refdata *ref,
                       const char *const *sets, size_t n_sets, struct jobspec **out, char **err);
 void jobspec_free(struct jobspec *spec);
+
+/* The plan's title: the spec's name:, else its file's base name (never
+ * the directories it was given with: issue 26 titled a report with an
+ * absolute path), else "job spec". Points into spec; this function can't
+ * fail. */
+const char *jobspec_title(const struct jobspec *spec);
 
 /* The key reference, docs/spec.md, as Markdown rendered from the key
  * tables the reader applies; malloc'd, NULL when out of memory. */

@@ -167,6 +167,28 @@ const char *plan_provider_source(const struct plan *p, const char *provider);
  * bytes, cut to fit); "" when none. Returns buf. */
 char *plan_snapshot_names(const struct plan *p, char *buf, size_t len);
 
+/* The plan compare prints (plan_total.c): each job on its best route,
+ * priced one by one as compare prices it, summed. The figure compare's
+ * summary line states and fleet and the report quote for that plan, so
+ * that one plan has one figure (issue 26). */
+struct plan_total {
+	double monthly;                /* every job's best route, summed */
+	double by_route[ROUTE_MAX];    /* of which on each route */
+	size_t jobs_on[ROUTE_MAX];     /* jobs whose best route it is */
+	double capex;                  /* the purchases the best routes make */
+	double saving;                 /* what those that pay back save a month
+	                                * against renting (capex / payback each) */
+	size_t late;                   /* purchases that do not pay back within
+	                                * amortize_months */
+	size_t unrunnable;             /* jobs no route can run */
+};
+
+/* Adds up p into *t. This function can't fail. */
+void plan_total(const struct plan *p, struct plan_total *t);
+/* Months until t's purchases pay back against renting (capex over what
+ * they save a month); NAN when nothing is bought or nothing saved. */
+double plan_total_payback(const struct plan_total *t);
+
 /* Prices offers o[0..*n) in the spec's currency, in place, as compare
  * does: through USD with the spec's fx, else the reference rates; leaves
  * out those with no rate (p->fx_dropped) and notes the reference rates

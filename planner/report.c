@@ -392,7 +392,8 @@ static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p
 	fputs("</svg>\n", f);
 }
 
-/* A small chart of one GPU's min and median price over refreshes. */
+/* A small chart of one GPU's min and median price over one provider's
+ * refreshes (issue 26: different providers' dates are not a series). */
 static void history_chart(FILE *f, const struct history_curve *c, double rate,
 			  const char *currency, size_t index)
 {
@@ -415,7 +416,7 @@ static void history_chart(FILE *f, const struct history_curve *c, double rate,
 		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"hist%zu\">\n"
 		"<title id=\"hist%zu\">",
 		HIST_W, HIST_H, HIST_W, HIST_H, index, index);
-	report_escf(f, "%s: price per GPU-hour over refreshes", c->gpu);
+	report_escf(f, "%s at %s: price per GPU-hour over its refreshes", c->gpu, c->provider);
 	fputs("</title>\n<g class=\"grid\">\n", f);
 	for (double y = s.y0; y <= s.y1 + ystep * 1e-6; y += ystep)
 		fprintf(f,
@@ -448,7 +449,7 @@ static void history_chart(FILE *f, const struct history_curve *c, double rate,
 		"<text class=\"median\" x=\"%.1f\" y=\"%.1f\">median</text>\n</svg>\n"
 		"<figcaption>",
 		s.px0 + 8, s.py1 + 10, s.px0 + 48, s.py1 + 10);
-	report_esc(f, c->gpu);
+	report_escf(f, "%s at %s", c->gpu, c->provider);
 	report_escf(f, ": %zu refreshes, now %.2f (min) / %.2f (median) %s per GPU-hour",
 	            c->n_steps, c->steps[c->n_steps - 1].min * rate,
 	            c->steps[c->n_steps - 1].median * rate, currency);
@@ -607,6 +608,32 @@ static void rates_paragraph(FILE *f, const char *lead, const char *rates)
 	fputs("</p>\n", f);
 }
 
+/* The price history: a chart per GPU and provider with two points or
+ * more. */
+static void history_section(FILE *f, const struct report_input *in)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < in->n_history; i++)
+		if (in->history[i].n_steps > 1)
+			shown++;
+	fputs("<h2 id=\"history\">Price history</h2>\n", f);
+	if (shown == 0)
+		fputs("<p class=\"muted\">No GPU has more than one price point at one provider "
+		      "yet; each planner refresh that finds a new price adds one.</p>\n",
+		      f);
+	else
+		fputs("<p class=\"muted\">Each chart is one provider's offers of one GPU over that "
+		      "provider's own refreshes; prices of different providers, refreshed on "
+		      "different dates, are not drawn as one trend.</p>\n",
+		      f);
+	if (shown)
+		rates_paragraph(f, "Prices published in other currencies converted at",
+		                in->history_fx);
+	for (size_t i = 0; i < in->n_history; i++)
+		if (in->history[i].n_steps > 1)
+			history_chart(f, &in->history[i], in->spec->usd_to_currency, in->plan->currency, i);
+}
+
 int report_write_html(FILE *f, const struct report_input *in, char **err)
 {
 	const struct plan *p = in->plan;
@@ -615,9 +642,9 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	      "<head>\n<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>",
 	      f);
-	report_escf(f, "planner report: %s", spec->path);
+	report_escf(f, "planner report: %s", jobspec_title(spec));
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
-	report_escf(f, "AI workload costs: %s", spec->path);
+	report_escf(f, "AI workload costs: %s", jobspec_title(spec));
 	fputs("</h1>\n<p class=\"muted\">", f);
 	report_escf(f,
 	            "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
@@ -665,21 +692,7 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 		offers_table(f, in, i);
 		fputs("</section>\n", f);
 	}
-	size_t shown = 0;
-	for (size_t i = 0; i < in->n_history; i++)
-		if (in->history[i].n_steps > 1)
-			shown++;
-	fputs("<h2 id=\"history\">Price history</h2>\n", f);
-	if (shown == 0)
-		fputs("<p class=\"muted\">No GPU has more than one price point yet; each "
-		      "planner refresh that finds a new price adds one.</p>\n",
-		      f);
-	if (shown)
-		rates_paragraph(f, "Prices published in other currencies converted at",
-		                in->history_fx);
-	for (size_t i = 0; i < in->n_history; i++)
-		if (in->history[i].n_steps > 1)
-			history_chart(f, &in->history[i], spec->usd_to_currency, p->currency, i);
+	history_section(f, in);
 	fputs("</body>\n</html>\n", f);
 	if (ferror(f))
 		return set_err(err, PLANNER_ESYS, "write error");

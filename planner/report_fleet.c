@@ -1,7 +1,7 @@
 /* report_fleet.c — the report's fleet and month sections: the purchase
  * `planner fleet` proposes (fleet_plan, fleet.h) beside buying nothing and
  * one purchase per job, and the month `planner schedule --fleet` lays out
- * on the proposed fleet (or, without a fleet, `planner schedule` on the
+ * on the recommended fleet (or, without a fleet, `planner schedule` on the
  * owned GPUs; schedule_month, schedule.h), per job and in total. The
  * caller gathers both (cmd_report.c); this file only writes them. */
 #include <math.h>
@@ -72,20 +72,29 @@ void report_fleet(FILE *f, const struct report_input *in)
 		fputs("</p>\n", f);
 		return;
 	}
-	char buy[256], pay[64];
-	fleet_purchase_text(spec, &fl->best, buy, sizeof buy);
-	fleet_payback_text(spec, fl, &fl->best, pay, sizeof pay);
+	char buy[256];
+	fleet_purchase_text(spec, fleet_recommended(fl), buy, sizeof buy);
 	report_escf(f, "For %s (%d h), with the GPUs bought and owned shared between the jobs "
 		    "hour by hour inside their windows and the rest rented or sent to the API, ",
 		    fl->best.sched->month, fl->best.sched->n_slots);
 	fputs("<code>", f);
 	report_escf(f, "planner fleet %s --month %s", spec->path, fl->best.sched->month);
-	fputs("</code> proposes buying <b>", f);
+	fputs("</code> recommends buying <b>", f);
 	report_esc(f, buy);
-	fprintf(f, "</b> for <b>%.2f %s</b> up front: %.2f %s a month in all, against %.2f "
-		"buying nothing; payback %s.</p>\n",
-		fl->best.capex, in->plan->currency, fl->best.monthly_total, in->plan->currency,
-		fl->none.monthly_total, pay);
+	/* Its monthly figure and payback are the headline's, stated there
+	 * once; the table's fleet column holds them beside the others. */
+	fputs("</b>", f);
+	if (fl->n_types > 0)
+		fputs(": the plan of <a href=\"#headline\">the summary</a>", f);
+	fputs(". Beside it, buying nothing and one purchase per job, each scheduled the same way.",
+	      f);
+	struct plan_total t;
+	plan_total(in->plan, &t);
+	report_escf(f, " Jobs priced one by one (planner compare) put one purchase per job at "
+		    "%.2f %s a month; scheduled together, as here, the same purchases cost the "
+		    "column's figure.",
+		    t.monthly, in->plan->currency);
+	fputs("</p>\n", f);
 	fleet_table(f, spec, fl);
 	fprintf(f, "<p class=\"muted\">Money in %s a month; a bought GPU costs its monthly share "
 		"of the purchase (the spec's costs: over %g months) whether it runs or not, and "
@@ -141,9 +150,9 @@ static void month_table(FILE *f, const struct schedule *s)
 			"<td></td><td></td><td></td><td class=\"num\" id=\"month-owned-fixed\">%.2f"
 			"</td><td></td></tr>\n",
 			s->owned_fixed);
-	fprintf(f, "<tr><th>total</th><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td "
-		"class=\"num\">%.1f</td><td class=\"num\" id=\"month-api\">%.2f</td><td "
-		"class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
+	fprintf(f, "<tr><th>total as scheduled</th><td class=\"num\">%.1f</td><td "
+		"class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td class=\"num\" "
+		"id=\"month-api\">%.2f</td><td class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
 		"id=\"month-unplaced\">%.1f</td></tr>\n</table>\n",
 		needed, tot[ROUTE_OWNED], tot[ROUTE_RENTED], api_all, s->total_cost, unplaced);
 }
@@ -155,17 +164,17 @@ static void month_intro(FILE *f, const struct report_input *in, const struct sch
 	const struct fleet *fl = in->fleet;
 	char buy[256] = "";
 	if (fl)
-		fleet_purchase_text(in->spec, &fl->best, buy, sizeof buy);
+		fleet_purchase_text(in->spec, fleet_recommended(fl), buy, sizeof buy);
 	fputs("<code>", f);
 	report_escf(f, "planner schedule %s --month %s%s", in->spec->path, s->month,
 		    fl ? " --fleet" : "");
 	fputs("</code> ", f);
-	if (fl && fl->best.capex > 0)
-		report_escf(f, "lays %s out (%d h, %s) on the proposed fleet: the GPUs already "
+	if (fl && fleet_recommended(fl)->capex > 0)
+		report_escf(f, "lays %s out (%d h, %s) on the recommended fleet: the GPUs already "
 			    "owned plus its purchase (%s)", s->month, s->n_slots, s->timezone,
 			    buy);
 	else if (fl)
-		report_escf(f, "lays %s out (%d h, %s) on the proposed fleet, which buys nothing: "
+		report_escf(f, "lays %s out (%d h, %s) on the recommended fleet, which buys nothing: "
 			    "the GPUs already owned", s->month, s->n_slots, s->timezone);
 	else
 		report_escf(f, "lays %s out (%d h, %s) on the GPUs already owned", s->month,
@@ -179,19 +188,20 @@ static void month_intro(FILE *f, const struct report_input *in, const struct sch
 					 k ? ", " : "", route_name(order[k]),
 					 s->route_cost[order[k]]);
 	report_escf(f, ", each job inside its windows, days and deadlines, the rest rented or sent "
-		    "to the API: %.2f %s in all (%s)",
+		    "to the API: the month as scheduled costs %.2f %s (%s)",
 		    s->total_cost, s->currency, parts);
-	if (fl && fl->best.capex > 0)
-		report_escf(f, ", besides the purchase's capital, %.2f a month (the fleet above)",
-			    fl->best.purchase_monthly);
+	if (fl && fleet_recommended(fl)->capex > 0)
+		report_escf(f, ", before the purchase's capital of %.2f a month, which the plan's "
+			    "monthly figure in the summary includes",
+			    fleet_recommended(fl)->purchase_monthly);
 	fputs(".</p>\n", f);
 }
 
 void report_month(FILE *f, const struct report_input *in)
 {
-	/* On the proposed fleet when there is one (its schedule, as planner
+	/* On the recommended fleet when there is one (its schedule, as planner
 	 * schedule --fleet prints it), else on the GPUs owned. */
-	const struct schedule *s = in->fleet ? in->fleet->best.sched : in->month;
+	const struct schedule *s = in->fleet ? fleet_recommended(in->fleet)->sched : in->month;
 	fputs("<h2 id=\"month\">The month, hour by hour</h2>\n<p>", f);
 	if (!s) {
 		report_escf(f, "No schedule: %s.", in->month_note ? in->month_note : "not laid out");

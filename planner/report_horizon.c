@@ -80,7 +80,7 @@ static void hz_chart(FILE *f, const struct horizon_plan *h, const char *currency
 	fprintf(f,
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" height=\"%d\" "
 	        "viewBox=\"0 0 %d %d\" role=\"img\" aria-labelledby=\"horizon-title\">\n<title "
-	        "id=\"horizon-title\">cumulative cost over %d months with the plan's purchases and "
+	        "id=\"horizon-title\">cash over %d months with each job's own purchase and "
 	        "without</title>\n",
 	        HZ_W, HZ_H, HZ_W, HZ_H, h->months);
 	hz_axes(f, h->months, top, step, currency);
@@ -88,7 +88,7 @@ static void hz_chart(FILE *f, const struct horizon_plan *h, const char *currency
 	hz_line(f, h->with_buy, h->months, top, HZ_BUY);
 	fprintf(f,
 	        "<g class=\"legend\"><rect x=\"%.1f\" y=\"%.1f\" width=\"190\" height=\"44\"/>"
-	        "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">buying as planned</text>"
+	        "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">each job's own purchase</text>"
 	        "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:%s\">buying nothing</text></g>\n",
 	        HZ_X0 + 10, HZ_Y1 + 6, HZ_X0 + 18, HZ_Y1 + 24, HZ_BUY, HZ_X0 + 18, HZ_Y1 + 42,
 	        HZ_NO_BUY);
@@ -96,7 +96,7 @@ static void hz_chart(FILE *f, const struct horizon_plan *h, const char *currency
 		double x = hx(h->months, h->pays_from), y = hy(top, h->with_buy[h->pays_from - 1]);
 		fprintf(f,
 		        "<g class=\"breakeven\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/>"
-		        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">pays from month %d</text>"
+		        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">cash: paid from month %d</text>"
 		        "</g>\n",
 		        x, y, x, y + 22, x > (HZ_X0 + HZ_X1) / 2 ? "end" : "start", h->pays_from);
 	}
@@ -113,18 +113,21 @@ void report_horizon(FILE *f, const struct report_input *in)
 		return;
 	}
 	fputs("<h3 id=\"horizon\">Over the horizon</h3>\n<p>", f);
+	/* Cash over the horizon of compare's plan (horizon_plan): named so,
+	 * as its month of payback is not the headline's payback. */
 	report_escf(f,
-	            "Cash paid month by month over %d months (purchases when made, then power, "
-	            "upkeep and bills; growth %g%% a month): %.0f %s with the plan's purchases "
+	            "Cash over the horizon: paid month by month over %d months (purchases when "
+	            "made, then power, upkeep and bills; growth %g%% a month), for each job's own "
+	            "purchase as jobs priced one by one make it: %.0f %s with those purchases "
 	            "(%.0f up front), %.0f without any. ",
 	            h.months, in->spec->growth_percent, h.with_buy[h.months - 1], p->currency,
 	            h.capex, h.without_buy[h.months - 1]);
 	if (h.capex <= 0)
-		report_escf(f, "The plan buys nothing.");
+		report_escf(f, "Those jobs buy nothing.");
 	else if (h.pays_from > 0)
-		report_escf(f, "Buying pays from month %d.", h.pays_from);
+		report_escf(f, "In cash, buying has paid from month %d.", h.pays_from);
 	else
-		report_escf(f, "Buying does not pay within %d months.", h.months);
+		report_escf(f, "In cash, buying does not pay within %d months.", h.months);
 	fputs("</p>\n", f);
 	if (h.capex > 0)
 		hz_chart(f, &h, p->currency);

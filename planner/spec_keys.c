@@ -181,6 +181,22 @@ static int resolve_currency(struct spec_rd *r, const struct spec_key *k, const s
 	return PLANNER_OK;
 }
 
+/* Longest spec name: a title, as a job's name is a label (spec_job.c). */
+#define MAX_SPEC_NAME_LEN 128
+
+static int check_spec_name(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	/* Control characters are the reader's to refuse (yr_get_text). */
+	char d[64];
+	const char *name = r->c->spec->name;
+	if (*name && strlen(name) <= MAX_SPEC_NAME_LEN)
+		return PLANNER_OK;
+	return yr_fail(&r->c->y, kv->val->start_mark,
+	               "name %s is empty or too long; give the spec a one-line title of up to %d "
+	               "characters",
+	               yr_describe(kv->val, d, sizeof d), MAX_SPEC_NAME_LEN);
+}
+
 static int electricity_given(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	r->c->spec->electricity_default = false;
@@ -551,6 +567,14 @@ static const struct spec_key top_keys[] = {
      .type = "number",
      .bounds = "1",
      .desc = "Version of the spec format; this planner reads 1."},
+    {.name = "name",
+     .kind = SPEC_TEXT,
+     .offset = offsetof(struct jobspec, name),
+     .check = check_spec_name,
+     .example = "name: platform team",
+     .bounds = "1 to 128 characters, no control characters",
+     .desc = "Title of the plan: the report's heading and title (without it, the file's "
+             "name without its directories)."},
     {.name = "currency",
      .kind = SPEC_CUSTOM,
      .read = read_currency,

@@ -626,10 +626,7 @@ int store_snapshot_dates(struct store *st, char *buf, size_t len, char **err)
 		buf[0] = '\0';
 	if (sqlite3_prepare_v2(
 	        st->db,
-	        "SELECT p.name, min(t.at) FROM providers p JOIN (SELECT o.provider, "
-	        "coalesce(nullif(o.fetched_at, ''), d.fetched_at, '') AS at FROM offers o "
-	        "LEFT JOIN offer_dates d ON d.provider = o.provider "
-	        "UNION ALL SELECT provider, fetched_at FROM api_prices) t "
+	        "SELECT p.name, min(t.at) FROM providers p JOIN (" STORE_PROVIDER_ROW_DATES ") t "
 	        "ON t.provider = p.name WHERE p.from_snapshot = 1 GROUP BY p.name ORDER BY p.name",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read snapshot dates");

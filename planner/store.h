@@ -131,6 +131,8 @@ struct provider_state {
 	char last_status[16];     /* "ok", "failed", "skipped", "" */
 	char last_error[256];
 	long rows;                /* rows held now */
+	char prices_as_of[24];    /* its oldest row's date, the one compare names
+	                           * (else last_good; "" never) */
 	bool from_snapshot;       /* the rows are the bundled snapshot's */
 };
 

@@ -157,6 +157,16 @@ int store_mark_fresh(struct store *st, const char *provider, const char *kind, c
 	"SELECT max(d.fetched_at) FROM offer_dates d WHERE EXISTS (SELECT 1 FROM offers o "        \
 	"WHERE o.provider = d.provider AND o.fetched_at = '')"
 
+/* Each price row's provider and date as readers see it (an offer stored
+ * with fetched_at = '' reads as its provider's offer_dates date): the
+ * oldest per provider is the date compare names for a provider's prices
+ * (store_snapshot_dates) and `providers` shows beside it (store_providers),
+ * so both state one date for the same rows (issue 26). */
+#define STORE_PROVIDER_ROW_DATES                                                                   \
+	"SELECT o.provider AS provider, coalesce(nullif(o.fetched_at, ''), d.fetched_at, '') AS at " \
+	"FROM offers o LEFT JOIN offer_dates d ON d.provider = o.provider "                          \
+	"UNION ALL SELECT provider, fetched_at FROM api_prices"
+
 /* store_seen.c: the offers of one provider by the 64-bit hashes of their
  * key and their content, for a refresh that stages only the new and
  * changed rows (issue 16). */

@@ -35,6 +35,7 @@ static void read_provider(sqlite3_stmt *s, void *row)
 	store_copy_text(p->last_error, sizeof p->last_error, sqlite3_column_text(s, 5));
 	p->from_snapshot = sqlite3_column_int(s, 6) != 0;
 	p->rows = (long)sqlite3_column_int64(s, 7);
+	store_copy_text(p->prices_as_of, sizeof p->prices_as_of, sqlite3_column_text(s, 8));
 }
 
 int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err)
@@ -47,8 +48,10 @@ int store_providers(struct store *st, struct provider_state **out, size_t *n, ch
 	        "SELECT p.name, p.kind, p.last_good, p.last_attempt, p.last_status, p.last_error,"
 	        " p.from_snapshot, (SELECT count(*) FROM offers o WHERE o.provider = p.name) +"
 	        " (SELECT count(*) FROM api_prices a WHERE a.provider = p.name) +"
-	        " (CASE p.kind WHEN 'fx' THEN (SELECT count(*) FROM fx_rates) ELSE 0 END)"
-	        " FROM providers p ORDER BY p.kind DESC, p.name",
+	        " (CASE p.kind WHEN 'fx' THEN (SELECT count(*) FROM fx_rates) ELSE 0 END),"
+	        " coalesce(r.at, p.last_good, '') FROM providers p LEFT JOIN (SELECT provider,"
+	        " min(at) AS at FROM (" STORE_PROVIDER_ROW_DATES ") GROUP BY provider) r"
+	        " ON r.provider = p.name ORDER BY p.kind DESC, p.name",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read providers");
 	void *rows;

@@ -528,6 +528,54 @@ static cJSON *tour_json(const char *db, const char *extra)
 	return doc;
 }
 
+/* The figure after `lead` in text, or NAN when it is not there. */
+static double figure_after(const char *text, const char *lead)
+{
+	const char *at = text ? strstr(text, lead) : NULL;
+	return at ? strtod(at + strlen(lead), NULL) : NAN;
+}
+
+/* Issue 26: compare's summary line and fleet state one figure for the
+ * plan of one purchase per job, jobs priced one by one: both outputs
+ * parsed, in the table and in the JSON, and equal to compare's jobs. */
+START_TEST(compares_summary_line_and_fleet_print_one_figure_for_the_same_plan)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/p.db", dir), *cmp = NULL, *fl = NULL;
+	const char *compare[] = {"compare", "jobs/monthly.yaml", "--db", db, "-q", NULL};
+	const char *fleet[] = {"fleet", "jobs/monthly.yaml", "--month", "2026-03", "--db", db,
+			       "-q", NULL};
+	ck_assert_int_eq(test_run_planner(compare, NULL, &cmp, NULL), 0);
+	ck_assert_int_eq(test_run_planner(fleet, NULL, &fl, NULL), 0);
+	double in_all = figure_after(cmp, "\nin all: ");
+	double quoted = figure_after(fl, "one purchase per job, jobs priced one by one "
+					 "(planner compare): ");
+	ck_assert_msg(isfinite(in_all), "no summary line in compare:\n%s", cmp);
+	ck_assert_msg(isfinite(quoted), "no compare figure in fleet:\n%s", fl);
+	ck_assert_double_eq_tol(quoted, in_all, 0.005);
+	free(cmp);
+	const char *json[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db, "-q",
+			      NULL};
+	ck_assert_int_eq(test_run_planner(json, NULL, &cmp, NULL), 0);
+	cJSON *c = cJSON_Parse(cmp), *f = tour_json(db, NULL), *j;
+	ck_assert_ptr_nonnull(c);
+	double sum = 0;
+	cJSON_ArrayForEach(j, cJSON_GetObjectItem(c, "jobs"))
+	sum += cJSON_GetObjectItem(cJSON_GetObjectItem(j, "best"), "monthly_cost")->valuedouble;
+	double total = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "total"), "monthly_cost")
+			   ->valuedouble;
+	ck_assert_double_eq_tol(total, sum, 0.01);
+	ck_assert_double_eq_tol(total, in_all, 0.005);
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(f, "compare_monthly_total")->valuedouble, total,
+				0.005);
+	cJSON_Delete(c);
+	cJSON_Delete(f);
+	free(cmp);
+	free(fl);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 /* --thorough schedules every purchase it tries in full (no quick looks)
  * and, on the tour, agrees with the quick-look search on the purchase. */
 START_TEST(fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour)
@@ -864,6 +912,7 @@ Suite *fleet_suite(void)
 	tcase_add_test(tour, fleet_thorough_schedules_every_purchase_in_full_and_agrees_on_the_tour);
 	tcase_add_test(tour, a_fully_busy_purchase_costs_the_fleet_what_compare_charges_owning_it);
 	tcase_add_test(tour, one_purchase_per_job_stays_within_max_count);
+	tcase_add_test(tour, compares_summary_line_and_fleet_print_one_figure_for_the_same_plan);
 	suite_add_tcase(s, tour);
 	TCase *equal = tcase_create("equal work");
 	tcase_set_timeout(equal, 600);

@@ -430,7 +430,14 @@ START_TEST(an_eu_only_job_chooses_among_four_eu_providers_in_euros)
 	const char *hist[] = {"history", "H100 PCIe", "--db", db, "--format", "json", NULL};
 	ck_assert_int_eq(test_run_planner(hist, NULL, &out, &err), 0);
 	cJSON *h = cJSON_Parse(out);
-	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(h, "points"), 0);
+	const cJSON *sc = NULL;
+	cJSON_ArrayForEach(sc, cJSON_GetObjectItem(h, "series"))
+	{
+		if (!strcmp(cJSON_GetObjectItem(sc, "provider")->valuestring, "scaleway"))
+			break;
+	}
+	ck_assert_ptr_nonnull(sc);
+	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "points"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(first, "refreshed_at")->valuestring,
 			 "2026-10-01T00:00:00Z");
 	ck_assert_double_eq_tol(cJSON_GetObjectItem(first, "min")->valuedouble, 2.8665 * 1.1252,

@@ -150,10 +150,11 @@ START_TEST(history_table_has_a_sparkline_and_csv_names_its_units)
 	const char *csv[] = {"history", "H100 SXM", "--provider", "histco", "--format", "csv",
 			     "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
-	ck_assert_str_eq(out, "refreshed_at,offers,min_usd_per_gpu_hour,median_usd_per_gpu_hour\r\n"
-			      "2026-12-01T03:00:00Z,2,2.4000,2.4500\r\n"
-			      "2026-12-08T03:00:00Z,2,2.1000,2.3000\r\n"
-			      "2026-12-15T03:00:00Z,2,2.2500,2.3750\r\n");
+	ck_assert_str_eq(out, "refreshed_at,offers,min_usd_per_gpu_hour,median_usd_per_gpu_hour,"
+			      "provider\r\n"
+			      "2026-12-01T03:00:00Z,2,2.4000,2.4500,histco\r\n"
+			      "2026-12-08T03:00:00Z,2,2.1000,2.3000,histco\r\n"
+			      "2026-12-15T03:00:00Z,2,2.2500,2.3750,histco\r\n");
 	free(out);
 	char *err = NULL;
 	const char *bad[] = {"history", "H10O", "--db", db, NULL};
@@ -312,23 +313,122 @@ START_TEST(curves_built_row_by_row_match_a_recount_at_every_refresh)
 	size_t nc = 0;
 	char *err = NULL;
 	ck_assert_int_eq(history_curves(rows, n, &c, &nc, &err), PLANNER_OK);
-	ck_assert_uint_eq(nc, 2);
-	for (size_t g = 0; g < 2; g++) {
-		size_t from = g ? half : 0, count = g ? n - half : half;
-		size_t n_want = recount(rows + from, count, want);
-		ck_assert_str_eq(c[g].gpu, rows[from].gpu);
-		ck_assert_uint_eq(c[g].n_steps, n_want);
+	ck_assert_uint_eq(nc, 4); /* two GPUs at two providers */
+	struct price_point *one = calloc(CAP, sizeof *one);
+	ck_assert_ptr_nonnull(one);
+	static const char *const provs[] = {"acme", "zeta"};
+	for (size_t k = 0; k < 4; k++) {
+		size_t from = k / 2 ? half : 0, to = k / 2 ? n : half, m = 0;
+		for (size_t i = from; i < to; i++) /* one GPU at one provider */
+			if (!strcmp(rows[i].provider, provs[k % 2]))
+				one[m++] = rows[i];
+		size_t n_want = recount(one, m, want);
+		ck_assert_str_eq(c[k].gpu, rows[from].gpu);
+		ck_assert_str_eq(c[k].provider, provs[k % 2]);
+		ck_assert_uint_eq(c[k].n_steps, n_want);
 		ck_assert_uint_eq(n_want, CHURN_REFRESHES);
 		for (size_t i = 0; i < n_want; i++) {
-			ck_assert_str_eq(c[g].steps[i].at, want[i].at);
-			ck_assert_uint_eq(c[g].steps[i].offers, want[i].offers);
-			ck_assert_double_eq(c[g].steps[i].min, want[i].min);
-			ck_assert_double_eq(c[g].steps[i].median, want[i].median);
+			ck_assert_str_eq(c[k].steps[i].at, want[i].at);
+			ck_assert_uint_eq(c[k].steps[i].offers, want[i].offers);
+			ck_assert_double_eq(c[k].steps[i].min, want[i].min);
+			ck_assert_double_eq(c[k].steps[i].median, want[i].median);
 		}
 	}
 	history_curves_free(c, nc);
+	free(one);
 	free(rows);
 	free(want);
+}
+END_TEST
+
+/* Issue 26: one provider at 3.15 on one date and another at 1.52 on a
+ * later one are two curves of one point each, not a trend from 3.15 to
+ * 1.52 over two refreshes; a provider's own refreshes are its curve's
+ * steps, however the other provider's dates fall between them. */
+START_TEST(a_curve_is_one_providers_refreshes_never_a_mix_of_providers)
+{
+	struct price_point rows[] = {
+		point("H100 SXM", "x", 1, 3.15, "2026-08-22T00:00:00Z"),
+		point("H100 SXM", "y", 1, 2.00, "2026-09-01T00:00:00Z"),
+		point("H100 SXM", "z", 1, 1.52, "2026-11-30T00:00:00Z"),
+		point("H100 SXM", "y", 1, 1.80, "2026-12-01T00:00:00Z"),
+	};
+	snprintf(rows[0].provider, sizeof rows[0].provider, "ovh");
+	snprintf(rows[2].provider, sizeof rows[2].provider, "bvast");
+	struct history_curve *c = NULL;
+	size_t n = 0;
+	char *err = NULL;
+	ck_assert_int_eq(history_curves(rows, 4, &c, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n, 3);
+	/* By provider: acme (y), bvast (z), ovh (x). */
+	ck_assert_str_eq(c[0].provider, "acme");
+	ck_assert_uint_eq(c[0].n_steps, 2);
+	ck_assert_uint_eq(c[0].steps[1].offers, 1); /* x and z are not acme's */
+	ck_assert_double_eq_tol(c[0].steps[0].min, 2.00, 1e-12);
+	ck_assert_double_eq_tol(c[0].steps[1].min, 1.80, 1e-12);
+	ck_assert_str_eq(c[1].provider, "bvast");
+	ck_assert_uint_eq(c[1].n_steps, 1);
+	ck_assert_str_eq(c[2].provider, "ovh");
+	ck_assert_uint_eq(c[2].n_steps, 1);
+	ck_assert_double_eq_tol(c[2].steps[0].min, 3.15, 1e-12);
+	for (size_t k = 0; k < n; k++)
+		ck_assert_str_eq(c[k].gpu, "H100 SXM");
+	history_curves_free(c, n);
+}
+END_TEST
+
+/* history_db's histco, and oldco with one H100 at 3.15 a week before. */
+static char *two_provider_db(char **dir)
+{
+	char *db = history_db(dir), *err = NULL;
+	struct store *st = NULL;
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	struct offer o = {.provider = "oldco", .offer = "h100", .gpu = "H100 SXM",
+			  .gpu_count = 1, .vram_gib = 80, .price_per_hour = 3.15,
+			  .available = true, .fetched_at = "2026-11-24T03:00:00Z"};
+	ck_assert_int_eq(store_replace_offers(st, "oldco", &o, 1, &err), PLANNER_OK);
+	store_close(st);
+	return db;
+}
+
+START_TEST(history_without_a_provider_gives_each_provider_its_own_series)
+{
+	char *dir, *db = two_provider_db(&dir), *out = NULL;
+	const char *json[] = {"history", "H100 SXM", "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(json, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	/* The snapshot's providers of the GPU too, each with its one date. */
+	const cJSON *one = NULL;
+	int seen = 0;
+	cJSON_ArrayForEach(one, cJSON_GetObjectItem(root, "series"))
+	{
+		const char *p = cJSON_GetObjectItem(one, "provider")->valuestring;
+		int points = cJSON_GetArraySize(cJSON_GetObjectItem(one, "points"));
+		ck_assert_int_eq(points, !strcmp(p, "histco") ? 3 : 1);
+		seen += !strcmp(p, "histco") || !strcmp(p, "oldco");
+	}
+	ck_assert_int_eq(seen, 2);
+	ck_assert_ptr_null(cJSON_GetObjectItem(root, "points")); /* no mixed series */
+	cJSON_Delete(root);
+	free(out);
+	const char *table[] = {"history", "H100 SXM", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(table, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "at each provider over its own refreshes"));
+	/* histco's trend is its own 2.40 -> 2.25; oldco's one point none. */
+	const char *h = strstr(out, "\nhistco "), *o = strstr(out, "\noldco ");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_ptr_nonnull(strstr(h, "\u2588\u2581\u2585 2.40 -> 2.25\n"));
+	ck_assert_ptr_null(strstr(out, "3.15 ->"));
+	ck_assert_ptr_null(strstr(out, "over 4 refreshes"));
+	free(out);
+	const char *csv[] = {"history", "H100 SXM", "--format", "csv", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\n2026-11-24T03:00:00Z,1,3.1500,3.1500,oldco\r\n"));
+	free(out);
+	free(db);
+	free(dir);
 }
 END_TEST
 
@@ -391,11 +491,13 @@ Suite *history_suite(void)
 	tcase_add_test(tc, an_unchanged_price_carries_forward_and_prices_are_per_gpu_hour);
 	tcase_add_test(tc, the_sparkline_spans_the_lowest_to_the_highest_block);
 	tcase_add_test(tc, curves_built_row_by_row_match_a_recount_at_every_refresh);
+	tcase_add_test(tc, a_curve_is_one_providers_refreshes_never_a_mix_of_providers);
 	suite_add_tcase(s, tc);
 	TCase *e2e = tcase_create("end to end");
 	tcase_set_timeout(e2e, 0); /* no wall-clock limit: runs are slow under ASan */
 	tcase_add_test(e2e, history_json_gives_min_and_median_per_refresh);
 	tcase_add_test(e2e, history_table_has_a_sparkline_and_csv_names_its_units);
+	tcase_add_test(e2e, history_without_a_provider_gives_each_provider_its_own_series);
 	tcase_add_test(e2e, an_offer_that_vanished_from_its_feed_is_not_counted_later);
 	tcase_add_test(e2e, streamed_rows_are_the_stored_rows_in_their_order_until_the_callback_stops);
 	suite_add_tcase(s, e2e);

@@ -652,6 +652,30 @@ START_TEST(a_job_needs_a_name_a_model_and_an_amount_of_work)
 }
 END_TEST
 
+/* Issue 26: the report's title was the spec's path; a spec may name
+ * itself (name:), else its title is its file's base name. */
+START_TEST(a_spec_names_itself_else_its_title_is_its_files_base_name)
+{
+	struct jobspec *spec = parse_ok("name: platform team\n" HEAD "    hours_per_month: 1\n");
+	ck_assert_str_eq(spec->name, "platform team");
+	ck_assert_str_eq(jobspec_title(spec), "platform team");
+	jobspec_free(spec);
+	const char *text = HEAD "    hours_per_month: 1\n";
+	char *err = NULL;
+	ck_assert_int_eq(jobspec_parse("/srv/plans/team.yaml", text, strlen(text), test_ref(),
+				       &spec, &err),
+			 PLANNER_OK);
+	ck_assert_ptr_null(spec->name);
+	ck_assert_str_eq(jobspec_title(spec), "team.yaml");
+	jobspec_free(spec);
+	bad("name: \"\"\n" HEAD "    hours_per_month: 1\n", "t.yaml:1:7: ", "name", "empty",
+	    "title", NULL);
+	bad("name: \"a\\tb\"\n" HEAD "    hours_per_month: 1\n", "t.yaml:1:7: ",
+	    "control character", NULL);
+	bad("name: [a]\n" HEAD "    hours_per_month: 1\n", "t.yaml:1:7: ", NULL);
+}
+END_TEST
+
 START_TEST(a_context_takes_the_suffixes_fit_context_takes)
 {
 	struct jobspec *s = parse_ok(HEAD "    context: 32K\n    hours_per_month: 1\n");
@@ -1097,6 +1121,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(bads, negative_zero_and_absurd_numbers_are_errors);
 	tcase_add_test(bads, unknown_models_gpus_and_precisions_suggest_the_nearest);
 	tcase_add_test(bads, a_job_needs_a_name_a_model_and_an_amount_of_work);
+	tcase_add_test(bads, a_spec_names_itself_else_its_title_is_its_files_base_name);
 	tcase_add_test(bads, a_context_longer_than_the_model_allows_is_an_error);
 	tcase_add_test(bads, a_context_takes_the_suffixes_fit_context_takes);
 	tcase_add_test(bads, top_level_settings_are_checked);

@@ -591,6 +591,53 @@ START_TEST(providers_shows_stale_rows_and_never_a_key)
 }
 END_TEST
 
+/* Issue 26: `providers` said lambda was "42h ago" (its last refresh
+ * mark) while compare named 2026-08-11 (its oldest row) for the same
+ * rows. Every provider compare's snapshot note dates has that date in its
+ * `providers` row, and in the JSON's prices_as_of. */
+START_TEST(providers_and_compare_state_one_date_for_the_same_rows)
+{
+	char *db = new_db(), *out = NULL, *err = NULL, *pout = NULL, *perr = NULL,
+	     *jout = NULL, *jerr = NULL;
+	const char *cmp[] = {"compare", "jobs/monthly.yaml", "--db", db, NULL};
+	const char *prov[] = {"providers", "--db", db, NULL};
+	const char *json[] = {"providers", "--db", db, "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(cmp, NULL, &out, &err), 0);
+	ck_assert_int_eq(test_run_planner(prov, NULL, &pout, &perr), 0);
+	ck_assert_int_eq(test_run_planner(json, NULL, &jout, &jerr), 0);
+	const char *list = strstr(err, "bundled snapshot of ");
+	ck_assert_ptr_nonnull(list);
+	list += strlen("bundled snapshot of ");
+	int named = 0;
+	char name[32], date[11];
+	for (int used = 0; sscanf(list, "%*[, ]%31[a-z] %10[0-9-]%n", name, date, &used) == 2 ||
+			   sscanf(list, "%31[a-z] %10[0-9-]%n", name, date, &used) == 2;
+	     list += used, named++) {
+		char *row = xasprintf("\n%s ", name), *iso = xasprintf("%sT", date);
+		const char *r = strstr(pout, row);
+		ck_assert_msg(r, "no providers row for %s", name);
+		const char *eol = strchr(r + 1, '\n');
+		const char *d = strstr(r, date);
+		ck_assert_msg(d && (!eol || d < eol), "%s: compare says %s, providers: %.*s", name,
+			      date, (int)(eol ? eol - r : 80), r);
+		char *key = xasprintf("\"provider\":\t\"%s\"", name);
+		const char *j = strstr(jout, key), *at = j ? strstr(j, "\"prices_as_of\"") : NULL;
+		ck_assert_msg(at && strstr(at, iso) == strchr(at, '2'), "%s: JSON date", name);
+		free(key);
+		free(row);
+		free(iso);
+	}
+	ck_assert_int_ge(named, 10);
+	free(out);
+	free(err);
+	free(pout);
+	free(perr);
+	free(jout);
+	free(jerr);
+	free(db);
+}
+END_TEST
+
 /* The number of times needle occurs in hay. */
 static int count_of(const char *hay, const char *needle)
 {
@@ -730,6 +777,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, a_second_refresh_says_another_is_running);
 	tcase_add_test(t, an_unknown_provider_is_a_usage_error_with_a_suggestion);
 	tcase_add_test(t, providers_shows_stale_rows_and_never_a_key);
+	tcase_add_test(t, providers_and_compare_state_one_date_for_the_same_rows);
 	tcase_add_test(t, after_a_failed_refresh_stale_prices_are_one_warning_that_quiet_hides);
 	tcase_add_test(t, offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue);
 	tcase_add_test(t, rows_left_out_of_a_real_feed_are_counted_and_said);

@@ -125,6 +125,15 @@ static char *make_month_report(const char *dir, const char *spec, const char *mo
 	return html;
 }
 
+/* Removes dir and what it holds, and frees its name. */
+static void remove_dir(char *dir)
+{
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(rm), 0);
+	free(rm);
+	free(dir);
+}
+
 START_TEST(each_cost_line_passes_through_its_route_cost_and_crosses_at_the_break_even)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *err = NULL;
@@ -203,9 +212,11 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
 	ck_assert_ptr_nonnull(strstr(text, "2026-11-30")); /* the snapshot's newest date */
 	/* The snapshot alone has two dates for the GPUs Scaleway lists (its EUR
-	 * rows of 2026-10-01, converted at the snapshot's ECB rate). */
-	ck_assert_ptr_nonnull(strstr(text, "H100 PCIe: 2 refreshes"));
-	ck_assert_ptr_nonnull(strstr(text, "converted at 1 EUR = 1.125 USD, ECB 2025-05-09"));
+	 * rows of 2026-10-01 and another provider's), which are no trend
+	 * (issue 26): no chart, and the rates of none. */
+	ck_assert_ptr_null(strstr(text, "H100 PCIe: 2 refreshes"));
+	ck_assert_ptr_null(strstr(text, " refreshes, now "));
+	ck_assert_ptr_nonnull(strstr(text, "more than one price point at one provider"));
 	ck_assert_ptr_null(strstr(text, "http://www.w3.org/1999/xlink"));
 	free(text);
 	free(stats);
@@ -287,21 +298,21 @@ END_TEST
 
 START_TEST(a_gpu_with_several_price_points_gets_a_history_chart)
 {
-	/* The snapshot alone: its H100 SXM points (one per date its providers'
-	 * sources give), drawn when there are two or more. */
+	/* The snapshot alone: each provider's rows are of one date, and the
+	 * dates of different providers are not a series (issue 26: they drew
+	 * one H100 SXM trend over "4 refreshes" of four providers). */
 	char *dir0 = test_tmpdir(), *html0 = make_report(dir0, "jobs/monthly.yaml", false);
+	char *stats0 = xhtml_stats(html0);
+	ck_assert_int_eq((int)stat_of(stats0, "history"), 0);
+	free(stats0);
 	char *text0 = test_slurp(html0);
-	int before = 1;
-	for (const char *at0 = text0; (at0 = strstr(at0, "H100 SXM: ")); at0++)
-		if (sscanf(at0, "H100 SXM: %d refreshes", &before) == 1)
-			break;
+	ck_assert_ptr_null(strstr(text0, " refreshes, now "));
 	char *dir = test_tmpdir(), *html = make_report(dir, "jobs/monthly.yaml", true);
 	char *stats = xhtml_stats(html);
-	ck_assert_int_ge((int)stat_of(stats, "history"), 1);
+	ck_assert_int_eq((int)stat_of(stats, "history"), 1); /* histco's, three refreshes */
 	ck_assert_int_eq((int)(stat_of(stats, "svg") - stat_of(stats, "history")), 7);
-	char *text = test_slurp(html), want[64];
-	snprintf(want, sizeof want, "H100 SXM: %d refreshes", before + 3); /* snapshot + 3 */
-	ck_assert_msg(strstr(text, want) != NULL, "no \"%s\"", want);
+	char *text = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(text, "H100 SXM at histco: 3 refreshes"));
 	free(text);
 	free(text0);
 	free(html0);
@@ -510,8 +521,10 @@ START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
 	char *first = strstr(summary, "<section");
 	ck_assert_ptr_nonnull(first);
 	*first = '\0'; /* only what comes before the first job */
-	ck_assert_ptr_nonnull(strstr(summary, "The cheapest plan costs <b>"));
-	ck_assert_ptr_nonnull(strstr(summary, "in the cheapest plan (USD/month)"));
+	ck_assert_ptr_nonnull(strstr(summary, "The plan: buy <b>"));
+	ck_assert_ptr_nonnull(strstr(summary, "id=\"headline-monthly\""));
+	ck_assert_ptr_nonnull(
+	    strstr(summary, "jobs priced one by one, each on its cheapest route (USD/month)"));
 	ck_assert_ptr_nonnull(strstr(summary, "every job it can run on it alone"));
 	ck_assert_ptr_nonnull(strstr(summary, "capex"));
 	ck_assert_ptr_nonnull(strstr(summary, "only in eu"));
@@ -522,17 +535,17 @@ START_TEST(the_first_screen_gives_totals_capex_payback_regions_and_decisions)
 	              summary);
 	/* issue 15: the purchase up front and the whole horizon, not only a
 	 * monthly figure; the horizon chart marks the month the text names */
-	ck_assert_ptr_nonnull(strstr(summary, "-month horizon the plan costs <b>"));
+	ck_assert_ptr_nonnull(strstr(summary, "<b>cash over the horizon</b>"));
 	ck_assert_ptr_nonnull(strstr(summary, "Over the horizon"));
-	const char *pays = strstr(summary, "Buying pays from month ");
+	const char *pays = strstr(summary, "In cash, buying has paid from month ");
 	if (pays) {
-		int month = atoi(pays + strlen("Buying pays from month "));
-		char *mark = xasprintf(">pays from month %d</text>", month);
+		int month = atoi(pays + strlen("In cash, buying has paid from month "));
+		char *mark = xasprintf(">cash: paid from month %d</text>", month);
 		ck_assert_msg(strstr(summary, mark), "no marker for month %d", month);
 		free(mark);
 	} else {
-		ck_assert_msg(strstr(summary, "Buying does not pay within") ||
-		                  strstr(summary, "The plan buys nothing."),
+		ck_assert_msg(strstr(summary, "In cash, buying does not pay within") ||
+		                  strstr(summary, "Those jobs buy nothing."),
 		              "no horizon sentence:\n%s", summary);
 	}
 	free(text);
@@ -611,7 +624,7 @@ START_TEST(the_report_shows_the_fleet_planner_fleet_proposes_beside_its_alternat
 	ck_assert_ptr_nonnull(strstr(text, "<th>payback</th>"));
 	const cJSON *none = cJSON_GetObjectItem(cJSON_GetObjectItem(fl, "alternatives"),
 					       "buy_nothing");
-	char *alt = xasprintf("against %.2f buying nothing", json_num(none, "monthly_total"));
+	char *alt = xasprintf("<td class=\"num\">%.2f</td>", json_num(none, "monthly_total"));
 	ck_assert_msg(strstr(text, alt) != NULL, "no '%s'", alt);
 	free(alt);
 	free(text);
@@ -624,6 +637,140 @@ START_TEST(the_report_shows_the_fleet_planner_fleet_proposes_beside_its_alternat
 	ck_assert_int_eq(system(rm), 0);
 	free(rm);
 	free(dir);
+}
+END_TEST
+
+/* Issue 26: one report gave four figures for one plan (2282.93 a month
+ * paying back in 25.5 months first, 2270.06 and 23.9 under What to buy,
+ * 2136.72 under The month, "pays from month 26" in the horizon). The
+ * headline is fleet's plan, its figure and payback the ones planner fleet
+ * prints; compare's figure is labelled "jobs priced one by one" and is
+ * compare's own; the month and the horizon say what they are. */
+START_TEST(the_report_names_one_headline_plan_with_fleets_figure_and_labels_the_rest)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	char *html = make_month_report(dir, "jobs/monthly.yaml", "2026-03");
+	char *stats = xhtml_stats(html), *text = test_slurp(html);
+	const char *fleet[] = {"fleet", "jobs/monthly.yaml", "--month", "2026-03", "--format",
+			       "json", "--db", db, "--quiet", NULL};
+	const char *compare[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db,
+				 "--quiet", NULL};
+	cJSON *fl = planner_json(fleet), *cmp = planner_json(compare);
+	double monthly = json_num(fl, "monthly_total");
+	ck_assert_double_eq_tol(stat_of(stats, "cell.headline-monthly"), monthly, 0.005);
+	char *pay = text_of(stats, "cell.headline-payback");
+	char *want = xasprintf("%.1f months", json_num(fl, "payback_months"));
+	ck_assert_str_eq(pay, want);
+	double by_one = json_num(cJSON_GetObjectItem(cmp, "total"), "monthly_cost");
+	ck_assert_double_eq_tol(stat_of(stats, "cell.compare-monthly"), by_one, 0.005);
+	ck_assert_msg(fabs(by_one - monthly) > 0.005, "the test needs two figures");
+	/* The headline's figure stands once as a sentence's figure. */
+	char *fig = xasprintf("%.2f %s a month", monthly, "EUR");
+	const char *first = strstr(text, fig);
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_null(strstr(first + 1, fig));
+	/* The others say what they are. */
+	ck_assert_ptr_null(strstr(text, "The cheapest plan costs"));
+	ck_assert_ptr_nonnull(strstr(text, "<b>jobs priced one by one</b>"));
+	ck_assert_ptr_nonnull(strstr(text, "the month as scheduled costs"));
+	ck_assert_ptr_nonnull(strstr(text, "Cash over the horizon: "));
+	ck_assert_ptr_null(strstr(text, ">pays from month"));
+	free(fig);
+	free(want);
+	free(pay);
+	cJSON_Delete(fl);
+	cJSON_Delete(cmp);
+	free(text);
+	free(stats);
+	free(html);
+	free(db);
+	remove_dir(dir);
+}
+END_TEST
+
+/* The platform team's spec of issue 26: the headline equals fleet's
+ * figure for its plan, and says so when work is left unpriced. */
+START_TEST(the_platform_teams_headline_is_fleets_figure_and_owns_up_to_unpriced_work)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	const char *spec = "tests/fixtures/jobs/platform-team.yaml";
+	char *html = make_month_report(dir, spec, "2026-03"), *stats = xhtml_stats(html);
+	char *text = test_slurp(html);
+	const char *fleet[] = {"fleet", spec,   "--month", "2026-03", "--format",
+	                       "json",  "--db", db,        "--quiet", NULL};
+	cJSON *fl = planner_json(fleet);
+	ck_assert_double_eq_tol(stat_of(stats, "cell.headline-monthly"),
+	                        json_num(fl, "monthly_total"), 0.005);
+	const char *headline = strstr(text, "id=\"headline\"");
+	ck_assert_ptr_nonnull(headline);
+	const char *end = strstr(headline, "</p>");
+	bool unpriced =
+	    strstr(headline, "are not priced") && strstr(headline, "are not priced") < end;
+	ck_assert_int_eq(unpriced, json_num(fl, "unplaced_hours") > 0);
+	ck_assert_ptr_nonnull(strstr(text, "<title>planner report: platform-team.yaml</title>"));
+	cJSON_Delete(fl);
+	free(text);
+	free(stats);
+	free(html);
+	free(db);
+	remove_dir(dir);
+}
+END_TEST
+
+/* A spec with nothing to buy (buy: []): compare's total is the headline,
+ * the figure compare's summary line states. */
+START_TEST(without_anything_to_buy_the_headline_is_compares_total)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	char *spec = test_write(dir, "steady.yaml",
+	                        "version: 1\nbuy: []\njobs:\n  - name: steady\n"
+	                        "    model: qwen2.5-7b\n    precision: bf16\n"
+	                        "    hours_per_month: 380\n");
+	char *html = make_report(dir, spec, false), *stats = xhtml_stats(html);
+	char *text = test_slurp(html);
+	const char *compare[] = {"compare", spec, "--format", "json", "--db", db, "--quiet", NULL};
+	cJSON *cmp = planner_json(compare);
+	ck_assert_double_eq_tol(stat_of(stats, "cell.headline-monthly"),
+				json_num(cJSON_GetObjectItem(cmp, "total"), "monthly_cost"), 0.005);
+	ck_assert_ptr_nonnull(strstr(text, "The plan: each job on its cheapest route, priced one "
+					   "by one (planner compare)"));
+	cJSON_Delete(cmp);
+	free(text);
+	free(stats);
+	free(html);
+	free(spec);
+	free(db);
+	remove_dir(dir);
+}
+END_TEST
+
+/* Issue 26: the title was the spec's absolute path. It is the spec's
+ * name:, else its file's base name. */
+START_TEST(the_title_is_the_specs_name_else_its_file_name_never_its_path)
+{
+	char *dir = test_tmpdir();
+	char *named = test_write(dir, "team.yaml",
+	                         "version: 1\nname: Platform & friends\njobs:\n  - name: a\n"
+	                         "    model: llama-3.1-8b\n    precision: q4_k_m\n"
+	                         "    hours_per_month: 10\n");
+	char *html = make_report(dir, named, false), *text = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(text, "<title>planner report: Platform &amp; friends</title>"));
+	ck_assert_ptr_nonnull(strstr(text, "<h1>AI workload costs: Platform &amp; friends</h1>"));
+	free(text);
+	free(html);
+	char *plain = test_write(dir, "plain.yaml",
+	                         "version: 1\njobs:\n  - name: a\n    model: llama-3.1-8b\n"
+	                         "    precision: q4_k_m\n    hours_per_month: 10\n");
+	ck_assert_int_eq(plain[0], '/'); /* given by its absolute path */
+	html = make_report(dir, plain, false);
+	text = test_slurp(html);
+	ck_assert_ptr_nonnull(strstr(text, "<title>planner report: plain.yaml</title>"));
+	ck_assert_ptr_nonnull(strstr(text, "<h1>AI workload costs: plain.yaml</h1>"));
+	free(text);
+	free(html);
+	free(plain);
+	free(named);
+	remove_dir(dir);
 }
 END_TEST
 
@@ -660,7 +807,7 @@ START_TEST(the_report_lays_out_the_month_planner_schedule_gives_with_its_totals)
 	}
 	ck_assert_ptr_nonnull(strstr(text, "href=\"#month\""));
 	ck_assert_ptr_null(strstr(text, "this report prices whole months"));
-	ck_assert_ptr_nonnull(strstr(text, "on the proposed fleet: the GPUs already owned plus its "
+	ck_assert_ptr_nonnull(strstr(text, "on the recommended fleet: the GPUs already owned plus its "
 					   "purchase (2x RTX 5090)"));
 	free(text);
 	cJSON_Delete(sc);
@@ -717,6 +864,11 @@ Suite *report_suite(void)
 	tcase_add_test(tc, a_stale_warning_is_styled_as_a_warning_not_as_the_best_route);
 	tcase_add_test(tc, the_report_shows_the_fleet_planner_fleet_proposes_beside_its_alternatives);
 	tcase_add_test(tc, the_report_lays_out_the_month_planner_schedule_gives_with_its_totals);
+	tcase_add_test(tc, the_report_names_one_headline_plan_with_fleets_figure_and_labels_the_rest);
+	tcase_add_test(tc, without_anything_to_buy_the_headline_is_compares_total);
+	tcase_add_test(tc,
+	               the_platform_teams_headline_is_fleets_figure_and_owns_up_to_unpriced_work);
+	tcase_add_test(tc, the_title_is_the_specs_name_else_its_file_name_never_its_path);
 	tcase_add_test(tc, a_spec_with_nothing_to_buy_says_so_in_place_of_the_fleet);
 	suite_add_tcase(s, tc);
 	return s;

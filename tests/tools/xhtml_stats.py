@@ -5,7 +5,8 @@ well-formed XML: every element closed, only XML escapes) and prints one
 markers, current-use markers, scripts, external references (src or href
 not starting with '#', stylesheet links, url() to anything but '#'), and
 every job section's title, every h2's id ("h2id=fleet") and the text of
-every table cell with an id ("cell.fleet-capex=4800.00"). Exits 1 when the file does not parse."""
+every table cell, b or span with an id ("cell.fleet-capex=4800.00",
+"cell.headline-monthly=2270.06 EUR a month"). Exits 1 when the file does not parse."""
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -51,7 +52,7 @@ def main():
             titles.append(el.text)
         if el.tag == XH + "h2" and el.get("id"):
             ids.append(el.get("id"))
-        if el.tag == XH + "td" and el.get("id"):
+        if el.tag in (XH + "td", XH + "b", XH + "span") and el.get("id"):
             cells.append((el.get("id"), "".join(el.itertext())))
     for k, v in stats.items():
         print("%s=%s" % (k, v))
