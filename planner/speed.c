@@ -14,6 +14,8 @@
 #include "speed.h"
 
 #include <math.h>
+
+#include "local_device.h"
 #include <string.h>
 
 /* FLOPs per parameter per token: forward 2 (one multiply-add); training 6
@@ -197,6 +199,10 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 	    vram_ssm_state_bytes(m);
 	if (vram_kv_replicated(e, m))
 		kv_bytes *= n;
+	if (one.kind != DEVICE_GPU) { /* a Mac, a Strix Halo PC, a CPU: local_device.c */
+		local_device_speed(e, m, p, &one, job, weight_bytes, kv_bytes, params, out);
+		return;
+	}
 	double mem_tps = bw > 0 ? b * bw / (weight_bytes + b * kv_bytes) : 0.0;
 	double compute_tps = flops / (FWD_FLOPS_PER_PARAM * params);
 	if (split) /* a layer split's GPUs decode one after another */
