@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "engines.h"
+#include "local_device.h"
 #include "speed.h"
 #include "vram.h"
 
@@ -17,34 +19,53 @@ struct fit_args {
 	long context;          /* default 4096 */
 	int batch;             /* default 1 */
 	enum task task;
-	const struct engine *engine;  /* --engine, else the default for task and precision */
-	const struct gpu_spec *gpu;   /* --gpu: this GPU only; NULL = every GPU */
-	int gpus;                     /* --gpus: a fixed count; 0 = the fewest that fit */
-	double input, output;         /* --input/--output: mean tokens per request; 0 = none */
-	const char *kv_cache;         /* --kv-cache: bf16, fp8; NULL = the engine's default */
-	double kv_bytes;              /* its element size under the engine */
-	bool batch_max;               /* --batch max: the largest batch that fits */
+	const struct engine *engine; /* --engine, else the default for task and precision */
+	const struct gpu_spec *gpu;  /* --gpu: this GPU only; NULL = every GPU */
+	int gpus;                    /* --gpus: a fixed count; 0 = the fewest that fit */
+	double input, output;        /* --input/--output: mean tokens per request; 0 = none */
+	const char *kv_cache;        /* --kv-cache: bf16, fp8; NULL = the engine's default */
+	double kv_bytes;             /* its element size under the engine */
+	bool batch_max;              /* --batch max: the largest batch that fits */
 	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer. */
-	int lora_rank;                /* 0 = VRAM_LORA_RANK */
-	bool lora_attention;          /* --lora-targets attention */
-	int micro_batch;              /* 0 = the batch split over the GPUs */
+	int lora_rank;                          /* 0 = VRAM_LORA_RANK */
+	bool lora_attention;                    /* --lora-targets attention */
+	int micro_batch;                        /* 0 = the batch split over the GPUs */
 	const struct optimizer_info *optimizer; /* NULL = the engine's */
+	/* A Mac, a Strix Halo PC or a CPU (local_device.h), or a device
+	 * described with --gpu custom: the rows fit answers for. */
+	struct local_variant variants[32];
+	size_t n_variants;
+	double memory_gib;            /* --memory-gib: the variant, the RAM, or custom's */
+	double bandwidth_gbs, tflops; /* --bandwidth-gbs, --tflops: custom's */
+	const char *kind;             /* --kind: custom's; NULL = gpu */
+	int threads;                  /* --threads: CPU threads; 0 = every core */
+	struct gpu_spec custom;       /* --gpu custom */
 };
 
 /* Long-only options (no short letter). */
-enum { OPT_LORA_RANK = 256, OPT_LORA_TARGETS, OPT_MICRO_BATCH, OPT_OPTIMIZER };
+enum {
+	OPT_LORA_RANK = 256,
+	OPT_LORA_TARGETS,
+	OPT_MICRO_BATCH,
+	OPT_OPTIMIZER,
+	OPT_MEMORY_GIB,
+	OPT_BANDWIDTH,
+	OPT_TFLOPS,
+	OPT_KIND,
+	OPT_THREADS,
+};
 
 /* The memory job `fit` asks about, with b sequences. */
 static struct vram_job fit_job(const struct fit_args *a, int b)
 {
 	return (struct vram_job){.task = a->task,
-				 .context = a->context,
-				 .batch = b,
-				 .kv_bytes_per_element = a->kv_bytes,
-				 .lora_rank = a->lora_rank,
-				 .lora_attention_only = a->lora_attention,
-				 .micro_batch = a->micro_batch,
-				 .optimizer = a->optimizer};
+	                         .context = a->context,
+	                         .batch = b,
+	                         .kv_bytes_per_element = a->kv_bytes,
+	                         .lora_rank = a->lora_rank,
+	                         .lora_attention_only = a->lora_attention,
+	                         .micro_batch = a->micro_batch,
+	                         .optimizer = a->optimizer};
 }
 
 static bool parse_task(const char *s, enum task *t)
@@ -61,22 +82,24 @@ static bool parse_task(const char *s, enum task *t)
  * and the speeds there. */
 struct fit_line {
 	const struct gpu_spec *g;
-	int needed;      /* fewest that fit; 0 = none up to max_tp */
-	int n;           /* the count the line is about: --gpus, else needed */
-	int batch;       /* sequences at once: --batch, or the most that fit (max) */
-	bool fits;       /* the job fits on n */
-	double per_gpu;  /* GiB on each of n */
+	int needed;     /* fewest that fit; 0 = none up to max_tp */
+	int n;          /* the count the line is about: --gpus, else needed */
+	int batch;      /* sequences at once: --batch, or the most that fit (max) */
+	bool fits;      /* the job fits on n */
+	double per_gpu; /* GiB on each of n */
 	struct speed_est s;
 };
 
 static void fit_line(const struct fit_args *a, const struct model_spec *m,
-		     const struct precision_info *p, const struct vram_need *need,
-		     const struct gpu_spec *g, struct fit_line *l)
+                     const struct precision_info *p, const struct vram_need *need,
+                     const struct gpu_spec *g, struct fit_line *l)
 {
 	const struct engine *e = a->engine;
 	memset(l, 0, sizeof *l);
 	l->g = g;
 	struct device d = device_from_gpu(g, 1);
+	if (a->threads > 0)
+		d.threads = a->threads;
 	l->needed = vram_device_min_count(e, need, &d);
 	l->n = a->gpus > 0 ? a->gpus : l->needed;
 	d.count = l->n;
@@ -91,10 +114,12 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	l->fits = l->n > 0 && l->batch > 0 && vram_place(e, &at, &d, &fit, NULL, 0);
 	if (l->n > 0) {
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
-		struct speed_job sj = {.task = a->task, .context = a->context,
-				       .batch = l->batch > 0 ? l->batch : 1,
-				       .input_tokens = a->input, .output_tokens = a->output,
-				       .kv_bytes_per_element = a->kv_bytes};
+		struct speed_job sj = {.task = a->task,
+		                       .context = a->context,
+		                       .batch = l->batch > 0 ? l->batch : 1,
+		                       .input_tokens = a->input,
+		                       .output_tokens = a->output,
+		                       .kv_bytes_per_element = a->kv_bytes};
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
 	}
 }
@@ -116,16 +141,23 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 		cJSON_AddNullToObject(o, "gpus_needed");
 	cJSON_AddStringToObject(o, "engine", a->engine->name);
 	cJSON_AddBoolToObject(o, "fits", l->fits);
+	if (l->g->kind != DEVICE_GPU)
+		cJSON_AddStringToObject(o, "kind", device_kind_name(l->g->kind));
 	if (l->n > 0) {
 		cJSON_AddNumberToObject(o, "gpus", l->n);
 		cJSON_AddNumberToObject(o, "batch", l->batch);
 		cJSON_AddNumberToObject(o, "per_gpu_gib", round_to(l->per_gpu, 2));
-		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(line_tps(a, l), 1));
-		cJSON_AddNumberToObject(o, "decode_tokens_per_second", round_to(l->s.stream_tps, 1));
-		cJSON_AddNumberToObject(o, "output_tokens_per_second", round_to(l->s.output_tps, 1));
-		cJSON_AddNumberToObject(o, "prefill_tokens_per_second",
-					round_to(l->s.prefill_tps, 1));
-		cJSON_AddNumberToObject(o, "train_tokens_per_second", round_to(l->s.train_tps, 1));
+		/* A configuration that does not run has no speed. */
+		const char *keys[] = {"tokens_per_second", "decode_tokens_per_second",
+		                      "output_tokens_per_second", "prefill_tokens_per_second",
+		                      "train_tokens_per_second"};
+		double v[] = {line_tps(a, l), l->s.stream_tps, l->s.output_tps, l->s.prefill_tps,
+		              l->s.train_tps};
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+			if (l->fits)
+				cJSON_AddNumberToObject(o, keys[k], round_to(v[k], 1));
+			else
+				cJSON_AddNullToObject(o, keys[k]);
 	}
 	cJSON_AddItemToArray(gpus, o);
 }
@@ -137,17 +169,22 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		printf(",%.2f,", l->g->vram_gib);
 		if (l->needed > 0)
 			printf("%d", l->needed);
-		if (l->n > 0)
+		if (l->n > 0 && l->fits)
 			printf(",%.2f,%.1f", l->per_gpu, line_tps(a, l));
+		else if (l->n > 0)
+			printf(",%.2f,", l->per_gpu);
 		else
 			printf(",,");
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
-	} else if (l->n > 0) {
+	} else if (l->n > 0 && l->fits) {
 		printf("%-16s %8.1f %6d %12.2f %12.0f %5s\n", l->g->name, l->g->vram_gib, l->n,
-		       l->per_gpu, line_tps(a, l), l->fits ? "yes" : "no");
+		       l->per_gpu, line_tps(a, l), "yes");
+	} else if (l->n > 0) {
+		printf("%-16s %8.1f %6d %12.2f %12s %5s\n", l->g->name, l->g->vram_gib, l->n,
+		       l->per_gpu, "-", "no");
 	} else {
-		printf("%-16s %8.1f %6s %12s %12s %5s\n", l->g->name, l->g->vram_gib, "no", "-", "-",
-		       "no");
+		printf("%-16s %8.1f %6s %12s %12s %5s\n", l->g->name, l->g->vram_gib, "no", "-",
+		       "-", "no");
 	}
 }
 
@@ -159,11 +196,13 @@ static const char *fit_targets(const struct fit_args *a)
 /* The optimizer named, else the engine's. */
 static const char *fit_optimizer(const struct fit_args *a)
 {
-	return a->optimizer ? a->optimizer->name : a->engine->optimizer ? a->engine->optimizer : "-";
+	return a->optimizer           ? a->optimizer->name
+	       : a->engine->optimizer ? a->engine->optimizer
+	                              : "-";
 }
 
 static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
-			const struct precision_info *p, const struct vram_need *need)
+                        const struct precision_info *p, const struct vram_need *need)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "model", m->id);
@@ -178,10 +217,12 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 	if (a->task != TASK_INFERENCE) {
 		cJSON *t = cJSON_AddObjectToObject(root, "training");
 		if (a->task != TASK_FINETUNE_FULL) {
-			cJSON_AddNumberToObject(t, "lora_rank", a->lora_rank ? a->lora_rank : VRAM_LORA_RANK);
+			cJSON_AddNumberToObject(t, "lora_rank",
+			                        a->lora_rank ? a->lora_rank : VRAM_LORA_RANK);
 			cJSON_AddStringToObject(t, "lora_targets", fit_targets(a));
 		}
-		cJSON_AddNumberToObject(t, "micro_batch", a->micro_batch ? a->micro_batch : a->batch);
+		cJSON_AddNumberToObject(t, "micro_batch",
+		                        a->micro_batch ? a->micro_batch : a->batch);
 		cJSON_AddStringToObject(t, "optimizer", fit_optimizer(a));
 	}
 	cJSON_AddNumberToObject(root, "params_total", m->params_total);
@@ -198,15 +239,15 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 }
 
 static void text_head(const struct fit_args *a, const struct model_spec *m,
-		      const struct precision_info *p, const struct vram_need *need)
+                      const struct precision_info *p, const struct vram_need *need)
 {
 	printf("%s at %s, %s under %s, context %ld, batch %d (%.2fB parameters, %.2fB active)\n",
 	       m->id, p->name, task_name(a->task), a->engine->name, a->context, a->batch,
 	       m->params_total / 1e9, m->params_active / 1e9);
 	if (a->task != TASK_INFERENCE) {
 		if (a->task != TASK_FINETUNE_FULL)
-			printf("  LoRA rank %d on %s layers, ", a->lora_rank ? a->lora_rank : VRAM_LORA_RANK,
-			       fit_targets(a));
+			printf("  LoRA rank %d on %s layers, ",
+			       a->lora_rank ? a->lora_rank : VRAM_LORA_RANK, fit_targets(a));
 		else
 			printf("  ");
 		printf("optimizer %s, micro-batch %d\n", fit_optimizer(a),
@@ -221,11 +262,50 @@ static void text_head(const struct fit_args *a, const struct model_spec *m,
 	       "fits");
 }
 
+/* Row i of the table: a variant of the chip --gpu names (its memory
+ * size in *sized), or GPU i of the reference data when --gpu names one or
+ * none; NULL for a row that is not shown (another GPU than --gpu's, a
+ * device that is not a GPU in the list of every GPU). */
+static const struct gpu_spec *fit_row(const struct cli *c, const struct fit_args *a, size_t i,
+                                      struct gpu_spec *sized)
+{
+	if (a->n_variants) {
+		*sized = *a->variants[i].gpu;
+		sized->vram_gib = a->variants[i].memory_gib;
+		return sized;
+	}
+	const struct gpu_spec *g = &c->ref->gpus[i];
+	if (a->gpu ? g != a->gpu : g->kind != DEVICE_GPU)
+		return NULL;
+	return g;
+}
+
+/* What "no" and tok/s mean, and, for a Mac, how its GPU's share of
+ * memory is set. */
+static void fit_footnote(const struct fit_args *a)
+{
+	const char *tps = a->task == TASK_INFERENCE ? "decode, all streams" : "training";
+	bool unified = a->n_variants && a->variants[0].gpu->kind == DEVICE_UNIFIED;
+	if (a->gpus > 0)
+		printf("\n(\"no\": does not fit on %d; tok/s: %s)\n", a->gpus, tps);
+	else if (a->n_variants)
+		printf("\n(\"no\": does not fit in the memory a model may take%s; tok/s: %s)\n",
+		       unified ? ", the GPU's share of unified memory" : "", tps);
+	else
+		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n", a->engine->max_tp,
+		       tps);
+	if (unified && !strcmp(a->variants[0].gpu->vendor, "apple"))
+		printf(
+		    "(macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB, 3/4 above; "
+		    "'sudo sysctl iogpu.wired_limit_mb=N' raises it)\n");
+	printf("(engine %s)\n", a->engine->summary);
+}
+
 /* Prints the model's memory need under the engine and, per GPU in the
  * reference data (or the one --gpu names), how many it takes (or whether
  * the --gpus count fits) and how fast they run. */
 static int print_fit(const struct cli *c, const struct fit_args *a, const struct model_spec *m,
-		     const struct precision_info *p)
+                     const struct precision_info *p)
 {
 	struct vram_need need;
 	struct vram_job vj = fit_job(a, a->batch_max ? 1 : a->batch);
@@ -238,9 +318,11 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 		      stdout);
 	else
 		text_head(a, m, p, &need);
-	for (size_t i = 0; i < c->ref->n_gpus; i++) {
-		const struct gpu_spec *g = &c->ref->gpus[i];
-		if (a->gpu && g != a->gpu)
+	size_t rows = a->n_variants ? a->n_variants : c->ref->n_gpus;
+	for (size_t i = 0; i < rows; i++) {
+		struct gpu_spec sized;
+		const struct gpu_spec *g = fit_row(c, a, i, &sized);
+		if (!g)
 			continue;
 		struct fit_line l;
 		fit_line(a, m, p, &need, g, &l);
@@ -252,10 +334,123 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	if (root)
 		return cli_print_json(root);
 	if (c->format == FORMAT_TABLE)
-		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n(engine %s)\n",
-		       a->engine->max_tp,
-		       a->task == TASK_INFERENCE ? "decode, all streams" : "training",
-		       a->engine->summary);
+		fit_footnote(a);
+	return PLANNER_OK;
+}
+
+/* --gpu custom: the device the flags describe. */
+static int fit_custom(struct cli *c, struct fit_args *a)
+{
+	char why[160];
+	enum device_kind kind;
+	if (!local_device_check(a->kind, a->memory_gib, a->bandwidth_gbs, a->tflops, a->threads,
+	                        true, &kind, why, sizeof why))
+		return cli_usage(c, "--gpu custom: %s", why);
+	a->custom = (struct gpu_spec){.name = "custom",
+	                              .vendor = kind == DEVICE_GPU ? "custom" : "local",
+	                              .vram_gib = a->memory_gib,
+	                              .bandwidth_gbs = a->bandwidth_gbs,
+	                              .fp16_tflops = a->tflops,
+	                              .kind = kind,
+	                              .threads = a->threads};
+	a->variants[0] = (struct local_variant){.gpu = &a->custom, .memory_gib = a->memory_gib};
+	a->n_variants = 1;
+	return PLANNER_OK;
+}
+
+/* --gpu cpu: the CPUs planner knows and how to describe another. */
+static int fit_cpu_list(struct cli *c)
+{
+	char list[1024] = "";
+	size_t at = 0;
+	for (size_t i = 0; i < c->ref->n_gpus && at < sizeof list; i++)
+		if (c->ref->gpus[i].kind == DEVICE_CPU)
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s'%s'",
+			                       at ? ", " : "", c->ref->gpus[i].name);
+	return cli_usage(c,
+	                 "--gpu cpu: name the CPU (%s), with --memory-gib N for its RAM, or "
+	                 "describe it: --gpu custom --kind cpu --memory-gib N --bandwidth-gbs N "
+	                 "--tflops N [--threads N]",
+	                 list);
+}
+
+/* A name that is not a GPU: the variants of the chip or CPU it names. */
+static int fit_local(struct cli *c, struct fit_args *a, const char *gpu)
+{
+	char sizes[160];
+	a->n_variants = local_device_variants(c->ref, gpu, a->memory_gib, a->variants,
+	                                      sizeof a->variants / sizeof a->variants[0]);
+	if (a->n_variants > sizeof a->variants / sizeof a->variants[0])
+		a->n_variants = sizeof a->variants / sizeof a->variants[0];
+	if (a->n_variants)
+		return PLANNER_OK;
+	if (local_device_sizes(c->ref, gpu, sizes, sizeof sizes)[0])
+		return cli_usage(c, "--memory-gib %g: %s is sold with %s GiB", a->memory_gib, gpu,
+		                 sizes);
+	const char *near = refdata_gpu_suggest(c->ref, gpu);
+	return cli_usage(c,
+	                 "unknown GPU '%s'%s%s%s; 'planner gpus' lists them, --gpu custom "
+	                 "describes one",
+	                 gpu, near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
+}
+
+/* --gpu and the device flags: a GPU of the table, the variants of a chip
+ * or CPU, or the device --gpu custom describes. */
+static int fit_device(struct cli *c, struct fit_args *a, const char *gpu)
+{
+	bool described = a->bandwidth_gbs > 0 || a->tflops > 0 || a->kind;
+	if (!gpu && (described || a->memory_gib > 0 || a->threads))
+		return cli_usage(c, "--memory-gib, --bandwidth-gbs, --tflops, --kind and --threads "
+		                    "describe the --gpu: add --gpu NAME or --gpu custom");
+	if (!gpu)
+		return PLANNER_OK;
+	if (!strcasecmp(gpu, "custom"))
+		return fit_custom(c, a);
+	if (described)
+		return cli_usage(c,
+		                 "--bandwidth-gbs, --tflops and --kind describe --gpu custom; "
+		                 "'%s' has its own",
+		                 gpu);
+	if (!strcasecmp(gpu, "cpu"))
+		return fit_cpu_list(c);
+	const struct gpu_spec *g = refdata_gpu(c->ref, gpu);
+	if (g && g->kind == DEVICE_GPU) {
+		if (a->memory_gib > 0 || a->threads)
+			return cli_usage(
+			    c,
+			    "--%s is for a chip sold with several memory sizes or a CPU; "
+			    "%s has %.0f GiB",
+			    a->threads ? "threads" : "memory-gib", g->name, g->vram_gib);
+		a->gpu = g;
+		return PLANNER_OK;
+	}
+	return fit_local(c, a, gpu);
+}
+
+/* Whether fit answers for a Mac, a Strix Halo PC or a CPU. */
+static bool fit_is_local(const struct fit_args *a)
+{
+	return a->n_variants && a->variants[0].gpu->kind != DEVICE_GPU;
+}
+
+/* The engine on a Mac or a CPU: llama.cpp, inference, one machine. */
+static int fit_local_engine(struct cli *c, struct fit_args *a, const char *engine)
+{
+	const struct engine *cpp = engine_find("llama.cpp");
+	if (engine && a->engine != cpp)
+		return cli_usage(c,
+		                 "engine '%s' does not run on %s here; planner models llama.cpp on "
+		                 "Apple Silicon, Strix Halo and CPUs (--engine llama.cpp)",
+		                 a->engine->name, a->variants[0].gpu->name);
+	if (a->task != TASK_INFERENCE)
+		return cli_usage(c,
+		                 "fine-tuning on %s is not modelled; planner models llama.cpp "
+		                 "inference there",
+		                 a->variants[0].gpu->name);
+	if (a->gpus > 1)
+		return cli_usage(c, "--gpus %d: %s is one machine; leave out --gpus", a->gpus,
+		                 a->variants[0].gpu->name);
+	a->engine = cpp;
 	return PLANNER_OK;
 }
 
@@ -263,9 +458,14 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 static int fit_check(struct cli *c, struct fit_args *a, const char *engine, const char *gpu)
 {
 	char names[256];
+	int rc;
 	if (engine && !(a->engine = engine_find(engine)))
 		return cli_usage(c, "unknown engine '%s'; use %s", engine,
-				 engine_names(names, sizeof names));
+		                 engine_names(names, sizeof names));
+	if ((rc = fit_device(c, a, gpu)))
+		return rc;
+	if (fit_is_local(a) && (rc = fit_local_engine(c, a, engine)))
+		return rc;
 	if (!a->engine)
 		a->engine = engine_for(a->task != TASK_INFERENCE, a->precision);
 	if (a->task == TASK_INFERENCE ? !a->engine->inference : !a->engine->training)
@@ -274,25 +474,24 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 		    engine_names_for(a->task != TASK_INFERENCE, ", ", " or ", names, sizeof names));
 	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
 		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
-				 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
-	if (gpu && !(a->gpu = refdata_gpu(c->ref, gpu))) {
-		const char *near = refdata_gpu_suggest(c->ref, gpu);
-		return cli_usage(c, "unknown GPU '%s'%s%s%s; 'planner fit MODEL' lists them", gpu,
-				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
-	}
+		                 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
 	if (a->task == TASK_INFERENCE && (a->lora_rank || a->micro_batch || a->optimizer))
-		return cli_usage(c, "--%s is for fine-tuning; add --task finetune-qlora (or "
-				    "finetune-lora, finetune-full)",
-				 a->optimizer ? "optimizer" : a->micro_batch ? "micro-batch" : "lora-rank");
+		return cli_usage(c,
+		                 "--%s is for fine-tuning; add --task finetune-qlora (or "
+		                 "finetune-lora, finetune-full)",
+		                 a->optimizer     ? "optimizer"
+		                 : a->micro_batch ? "micro-batch"
+		                                  : "lora-rank");
 	if (a->lora_rank && a->task == TASK_FINETUNE_FULL)
 		return cli_usage(c, "--lora-rank is for finetune-lora and finetune-qlora");
 	if (a->micro_batch > a->batch)
-		return cli_usage(c, "--micro-batch %d is more than --batch %d; give at most %d "
-				    "(gradient accumulation runs batch / micro-batch steps)",
-				 a->micro_batch, a->batch, a->batch);
+		return cli_usage(c,
+		                 "--micro-batch %d is more than --batch %d; give at most %d "
+		                 "(gradient accumulation runs batch / micro-batch steps)",
+		                 a->micro_batch, a->batch, a->batch);
 	if (a->gpus > a->engine->max_tp)
 		return cli_usage(c, "--gpus %d: %s splits a model over at most %d GPUs", a->gpus,
-				 a->engine->name, a->engine->max_tp);
+		                 a->engine->name, a->engine->max_tp);
 	return PLANNER_OK;
 }
 
@@ -302,7 +501,7 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	if (!p) {
 		const char *near = precision_suggest(a->precision);
 		return cli_usage(c, "unknown precision '%s'%s%s%s", a->precision,
-				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
+		                 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
 	}
 	struct model_spec owned = {0};
 	const struct model_spec *m = refdata_model(c->ref, a->model);
@@ -323,7 +522,8 @@ static int fit_model(struct cli *c, struct fit_args *a)
 		m = &owned;
 	}
 	if (a->context > m->max_context && m->max_context > 0)
-		warnf("context %ld is beyond %s's maximum of %ld", a->context, m->id, m->max_context);
+		warnf("context %ld is beyond %s's maximum of %ld", a->context, m->id,
+		      m->max_context);
 	rc = print_fit(c, a, m, p);
 	model_spec_clear(&owned);
 	return rc;
@@ -338,42 +538,74 @@ static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 	case OPT_MICRO_BATCH:
 		if (!parse_count(optarg, &v) || v < 1 || v > 4096 || v != (int)v)
 			return cli_usage(c, "--%s wants a whole number from 1 to 4096",
-					 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
+			                 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
 		*(opt == OPT_LORA_RANK ? &a->lora_rank : &a->micro_batch) = (int)v;
 		break;
 	case OPT_LORA_TARGETS:
 		if (strcmp(optarg, "all-linear") && strcmp(optarg, "attention"))
-			return cli_usage(c, "unknown --lora-targets '%s'; use all-linear or attention",
-					 optarg);
+			return cli_usage(
+			    c, "unknown --lora-targets '%s'; use all-linear or attention", optarg);
 		a->lora_attention = !strcmp(optarg, "attention");
 		break;
 	default:
 		if (!(a->optimizer = optimizer_find(optarg)))
-			return cli_usage(c, "unknown optimizer '%s'; use adamw, adamw-bf16, "
-					    "adamw-8bit or paged-adamw-8bit",
-					 optarg);
+			return cli_usage(c,
+			                 "unknown optimizer '%s'; use adamw, adamw-bf16, "
+			                 "adamw-8bit or paged-adamw-8bit",
+			                 optarg);
 	}
+	return PLANNER_OK;
+}
+
+/* --memory-gib, --bandwidth-gbs, --tflops, --kind, --threads into a;
+ * their ranges are checked with the device (fit_device). */
+static int fit_device_option(struct cli *c, struct fit_args *a, int opt)
+{
+	static const char *const flag[] = {"memory-gib", "bandwidth-gbs", "tflops"};
+	double v;
+	if (opt == OPT_KIND) {
+		a->kind = optarg;
+		return PLANNER_OK;
+	}
+	if (!parse_count(optarg, &v) || !(v > 0) ||
+	    (opt == OPT_THREADS && (v != (int)v || v > 4096)))
+		return opt == OPT_THREADS
+		           ? cli_usage(c,
+		                       "--threads wants a whole number of CPU threads, 1 to 4096")
+		           : cli_usage(c, "--%s wants a number above 0",
+		                       flag[opt - OPT_MEMORY_GIB]);
+	if (opt == OPT_THREADS)
+		a->threads = (int)v;
+	else
+		*(opt == OPT_MEMORY_GIB  ? &a->memory_gib
+		  : opt == OPT_BANDWIDTH ? &a->bandwidth_gbs
+		                         : &a->tflops) = v;
 	return PLANNER_OK;
 }
 
 /* fit's options: the common ones, then its own. */
 static const struct option fit_opts[] = {
-	CLI_COMMON_OPTIONS,
-	{"precision", required_argument, NULL, 'p'},
-	{"context", required_argument, NULL, 'c'},
-	{"batch", required_argument, NULL, 'b'},
-	{"task", required_argument, NULL, 't'},
-	{"engine", required_argument, NULL, 'e'},
-	{"gpu", required_argument, NULL, 'g'},
-	{"gpus", required_argument, NULL, 'n'},
-	{"input", required_argument, NULL, 'i'},
-	{"output", required_argument, NULL, 'o'},
-	{"kv-cache", required_argument, NULL, 'k'},
-	{"lora-rank", required_argument, NULL, OPT_LORA_RANK},
-	{"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
-	{"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
-	{"optimizer", required_argument, NULL, OPT_OPTIMIZER},
-	{0, 0, 0, 0}};
+    CLI_COMMON_OPTIONS,
+    {"precision", required_argument, NULL, 'p'},
+    {"context", required_argument, NULL, 'c'},
+    {"batch", required_argument, NULL, 'b'},
+    {"task", required_argument, NULL, 't'},
+    {"engine", required_argument, NULL, 'e'},
+    {"gpu", required_argument, NULL, 'g'},
+    {"gpus", required_argument, NULL, 'n'},
+    {"input", required_argument, NULL, 'i'},
+    {"output", required_argument, NULL, 'o'},
+    {"kv-cache", required_argument, NULL, 'k'},
+    {"lora-rank", required_argument, NULL, OPT_LORA_RANK},
+    {"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
+    {"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
+    {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+    {"memory-gib", required_argument, NULL, OPT_MEMORY_GIB},
+    {"bandwidth-gbs", required_argument, NULL, OPT_BANDWIDTH},
+    {"tflops", required_argument, NULL, OPT_TFLOPS},
+    {"kind", required_argument, NULL, OPT_KIND},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {0, 0, 0, 0}};
 
 /* fit's --help: the --engine paragraph names the rows of engines[] and
  * the defaults engine_for gives; describe() writes it here before anything
@@ -399,7 +631,14 @@ static char fit_help[4096];
 	"                   whose KV cache fits, as a throughput server runs\n"                    \
 	"  --task T         inference, finetune-lora, finetune-qlora, finetune-full\n"
 #define HELP_TAIL                                                                                  \
-	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...)\n"                    \
+	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...), an Apple\n"          \
+	"                   chip (\"M3 Max\": each variant a row), a Strix Halo PC, a CPU\n"       \
+	"                   (\"Ryzen 9 7950X\"; cpu lists them), or custom (below)\n"              \
+	"  --memory-gib N   the chip's memory size, a CPU's RAM, custom's memory\n"                \
+	"  --bandwidth-gbs N, --tflops N  custom: memory GB/s, dense FP16 TFLOPS\n"                \
+	"                   (a CPU: its FP32 SIMD peak)\n"                                         \
+	"  --kind K         custom: gpu (default), unified or cpu\n"                               \
+	"  --threads N      CPU threads llama.cpp runs (default: every core)\n"                    \
 	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"              \
 	"  --input N        mean prompt tokens per request (with --output: the\n"                  \
 	"                   request shape; decode attends to input + output/2)\n"                  \
@@ -415,6 +654,7 @@ static char fit_help[4096];
 	"  --format F       table (default), json or csv\n\n"                                      \
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
+	"  planner fit llama-3.1-70b --precision q4_k_m --gpu \"M3 Max\" --memory-gib 64\n"        \
 	"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "                         \
 	"--optimizer adamw-8bit\n"
 
@@ -453,7 +693,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			break;
 		case 'c':
 			if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
-				return cli_usage(c, "--context wants a token count, e.g. 8192 or 128K");
+				return cli_usage(
+				    c, "--context wants a token count, e.g. 8192 or 128K");
 			a.context = (long)v;
 			break;
 		case 'b':
@@ -463,14 +704,14 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			}
 			if (!parse_count(optarg, &v) || v < 1 || v > 4096)
 				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences, "
-						    "or max");
+				                    "or max");
 			a.batch = (int)v;
 			break;
 		case 'i':
 		case 'o':
 			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
 				return cli_usage(c, "--%s wants mean tokens per request, e.g. 512",
-						 opt == 'i' ? "input" : "output");
+				                 opt == 'i' ? "input" : "output");
 			*(opt == 'i' ? &a.input : &a.output) = v;
 			break;
 		case 'k':
@@ -483,11 +724,20 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			if ((rc = fit_train_option(c, &a, opt)))
 				return rc;
 			break;
+		case OPT_MEMORY_GIB:
+		case OPT_BANDWIDTH:
+		case OPT_TFLOPS:
+		case OPT_KIND:
+		case OPT_THREADS:
+			if ((rc = fit_device_option(c, &a, opt)))
+				return rc;
+			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))
-				return cli_usage(c, "unknown task '%s'; use inference, finetune-lora, "
-						    "finetune-qlora or finetune-full",
-						 optarg);
+				return cli_usage(c,
+				                 "unknown task '%s'; use inference, finetune-lora, "
+				                 "finetune-qlora or finetune-full",
+				                 optarg);
 			break;
 		case 'e':
 			engine = optarg;
@@ -516,7 +766,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_fit_entry = {
     .name = "fit",
     .args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
-            "[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--lora-rank R] "
+            "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
+            "[--threads N] [--input N --output M] [--kv-cache D] [--lora-rank R] "
             "[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
     .summary = "memory a model needs, and which GPUs (and how many) it fits on",
     .help = fit_help,

@@ -131,7 +131,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	/* Without buy: every GPU with a price and a power figure may be bought. */
 	for (size_t i = 0; !spec->has_buy && i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
-		if (g->price_usd > 0 && g->watts > 0)
+		/* Macs and CPU boxes are bought when a buy: entry names them. */
+		if (g->price_usd > 0 && g->watts > 0 && g->kind == DEVICE_GPU)
 			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
 			              g->price_usd * spec->usd_to_currency, g->watts, 0, false);
 	}

@@ -26,8 +26,8 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	/* The job's engine: key, else the default for its task and precision. */
 	w->engine = j->engine ? engine_find(j->engine)
 	                      : engine_for(j->task != TASK_INFERENCE, j->precision);
-	if (!w->engine || (j->task == TASK_INFERENCE ? !w->engine->inference
-	                                             : !w->engine->training))
+	if (!w->engine ||
+	    (j->task == TASK_INFERENCE ? !w->engine->inference : !w->engine->training))
 		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: engine '%s' does not run %s jobs",
 		               spec->path, j->pos.line, j->pos.column, j->engine ? j->engine : "?",
 		               task_name(j->task));
@@ -96,6 +96,10 @@ bool workload_route_allowed(const struct workload *w, enum route r, char *why, s
 
 bool workload_gpu_allowed(const struct workload *w, const struct gpu_spec *gpu)
 {
+	/* A Mac, a Strix Halo PC or a CPU runs llama.cpp jobs (local_device.h);
+	 * other engines need a GPU, NVIDIA unless the job says any. */
+	if (gpu->kind != DEVICE_GPU)
+		return !strcmp(w->engine->name, "llama.cpp");
 	return w->job->any_accelerator || !strcmp(gpu->vendor, "nvidia");
 }
 
