@@ -387,7 +387,7 @@ static int fit_local(struct cli *c, struct fit_args *a, const char *gpu)
 	if (local_device_sizes(c->ref, gpu, sizes, sizeof sizes)[0])
 		return cli_usage(c, "--memory-gib %g: %s is sold with %s GiB", a->memory_gib, gpu,
 		                 sizes);
-	const char *near = refdata_gpu_suggest(c->ref, gpu);
+	const char *near = local_device_suggest(c->ref, gpu);
 	return cli_usage(c,
 	                 "unknown GPU '%s'%s%s%s; 'planner gpus' lists them, --gpu custom "
 	                 "describes one",
@@ -437,19 +437,21 @@ static bool fit_is_local(const struct fit_args *a)
 static int fit_local_engine(struct cli *c, struct fit_args *a, const char *engine)
 {
 	const struct engine *cpp = engine_find("llama.cpp");
+	const struct gpu_spec *g = a->variants[0].gpu;
+	const char *name = g->family ? g->family : g->name;
 	if (engine && a->engine != cpp)
 		return cli_usage(c,
 		                 "engine '%s' does not run on %s here; planner models llama.cpp on "
 		                 "Apple Silicon, Strix Halo and CPUs (--engine llama.cpp)",
-		                 a->engine->name, a->variants[0].gpu->name);
+		                 a->engine->name, name);
 	if (a->task != TASK_INFERENCE)
 		return cli_usage(c,
 		                 "fine-tuning on %s is not modelled; planner models llama.cpp "
 		                 "inference there",
-		                 a->variants[0].gpu->name);
+		                 name);
 	if (a->gpus > 1)
 		return cli_usage(c, "--gpus %d: %s is one machine; leave out --gpus", a->gpus,
-		                 a->variants[0].gpu->name);
+		                 name);
 	a->engine = cpp;
 	return PLANNER_OK;
 }
@@ -717,21 +719,6 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 		case 'k':
 			a.kv_cache = optarg;
 			break;
-		case OPT_LORA_RANK:
-		case OPT_LORA_TARGETS:
-		case OPT_MICRO_BATCH:
-		case OPT_OPTIMIZER:
-			if ((rc = fit_train_option(c, &a, opt)))
-				return rc;
-			break;
-		case OPT_MEMORY_GIB:
-		case OPT_BANDWIDTH:
-		case OPT_TFLOPS:
-		case OPT_KIND:
-		case OPT_THREADS:
-			if ((rc = fit_device_option(c, &a, opt)))
-				return rc;
-			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))
 				return cli_usage(c,
@@ -751,7 +738,11 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.gpus = (int)v;
 			break;
 		default:
-			if ((rc = cli_other_option(c, opt, optarg)))
+			/* fit's long-only options, then the common ones. */
+			rc = opt >= OPT_MEMORY_GIB  ? fit_device_option(c, &a, opt)
+			     : opt >= OPT_LORA_RANK ? fit_train_option(c, &a, opt)
+			                            : cli_other_option(c, opt, optarg);
+			if (rc)
 				return rc;
 		}
 	}

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 /* macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB and
  * 3/4 above it by default (Metal's recommendedMaxWorkingSetSize): 10.67 GB
  * of 16 GB on an M4 (exo-explore/exo#1672, 2026-03-06), 75 % of RAM
@@ -152,6 +154,19 @@ size_t local_device_variants(const struct refdata *ref, const char *name, double
 				n = add_variant(out, n, max, g, g->memory_options[k]);
 	}
 	return n;
+}
+
+const char *local_device_suggest(const struct refdata *ref, const char *name)
+{
+	const char *cand[256];
+	size_t n = 0;
+	for (size_t i = 0; ref && i < ref->n_gpus && n + 2 <= sizeof cand / sizeof cand[0]; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		if (g->family && (n == 0 || strcmp(cand[n - 1], g->family)))
+			cand[n++] = g->family;
+		cand[n++] = g->name;
+	}
+	return nearest_name(name, cand, n);
 }
 
 char *local_device_sizes(const struct refdata *ref, const char *name, char *buf, size_t len)

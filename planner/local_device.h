@@ -53,6 +53,10 @@ struct local_variant {
 size_t local_device_variants(const struct refdata *ref, const char *name, double memory_gib,
                              struct local_variant *out, size_t max);
 
+/* The nearest name of the table, a chip's family ("M3 Max") included, for
+ * "did you mean" messages; NULL when none is close. */
+const char *local_device_suggest(const struct refdata *ref, const char *name);
+
 /* The memory sizes the part or family `name` is sold with, "36, 48, 64 or
  * 128", into buf (len bytes); returns buf. */
 char *local_device_sizes(const struct refdata *ref, const char *name, char *buf, size_t len);

@@ -15,8 +15,8 @@
 
 /* Words that say who made a part, not which part it is: "NVIDIA GeForce
  * RTX 4090" and "RTX 4090" are one GPU. */
-static const char *const vendor_words[] = {"nvidia",   "geforce", "tesla", "amd",
-                                           "instinct", "radeon",  NULL};
+static const char *const vendor_words[] = {"nvidia", "geforce", "tesla", "amd", "instinct",
+					   "radeon", NULL};
 
 /* Reduces a GPU name to its comparison key: lower-case letters and digits
  * only, vendor words dropped ("NVIDIA H100 80GB HBM3" -> "h10080gbhbm3").
@@ -74,8 +74,7 @@ static bool json_strings(const cJSON *arr, char ***out, size_t *n)
 	const cJSON *it;
 	cJSON_ArrayForEach(it, arr)
 	{
-		if (cJSON_IsString(it) && it->valuestring &&
-		    !((*out)[(*n)++] = strdup(it->valuestring)))
+		if (cJSON_IsString(it) && it->valuestring && !((*out)[(*n)++] = strdup(it->valuestring)))
 			return false;
 	}
 	return true;
@@ -192,7 +191,7 @@ static int load_gpus(struct refdata *ref, char **err)
 		if (!g->name || !g->vendor)
 			goto oom;
 		if (!json_strings(cJSON_GetObjectItemCaseSensitive(it, "aliases"), &g->aliases,
-		                  &g->n_aliases))
+				  &g->n_aliases))
 			goto oom;
 		g->vram_gib = json_num(it, "vram_gib");
 		g->bandwidth_gbs = json_num(it, "bandwidth_gbs");
@@ -242,7 +241,7 @@ static int load_models(struct refdata *ref, char **err)
 		if (json_num(it, "params_active") > 0)
 			m->params_active = json_num(it, "params_active");
 		if (!json_strings(cJSON_GetObjectItemCaseSensitive(it, "api_models"),
-		                  &m->api_models, &m->n_api_models))
+				  &m->api_models, &m->n_api_models))
 			goto oom;
 	}
 	goto out;
@@ -338,12 +337,12 @@ const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name)
 	if (!probe.key[0])
 		return NULL;
 	const struct gpu_alias *hit =
-	    bsearch(&probe, ref->keys, ref->n_keys, sizeof *ref->keys, alias_cmp);
+		bsearch(&probe, ref->keys, ref->n_keys, sizeof *ref->keys, alias_cmp);
 	return hit ? hit->gpu : NULL;
 }
 
 const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
-                                      const char *name)
+				      const char *name)
 {
 	char want[64], have[64];
 	if (!first || !name)
@@ -351,7 +350,7 @@ const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t strid
 	gpu_key(name, want, sizeof want);
 	for (size_t i = 0; want[0] && i < n; i++) {
 		const struct gpu_spec *g =
-		    (const struct gpu_spec *)(const void *)((const char *)first + i * stride);
+			(const struct gpu_spec *)(const void *)((const char *)first + i * stride);
 		gpu_key(g->name ? g->name : "", have, sizeof have);
 		if (!strcmp(want, have))
 			return g;

@@ -31,9 +31,9 @@ enum device_kind {
 };
 
 struct gpu_spec {
-	char *name;     /* canonical name, e.g. "H100 SXM", "A100 80GB" */
-	char *vendor;   /* "nvidia", "amd", "google" */
-	char **aliases; /* other spellings (as written in gpus.json) */
+	char *name;           /* canonical name, e.g. "H100 SXM", "A100 80GB" */
+	char *vendor;         /* "nvidia", "amd", "google" */
+	char **aliases;       /* other spellings (as written in gpus.json) */
 	size_t n_aliases;
 	double vram_gib;      /* memory per GPU in GiB (2^30 bytes) */
 	double bandwidth_gbs; /* memory bandwidth, GB/s (10^9 bytes/s) */
@@ -48,81 +48,81 @@ struct gpu_spec {
 	enum gpu_mem_class mem_class; /* recorded by refdata_load from the name */
 	/* Devices that are not discrete GPUs (local_device.h). A GPU leaves
 	 * them zero. */
-	enum device_kind kind;  /* "kind" in gpus.json; absent = gpu */
-	char *family;           /* the chip as people name it ("M3 Max") when the table
-	                         * lists its GPU-core variants apart; NULL = the name */
+	enum device_kind kind; /* "kind" in gpus.json; absent = gpu */
+	char *family;          /* the chip as people name it ("M3 Max") when the table
+	                        * lists its GPU-core variants apart; NULL = the name */
 	double *memory_options; /* memory sizes offered, GiB, ascending; vram_gib is the
 	                         * smallest (unified) or the priced machine's (cpu) */
 	size_t n_memory_options;
-	int threads;      /* CPU cores llama.cpp runs a thread on; 0 = not a CPU */
-	char *isa;        /* the widest matrix/SIMD extension llama.cpp's CPU kernels
-	                   * use: "avx2", "avx512", "amx", "neon"; NULL for a GPU */
-	double gpu_share; /* share of unified memory the GPU may wire by default;
-	                   * 0 = the platform's rule (local_device_gpu_share) */
+	int threads;           /* CPU cores llama.cpp runs a thread on; 0 = not a CPU */
+	char *isa;             /* the widest matrix/SIMD extension llama.cpp's CPU kernels
+	                        * use: "avx2", "avx512", "amx", "neon"; NULL for a GPU */
+	double gpu_share;      /* share of unified memory the GPU may wire by default;
+	                        * 0 = the platform's rule (local_device_gpu_share) */
 };
 
 struct model_spec {
-	char *id;               /* reference id ("llama-3.1-8b") or config path */
-	char *name;             /* display name */
-	int layers;             /* num_hidden_layers */
-	int hidden;             /* hidden_size */
-	int heads;              /* num_attention_heads */
-	int kv_heads;           /* num_key_value_heads (GQA); = heads for MHA */
-	int head_dim;           /* head_dim as given by config (not hidden/heads) */
-	int intermediate;       /* intermediate_size (dense MLP, or per expert) */
-	int vocab;              /* vocab_size */
-	long max_context;       /* max_position_embeddings */
-	bool tied_embeddings;   /* tie_word_embeddings */
-	int experts;            /* routed experts per MoE layer; 0 for dense */
-	int experts_active;     /* experts used per token; 0 for dense */
-	int moe_intermediate;   /* per-expert MLP width; 0 = intermediate */
-	int shared_experts;     /* always-on experts per MoE layer (DeepSeek) */
-	int first_dense;        /* leading dense layers before MoE (first_k_dense_replace) */
-	int kv_lora_rank;       /* multi-head latent attention latent size; 0 if none */
-	int rope_head_dim;      /* MLA decoupled RoPE key dim (qk_rope_head_dim) */
-	int mlp_matrices;       /* 3 for gated (SwiGLU/GeGLU) MLPs, 2 for GPT-style up/down;
-	                         * 0 reads as 3 */
+	char *id;            /* reference id ("llama-3.1-8b") or config path */
+	char *name;          /* display name */
+	int layers;          /* num_hidden_layers */
+	int hidden;          /* hidden_size */
+	int heads;           /* num_attention_heads */
+	int kv_heads;        /* num_key_value_heads (GQA); = heads for MHA */
+	int head_dim;        /* head_dim as given by config (not hidden/heads) */
+	int intermediate;    /* intermediate_size (dense MLP, or per expert) */
+	int vocab;           /* vocab_size */
+	long max_context;    /* max_position_embeddings */
+	bool tied_embeddings;/* tie_word_embeddings */
+	int experts;         /* routed experts per MoE layer; 0 for dense */
+	int experts_active;  /* experts used per token; 0 for dense */
+	int moe_intermediate;/* per-expert MLP width; 0 = intermediate */
+	int shared_experts;  /* always-on experts per MoE layer (DeepSeek) */
+	int first_dense;     /* leading dense layers before MoE (first_k_dense_replace) */
+	int kv_lora_rank;    /* multi-head latent attention latent size; 0 if none */
+	int rope_head_dim;   /* MLA decoupled RoPE key dim (qk_rope_head_dim) */
+	int mlp_matrices;    /* 3 for gated (SwiGLU/GeGLU) MLPs, 2 for GPT-style up/down;
+			      * 0 reads as 3 */
 	int dense_intermediate; /* MLP width of the dense layers of an MoE model when it
-	                         * differs from the experts' (Llama 4 intermediate_size_mlp);
-	                         * 0 = intermediate */
-	int mlp_layers;         /* layers with an MLP or MoE block; 0 = every layer
-	                         * (Nemotron-H gives MLP and mixer layers of their own) */
+				 * differs from the experts' (Llama 4 intermediate_size_mlp);
+				 * 0 = intermediate */
+	int mlp_layers;      /* layers with an MLP or MoE block; 0 = every layer
+			      * (Nemotron-H gives MLP and mixer layers of their own) */
 	/* Which layers keep a KV cache and how much of it. vram.c charges, per
 	 * sequence of c tokens:
 	 *   (kv_layers - sliding_layers) * c  +  sliding_layers * min(c, sliding_window)
 	 * token-layers of K and V, and nothing for ssm_layers (their state is a
 	 * fixed few MiB per sequence, independent of c). */
-	int kv_layers;      /* layers holding a KV cache; 0 = every layer */
-	int sliding_window; /* tokens a sliding-window or chunked-attention layer
-	                     * keeps in its cache; 0 = none */
-	int sliding_layers; /* of kv_layers, those capped at sliding_window */
-	int ssm_layers;     /* Mamba / linear-attention layers: no KV cache */
-	int ssm_inner;      /* their inner width (mamba_expand * hidden) */
-	int ssm_state;      /* their state per channel (mamba_d_state, ssm_state_size,
-	                     * state_size); 0 = not given */
+	int kv_layers;       /* layers holding a KV cache; 0 = every layer */
+	int sliding_window;  /* tokens a sliding-window or chunked-attention layer
+			      * keeps in its cache; 0 = none */
+	int sliding_layers;  /* of kv_layers, those capped at sliding_window */
+	int ssm_layers;      /* Mamba / linear-attention layers: no KV cache */
+	int ssm_inner;       /* their inner width (mamba_expand * hidden) */
+	int ssm_state;       /* their state per channel (mamba_d_state, ssm_state_size,
+			      * state_size); 0 = not given */
 	/* A quantised checkpoint (FP8, MXFP4…) keeps some layers in 16 bit:
 	 * embeddings always, and whatever quantization_config lists as ignored
 	 * (modules_to_not_convert, ignored_layers, ignore). vram.c charges
 	 * params_16bit at 2 bytes and the rest at the checkpoint's width. */
-	char *quant_method;   /* quantization_config.quant_method; NULL when none */
-	double params_16bit;  /* parameters kept in BF16/FP16; 0 when not quantised */
-	double params_total;  /* all parameters (memory), count */
-	double params_active; /* parameters used per token (decode speed), count */
-	char **api_models;    /* the same model at API hosts, "vendor/model" ids */
+	char *quant_method;  /* quantization_config.quant_method; NULL when none */
+	double params_16bit; /* parameters kept in BF16/FP16; 0 when not quantised */
+	double params_total; /* all parameters (memory), count */
+	double params_active;/* parameters used per token (decode speed), count */
+	char **api_models;   /* the same model at API hosts, "vendor/model" ids */
 	size_t n_api_models;
-	char *source; /* where the architecture and counts come from */
+	char *source;        /* where the architecture and counts come from */
 };
 
 struct gpu_alias;
 struct fx_table;
 
 struct refdata {
-	struct gpu_spec *gpus; /* owned */
+	struct gpu_spec *gpus;     /* owned */
 	size_t n_gpus;
 	struct model_spec *models; /* owned */
 	size_t n_models;
-	char *as_of;            /* date of the reference data */
-	struct gpu_alias *keys; /* every name and alias, normalised and sorted */
+	char *as_of;               /* date of the reference data */
+	struct gpu_alias *keys;    /* every name and alias, normalised and sorted */
 	size_t n_keys;
 	/* Exchange rates through EUR (fx.h, owned): the bundled snapshot's, or
 	 * the store's once a command has read them (cli_store). */
@@ -149,7 +149,7 @@ const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name);
  * normalisation as refdata_gpu; the list is n gpu_specs `stride` bytes
  * apart from first (a gpu_spec inside a larger struct). NULL when none. */
 const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
-                                      const char *name);
+				      const char *name);
 /* Whether two spellings name the same part after refdata_gpu's
  * normalisation ("M3 Max" and "m3-max"). */
 bool refdata_same_gpu_name(const char *a, const char *b);
@@ -171,7 +171,7 @@ int model_from_config(const char *path, struct model_spec *out, char **err);
 /* Same, from a buffer of len bytes (need not be NUL-terminated); `name`
  * becomes the model's id and is used in messages. Needs no disk. */
 int model_from_config_text(const char *name, const char *text, size_t len, struct model_spec *out,
-                           char **err);
+			   char **err);
 /* Deep-copies src into dst. Returns false when out of memory. */
 bool model_spec_copy(struct model_spec *dst, const struct model_spec *src);
 /* Frees what a model_spec owns (not the struct itself); accepts NULL. */

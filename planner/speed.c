@@ -23,7 +23,7 @@
  * weight gradients of the frozen base (2 of the backward 4) and keep the
  * activation gradients that reach the adapters: 4. Adapter FLOPs (~1 %)
  * are neglected. */
-#define FWD_FLOPS_PER_PARAM        2.0
+#define FWD_FLOPS_PER_PARAM 2.0
 #define FULL_TRAIN_FLOPS_PER_PARAM 6.0
 #define LORA_TRAIN_FLOPS_PER_PARAM 4.0
 
@@ -279,12 +279,12 @@ static double seconds_for(double tokens, double rate)
 }
 
 double speed_hours_for_tokens(const struct speed_est *s, enum task task, double input_tokens,
-                              double output_tokens)
+			      double output_tokens)
 {
 	double seconds;
 	if (task == TASK_INFERENCE)
 		seconds = seconds_for(input_tokens, s->prefill_tps) +
-		          seconds_for(output_tokens, s->decode_tps);
+			  seconds_for(output_tokens, s->decode_tps);
 	else
 		seconds = seconds_for(input_tokens + output_tokens, s->train_tps);
 	return seconds / 3600.0;

@@ -57,24 +57,24 @@
 #define BPW_NF4_DQ 4.127
 
 static const struct precision_info precisions[] = {
-    {.name = "fp32", .bits_per_weight = 32.0},
-    {.name = "bf16", .bits_per_weight = 16.0},
-    {.name = "fp16", .bits_per_weight = 16.0},
-    /* Per-tensor / per-channel scales add well under 0.1 bit. */
-    {.name = "fp8", .bits_per_weight = 8.0, .fp8_compute = true},
-    {.name = "int8", .bits_per_weight = 8.0, .int8_compute = true},
-    {.name = "q8_0", .bits_per_weight = BPW_Q8_0},
-    {.name = "q6_k", .bits_per_weight = BPW_Q6_K},
-    {.name = "q5_k_m", .bits_per_weight = BPW_Q5_K_M},
-    {.name = "q5_0", .bits_per_weight = BPW_Q5_0},
-    {.name = "q4_k_m", .bits_per_weight = BPW_Q4_K_M},
-    {.name = "q4_0", .bits_per_weight = BPW_Q4_0},
-    {.name = "q3_k_m", .bits_per_weight = BPW_Q3_K_M},
-    {.name = "q2_k", .bits_per_weight = BPW_Q2_K},
-    {.name = "int4", .bits_per_weight = BPW_INT4_G128},
-    {.name = "awq", .bits_per_weight = BPW_INT4_G128},
-    {.name = "gptq", .bits_per_weight = BPW_INT4_G128},
-    {.name = "nf4", .bits_per_weight = BPW_NF4},
+	{ .name = "fp32", .bits_per_weight = 32.0 },
+	{ .name = "bf16", .bits_per_weight = 16.0 },
+	{ .name = "fp16", .bits_per_weight = 16.0 },
+	/* Per-tensor / per-channel scales add well under 0.1 bit. */
+	{ .name = "fp8", .bits_per_weight = 8.0, .fp8_compute = true },
+	{ .name = "int8", .bits_per_weight = 8.0, .int8_compute = true },
+	{ .name = "q8_0", .bits_per_weight = BPW_Q8_0 },
+	{ .name = "q6_k", .bits_per_weight = BPW_Q6_K },
+	{ .name = "q5_k_m", .bits_per_weight = BPW_Q5_K_M },
+	{ .name = "q5_0", .bits_per_weight = BPW_Q5_0 },
+	{ .name = "q4_k_m", .bits_per_weight = BPW_Q4_K_M },
+	{ .name = "q4_0", .bits_per_weight = BPW_Q4_0 },
+	{ .name = "q3_k_m", .bits_per_weight = BPW_Q3_K_M },
+	{ .name = "q2_k", .bits_per_weight = BPW_Q2_K },
+	{ .name = "int4", .bits_per_weight = BPW_INT4_G128 },
+	{ .name = "awq", .bits_per_weight = BPW_INT4_G128 },
+	{ .name = "gptq", .bits_per_weight = BPW_INT4_G128 },
+	{ .name = "nf4", .bits_per_weight = BPW_NF4 },
 };
 
 #define N_PRECISIONS (sizeof precisions / sizeof precisions[0])
@@ -84,13 +84,13 @@ static const struct {
 	const char *alias;
 	const char *name;
 } precision_aliases[] = {
-    {"bnb4", "nf4"},     {"f32", "fp32"},      {"f16", "fp16"},
-    {"float16", "fp16"}, {"bfloat16", "bf16"}, {"float32", "fp32"},
+	{ "bnb4", "nf4" },   { "f32", "fp32" },     { "f16", "fp16" },
+	{ "float16", "fp16" }, { "bfloat16", "bf16" }, { "float32", "fp32" },
 };
 
 static const char *const precision_name_list[] = {
-    "fp32", "bf16",   "fp16", "fp8",  "int8", "q8_0", "q6_k", "q5_k_m", "q5_0", "q4_k_m",
-    "q4_0", "q3_k_m", "q2_k", "int4", "awq",  "gptq", "nf4",  "bnb4",   NULL,
+	"fp32", "bf16", "fp16", "fp8", "int8", "q8_0", "q6_k", "q5_k_m", "q5_0",
+	"q4_k_m", "q4_0", "q3_k_m", "q2_k", "int4", "awq", "gptq", "nf4", "bnb4", NULL,
 };
 
 const struct precision_info *precision_find(const char *name)
@@ -143,7 +143,7 @@ const char *const *precision_names(void)
  * attention-score term that flash attention never stores). Without
  * checkpointing every layer holds the 34. */
 #define ACT_CHECKPOINT_BYTES_PER_HIDDEN 2.0
-#define ACT_LAYER_BYTES_PER_HIDDEN      34.0
+#define ACT_LAYER_BYTES_PER_HIDDEN 34.0
 /* Training logits: the engine's logit_bytes (engines.c). */
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
@@ -431,7 +431,7 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	}
 	out->overhead_gib = e->overhead_gib;
 	out->total_gib = out->weights_gib + out->kv_gib + out->training_gib + out->activation_gib +
-	                 out->overhead_gib;
+			 out->overhead_gib;
 }
 
 void vram_estimate(const struct engine *e, const struct model_spec *m,
@@ -520,9 +520,7 @@ int vram_device_max_batch(const struct engine *e, const struct model_spec *m,
                           double kv_bytes)
 {
 	struct vram_need need;
-	struct vram_job job = {.task = TASK_INFERENCE,
-	                       .context = context,
-	                       .batch = 1,
+	struct vram_job job = {.task = TASK_INFERENCE, .context = context, .batch = 1,
 	                       .kv_bytes_per_element = kv_bytes};
 	struct device at = device_with_count(d, d->count < 1 ? 1 : d->count);
 	int n = at.count;

@@ -26,8 +26,8 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	/* The job's engine: key, else the default for its task and precision. */
 	w->engine = j->engine ? engine_find(j->engine)
 	                      : engine_for(j->task != TASK_INFERENCE, j->precision);
-	if (!w->engine ||
-	    (j->task == TASK_INFERENCE ? !w->engine->inference : !w->engine->training))
+	if (!w->engine || (j->task == TASK_INFERENCE ? !w->engine->inference
+	                                             : !w->engine->training))
 		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: engine '%s' does not run %s jobs",
 		               spec->path, j->pos.line, j->pos.column, j->engine ? j->engine : "?",
 		               task_name(j->task));
