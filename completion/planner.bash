@@ -99,6 +99,10 @@ _planner()
 		COMPREPLY=($(compgen -W "adamw adamw-bf16 adamw-8bit paged-adamw-8bit" -- "$cur"))
 		return 0
 		;;
+	--kind)
+		COMPREPLY=($(compgen -W "gpu unified cpu" -- "$cur"))
+		return 0
+		;;
 	--provider)
 		# refresh also takes its last step, the ECB's exchange rates, alone.
 		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm"
@@ -107,7 +111,8 @@ _planner()
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
-		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set)
+		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set | \
+		--memory-gib | --bandwidth-gbs | --tflops | --threads)
 		return 0
 		;;
 	esac
@@ -115,7 +120,7 @@ _planner()
 	local opts
 	case $cmd in
 	compare) opts="--quiet --set" ;;
-	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;

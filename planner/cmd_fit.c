@@ -101,7 +101,8 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	if (a->threads > 0)
 		d.threads = a->threads;
 	l->needed = vram_device_min_count(e, need, &d);
-	l->n = a->gpus > 0 ? a->gpus : l->needed;
+	/* A Mac or a CPU box is one machine, whether or not the model fits. */
+	l->n = a->gpus > 0 ? a->gpus : g->kind != DEVICE_GPU ? 1 : l->needed;
 	d.count = l->n;
 	l->batch = a->batch;
 	struct vram_need at = *need;
@@ -289,8 +290,8 @@ static void fit_footnote(const struct fit_args *a)
 	if (a->gpus > 0)
 		printf("\n(\"no\": does not fit on %d; tok/s: %s)\n", a->gpus, tps);
 	else if (a->n_variants)
-		printf("\n(\"no\": does not fit in the memory a model may take%s; tok/s: %s)\n",
-		       unified ? ", the GPU's share of unified memory" : "", tps);
+		printf("\n(\"no\": more than %s; tok/s: %s)\n",
+		       unified ? "the GPU's share of unified memory" : "its memory", tps);
 	else
 		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n", a->engine->max_tp,
 		       tps);

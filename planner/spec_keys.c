@@ -367,6 +367,11 @@ static int buy_price(struct spec_rd *r, const struct spec_key *k, const struct k
 }
 
 #define GPU_DESC "The GPU model; unknown names suggest the nearest known one"
+/* What owned: and buy: add: a Mac or a CPU box (local_device.h). */
+#define LOCAL_DESC                                                                                \
+	"; an Apple chip variant (`M2 Ultra 76-core`), a Strix Halo PC or a CPU that `planner gpus` " \
+	"lists is one machine (count: machines), a candidate for llama.cpp jobs without "             \
+	"accelerator: any; give watts: where the table has none"
 
 static const struct spec_key owned_keys[] = {
     {.name = "gpu",
@@ -374,7 +379,7 @@ static const struct spec_key owned_keys[] = {
      .offset = offsetof(struct owned_gpu, gpu),
      .flags = SPEC_REQUIRED,
      .example = "gpu: RTX 4090",
-     .desc = GPU_DESC "."},
+     .desc = GPU_DESC LOCAL_DESC "."},
     {.name = "count",
      .kind = SPEC_WHOLE,
      .offset = offsetof(struct owned_gpu, count),
@@ -416,7 +421,7 @@ static const struct spec_key buy_keys[] = {
      .offset = offsetof(struct buy_option, gpu),
      .flags = SPEC_REQUIRED,
      .example = "gpu: RTX 5090",
-     .desc = GPU_DESC "."},
+     .desc = GPU_DESC LOCAL_DESC "."},
     {.name = "price",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct buy_option, price),
