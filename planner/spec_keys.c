@@ -228,6 +228,9 @@ static int gpu_done(struct spec_rd *r)
 	return PLANNER_OK;
 }
 
+/* A described device's kind, in enum device_kind's order. */
+static const char *const device_kind_names[] = {"gpu", "unified", "cpu"};
+
 static const struct spec_key gpu_keys[] = {
     {.name = "name",
      .kind = SPEC_TEXT,
@@ -295,6 +298,28 @@ static const struct spec_key gpu_keys[] = {
      .example = "watts: 170",
      .type = "number, watts per GPU",
      .desc = "Board power under load."},
+    {.name = "kind",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct custom_gpu, spec.kind),
+     .store = STORE_INT,
+     .names = device_kind_names,
+     .n_names = NELEM(device_kind_names),
+     .def_text = "gpu",
+     .example = "kind: cpu",
+     .desc = "gpu, unified (GPU and CPU share the memory, as on a Mac: vram_gib is the "
+             "memory size) or cpu (vram_gib is the RAM, fp16_tflops the FP32 SIMD peak); a "
+             "unified or cpu device is one machine running llama.cpp jobs."},
+    {.name = "threads",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct custom_gpu, spec.threads),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = 4096,
+     .def_text = "every core",
+     .example = "threads: 16",
+     .type = "whole number, CPU threads",
+     .desc = "kind: cpu: the cores llama.cpp runs a thread on, which bound its speed with few "
+             "threads."},
     {.name = "price",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct custom_gpu, price),

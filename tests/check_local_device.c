@@ -172,6 +172,47 @@ START_TEST(compare_prices_an_owned_mac_for_a_llama_cpp_job_without_accelerator_a
 }
 END_TEST
 
+START_TEST(a_spec_describes_a_cpu_box_under_gpus_with_its_kind_and_threads)
+{
+	char *dir = test_tmpdir();
+	char *spec =
+	    test_write(dir, "cpu.yaml",
+	               "version: 1\n"
+	               "gpus:\n"
+	               "  - {name: My Threadripper, kind: cpu, vram_gib: 256, bandwidth_gbs: 300,\n"
+	               "     fp16_tflops: 5, watts: 350, threads: 32}\n"
+	               "owned:\n"
+	               "  - {gpu: My Threadripper, count: 1}\n"
+	               "jobs:\n"
+	               "  - name: chat\n"
+	               "    model: llama-3.1-8b\n"
+	               "    precision: q4_k_m\n"
+	               "    hours_per_month: 10\n"
+	               "    data: restricted\n");
+	const char *argv[] = {"compare", spec, NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "1x My Threadripper on hand"));
+	free(out);
+	char *bad = test_write(dir, "bad.yaml",
+	                       "version: 1\n"
+	                       "gpus:\n"
+	                       "  - {name: Box, kind: tpu, vram_gib: 8, bandwidth_gbs: 30, "
+	                       "fp16_tflops: 1, watts: 50}\n"
+	                       "jobs:\n"
+	                       "  - {name: a, model: llama-3.1-8b, hours_per_month: 1}\n");
+	const char *b[] = {"compare", bad, NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(b, NULL, NULL, &err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "bad.yaml:3:"));
+	ck_assert_ptr_nonnull(strstr(err, "unknown kind 'tpu'"));
+	free(err);
+	free(bad);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
 Suite *local_device_suite(void)
 {
 	Suite *s = suite_create("local_device");
@@ -185,6 +226,7 @@ Suite *local_device_suite(void)
 	    tc, a_3060_that_cannot_hold_the_model_prints_no_speed_and_no_footnote_about_8_gpus);
 	tcase_add_test(tc, a_custom_device_is_described_by_its_flags_and_bad_figures_are_refused);
 	tcase_add_test(tc, compare_prices_an_owned_mac_for_a_llama_cpp_job_without_accelerator_any);
+	tcase_add_test(tc, a_spec_describes_a_cpu_box_under_gpus_with_its_kind_and_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
