@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -197,6 +198,37 @@ char *local_device_sizes(const struct refdata *ref, const char *name, char *buf,
 		                                     : ", ",
 		                       seen[j]);
 	return buf;
+}
+
+struct gpu_spec *local_device_sized(const struct refdata *ref, const struct gpu_spec *g,
+                                    double memory_gib, char *why, size_t len)
+{
+	struct local_variant v;
+	char sizes[160];
+	why[0] = '\0';
+	if (g->kind == DEVICE_GPU) {
+		snprintf(why, len,
+		         "%s has %.0f GiB; memory_gib is for a chip sold with several sizes "
+		         "or a CPU box's RAM",
+		         g->name, g->vram_gib);
+		return NULL;
+	}
+	if (local_device_variants(ref, g->name, memory_gib, &v, 1) == 0) {
+		snprintf(why, len, "%s is sold with %s GiB", g->name,
+		         local_device_sizes(ref, g->name, sizes, sizeof sizes));
+		return NULL;
+	}
+	struct gpu_spec *c = malloc(sizeof *c);
+	char *name = xasprintf("%s %g GiB", g->name, memory_gib);
+	if (!c || !name) {
+		free(c);
+		free(name);
+		return NULL;
+	}
+	*c = *g;
+	c->name = name;
+	c->vram_gib = memory_gib;
+	return c;
 }
 
 /* Bounds a described device must stay inside: nothing on sale has more

@@ -61,6 +61,14 @@ const char *local_device_suggest(const struct refdata *ref, const char *name);
  * 128", into buf (len bytes); returns buf. */
 char *local_device_sizes(const struct refdata *ref, const char *name, char *buf, size_t len);
 
+/* g at memory_gib GiB, a new copy named "M3 Max 40-core 64 GiB" (free
+ * its name, then it; the other strings are g's), for an owned: or buy:
+ * entry's memory_gib. NULL with the reason in why (len bytes) when g is a
+ * GPU, or a chip not sold with that size; NULL and why empty when out of
+ * memory. */
+struct gpu_spec *local_device_sized(const struct refdata *ref, const struct gpu_spec *g,
+                                    double memory_gib, char *why, size_t len);
+
 /* A device described on the command line or in a spec's gpus: block.
  * kind is "gpu", "unified" or "cpu" (NULL = gpu). Checks each figure:
  * false with the reason in why (naming the flag or key from `what`,

@@ -306,9 +306,8 @@ static const struct spec_key gpu_keys[] = {
      .n_names = NELEM(device_kind_names),
      .def_text = "gpu",
      .example = "kind: cpu",
-     .desc = "gpu, unified (GPU and CPU share the memory, as on a Mac: vram_gib is the "
-             "memory size) or cpu (vram_gib is the RAM, fp16_tflops the FP32 SIMD peak); a "
-             "unified or cpu device is one machine running llama.cpp jobs."},
+     .desc = "gpu, unified (a Mac: vram_gib is its memory) or cpu (vram_gib its RAM, "
+             "fp16_tflops its FP32 SIMD peak): one machine running llama.cpp jobs."},
     {.name = "threads",
      .kind = SPEC_WHOLE,
      .offset = offsetof(struct custom_gpu, spec.threads),
@@ -318,8 +317,7 @@ static const struct spec_key gpu_keys[] = {
      .def_text = "every core",
      .example = "threads: 16",
      .type = "whole number, CPU threads",
-     .desc = "kind: cpu: the cores llama.cpp runs a thread on, which bound its speed with few "
-             "threads."},
+     .desc = "kind: cpu: the cores llama.cpp runs a thread on."},
     {.name = "price",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct custom_gpu, price),
@@ -394,9 +392,7 @@ static int buy_price(struct spec_rd *r, const struct spec_key *k, const struct k
 #define GPU_DESC "The GPU model; unknown names suggest the nearest known one"
 /* What owned: and buy: add: a Mac or a CPU box (local_device.h). */
 #define LOCAL_DESC                                                                                \
-	"; an Apple chip variant (`M2 Ultra 76-core`), a Strix Halo PC or a CPU that `planner gpus` " \
-	"lists is one machine (count: machines), a candidate for llama.cpp jobs without "             \
-	"accelerator: any; give watts: where the table has none"
+	"; a Mac, Strix Halo or CPU box `planner gpus` lists is one machine running llama.cpp jobs"
 
 static const struct spec_key owned_keys[] = {
     {.name = "gpu",
@@ -428,6 +424,7 @@ static const struct spec_key owned_keys[] = {
      .desc = "Power one GPU draws under load; with pue and electricity_per_kwh it prices the "
              "hours it runs."},
     SPEC_IDLE_WATTS_ROW(struct owned_gpu),
+    SPEC_MEMORY_GIB_ROW(struct owned_gpu),
 };
 
 static const struct spec_table owned_table = {
@@ -438,6 +435,7 @@ static const struct spec_table owned_table = {
     .example = "{gpu: RTX 4090, count: 2}",
     .size = sizeof(struct owned_gpu),
     .pos_offset = offsetof(struct owned_gpu, pos),
+    .done = spec_owned_done,
 };
 
 static const struct spec_key buy_keys[] = {
@@ -481,6 +479,7 @@ static const struct spec_key buy_keys[] = {
      .example = "max_count: 4",
      .desc = "Most GPUs of this kind the planner may propose buying."},
     SPEC_IDLE_WATTS_ROW(struct buy_option),
+    SPEC_MEMORY_GIB_ROW(struct buy_option),
 };
 
 static const struct spec_table buy_table = {
@@ -492,6 +491,7 @@ static const struct spec_table buy_table = {
     .example = "{gpu: RTX 5090, price: 2400}",
     .size = sizeof(struct buy_option),
     .pos_offset = offsetof(struct buy_option, pos),
+    .done = spec_buy_done,
 };
 
 static const struct spec_key quote_keys[] = {

@@ -2,6 +2,7 @@
  * as fit and compare answer for them: issue 28's commands. */
 #include <cJSON.h>
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,45 @@ START_TEST(a_spec_describes_a_cpu_box_under_gpus_with_its_kind_and_threads)
 }
 END_TEST
 
+START_TEST(an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_refused)
+{
+	char *dir = test_tmpdir();
+	const char *fmt = "version: 1\n"
+	                  "owned:\n"
+	                  "  - {gpu: M3 Max 40-core, memory_gib: %s, watts: 90}\n"
+	                  "jobs:\n"
+	                  "  - {name: big, model: llama-3.1-70b, precision: q4_k_m, "
+	                  "hours_per_month: 100, data: restricted}\n";
+	char text[512];
+	snprintf(text, sizeof text, fmt, "64");
+	char *spec = test_write(dir, "mac.yaml", text);
+	const char *argv[] = {"compare", spec, NULL};
+	char *out = NULL, *err = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "1x M3 Max 40-core 64 GiB on hand"));
+	free(out);
+	free(spec);
+	/* 48 GiB, the smallest, wires 36: a 70B at q4_k_m does not fit on it. */
+	snprintf(text, sizeof text, fmt, "48");
+	spec = test_write(dir, "mac.yaml", text);
+	argv[1] = spec;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_null(strstr(out, "on hand"));
+	free(out);
+	free(spec);
+	snprintf(text, sizeof text, fmt, "50");
+	spec = test_write(dir, "mac.yaml", text);
+	argv[1] = spec;
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
+	ck_assert_ptr_nonnull(strstr(err,
+	                             "mac.yaml:3:5: owned entry 1: memory_gib 50: M3 Max 40-core "
+	                             "is sold with 48, 64 or 128 GiB"));
+	free(err);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
 Suite *local_device_suite(void)
 {
 	Suite *s = suite_create("local_device");
@@ -227,6 +267,8 @@ Suite *local_device_suite(void)
 	tcase_add_test(tc, a_custom_device_is_described_by_its_flags_and_bad_figures_are_refused);
 	tcase_add_test(tc, compare_prices_an_owned_mac_for_a_llama_cpp_job_without_accelerator_any);
 	tcase_add_test(tc, a_spec_describes_a_cpu_box_under_gpus_with_its_kind_and_threads);
+	tcase_add_test(
+	    tc, an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
