@@ -103,6 +103,10 @@ _planner()
 		COMPREPLY=($(compgen -W "gpu unified cpu" -- "$cur"))
 		return 0
 		;;
+	--offload)
+		COMPREPLY=($(compgen -W "auto" -- "$cur"))
+		return 0
+		;;
 	--provider)
 		# refresh also takes its last step, the ECB's exchange rates, alone.
 		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm"
@@ -112,7 +116,7 @@ _planner()
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
 		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set | \
-		--memory-gib | --bandwidth-gbs | --tflops | --threads)
+		--memory-gib | --bandwidth-gbs | --tflops | --threads | --ram-gib | --ram-gbs)
 		return 0
 		;;
 	esac
@@ -120,7 +124,7 @@ _planner()
 	local opts
 	case $cmd in
 	compare) opts="--quiet --set" ;;
-	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;

@@ -8,52 +8,12 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "cmd_fit.h"
 #include "engines.h"
 #include "local_device.h"
+#include "offload.h"
 #include "speed.h"
 #include "vram.h"
-
-struct fit_args {
-	const char *model;
-	const char *precision; /* default bf16 */
-	long context;          /* default 4096 */
-	int batch;             /* default 1 */
-	enum task task;
-	const struct engine *engine; /* --engine, else the default for task and precision */
-	const struct gpu_spec *gpu;  /* --gpu: this GPU only; NULL = every GPU */
-	int gpus;                    /* --gpus: a fixed count; 0 = the fewest that fit */
-	double input, output;        /* --input/--output: mean tokens per request; 0 = none */
-	const char *kv_cache;        /* --kv-cache: bf16, fp8; NULL = the engine's default */
-	double kv_bytes;             /* its element size under the engine */
-	bool batch_max;              /* --batch max: the largest batch that fits */
-	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer. */
-	int lora_rank;                          /* 0 = VRAM_LORA_RANK */
-	bool lora_attention;                    /* --lora-targets attention */
-	int micro_batch;                        /* 0 = the batch split over the GPUs */
-	const struct optimizer_info *optimizer; /* NULL = the engine's */
-	/* A Mac, a Strix Halo PC or a CPU (local_device.h), or a device
-	 * described with --gpu custom: the rows fit answers for. */
-	struct local_variant variants[32];
-	size_t n_variants;
-	double memory_gib;            /* --memory-gib: the variant, the RAM, or custom's */
-	double bandwidth_gbs, tflops; /* --bandwidth-gbs, --tflops: custom's */
-	const char *kind;             /* --kind: custom's; NULL = gpu */
-	int threads;                  /* --threads: CPU threads; 0 = every core */
-	struct gpu_spec custom;       /* --gpu custom */
-};
-
-/* Long-only options (no short letter). */
-enum {
-	OPT_LORA_RANK = 256,
-	OPT_LORA_TARGETS,
-	OPT_MICRO_BATCH,
-	OPT_OPTIMIZER,
-	OPT_MEMORY_GIB,
-	OPT_BANDWIDTH,
-	OPT_TFLOPS,
-	OPT_KIND,
-	OPT_THREADS,
-};
 
 /* The memory job `fit` asks about, with b sequences. */
 static struct vram_job fit_job(const struct fit_args *a, int b)
@@ -88,7 +48,22 @@ struct fit_line {
 	bool fits;      /* the job fits on n */
 	double per_gpu; /* GiB on each of n */
 	struct speed_est s;
+	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
 };
+
+/* --offload: the split of the model between one GPU and host RAM. */
+static void fit_offload_line(const struct fit_args *a, const struct model_spec *m,
+                             const struct precision_info *p, const struct vram_need *need,
+                             const struct device *d, const struct speed_job *sj, struct fit_line *l)
+{
+	char why[200];
+	l->n = 1;
+	l->batch = a->batch;
+	l->fits = offload_place(a->engine, m, need, d, a->ram_gib, a->offload, &l->split, why,
+	                        sizeof why);
+	l->per_gpu = l->split.gpu_gib;
+	offload_speed(a->engine, m, p, d, need, sj, a->ram_gbs, &l->split, &l->s);
+}
 
 static void fit_line(const struct fit_args *a, const struct model_spec *m,
                      const struct precision_info *p, const struct vram_need *need,
@@ -101,6 +76,16 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	if (a->threads > 0)
 		d.threads = a->threads;
 	l->needed = vram_device_min_count(e, need, &d);
+	struct speed_job sj = {.task = a->task,
+	                       .context = a->context,
+	                       .batch = a->batch,
+	                       .input_tokens = a->input,
+	                       .output_tokens = a->output,
+	                       .kv_bytes_per_element = a->kv_bytes};
+	if (a->offload != OFFLOAD_NONE) {
+		fit_offload_line(a, m, p, need, &d, &sj, l);
+		return;
+	}
 	/* A Mac or a CPU box is one machine, whether or not the model fits. */
 	l->n = a->gpus > 0 ? a->gpus : g->kind != DEVICE_GPU ? 1 : l->needed;
 	d.count = l->n;
@@ -115,12 +100,7 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	l->fits = l->n > 0 && l->batch > 0 && vram_place(e, &at, &d, &fit, NULL, 0);
 	if (l->n > 0) {
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
-		struct speed_job sj = {.task = a->task,
-		                       .context = a->context,
-		                       .batch = l->batch > 0 ? l->batch : 1,
-		                       .input_tokens = a->input,
-		                       .output_tokens = a->output,
-		                       .kv_bytes_per_element = a->kv_bytes};
+		sj.batch = l->batch > 0 ? l->batch : 1;
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
 	}
 }
@@ -144,6 +124,12 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 	cJSON_AddBoolToObject(o, "fits", l->fits);
 	if (l->g->kind != DEVICE_GPU)
 		cJSON_AddStringToObject(o, "kind", device_kind_name(l->g->kind));
+	if (a->offload != OFFLOAD_NONE) {
+		cJSON *x = cJSON_AddObjectToObject(o, "offload");
+		cJSON_AddNumberToObject(x, "gpu_layers", l->split.gpu_layers);
+		cJSON_AddNumberToObject(x, "layers", l->split.layers);
+		cJSON_AddNumberToObject(x, "ram_gib", round_to(l->split.ram_gib, 2));
+	}
 	if (l->n > 0) {
 		cJSON_AddNumberToObject(o, "gpus", l->n);
 		cJSON_AddNumberToObject(o, "batch", l->batch);
@@ -178,15 +164,20 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 			printf(",,");
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
 	} else if (l->n > 0 && l->fits) {
-		printf("%-16s %8.1f %6d %12.2f %12.0f %5s\n", l->g->name, l->g->vram_gib, l->n,
+		printf("%-16s %8.1f %6d %12.2f %12.0f %5s", l->g->name, l->g->vram_gib, l->n,
 		       l->per_gpu, line_tps(a, l), "yes");
 	} else if (l->n > 0) {
-		printf("%-16s %8.1f %6d %12.2f %12s %5s\n", l->g->name, l->g->vram_gib, l->n,
+		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
 		       l->per_gpu, "-", "no");
 	} else {
-		printf("%-16s %8.1f %6s %12s %12s %5s\n", l->g->name, l->g->vram_gib, "no", "-",
-		       "-", "no");
+		printf("%-16s %8.1f %6s %12s %12s %5s", l->g->name, l->g->vram_gib, "no", "-", "-",
+		       "no");
 	}
+	if (c->format != FORMAT_CSV && a->offload != OFFLOAD_NONE)
+		printf("  %d of %d layers on the GPU, %.2f GiB in RAM", l->split.gpu_layers,
+		       l->split.layers, l->split.ram_gib);
+	if (c->format != FORMAT_CSV)
+		putchar('\n');
 }
 
 static const char *fit_targets(const struct fit_args *a)
@@ -287,7 +278,12 @@ static void fit_footnote(const struct fit_args *a)
 {
 	const char *tps = a->task == TASK_INFERENCE ? "decode, all streams" : "training";
 	bool unified = a->n_variants && a->variants[0].gpu->kind == DEVICE_UNIFIED;
-	if (a->gpus > 0)
+	if (a->offload != OFFLOAD_NONE)
+		printf(
+		    "\n(\"no\": the split does not fit the GPU and %.0f GiB of RAM; tok/s: %s, the "
+		    "RAM's layers read at %.1f GB/s)\n",
+		    a->ram_gib, tps, a->ram_gbs);
+	else if (a->gpus > 0)
 		printf("\n(\"no\": does not fit on %d; tok/s: %s)\n", a->gpus, tps);
 	else if (a->n_variants)
 		printf("\n(\"no\": more than %s; tok/s: %s)\n",
@@ -339,124 +335,6 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	return PLANNER_OK;
 }
 
-/* --gpu custom: the device the flags describe. */
-static int fit_custom(struct cli *c, struct fit_args *a)
-{
-	char why[160];
-	enum device_kind kind;
-	if (!local_device_check(a->kind, a->memory_gib, a->bandwidth_gbs, a->tflops, a->threads,
-	                        true, &kind, why, sizeof why))
-		return cli_usage(c, "--gpu custom: %s", why);
-	a->custom = (struct gpu_spec){.name = "custom",
-	                              .vendor = kind == DEVICE_GPU ? "custom" : "local",
-	                              .vram_gib = a->memory_gib,
-	                              .bandwidth_gbs = a->bandwidth_gbs,
-	                              .fp16_tflops = a->tflops,
-	                              .kind = kind,
-	                              .threads = a->threads};
-	a->variants[0] = (struct local_variant){.gpu = &a->custom, .memory_gib = a->memory_gib};
-	a->n_variants = 1;
-	return PLANNER_OK;
-}
-
-/* --gpu cpu: the CPUs planner knows and how to describe another. */
-static int fit_cpu_list(struct cli *c)
-{
-	char list[1024] = "";
-	size_t at = 0;
-	for (size_t i = 0; i < c->ref->n_gpus && at < sizeof list; i++)
-		if (c->ref->gpus[i].kind == DEVICE_CPU)
-			at += (size_t)snprintf(list + at, sizeof list - at, "%s'%s'",
-			                       at ? ", " : "", c->ref->gpus[i].name);
-	return cli_usage(c,
-	                 "--gpu cpu: name the CPU (%s), with --memory-gib N for its RAM, or "
-	                 "describe it: --gpu custom --kind cpu --memory-gib N --bandwidth-gbs N "
-	                 "--tflops N [--threads N]",
-	                 list);
-}
-
-/* A name that is not a GPU: the variants of the chip or CPU it names. */
-static int fit_local(struct cli *c, struct fit_args *a, const char *gpu)
-{
-	char sizes[160];
-	a->n_variants = local_device_variants(c->ref, gpu, a->memory_gib, a->variants,
-	                                      sizeof a->variants / sizeof a->variants[0]);
-	if (a->n_variants > sizeof a->variants / sizeof a->variants[0])
-		a->n_variants = sizeof a->variants / sizeof a->variants[0];
-	if (a->n_variants)
-		return PLANNER_OK;
-	if (local_device_sizes(c->ref, gpu, sizes, sizeof sizes)[0])
-		return cli_usage(c, "--memory-gib %g: %s is sold with %s GiB", a->memory_gib, gpu,
-		                 sizes);
-	const char *near = local_device_suggest(c->ref, gpu);
-	return cli_usage(c,
-	                 "unknown GPU '%s'%s%s%s; 'planner gpus' lists them, --gpu custom "
-	                 "describes one",
-	                 gpu, near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
-}
-
-/* --gpu and the device flags: a GPU of the table, the variants of a chip
- * or CPU, or the device --gpu custom describes. */
-static int fit_device(struct cli *c, struct fit_args *a, const char *gpu)
-{
-	bool described = a->bandwidth_gbs > 0 || a->tflops > 0 || a->kind;
-	if (!gpu && (described || a->memory_gib > 0 || a->threads))
-		return cli_usage(c, "--memory-gib, --bandwidth-gbs, --tflops, --kind and --threads "
-		                    "describe the --gpu: add --gpu NAME or --gpu custom");
-	if (!gpu)
-		return PLANNER_OK;
-	if (!strcasecmp(gpu, "custom"))
-		return fit_custom(c, a);
-	if (described)
-		return cli_usage(c,
-		                 "--bandwidth-gbs, --tflops and --kind describe --gpu custom; "
-		                 "'%s' has its own",
-		                 gpu);
-	if (!strcasecmp(gpu, "cpu"))
-		return fit_cpu_list(c);
-	const struct gpu_spec *g = refdata_gpu(c->ref, gpu);
-	if (g && g->kind == DEVICE_GPU) {
-		if (a->memory_gib > 0 || a->threads)
-			return cli_usage(
-			    c,
-			    "--%s is for a chip sold with several memory sizes or a CPU; "
-			    "%s has %.0f GiB",
-			    a->threads ? "threads" : "memory-gib", g->name, g->vram_gib);
-		a->gpu = g;
-		return PLANNER_OK;
-	}
-	return fit_local(c, a, gpu);
-}
-
-/* Whether fit answers for a Mac, a Strix Halo PC or a CPU. */
-static bool fit_is_local(const struct fit_args *a)
-{
-	return a->n_variants && a->variants[0].gpu->kind != DEVICE_GPU;
-}
-
-/* The engine on a Mac or a CPU: llama.cpp, inference, one machine. */
-static int fit_local_engine(struct cli *c, struct fit_args *a, const char *engine)
-{
-	const struct engine *cpp = engine_find("llama.cpp");
-	const struct gpu_spec *g = a->variants[0].gpu;
-	const char *name = g->family ? g->family : g->name;
-	if (engine && a->engine != cpp)
-		return cli_usage(c,
-		                 "engine '%s' does not run on %s here; planner models llama.cpp on "
-		                 "Apple Silicon, Strix Halo and CPUs (--engine llama.cpp)",
-		                 a->engine->name, name);
-	if (a->task != TASK_INFERENCE)
-		return cli_usage(c,
-		                 "fine-tuning on %s is not modelled; planner models llama.cpp "
-		                 "inference there",
-		                 name);
-	if (a->gpus > 1)
-		return cli_usage(c, "--gpus %d: %s is one machine; leave out --gpus", a->gpus,
-		                 name);
-	a->engine = cpp;
-	return PLANNER_OK;
-}
-
 /* --engine, --gpu and --gpus, checked against the task and the table. */
 static int fit_check(struct cli *c, struct fit_args *a, const char *engine, const char *gpu)
 {
@@ -465,9 +343,7 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 	if (engine && !(a->engine = engine_find(engine)))
 		return cli_usage(c, "unknown engine '%s'; use %s", engine,
 		                 engine_names(names, sizeof names));
-	if ((rc = fit_device(c, a, gpu)))
-		return rc;
-	if (fit_is_local(a) && (rc = fit_local_engine(c, a, engine)))
+	if ((rc = fit_device_check(c, a, engine, gpu)))
 		return rc;
 	if (!a->engine)
 		a->engine = engine_for(a->task != TASK_INFERENCE, a->precision);
@@ -560,32 +436,6 @@ static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 	return PLANNER_OK;
 }
 
-/* --memory-gib, --bandwidth-gbs, --tflops, --kind, --threads into a;
- * their ranges are checked with the device (fit_device). */
-static int fit_device_option(struct cli *c, struct fit_args *a, int opt)
-{
-	static const char *const flag[] = {"memory-gib", "bandwidth-gbs", "tflops"};
-	double v;
-	if (opt == OPT_KIND) {
-		a->kind = optarg;
-		return PLANNER_OK;
-	}
-	if (!parse_count(optarg, &v) || !(v > 0) ||
-	    (opt == OPT_THREADS && (v != (int)v || v > 4096)))
-		return opt == OPT_THREADS
-		           ? cli_usage(c,
-		                       "--threads wants a whole number of CPU threads, 1 to 4096")
-		           : cli_usage(c, "--%s wants a number above 0",
-		                       flag[opt - OPT_MEMORY_GIB]);
-	if (opt == OPT_THREADS)
-		a->threads = (int)v;
-	else
-		*(opt == OPT_MEMORY_GIB  ? &a->memory_gib
-		  : opt == OPT_BANDWIDTH ? &a->bandwidth_gbs
-		                         : &a->tflops) = v;
-	return PLANNER_OK;
-}
-
 /* fit's options: the common ones, then its own. */
 static const struct option fit_opts[] = {
     CLI_COMMON_OPTIONS,
@@ -608,6 +458,9 @@ static const struct option fit_opts[] = {
     {"tflops", required_argument, NULL, OPT_TFLOPS},
     {"kind", required_argument, NULL, OPT_KIND},
     {"threads", required_argument, NULL, OPT_THREADS},
+    {"offload", required_argument, NULL, OPT_OFFLOAD},
+    {"ram-gib", required_argument, NULL, OPT_RAM_GIB},
+    {"ram-gbs", required_argument, NULL, OPT_RAM_GBS},
     {0, 0, 0, 0}};
 
 /* fit's --help: the --engine paragraph names the rows of engines[] and
@@ -637,12 +490,15 @@ static char fit_help[4096];
 	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...), an Apple\n"          \
 	"                   chip (\"M3 Max\": each variant a row), a Strix Halo PC, a CPU\n"       \
 	"                   (\"Ryzen 9 7950X\"; cpu lists them), or custom (below)\n"              \
+	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"              \
 	"  --memory-gib N   the chip's memory size, a CPU's RAM, custom's memory\n"                \
 	"  --bandwidth-gbs N, --tflops N  custom: memory GB/s, dense FP16 TFLOPS\n"                \
 	"                   (a CPU: its FP32 SIMD peak)\n"                                         \
 	"  --kind K         custom: gpu (default), unified or cpu\n"                               \
 	"  --threads N      CPU threads llama.cpp runs (default: every core)\n"                    \
-	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"              \
+	"  --offload auto|N llama.cpp -ngl: N layers (auto: the most that fit) on the\n"           \
+	"                   GPU, the rest in host RAM; needs --ram-gib N, its free RAM\n"          \
+	"  --ram-gbs N      the host RAM's bandwidth (default 83.2, DDR5-5200 x2)\n"               \
 	"  --input N        mean prompt tokens per request (with --output: the\n"                  \
 	"                   request shape; decode attends to input + output/2)\n"                  \
 	"  --output N       mean output tokens per request\n"                                      \
@@ -683,7 +539,8 @@ static void describe(void)
 
 static int exec_fit(struct cli *c, int argc, char **argv)
 {
-	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
+	struct fit_args a = {
+	    .precision = "bf16", .context = 4096, .batch = 1, .offload = OFFLOAD_NONE};
 	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
@@ -759,7 +616,8 @@ const struct cmd_entry cmd_fit_entry = {
     .name = "fit",
     .args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
             "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
-            "[--threads N] [--input N --output M] [--kv-cache D] [--lora-rank R] "
+            "[--threads N] [--offload auto|N --ram-gib N [--ram-gbs N]] [--input N --output M] "
+            "[--kv-cache D] [--lora-rank R] "
             "[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
     .summary = "memory a model needs, and which GPUs (and how many) it fits on",
     .help = fit_help,
