@@ -253,6 +253,28 @@ START_TEST(an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_
 }
 END_TEST
 
+START_TEST(an_owned_mac_a_vllm_job_cannot_use_is_named_with_the_reason)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "macv.yaml",
+	                        "version: 1\n"
+	                        "owned:\n"
+	                        "  - {gpu: M2 Ultra 76-core, count: 1, watts: 295}\n"
+	                        "buy: []\n"
+	                        "jobs:\n"
+	                        "  - {name: chat, model: llama-3.1-8b, hours_per_month: 10, "
+	                        "data: restricted}\n");
+	const char *argv[] = {"compare", spec, NULL};
+	char *out = NULL;
+	test_run_planner(argv, NULL, &out, NULL);
+	ck_assert_ptr_nonnull(strstr(out, "the owned M2 Ultra 76-core runs llama.cpp jobs only and "
+	                                  "this job's engine is vllm"));
+	free(out);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
 Suite *local_device_suite(void)
 {
 	Suite *s = suite_create("local_device");
@@ -267,6 +289,7 @@ Suite *local_device_suite(void)
 	tcase_add_test(tc, a_custom_device_is_described_by_its_flags_and_bad_figures_are_refused);
 	tcase_add_test(tc, compare_prices_an_owned_mac_for_a_llama_cpp_job_without_accelerator_any);
 	tcase_add_test(tc, a_spec_describes_a_cpu_box_under_gpus_with_its_kind_and_threads);
+	tcase_add_test(tc, an_owned_mac_a_vllm_job_cannot_use_is_named_with_the_reason);
 	tcase_add_test(
 	    tc, an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_refused);
 	suite_add_tcase(s, tc);
