@@ -99,6 +99,14 @@ _planner()
 		COMPREPLY=($(compgen -W "adamw adamw-bf16 adamw-8bit paged-adamw-8bit" -- "$cur"))
 		return 0
 		;;
+	--kind)
+		COMPREPLY=($(compgen -W "gpu unified cpu" -- "$cur"))
+		return 0
+		;;
+	--offload)
+		COMPREPLY=($(compgen -W "auto" -- "$cur"))
+		return 0
+		;;
 	--provider)
 		# refresh also takes its last step, the ECB's exchange rates, alone.
 		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm"
@@ -107,7 +115,8 @@ _planner()
 		return 0
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
-		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set | --buy)
+		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set | --buy | \
+		--memory-gib | --bandwidth-gbs | --tflops | --threads | --ram-gib | --ram-gbs)
 		return 0
 		;;
 	esac
@@ -115,7 +124,7 @@ _planner()
 	local opts
 	case $cmd in
 	compare) opts="--quiet --set --each-alone" ;;
-	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;

@@ -70,6 +70,14 @@ complete -c planner -n "__fish_seen_subcommand_from fit" -l gpus -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l input -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l output -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l lora-rank -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l kind -x -a 'gpu unified cpu'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l memory-gib -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l bandwidth-gbs -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l tflops -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l threads -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l offload -x -a 'auto'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l ram-gib -x
+complete -c planner -n "__fish_seen_subcommand_from fit" -l ram-gbs -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l micro-batch -x
 complete -c planner -n "__fish_seen_subcommand_from fit offers" -l gpu -x -a '(__planner_names gpus)'
 

@@ -5,46 +5,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
+#include "cmd_fit.h"
 #include "engines.h"
+#include "local_device.h"
+#include "offload.h"
 #include "speed.h"
 #include "vram.h"
-
-struct fit_args {
-	const char *model;
-	const char *precision; /* default bf16 */
-	long context;          /* default 4096 */
-	int batch;             /* default 1 */
-	enum task task;
-	const struct engine *engine;  /* --engine, else the default for task and precision */
-	const struct gpu_spec *gpu;   /* --gpu: this GPU only; NULL = every GPU */
-	int gpus;                     /* --gpus: a fixed count; 0 = the fewest that fit */
-	double input, output;         /* --input/--output: mean tokens per request; 0 = none */
-	const char *kv_cache;         /* --kv-cache: bf16, fp8; NULL = the engine's default */
-	double kv_bytes;              /* its element size under the engine */
-	bool batch_max;               /* --batch max: the largest batch that fits */
-	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer. */
-	int lora_rank;                /* 0 = VRAM_LORA_RANK */
-	bool lora_attention;          /* --lora-targets attention */
-	int micro_batch;              /* 0 = the batch split over the GPUs */
-	const struct optimizer_info *optimizer; /* NULL = the engine's */
-};
-
-/* Long-only options (no short letter). */
-enum { OPT_LORA_RANK = 256, OPT_LORA_TARGETS, OPT_MICRO_BATCH, OPT_OPTIMIZER };
 
 /* The memory job `fit` asks about, with b sequences. */
 static struct vram_job fit_job(const struct fit_args *a, int b)
 {
 	return (struct vram_job){.task = a->task,
-				 .context = a->context,
-				 .batch = b,
-				 .kv_bytes_per_element = a->kv_bytes,
-				 .lora_rank = a->lora_rank,
-				 .lora_attention_only = a->lora_attention,
-				 .micro_batch = a->micro_batch,
-				 .optimizer = a->optimizer};
+	                         .context = a->context,
+	                         .batch = b,
+	                         .kv_bytes_per_element = a->kv_bytes,
+	                         .lora_rank = a->lora_rank,
+	                         .lora_attention_only = a->lora_attention,
+	                         .micro_batch = a->micro_batch,
+	                         .optimizer = a->optimizer};
 }
 
 static bool parse_task(const char *s, enum task *t)
@@ -61,24 +42,53 @@ static bool parse_task(const char *s, enum task *t)
  * and the speeds there. */
 struct fit_line {
 	const struct gpu_spec *g;
-	int needed;      /* fewest that fit; 0 = none up to max_tp */
-	int n;           /* the count the line is about: --gpus, else needed */
-	int batch;       /* sequences at once: --batch, or the most that fit (max) */
-	bool fits;       /* the job fits on n */
-	double per_gpu;  /* GiB on each of n */
+	int needed;     /* fewest that fit; 0 = none up to max_tp */
+	int n;          /* the count the line is about: --gpus, else needed */
+	int batch;      /* sequences at once: --batch, or the most that fit (max) */
+	bool fits;      /* the job fits on n */
+	double per_gpu; /* GiB on each of n */
 	struct speed_est s;
+	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
 };
 
+/* --offload: the split of the model between one GPU and host RAM. */
+static void fit_offload_line(const struct fit_args *a, const struct model_spec *m,
+                             const struct precision_info *p, const struct vram_need *need,
+                             const struct device *d, const struct speed_job *sj, struct fit_line *l)
+{
+	char why[200];
+	l->n = 1;
+	l->batch = a->batch;
+	l->fits = offload_place(a->engine, m, need, d, a->ram_gib, a->offload, &l->split, why,
+	                        sizeof why);
+	l->per_gpu = l->split.gpu_gib;
+	offload_speed(a->engine, m, p, d, need, sj, a->ram_gbs, &l->split, &l->s);
+}
+
 static void fit_line(const struct fit_args *a, const struct model_spec *m,
-		     const struct precision_info *p, const struct vram_need *need,
-		     const struct gpu_spec *g, struct fit_line *l)
+                     const struct precision_info *p, const struct vram_need *need,
+                     const struct gpu_spec *g, struct fit_line *l)
 {
 	const struct engine *e = a->engine;
 	memset(l, 0, sizeof *l);
 	l->g = g;
 	struct device d = device_from_gpu(g, 1);
+	if (a->threads > 0)
+		d.threads = a->threads;
 	l->needed = vram_device_min_count(e, need, &d);
-	l->n = a->gpus > 0 ? a->gpus : l->needed;
+	struct speed_job sj = {.task = a->task,
+	                       .context = a->context,
+	                       .batch = a->batch,
+	                       .input_tokens = a->input,
+	                       .output_tokens = a->output,
+	                       .kv_bytes_per_element = a->kv_bytes,
+	                       .micro_batch = a->micro_batch};
+	if (a->offload != OFFLOAD_NONE) {
+		fit_offload_line(a, m, p, need, &d, &sj, l);
+		return;
+	}
+	/* A Mac or a CPU box is one machine, whether or not the model fits. */
+	l->n = a->gpus > 0 ? a->gpus : g->kind != DEVICE_GPU ? 1 : l->needed;
 	d.count = l->n;
 	l->batch = a->batch;
 	struct vram_need at = *need;
@@ -91,13 +101,7 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	l->fits = l->n > 0 && l->batch > 0 && vram_place(e, &at, &d, &fit, NULL, 0);
 	if (l->n > 0) {
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
-		struct speed_job sj = {.task = a->task,
-		                       .context = a->context,
-		                       .batch = l->batch > 0 ? l->batch : 1,
-		                       .input_tokens = a->input,
-		                       .output_tokens = a->output,
-		                       .kv_bytes_per_element = a->kv_bytes,
-		                       .micro_batch = a->micro_batch};
+		sj.batch = l->batch > 0 ? l->batch : 1;
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
 	}
 }
@@ -119,16 +123,29 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 		cJSON_AddNullToObject(o, "gpus_needed");
 	cJSON_AddStringToObject(o, "engine", a->engine->name);
 	cJSON_AddBoolToObject(o, "fits", l->fits);
+	if (l->g->kind != DEVICE_GPU)
+		cJSON_AddStringToObject(o, "kind", device_kind_name(l->g->kind));
+	if (a->offload != OFFLOAD_NONE) {
+		cJSON *x = cJSON_AddObjectToObject(o, "offload");
+		cJSON_AddNumberToObject(x, "gpu_layers", l->split.gpu_layers);
+		cJSON_AddNumberToObject(x, "layers", l->split.layers);
+		cJSON_AddNumberToObject(x, "ram_gib", round_to(l->split.ram_gib, 2));
+	}
 	if (l->n > 0) {
 		cJSON_AddNumberToObject(o, "gpus", l->n);
 		cJSON_AddNumberToObject(o, "batch", l->batch);
 		cJSON_AddNumberToObject(o, "per_gpu_gib", round_to(l->per_gpu, 2));
-		cJSON_AddNumberToObject(o, "tokens_per_second", round_to(line_tps(a, l), 1));
-		cJSON_AddNumberToObject(o, "decode_tokens_per_second", round_to(l->s.stream_tps, 1));
-		cJSON_AddNumberToObject(o, "output_tokens_per_second", round_to(l->s.output_tps, 1));
-		cJSON_AddNumberToObject(o, "prefill_tokens_per_second",
-					round_to(l->s.prefill_tps, 1));
-		cJSON_AddNumberToObject(o, "train_tokens_per_second", round_to(l->s.train_tps, 1));
+		/* A configuration that does not run has no speed. */
+		const char *keys[] = {"tokens_per_second", "decode_tokens_per_second",
+		                      "output_tokens_per_second", "prefill_tokens_per_second",
+		                      "train_tokens_per_second"};
+		double v[] = {line_tps(a, l), l->s.stream_tps, l->s.output_tps, l->s.prefill_tps,
+		              l->s.train_tps};
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+			if (l->fits)
+				cJSON_AddNumberToObject(o, keys[k], round_to(v[k], 1));
+			else
+				cJSON_AddNullToObject(o, keys[k]);
 	}
 	cJSON_AddItemToArray(gpus, o);
 }
@@ -140,18 +157,28 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		printf(",%.2f,", l->g->vram_gib);
 		if (l->needed > 0)
 			printf("%d", l->needed);
-		if (l->n > 0)
+		if (l->n > 0 && l->fits)
 			printf(",%.2f,%.1f", l->per_gpu, line_tps(a, l));
+		else if (l->n > 0)
+			printf(",%.2f,", l->per_gpu);
 		else
 			printf(",,");
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
+	} else if (l->n > 0 && l->fits) {
+		printf("%-16s %8.1f %6d %12.2f %12.0f %5s", l->g->name, l->g->vram_gib, l->n,
+		       l->per_gpu, line_tps(a, l), "yes");
 	} else if (l->n > 0) {
-		printf("%-16s %8.1f %6d %12.2f %12.0f %5s\n", l->g->name, l->g->vram_gib, l->n,
-		       l->per_gpu, line_tps(a, l), l->fits ? "yes" : "no");
+		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
+		       l->per_gpu, "-", "no");
 	} else {
-		printf("%-16s %8.1f %6s %12s %12s %5s\n", l->g->name, l->g->vram_gib, "no", "-", "-",
+		printf("%-16s %8.1f %6s %12s %12s %5s", l->g->name, l->g->vram_gib, "no", "-", "-",
 		       "no");
 	}
+	if (c->format != FORMAT_CSV && a->offload != OFFLOAD_NONE)
+		printf("  %d of %d layers on the GPU, %.2f GiB in RAM", l->split.gpu_layers,
+		       l->split.layers, l->split.ram_gib);
+	if (c->format != FORMAT_CSV)
+		putchar('\n');
 }
 
 static const char *fit_targets(const struct fit_args *a)
@@ -162,11 +189,13 @@ static const char *fit_targets(const struct fit_args *a)
 /* The optimizer named, else the engine's. */
 static const char *fit_optimizer(const struct fit_args *a)
 {
-	return a->optimizer ? a->optimizer->name : a->engine->optimizer ? a->engine->optimizer : "-";
+	return a->optimizer           ? a->optimizer->name
+	       : a->engine->optimizer ? a->engine->optimizer
+	                              : "-";
 }
 
 static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
-			const struct precision_info *p, const struct vram_need *need)
+                        const struct precision_info *p, const struct vram_need *need)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "model", m->id);
@@ -181,10 +210,12 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 	if (a->task != TASK_INFERENCE) {
 		cJSON *t = cJSON_AddObjectToObject(root, "training");
 		if (a->task != TASK_FINETUNE_FULL) {
-			cJSON_AddNumberToObject(t, "lora_rank", a->lora_rank ? a->lora_rank : VRAM_LORA_RANK);
+			cJSON_AddNumberToObject(t, "lora_rank",
+			                        a->lora_rank ? a->lora_rank : VRAM_LORA_RANK);
 			cJSON_AddStringToObject(t, "lora_targets", fit_targets(a));
 		}
-		cJSON_AddNumberToObject(t, "micro_batch", a->micro_batch ? a->micro_batch : a->batch);
+		cJSON_AddNumberToObject(t, "micro_batch",
+		                        a->micro_batch ? a->micro_batch : a->batch);
 		cJSON_AddStringToObject(t, "optimizer", fit_optimizer(a));
 	}
 	cJSON_AddNumberToObject(root, "params_total", m->params_total);
@@ -201,15 +232,15 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 }
 
 static void text_head(const struct fit_args *a, const struct model_spec *m,
-		      const struct precision_info *p, const struct vram_need *need)
+                      const struct precision_info *p, const struct vram_need *need)
 {
 	printf("%s at %s, %s under %s, context %ld, batch %d (%.2fB parameters, %.2fB active)\n",
 	       m->id, p->name, task_name(a->task), a->engine->name, a->context, a->batch,
 	       m->params_total / 1e9, m->params_active / 1e9);
 	if (a->task != TASK_INFERENCE) {
 		if (a->task != TASK_FINETUNE_FULL)
-			printf("  LoRA rank %d on %s layers, ", a->lora_rank ? a->lora_rank : VRAM_LORA_RANK,
-			       fit_targets(a));
+			printf("  LoRA rank %d on %s layers, ",
+			       a->lora_rank ? a->lora_rank : VRAM_LORA_RANK, fit_targets(a));
 		else
 			printf("  ");
 		printf("optimizer %s, micro-batch %d\n", fit_optimizer(a),
@@ -224,11 +255,55 @@ static void text_head(const struct fit_args *a, const struct model_spec *m,
 	       "fits");
 }
 
+/* Row i of the table: a variant of the chip --gpu names (its memory
+ * size in *sized), or GPU i of the reference data when --gpu names one or
+ * none; NULL for a row that is not shown (another GPU than --gpu's, a
+ * device that is not a GPU in the list of every GPU). */
+static const struct gpu_spec *fit_row(const struct cli *c, const struct fit_args *a, size_t i,
+                                      struct gpu_spec *sized)
+{
+	if (a->n_variants) {
+		*sized = *a->variants[i].gpu;
+		sized->vram_gib = a->variants[i].memory_gib;
+		return sized;
+	}
+	const struct gpu_spec *g = &c->ref->gpus[i];
+	if (a->gpu ? g != a->gpu : g->kind != DEVICE_GPU)
+		return NULL;
+	return g;
+}
+
+/* What "no" and tok/s mean, and, for a Mac, how its GPU's share of
+ * memory is set. */
+static void fit_footnote(const struct fit_args *a)
+{
+	const char *tps = a->task == TASK_INFERENCE ? "decode, all streams" : "training";
+	bool unified = a->n_variants && a->variants[0].gpu->kind == DEVICE_UNIFIED;
+	if (a->offload != OFFLOAD_NONE)
+		printf(
+		    "\n(\"no\": the split does not fit the GPU and %.0f GiB of RAM; tok/s: %s, the "
+		    "RAM's layers read at %.1f GB/s)\n",
+		    a->ram_gib, tps, a->ram_gbs);
+	else if (a->gpus > 0)
+		printf("\n(\"no\": does not fit on %d; tok/s: %s)\n", a->gpus, tps);
+	else if (a->n_variants)
+		printf("\n(\"no\": more than %s; tok/s: %s)\n",
+		       unified ? "the GPU's share of unified memory" : "its memory", tps);
+	else
+		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n", a->engine->max_tp,
+		       tps);
+	if (unified && !strcmp(a->variants[0].gpu->vendor, "apple"))
+		printf(
+		    "(macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB, 3/4 above; "
+		    "'sudo sysctl iogpu.wired_limit_mb=N' raises it)\n");
+	printf("(engine %s)\n", a->engine->summary);
+}
+
 /* Prints the model's memory need under the engine and, per GPU in the
  * reference data (or the one --gpu names), how many it takes (or whether
  * the --gpus count fits) and how fast they run. */
 static int print_fit(const struct cli *c, const struct fit_args *a, const struct model_spec *m,
-		     const struct precision_info *p)
+                     const struct precision_info *p)
 {
 	struct vram_need need;
 	struct vram_job vj = fit_job(a, a->batch_max ? 1 : a->batch);
@@ -241,9 +316,11 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 		      stdout);
 	else
 		text_head(a, m, p, &need);
-	for (size_t i = 0; i < c->ref->n_gpus; i++) {
-		const struct gpu_spec *g = &c->ref->gpus[i];
-		if (a->gpu && g != a->gpu)
+	size_t rows = a->n_variants ? a->n_variants : c->ref->n_gpus;
+	for (size_t i = 0; i < rows; i++) {
+		struct gpu_spec sized;
+		const struct gpu_spec *g = fit_row(c, a, i, &sized);
+		if (!g)
 			continue;
 		struct fit_line l;
 		fit_line(a, m, p, &need, g, &l);
@@ -255,10 +332,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	if (root)
 		return cli_print_json(root);
 	if (c->format == FORMAT_TABLE)
-		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n(engine %s)\n",
-		       a->engine->max_tp,
-		       a->task == TASK_INFERENCE ? "decode, all streams" : "training",
-		       a->engine->summary);
+		fit_footnote(a);
 	return PLANNER_OK;
 }
 
@@ -266,9 +340,12 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 static int fit_check(struct cli *c, struct fit_args *a, const char *engine, const char *gpu)
 {
 	char names[256];
+	int rc;
 	if (engine && !(a->engine = engine_find(engine)))
 		return cli_usage(c, "unknown engine '%s'; use %s", engine,
-				 engine_names(names, sizeof names));
+		                 engine_names(names, sizeof names));
+	if ((rc = fit_device_check(c, a, engine, gpu)))
+		return rc;
 	if (!a->engine)
 		a->engine = engine_for(a->task != TASK_INFERENCE, a->precision);
 	if (a->task == TASK_INFERENCE ? !a->engine->inference : !a->engine->training)
@@ -277,25 +354,24 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 		    engine_names_for(a->task != TASK_INFERENCE, ", ", " or ", names, sizeof names));
 	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
 		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
-				 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
-	if (gpu && !(a->gpu = refdata_gpu(c->ref, gpu))) {
-		const char *near = refdata_gpu_suggest(c->ref, gpu);
-		return cli_usage(c, "unknown GPU '%s'%s%s%s; 'planner fit MODEL' lists them", gpu,
-				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
-	}
+		                 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
 	if (a->task == TASK_INFERENCE && (a->lora_rank || a->micro_batch || a->optimizer))
-		return cli_usage(c, "--%s is for fine-tuning; add --task finetune-qlora (or "
-				    "finetune-lora, finetune-full)",
-				 a->optimizer ? "optimizer" : a->micro_batch ? "micro-batch" : "lora-rank");
+		return cli_usage(c,
+		                 "--%s is for fine-tuning; add --task finetune-qlora (or "
+		                 "finetune-lora, finetune-full)",
+		                 a->optimizer     ? "optimizer"
+		                 : a->micro_batch ? "micro-batch"
+		                                  : "lora-rank");
 	if (a->lora_rank && a->task == TASK_FINETUNE_FULL)
 		return cli_usage(c, "--lora-rank is for finetune-lora and finetune-qlora");
 	if (a->micro_batch > a->batch)
-		return cli_usage(c, "--micro-batch %d is more than --batch %d; give at most %d "
-				    "(gradient accumulation runs batch / micro-batch steps)",
-				 a->micro_batch, a->batch, a->batch);
+		return cli_usage(c,
+		                 "--micro-batch %d is more than --batch %d; give at most %d "
+		                 "(gradient accumulation runs batch / micro-batch steps)",
+		                 a->micro_batch, a->batch, a->batch);
 	if (a->gpus > a->engine->max_tp)
 		return cli_usage(c, "--gpus %d: %s splits a model over at most %d GPUs", a->gpus,
-				 a->engine->name, a->engine->max_tp);
+		                 a->engine->name, a->engine->max_tp);
 	return PLANNER_OK;
 }
 
@@ -305,7 +381,7 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	if (!p) {
 		const char *near = precision_suggest(a->precision);
 		return cli_usage(c, "unknown precision '%s'%s%s%s", a->precision,
-				 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
+		                 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
 	}
 	struct model_spec owned = {0};
 	const struct model_spec *m = refdata_model(c->ref, a->model);
@@ -326,7 +402,8 @@ static int fit_model(struct cli *c, struct fit_args *a)
 		m = &owned;
 	}
 	if (a->context > m->max_context && m->max_context > 0)
-		warnf("context %ld is beyond %s's maximum of %ld", a->context, m->id, m->max_context);
+		warnf("context %ld is beyond %s's maximum of %ld", a->context, m->id,
+		      m->max_context);
 	rc = print_fit(c, a, m, p);
 	model_spec_clear(&owned);
 	return rc;
@@ -341,42 +418,51 @@ static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 	case OPT_MICRO_BATCH:
 		if (!parse_count(optarg, &v) || v < 1 || v > 4096 || v != (int)v)
 			return cli_usage(c, "--%s wants a whole number from 1 to 4096",
-					 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
+			                 opt == OPT_LORA_RANK ? "lora-rank" : "micro-batch");
 		*(opt == OPT_LORA_RANK ? &a->lora_rank : &a->micro_batch) = (int)v;
 		break;
 	case OPT_LORA_TARGETS:
 		if (strcmp(optarg, "all-linear") && strcmp(optarg, "attention"))
-			return cli_usage(c, "unknown --lora-targets '%s'; use all-linear or attention",
-					 optarg);
+			return cli_usage(
+			    c, "unknown --lora-targets '%s'; use all-linear or attention", optarg);
 		a->lora_attention = !strcmp(optarg, "attention");
 		break;
 	default:
 		if (!(a->optimizer = optimizer_find(optarg)))
-			return cli_usage(c, "unknown optimizer '%s'; use adamw, adamw-bf16, "
-					    "adamw-8bit or paged-adamw-8bit",
-					 optarg);
+			return cli_usage(c,
+			                 "unknown optimizer '%s'; use adamw, adamw-bf16, "
+			                 "adamw-8bit or paged-adamw-8bit",
+			                 optarg);
 	}
 	return PLANNER_OK;
 }
 
 /* fit's options: the common ones, then its own. */
 static const struct option fit_opts[] = {
-	CLI_COMMON_OPTIONS,
-	{"precision", required_argument, NULL, 'p'},
-	{"context", required_argument, NULL, 'c'},
-	{"batch", required_argument, NULL, 'b'},
-	{"task", required_argument, NULL, 't'},
-	{"engine", required_argument, NULL, 'e'},
-	{"gpu", required_argument, NULL, 'g'},
-	{"gpus", required_argument, NULL, 'n'},
-	{"input", required_argument, NULL, 'i'},
-	{"output", required_argument, NULL, 'o'},
-	{"kv-cache", required_argument, NULL, 'k'},
-	{"lora-rank", required_argument, NULL, OPT_LORA_RANK},
-	{"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
-	{"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
-	{"optimizer", required_argument, NULL, OPT_OPTIMIZER},
-	{0, 0, 0, 0}};
+    CLI_COMMON_OPTIONS,
+    {"precision", required_argument, NULL, 'p'},
+    {"context", required_argument, NULL, 'c'},
+    {"batch", required_argument, NULL, 'b'},
+    {"task", required_argument, NULL, 't'},
+    {"engine", required_argument, NULL, 'e'},
+    {"gpu", required_argument, NULL, 'g'},
+    {"gpus", required_argument, NULL, 'n'},
+    {"input", required_argument, NULL, 'i'},
+    {"output", required_argument, NULL, 'o'},
+    {"kv-cache", required_argument, NULL, 'k'},
+    {"lora-rank", required_argument, NULL, OPT_LORA_RANK},
+    {"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
+    {"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
+    {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+    {"memory-gib", required_argument, NULL, OPT_MEMORY_GIB},
+    {"bandwidth-gbs", required_argument, NULL, OPT_BANDWIDTH},
+    {"tflops", required_argument, NULL, OPT_TFLOPS},
+    {"kind", required_argument, NULL, OPT_KIND},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"offload", required_argument, NULL, OPT_OFFLOAD},
+    {"ram-gib", required_argument, NULL, OPT_RAM_GIB},
+    {"ram-gbs", required_argument, NULL, OPT_RAM_GBS},
+    {0, 0, 0, 0}};
 
 /* fit's --help: the --engine paragraph names the rows of engines[] and
  * the defaults engine_for gives; describe() writes it here before anything
@@ -402,8 +488,18 @@ static char fit_help[4096];
 	"                   whose KV cache fits, as a throughput server runs\n"                    \
 	"  --task T         inference, finetune-lora, finetune-qlora, finetune-full\n"
 #define HELP_TAIL                                                                                  \
-	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...)\n"                    \
+	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...), an Apple\n"          \
+	"                   chip (\"M3 Max\": each variant a row), a Strix Halo PC, a CPU\n"       \
+	"                   (\"Ryzen 9 7950X\"; cpu lists them), or custom (below)\n"              \
 	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"              \
+	"  --memory-gib N   the chip's memory size, a CPU's RAM, custom's memory\n"                \
+	"  --bandwidth-gbs N, --tflops N  custom: memory GB/s, dense FP16 TFLOPS\n"                \
+	"                   (a CPU: its FP32 SIMD peak)\n"                                         \
+	"  --kind K         custom: gpu (default), unified or cpu\n"                               \
+	"  --threads N      CPU threads llama.cpp runs (default: every core)\n"                    \
+	"  --offload auto|N llama.cpp -ngl: N layers (auto: the most that fit) on the\n"           \
+	"                   GPU, the rest in host RAM; needs --ram-gib N, its free RAM\n"          \
+	"  --ram-gbs N      the host RAM's bandwidth (default 83.2, DDR5-5200 x2)\n"               \
 	"  --input N        mean prompt tokens per request (with --output: the\n"                  \
 	"                   request shape; decode attends to input + output/2)\n"                  \
 	"  --output N       mean output tokens per request\n"                                      \
@@ -418,6 +514,7 @@ static char fit_help[4096];
 	"  --format F       table (default), json or csv\n\n"                                      \
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
+	"  planner fit llama-3.1-70b --precision q4_k_m --gpu \"M3 Max\" --memory-gib 64\n"        \
 	"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "                         \
 	"--optimizer adamw-8bit\n"
 
@@ -443,7 +540,8 @@ static void describe(void)
 
 static int exec_fit(struct cli *c, int argc, char **argv)
 {
-	struct fit_args a = {.precision = "bf16", .context = 4096, .batch = 1};
+	struct fit_args a = {
+	    .precision = "bf16", .context = 4096, .batch = 1, .offload = OFFLOAD_NONE};
 	const char *engine = NULL, *gpu = NULL;
 	int opt, rc;
 	double v;
@@ -456,7 +554,8 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			break;
 		case 'c':
 			if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
-				return cli_usage(c, "--context wants a token count, e.g. 8192 or 128K");
+				return cli_usage(
+				    c, "--context wants a token count, e.g. 8192 or 128K");
 			a.context = (long)v;
 			break;
 		case 'b':
@@ -466,31 +565,25 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			}
 			if (!parse_count(optarg, &v) || v < 1 || v > 4096)
 				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences, "
-						    "or max");
+				                    "or max");
 			a.batch = (int)v;
 			break;
 		case 'i':
 		case 'o':
 			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
 				return cli_usage(c, "--%s wants mean tokens per request, e.g. 512",
-						 opt == 'i' ? "input" : "output");
+				                 opt == 'i' ? "input" : "output");
 			*(opt == 'i' ? &a.input : &a.output) = v;
 			break;
 		case 'k':
 			a.kv_cache = optarg;
 			break;
-		case OPT_LORA_RANK:
-		case OPT_LORA_TARGETS:
-		case OPT_MICRO_BATCH:
-		case OPT_OPTIMIZER:
-			if ((rc = fit_train_option(c, &a, opt)))
-				return rc;
-			break;
 		case 't':
 			if (!parse_task(optarg, &a.task))
-				return cli_usage(c, "unknown task '%s'; use inference, finetune-lora, "
-						    "finetune-qlora or finetune-full",
-						 optarg);
+				return cli_usage(c,
+				                 "unknown task '%s'; use inference, finetune-lora, "
+				                 "finetune-qlora or finetune-full",
+				                 optarg);
 			break;
 		case 'e':
 			engine = optarg;
@@ -504,7 +597,11 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			a.gpus = (int)v;
 			break;
 		default:
-			if ((rc = cli_other_option(c, opt, optarg)))
+			/* fit's long-only options, then the common ones. */
+			rc = opt >= OPT_MEMORY_GIB  ? fit_device_option(c, &a, opt)
+			     : opt >= OPT_LORA_RANK ? fit_train_option(c, &a, opt)
+			                            : cli_other_option(c, opt, optarg);
+			if (rc)
 				return rc;
 		}
 	}
@@ -519,7 +616,9 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_fit_entry = {
     .name = "fit",
     .args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
-            "[--gpu G [--gpus N]] [--input N --output M] [--kv-cache D] [--lora-rank R] "
+            "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
+            "[--threads N] [--offload auto|N --ram-gib N [--ram-gbs N]] [--input N --output M] "
+            "[--kv-cache D] [--lora-rank R] "
             "[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
     .summary = "memory a model needs, and which GPUs (and how many) it fits on",
     .help = fit_help,

@@ -37,9 +37,13 @@ bool device_refused(const struct device *d, char *why, size_t len)
 	if (!why || len == 0)
 		return false;
 	const char *name = d->name ? d->name : "device";
-	if (d->kind != DEVICE_GPU)
-		snprintf(why, len, "%s is a %s device; only GPUs are modelled yet", name,
+	if (d->kind != DEVICE_GPU && d->kind != DEVICE_UNIFIED && d->kind != DEVICE_CPU)
+		snprintf(why, len, "%s is a %s device, which is not modelled", name,
 		         device_kind_name(d->kind));
+	else if (d->kind != DEVICE_GPU)
+		snprintf(why, len,
+		         "%s is one machine (count %d): a %s device runs its own copy of the model",
+		         name, d->count, device_kind_name(d->kind));
 	else
 		snprintf(why, len, "%s: no devices (count %d)", name, d->count);
 	return false;

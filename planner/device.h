@@ -4,8 +4,9 @@
  * (device_from_gpu); Apple unified memory, CPUs and a model split between
  * GPU memory and host RAM (llama.cpp -ngl) are later issues, which the
  * struct leaves room for without changing the fit's or the speed model's
- * signatures. Today only GPUs are modelled and only tier 0 holds bytes;
- * vram_place refuses anything else with its reason.
+ * signatures. GPUs (any count), and one unified-memory chip or one CPU
+ * (local_device.h) are modelled; only tier 0 holds bytes; vram_place
+ * refuses anything else with its reason.
  *
  * What the code assumes of NVIDIA parts and of gpu_spec is decided here,
  * once, and carried as data: the vendor (the CUDA rule, workload.c), FP8
@@ -22,14 +23,6 @@
 
 #include "engines.h"
 #include "refdata.h"
-
-/* What kind of hardware it is: how its memory is shared and what runs the
- * matrices. */
-enum device_kind {
-	DEVICE_GPU,     /* a discrete accelerator with its own memory */
-	DEVICE_UNIFIED, /* GPU and CPU sharing one memory (Apple Silicon); not modelled yet */
-	DEVICE_CPU,     /* CPU cores over host RAM; not modelled yet */
-};
 
 /* Memory tiers, fastest first. */
 enum device_tier_index {
@@ -64,7 +57,9 @@ struct device {
 	double int8_tops;       /* INT8; 0 = unknown */
 	double watts;           /* board power of one device, W */
 	enum device_link link;
-	const struct gpu_spec *gpu; /* the part it was built from; NULL when not a GPU */
+	int threads;                /* CPU cores it runs on (DEVICE_CPU); 0 = all the part has */
+	const char *isa;            /* the CPU's matrix/SIMD extension ("avx2"); NULL otherwise */
+	const struct gpu_spec *gpu; /* the part it was built from */
 };
 
 /* Whether a GPU's memory is HBM (A100, H100, H200, B200, MI300X, …) rather
@@ -96,7 +91,7 @@ static inline struct device device_from_gpu(const struct gpu_spec *gpu, int coun
 	return (struct device){
 	    .name = gpu->name,
 	    .vendor = gpu->vendor,
-	    .kind = DEVICE_GPU,
+	    .kind = gpu->kind,
 	    .count = count,
 	    .tier = {[DEVICE_TIER_LOCAL] = {.gib = gpu->vram_gib,
 	                                    .bandwidth_gbs = gpu->bandwidth_gbs,
@@ -111,6 +106,8 @@ static inline struct device device_from_gpu(const struct gpu_spec *gpu, int coun
 	    .int8_tops = gpu->int8_tops,
 	    .watts = gpu->watts,
 	    .link = mem == MEM_HBM ? DEVICE_LINK_NVLINK : DEVICE_LINK_PCIE,
+	    .threads = gpu->threads,
+	    .isa = gpu->isa,
 	    .gpu = gpu,
 	};
 }
@@ -127,11 +124,12 @@ static inline struct device device_with_count(const struct device *d, int count)
 bool device_refused(const struct device *d, char *why, size_t len);
 
 /* Whether the fit and the speed model handle d as it is: a GPU, at least
- * one of it. When not, and why is not NULL, the reason goes in why (len
+ * one of it, or exactly one unified-memory chip or CPU (each machine runs
+ * its own copy of the model). When not, and why is not NULL, the reason goes in why (len
  * bytes). Inline for the same reason as device_from_gpu. */
 static inline bool device_modelled(const struct device *d, char *why, size_t len)
 {
-	if (d->kind == DEVICE_GPU && d->count >= 1)
+	if (d->kind == DEVICE_GPU ? d->count >= 1 : d->count == 1)
 		return true;
 	return device_refused(d, why, len);
 }

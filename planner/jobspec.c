@@ -188,6 +188,14 @@ const char *jobspec_title(const struct jobspec *spec)
 	return base && *base ? base : "job spec";
 }
 
+/* A part copied at another memory size (local_device_sized). */
+static void gpu_sized_free(struct gpu_spec *g)
+{
+	if (g)
+		free(g->name);
+	free(g);
+}
+
 void jobspec_free(struct jobspec *spec)
 {
 	if (!spec)
@@ -217,6 +225,10 @@ void jobspec_free(struct jobspec *spec)
 		free(spec->gpus[i].spec.source);
 	}
 	free(spec->gpus);
+	for (size_t i = 0; i < spec->n_buy; i++)
+		gpu_sized_free(spec->buy[i].sized);
+	for (size_t i = 0; i < spec->n_owned; i++)
+		gpu_sized_free(spec->owned[i].sized);
 	free(spec->buy);
 	free(spec->owned);
 	free_strv(spec->providers, spec->n_providers);

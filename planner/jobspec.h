@@ -116,8 +116,10 @@ struct job {
 };
 
 struct owned_gpu {
-	const struct gpu_spec *gpu; /* points into the refdata */
+	const struct gpu_spec *gpu; /* points into the refdata, or at sized */
 	int count;
+	double memory_gib;          /* memory_gib: the chip's size, a CPU box's RAM; 0 = none */
+	struct gpu_spec *sized;     /* owned: the part at memory_gib (name with the size) */
 	double watts;               /* per GPU; default the reference board power */
 	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
 	struct src_pos pos;
@@ -128,7 +130,9 @@ struct owned_gpu {
 #define JOBSPEC_DEFAULT_MAX_BUY 8
 
 struct buy_option {
-	const struct gpu_spec *gpu;
+	const struct gpu_spec *gpu; /* the refdata's, a gpus: entry's, or sized */
+	double memory_gib;          /* as owned_gpu's */
+	struct gpu_spec *sized;     /* owned: as owned_gpu's */
 	double price;               /* per GPU, in the spec's currency */
 	double watts;               /* per GPU */
 	int max_count;              /* most GPUs one would buy; default 8 */

@@ -96,6 +96,9 @@ static void gpu_clear(struct gpu_spec *g)
 	free(g->source);
 	free(g->price_source);
 	free(g->memory_type);
+	free(g->family);
+	free(g->memory_options);
+	free(g->isa);
 }
 
 void model_spec_clear(struct model_spec *m)
@@ -139,6 +142,32 @@ fail:
 	return false;
 }
 
+/* The fields of a device that is not a discrete GPU (kind, family,
+ * memory_options, threads, isa, gpu_share). False when out of memory. */
+static bool load_local_fields(const cJSON *it, struct gpu_spec *g)
+{
+	char *kind = json_str(it, "kind");
+	g->kind = !kind || !strcmp(kind, "gpu") ? DEVICE_GPU
+	          : !strcmp(kind, "cpu")        ? DEVICE_CPU
+	                                        : DEVICE_UNIFIED;
+	free(kind);
+	g->family = json_str(it, "family");
+	g->isa = json_str(it, "isa");
+	g->threads = (int)json_num(it, "threads");
+	g->gpu_share = json_num(it, "gpu_share");
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(it, "memory_options_gib");
+	int n = cJSON_IsArray(opts) ? cJSON_GetArraySize(opts) : 0;
+	if (n > 0 && !(g->memory_options = calloc((size_t)n, sizeof *g->memory_options)))
+		return false;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, opts)
+	{
+		if (cJSON_IsNumber(o))
+			g->memory_options[g->n_memory_options++] = o->valuedouble;
+	}
+	return true;
+}
+
 static int load_gpus(struct refdata *ref, char **err)
 {
 	cJSON *root = cJSON_Parse(planner_gpus_json);
@@ -173,6 +202,8 @@ static int load_gpus(struct refdata *ref, char **err)
 		g->watts = json_num(it, "watts");
 		g->price_usd = json_num(it, "price_usd");
 		g->mem_class = device_gpu_hbm(g) ? GPU_MEM_HBM : GPU_MEM_GDDR;
+		if (!load_local_fields(it, g))
+			goto oom;
 	}
 	goto out;
 oom:
@@ -326,6 +357,16 @@ const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t strid
 			return g;
 	}
 	return NULL;
+}
+
+bool refdata_same_gpu_name(const char *a, const char *b)
+{
+	char ka[64], kb[64];
+	if (!a || !b)
+		return false;
+	gpu_key(a, ka, sizeof ka);
+	gpu_key(b, kb, sizeof kb);
+	return ka[0] && !strcmp(ka, kb);
 }
 
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name)

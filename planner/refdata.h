@@ -22,6 +22,14 @@ enum gpu_mem_class {
 	GPU_MEM_HBM,
 };
 
+/* What kind of hardware it is: how its memory is shared and what runs the
+ * matrices (device.h reads it; gpus.json says it as "kind"). */
+enum device_kind {
+	DEVICE_GPU,     /* a discrete accelerator with its own memory */
+	DEVICE_UNIFIED, /* GPU and CPU sharing one memory (Apple Silicon, Strix Halo) */
+	DEVICE_CPU,     /* CPU cores over host RAM */
+};
+
 struct gpu_spec {
 	char *name;           /* canonical name, e.g. "H100 SXM", "A100 80GB" */
 	char *vendor;         /* "nvidia", "amd", "google" */
@@ -38,6 +46,19 @@ struct gpu_spec {
 	char *source;         /* where the spec figures come from, with date */
 	char *price_source;   /* where the price comes from, with date; NULL if none */
 	enum gpu_mem_class mem_class; /* recorded by refdata_load from the name */
+	/* Devices that are not discrete GPUs (local_device.h). A GPU leaves
+	 * them zero. */
+	enum device_kind kind; /* "kind" in gpus.json; absent = gpu */
+	char *family;          /* the chip as people name it ("M3 Max") when the table
+	                        * lists its GPU-core variants apart; NULL = the name */
+	double *memory_options; /* memory sizes offered, GiB, ascending; vram_gib is the
+	                         * smallest (unified) or the priced machine's (cpu) */
+	size_t n_memory_options;
+	int threads;           /* CPU cores llama.cpp runs a thread on; 0 = not a CPU */
+	char *isa;             /* the widest matrix/SIMD extension llama.cpp's CPU kernels
+	                        * use: "avx2", "avx512", "amx", "neon"; NULL for a GPU */
+	double gpu_share;      /* share of unified memory the GPU may wire by default;
+	                        * 0 = the platform's rule (local_device_gpu_share) */
 };
 
 struct model_spec {
@@ -129,6 +150,9 @@ const struct gpu_spec *refdata_gpu(const struct refdata *ref, const char *name);
  * apart from first (a gpu_spec inside a larger struct). NULL when none. */
 const struct gpu_spec *refdata_gpu_in(const struct gpu_spec *first, size_t stride, size_t n,
 				      const char *name);
+/* Whether two spellings name the same part after refdata_gpu's
+ * normalisation ("M3 Max" and "m3-max"). */
+bool refdata_same_gpu_name(const char *a, const char *b);
 /* Nearest canonical GPU name, for "did you mean" messages; may be NULL. */
 const char *refdata_gpu_suggest(const struct refdata *ref, const char *name);
 

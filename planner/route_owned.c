@@ -94,6 +94,8 @@ struct owned_scan {
 	int considered;     /* kinds the job may use */
 	struct short_of sh; /* fit in memory, short of the work */
 	struct too_few few; /* fit on more GPUs than there are */
+	/* The first kind on hand the job may not use (why_left_out). */
+	const struct gpu_spec *left_out;
 };
 
 /* Considers owning GPUs of kind g, `stock` of them at most (on hand:
@@ -104,8 +106,11 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
                           double idle_watts, int entry)
 {
 	bool on_hand = entry >= 0;
-	if (!workload_gpu_allowed(c->w, g))
+	if (!workload_gpu_allowed(c->w, g)) {
+		if (on_hand && !s->left_out)
+			s->left_out = g;
 		return;
+	}
 	s->considered++;
 	if (g->vram_gib > s->max_vram)
 		s->max_vram = g->vram_gib;
@@ -114,6 +119,24 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 		consider_owned(c, r, g, n, price, watts, idle_watts, entry, stock / n, &s->sh);
 	else if (n > 0)
 		note_too_few(&s->few, g, n, stock, on_hand);
+}
+
+/* Why the owned g, the only kind on hand, cannot run the job: a Mac or a
+ * CPU box runs llama.cpp jobs only, another vendor's GPU needs
+ * accelerator: any. */
+static void why_left_out(const struct route_ctx *c, struct route_result *r,
+                         const struct gpu_spec *g)
+{
+	if (g->kind != DEVICE_GPU)
+		route_why(r,
+		          "the owned %s runs llama.cpp jobs only and this job's engine is %s; "
+		          "give it engine: llama.cpp, or list a GPU under owned: or buy:",
+		          g->name, c->w->engine->name);
+	else
+		route_why(r,
+		          "the owned %s is %s, not NVIDIA; add accelerator: any to the job if its "
+		          "software runs there",
+		          g->name, g->vendor);
 }
 
 static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
@@ -137,7 +160,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	/* Without buy: every GPU with a price and a power figure may be bought. */
 	for (size_t i = 0; !spec->has_buy && i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
-		if (g->price_usd > 0 && g->watts > 0)
+		/* Macs and CPU boxes are bought when a buy: entry names them. */
+		if (g->price_usd > 0 && g->watts > 0 && g->kind == DEVICE_GPU)
 			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
 			              g->price_usd * spec->usd_to_currency, g->watts, 0, -1);
 	}
@@ -145,6 +169,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 		return PLANNER_OK;
 	if (s.sh.any)
 		route_why(r, "%s", s.sh.why);
+	else if (s.considered == 0 && s.left_out)
+		why_left_out(c, r, s.left_out);
 	else if (s.considered == 0)
 		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		          j->any_accelerator ? "" : " (NVIDIA only)");

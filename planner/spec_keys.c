@@ -241,6 +241,9 @@ static int gpu_done(struct spec_rd *r)
 	return PLANNER_OK;
 }
 
+/* A described device's kind, in enum device_kind's order. */
+static const char *const device_kind_names[] = {"gpu", "unified", "cpu"};
+
 static const struct spec_key gpu_keys[] = {
     {.name = "name",
      .kind = SPEC_TEXT,
@@ -308,6 +311,26 @@ static const struct spec_key gpu_keys[] = {
      .example = "watts: 170",
      .type = "number, watts per GPU",
      .desc = "Board power under load."},
+    {.name = "kind",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct custom_gpu, spec.kind),
+     .store = STORE_INT,
+     .names = device_kind_names,
+     .n_names = NELEM(device_kind_names),
+     .def_text = "gpu",
+     .example = "kind: cpu",
+     .desc = "gpu, unified (a Mac: vram_gib is its memory) or cpu (vram_gib its RAM, "
+             "fp16_tflops its FP32 SIMD peak): one machine running llama.cpp jobs."},
+    {.name = "threads",
+     .kind = SPEC_WHOLE,
+     .offset = offsetof(struct custom_gpu, spec.threads),
+     .store = STORE_INT,
+     .lo = 1,
+     .hi = 4096,
+     .def_text = "every core",
+     .example = "threads: 16",
+     .type = "whole number, CPU threads",
+     .desc = "kind: cpu: the cores llama.cpp runs a thread on."},
     {.name = "price",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct custom_gpu, price),
@@ -380,6 +403,9 @@ static int buy_price(struct spec_rd *r, const struct spec_key *k, const struct k
 }
 
 #define GPU_DESC "The GPU model; unknown names suggest the nearest known one"
+/* What owned: and buy: add: a Mac or a CPU box (local_device.h). */
+#define LOCAL_DESC                                                                                \
+	"; a Mac, Strix Halo or CPU box `planner gpus` lists is one machine running llama.cpp jobs"
 
 static const struct spec_key owned_keys[] = {
     {.name = "gpu",
@@ -387,7 +413,7 @@ static const struct spec_key owned_keys[] = {
      .offset = offsetof(struct owned_gpu, gpu),
      .flags = SPEC_REQUIRED,
      .example = "gpu: RTX 4090",
-     .desc = GPU_DESC "."},
+     .desc = GPU_DESC LOCAL_DESC "."},
     {.name = "count",
      .kind = SPEC_WHOLE,
      .offset = offsetof(struct owned_gpu, count),
@@ -411,6 +437,7 @@ static const struct spec_key owned_keys[] = {
      .desc = "Power one GPU draws under load; with pue and electricity_per_kwh it prices the "
              "hours it runs."},
     SPEC_IDLE_WATTS_ROW(struct owned_gpu),
+    SPEC_MEMORY_GIB_ROW(struct owned_gpu),
 };
 
 static const struct spec_table owned_table = {
@@ -421,6 +448,7 @@ static const struct spec_table owned_table = {
     .example = "{gpu: RTX 4090, count: 2}",
     .size = sizeof(struct owned_gpu),
     .pos_offset = offsetof(struct owned_gpu, pos),
+    .done = spec_owned_done,
 };
 
 static const struct spec_key buy_keys[] = {
@@ -429,7 +457,7 @@ static const struct spec_key buy_keys[] = {
      .offset = offsetof(struct buy_option, gpu),
      .flags = SPEC_REQUIRED,
      .example = "gpu: RTX 5090",
-     .desc = GPU_DESC "."},
+     .desc = GPU_DESC LOCAL_DESC "."},
     {.name = "price",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct buy_option, price),
@@ -464,6 +492,7 @@ static const struct spec_key buy_keys[] = {
      .example = "max_count: 4",
      .desc = "Most GPUs of this kind the planner may propose buying."},
     SPEC_IDLE_WATTS_ROW(struct buy_option),
+    SPEC_MEMORY_GIB_ROW(struct buy_option),
 };
 
 static const struct spec_table buy_table = {
@@ -475,6 +504,7 @@ static const struct spec_table buy_table = {
     .example = "{gpu: RTX 5090, price: 2400}",
     .size = sizeof(struct buy_option),
     .pos_offset = offsetof(struct buy_option, pos),
+    .done = spec_buy_done,
 };
 
 static const struct spec_key quote_keys[] = {

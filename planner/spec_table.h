@@ -167,6 +167,21 @@ int spec_check_idle_watts(struct spec_rd *r, const struct spec_key *k, const str
 	 .type = "number, watts per GPU",                                                          \
 	 .desc = "Power one GPU draws when on but not running a job; when given, the GPUs and "   \
 	         "their hosts stay on all month and the hours without work are priced at it."}
+/* spec_device.c: memory_gib of an owned or buy entry, the variant of a
+ * Mac or the RAM of a CPU box it names (local_device.h); the entries'
+ * .done. */
+int spec_owned_done(struct spec_rd *r);
+int spec_buy_done(struct spec_rd *r);
+#define SPEC_MEMORY_GIB_ROW(T)                                                                     \
+	{.name = "memory_gib",                                                                     \
+	 .kind = SPEC_NUMBER,                                                                      \
+	 .offset = offsetof(T, memory_gib),                                                        \
+	 .lo = 1,                                                                                  \
+	 .hi = 65536,                                                                              \
+	 .def_text = "the smallest size (a chip), the typical machine's RAM (a CPU)",              \
+	 .example = "memory_gib: 64",                                                              \
+	 .type = "number, GiB",                                                                    \
+	 .desc = "A Mac's or Strix Halo PC's memory size (one it is sold with), a CPU box's RAM."}
 /* growth: a percentage a month, "5%" or 5, from -50 to 100. */
 int spec_read_growth(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 #define SPEC_GROWTH_ROW(T, DEF, DEF_TEXT, DESC)                                                    \

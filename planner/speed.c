@@ -14,6 +14,8 @@
 #include "speed.h"
 
 #include <math.h>
+
+#include "local_device.h"
 #include <string.h>
 
 /* FLOPs per parameter per token: forward 2 (one multiply-add); training 6
@@ -354,6 +356,11 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 	    vram_ssm_state_bytes(m);
 	if (vram_kv_replicated(e, m))
 		kv_bytes *= n;
+	if (one.kind != DEVICE_GPU) { /* a Mac, a Strix Halo PC, a CPU: local_device.c */
+		local_device_speed(e, m, p, &one, job, streamed_weight_bytes(m, p, b), kv_bytes,
+		                   flop_params(m), out);
+		return;
+	}
 	/* A layer split's GPUs decode one after another. */
 	out->decode_tps =
 	    decode_rate(e, m, p, &r, b, kv_bytes, split ? pipeline_speedup(e, n, b) : 1.0);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "local_device.h"
 #include "util.h"
 
 #define GIB 1073741824.0
@@ -482,6 +483,8 @@ double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need,
 
 double vram_device_usable(const struct engine *e, const struct device *d)
 {
+	if (d->kind != DEVICE_GPU) /* the GPU's wired share, or the RAM */
+		return local_device_usable(e, d);
 	return d->tier[DEVICE_TIER_LOCAL].gib * e->usable_fraction;
 }
 
@@ -525,7 +528,9 @@ int vram_device_min_count(const struct engine *e, const struct vram_need *need,
 {
 	/* Tensor-parallel degrees: powers of two up to the engine's largest. */
 	struct device at = *d;
-	for (at.count = 1; at.count <= e->max_tp; at.count *= 2)
+	/* A Mac or a CPU box is one machine with its own copy of the model. */
+	int most = d->kind == DEVICE_GPU ? e->max_tp : 1;
+	for (at.count = 1; at.count <= most; at.count *= 2)
 		if (vram_device_fits(e, need, &at))
 			return at.count;
 	return 0;

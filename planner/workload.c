@@ -100,6 +100,10 @@ bool workload_route_allowed(const struct workload *w, enum route r, char *why, s
 
 bool workload_gpu_allowed(const struct workload *w, const struct gpu_spec *gpu)
 {
+	/* A Mac, a Strix Halo PC or a CPU runs llama.cpp jobs (local_device.h);
+	 * other engines need a GPU, NVIDIA unless the job says any. */
+	if (gpu->kind != DEVICE_GPU)
+		return !strcmp(w->engine->name, "llama.cpp");
 	return w->job->any_accelerator || !strcmp(gpu->vendor, "nvidia");
 }
 

@@ -84,38 +84,87 @@ START_TEST(the_reference_table_records_each_gpus_memory_class_by_the_name_rule)
 }
 END_TEST
 
-START_TEST(a_device_other_than_a_gpu_is_refused_with_the_reason)
+START_TEST(more_than_one_mac_or_cpu_for_one_model_is_refused_with_the_reason)
 {
-	char why[128] = "";
-	struct device d = device_from_gpu(&h100, 1);
+	char why[160] = "";
+	struct device d = device_from_gpu(&h100, 2);
 	d.kind = DEVICE_UNIFIED;
 	d.name = "M3 Max";
 	ck_assert(!device_modelled(&d, why, sizeof why));
-	ck_assert_str_eq(why, "M3 Max is a unified device; only GPUs are modelled yet");
+	ck_assert_str_eq(why, "M3 Max is one machine (count 2): a unified device runs its own copy "
+	                      "of the model");
 	d.kind = DEVICE_CPU;
-	ck_assert(!device_modelled(&d, why, sizeof why));
-	ck_assert_str_eq(why, "M3 Max is a cpu device; only GPUs are modelled yet");
 	ck_assert(!device_modelled(&d, NULL, 0));
+	d.count = 1;
+	ck_assert(device_modelled(&d, NULL, 0));
 
-	/* The fit and the speed model give no verdict on it. */
+	/* The fit gives no verdict on two, and never asks for more than one. */
 	const struct model_spec *m = refdata_model(test_ref(), "llama-3.1-8b");
-	const struct precision_info *p = precision_find("bf16");
-	const struct engine *e = engine_default();
+	const struct precision_info *p = precision_find("q4_k_m");
+	const struct engine *e = engine_find("llama.cpp");
 	struct vram_need need;
 	vram_estimate(e, m, p, TASK_INFERENCE, 4096, 1, &need);
 	struct vram_fit fit;
-	why[0] = '\0';
+	d.count = 2;
 	ck_assert(!vram_place(e, &need, &d, &fit, why, sizeof why));
-	ck_assert_str_eq(why, "M3 Max is a cpu device; only GPUs are modelled yet");
 	ck_assert(!fit.fits);
+	d.count = 1;
+	d.tier[DEVICE_TIER_LOCAL].gib = 2.0; /* too small: not two of it */
 	ck_assert_int_eq(vram_device_min_count(e, &need, &d), 0);
-	struct speed_est s;
-	speed_estimate_kv_device(e, m, p, &d, TASK_INFERENCE, 4096, 0, 1, &s);
-	ck_assert(s.decode_tps == 0 && s.prefill_tps == 0 && s.output_tps == 0);
 
 	d = device_from_gpu(&h100, 0);
 	ck_assert(!device_modelled(&d, why, sizeof why));
 	ck_assert_str_eq(why, "H100 SXM: no devices (count 0)");
+}
+END_TEST
+
+START_TEST(a_mac_wires_two_thirds_of_small_memory_and_three_quarters_of_large)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "M3 Max 40-core");
+	ck_assert_ptr_nonnull(g);
+	const struct engine *e = engine_find("llama.cpp");
+	struct gpu_spec sized = *g;
+	sized.vram_gib = 36;
+	struct device d = device_from_gpu(&sized, 1);
+	ck_assert_int_eq(d.kind, DEVICE_UNIFIED);
+	ck_assert_double_eq_tol(vram_device_usable(e, &d), 24.0, 1e-9);
+	sized.vram_gib = 64;
+	d = device_from_gpu(&sized, 1);
+	ck_assert_double_eq_tol(vram_device_usable(e, &d), 48.0, 1e-9);
+	/* A 70B at q4_k_m fits the 64 GiB one, not the 36 GiB one. */
+	const struct model_spec *m = refdata_model(test_ref(), "llama-3.1-70b");
+	struct vram_need need;
+	vram_estimate(e, m, precision_find("q4_k_m"), TASK_INFERENCE, 4096, 1, &need);
+	ck_assert(vram_device_fits(e, &need, &d));
+	sized.vram_gib = 36;
+	d = device_from_gpu(&sized, 1);
+	ck_assert(!vram_device_fits(e, &need, &d));
+}
+END_TEST
+
+START_TEST(a_cpu_decodes_at_its_bandwidth_or_its_threads_whichever_binds)
+{
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "Ryzen 9 7950X");
+	ck_assert_ptr_nonnull(g);
+	const struct model_spec *m = refdata_model(test_ref(), "llama-3.1-8b");
+	const struct precision_info *p = precision_find("q4_k_m");
+	const struct engine *e = engine_find("llama.cpp");
+	struct speed_job job = {.task = TASK_INFERENCE, .context = 128, .batch = 1};
+	struct device d = device_from_gpu(g, 1);
+	struct speed_est all, two;
+	speed_estimate_device(e, m, p, &d, &job, &all);
+	d.threads = 2;
+	speed_estimate_device(e, m, p, &d, &job, &two);
+	ck_assert(all.decode_tps > 0 && two.decode_tps > 0);
+	ck_assert(two.decode_tps < all.decode_tps);
+	ck_assert(two.prefill_tps < all.prefill_tps / 4);
+	/* Sixteen threads are bound by the memory: more bandwidth, more speed. */
+	struct gpu_spec fast = *g;
+	fast.bandwidth_gbs *= 2;
+	struct device f = device_from_gpu(&fast, 1);
+	struct speed_est faster;
+	speed_estimate_device(e, m, p, &f, &job, &faster);
+	ck_assert(faster.decode_tps > 1.5 * all.decode_tps);
 }
 END_TEST
 
@@ -191,7 +240,9 @@ Suite *device_suite(void)
 	tcase_add_test(tc, a_gpu_becomes_a_device_of_one_memory_tier_with_its_rates_and_power);
 	tcase_add_test(tc, stacked_memory_is_told_by_the_part_anywhere_in_the_name);
 	tcase_add_test(tc, the_reference_table_records_each_gpus_memory_class_by_the_name_rule);
-	tcase_add_test(tc, a_device_other_than_a_gpu_is_refused_with_the_reason);
+	tcase_add_test(tc, more_than_one_mac_or_cpu_for_one_model_is_refused_with_the_reason);
+	tcase_add_test(tc, a_mac_wires_two_thirds_of_small_memory_and_three_quarters_of_large);
+	tcase_add_test(tc, a_cpu_decodes_at_its_bandwidth_or_its_threads_whichever_binds);
 	tcase_add_test(tc,
 	               the_fit_puts_every_byte_in_the_devices_own_memory_and_none_in_the_host_tier);
 	tcase_add_test(tc, the_gpu_functions_answer_what_the_device_functions_do);

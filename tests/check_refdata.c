@@ -257,6 +257,28 @@ START_TEST(a_config_whose_derived_figures_are_out_of_range_is_refused_naming_the
 }
 END_TEST
 
+START_TEST(every_mac_and_cpu_has_its_memory_sizes_and_sources)
+{
+	const struct refdata *ref = test_ref();
+	size_t n = 0;
+	for (size_t i = 0; i < ref->n_gpus; i++) {
+		const struct gpu_spec *g = &ref->gpus[i];
+		if (g->kind == DEVICE_GPU)
+			continue;
+		n++;
+		ck_assert_msg(g->source && strstr(g->source, "http"), "%s: no source", g->name);
+		ck_assert_msg(g->bandwidth_gbs > 20 && g->fp16_tflops > 0.1 && g->threads > 0 && g->isa,
+		              "%s has an implausible figure", g->name);
+		for (size_t k = 1; k < g->n_memory_options; k++)
+			ck_assert(g->memory_options[k] > g->memory_options[k - 1]);
+		if (g->kind == DEVICE_UNIFIED)
+			ck_assert_msg(g->n_memory_options > 0 && g->vram_gib == g->memory_options[0],
+			              "%s: vram_gib is not its smallest size", g->name);
+	}
+	ck_assert_uint_ge(n, 30);
+}
+END_TEST
+
 START_TEST(every_gpu_names_its_memory_type)
 {
 	static const char *const types[] = {"GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM2e",
@@ -265,6 +287,8 @@ START_TEST(every_gpu_names_its_memory_type)
 	for (size_t i = 0; i < ref->n_gpus; i++) {
 		const struct gpu_spec *g = &ref->gpus[i];
 		bool known = false;
+		if (g->kind != DEVICE_GPU)
+			continue; /* every_mac_and_cpu_has_its_memory_sizes_and_sources */
 		for (size_t k = 0; g->memory_type && types[k]; k++)
 			known |= !strcmp(g->memory_type, types[k]);
 		ck_assert_msg(known, "%s: memory_type '%s'", g->name,
@@ -691,6 +715,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, a_config_path_that_is_not_a_regular_file_is_refused_without_reading);
 	tcase_add_test(tc, a_repo_id_that_is_no_file_says_where_its_config_json_is);
 	tcase_add_test(tc, every_gpu_names_its_memory_type);
+	tcase_add_test(tc, every_mac_and_cpu_has_its_memory_sizes_and_sources);
 	tcase_add_test(tc, a_config_whose_derived_figures_are_out_of_range_is_refused_naming_the_field);
 	tcase_add_test(tc, a_card_described_under_gpus_can_be_owned_and_bought);
 	tcase_add_test(tc, planner_gpus_and_models_list_every_row_in_json_and_csv);

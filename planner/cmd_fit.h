@@ -1,0 +1,76 @@
+/* cmd_fit.h — what `planner fit` (cmd_fit.c) shares with the part that
+ * reads its device flags (cmd_fit_device.c): the arguments and the
+ * long-only options. The command layer only. */
+#ifndef PLANNER_CMD_FIT_H
+#define PLANNER_CMD_FIT_H
+
+#include <stdbool.h>
+
+#include "engines.h"
+#include "local_device.h"
+#include "vram.h"
+
+struct cli;
+
+struct fit_args {
+	const char *model;
+	const char *precision; /* default bf16 */
+	long context;          /* default 4096 */
+	int batch;             /* default 1 */
+	enum task task;
+	const struct engine *engine; /* --engine, else the default for task and precision */
+	const struct gpu_spec *gpu;  /* --gpu: this GPU only; NULL = every GPU */
+	int gpus;                    /* --gpus: a fixed count; 0 = the fewest that fit */
+	double input, output;        /* --input/--output: mean tokens per request; 0 = none */
+	const char *kv_cache;        /* --kv-cache: bf16, fp8; NULL = the engine's default */
+	double kv_bytes;             /* its element size under the engine */
+	bool batch_max;              /* --batch max: the largest batch that fits */
+	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer. */
+	int lora_rank;                          /* 0 = VRAM_LORA_RANK */
+	bool lora_attention;                    /* --lora-targets attention */
+	int micro_batch;                        /* 0 = the batch split over the GPUs */
+	const struct optimizer_info *optimizer; /* NULL = the engine's */
+	/* A Mac, a Strix Halo PC or a CPU (local_device.h), or a device
+	 * described with --gpu custom: the rows fit answers for. */
+	struct local_variant variants[32];
+	size_t n_variants;
+	double memory_gib;            /* --memory-gib: the variant, the RAM, or custom's */
+	double bandwidth_gbs, tflops; /* --bandwidth-gbs, --tflops: custom's */
+	const char *kind;             /* --kind: custom's; NULL = gpu */
+	int threads;                  /* --threads: CPU threads; 0 = every core */
+	struct gpu_spec custom;       /* --gpu custom */
+	/* --offload: layers on the GPU, the rest in --ram-gib of host RAM
+	 * read at --ram-gbs (offload.h). */
+	int offload; /* OFFLOAD_NONE, OFFLOAD_AUTO or the GPU's layers */
+	double ram_gib, ram_gbs;
+};
+
+enum { OFFLOAD_NONE = -2, OFFLOAD_AUTO = -1 };
+
+/* Long-only options (no short letter). */
+enum {
+	OPT_LORA_RANK = 256,
+	OPT_LORA_TARGETS,
+	OPT_MICRO_BATCH,
+	OPT_OPTIMIZER,
+	OPT_MEMORY_GIB,
+	OPT_BANDWIDTH,
+	OPT_TFLOPS,
+	OPT_KIND,
+	OPT_THREADS,
+	OPT_OFFLOAD,
+	OPT_RAM_GIB,
+	OPT_RAM_GBS,
+};
+
+/* --gpu and the device flags, after --engine and before the engine's
+ * default: a GPU of the table, the variants of a chip or CPU (each with
+ * llama.cpp, inference, one machine), the device --gpu custom describes,
+ * and --offload's split. Returns PLANNER_OK or cli_usage's code. */
+int fit_device_check(struct cli *c, struct fit_args *a, const char *engine, const char *gpu);
+
+/* --memory-gib, --bandwidth-gbs, --tflops, --kind, --threads, --offload,
+ * --ram-gib, --ram-gbs into a (ranges checked by fit_device_check). */
+int fit_device_option(struct cli *c, struct fit_args *a, int opt);
+
+#endif
