@@ -41,6 +41,32 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 	return o;
 }
 
+/* usage: as given, the days it counts and the tokens it comes to. */
+static void usage_json(cJSON *j, const struct job *job)
+{
+	const struct job_usage *u = &job->usage;
+	if (!u->given)
+		return;
+	char text[256];
+	cJSON *o = cJSON_AddObjectToObject(j, "usage");
+	const char *names[] = {"users", "requests_per_user_day", "requests_per_day",
+	                       "documents_per_month", "tokens_per_document", "output_per_document"};
+	const double vals[] = {u->users, u->requests_per_user_day, u->requests_per_day,
+	                       u->documents_per_month, u->tokens_per_document,
+	                       u->output_per_document};
+	for (size_t i = 0; i < sizeof vals / sizeof *vals; i++)
+		if (vals[i] > 0)
+			cJSON_AddNumberToObject(o, names[i], vals[i]);
+	cJSON_AddStringToObject(o, "kind", u->interactive ? "interactive" : "batch");
+	cJSON_AddNumberToObject(o, "days", round_to(u->days, 2));
+	cJSON *t = cJSON_AddObjectToObject(o, "tokens_per_month");
+	cJSON_AddNumberToObject(t, "input", round(job->input_tokens));
+	cJSON_AddNumberToObject(t, "output", round(job->output_tokens));
+	job_usage_text(job, text, sizeof text);
+	cJSON_AddStringToObject(o, "arithmetic", text);
+	cJSON_AddBoolToObject(o, "serving_implied", job->serving_implied);
+}
+
 /* The job's serving settings as compare priced them. */
 static void serving_json(cJSON *j, const struct job *job)
 {
@@ -52,7 +78,8 @@ static void serving_json(cJSON *j, const struct job *job)
 	cJSON_AddNumberToObject(rq, "input", round_to(job->request_input, 1));
 	cJSON_AddNumberToObject(rq, "output", round_to(job->request_output, 1));
 	cJSON_AddStringToObject(j, "kv_cache", kv_cache_name(job->kv_cache));
-	cJSON_AddStringToObject(j, "serving", job->always_on ? "always-on" : "on-demand");
+	cJSON_AddStringToObject(j, "serving", serving_name(job->serving));
+	usage_json(j, job);
 }
 
 /* An array of n figures rounded to cents, NAN as null. */
@@ -416,6 +443,22 @@ static void summary_line(const struct cli *c, const struct plan *p)
 		         t.unrunnable == 1 ? "" : "s", t.unrunnable == 1 ? "is" : "are");
 }
 
+/* The usage arithmetic, and the hours the service is up when serving
+ * sets them (window, always-on). */
+static void usage_line(const struct cli *c, const struct job *job)
+{
+	char text[256];
+	job_usage_text(job, text, sizeof text);
+	if (!text[0])
+		return;
+	if (job->serving == SERVING_ON_DEMAND)
+		cli_wrap(c, 4, "  usage: %s", text);
+	else
+		cli_wrap(c, 4, "  usage: %s; up %.1f h a month (serving: %s%s)", text,
+		         job->hours_per_month, serving_name(job->serving),
+		         job->serving_implied ? ", as an interactive job" : "");
+}
+
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
@@ -459,6 +502,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		         bold, cli_safe(name, sizeof name, j->job->name), off,
 		         cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
 		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
+		usage_line(c, j->job);
 		for (int k = 0; k < (int)route_count(); k++) {
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency,
@@ -489,6 +533,30 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	return PLANNER_OK;
 }
 
+/* An on-demand job with a request shape whose tokens take less than this
+ * share of its window's hours looks like a service priced as a batch
+ * (issue 27: a chat job up 221 h priced for the 4.9 h its tokens take).
+ * A judgement, not a measurement: a tenth leaves room for a batch that
+ * runs a few nights of a week's window. */
+#define WINDOW_BUSY_SHARE_HINT 0.10
+
+/* Warns of jobs whose token-derived hours look implausible for their
+ * window: served, they would be up all of it (serving: window). */
+static void warn_implausible_hours(const struct jobspec *spec, const struct plan *p)
+{
+	for (size_t i = 0; i < p->n_jobs && i < spec->n_jobs; i++) {
+		const struct job *j = &spec->jobs[i];
+		double window = schedule_month_hours(&j->sched), busy = p->jobs[i].gpu_hours_per_month;
+		if (j->serving != SERVING_ON_DEMAND || j->has_hours || !j->has_tokens ||
+		    !j->has_request || j->task != TASK_INFERENCE || window >= HOURS_PER_MONTH ||
+		    !(busy > 0) || busy >= WINDOW_BUSY_SHARE_HINT * window)
+			continue;
+		warnf("job '%s' is priced for the %.1f h its tokens take, %.0f%% of its window's "
+		      "%.1f h a month; if people use it during the window, write serving: window",
+		      j->name, busy, 100 * busy / window, window);
+	}
+}
+
 static int exec_compare(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
@@ -514,6 +582,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 	c->share_owned = true;
 	if ((rc = cli_plan(c, path, &spec, &plan)) != PLANNER_OK)
 		return rc;
+	warn_implausible_hours(spec, plan);
 	if (c->format == FORMAT_JSON)
 		rc = print_json(spec, plan);
 	else if (c->format == FORMAT_CSV)

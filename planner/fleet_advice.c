@@ -90,7 +90,7 @@ static int grow_spec(const struct jobspec *spec, int months, struct jobspec *gro
 		double f = pow(1 + job_growth(spec, g) / 100.0, months);
 		g->input_tokens *= f;
 		g->output_tokens *= f;
-		if (g->has_hours && !g->always_on)
+		if (g->has_hours && g->serving == SERVING_ON_DEMAND)
 			g->hours_per_month *= f;
 	}
 	return PLANNER_OK;

@@ -16,6 +16,10 @@ enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETU
 enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
 /* kv_cache: element type of the KV cache (2 bytes, 1 byte). */
 enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
+/* serving: how a job is up. on-demand runs for the hours its work takes;
+ * always-on is up all month (744 h); window is up every hour of its
+ * schedule's window on its days (schedule_month_hours). */
+enum serving_mode { SERVING_ON_DEMAND, SERVING_ALWAYS_ON, SERVING_WINDOW };
 /* lora.targets: the linear layers LoRA adapters sit on. */
 enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 
@@ -69,6 +73,25 @@ int schedule_window_minutes(const struct job_schedule *s);
  * in compare (workload_size). This function can't fail. */
 double schedule_month_hours(const struct job_schedule *s);
 
+/* usage: a job's volume in people's terms (spec_usage.c), turned into
+ * its tokens_per_month over the days its schedule allows in compare's
+ * nominal month. Counts are 0 when not given. */
+struct job_usage {
+	double users;                 /* people who send requests */
+	double requests_per_user_day; /* each of them, on a day the schedule allows */
+	double requests_per_day;      /* all of them together, instead of the two above */
+	double documents_per_month;   /* batch: documents a month */
+	double tokens_per_document;   /* batch: prompt tokens one document brings */
+	double output_per_document;   /* batch: tokens generated for one document */
+	double days;                  /* days of the nominal month its schedule allows */
+	bool given;                   /* usage: is in the spec */
+	bool interactive;             /* users or requests_per_day: people wait on it */
+};
+
+/* Days of compare's nominal month (31) that s's days allow: 31 x the
+ * share of the week's days, 22.1 for weekdays. This function can't fail. */
+double schedule_month_days(const struct job_schedule *s);
+
 struct job {
 	char *name;
 	char *model_ref;          /* as written: reference id or config.json path */
@@ -104,7 +127,10 @@ struct job {
 	double request_output;    /* mean generated tokens per request */
 	enum kv_cache_type kv_cache; /* default KV_CACHE_BF16 */
 	bool batch_max;           /* batch: max (batch holds 1, the fit check's) */
-	bool always_on;           /* serving: always-on (hours_per_month is then 744) */
+	bool always_on;           /* serving is SERVING_ALWAYS_ON (hours_per_month is then 744) */
+	int serving;              /* enum serving_mode; window: hours_per_month is the window's */
+	bool serving_implied;     /* serving not in the spec: set by the interactive-usage rule */
+	struct job_usage usage;   /* usage: (spec_usage.c) */
 	/* Fine-tuning (docs/estimation.md, "Memory"; spec_train.c). */
 	int lora_rank;            /* lora.rank; 0 = VRAM_LORA_RANK */
 	enum lora_targets lora_targets; /* lora.targets; default all linear layers */
@@ -253,6 +279,12 @@ const char *task_name(enum task t);
 const char *data_class_name(enum data_class d);
 /* "bf16", "fp8". */
 const char *kv_cache_name(enum kv_cache_type k);
+/* "on-demand", "always-on", "window". */
+const char *serving_name(int serving);
+/* The usage arithmetic of j in words ("12 users x 20 requests a day x
+ * 22.1 days x (1500 in + 300 out) = 9.57M tokens a month") into buf; an
+ * empty string when j has no usage:. This function can't fail. */
+void job_usage_text(const struct job *j, char *buf, size_t len);
 /* Bytes per KV-cache element: 2 for bf16, 1 for fp8. */
 double kv_cache_bytes(enum kv_cache_type k);
 

@@ -103,6 +103,18 @@ static int build_pools(struct builder *b, char **err)
 	return PLANNER_OK;
 }
 
+/* What compare's hours of job i come to in this month: a serving: window
+ * job is up in every slot its window allows (this calendar month's, not
+ * the nominal month's schedule_month_hours), as an always-on one is up in
+ * every slot; other jobs' hours are compare's. This function can't fail. */
+static double month_scale(const struct builder *b, size_t i)
+{
+	const struct job *j = &b->spec->jobs[i];
+	if (j->serving != SERVING_WINDOW || !(j->hours_per_month > 0))
+		return 1;
+	return b->allowed_n[i] / j->hours_per_month;
+}
+
 static int build_jobs(struct builder *b, char **err)
 {
 	const struct jobspec *spec = b->spec;
@@ -148,7 +160,7 @@ static int build_jobs(struct builder *b, char **err)
 			if (!workload_size(&r->work, pi->gpu, n, b->pools[m].count / n, &run, NULL,
 					   0))
 				continue;
-			double h = run.hours;
+			double h = run.hours * month_scale(b, i);
 			if (!(h > 0) || !isfinite(h))
 				continue;
 			o->gpus = n * run.replicas;
@@ -458,11 +470,11 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 			}
 			if (!(x->gpu_hours > 0))
 				continue; /* a route on GPUs that needs no hours */
-			double need = left * x->gpu_hours;
+			double need = left * x->gpu_hours * month_scale(b, j);
 			double got = split_runs(b, j, chain[c], x, need, cap, &cost, &rc);
 			if (rc)
 				return rc;
-			left = (need - got) / x->gpu_hours;
+			left = (need - got) / (x->gpu_hours * month_scale(b, j));
 			if (left > FRACTION_EPS) {
 				rented_short = need - got;
 				free_hours = 0;
@@ -481,7 +493,7 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 			rented_short = 0, free_hours = 0;
 	}
 	res->job = r->job;
-	res->hours_needed = r->gpu_hours_per_month;
+	res->hours_needed = r->gpu_hours_per_month * month_scale(b, j);
 	res->owned_share = 1 - b->sol.rest[j];
 	res->unplaced_hours = unplaced * res->hours_needed;
 	res->hours_placed = res->hours_needed - res->unplaced_hours;

@@ -256,10 +256,11 @@ static int check_work(struct spec_rd *r, const struct spec_key *k, const struct 
 {
 	const struct job *j = r->target;
 	const struct keyed *serving = spec_val(r, "serving");
-	if (j->has_hours || j->has_tokens)
-		return PLANNER_OK;
+	if (j->has_hours || j->has_tokens || spec_val(r, "usage")->val)
+		return PLANNER_OK; /* the usage row gives it its tokens */
 	if (serving->val && yr_is_text(serving->val) &&
-	    !strcasecmp(yr_sval(serving->val), "always-on"))
+	    (!strcasecmp(yr_sval(serving->val), "always-on") ||
+	     !strcasecmp(yr_sval(serving->val), "window")))
 		return PLANNER_OK; /* the serving row gives it its hours */
 	return yr_fail(&r->c->y, r->map->start_mark,
 	               "job '%s' has neither hours_per_month nor tokens_per_month; add e.g. "
@@ -454,6 +455,15 @@ static const struct spec_key job_keys[] = {
      .def_text = "context tokens, split as tokens_per_month is (all input without it)",
      .example = "request: {input: 512, output: 256}",
      .desc = "Mean tokens per request (see jobs[].request)."},
+    {.name = "usage",
+     .kind = SPEC_MAP,
+     .sub = &spec_usage,
+     .offset = offsetof(struct job, usage),
+     .check = spec_check_usage,
+     .def_text = "none",
+     .example = "usage: {users: 12, requests_per_user_day: 20}",
+     .desc = "The job's volume in people's terms, instead of tokens_per_month or "
+             "hours_per_month (see jobs[].usage)."},
     {.name = "kv_cache",
      .kind = SPEC_ENUM,
      .offset = offsetof(struct job, kv_cache),
@@ -466,16 +476,21 @@ static const struct spec_key job_keys[] = {
              "or fp8 (1 byte, vLLM --kv-cache-dtype fp8)."},
     {.name = "serving",
      .kind = SPEC_ENUM,
-     .offset = offsetof(struct job, always_on),
-     .store = STORE_BOOL,
+     .offset = offsetof(struct job, serving),
+     .store = STORE_INT,
      .names = spec_serving_names,
      .n_names = SPEC_N_SERVING,
      .flags = SPEC_ALWAYS,
      .check = spec_check_serving,
-     .def_text = "on-demand (always-on when hours_per_month is 744)",
-     .example = "serving: always-on",
+     .def_text = "on-demand (always-on when hours_per_month is 744; an interactive usage: "
+                 "window with a window, else always-on)",
+     .example = "serving: window",
      .desc = "always-on: the service is up all month (744 h) and priced for those hours; "
-             "with tokens_per_month every route shows its cost per million tokens."},
+             "window: up every hour of schedule.window on schedule.days (weekdays "
+             "08:00-18:00 is 221.4 h of the 31-day month), priced for those hours and "
+             "placed by schedule in every one, with no deadline, min_run or max_run; "
+             "on-demand: the hours its work takes. With tokens every route shows its cost "
+             "per million tokens."},
     {.name = "engine",
      .kind = SPEC_TEXT,
      .offset = offsetof(struct job, engine),

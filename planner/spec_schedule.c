@@ -179,12 +179,25 @@ int schedule_window_minutes(const struct job_schedule *s)
 	                                       : s->window_end + MINUTES_PER_DAY - s->window_start;
 }
 
-double schedule_month_hours(const struct job_schedule *s)
+/* Days of the week s's windows may start on, 1..7. */
+static int week_days(const struct job_schedule *s)
 {
 	unsigned mask = (s->days_mask ? s->days_mask : DAYS_ALL) & DAYS_ALL;
 	int days = 0;
 	for (unsigned m = mask; m; m &= m - 1)
 		days++;
+	return days;
+}
+
+double schedule_month_days(const struct job_schedule *s)
+{
+	return week_days(s) * (double)SCHEDULE_MONTH_DAYS / 7.0;
+}
+
+double schedule_month_hours(const struct job_schedule *s)
+{
+	unsigned mask = (s->days_mask ? s->days_mask : DAYS_ALL) & DAYS_ALL;
+	int days = week_days(s);
 	int len = schedule_window_minutes(s);
 	/* A whole-day window on every day is the whole month. */
 	if (len >= MINUTES_PER_DAY && mask == DAYS_ALL)

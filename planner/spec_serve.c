@@ -28,7 +28,16 @@ static const double kv_cache_element_bytes[SPEC_N_KV_CACHE] = {
     [KV_CACHE_BF16] = 2.0,
     [KV_CACHE_FP8] = 1.0,
 };
-const char *const spec_serving_names[SPEC_N_SERVING] = {"on-demand", "always-on"};
+const char *const spec_serving_names[SPEC_N_SERVING] = {
+    [SERVING_ON_DEMAND] = "on-demand",
+    [SERVING_ALWAYS_ON] = "always-on",
+    [SERVING_WINDOW] = "window",
+};
+
+const char *serving_name(int serving)
+{
+	return (unsigned)serving < SPEC_N_SERVING ? spec_serving_names[serving] : "?";
+}
 
 const char *kv_cache_name(enum kv_cache_type k)
 {
@@ -90,10 +99,11 @@ int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct ke
 	long x = 0;
 	if (yr_is_text(kv->val) && !strcasecmp(yr_sval(kv->val), "max")) {
 		if (j->task != TASK_INFERENCE)
-			return yr_fail(&r->c->y, kv->val->start_mark,
-			               "batch: max %s is for serving; %s trains a fixed batch, give "
-			               "e.g. batch: 4",
-			               r->where, task_name(j->task));
+			return yr_fail(
+			    &r->c->y, kv->val->start_mark,
+			    "batch: max %s is for serving; %s trains a fixed batch, give "
+			    "e.g. batch: 4",
+			    r->where, task_name(j->task));
 		j->batch_max = true;
 		j->batch = 1; /* one sequence must fit; the batch grows per GPU */
 		return PLANNER_OK;
@@ -146,16 +156,70 @@ int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct
 	return PLANNER_OK;
 }
 
+/* The key `name` of the job's schedule: mapping, or NULL. */
+static yaml_node_t *schedule_key(struct spec_rd *r, const char *name)
+{
+	yaml_node_t *m = spec_val(r, "schedule")->val;
+	if (!m || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *key = yaml_document_get_node(&r->c->y.doc, p->key);
+		if (key && yr_is_text(key) && !strcmp(yr_sval(key), name))
+			return key;
+	}
+	return NULL;
+}
+
+/* serving: window is up every hour of the window on its days: its hours
+ * are the window's in the nominal month, and a deadline or run lengths
+ * would leave hours of the window without the service. */
+static int serve_window(struct spec_rd *r, const struct keyed *kv)
+{
+	static const char *const refused[] = {"deadline", "min_run", "max_run"};
+	struct job *j = r->target;
+	const char *how = kv->val ? "serving: window" : "an interactive usage (serving: window)";
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		yaml_node_t *at = schedule_key(r, refused[i]);
+		if (at)
+			return yr_fail(&r->c->y, at->start_mark,
+			               "%s %s is up every hour of its window, so schedule.%s does "
+			               "not apply; remove %s, or write serving: on-demand",
+			               how, r->where, refused[i], refused[i]);
+	}
+	const struct keyed *hours = spec_val(r, "hours_per_month");
+	double up = schedule_month_hours(&j->sched);
+	if (hours->val)
+		return yr_fail(&r->c->y, hours->key->start_mark,
+		               "%s %s is up its window's %g h a month; remove hours_per_month or "
+		               "serving",
+		               how, r->where, round_to(up, 1));
+	j->has_hours = true;
+	j->hours_per_month = up;
+	return PLANNER_OK;
+}
+
 /* serving: always-on is up all month: hours_per_month is 744, given or
- * not. */
+ * not. window is up the window's hours. Without serving:, an interactive
+ * usage is window when its schedule leaves hours out, else always-on:
+ * people wait on it during those hours, whatever its tokens take. */
 int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	struct job *j = r->target;
-	if (!j->always_on) {
+	if (!kv->val && j->usage.interactive) {
+		bool all = schedule_month_hours(&j->sched) >= HOURS_PER_MONTH;
+		j->serving = all ? SERVING_ALWAYS_ON : SERVING_WINDOW;
+		j->serving_implied = true;
+	}
+	if (j->serving == SERVING_WINDOW)
+		return serve_window(r, kv);
+	if (j->serving != SERVING_ALWAYS_ON) {
 		if (j->has_hours && j->hours_per_month >= HOURS_PER_MONTH)
-			j->always_on = true; /* up every hour of the month */
+			j->serving = SERVING_ALWAYS_ON; /* up every hour of the month */
+		j->always_on = j->serving == SERVING_ALWAYS_ON;
 		return PLANNER_OK;
 	}
+	j->always_on = true;
 	if (j->has_hours && j->hours_per_month < HOURS_PER_MONTH)
 		return yr_fail(&r->c->y, kv->val->start_mark,
 		               "serving: always-on %s is up %g h a month, but hours_per_month "

@@ -122,9 +122,9 @@ extern const size_t jobspec_n_task_names, jobspec_n_data_names;
 
 /* spec_serve.c: the serving keys' values, nested table and checks. */
 #define SPEC_N_KV_CACHE 2
-#define SPEC_N_SERVING  2
+#define SPEC_N_SERVING  3
 extern const char *const spec_kv_cache_names[SPEC_N_KV_CACHE]; /* by enum kv_cache_type */
-extern const char *const spec_serving_names[SPEC_N_SERVING];   /* on-demand, always-on */
+extern const char *const spec_serving_names[SPEC_N_SERVING];   /* by enum serving_mode */
 extern const struct spec_table spec_request;                   /* jobs[].request */
 /* context: a whole number of tokens, with fit --context's suffixes. */
 int spec_read_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
@@ -132,8 +132,13 @@ int spec_read_context(struct spec_rd *r, const struct spec_key *k, const struct 
 int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 /* After context and tokens_per_month: the request, given or defaulted. */
 int spec_check_request(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
-/* serving: always-on sets hours_per_month to 744; 744 h means always-on. */
+/* serving: always-on sets hours_per_month to 744; 744 h means always-on;
+ * window sets it to the window's hours and refuses deadline, min_run and
+ * max_run; an interactive usage without serving: is window or always-on. */
 int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* spec_usage.c: jobs[].usage, and its tokens after request:. */
+extern const struct spec_table spec_usage;
+int spec_check_usage(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
 /* spec_train.c: the fine-tuning keys' nested table, values and checks. */
 #define SPEC_N_LORA_TARGETS 2

@@ -365,6 +365,73 @@ START_TEST(an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok)
 }
 END_TEST
 
+/* issue 27: the staff assistant, from people to tokens, up its window. */
+#define STAFF_SPEC                                                                                 \
+	"version: 1\njobs:\n  - name: staff\n    model: qwen2.5-14b\n    precision: q4_k_m\n"        \
+	"    api_models: [qwen/qwen-2.5-72b-instruct]\n"                                              \
+	"    usage: {users: 12, requests_per_user_day: 20}\n"                                         \
+	"    request: {input: 1500, output: 300}\n"                                                   \
+	"    schedule: {window: \"08:00-18:00\", days: weekdays}\n"
+
+START_TEST(an_interactive_job_is_priced_for_its_window_with_its_usage_shown)
+{
+	char *out = compare_text(STAFF_SPEC, "json");
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	double window = 10 * 5 / 7.0 * 31; /* weekdays 08:00-18:00: 221.4 h */
+	ck_assert_str_eq(cJSON_GetObjectItem(job, "serving")->valuestring, "window");
+	ck_assert_double_eq_tol(num(job, "gpu_hours_per_month"), window, 0.01);
+	for (int k = 1; k < 3; k++) {
+		const cJSON *r = route(job, k == 1 ? "rented" : "owned");
+		ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+		ck_assert_double_eq_tol(num(r, "gpu_hours"), window, 0.01);
+	}
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(route(job, "api"), "feasible")));
+	const cJSON *u = cJSON_GetObjectItem(job, "usage");
+	ck_assert_ptr_nonnull(u);
+	ck_assert_double_eq(num(u, "users"), 12);
+	ck_assert_double_eq_tol(num(u, "days"), 22.14, 0.005);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(u, "serving_implied")));
+	const cJSON *t = cJSON_GetObjectItem(u, "tokens_per_month");
+	ck_assert_double_eq(num(t, "input"), round(12 * 20 * 31 * 5 / 7.0 * 1500));
+	ck_assert_double_eq(num(t, "output"), round(12 * 20 * 31 * 5 / 7.0 * 300));
+	ck_assert_str_eq(cJSON_GetObjectItem(u, "arithmetic")->valuestring,
+	                 "12 users x 20 requests a day x 22.1 days x (1500 in + 300 out) = 9.57M "
+	                 "tokens a month");
+	cJSON_Delete(root);
+	free(out);
+	out = compare_text(STAFF_SPEC, "table");
+	ck_assert_msg(strstr(out, "usage: 12 users x 20 requests a day x 22.1 days x (1500 in + "
+	                          "300 out) = 9.57M tokens a month; up 221.4 h a month"),
+	              "%s", out);
+	ck_assert_msg(strstr(out, "221.4 GPU-h/month"), "%s", out);
+	free(out);
+}
+END_TEST
+
+START_TEST(a_served_looking_job_priced_for_a_sliver_of_its_window_is_warned_of)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	char *spec = test_write(dir, "job.yaml",
+	                        "version: 1\njobs:\n  - name: chat\n    model: qwen2.5-14b\n"
+	                        "    precision: q4_k_m\n    request: {input: 1500, output: 300}\n"
+	                        "    tokens_per_month: {input: 8M, output: 1.6M}\n"
+	                        "    schedule: {window: \"08:00-18:00\", days: weekdays}\n");
+	char *out = NULL, *err = NULL;
+	const char *argv[] = {"compare", spec, "--quiet", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(err, "job 'chat' is priced for the ") &&
+	                  strstr(err, "of its window's 221.4 h a month") &&
+	                  strstr(err, "write serving: window"),
+	              "%s", err);
+	free(out);
+	free(err);
+	free(spec);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 START_TEST(the_table_names_every_job_and_the_csv_has_three_rows_a_job)
 {
 	char *db = db_arg(), *out = NULL;
@@ -801,6 +868,8 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, the_summary_widens_its_job_column_for_a_long_name);
 	tcase_add_test(tc, the_impossible_job_is_resized_or_infeasible_with_the_reason);
 	tcase_add_test(tc, an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok);
+	tcase_add_test(tc, an_interactive_job_is_priced_for_its_window_with_its_usage_shown);
+	tcase_add_test(tc, a_served_looking_job_priced_for_a_sliver_of_its_window_is_warned_of);
 	tcase_add_test(tc, exit_codes_follow_the_documented_enum);
 	tcase_add_test(tc, a_bad_job_spec_names_file_line_and_column_and_exits_1);
 	tcase_add_test(tc, fit_json_lists_gpus_with_the_fewest_that_hold_the_model);

@@ -963,6 +963,128 @@ START_TEST(unknown_key_lists_come_from_the_tables)
 }
 END_TEST
 
+/* ---- usage: and serving: window (issue 27) ---- */
+
+#define STAFF                                                                                      \
+	"    request: {input: 1500, output: 300}\n"                                                   \
+	"    schedule: {window: \"08:00-18:00\", days: weekdays}\n"
+
+START_TEST(usage_in_people_s_terms_is_turned_into_tokens_over_the_schedule_s_days)
+{
+	struct jobspec *spec =
+	    parse_ok(HEAD "    usage: {users: 12, requests_per_user_day: 20}\n" STAFF);
+	const struct job *j = &spec->jobs[0];
+	double days = 31.0 * 5 / 7; /* weekdays of the nominal month */
+	ck_assert(j->usage.given && j->usage.interactive && j->has_tokens);
+	ck_assert_double_eq_tol(j->usage.days, days, 1e-9);
+	ck_assert_double_eq_tol(j->input_tokens, 12 * 20 * days * 1500, 1e-3);
+	ck_assert_double_eq_tol(j->output_tokens, 12 * 20 * days * 300, 1e-3);
+	char text[256];
+	job_usage_text(j, text, sizeof text);
+	ck_assert_str_eq(text, "12 users x 20 requests a day x 22.1 days x (1500 in + 300 out) "
+	                       "= 9.57M tokens a month");
+	jobspec_free(spec);
+	/* requests_per_day: all users together, every day without a schedule. */
+	spec = parse_ok(HEAD "    usage: {requests_per_day: 1K}\n"
+	                     "    request: {input: 100, output: 50}\n");
+	ck_assert_double_eq_tol(spec->jobs[0].input_tokens, 1000 * 31 * 100.0, 1e-6);
+	ck_assert_double_eq_tol(spec->jobs[0].output_tokens, 1000 * 31 * 50.0, 1e-6);
+	jobspec_free(spec);
+	/* A batch: documents a month, no schedule's days. */
+	spec = parse_ok(HEAD "    usage: {documents_per_month: 2000, tokens_per_document: 5000, "
+	                     "output_per_document: 200}\n");
+	j = &spec->jobs[0];
+	ck_assert(j->usage.given && !j->usage.interactive);
+	ck_assert_double_eq(j->input_tokens, 1e7);
+	ck_assert_double_eq(j->output_tokens, 4e5);
+	ck_assert_int_eq(j->serving, SERVING_ON_DEMAND);
+	job_usage_text(j, text, sizeof text);
+	ck_assert_str_eq(text, "2000 documents x (5000 in + 200 out) = 10.4M tokens a month");
+	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(usage_beside_another_volume_or_without_a_request_is_refused_where_it_is)
+{
+	bad(HEAD "    usage: {users: 12, requests_per_user_day: 20}\n" STAFF
+	         "    tokens_per_month: {input: 1M, output: 1M}\n",
+	    "t.yaml:4:5: ", "usage and tokens_per_month", "keep one", "remove tokens_per_month",
+	    NULL);
+	bad(HEAD "    hours_per_month: 40\n    usage: {users: 12, requests_per_user_day: 20}\n" STAFF,
+	    "t.yaml:5:5: ", "usage and hours_per_month", "keep one", "remove hours_per_month", NULL);
+	bad(HEAD "    usage: {users: 12, requests_per_user_day: 20}\n", "t.yaml:4:5: ",
+	    "no request shape", "request: {input: 1500, output: 300}", NULL);
+	bad(HEAD "    usage: {users: 12}\n" STAFF, "t.yaml:4:12: ", "no requests_per_user_day",
+	    NULL);
+	bad(HEAD "    usage: {users: 12, requests_per_user_day: 20, requests_per_day: 5}\n" STAFF,
+	    "t.yaml:4:12: ", "mixes", NULL);
+	bad(HEAD "    usage: {documents_per_month: 2000}\n", "t.yaml:4:12: ",
+	    "tokens_per_document", NULL);
+	bad(HEAD "    usage: {users: 0, requests_per_user_day: 20}\n" STAFF, "t.yaml:4:20: ",
+	    "zero", NULL);
+}
+END_TEST
+
+START_TEST(serving_window_is_up_the_window_s_hours_and_refuses_run_rules)
+{
+	struct jobspec *spec = parse_ok(HEAD "    serving: window\n" STAFF
+	                                     "    tokens_per_month: {input: 1M, output: 1M}\n");
+	const struct job *j = &spec->jobs[0];
+	ck_assert_int_eq(j->serving, SERVING_WINDOW);
+	ck_assert(j->has_hours && !j->always_on && !j->serving_implied);
+	ck_assert_double_eq_tol(j->hours_per_month, 10 * 5 / 7.0 * 31, 1e-9); /* 221.4 h */
+	ck_assert_str_eq(serving_name(j->serving), "window");
+	jobspec_free(spec);
+	/* The window alone is work enough. */
+	spec = parse_ok(HEAD "    serving: window\n" STAFF);
+	ck_assert_double_eq_tol(spec->jobs[0].hours_per_month, 221.43, 0.01);
+	jobspec_free(spec);
+	static const char *const rules[] = {"deadline: 20", "min_run: 2", "max_run: 4"};
+	for (size_t i = 0; i < 3; i++) {
+		char *text = xasprintf(HEAD "    serving: window\n"
+		                            "    schedule: {window: \"08:00-18:00\", %s}\n",
+		                       rules[i]);
+		char *name = xasprintf("schedule.%.*s", (int)strcspn(rules[i], ":"), rules[i]);
+		bad(text, "t.yaml:5:39: ", "serving: window", name, "does not apply", NULL);
+		free(name);
+		free(text);
+	}
+	bad(HEAD "    hours_per_month: 100\n    serving: window\n" STAFF, "t.yaml:4:5: ",
+	    "up its window's 221.4 h", "remove hours_per_month", NULL);
+}
+END_TEST
+
+START_TEST(an_interactive_job_without_serving_is_up_its_window_or_all_month)
+{
+	struct jobspec *spec =
+	    parse_ok(HEAD "    usage: {users: 12, requests_per_user_day: 20}\n" STAFF);
+	const struct job *j = &spec->jobs[0];
+	ck_assert_int_eq(j->serving, SERVING_WINDOW);
+	ck_assert(j->serving_implied && j->has_hours);
+	ck_assert_double_eq_tol(j->hours_per_month, 221.43, 0.01);
+	jobspec_free(spec);
+	spec = parse_ok(HEAD "    usage: {requests_per_day: 240}\n"
+	                     "    request: {input: 1500, output: 300}\n");
+	j = &spec->jobs[0];
+	ck_assert_int_eq(j->serving, SERVING_ALWAYS_ON);
+	ck_assert(j->serving_implied && j->always_on);
+	ck_assert_double_eq(j->hours_per_month, 744);
+	jobspec_free(spec);
+	/* serving: on-demand keeps the token-derived hours, and a deadline. */
+	spec = parse_ok(HEAD "    usage: {users: 12, requests_per_user_day: 20}\n"
+	                     "    serving: on-demand\n"
+	                     "    request: {input: 1500, output: 300}\n"
+	                     "    schedule: {window: \"08:00-18:00\", deadline: 20}\n");
+	ck_assert(!spec->jobs[0].has_hours && spec->jobs[0].has_tokens);
+	jobspec_free(spec);
+	/* The implicit window refuses a deadline as serving: window does. */
+	bad(HEAD "    usage: {users: 12, requests_per_user_day: 20}\n"
+	         "    request: {input: 1500, output: 300}\n"
+	         "    schedule: {window: \"08:00-18:00\", deadline: 20}\n",
+	    "t.yaml:6:39: ", "interactive usage", "serving: on-demand", NULL);
+}
+END_TEST
+
 START_TEST(serving_keys_read_the_request_kv_cache_batch_and_always_on)
 {
 	struct jobspec *spec =
@@ -1101,6 +1223,10 @@ Suite *jobspec_suite(void)
 	tcase_add_test(good, empty_sections_and_a_single_api_model_are_accepted);
 	tcase_add_test(good, free_accepts_null_and_names_read_back);
 	tcase_add_test(good, serving_keys_read_the_request_kv_cache_batch_and_always_on);
+	tcase_add_test(good, usage_in_people_s_terms_is_turned_into_tokens_over_the_schedule_s_days);
+	tcase_add_test(good, usage_beside_another_volume_or_without_a_request_is_refused_where_it_is);
+	tcase_add_test(good, serving_window_is_up_the_window_s_hours_and_refuses_run_rules);
+	tcase_add_test(good, an_interactive_job_without_serving_is_up_its_window_or_all_month);
 	tcase_add_test(good, the_request_defaults_to_the_context_split_as_the_months_tokens);
 	tcase_add_test(good, fine_tuning_keys_read_lora_micro_batch_optimizer_and_checkpointing);
 	suite_add_tcase(s, good);

@@ -1050,6 +1050,53 @@ START_TEST(every_run_of_a_crowded_month_keeps_every_rule)
 }
 END_TEST
 
+/* Whether job j of b runs (on any route, one copy or more) in slot t. */
+static bool runs_in(const struct built *b, size_t j, int t)
+{
+	for (size_t i = 0; i < b->sched->n_runs; i++) {
+		const struct sched_run *r = &b->sched->runs[i];
+		if (r->job == j && r->slot <= t && t < r->slot + r->n_slots)
+			return true;
+	}
+	return false;
+}
+
+/* serving: window (issue 27) is up in every slot its window allows in the
+ * calendar month, on GPUs on hand and on rented ones alike, and in no
+ * other slot: November 2026 has 21 weekdays, so 210 hours. */
+START_TEST(a_window_service_is_placed_in_every_slot_of_its_window)
+{
+	static const char *const owned[] = {"owned:\n  - {gpu: RTX 4090, count: 1}\n", ""};
+	for (int k = 0; k < 2; k++) {
+		char *yaml = xasprintf(
+		    "version: 1\ntimezone: Europe/Berlin\n%sjobs:\n  - name: staff\n"
+		    "    model: qwen2.5-14b\n    precision: q4_k_m\n    data: confidential\n"
+		    "    usage: {users: 12, requests_per_user_day: 20}\n"
+		    "    request: {input: 1500, output: 300}\n"
+		    "    schedule: {window: \"08:00-18:00\", days: weekdays}\n",
+		    owned[k]);
+		struct built b;
+		build(&b, yaml, 2026, 11);
+		check_runs(&b);
+		const struct schedule *s = b.sched;
+		unsigned char *al = malloc((size_t)s->n_slots);
+		sched_allowed(&b.spec->jobs[0].sched, s->slots, s->n_slots, al);
+		int n = 0;
+		for (int t = 0; t < s->n_slots; t++) {
+			ck_assert_msg(runs_in(&b, 0, t) == (al[t] != 0), "slot %d", t);
+			n += al[t];
+		}
+		ck_assert_int_eq(n, 210);
+		ck_assert_double_eq_tol(s->jobs[0].hours_needed, 210, 1e-9);
+		ck_assert_double_eq_tol(s->jobs[0].hours_placed, 210, 1e-9);
+		ck_assert_double_eq_tol(s->jobs[0].unplaced_hours, 0, 1e-9);
+		free(al);
+		unbuild(&b);
+		free(yaml);
+	}
+}
+END_TEST
+
 START_TEST(an_inference_job_rents_beside_its_owned_hours_and_a_fine_tune_never_does)
 {
 	/* The platform team's nightly batch needs more A100 hours than its
@@ -1345,6 +1392,7 @@ Suite *schedule_suite(void)
 	tcase_add_test(real, every_run_of_the_tour_keeps_every_rule_in_march_and_october);
 	tcase_add_test(real, every_run_of_a_crowded_month_keeps_every_rule);
 	tcase_add_test(real, an_inference_job_rents_beside_its_owned_hours_and_a_fine_tune_never_does);
+	tcase_add_test(real, a_window_service_is_placed_in_every_slot_of_its_window);
 	tcase_add_test(real, the_same_spec_gives_a_byte_identical_schedule);
 	tcase_add_test(real, a_month_of_work_shorter_than_min_run_is_noted_in_table_and_json);
 	tcase_add_test(real, unplaced_hours_exit_6_unless_allowed);
