@@ -31,6 +31,8 @@ enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 /* Watts per GPU: the largest boards (GB200 superchip) draw about 2.7 kW. */
 #define JOBSPEC_MAX_WATTS 5000.0
 
+struct measured_entry;
+
 struct src_pos {
 	int line;   /* 1-based; 0 when not from the file */
 	int column; /* 1-based */
@@ -205,6 +207,8 @@ struct jobspec {
 	size_t n_quotes;
 	struct custom_gpu *gpus;    /* gpus: cards described in the spec */
 	size_t n_gpus;
+	struct measured_entry *measurements; /* measurements: (measured.h) */
+	size_t n_measurements;
 	struct job *jobs;
 	size_t n_jobs;
 };
