@@ -101,6 +101,14 @@ const struct measured_entry *measured_find(const struct measured_entry *list, si
 /* measured_apply of e's figures, with s->measured set to e's file. */
 void measured_entry_apply(const struct measured_entry *e, struct speed_est *s);
 
+/* A measurement given on the command line (compare --measured FILE
+ * --gpu G --gpus N --precision P --engine E --model M): NULL / 0 = not
+ * given (any; count 1). */
+struct measured_flags {
+	const char *file, *gpu, *precision, *engine, *model;
+	int count;
+};
+
 /* Frees what e holds; accepts NULL. */
 void measured_entry_free(struct measured_entry *e);
 

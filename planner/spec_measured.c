@@ -123,3 +123,62 @@ const struct spec_table spec_measurement = {
     .required_first = true,
     .done = measurement_done,
 };
+
+/* The entry's text fields from f, checked as the spec's keys are. */
+static int flags_entry(const struct refdata *ref, const struct measured_flags *f,
+                       struct measured_entry *e, char **err)
+{
+	const struct precision_info *p = f->precision ? precision_find(f->precision) : NULL;
+	const struct engine *en = f->engine ? engine_find(f->engine) : NULL;
+	if (!f->gpu)
+		return set_err(err, PLANNER_EINPUT,
+		               "--measured %s needs --gpu G, the GPU it was measured on", f->file);
+	if (!(e->gpu = refdata_gpu(ref, f->gpu)))
+		return set_err(err, PLANNER_EINPUT, "--gpu %s: unknown GPU; `planner gpus` lists them",
+		               f->gpu);
+	if (f->precision && !p)
+		return set_err(err, PLANNER_EINPUT, "--precision %s: unknown precision", f->precision);
+	if (f->engine && !en)
+		return set_err(err, PLANNER_EINPUT,
+		               "--engine %s: unknown engine; `planner fit --help` lists them",
+		               f->engine);
+	e->count = f->count > 0 ? f->count : 1;
+	e->file = strdup(f->file);
+	e->path = strdup(f->file);
+	e->precision = p ? strdup(p->name) : NULL;
+	e->engine = en ? strdup(en->name) : NULL;
+	e->model = f->model ? strdup(f->model) : NULL;
+	if (!e->file || !e->path || (p && !e->precision) || (en && !e->engine) ||
+	    (f->model && !e->model))
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	return PLANNER_OK;
+}
+
+int jobspec_add_measured(struct jobspec *spec, const struct refdata *ref,
+                         const struct measured_flags *f, char **err)
+{
+	struct measured_entry e = {0};
+	int rc = flags_entry(ref, f, &e, err);
+	if (rc == PLANNER_OK) {
+		char *why = NULL;
+		rc = measured_load(e.path, &e.m, &why);
+		if (rc != PLANNER_OK)
+			set_err(err, rc, "--measured: %s", why ? why : "cannot read the file");
+		free(why);
+	}
+	struct measured_entry *grown =
+	    rc == PLANNER_OK
+	        ? realloc(spec->measurements, (spec->n_measurements + 1) * sizeof *grown)
+	        : NULL;
+	if (rc == PLANNER_OK && !grown)
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+	if (rc != PLANNER_OK) {
+		measured_entry_free(&e);
+		return rc;
+	}
+	memmove(grown + 1, grown, spec->n_measurements * sizeof *grown);
+	grown[0] = e;
+	spec->measurements = grown;
+	spec->n_measurements++;
+	return PLANNER_OK;
+}
