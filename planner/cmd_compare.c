@@ -583,12 +583,12 @@ const struct cmd_entry cmd_compare_entry = {
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet      no note about where the prices come from or stale ones\n"
 		CLI_SET_HELP CLI_ALONE_HELP
-		"  --measured FILE  a benchmark you ran (llama-bench -o json, vllm bench\n"
-		"               serve --save-result, GuideLLM or AIPerf/genai-perf JSON) on\n"
-		"               --gpus N (default 1) of --gpu G; with --precision, --engine\n"
-		"               and --model it applies only to jobs of those (default: any).\n"
-		"               A matching job uses the measured speed, as measurements: in\n"
-		"               the spec\n"
+		"  --measured FILE    a benchmark you ran (llama-bench -o json, vllm bench\n"
+		"                     serve --save-result, GuideLLM or AIPerf/genai-perf\n"
+		"                     JSON) on --gpus N (default 1) of --gpu G; --precision,\n"
+		"                     --engine and --model limit it to jobs of those (default:\n"
+		"                     any). A job it matches uses the measured speed, as with\n"
+		"                     the spec's measurements:\n"
 		"\n"
 		"examples:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n"
 		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n",

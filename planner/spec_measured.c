@@ -88,6 +88,7 @@ static const struct spec_key measurement_keys[] = {
      .flags = SPEC_LOWER,
      .check = check_precision,
      .def_text = "any",
+     .bounds = "a known precision, e.g. bf16, fp8, q4_k_m",
      .example = "precision: fp8",
      .desc = "The weights' precision; a job of another precision does not use it."},
     {.name = "engine",
@@ -96,6 +97,7 @@ static const struct spec_key measurement_keys[] = {
      .flags = SPEC_LOWER,
      .check = check_engine,
      .def_text = "any",
+     .bounds = "an engine profile: vllm, sglang, llama.cpp, ...",
      .example = "engine: vllm",
      .desc = "The engine profile it ran under (vllm, llama.cpp, ...)."},
     {.name = "model",
@@ -109,7 +111,8 @@ static const struct spec_key measurement_keys[] = {
 
 const struct spec_table spec_measurement = {
     .intro = "Benchmarks you ran. A job on the same model, precision, engine, GPU and count, "
-             "with a mean request within 25 % of the measured one (when the file has one), "
+             "with a mean request (its request:) within 25 % of the measured one (when both "
+             "give one), "
              "uses the measured speed instead of the estimate: the output throughput at its "
              "concurrency (vllm bench serve, GuideLLM, AIPerf/genai-perf), or the prefill (pp) "
              "and one-stream decode (tg) tokens/s (llama-bench).",
