@@ -538,8 +538,9 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 			c->quiet = true;
 			continue;
 		}
-		if ((rc = opt > 0 && opt < 128 && strchr("Mgnpem", opt) ? measured_option(c, opt)
-		                                : cli_other_option(c, opt, optarg)))
+		if ((rc = opt > 0 && opt < 128 && strchr("Mgnpem", opt)
+		              ? measured_option(c, opt)
+		              : cli_other_option(c, opt, optarg)))
 			return rc;
 	}
 	if (optind != argc - 1)

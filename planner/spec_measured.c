@@ -137,10 +137,11 @@ static int flags_entry(const struct refdata *ref, const struct measured_flags *f
 		return set_err(err, PLANNER_EINPUT,
 		               "--measured %s needs --gpu G, the GPU it was measured on", f->file);
 	if (!(e->gpu = refdata_gpu(ref, f->gpu)))
-		return set_err(err, PLANNER_EINPUT, "--gpu %s: unknown GPU; `planner gpus` lists them",
-		               f->gpu);
+		return set_err(err, PLANNER_EINPUT,
+		               "--gpu %s: unknown GPU; `planner gpus` lists them", f->gpu);
 	if (f->precision && !p)
-		return set_err(err, PLANNER_EINPUT, "--precision %s: unknown precision", f->precision);
+		return set_err(err, PLANNER_EINPUT, "--precision %s: unknown precision",
+		               f->precision);
 	if (f->engine && !en)
 		return set_err(err, PLANNER_EINPUT,
 		               "--engine %s: unknown engine; `planner fit --help` lists them",

@@ -438,7 +438,7 @@ double speed_hours_for_tokens(const struct speed_est *s, enum task task, double 
 	double seconds;
 	if (task == TASK_INFERENCE)
 		seconds = (s->prefill_counted ? 0 : seconds_for(input_tokens, s->prefill_tps)) +
-			  seconds_for(output_tokens, s->decode_tps);
+		          seconds_for(output_tokens, s->decode_tps);
 	else
 		seconds = seconds_for(input_tokens + output_tokens, s->train_tps);
 	return seconds / 3600.0;
