@@ -57,9 +57,12 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	w->shape.prec = w->prec;
 	w->shape.engine = w->engine;
 	w->shape.attended = w->attended;
+	/* Measurements and the request they are matched on join the key
+	 * only when there are any: else jobs whose requests attend alike
+	 * share one estimate, as they always have. */
 	w->shape.measured = spec->measurements;
 	w->shape.n_measured = spec->n_measurements;
-	if (j->task == TASK_INFERENCE && j->has_request) {
+	if (spec->n_measurements && j->task == TASK_INFERENCE && j->has_request) {
 		w->shape.request_input = j->request_input;
 		w->shape.request_output = j->request_output;
 	}
