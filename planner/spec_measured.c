@@ -4,6 +4,7 @@
  * at its entry. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engines.h"
 #include "measured.h"
@@ -12,13 +13,16 @@
 
 #define NELEM(a) (sizeof(a) / sizeof *(a))
 
+/* "any", the default of precision, engine and model: matches every job. */
+#define ANY "any"
+
 static int check_precision(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	const char *p = *(char **)spec_field(r, k);
-	if (!precision_find(p))
+	if (strcmp(p, ANY) && !precision_find(p))
 		return yr_fail(&r->c->y, kv->val->start_mark,
 		               "%s: unknown precision '%s'; give one fit --precision takes (bf16, "
-		               "fp8, q4_k_m, ...)",
+		               "fp8, q4_k_m, ...) or any",
 		               r->who, p);
 	return PLANNER_OK;
 }
@@ -26,11 +30,20 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 static int check_engine(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	const char *e = *(char **)spec_field(r, k);
-	if (!engine_find(e))
+	if (strcmp(e, ANY) && !engine_find(e))
 		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "%s: unknown engine '%s'; `planner fit --help` lists the engines",
+		               "%s: unknown engine '%s'; `planner fit --help` lists the engines (or any)",
 		               r->who, e);
 	return PLANNER_OK;
+}
+
+/* A text field left at (or given as) "any" becomes NULL: any job. */
+static void any_to_null(char **field)
+{
+	if (*field && !strcasecmp(*field, ANY)) {
+		free(*field);
+		*field = NULL;
+	}
 }
 
 /* Reads the file, relative to the spec's directory; its error points at
@@ -38,6 +51,9 @@ static int check_engine(struct spec_rd *r, const struct spec_key *k, const struc
 static int measurement_done(struct spec_rd *r)
 {
 	struct measured_entry *e = r->target;
+	any_to_null(&e->precision);
+	any_to_null(&e->engine);
+	any_to_null(&e->model);
 	e->path = e->file[0] == '/' ? strdup(e->file) : xasprintf("%s/%s", r->c->dir, e->file);
 	if (!e->path)
 		return yr_oom(&r->c->y);
@@ -88,7 +104,7 @@ static const struct spec_key measurement_keys[] = {
      .flags = SPEC_LOWER,
      .check = check_precision,
      .def_text = "any",
-     .bounds = "a known precision, e.g. bf16, fp8, q4_k_m",
+     .bounds = "a known precision, e.g. bf16, fp8, q4_k_m, or any",
      .example = "precision: fp8",
      .desc = "The weights' precision; a job of another precision does not use it."},
     {.name = "engine",
@@ -97,7 +113,7 @@ static const struct spec_key measurement_keys[] = {
      .flags = SPEC_LOWER,
      .check = check_engine,
      .def_text = "any",
-     .bounds = "an engine profile: vllm, sglang, llama.cpp, ...",
+     .bounds = "an engine profile: vllm, sglang, llama.cpp, ..., or any",
      .example = "engine: vllm",
      .desc = "The engine profile it ran under (vllm, llama.cpp, ...)."},
     {.name = "model",

@@ -342,6 +342,40 @@ START_TEST(a_spec_measurement_replaces_the_estimate_for_the_jobs_it_matches)
 }
 END_TEST
 
+START_TEST(a_serving_measurement_applies_to_jobs_whose_request_is_near_the_measured_one)
+{
+	char *dir = test_tmpdir();
+	free(test_write(dir, "vllm.json", VLLM_DOC));
+	/* Two jobs of one model on the H100 measured, requests of 1100/120
+	 * (within 25 % of the file's 1024/128) and 3000/128. */
+	char *spec = test_write(
+	    dir, "spec.yaml",
+	    "version: 1\nowned:\n  - {gpu: H100 SXM, count: 1}\n"
+	    "measurements:\n  - {file: vllm.json, gpu: H100 SXM, engine: vllm, model: qwen2.5-7b}\n"
+	    "jobs:\n"
+	    "  - {name: near, model: qwen2.5-7b, engine: vllm, batch: 16, request: {input: 1100, "
+	    "output: 120}, tokens_per_month: {input: 110M, output: 12M}}\n"
+	    "  - {name: far, model: qwen2.5-7b, engine: vllm, batch: 16, request: {input: 3000, "
+	    "output: 128}, tokens_per_month: {input: 300M, output: 12.8M}}\n");
+	const char *argv[] = {"compare", spec, "--format", "json", "--quiet", NULL};
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *near = owned_route(root, 0), *far = owned_route(root, 1);
+	ck_assert_str_eq(cJSON_GetObjectItem(near, "speed_source")->valuestring, "measured");
+	ck_assert_double_eq(cJSON_GetObjectItem(near, "tokens_per_second")->valuedouble, 1500);
+	/* The prefill is inside the measured rate: 12M output tokens at 1500/s. */
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(near, "gpu_hours")->valuedouble,
+	                        12e6 / 1500 / 3600, 1e-3);
+	ck_assert_str_eq(cJSON_GetObjectItem(far, "speed_source")->valuestring, "estimated");
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
 START_TEST(a_bad_measurement_in_the_spec_names_its_line_and_the_file)
 {
 	char *dir;
@@ -413,6 +447,8 @@ Suite *measured_suite(void)
 	tcase_add_test(tc, fit_with_measured_shows_the_measured_speed_and_its_file);
 	tcase_add_test(tc, fit_measured_needs_the_gpu_and_a_readable_file);
 	tcase_add_test(tc, a_spec_measurement_replaces_the_estimate_for_the_jobs_it_matches);
+	tcase_add_test(
+	    tc, a_serving_measurement_applies_to_jobs_whose_request_is_near_the_measured_one);
 	tcase_add_test(tc, a_bad_measurement_in_the_spec_names_its_line_and_the_file);
 	tcase_add_test(tc, compare_measured_flags_apply_a_file_given_on_the_command_line);
 	suite_add_tcase(s, tc);
