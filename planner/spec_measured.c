@@ -31,9 +31,10 @@ static int check_engine(struct spec_rd *r, const struct spec_key *k, const struc
 {
 	const char *e = *(char **)spec_field(r, k);
 	if (strcmp(e, ANY) && !engine_find(e))
-		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "%s: unknown engine '%s'; `planner fit --help` lists the engines (or any)",
-		               r->who, e);
+		return yr_fail(
+		    &r->c->y, kv->val->start_mark,
+		    "%s: unknown engine '%s'; `planner fit --help` lists the engines (or any)",
+		    r->who, e);
 	return PLANNER_OK;
 }
 
