@@ -107,6 +107,10 @@ _planner()
 		COMPREPLY=($(compgen -W "auto" -- "$cur"))
 		return 0
 		;;
+	--measured)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return 0
+		;;
 	--provider)
 		# refresh also takes its last step, the ECB's exchange rates, alone.
 		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm"
@@ -123,8 +127,8 @@ _planner()
 
 	local opts
 	case $cmd in
-	compare) opts="--quiet --set --each-alone" ;;
-	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs" ;;
+	compare) opts="--quiet --set --each-alone --measured --gpu --gpus --precision --engine --model" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs --measured" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;

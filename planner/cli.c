@@ -307,6 +307,11 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 			goto fail;
 		}
 	}
+	if (c->measured.file &&
+	    (rc = jobspec_add_measured(*spec, c->ref, &c->measured, &err)) != PLANNER_OK) {
+		errorf("%s", err);
+		goto fail;
+	}
 	struct plan_opts opts = {.share_owned = c->share_owned && !c->each_alone};
 	if ((rc = plan_compare_opts(*spec, c->ref, st, &opts, plan, &err)) != PLANNER_OK) {
 		errorf("%s", err ? err : "cannot price jobs");

@@ -13,6 +13,7 @@
 #include "export.h"
 #include "jobspec.h"
 #include "json_print.h"
+#include "measured.h"
 #include "plan.h"
 #include "refdata.h"
 #include "store.h"
@@ -40,6 +41,7 @@ struct cli {
 	size_t n_sets;
 	bool share_owned;        /* cli_plan shares the GPUs on hand (compare, breakeven, report) */
 	bool each_alone;         /* --each-alone: ... unless this is given */
+	struct measured_flags measured; /* compare --measured FILE and what it ran on */
 };
 
 struct cmd_entry {

@@ -557,11 +557,47 @@ static void warn_implausible_hours(const struct jobspec *spec, const struct plan
 	}
 }
 
+/* --measured FILE and the flags that say what it ran on. */
+static int measured_option(struct cli *c, int opt)
+{
+	struct measured_flags *f = &c->measured;
+	double v;
+	switch (opt) {
+	case 'M':
+		f->file = optarg;
+		break;
+	case 'g':
+		f->gpu = optarg;
+		break;
+	case 'n':
+		if (!parse_count(optarg, &v) || v < 1 || v > JOBSPEC_MAX_GPU_COUNT || v != (int)v)
+			return cli_usage(c, "--gpus wants a whole number of GPUs, 1 to %d",
+			                 JOBSPEC_MAX_GPU_COUNT);
+		f->count = (int)v;
+		break;
+	case 'p':
+		f->precision = optarg;
+		break;
+	case 'e':
+		f->engine = optarg;
+		break;
+	default:
+		f->model = optarg;
+	}
+	return PLANNER_OK;
+}
+
 static int exec_compare(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"quiet", no_argument, NULL, 'q'},
 					     CLI_SET_OPTION, CLI_ALONE_OPTION,
+					     {"measured", required_argument, NULL, 'M'},
+					     {"gpu", required_argument, NULL, 'g'},
+					     {"gpus", required_argument, NULL, 'n'},
+					     {"precision", required_argument, NULL, 'p'},
+					     {"engine", required_argument, NULL, 'e'},
+					     {"model", required_argument, NULL, 'm'},
 					     {0, 0, 0, 0}};
 	int opt, rc;
 	optind = 0;
@@ -570,11 +606,17 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 			c->quiet = true;
 			continue;
 		}
-		if ((rc = cli_other_option(c, opt, optarg)))
+		if ((rc = opt > 0 && opt < 128 && strchr("Mgnpem", opt)
+		              ? measured_option(c, opt)
+		              : cli_other_option(c, opt, optarg)))
 			return rc;
 	}
 	if (optind != argc - 1)
 		return cli_usage(c, "give one job spec file");
+	const struct measured_flags *f = &c->measured;
+	if (!f->file && (f->gpu || f->count || f->precision || f->engine || f->model))
+		return cli_usage(c, "--gpu, --gpus, --precision, --engine and --model say what "
+		                    "--measured FILE was measured on; give --measured FILE");
 	const char *path = argv[optind];
 	struct jobspec *spec = NULL;
 	struct plan *plan = NULL;
@@ -597,6 +639,7 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--each-alone] "
+		"[--measured FILE --gpu G [--gpus N] [--precision P] [--engine E] [--model M]] "
 		"[--db PATH] [--quiet]",
 	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
 	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
@@ -609,7 +652,14 @@ const struct cmd_entry cmd_compare_entry = {
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet      no note about where the prices come from or stale ones\n"
-		CLI_SET_HELP CLI_ALONE_HELP "\n"
+		CLI_SET_HELP CLI_ALONE_HELP
+		"  --measured FILE    a benchmark you ran (llama-bench -o json, vllm bench\n"
+		"                     serve --save-result, GuideLLM or AIPerf/genai-perf\n"
+		"                     JSON) on --gpus N (default 1) of --gpu G; --precision,\n"
+		"                     --engine and --model limit it to jobs of those (default:\n"
+		"                     any). A job it matches uses the measured speed, as with\n"
+		"                     the spec's measurements:\n"
+		"\n"
 		"examples:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n"
 		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n",
 	.exec = exec_compare,

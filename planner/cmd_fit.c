@@ -46,6 +46,7 @@ struct fit_line {
 	int n;          /* the count the line is about: --gpus, else needed */
 	int batch;      /* sequences at once: --batch, or the most that fit (max) */
 	bool fits;      /* the job fits on n */
+	bool measured;  /* s is --measured's, not the estimate */
 	double per_gpu; /* GiB on each of n */
 	struct speed_est s;
 	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
@@ -103,6 +104,11 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
 		sj.batch = l->batch > 0 ? l->batch : 1;
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
+		l->measured = a->measured.file &&
+		              measured_entry_matches(&a->measured, a->model, p->name, e->name, g,
+		                                     l->n, a->input, a->output);
+		if (l->measured)
+			measured_entry_apply(&a->measured, &l->s);
 	}
 }
 
@@ -146,6 +152,12 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 				cJSON_AddNumberToObject(o, keys[k], round_to(v[k], 1));
 			else
 				cJSON_AddNullToObject(o, keys[k]);
+		if (a->measured.file) {
+			cJSON_AddStringToObject(o, "speed_source",
+			                        l->measured ? "measured" : "estimated");
+			if (l->measured)
+				cJSON_AddStringToObject(o, "measured_file", a->measured.file);
+		}
 	}
 	cJSON_AddItemToArray(gpus, o);
 }
@@ -177,6 +189,8 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 	if (c->format != FORMAT_CSV && a->offload != OFFLOAD_NONE)
 		printf("  %d of %d layers on the GPU, %.2f GiB in RAM", l->split.gpu_layers,
 		       l->split.layers, l->split.ram_gib);
+	if (c->format != FORMAT_CSV && l->measured)
+		printf("  measured (%s)", a->measured.file);
 	if (c->format != FORMAT_CSV)
 		putchar('\n');
 }
@@ -273,6 +287,22 @@ static const struct gpu_spec *fit_row(const struct cli *c, const struct fit_args
 	return g;
 }
 
+/* Which figure of --measured's file the measured row shows. */
+static void fit_measured_note(const struct fit_args *a)
+{
+	const struct measured *m = &a->measured.m;
+	printf("(measured: %s, %s: ", a->measured.file, measured_format_name(m->format));
+	if (m->output_tps > 0)
+		printf("output throughput %.1f tok/s at concurrency %g", m->output_tps,
+		       m->concurrency);
+	else
+		printf("decode (tg) %.1f tok/s, prefill (pp) %.1f tok/s, one stream", m->decode_tps,
+		       m->prefill_tps);
+	if (m->input_len > 0)
+		printf(", requests of %.0f in / %.0f out", m->input_len, m->output_len);
+	printf(")\n");
+}
+
 /* What "no" and tok/s mean, and, for a Mac, how its GPU's share of
  * memory is set. */
 static void fit_footnote(const struct fit_args *a)
@@ -292,6 +322,8 @@ static void fit_footnote(const struct fit_args *a)
 	else
 		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n", a->engine->max_tp,
 		       tps);
+	if (a->measured.file)
+		fit_measured_note(a);
 	if (unified && !strcmp(a->variants[0].gpu->vendor, "apple"))
 		printf(
 		    "(macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB, 3/4 above; "
@@ -462,6 +494,7 @@ static const struct option fit_opts[] = {
     {"offload", required_argument, NULL, OPT_OFFLOAD},
     {"ram-gib", required_argument, NULL, OPT_RAM_GIB},
     {"ram-gbs", required_argument, NULL, OPT_RAM_GBS},
+    {"measured", required_argument, NULL, OPT_MEASURED},
     {0, 0, 0, 0}};
 
 /* fit's --help: the --engine paragraph names the rows of engines[] and
@@ -511,6 +544,10 @@ static char fit_help[4096];
 	"                   split over the GPUs)\n"                                                \
 	"  --optimizer O    adamw (fp32 moments), adamw-bf16, adamw-8bit or\n"                     \
 	"                   paged-adamw-8bit (default: the engine's)\n"                            \
+	"  --measured FILE  a benchmark of this model, precision and engine on --gpu\n"            \
+	"                   (--gpus N, default 1): llama-bench -o json, vllm bench\n"              \
+	"                   serve --save-result, GuideLLM or AIPerf/genai-perf JSON;\n"            \
+	"                   its row shows the measured speed\n"                                    \
 	"  --format F       table (default), json or csv\n\n"                                      \
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
@@ -536,6 +573,29 @@ static void describe(void)
 	cli_fill(fit_help, sizeof fit_help, HELP_INDENT, HELP_INDENT, HELP_WIDTH, text);
 	n = strlen(fit_help);
 	snprintf(fit_help + n, sizeof fit_help - n, "%s", HELP_TAIL);
+}
+
+/* --measured FILE: read it, measured on what fit's own flags say. */
+static int fit_measured(struct cli *c, struct fit_args *a)
+{
+	struct measured_entry *e = &a->measured;
+	if (!e->file)
+		return PLANNER_OK;
+	if (!a->gpu || a->n_variants)
+		return cli_usage(c,
+		                 "--measured %s needs --gpu G, the GPU it was measured on "
+		                 "(with --gpus N when more than one)",
+		                 e->file);
+	e->gpu = a->gpu;
+	e->count = a->gpus > 0 ? a->gpus : 1;
+	char *err = NULL;
+	int rc = measured_load(e->file, &e->m, &err);
+	if (rc != PLANNER_OK) {
+		errorf("--measured: %s", err);
+		free(err);
+		return rc;
+	}
+	return PLANNER_OK;
 }
 
 static int exec_fit(struct cli *c, int argc, char **argv)
@@ -596,6 +656,9 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 				return cli_usage(c, "--gpus wants a whole number of GPUs, 1 to 64");
 			a.gpus = (int)v;
 			break;
+		case OPT_MEASURED:
+			a.measured.file = optarg;
+			break;
 		default:
 			/* fit's long-only options, then the common ones. */
 			rc = opt >= OPT_MEMORY_GIB  ? fit_device_option(c, &a, opt)
@@ -608,9 +671,11 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage(c, "give one model: a reference id or a config.json path");
 	a.model = argv[optind];
-	if ((rc = fit_check(c, &a, engine, gpu)))
+	if ((rc = fit_check(c, &a, engine, gpu)) || (rc = fit_measured(c, &a)))
 		return rc;
-	return fit_model(c, &a);
+	rc = fit_model(c, &a);
+	measured_free(&a.measured.m);
+	return rc;
 }
 
 const struct cmd_entry cmd_fit_entry = {
@@ -619,7 +684,8 @@ const struct cmd_entry cmd_fit_entry = {
             "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
             "[--threads N] [--offload auto|N --ram-gib N [--ram-gbs N]] [--input N --output M] "
             "[--kv-cache D] [--lora-rank R] "
-            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
+            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--measured FILE] "
+            "[--format F]",
     .summary = "memory a model needs, and which GPUs (and how many) it fits on",
     .help = fit_help,
     .exec = exec_fit,

@@ -8,6 +8,7 @@
 
 #include "engines.h"
 #include "local_device.h"
+#include "measured.h"
 #include "vram.h"
 
 struct cli;
@@ -43,6 +44,9 @@ struct fit_args {
 	 * read at --ram-gbs (offload.h). */
 	int offload; /* OFFLOAD_NONE, OFFLOAD_AUTO or the GPU's layers */
 	double ram_gib, ram_gbs;
+	/* --measured FILE: a benchmark of MODEL at --precision under --engine
+	 * on --gpus (default 1) of --gpu; measured.file NULL = none. */
+	struct measured_entry measured;
 };
 
 enum { OFFLOAD_NONE = -2, OFFLOAD_AUTO = -1 };
@@ -61,6 +65,7 @@ enum {
 	OPT_OFFLOAD,
 	OPT_RAM_GIB,
 	OPT_RAM_GBS,
+	OPT_MEASURED,
 };
 
 /* --gpu and the device flags, after --engine and before the engine's

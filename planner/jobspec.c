@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "measured.h"
 #include "spec_set.h"
 #include "spec_table.h"
 #include "util.h"
@@ -215,6 +216,9 @@ void jobspec_free(struct jobspec *spec)
 		free(j->optimizer);
 	}
 	free(spec->jobs);
+	for (size_t i = 0; i < spec->n_measurements; i++)
+		measured_entry_free(&spec->measurements[i]);
+	free(spec->measurements);
 	for (size_t i = 0; i < spec->n_quotes; i++)
 		free(spec->quotes[i].provider);
 	free(spec->quotes);

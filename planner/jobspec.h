@@ -35,6 +35,9 @@ enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 /* Watts per GPU: the largest boards (GB200 superchip) draw about 2.7 kW. */
 #define JOBSPEC_MAX_WATTS 5000.0
 
+struct measured_entry;
+struct measured_flags;
+
 struct src_pos {
 	int line;   /* 1-based; 0 when not from the file */
 	int column; /* 1-based */
@@ -231,9 +234,18 @@ struct jobspec {
 	size_t n_quotes;
 	struct custom_gpu *gpus;    /* gpus: cards described in the spec */
 	size_t n_gpus;
+	struct measured_entry *measurements; /* measurements: (measured.h) */
+	size_t n_measurements;
 	struct job *jobs;
 	size_t n_jobs;
 };
+
+/* Adds the measurement f (its file relative to the current directory) to
+ * spec's measurements:, first, so that it wins over the file's. Returns
+ * PLANNER_OK, or PLANNER_EINPUT with *err naming the flag ("--gpu X:
+ * unknown GPU ...") or the file and field, or PLANNER_ESYS. */
+int jobspec_add_measured(struct jobspec *spec, const struct refdata *ref,
+                         const struct measured_flags *f, char **err);
 
 /* Reads and validates the job spec at path. Models are resolved against
  * ref (or read from a config.json path, relative to the spec's directory),

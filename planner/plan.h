@@ -36,6 +36,8 @@ struct route_result {
 	double power_cost;       /* owned: electricity part of monthly_cost */
 	double gpu_hours;        /* hours each replica runs per month */
 	double tokens_per_second;/* output (or training) tokens/s, all replicas together */
+	const char *measured;    /* the result file that speed comes from (measurements:);
+	                          * NULL = estimated */
 	double monthly_cost;     /* currency per month */
 	/* Capacity (docs/estimation.md, "Capacity"); rented, owned. */
 	int replicas;            /* copies of the configuration running together */

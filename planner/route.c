@@ -8,8 +8,25 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "route_price.h"
 #include "util.h"
+
+void route_json_speed(cJSON *o, const struct route_result *r)
+{
+	cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+	cJSON_AddStringToObject(o, "speed_source", r->measured ? "measured" : "estimated");
+	if (r->measured)
+		cJSON_AddStringToObject(o, "measured_file", r->measured);
+}
+
+int route_speed_text(char *buf, size_t len, int n, const struct route_result *r)
+{
+	if (r->measured && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " (measured, %s)", r->measured);
+	return n;
+}
 
 /* The one list. Mutable only by route_register, which a process calls
  * before it plans, as provider_list is fixed before a refresh: a list

@@ -49,6 +49,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->tco = t;
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * sets;
+	r->measured = run.measured;
 	r->monthly_cost = cost;
 	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
 	         g->name);
@@ -274,7 +275,7 @@ static void owned_json(cJSON *o, const struct plan *p, const struct route_result
 	cJSON_AddNumberToObject(o, "maintenance_cost", round_to(r->tco.maintenance, 2));
 	cJSON_AddNumberToObject(o, "resale_value", round_to(r->tco.resale, 2));
 	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
-	cJSON_AddNumberToObject(o, "tokens_per_second", round_to(r->tokens_per_second, 1));
+	route_json_speed(o, r);
 }
 
 static int owned_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
@@ -286,12 +287,14 @@ static int owned_detail(char *buf, size_t len, const struct route_result *r, con
 	if (r->already_owned)
 		n = snprintf(buf, len, "%s %s on hand, power %.2f for %.1f h, %.0f tok/s", reps,
 		             r->gpu->name, r->power_cost, r->gpu_hours, r->tokens_per_second);
-	else
+	else {
 		n = snprintf(buf, len,
 		             "buy %s %s for %.0f %s, amortised + power %.2f for %.1f h, "
 		             "%.0f tok/s",
 		             reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
 		             r->tokens_per_second);
+	}
+	n = route_speed_text(buf, len, n, r);
 	/* With a costs: block, the month's terms (tco.h). */
 	if (costs && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n,

@@ -42,6 +42,14 @@ void plan_job_finish(const struct route_ctx *c);
  * (p->moves). PLANNER_OK, or PLANNER_ESYS (out of memory) with *err. */
 int plan_share_owned(const struct route_ctx *base, struct plan *p, char **err);
 
+/* route.c: a GPU route's speed in JSON: tokens_per_second, speed_source
+ * ("measured" or "estimated") and, when measured, measured_file. */
+void route_json_speed(struct cJSON *o, const struct route_result *r);
+/* route.c: " (measured, FILE)" after a measured route's tok/s, appended to
+ * buf at n (what snprintf returned so far, len bytes in all); returns the
+ * new n. */
+int route_speed_text(char *buf, size_t len, int n, const struct route_result *r);
+
 /* Marks r infeasible with the reason. */
 void route_why(struct route_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

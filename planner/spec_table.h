@@ -144,6 +144,8 @@ int spec_check_usage(struct spec_rd *r, const struct spec_key *k, const struct k
 #define SPEC_N_LORA_TARGETS 2
 extern const char *const spec_lora_target_names[SPEC_N_LORA_TARGETS]; /* by enum lora_targets */
 extern const struct spec_table spec_lora;                              /* jobs[].lora */
+/* spec_measured.c: measurements[], benchmark results read with the spec. */
+extern const struct spec_table spec_measurement;
 /* spec_run.c: jobs[].run, how the exports start the job. */
 extern const struct spec_table spec_run;
 /* spec_schedule.c: jobs[].schedule, when the job may run. */

@@ -321,8 +321,7 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
                            const struct precision_info *p, const struct device *d,
                            const struct speed_job *job, struct speed_est *out)
 {
-	out->decode_tps = out->stream_tps = out->prefill_tps = out->output_tps = 0.0;
-	out->train_tps = 0.0;
+	*out = (struct speed_est){0};
 	struct device one = device_with_count(d, d->count < 1 ? 1 : d->count);
 	if (!device_modelled(&one, NULL, 0))
 		return;
@@ -438,8 +437,8 @@ double speed_hours_for_tokens(const struct speed_est *s, enum task task, double 
 {
 	double seconds;
 	if (task == TASK_INFERENCE)
-		seconds = seconds_for(input_tokens, s->prefill_tps) +
-			  seconds_for(output_tokens, s->decode_tps);
+		seconds = (s->prefill_counted ? 0 : seconds_for(input_tokens, s->prefill_tps)) +
+		          seconds_for(output_tokens, s->decode_tps);
 	else
 		seconds = seconds_for(input_tokens + output_tokens, s->train_tps);
 	return seconds / 3600.0;

@@ -15,12 +15,16 @@
 #include "vram.h"
 
 struct speed_est {
-	double decode_tps;   /* output tokens/s of the decode steps, all `batch` streams */
-	double stream_tps;   /* output tokens/s of one stream */
-	double prefill_tps;  /* input tokens/s */
-	double output_tps;   /* output tokens/s of all streams with their prefill
-	                      * time counted (= decode_tps without a request shape) */
-	double train_tps;    /* training tokens/s (fine-tuning tasks); 0 for inference */
+	double decode_tps;    /* output tokens/s of the decode steps, all `batch` streams */
+	double stream_tps;    /* output tokens/s of one stream */
+	double prefill_tps;   /* input tokens/s */
+	double output_tps;    /* output tokens/s of all streams with their prefill
+	                       * time counted (= decode_tps without a request shape) */
+	double train_tps;     /* training tokens/s (fine-tuning tasks); 0 for inference */
+	const char *measured; /* the result file the rates come from (measured.c);
+	                       * NULL = estimated */
+	bool prefill_counted; /* decode_tps already counts the prefill time (a measured
+	                       * serving throughput, measured.c): no prefill apart */
 };
 
 /* One job as the speed estimate sees it. Zero fields take the default. */
@@ -88,6 +92,6 @@ void speed_estimate_kv(const struct engine *e, const struct model_spec *m,
  * GPUs together), not multiplied by n. INFINITY when there are tokens and
  * the matching rate is 0. */
 double speed_hours_for_tokens(const struct speed_est *s, enum task task, double input_tokens,
-			      double output_tokens);
+                              double output_tokens);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "measured.h"
 #include "regions.h"
 #include "util.h"
 
@@ -56,6 +57,15 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	w->shape.prec = w->prec;
 	w->shape.engine = w->engine;
 	w->shape.attended = w->attended;
+	/* Measurements and the request they are matched on join the key
+	 * only when there are any: else jobs whose requests attend alike
+	 * share one estimate, as they always have. */
+	w->shape.measured = spec->measurements;
+	w->shape.n_measured = spec->n_measurements;
+	if (spec->n_measurements && j->task == TASK_INFERENCE && j->has_request) {
+		w->shape.request_input = j->request_input;
+		w->shape.request_output = j->request_output;
+	}
 	w->shape.kv_bytes = w->kv_bytes;
 	if (j->task != TASK_INFERENCE) {
 		w->shape.train_seq = (double)j->context;
@@ -70,8 +80,9 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
  * field that leaves padding after it would put bytes no one set in the
  * key. A field added to the shape changes this size; place it so that
  * none is left, and update the sum. */
-_Static_assert(sizeof(struct workload_shape) ==
-                   4 * sizeof(void *) + 4 * sizeof(double) + sizeof(enum task) + sizeof(int),
+_Static_assert(sizeof(struct workload_shape) == 5 * sizeof(void *) + sizeof(size_t) +
+                                                    6 * sizeof(double) + sizeof(enum task) +
+                                                    sizeof(int),
                "struct workload_shape has padding: its bytes are the estimate cache's key");
 
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len)
@@ -243,6 +254,12 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
 	                        .kv_bytes_per_element = s->kv_bytes,
 	                        .micro_batch = (int)s->micro_batch};
 	speed_estimate_device(s->engine, s->model, s->prec, d, &job, out);
+	/* Measured beats estimated: a benchmark of this configuration. */
+	const struct measured_entry *m = measured_find(
+	    s->measured, s->n_measured, s->model_ref ? s->model_ref : s->model->id, s->prec->name,
+	    s->engine->name, d->gpu, d->count, s->request_input, s->request_output);
+	if (m)
+		measured_entry_apply(m, out);
 }
 
 void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int n, int *batch,
@@ -314,6 +331,7 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 	out->batch = batch;
 	out->replicas = 1;
 	out->tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
+	out->measured = s.measured;
 	out->hours = j->hours_per_month;
 	/* What one copy may run: the job's hours, within its window's hours
 	 * in the month (schedule_month_hours); beyond, more copies. */

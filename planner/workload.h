@@ -36,15 +36,19 @@
  * and model_ref point into one job; the key reads model_ref's text for
  * both, since one spec resolves one reference to one architecture. */
 struct workload_shape {
-	const struct model_spec *model;    /* the job's architecture */
-	const char *model_ref;             /* the model as written (NULL: not keyed) */
-	const struct precision_info *prec; /* the job's precision */
-	const struct engine *engine;       /* the job's engine profile */
-	double attended;                   /* mean tokens a decode step attends to */
-	double kv_bytes;                   /* bytes per KV element (job's kv_cache) */
-	double train_seq;                  /* training: tokens per sequence (the context) */
-	double micro_batch;                /* training: sequences per GPU per step; 0 = the
-	                                    * batch split over the GPUs */
+	const struct model_spec *model;        /* the job's architecture */
+	const char *model_ref;                 /* the model as written (NULL: not keyed) */
+	const struct precision_info *prec;     /* the job's precision */
+	const struct engine *engine;           /* the job's engine profile */
+	const struct measured_entry *measured; /* the spec's measurements: (measured.h) */
+	size_t n_measured;
+	double request_input;  /* request: mean prompt tokens (inference); 0 = not given */
+	double request_output; /* request: mean output tokens (inference); 0 = not given */
+	double attended;       /* mean tokens a decode step attends to */
+	double kv_bytes;       /* bytes per KV element (job's kv_cache) */
+	double train_seq;      /* training: tokens per sequence (the context) */
+	double micro_batch;    /* training: sequences per GPU per step; 0 = the
+	                        * batch split over the GPUs */
 	enum task task;
 	int batch; /* sequences at once; 0 = batch: max, the most that fit */
 };
@@ -77,12 +81,13 @@ struct workload {
 /* How one GPU configuration does the job's month: the batch it runs, its
  * rate, and how many copies of it (replicas) the tokens need in the hours. */
 struct workload_run {
-	int batch;         /* sequences one replica runs at once */
-	double tps;        /* output (fine-tuning: training) tokens/s of one replica */
-	double work_hours; /* hours one replica needs for the month's tokens; 0 without tokens */
-	double hours;      /* hours each replica runs in the month */
-	int replicas;      /* copies of the configuration running together, >= 1 */
-	double need_tps;   /* tokens given: the rate the tokens need in the hours */
+	int batch;            /* sequences one replica runs at once */
+	double tps;           /* output (fine-tuning: training) tokens/s of one replica */
+	double work_hours;    /* hours one replica needs for the month's tokens; 0 without tokens */
+	double hours;         /* hours each replica runs in the month */
+	int replicas;         /* copies of the configuration running together, >= 1 */
+	double need_tps;      /* tokens given: the rate the tokens need in the hours */
+	const char *measured; /* the result file tps comes from (measured.h); NULL = estimated */
 };
 
 /* Builds the workload of job j of spec: its precision, its engine profile
