@@ -192,14 +192,14 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 	const struct precision_info *pi = precision_find(j->precision);
 	if (!pi) {
 		const char *s = precision_suggest(j->precision);
+		char known[640];
+		precision_list(known, sizeof known);
 		if (s)
 			return yr_fail(&r->c->y, kv->val->start_mark,
-			               "unknown precision '%s' %s; did you mean '%s'?",
-			               j->precision, r->where, s);
+			               "unknown precision '%s' %s; did you mean '%s'? known: %s",
+			               j->precision, r->where, s, known);
 		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "unknown precision '%s' %s; use e.g. bf16, fp8, int8, "
-		               "q4_k_m or int4",
-		               j->precision, r->where);
+		               "unknown precision '%s' %s; known: %s", j->precision, r->where, known);
 	}
 	char *p = strdup(pi->name);
 	if (!p)
