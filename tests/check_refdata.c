@@ -12,6 +12,7 @@
 #include "refdata.h"
 #include "testutil.h"
 #include "util.h"
+#include "vram.h"
 
 START_TEST(every_feeds_spelling_of_a_gpu_reaches_one_canonical_part)
 {
@@ -299,6 +300,34 @@ START_TEST(every_gpu_names_its_memory_type)
 		ck_assert_msg(g->fp8_tflops == 0 || g->fp8_tflops >= g->fp16_tflops,
 			      "%s: fp8 below fp16", g->name);
 	}
+}
+END_TEST
+
+/* Issue 25: NVFP4 and MXFP4 run at the FP4 tensor rate where a card has
+ * one; the table carries it dense (NVIDIA quotes it with sparsity: HGX
+ * B200 18 PFLOPS a GPU, GB200 20, the RTX PRO 6000's 4,000 and the RTX
+ * 5090's 3,352 AI TOPS), and no part before Blackwell has one. */
+START_TEST(blackwell_parts_carry_their_dense_fp4_rate)
+{
+	const struct refdata *r = test_ref();
+	ck_assert_double_eq_tol(refdata_gpu(r, "B200")->fp4_tflops, 9000, 0.5);
+	ck_assert_double_eq_tol(refdata_gpu(r, "GB200")->fp4_tflops, 10000, 0.5);
+	ck_assert_double_eq_tol(refdata_gpu(r, "RTX PRO 6000")->fp4_tflops, 2000, 0.5);
+	ck_assert_double_eq_tol(refdata_gpu(r, "RTX 5090")->fp4_tflops, 1676, 0.5);
+	ck_assert_double_eq(refdata_gpu(r, "H100 SXM")->fp4_tflops, 0);
+	ck_assert_double_eq(refdata_gpu(r, "RTX 4090")->fp4_tflops, 0);
+	for (size_t i = 0; i < r->n_gpus; i++) {
+		const struct gpu_spec *g = &r->gpus[i];
+		ck_assert_msg(g->fp4_tflops == 0 || g->fp4_tflops >= g->fp8_tflops,
+		              "%s: fp4 below fp8", g->name);
+	}
+	/* the reference gpt-oss-120b at mxfp4: experts at 4.25 bits, the 2.1 B
+	 * of attention, router and embeddings in bf16, as it ships */
+	const struct model_spec *m = refdata_model(r, "gpt-oss-120b");
+	ck_assert_ptr_nonnull(m);
+	double keep = vram_params_16bit(m, precision_find("mxfp4"));
+	ck_assert_double_gt(keep, 2.0e9);
+	ck_assert_double_lt(keep, 2.3e9);
 }
 END_TEST
 
@@ -720,6 +749,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, a_card_described_under_gpus_can_be_owned_and_bought);
 	tcase_add_test(tc, planner_gpus_and_models_list_every_row_in_json_and_csv);
 	tcase_add_test(tc, geforce_cards_carry_the_fp32_accumulate_tensor_rate);
+	tcase_add_test(tc, blackwell_parts_carry_their_dense_fp4_rate);
 	tcase_add_test(tc, the_cards_people_own_and_rent_are_known);
 	tcase_add_test(tc, real_config_files_give_their_published_parameter_counts);
 	tcase_add_test(tc, legacy_key_names_of_falcon_and_glm_are_read);
