@@ -102,8 +102,9 @@ static double dense_flops(const struct engine *e, const struct device *d,
 	/* NVFP4 and MXFP4 multiply on the FP4 tensor cores of Blackwell parts
 	 * (fp4_tflops); elsewhere they run weight-only at the FP16 rate, as
 	 * vLLM's Marlin FP4 kernels do on Hopper and Ada (planner fit says
-	 * so in its footnote). */
-	if (p->fp4_compute && d->fp4_tflops > 0)
+	 * so in its footnote), and so does an engine that expands its
+	 * weights to FP16 before it multiplies (llama.cpp). */
+	if (p->fp4_compute && d->fp4_tflops > 0 && !e->dequant_pass)
 		return d->fp4_tflops * 1e12;
 	if (p->fp8_compute && d->fp8_tflops > 0)
 		return d->fp8_tflops * 1e12;

@@ -413,6 +413,8 @@ START_TEST(a_card_described_under_gpus_can_be_owned_and_bought)
 		"gpus:\n"
 		"  - {name: My RTX 3060, vram_gib: 12, bandwidth_gbs: 360, fp16_tflops: 25.6,\n"
 		"     watts: 170, price: 329, memory_type: GDDR6}\n"
+		"  - {name: My Blackwell, vram_gib: 32, bandwidth_gbs: 1792, fp16_tflops: 209.5,\n"
+		"     fp8_tflops: 419, fp4_tflops: 1676, watts: 575}\n"
 		"owned: [{gpu: my-rtx-3060, count: 2}]\n"
 		"buy: [{gpu: My RTX 3060}]\n"
 		"jobs: [{name: a, model: qwen3-8b, hours_per_month: 10}]\n";
@@ -421,7 +423,9 @@ START_TEST(a_card_described_under_gpus_can_be_owned_and_bought)
 	ck_assert_msg(jobspec_parse("s.yaml", spec, strlen(spec), test_ref(), &sp, &err) ==
 			      PLANNER_OK,
 		      "%s", err);
-	ck_assert_uint_eq(sp->n_gpus, 1);
+	ck_assert_uint_eq(sp->n_gpus, 2);
+	ck_assert_double_eq(sp->gpus[0].spec.fp4_tflops, 0); /* no FP4 unless given */
+	ck_assert_double_eq_tol(sp->gpus[1].spec.fp4_tflops, 1676, 1e-9);
 	ck_assert_ptr_eq(sp->owned[0].gpu, &sp->gpus[0].spec);
 	ck_assert_ptr_eq(sp->buy[0].gpu, &sp->gpus[0].spec);
 	ck_assert_double_eq_tol(sp->owned[0].watts, 170, 1e-9); /* the card's own figure */

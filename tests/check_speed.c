@@ -173,6 +173,16 @@ START_TEST(nvfp4_prefills_at_the_fp4_rate_of_a_b200_and_at_fp16_where_there_is_n
 	/* and decode reads 4.5 bits a weight (one E4M3 scale per 16) beside
 	 * the 16-bit lm_head, faster than FP8's 8 */
 	ck_assert_double_gt(f4.stream_tps, f8.stream_tps * 1.4);
+	/* llama.cpp expands its weights to FP16 first: no FP4 rate for it */
+	struct gpu_spec no_fp4 = b200;
+	no_fp4.fp4_tflops = 0;
+	const struct engine *lc = engine_find("llama.cpp");
+	struct speed_est a, b;
+	speed_estimate(lc, &llama31_8b, precision_find("mxfp4"), &b200, 1, TASK_INFERENCE, 1024, 1,
+	               &a);
+	speed_estimate(lc, &llama31_8b, precision_find("mxfp4"), &no_fp4, 1, TASK_INFERENCE, 1024,
+	               1, &b);
+	ck_assert_double_eq_tol(a.prefill_tps, b.prefill_tps, 1e-6);
 }
 END_TEST
 
