@@ -199,7 +199,8 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 			               "unknown precision '%s' %s; did you mean '%s'? known: %s",
 			               j->precision, r->where, s, known);
 		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "unknown precision '%s' %s; known: %s", j->precision, r->where, known);
+		               "unknown precision '%s' %s; known: %s", j->precision, r->where,
+		               known);
 	}
 	char *p = strdup(pi->name);
 	if (!p)

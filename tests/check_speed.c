@@ -150,8 +150,12 @@ END_TEST
 /* B200: 8000 GB/s, dense 2250 FP16 / 4500 FP8 / 9000 FP4 (NVIDIA's HGX
  * B200 table: 4.5 / 9 / 18 PFLOPS per GPU with sparsity, halved). */
 static const struct gpu_spec b200 = {
-	.name = "B200", .vram_gib = 179.06, .bandwidth_gbs = 8000, .fp16_tflops = 2250,
-	.fp8_tflops = 4500, .fp4_tflops = 9000,
+    .name = "B200",
+    .vram_gib = 179.06,
+    .bandwidth_gbs = 8000,
+    .fp16_tflops = 2250,
+    .fp8_tflops = 4500,
+    .fp4_tflops = 9000,
 };
 
 START_TEST(nvfp4_prefills_at_the_fp4_rate_of_a_b200_and_at_fp16_where_there_is_none)
@@ -657,7 +661,8 @@ Suite *speed_suite(void)
 	tcase_add_test(tc, mixtral_decode_reads_only_the_active_experts);
 	tcase_add_test(tc, batching_shares_the_weight_read_until_compute_is_the_limit);
 	tcase_add_test(tc, fp8_uses_fp8_tensor_cores_only_where_the_gpu_has_them);
-	tcase_add_test(tc, nvfp4_prefills_at_the_fp4_rate_of_a_b200_and_at_fp16_where_there_is_none);
+	tcase_add_test(tc,
+	               nvfp4_prefills_at_the_fp4_rate_of_a_b200_and_at_fp16_where_there_is_none);
 	tcase_add_test(tc, tensor_parallel_over_two_gpus_is_faster_but_less_than_twice);
 	tcase_add_test(tc, lora_trains_one_and_a_half_times_faster_than_a_full_fine_tune);
 	tcase_add_test(tc, llama_cpp_prefill_runs_at_the_fp16_accumulate_rate);
