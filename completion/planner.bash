@@ -80,7 +80,7 @@ _planner()
 		return 0
 		;;
 	--precision)
-		COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m q4_0 int4" -- "$cur"))
+		COMPREPLY=($(compgen -W "fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q5_k_s q5_1 q5_0 q4_k_m q4_k_s q4_1 q4_0 q3_k_l q3_k_m q3_k_s q2_k q2_k_s q8_1 q8_k iq4_nl iq4_xs iq3_m iq3_s iq3_xs iq3_xxs iq2_m iq2_s iq2_xs iq2_xxs iq1_m iq1_s tq2_0 tq1_0 int4 awq gptq gptq-int8 nf4 nvfp4 mxfp4" -- "$cur"))
 		return 0
 		;;
 	--engine)

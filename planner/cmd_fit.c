@@ -305,7 +305,7 @@ static void fit_measured_note(const struct fit_args *a)
 
 /* What "no" and tok/s mean, and, for a Mac, how its GPU's share of
  * memory is set. */
-static void fit_footnote(const struct fit_args *a)
+static void fit_footnote(const struct fit_args *a, const struct precision_info *p)
 {
 	const char *tps = a->task == TASK_INFERENCE ? "decode, all streams" : "training";
 	bool unified = a->n_variants && a->variants[0].gpu->kind == DEVICE_UNIFIED;
@@ -328,6 +328,11 @@ static void fit_footnote(const struct fit_args *a)
 		printf(
 		    "(macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB, 3/4 above; "
 		    "'sudo sysctl iogpu.wired_limit_mb=N' raises it)\n");
+	if (p->fp4_compute)
+		printf(
+		    "(%s: tok/s at the FP4 tensor rate where a card has one; elsewhere weight-only "
+		    "at its FP16 rate)\n",
+		    p->name);
 	printf("(engine %s)\n", a->engine->summary);
 }
 
@@ -364,7 +369,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	if (root)
 		return cli_print_json(root);
 	if (c->format == FORMAT_TABLE)
-		fit_footnote(a);
+		fit_footnote(a, p);
 	return PLANNER_OK;
 }
 
@@ -412,8 +417,10 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	const struct precision_info *p = precision_find(a->precision);
 	if (!p) {
 		const char *near = precision_suggest(a->precision);
-		return cli_usage(c, "unknown precision '%s'%s%s%s", a->precision,
-		                 near ? "; did you mean '" : "", near ? near : "", near ? "'" : "");
+		char known[640];
+		return cli_usage(c, "unknown precision '%s'%s%s%s known: %s", a->precision,
+		                 near ? "; did you mean '" : ";", near ? near : "",
+		                 near ? "'?" : "", precision_list(known, sizeof known));
 	}
 	struct model_spec owned = {0};
 	const struct model_spec *m = refdata_model(c->ref, a->model);
@@ -514,7 +521,8 @@ static char fit_help[4096];
 	"that hold it under the engine, and the speed there. With --gpu and --gpus\n"              \
 	"it answers for that one configuration (\"will it run on my two 4090s?\").\n\n"            \
 	"  MODEL            a reference id (llama-3.1-70b) or a config.json path\n"                \
-	"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m int4 ...\n"            \
+	"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m iq4_xs int4 awq\n"     \
+	"                   gptq gptq-int8 nf4 nvfp4 mxfp4 ... (every llama.cpp type)\n"           \
 	"                   (default bf16)\n"                                                      \
 	"  --context N      tokens per sequence (default 4096; 128K works)\n"                      \
 	"  --batch N        concurrent sequences (default 1), or max: the most\n"                  \

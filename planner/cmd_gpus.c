@@ -45,6 +45,7 @@ static int print_json(const struct refdata *ref)
 		cJSON_AddNumberToObject(x, "bandwidth_gbs", g->bandwidth_gbs);
 		cJSON_AddNumberToObject(x, "fp16_tflops", g->fp16_tflops);
 		add_num_or_null(x, "fp8_tflops", g->fp8_tflops);
+		add_num_or_null(x, "fp4_tflops", g->fp4_tflops);
 		add_num_or_null(x, "int8_tops", g->int8_tops);
 		cJSON_AddNumberToObject(x, "watts", g->watts);
 		add_num_or_null(x, "price_usd", g->price_usd);

@@ -54,6 +54,7 @@ struct device {
 	double fp16_tflops;     /* FP16/BF16 with FP32 accumulate */
 	double fp16_acc_tflops; /* FP16 with FP16 accumulate (llama.cpp's GEMMs); 0 = unknown */
 	double fp8_tflops;      /* FP8; 0 = no FP8 tensor cores */
+	double fp4_tflops;      /* FP4 (NVFP4, MXFP4); 0 = no FP4 tensor cores */
 	double int8_tops;       /* INT8; 0 = unknown */
 	double watts;           /* board power of one device, W */
 	enum device_link link;
@@ -103,6 +104,7 @@ static inline struct device device_from_gpu(const struct gpu_spec *gpu, int coun
 	     * figure, as it always was. */
 	    .fp16_acc_tflops = gpu->int8_tops / 2.0,
 	    .fp8_tflops = gpu->fp8_tflops,
+	    .fp4_tflops = gpu->fp4_tflops,
 	    .int8_tops = gpu->int8_tops,
 	    .watts = gpu->watts,
 	    .link = mem == MEM_HBM ? DEVICE_LINK_NVLINK : DEVICE_LINK_PCIE,

@@ -411,13 +411,15 @@ const size_t n_engines = sizeof engines / sizeof engines[0];
 
 bool engine_gguf_precision(const char *precision)
 {
-	/* GGUF quant names: q2_k ... q8_0, iq*; never fp/bf/int/awq/gptq/nf4. */
+	/* GGUF quant names: q2_k ... q8_0, iq*, tq1_0 and tq2_0; never
+	 * fp/bf/int/awq/gptq/nf4, nor nvfp4/mxfp4, which name the
+	 * safetensors checkpoints the serving engines load (gpt-oss). */
 	if (!precision)
 		return false;
 	if ((precision[0] == 'q' || precision[0] == 'Q') && precision[1] >= '1' &&
 	    precision[1] <= '8')
 		return true;
-	return strncasecmp(precision, "iq", 2) == 0;
+	return strncasecmp(precision, "iq", 2) == 0 || strncasecmp(precision, "tq", 2) == 0;
 }
 
 const struct engine *engine_for(bool training, const char *precision)

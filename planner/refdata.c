@@ -198,6 +198,7 @@ static int load_gpus(struct refdata *ref, char **err)
 		g->bandwidth_gbs = json_num(it, "bandwidth_gbs");
 		g->fp16_tflops = json_num(it, "fp16_tflops");
 		g->fp8_tflops = json_num(it, "fp8_tflops");
+		g->fp4_tflops = json_num(it, "fp4_tflops");
 		g->int8_tops = json_num(it, "int8_tops");
 		g->watts = json_num(it, "watts");
 		g->price_usd = json_num(it, "price_usd");

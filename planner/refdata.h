@@ -39,6 +39,7 @@ struct gpu_spec {
 	double bandwidth_gbs; /* memory bandwidth, GB/s (10^9 bytes/s) */
 	double fp16_tflops;   /* dense FP16/BF16 tensor TFLOPS (not sparse) */
 	double fp8_tflops;    /* dense FP8 tensor TFLOPS; 0 when unsupported */
+	double fp4_tflops;    /* dense FP4 tensor TFLOPS (NVFP4/MXFP4); 0 when unsupported */
 	double int8_tops;     /* dense INT8 tensor TOPS; 0 when unknown */
 	double watts;         /* board power (TDP/TGP), W */
 	double price_usd;     /* typical purchase price, USD; 0 when none public */

@@ -192,14 +192,15 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 	const struct precision_info *pi = precision_find(j->precision);
 	if (!pi) {
 		const char *s = precision_suggest(j->precision);
+		char known[640];
+		precision_list(known, sizeof known);
 		if (s)
 			return yr_fail(&r->c->y, kv->val->start_mark,
-			               "unknown precision '%s' %s; did you mean '%s'?",
-			               j->precision, r->where, s);
+			               "unknown precision '%s' %s; did you mean '%s'? known: %s",
+			               j->precision, r->where, s, known);
 		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "unknown precision '%s' %s; use e.g. bf16, fp8, int8, "
-		               "q4_k_m or int4",
-		               j->precision, r->where);
+		               "unknown precision '%s' %s; known: %s", j->precision, r->where,
+		               known);
 	}
 	char *p = strdup(pi->name);
 	if (!p)
@@ -320,7 +321,11 @@ static const struct spec_key job_keys[] = {
      .def_text = DEFAULT_PRECISION,
      .example = "precision: bf16",
      .type = "text, precision name",
-     .bounds = "a known precision, e.g. bf16, fp8, int8, q4_k_m, int4",
+     .bounds = "fp32, bf16, fp16, fp8, int8, int4, awq, gptq, gptq-int8, nf4 (bnb4), nvfp4, "
+               "mxfp4, or a llama.cpp type or mix: q8_0, q6_k, q5_k_m, q5_k_s, q5_1, q5_0, "
+               "q4_k_m, q4_k_s, q4_1, q4_0, q3_k_l, q3_k_m, q3_k_s, q2_k, q2_k_s, q8_1, q8_k, "
+               "iq4_nl, iq4_xs, iq3_m, iq3_s, iq3_xs, iq3_xxs, iq2_m, iq2_s, iq2_xs, iq2_xxs, "
+               "iq1_m, iq1_s, tq2_0, tq1_0 (any case)",
      .desc = "Number format of the weights; sets memory per parameter and speed."},
     {.name = "task",
      .kind = SPEC_ENUM,

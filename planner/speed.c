@@ -46,19 +46,6 @@ static double flop_params(const struct model_spec *m)
 	return p - input_embedding(m);
 }
 
-/* Parameters of one routed expert summed over the MoE layers. A token
- * skips E - k of the E routed experts, so the published total less the
- * published active count is E - k experts (shared experts, attention and
- * embeddings are in both): Qwen3-235B-A22B (235 - 22) / (128 - 8) = 1.78B,
- * 94 layers x 3 x 4096 x 1536 by its config. 0 for a dense model. */
-static double routed_expert_params(const struct model_spec *m)
-{
-	if (m->experts <= m->experts_active || m->experts_active <= 0 || m->params_active <= 0 ||
-	    m->params_total <= m->params_active)
-		return 0.0;
-	return (m->params_total - m->params_active) / (m->experts - m->experts_active);
-}
-
 double speed_experts_touched(const struct model_spec *m, double tokens)
 {
 	if (m->experts <= 0 || m->experts_active <= 0)
@@ -78,7 +65,7 @@ double speed_experts_touched(const struct model_spec *m, double tokens)
 static double streamed_params(const struct model_spec *m, double tokens)
 {
 	double p = flop_params(m);
-	double expert = routed_expert_params(m);
+	double expert = vram_routed_expert_params(m);
 	if (expert > 0)
 		p += expert * (speed_experts_touched(m, tokens) - m->experts_active);
 	return p;
@@ -112,6 +99,13 @@ static double streamed_weight_bytes(const struct model_spec *m, const struct pre
 static double dense_flops(const struct engine *e, const struct device *d,
                           const struct precision_info *p)
 {
+	/* NVFP4 and MXFP4 multiply on the FP4 tensor cores of Blackwell parts
+	 * (fp4_tflops); elsewhere they run weight-only at the FP16 rate, as
+	 * vLLM's Marlin FP4 kernels do on Hopper and Ada (planner fit says
+	 * so in its footnote), and so does an engine that expands its
+	 * weights to FP16 before it multiplies (llama.cpp). */
+	if (p->fp4_compute && d->fp4_tflops > 0 && !e->dequant_pass)
+		return d->fp4_tflops * 1e12;
 	if (p->fp8_compute && d->fp8_tflops > 0)
 		return d->fp8_tflops * 1e12;
 	if (p->int8_compute && d->int8_tops > 0)

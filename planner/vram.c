@@ -15,109 +15,12 @@
 
 #define GIB 1073741824.0
 
-/* ---- Bits per weight ------------------------------------------------------
- *
- * Real bits per weight, scales and mixed tensors included, so that
- * params x bpw / 8 lands on the published file size.
- *
- * GGUF k-quant recipes (Q*_K_M etc.) mix tensor types, so their bpw is the
- * model-level figure measured by llama.cpp on Llama-3.1-8B in
- * tools/quantize/README.md (ggml-org/llama.cpp): Q2_K 3.1593,
- * Q3_K_M 3.9960, Q4_K_M 4.8944 (4.58 GiB), Q5_K_M 5.7036, Q6_K 6.5633,
- * Q8_0 8.5008, F16 16.0005 (14.96 GiB). The older README table for
- * Llama-2-7B gives slightly lower mixes (Q4_K_M 4.84, Q3_K_M 3.91, Q2_K 3.35)
- * because its vocabulary, kept at higher precision, is 4x smaller.
- * Single-type legacy quants follow from their block layout (ggml-common.h):
- * Q4_0 = 32 4-bit weights + one fp16 scale = 18 bytes / 32 = 4.5 bpw;
- * Q5_0 = 22 bytes / 32 = 5.5; Q8_0 = 34 bytes / 32 = 8.5. */
-#define BPW_Q2_K   3.16
-#define BPW_Q3_K_M 4.00
-#define BPW_Q4_0   4.5
-#define BPW_Q4_K_M 4.89
-#define BPW_Q5_0   5.5
-#define BPW_Q5_K_M 5.70
-#define BPW_Q6_K   6.5625 /* 210 bytes per 256-weight super-block */
-#define BPW_Q8_0   8.5
-
-/* AWQ / GPTQ "4-bit" (also `int4`): 4-bit weights in groups of 128 with a
- * 16-bit scale and a 16-bit zero point per group: 4 + 32/128 = 4.25 bpw.
- * (AutoAWQ/GPTQ default q_group_size 128; checkpoints that pack zeros as
- * int4 come out a little lower, fp16 embeddings a little higher.) */
-#define BPW_INT4_G128 4.25
-
-/* bitsandbytes NF4 (QLoRA, Dettmers et al. 2023): 4-bit codes in blocks of
- * 64 with one fp32 absmax per block: 4 + 32/64 = 4.5 bpw. Double
- * quantisation (bnb_4bit_use_double_quant, off by default in transformers'
- * BitsAndBytesConfig) would bring the constants from 0.5 to 0.127 bits. */
-#define BPW_NF4 4.5
-/* With double quantisation, which the QLoRA recipes turn on (and torchao's
- * NF4Tensor in torchtune and Unsloth's loaders use), the absmax constants
- * are themselves 8-bit in blocks of 256: 4 + 8/64 + 32/(64 x 256) = 4.127
- * bpw (Dettmers et al. 2023, sec. 3, "Double Quantization"). */
+/* QLoRA's NF4 with double quantisation, which the QLoRA recipes turn on
+ * (and torchao's NF4Tensor in torchtune and Unsloth's loaders use): 4-bit
+ * codes in blocks of 64, their absmax constants themselves 8-bit in blocks
+ * of 256: 4 + 8/64 + 32/(64 x 256) = 4.127 bpw (Dettmers et al. 2023, sec.
+ * 3, "Double Quantization"); without it 4.5 (precision.c, BPW_NF4). */
 #define BPW_NF4_DQ 4.127
-
-static const struct precision_info precisions[] = {
-	{ .name = "fp32", .bits_per_weight = 32.0 },
-	{ .name = "bf16", .bits_per_weight = 16.0 },
-	{ .name = "fp16", .bits_per_weight = 16.0 },
-	/* Per-tensor / per-channel scales add well under 0.1 bit. */
-	{ .name = "fp8", .bits_per_weight = 8.0, .fp8_compute = true },
-	{ .name = "int8", .bits_per_weight = 8.0, .int8_compute = true },
-	{ .name = "q8_0", .bits_per_weight = BPW_Q8_0 },
-	{ .name = "q6_k", .bits_per_weight = BPW_Q6_K },
-	{ .name = "q5_k_m", .bits_per_weight = BPW_Q5_K_M },
-	{ .name = "q5_0", .bits_per_weight = BPW_Q5_0 },
-	{ .name = "q4_k_m", .bits_per_weight = BPW_Q4_K_M },
-	{ .name = "q4_0", .bits_per_weight = BPW_Q4_0 },
-	{ .name = "q3_k_m", .bits_per_weight = BPW_Q3_K_M },
-	{ .name = "q2_k", .bits_per_weight = BPW_Q2_K },
-	{ .name = "int4", .bits_per_weight = BPW_INT4_G128 },
-	{ .name = "awq", .bits_per_weight = BPW_INT4_G128 },
-	{ .name = "gptq", .bits_per_weight = BPW_INT4_G128 },
-	{ .name = "nf4", .bits_per_weight = BPW_NF4 },
-};
-
-#define N_PRECISIONS (sizeof precisions / sizeof precisions[0])
-
-/* Other spellings people write, mapped to the canonical entry. */
-static const struct {
-	const char *alias;
-	const char *name;
-} precision_aliases[] = {
-	{ "bnb4", "nf4" },   { "f32", "fp32" },     { "f16", "fp16" },
-	{ "float16", "fp16" }, { "bfloat16", "bf16" }, { "float32", "fp32" },
-};
-
-static const char *const precision_name_list[] = {
-	"fp32", "bf16", "fp16", "fp8", "int8", "q8_0", "q6_k", "q5_k_m", "q5_0",
-	"q4_k_m", "q4_0", "q3_k_m", "q2_k", "int4", "awq", "gptq", "nf4", "bnb4", NULL,
-};
-
-const struct precision_info *precision_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < sizeof precision_aliases / sizeof precision_aliases[0]; i++)
-		if (strcasecmp(name, precision_aliases[i].alias) == 0)
-			name = precision_aliases[i].name;
-	for (size_t i = 0; i < N_PRECISIONS; i++)
-		if (strcasecmp(name, precisions[i].name) == 0)
-			return &precisions[i];
-	return NULL;
-}
-
-const char *precision_suggest(const char *name)
-{
-	if (!name)
-		return NULL;
-	size_t n = sizeof precision_name_list / sizeof precision_name_list[0] - 1;
-	return nearest_name(name, precision_name_list, n);
-}
-
-const char *const *precision_names(void)
-{
-	return precision_name_list;
-}
 
 /* ---- Memory --------------------------------------------------------------
  *
@@ -143,7 +46,7 @@ const char *const *precision_names(void)
  * attention-score term that flash attention never stores). Without
  * checkpointing every layer holds the 34. */
 #define ACT_CHECKPOINT_BYTES_PER_HIDDEN 2.0
-#define ACT_LAYER_BYTES_PER_HIDDEN 34.0
+#define ACT_LAYER_BYTES_PER_HIDDEN      34.0
 /* Training logits: the engine's logit_bytes (engines.c). */
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
@@ -353,6 +256,14 @@ static bool block_linear_quant(const struct precision_info *p)
 	return p->bits_per_weight < 16.0 && !engine_gguf_precision(p->name);
 }
 
+double vram_routed_expert_params(const struct model_spec *m)
+{
+	if (m->experts <= m->experts_active || m->experts_active <= 0 || m->params_active <= 0 ||
+	    m->params_total <= m->params_active)
+		return 0.0;
+	return (m->params_total - m->params_active) / (m->experts - m->experts_active);
+}
+
 double vram_params_16bit(const struct model_spec *m, const struct precision_info *p)
 {
 	if (!block_linear_quant(p))
@@ -361,6 +272,17 @@ double vram_params_16bit(const struct model_spec *m, const struct precision_info
 	 * (refdata_config.c, read_quant). */
 	if (m->params_16bit > 0)
 		return m->params_16bit < m->params_total ? m->params_16bit : m->params_total;
+	/* gpt-oss ships its MoE experts in MXFP4 and the rest in BF16: its
+	 * quantization_config (quant_method mxfp4) lists
+	 * model.layers.*.self_attn, model.layers.*.mlp.router,
+	 * model.embed_tokens and lm_head as modules_to_not_convert (openai/
+	 * gpt-oss-20b config.json as copied in EchoCog/gpt-oss-20b at commit
+	 * 52971a17, tests/fixtures/configs/gpt-oss-20b.json; OpenAI's gpt-oss
+	 * model card, 2025-08-05: "MXFP4 quantization of the MoE weights").
+	 * gpt-oss-120b keeps 116.8 - 128 x 0.896 = 2.1 B parameters so. */
+	double experts = vram_routed_expert_params(m) * m->experts;
+	if (p->experts_only && experts > 0)
+		return m->params_total - experts;
 	/* Only a name: AWQ, GPTQ, FP8 and bitsandbytes quantise the Linear
 	 * layers inside the decoder blocks; the embedding is no Linear, and
 	 * lm_head stays 16-bit unless the config says `lm_head: true` (vLLM
@@ -452,7 +374,7 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	}
 	out->overhead_gib = e->overhead_gib;
 	out->total_gib = out->weights_gib + out->kv_gib + out->training_gib + out->activation_gib +
-			 out->overhead_gib;
+	                 out->overhead_gib;
 }
 
 void vram_estimate(const struct engine *e, const struct model_spec *m,
@@ -541,7 +463,9 @@ int vram_device_max_batch(const struct engine *e, const struct model_spec *m,
                           double kv_bytes)
 {
 	struct vram_need need;
-	struct vram_job job = {.task = TASK_INFERENCE, .context = context, .batch = 1,
+	struct vram_job job = {.task = TASK_INFERENCE,
+	                       .context = context,
+	                       .batch = 1,
 	                       .kv_bytes_per_element = kv_bytes};
 	struct device at = device_with_count(d, d->count < 1 ? 1 : d->count);
 	int n = at.count;

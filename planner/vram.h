@@ -14,10 +14,13 @@
 #include "refdata.h"
 
 struct precision_info {
-	const char *name;        /* canonical lower-case name, "q4_k_m" */
-	double bits_per_weight;  /* real, not nominal (Q4_K_M is 4.89) */
-	bool fp8_compute;        /* runs on FP8 tensor cores where present */
-	bool int8_compute;       /* runs on INT8 tensor cores where present */
+	const char *name;       /* canonical lower-case name, "q4_k_m" */
+	double bits_per_weight; /* real, not nominal (Q4_K_M is 4.89) */
+	bool fp8_compute;       /* runs on FP8 tensor cores where present */
+	bool int8_compute;      /* runs on INT8 tensor cores where present */
+	bool fp4_compute;       /* runs on FP4 tensor cores where present (nvfp4, mxfp4) */
+	bool experts_only;      /* named without a config, quantises the MoE experts
+	                         * only (mxfp4, as gpt-oss ships) */
 };
 
 /* The precision named (case-insensitive, "Q4_K_M" == "q4_k_m"), or NULL. */
@@ -26,15 +29,32 @@ const struct precision_info *precision_find(const char *name);
 const char *precision_suggest(const char *name);
 /* All known precision names, NULL-terminated (for help text). */
 const char *const *precision_names(void);
+/* The canonical precision names joined by spaces into buf (len bytes), for
+ * "unknown precision" messages; returns buf. Cannot fail (truncates). */
+const char *precision_list(char *buf, size_t len);
+/* Bits per weight of one llama.cpp tensor type (ggml_type: q4_0, q4_k,
+ * iq2_xxs, tq1_0, mxfp4, ...) from its block's size: 8 x type_size /
+ * blck_size. 0 for a name that is no ggml tensor type. A precision names
+ * a file, which may mix types (precision_find). */
+double gguf_type_bpw(const char *name);
 
 /* Parameters a checkpoint at precision p keeps in 16 bits: none for a
  * 16-bit or wider precision or a GGUF file (llama.cpp re-quantises every
  * tensor by its recipe); the modules a config.json's quantization_config
  * leaves unconverted, with embeddings and lm_head (m->params_16bit); else,
- * for a format named without its config (awq, gptq, int4, int8, fp8, nf4),
- * the input embedding and lm_head, which those formats leave in 16 bits.
+ * for a format named without its config (awq, gptq, gptq-int8, int4, int8,
+ * fp8, nf4, nvfp4), the input embedding and lm_head, which those formats
+ * leave in 16 bits, and for mxfp4 on a mixture-of-experts model all but the
+ * routed experts (gpt-oss keeps attention, router and embeddings in bf16).
  * The rule for both the memory and the bytes a decode step reads. */
 double vram_params_16bit(const struct model_spec *m, const struct precision_info *p);
+
+/* Parameters of one routed expert summed over the MoE layers: a token
+ * skips E - k of the E routed experts, so the published total less the
+ * published active count is E - k experts (shared experts, attention and
+ * embeddings are in both): Qwen3-235B-A22B (235 - 22) / (128 - 8) = 1.78B.
+ * 0 for a dense model. Cannot fail. */
+double vram_routed_expert_params(const struct model_spec *m);
 
 struct vram_need {
 	double weights_gib;    /* model weights at the precision (all experts) */
@@ -93,13 +113,13 @@ const char *const *optimizer_names(void);
 /* One job as the memory estimate sees it. Zero fields take the default. */
 struct vram_job {
 	enum task task;
-	long context;               /* tokens per sequence (training: sequence length) */
-	int batch;                  /* sequences at once (training: all GPUs together) */
-	double kv_bytes_per_element;/* 0 = the engine's default KV element */
-	int lora_rank;              /* LoRA/QLoRA adapter rank; 0 = VRAM_LORA_RANK */
-	bool lora_attention_only;   /* adapters on q,k,v,o only (default: all linear) */
-	double full_ft_bytes;       /* full fine-tuning bytes per parameter beyond the
-	                             * 16-bit weights; 0 = the engine's */
+	long context;                /* tokens per sequence (training: sequence length) */
+	int batch;                   /* sequences at once (training: all GPUs together) */
+	double kv_bytes_per_element; /* 0 = the engine's default KV element */
+	int lora_rank;               /* LoRA/QLoRA adapter rank; 0 = VRAM_LORA_RANK */
+	bool lora_attention_only;    /* adapters on q,k,v,o only (default: all linear) */
+	double full_ft_bytes;        /* full fine-tuning bytes per parameter beyond the
+	                              * 16-bit weights; 0 = the engine's */
 	/* Training: the optimizer (NULL = the engine's default); the sequences
 	 * each GPU holds activations for at once, gradient accumulation making
 	 * up the batch (0 = the batch split over the GPUs); checkpointing off

@@ -200,8 +200,8 @@ static const struct model_spec *row_model(const struct row *r)
 	return NULL;
 }
 
-/* The precision cell → a planner precision, or NULL (IQ and K_S quants,
- * MXFP4, MLC's q4f16_1 and "not stated" have none). */
+/* The precision cell → a planner precision, or NULL (MLC's q4f16_1 and
+ * "not stated" have none). */
 static const struct precision_info *row_precision(const struct row *r)
 {
 	const char *s = r->c[C_PREC];
@@ -704,12 +704,10 @@ static const struct {
      * cards (H100 PCIe, RTX 6000 Ada, L40S), measured at 0.6-0.85 of the
      * estimate */
     {"prefill", 25.0, 0},
-    /* issue 25 target 25 %, held at 57 % until the model change lands:
-     * MoE serving under TensorRT-LLM (Mixtral, Llama 4, Qwen3-235B) runs at
-     * 0.14-0.8 of the estimate, a decode step streaming only the active
-     * experts whatever the batch; vLLM on 8 MI300X at 0.27-0.49 for a 70B
-     * (a per-step cost of several ms the model lacks) */
-    {"serving", 25.0, 57.0},
+    /* the experts a batch touches, the MoE share and vLLM's step cost
+     * brought it to 21.5 % (fit) and 15.3 % (held out); the FP4 rows
+     * (NVFP4 on B200 at its FP4 rate) keep it there */
+    {"serving", 25.0, 0},
     {"ft_memory", 20.0, 0},
     {"train_throughput", 25.0, 0},
     {"fits", 100.0, 0},
@@ -736,6 +734,13 @@ static const struct {
     /* Llama 2 70B FP8 on one H200 at batch 192 and 96, 2048-4096 output
      * tokens: 0.49-0.61 of the estimate */
     {"trtllm-blog-falcon180b-h200-v0.7a@3c44cb9", "serving", 66.0},
+    /* llama.cpp's k-quant GEMV of 2024-01 on an RTX 3090: Q2_K and Q3_K_S
+     * decode a 7B at 92.7 and 87.3 tokens/s, 0.40-0.44 of the bandwidth
+     * estimate (230, 200), where Q4_0 reaches 0.75 and F16 1.06: the
+     * low-bit kernels were then bound by their dequantisation, which
+     * planner does not model per type (Q3_K_S became expressible with
+     * issue 25's GGUF types) */
+    {"llamacpp-pr4766-johannesgaessler", "decode", 82.0},
     /* LLaMA-Factory's LoRA/QLoRA of Llama 2 7B on one A100 at 1024 tokens:
      * 2392-4007 tokens/s against 4722 for every row (no FlashAttention,
      * QLoRA's dequantisation and Unsloth's kernels all priced alike) */

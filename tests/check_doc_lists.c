@@ -16,6 +16,7 @@
 #include "provider.h"
 #include "testutil.h"
 #include "util.h"
+#include "vram.h"
 #include "workload.h"
 
 /* The text of s from the first `from` up to the next `to` (or the end);
@@ -324,32 +325,51 @@ START_TEST(every_engine_is_in_the_help_readme_man_pages_and_reference)
 }
 END_TEST
 
+/* Each shell's completion of fit's option `flag` offers exactly `want`'s
+ * words (bash and zsh in its order, fish sorted). */
+static void assert_shells_complete(const char *flag, const char *want)
+{
+	char words[64];
+	snprintf(words, sizeof words, "planner fit m --%s \"\"", flag);
+	char *got = test_bash_complete(words, 4);
+	got[strcspn(got, "\n")] = '\0';
+	ck_assert_msg(!strcmp(got, want), "bash: --%s offers '%s', want '%s'", flag, got, want);
+	free(got);
+	char *zsh = test_slurp("completion/_planner");
+	ck_assert_ptr_nonnull(zsh);
+	got = zsh_values(zsh, "fit", flag);
+	ck_assert_msg(!strcmp(got, want), "zsh: --%s offers '%s', want '%s'", flag, got, want);
+	free(got);
+	free(zsh);
+	if (!test_have_shell("fish")) {
+		printf("doc_lists: fish --%s completion skipped: fish is not installed\n", flag);
+		return;
+	}
+	char *sorted_want = sorted(want);
+	snprintf(words, sizeof words, "planner fit m --%s ", flag);
+	got = fish_values(words);
+	ck_assert_msg(!strcmp(got, sorted_want), "fish: --%s offers '%s', want '%s'", flag, got,
+	              sorted_want);
+	free(got);
+	free(sorted_want);
+}
+
 /* Each shell's completion of fit --engine offers exactly the rows of
- * engines[] (bash and zsh in its order, fish sorted). */
+ * engines[]. */
 START_TEST(every_shell_completes_each_engine)
 {
 	char want[512];
 	engine_words(want, sizeof want);
-	char *got = test_bash_complete("planner fit m --engine \"\"", 4);
-	got[strcspn(got, "\n")] = '\0';
-	ck_assert_msg(!strcmp(got, want), "bash: --engine offers '%s', want '%s'", got, want);
-	free(got);
-	char *zsh = test_slurp("completion/_planner");
-	ck_assert_ptr_nonnull(zsh);
-	got = zsh_values(zsh, "fit", "engine");
-	ck_assert_msg(!strcmp(got, want), "zsh: --engine offers '%s', want '%s'", got, want);
-	free(got);
-	free(zsh);
-	if (!test_have_shell("fish")) {
-		printf("doc_lists: fish --engine completion skipped: fish is not installed\n");
-		return;
-	}
-	char *sorted_want = sorted(want);
-	got = fish_values("planner fit m --engine ");
-	ck_assert_msg(!strcmp(got, sorted_want), "fish: --engine offers '%s', want '%s'", got,
-	              sorted_want);
-	free(got);
-	free(sorted_want);
+	assert_shells_complete("engine", want);
+}
+END_TEST
+
+/* ... and fit --precision every precision planner knows (issue 25: every
+ * llama.cpp type and mix, gptq-int8, nvfp4, mxfp4). */
+START_TEST(every_shell_completes_each_precision)
+{
+	char want[1024];
+	assert_shells_complete("precision", precision_list(want, sizeof want));
 }
 END_TEST
 
@@ -409,6 +429,7 @@ Suite *doc_lists_suite(void)
 	tcase_add_test(tc, every_shell_completes_each_provider_and_refresh_the_ecb_step);
 	tcase_add_test(tc, every_engine_is_in_the_help_readme_man_pages_and_reference);
 	tcase_add_test(tc, every_shell_completes_each_engine);
+	tcase_add_test(tc, every_shell_completes_each_precision);
 	tcase_add_test(tc, every_route_is_in_the_docs_that_list_the_routes);
 	suite_add_tcase(s, tc);
 	return s;

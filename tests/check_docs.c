@@ -306,7 +306,7 @@ START_TEST(bash_completes_commands_options_and_their_values)
 	    {"planner breakeven jobs/monthly.yaml --o", 3, "--output\n"},
 	    {"planner report x.yaml -", 3,
 	     "--output -o --quiet --set --each-alone --db --format --help --verbose\n"},
-	    {"planner fit llama --precision q4", 4, "q4_k_m q4_0\n"},
+	    {"planner fit llama --precision q4", 4, "q4_k_m q4_k_s q4_1 q4_0\n"},
 	    {"planner history h100 --provider ru", 4, "runpod\n"},
 	    {"planner compare jobs/month", 2, "jobs/monthly.yaml\n"},
 	};

@@ -12,6 +12,7 @@
 #include "refdata.h"
 #include "testutil.h"
 #include "util.h"
+#include "vram.h"
 
 START_TEST(every_feeds_spelling_of_a_gpu_reaches_one_canonical_part)
 {
@@ -302,6 +303,34 @@ START_TEST(every_gpu_names_its_memory_type)
 }
 END_TEST
 
+/* Issue 25: NVFP4 and MXFP4 run at the FP4 tensor rate where a card has
+ * one; the table carries it dense (NVIDIA quotes it with sparsity: HGX
+ * B200 18 PFLOPS a GPU, GB200 20, the RTX PRO 6000's 4,000 and the RTX
+ * 5090's 3,352 AI TOPS), and no part before Blackwell has one. */
+START_TEST(blackwell_parts_carry_their_dense_fp4_rate)
+{
+	const struct refdata *r = test_ref();
+	ck_assert_double_eq_tol(refdata_gpu(r, "B200")->fp4_tflops, 9000, 0.5);
+	ck_assert_double_eq_tol(refdata_gpu(r, "GB200")->fp4_tflops, 10000, 0.5);
+	ck_assert_double_eq_tol(refdata_gpu(r, "RTX PRO 6000")->fp4_tflops, 2000, 0.5);
+	ck_assert_double_eq_tol(refdata_gpu(r, "RTX 5090")->fp4_tflops, 1676, 0.5);
+	ck_assert_double_eq(refdata_gpu(r, "H100 SXM")->fp4_tflops, 0);
+	ck_assert_double_eq(refdata_gpu(r, "RTX 4090")->fp4_tflops, 0);
+	for (size_t i = 0; i < r->n_gpus; i++) {
+		const struct gpu_spec *g = &r->gpus[i];
+		ck_assert_msg(g->fp4_tflops == 0 || g->fp4_tflops >= g->fp8_tflops,
+		              "%s: fp4 below fp8", g->name);
+	}
+	/* the reference gpt-oss-120b at mxfp4: experts at 4.25 bits, the 2.1 B
+	 * of attention, router and embeddings in bf16, as it ships */
+	const struct model_spec *m = refdata_model(r, "gpt-oss-120b");
+	ck_assert_ptr_nonnull(m);
+	double keep = vram_params_16bit(m, precision_find("mxfp4"));
+	ck_assert_double_gt(keep, 2.0e9);
+	ck_assert_double_lt(keep, 2.3e9);
+}
+END_TEST
+
 /* Issue 10: GeForce cards carried their FP16-accumulate tensor rate (RTX
  * 4090: 330) while PyTorch BF16 training runs at the FP32-accumulate rate
  * (165), and tests/check_speed.c's and check_vram.c's RTX 4090 used 165.2:
@@ -384,6 +413,8 @@ START_TEST(a_card_described_under_gpus_can_be_owned_and_bought)
 		"gpus:\n"
 		"  - {name: My RTX 3060, vram_gib: 12, bandwidth_gbs: 360, fp16_tflops: 25.6,\n"
 		"     watts: 170, price: 329, memory_type: GDDR6}\n"
+		"  - {name: My Blackwell, vram_gib: 32, bandwidth_gbs: 1792, fp16_tflops: 209.5,\n"
+		"     fp8_tflops: 419, fp4_tflops: 1676, watts: 575}\n"
 		"owned: [{gpu: my-rtx-3060, count: 2}]\n"
 		"buy: [{gpu: My RTX 3060}]\n"
 		"jobs: [{name: a, model: qwen3-8b, hours_per_month: 10}]\n";
@@ -392,7 +423,9 @@ START_TEST(a_card_described_under_gpus_can_be_owned_and_bought)
 	ck_assert_msg(jobspec_parse("s.yaml", spec, strlen(spec), test_ref(), &sp, &err) ==
 			      PLANNER_OK,
 		      "%s", err);
-	ck_assert_uint_eq(sp->n_gpus, 1);
+	ck_assert_uint_eq(sp->n_gpus, 2);
+	ck_assert_double_eq(sp->gpus[0].spec.fp4_tflops, 0); /* no FP4 unless given */
+	ck_assert_double_eq_tol(sp->gpus[1].spec.fp4_tflops, 1676, 1e-9);
 	ck_assert_ptr_eq(sp->owned[0].gpu, &sp->gpus[0].spec);
 	ck_assert_ptr_eq(sp->buy[0].gpu, &sp->gpus[0].spec);
 	ck_assert_double_eq_tol(sp->owned[0].watts, 170, 1e-9); /* the card's own figure */
@@ -720,6 +753,7 @@ Suite *refdata_suite(void)
 	tcase_add_test(tc, a_card_described_under_gpus_can_be_owned_and_bought);
 	tcase_add_test(tc, planner_gpus_and_models_list_every_row_in_json_and_csv);
 	tcase_add_test(tc, geforce_cards_carry_the_fp32_accumulate_tensor_rate);
+	tcase_add_test(tc, blackwell_parts_carry_their_dense_fp4_rate);
 	tcase_add_test(tc, the_cards_people_own_and_rent_are_known);
 	tcase_add_test(tc, real_config_files_give_their_published_parameter_counts);
 	tcase_add_test(tc, legacy_key_names_of_falcon_and_glm_are_read);

@@ -147,6 +147,49 @@ START_TEST(fp8_uses_fp8_tensor_cores_only_where_the_gpu_has_them)
 }
 END_TEST
 
+/* B200: 8000 GB/s, dense 2250 FP16 / 4500 FP8 / 9000 FP4 (NVIDIA's HGX
+ * B200 table: 4.5 / 9 / 18 PFLOPS per GPU with sparsity, halved). */
+static const struct gpu_spec b200 = {
+    .name = "B200",
+    .vram_gib = 179.06,
+    .bandwidth_gbs = 8000,
+    .fp16_tflops = 2250,
+    .fp8_tflops = 4500,
+    .fp4_tflops = 9000,
+};
+
+START_TEST(nvfp4_prefills_at_the_fp4_rate_of_a_b200_and_at_fp16_where_there_is_none)
+{
+	/* A 1024-token prompt is compute-bound: the FP4 rate is twice FP8's
+	 * and four times BF16's on a B200. */
+	struct speed_est bf = est(&llama31_8b, "bf16", &b200, 1, TASK_INFERENCE, 1024, 1);
+	struct speed_est f8 = est(&llama31_8b, "fp8", &b200, 1, TASK_INFERENCE, 1024, 1);
+	struct speed_est f4 = est(&llama31_8b, "nvfp4", &b200, 1, TASK_INFERENCE, 1024, 1);
+	ck_assert_double_eq_tol(f4.prefill_tps / f8.prefill_tps, 2.0, 1e-3);
+	ck_assert_double_eq_tol(f4.prefill_tps / bf.prefill_tps, 4.0, 1e-3);
+	/* MXFP4 too; an H100 has no FP4 tensor cores, so NVFP4 runs
+	 * weight-only at its BF16 rate there. */
+	struct speed_est mx = est(&llama31_8b, "mxfp4", &b200, 1, TASK_INFERENCE, 1024, 1);
+	ck_assert_double_eq_tol(mx.prefill_tps / bf.prefill_tps, 4.0, 1e-3);
+	struct speed_est hf4 = est(&llama31_8b, "nvfp4", &h100, 1, TASK_INFERENCE, 1024, 1);
+	struct speed_est hbf = est(&llama31_8b, "bf16", &h100, 1, TASK_INFERENCE, 1024, 1);
+	ck_assert_double_eq_tol(hf4.prefill_tps, hbf.prefill_tps, 1e-6);
+	/* and decode reads 4.5 bits a weight (one E4M3 scale per 16) beside
+	 * the 16-bit lm_head, faster than FP8's 8 */
+	ck_assert_double_gt(f4.stream_tps, f8.stream_tps * 1.4);
+	/* llama.cpp expands its weights to FP16 first: no FP4 rate for it */
+	struct gpu_spec no_fp4 = b200;
+	no_fp4.fp4_tflops = 0;
+	const struct engine *lc = engine_find("llama.cpp");
+	struct speed_est a, b;
+	speed_estimate(lc, &llama31_8b, precision_find("mxfp4"), &b200, 1, TASK_INFERENCE, 1024, 1,
+	               &a);
+	speed_estimate(lc, &llama31_8b, precision_find("mxfp4"), &no_fp4, 1, TASK_INFERENCE, 1024,
+	               1, &b);
+	ck_assert_double_eq_tol(a.prefill_tps, b.prefill_tps, 1e-6);
+}
+END_TEST
+
 START_TEST(tensor_parallel_over_two_gpus_is_faster_but_less_than_twice)
 {
 	struct speed_est one = est(&llama31_8b, "bf16", &h100, 1, TASK_INFERENCE, 4096, 1);
@@ -618,6 +661,8 @@ Suite *speed_suite(void)
 	tcase_add_test(tc, mixtral_decode_reads_only_the_active_experts);
 	tcase_add_test(tc, batching_shares_the_weight_read_until_compute_is_the_limit);
 	tcase_add_test(tc, fp8_uses_fp8_tensor_cores_only_where_the_gpu_has_them);
+	tcase_add_test(tc,
+	               nvfp4_prefills_at_the_fp4_rate_of_a_b200_and_at_fp16_where_there_is_none);
 	tcase_add_test(tc, tensor_parallel_over_two_gpus_is_faster_but_less_than_twice);
 	tcase_add_test(tc, lora_trains_one_and_a_half_times_faster_than_a_full_fine_tune);
 	tcase_add_test(tc, llama_cpp_prefill_runs_at_the_fp16_accumulate_rate);

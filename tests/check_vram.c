@@ -154,6 +154,80 @@ START_TEST(q4_k_m_weights_of_llama_3_1_8b_match_the_published_gguf_size)
 }
 END_TEST
 
+START_TEST(gguf_tensor_types_take_the_bits_of_their_block)
+{
+	/* ggml-common.h: bytes per block / weights per block x 8. */
+	ck_assert_double_eq_tol(gguf_type_bpw("q4_0"), 18 * 8.0 / 32, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("Q4_1"), 5.0, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("q5_1"), 6.0, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("q2_k"), 2.625, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("q3_k"), 3.4375, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("q4_k"), 4.5, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("q5_k"), 5.5, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("q6_k"), 6.5625, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("iq1_s"), 1.5625, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("iq2_xxs"), 2.0625, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("iq4_xs"), 4.25, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("tq1_0"), 1.6875, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("mxfp4"), 4.25, 1e-9);
+	ck_assert_double_eq_tol(gguf_type_bpw("nvfp4"), 4.5, 1e-9);
+	ck_assert_double_eq(gguf_type_bpw("q4_k_m"), 0.0); /* a mix, not a type */
+	/* A file of one type throughout is that type. */
+	ck_assert_double_eq_tol(precision_find("q4_1")->bits_per_weight, 5.0, 1e-9);
+	ck_assert_double_eq_tol(precision_find("tq2_0")->bits_per_weight, 2.0625, 1e-9);
+	ck_assert_double_eq_tol(precision_find("q8_k")->bits_per_weight, 9.125, 1e-9);
+	/* q4_k, as llama-quantize reads it, is its Q4_K_M mix */
+	ck_assert_ptr_eq(precision_find("Q4_K"), precision_find("q4_k_m"));
+}
+END_TEST
+
+START_TEST(k_and_iq_mixes_of_llama_3_1_8b_match_the_readmes_file_sizes)
+{
+	/* llama.cpp tools/quantize/README.md at 311c2c9, Llama-3.1-8B, size
+	 * (GiB) column beside the bits/weight planner takes. */
+	assert_close(weights_gib(&llama31_8b, "q4_k_s"), 4.36, 0.01, "Q4_K_S");
+	assert_close(weights_gib(&llama31_8b, "q3_k_s"), 3.41, 0.01, "Q3_K_S");
+	assert_close(weights_gib(&llama31_8b, "q3_k_l"), 4.02, 0.01, "Q3_K_L");
+	assert_close(weights_gib(&llama31_8b, "q5_k_s"), 5.21, 0.01, "Q5_K_S");
+	assert_close(weights_gib(&llama31_8b, "q2_k_s"), 2.78, 0.01, "Q2_K_S");
+	assert_close(weights_gib(&llama31_8b, "iq2_m"), 2.74, 0.01, "IQ2_M");
+	assert_close(weights_gib(&llama31_8b, "iq4_xs"), 4.17, 0.01, "IQ4_XS");
+	assert_close(weights_gib(&llama31_8b, "IQ1_S"), 1.87, 0.01, "IQ1_S");
+}
+END_TEST
+
+/* openai/gpt-oss-120b config.json: 36 layers, 8 KV heads of 64, every
+ * other layer a 128-token sliding window (layer_types); 128 experts, 4 a
+ * token; 116.8 B parameters, 5.1 B active (OpenAI's model card). */
+static const struct model_spec gpt_oss_120b = {
+	.id = "gpt-oss-120b", .layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8,
+	.head_dim = 64, .intermediate = 2880, .vocab = 201088, .max_context = 131072,
+	.experts = 128, .experts_active = 4, .sliding_window = 128, .sliding_layers = 18,
+	.params_total = 116.8e9, .params_active = 5.1e9,
+};
+
+START_TEST(gpt_oss_keeps_attention_in_bf16_and_its_experts_in_mxfp4)
+{
+	const struct precision_info *mx = precision_find("MXFP4");
+	ck_assert_ptr_nonnull(mx);
+	ck_assert_double_eq_tol(mx->bits_per_weight, 4.25, 1e-9); /* E8M0 per 32 */
+	/* every expert: (116.8 - 5.1) / (128 - 4) per expert, 128 of them */
+	double experts = (116.8e9 - 5.1e9) / 124.0 * 128.0;
+	double rest = 116.8e9 - experts;
+	ck_assert_double_eq_tol(vram_params_16bit(&gpt_oss_120b, mx), rest, 1e3);
+	double want = (experts * 4.25 / 8.0 + rest * 2.0) / GIB;
+	assert_close(weights_gib(&gpt_oss_120b, "mxfp4"), want, 1e-6, "gpt-oss-120b MXFP4");
+	/* ggml-org's GGUF of it weighs 59.02 GiB (calibration weights-025),
+	 * vLLM loads 65.97 on an H100 (weights-030) */
+	assert_close(weights_gib(&gpt_oss_120b, "mxfp4"), 59.02, 0.03, "against llama.cpp");
+	/* a dense model at mxfp4 keeps only its embeddings and head */
+	ck_assert_double_eq_tol(vram_params_16bit(&llama31_8b, mx), 2.0 * 128256 * 4096, 1.0);
+	/* NVFP4: one E4M3 scale per 16 values */
+	ck_assert_double_eq_tol(precision_find("nvfp4")->bits_per_weight, 4.5, 1e-9);
+	ck_assert_double_eq_tol(precision_find("gptq-int8")->bits_per_weight, 8.25, 1e-9);
+}
+END_TEST
+
 START_TEST(kv_cache_of_llama_3_1_70b_at_8k_is_eight_times_smaller_than_with_full_heads)
 {
 	/* 2 (K,V) x 80 layers x 8 kv heads x 128 x 8192 tokens x 2 bytes
@@ -330,15 +404,6 @@ START_TEST(min_gpus_is_zero_when_eight_are_not_enough)
 	ck_assert(!vram_fits(E, &need, &rtx4090, 0));
 }
 END_TEST
-
-/* openai/gpt-oss-120b config.json: 36 layers, 8 KV heads of 64, every
- * other layer a 128-token sliding window (layer_types). */
-static const struct model_spec gpt_oss_120b = {
-	.id = "gpt-oss-120b", .layers = 36, .hidden = 2880, .heads = 64, .kv_heads = 8,
-	.head_dim = 64, .intermediate = 2880, .vocab = 201088, .max_context = 131072,
-	.experts = 128, .experts_active = 4, .sliding_window = 128, .sliding_layers = 18,
-	.params_total = 116.8e9, .params_active = 5.1e9,
-};
 
 START_TEST(sliding_window_layers_hold_only_their_window_of_kv)
 {
@@ -543,6 +608,9 @@ Suite *vram_suite(void)
 	tcase_add_test(tc, only_fp8_and_int8_claim_their_tensor_cores);
 	tcase_add_test(tc, llama_2_7b_weights_match_the_sizes_llama_bench_prints);
 	tcase_add_test(tc, q4_k_m_weights_of_llama_3_1_8b_match_the_published_gguf_size);
+	tcase_add_test(tc, gguf_tensor_types_take_the_bits_of_their_block);
+	tcase_add_test(tc, k_and_iq_mixes_of_llama_3_1_8b_match_the_readmes_file_sizes);
+	tcase_add_test(tc, gpt_oss_keeps_attention_in_bf16_and_its_experts_in_mxfp4);
 	tcase_add_test(tc, kv_cache_of_llama_3_1_70b_at_8k_is_eight_times_smaller_than_with_full_heads);
 	tcase_add_test(tc, gemma_2_9b_kv_cache_uses_head_dim_256_not_hidden_over_heads);
 	tcase_add_test(tc, mixtral_memory_counts_every_expert);
