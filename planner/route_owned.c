@@ -5,6 +5,7 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plan_cache.h"
 #include "route_price.h"
@@ -28,7 +29,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	 * needs more sets, each running run.hours. */
 	int sets = run.replicas;
 	struct tco_owned t;
-	tco_owned_month(c->spec, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
+	tco_owned_month(c->spec, g, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
 	                &t);
 	double cost = t.monthly;
 	if (r->feasible &&
@@ -96,7 +97,36 @@ struct owned_scan {
 	struct too_few few; /* fit on more GPUs than there are */
 	/* The first kind on hand the job may not use (why_left_out). */
 	const struct gpu_spec *left_out;
+	int n_left_out; /* kinds on hand the job may not use */
 };
+
+/* Why the job cannot use the owned g: a Mac or a CPU box runs llama.cpp
+ * jobs only, another vendor's GPU needs accelerator: any. */
+static void left_out_reason(char *buf, size_t len, const struct route_ctx *c,
+                            const struct gpu_spec *g)
+{
+	if (g->kind != DEVICE_GPU)
+		snprintf(buf, len,
+		         "the owned %s runs llama.cpp jobs only and this job's engine is %s",
+		         g->name, c->w->engine->name);
+	else
+		snprintf(buf, len, "the owned %s is %s, not NVIDIA", g->name, g->vendor);
+}
+
+/* Adds g, on hand and of no use to the job, to r->left_out, once. */
+static void note_left_out(const struct route_ctx *c, struct route_result *r, struct owned_scan *s,
+                          const struct gpu_spec *g)
+{
+	char why[200];
+	left_out_reason(why, sizeof why, c, g);
+	if (strstr(r->left_out, why))
+		return;
+	if (!s->left_out)
+		s->left_out = g;
+	s->n_left_out++;
+	size_t used = strlen(r->left_out);
+	snprintf(r->left_out + used, sizeof r->left_out - used, "%s%s", used ? "; " : "", why);
+}
 
 /* Considers owning GPUs of kind g, `stock` of them at most (on hand:
  * owned: entry `entry`, else -1 for the most buy: allows), each bought at
@@ -107,8 +137,8 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 {
 	bool on_hand = entry >= 0;
 	if (!workload_gpu_allowed(c->w, g)) {
-		if (on_hand && !s->left_out)
-			s->left_out = g;
+		if (on_hand)
+			note_left_out(c, r, s, g);
 		return;
 	}
 	s->considered++;
@@ -121,22 +151,18 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 		note_too_few(&s->few, g, n, stock, on_hand);
 }
 
-/* Why the owned g, the only kind on hand, cannot run the job: a Mac or a
- * CPU box runs llama.cpp jobs only, another vendor's GPU needs
- * accelerator: any. */
+/* Why the owned g, the only kind on hand, cannot run the job, and what to
+ * do about it. */
 static void why_left_out(const struct route_ctx *c, struct route_result *r,
                          const struct gpu_spec *g)
 {
+	char why[200];
+	left_out_reason(why, sizeof why, c, g);
 	if (g->kind != DEVICE_GPU)
 		route_why(r,
-		          "the owned %s runs llama.cpp jobs only and this job's engine is %s; "
-		          "give it engine: llama.cpp, or list a GPU under owned: or buy:",
-		          g->name, c->w->engine->name);
+		          "%s; give it engine: llama.cpp, or list a GPU under owned: or buy:", why);
 	else
-		route_why(r,
-		          "the owned %s is %s, not NVIDIA; add accelerator: any to the job if its "
-		          "software runs there",
-		          g->name, g->vendor);
+		route_why(r, "%s; add accelerator: any to the job if its software runs there", why);
 }
 
 static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
@@ -146,6 +172,7 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	const struct jobspec *spec = c->spec;
 	const struct refdata *ref = c->ref;
 	struct owned_scan s = {0};
+	r->left_out[0] = '\0';
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		/* The shared pass (plan_share.c) leaves a job what others have
@@ -169,8 +196,13 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 		return PLANNER_OK;
 	if (s.sh.any)
 		route_why(r, "%s", s.sh.why);
-	else if (s.considered == 0 && s.left_out)
+	else if (s.considered == 0 && s.n_left_out == 1) {
+		/* The reason is the route's whole answer: not twice. */
 		why_left_out(c, r, s.left_out);
+		r->left_out[0] = '\0';
+	} else if (s.considered == 0 && s.left_out)
+		route_why(r,
+		          "no GPU on hand or to buy runs this job; list one under owned: or buy:");
 	else if (s.considered == 0)
 		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		          j->any_accelerator ? "" : " (NVIDIA only)");

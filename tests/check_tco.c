@@ -45,7 +45,7 @@ static struct tco_owned month_of(const char *costs, double idle)
 	char *yaml = xasprintf(BASE "%s" JOB, costs);
 	struct jobspec *spec = spec_of(yaml);
 	struct tco_owned t;
-	tco_owned_month(spec, 4, 2000, 400, idle, 300, false, &t);
+	tco_owned_month(spec, NULL, 4, 2000, 400, idle, 300, false, &t);
 	jobspec_free(spec);
 	free(yaml);
 	return t;
@@ -125,7 +125,7 @@ START_TEST(maintenance_is_paid_per_gpu_every_month_even_on_gpus_on_hand)
 	char *yaml = xasprintf(BASE "costs: {maintenance_per_gpu_month: 20}\n" JOB);
 	struct jobspec *spec = spec_of(yaml);
 	struct tco_owned t;
-	tco_owned_month(spec, 4, 2000, 400, 0, 300, true, &t);
+	tco_owned_month(spec, NULL, 4, 2000, 400, 0, 300, true, &t);
 	/* on hand: no capex, no capital; 4 x 20 = 80 upkeep + 96 power */
 	ck_assert_double_eq_tol(t.capex, 0, 1e-12);
 	ck_assert_double_eq_tol(t.capital, 0, 1e-12);
