@@ -15,8 +15,7 @@
 #include "speed.h"
 #include "vram.h"
 
-/* The memory job `fit` asks about, with b sequences. */
-static struct vram_job fit_job(const struct fit_args *a, int b)
+struct vram_job fit_job(const struct fit_args *a, int b)
 {
 	return (struct vram_job){.task = a->task,
 	                         .context = a->context,
@@ -38,19 +37,6 @@ static bool parse_task(const char *s, enum task *t)
 	return false;
 }
 
-/* One GPU kind's line: how many it takes, whether the asked count fits,
- * and the speeds there. */
-struct fit_line {
-	const struct gpu_spec *g;
-	int needed;     /* fewest that fit; 0 = none up to max_tp */
-	int n;          /* the count the line is about: --gpus, else needed */
-	int batch;      /* sequences at once: --batch, or the most that fit (max) */
-	bool fits;      /* the job fits on n */
-	double per_gpu; /* GiB on each of n */
-	struct speed_est s;
-	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
-};
-
 /* --offload: the split of the model between one GPU and host RAM. */
 static void fit_offload_line(const struct fit_args *a, const struct model_spec *m,
                              const struct precision_info *p, const struct vram_need *need,
@@ -65,9 +51,8 @@ static void fit_offload_line(const struct fit_args *a, const struct model_spec *
 	offload_speed(a->engine, m, p, d, need, sj, a->ram_gbs, &l->split, &l->s);
 }
 
-static void fit_line(const struct fit_args *a, const struct model_spec *m,
-                     const struct precision_info *p, const struct vram_need *need,
-                     const struct gpu_spec *g, struct fit_line *l)
+void fit_line(const struct fit_args *a, const struct model_spec *m, const struct precision_info *p,
+              const struct vram_need *need, const struct gpu_spec *g, struct fit_line *l)
 {
 	const struct engine *e = a->engine;
 	memset(l, 0, sizeof *l);
@@ -106,7 +91,7 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	}
 }
 
-static double line_tps(const struct fit_args *a, const struct fit_line *l)
+double fit_line_tps(const struct fit_args *a, const struct fit_line *l)
 {
 	return a->task == TASK_INFERENCE ? l->s.decode_tps : l->s.train_tps;
 }
@@ -139,8 +124,8 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 		const char *keys[] = {"tokens_per_second", "decode_tokens_per_second",
 		                      "output_tokens_per_second", "prefill_tokens_per_second",
 		                      "train_tokens_per_second"};
-		double v[] = {line_tps(a, l), l->s.stream_tps, l->s.output_tps, l->s.prefill_tps,
-		              l->s.train_tps};
+		double v[] = {fit_line_tps(a, l), l->s.stream_tps, l->s.output_tps,
+		              l->s.prefill_tps, l->s.train_tps};
 		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
 			if (l->fits)
 				cJSON_AddNumberToObject(o, keys[k], round_to(v[k], 1));
@@ -158,7 +143,7 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		if (l->needed > 0)
 			printf("%d", l->needed);
 		if (l->n > 0 && l->fits)
-			printf(",%.2f,%.1f", l->per_gpu, line_tps(a, l));
+			printf(",%.2f,%.1f", l->per_gpu, fit_line_tps(a, l));
 		else if (l->n > 0)
 			printf(",%.2f,", l->per_gpu);
 		else
@@ -166,7 +151,7 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
 	} else if (l->n > 0 && l->fits) {
 		printf("%-16s %8.1f %6d %12.2f %12.0f %5s", l->g->name, l->g->vram_gib, l->n,
-		       l->per_gpu, line_tps(a, l), "yes");
+		       l->per_gpu, fit_line_tps(a, l), "yes");
 	} else if (l->n > 0) {
 		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
 		       l->per_gpu, "-", "no");
@@ -479,7 +464,9 @@ static char fit_help[4096];
 	"for context x batch, training state, activations, runtime overhead) and\n"                \
 	"lists every GPU in the reference table with the fewest GPUs (1, 2, 4 or 8)\n"             \
 	"that hold it under the engine, and the speed there. With --gpu and --gpus\n"              \
-	"it answers for that one configuration (\"will it run on my two 4090s?\").\n\n"            \
+	"it answers for that one configuration (\"will it run on my two 4090s?\").\n"              \
+	"With --gpu and no MODEL it lists the reference models and quantisations\n"                \
+	"that fit that device, fastest first (\"what runs on my Mac?\").\n\n"                      \
 	"  MODEL            a reference id (llama-3.1-70b) or a config.json path\n"                \
 	"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m int4 ...\n"            \
 	"                   (default bf16)\n"                                                      \
@@ -515,6 +502,7 @@ static char fit_help[4096];
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu \"M3 Max\" --memory-gib 64\n"        \
+	"  planner fit --gpu \"M2 Max\" --memory-gib 32\n"                                         \
 	"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "                         \
 	"--optimizer adamw-8bit\n"
 
@@ -542,7 +530,7 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 {
 	struct fit_args a = {
 	    .precision = "bf16", .context = 4096, .batch = 1, .offload = OFFLOAD_NONE};
-	const char *engine = NULL, *gpu = NULL;
+	const char *engine = NULL, *gpu = NULL, *precision = NULL;
 	int opt, rc;
 	double v;
 	describe();
@@ -550,7 +538,7 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", fit_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			a.precision = optarg;
+			a.precision = precision = optarg;
 			break;
 		case 'c':
 			if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
@@ -605,8 +593,15 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 				return rc;
 		}
 	}
+	/* --gpu alone: the models that fit it (cmd_fit_models.c). */
+	if (optind == argc && gpu) {
+		if ((rc = fit_check(c, &a, engine, gpu)))
+			return rc;
+		return fit_models(c, &a, precision != NULL, engine != NULL);
+	}
 	if (optind != argc - 1)
-		return cli_usage(c, "give one model: a reference id or a config.json path");
+		return cli_usage(c, "give one model: a reference id or a config.json path (or "
+		                    "--gpu G alone to list the models that fit it)");
 	a.model = argv[optind];
 	if ((rc = fit_check(c, &a, engine, gpu)))
 		return rc;
