@@ -89,15 +89,19 @@ static void why_too_few(struct route_result *r, const struct too_few *t, double 
 		          gib, t->need, t->gpu->name, t->have);
 }
 
+/* The devices on hand a job cannot use that compare names: more owned:
+ * entries than this are rare, and the text has room for about as many. */
+#define OWNED_LEFT_OUT_MAX 8
+
 /* What price_owned's pass over the GPUs it may own has seen so far. */
 struct owned_scan {
 	double max_vram;    /* the largest GPU memory considered */
 	int considered;     /* kinds the job may use */
 	struct short_of sh; /* fit in memory, short of the work */
 	struct too_few few; /* fit on more GPUs than there are */
-	/* The first kind on hand the job may not use (why_left_out). */
-	const struct gpu_spec *left_out;
-	int n_left_out; /* kinds on hand the job may not use */
+	/* The kinds on hand the job may not use, in the spec's order. */
+	const struct gpu_spec *left_out[OWNED_LEFT_OUT_MAX];
+	int n_left_out;
 };
 
 /* Why the job cannot use the owned g: a Mac or a CPU box runs llama.cpp
@@ -113,19 +117,49 @@ static void left_out_reason(char *buf, size_t len, const struct route_ctx *c,
 		snprintf(buf, len, "the owned %s is %s, not NVIDIA", g->name, g->vendor);
 }
 
-/* Adds g, on hand and of no use to the job, to r->left_out, once. */
-static void note_left_out(const struct route_ctx *c, struct route_result *r, struct owned_scan *s,
-                          const struct gpu_spec *g)
+/* Notes g, on hand and of no use to the job, once. */
+static void note_left_out(struct owned_scan *s, const struct gpu_spec *g)
 {
-	char why[200];
-	left_out_reason(why, sizeof why, c, g);
-	if (strstr(r->left_out, why))
-		return;
-	if (!s->left_out)
-		s->left_out = g;
-	s->n_left_out++;
-	size_t used = strlen(r->left_out);
-	snprintf(r->left_out + used, sizeof r->left_out - used, "%s%s", used ? "; " : "", why);
+	for (int i = 0; i < s->n_left_out; i++)
+		if (s->left_out[i] == g)
+			return;
+	if (s->n_left_out < OWNED_LEFT_OUT_MAX)
+		s->left_out[s->n_left_out++] = g;
+}
+
+/* r->left_out from the kinds noted: the Macs and CPU boxes in one clause
+ * ("the owned A and B run llama.cpp jobs only ..."), each other vendor's
+ * GPU in its own. */
+static void write_left_out(const struct route_ctx *c, struct route_result *r,
+                           const struct owned_scan *s)
+{
+	char *out = r->left_out;
+	size_t len = sizeof r->left_out, used = 0;
+	int local = 0;
+	for (int i = 0; i < s->n_left_out; i++)
+		local += s->left_out[i]->kind != DEVICE_GPU;
+	for (int i = 0, seen = 0; i < s->n_left_out && used < len; i++) {
+		const struct gpu_spec *g = s->left_out[i];
+		if (g->kind == DEVICE_GPU)
+			continue;
+		seen++;
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+		                         seen == 1       ? "the owned "
+		                         : seen == local ? " and "
+		                                         : ", ",
+		                         g->name);
+	}
+	if (local && used < len)
+		used += (size_t)snprintf(out + used, len - used,
+		                         " run%s llama.cpp jobs only and this job's engine is %s",
+		                         local == 1 ? "s" : "", c->w->engine->name);
+	for (int i = 0; i < s->n_left_out && used < len; i++) {
+		if (s->left_out[i]->kind != DEVICE_GPU)
+			continue;
+		char why[200];
+		left_out_reason(why, sizeof why, c, s->left_out[i]);
+		used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "; " : "", why);
+	}
 }
 
 /* Considers owning GPUs of kind g, `stock` of them at most (on hand:
@@ -138,7 +172,7 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 	bool on_hand = entry >= 0;
 	if (!workload_gpu_allowed(c->w, g)) {
 		if (on_hand)
-			note_left_out(c, r, s, g);
+			note_left_out(s, g);
 		return;
 	}
 	s->considered++;
@@ -172,7 +206,6 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	const struct jobspec *spec = c->spec;
 	const struct refdata *ref = c->ref;
 	struct owned_scan s = {0};
-	r->left_out[0] = '\0';
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		/* The shared pass (plan_share.c) leaves a job what others have
@@ -182,7 +215,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	}
 	for (size_t i = 0; spec->has_buy && i < spec->n_buy; i++) {
 		const struct buy_option *b = &spec->buy[i];
-		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts, -1);
+		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts,
+		              -1);
 	}
 	/* Without buy: every GPU with a price and a power figure may be bought. */
 	for (size_t i = 0; !spec->has_buy && i < ref->n_gpus; i++) {
@@ -192,15 +226,17 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
 			              g->price_usd * spec->usd_to_currency, g->watts, 0, -1);
 	}
+	r->left_out[0] = '\0';
+	/* With no other device, the reason is the route's whole answer. */
+	if (r->feasible || s.considered > 0 || s.n_left_out > 1)
+		write_left_out(c, r, &s);
 	if (r->feasible)
 		return PLANNER_OK;
 	if (s.sh.any)
 		route_why(r, "%s", s.sh.why);
-	else if (s.considered == 0 && s.n_left_out == 1) {
-		/* The reason is the route's whole answer: not twice. */
-		why_left_out(c, r, s.left_out);
-		r->left_out[0] = '\0';
-	} else if (s.considered == 0 && s.left_out)
+	else if (s.considered == 0 && s.n_left_out == 1)
+		why_left_out(c, r, s.left_out[0]);
+	else if (s.considered == 0 && s.n_left_out)
 		route_why(r,
 		          "no GPU on hand or to buy runs this job; list one under owned: or buy:");
 	else if (s.considered == 0)

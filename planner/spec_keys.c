@@ -404,8 +404,9 @@ static int buy_price(struct spec_rd *r, const struct spec_key *k, const struct k
 
 #define GPU_DESC "The GPU model; unknown names suggest the nearest known one"
 /* What owned: and buy: add: a Mac or a CPU box (local_device.h). */
-#define LOCAL_DESC                                                                                \
-	"; a Mac, Strix Halo or CPU box `planner gpus` lists is one machine running llama.cpp jobs"
+#define LOCAL_DESC                                                                                 \
+	"; a Mac, Strix Halo or CPU box `planner gpus` lists is one machine running llama.cpp "    \
+	"jobs, its own host (costs.host adds nothing to it)"
 
 static const struct spec_key owned_keys[] = {
     {.name = "gpu",
@@ -423,7 +424,8 @@ static const struct spec_key owned_keys[] = {
      .has_def = true,
      .def = 1,
      .example = "count: 2",
-     .desc = "How many of these GPUs you have."},
+     .desc = "How many of these GPUs you have; of a Mac or CPU box, machines, each running "
+             "its own copy of the model."},
     {.name = "watts",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct owned_gpu, watts),
@@ -469,7 +471,9 @@ static const struct spec_key buy_keys[] = {
      .def_text = "the reference price, converted to currency",
      .example = "price: 2400",
      .type = "number, currency per GPU",
-     .desc = "Purchase price of one GPU, spread over amortize_months."},
+     .desc = "Purchase price of one GPU (a Mac or CPU box: the whole machine; the reference "
+             "price is its base configuration's, so give price: for more memory), spread over "
+             "amortize_months."},
     {.name = "watts",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct buy_option, watts),

@@ -347,7 +347,9 @@ START_TEST(an_owned_mac_a_job_cannot_use_is_named_when_another_device_runs_it)
 	const cJSON *r = owned_route(yaml, &root);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 	ck_assert_str_eq(cJSON_GetObjectItem(r, "gpu")->valuestring, "RTX 4090");
-	ck_assert_str_eq(cJSON_GetObjectItem(r, "left_out")->valuestring,
+	const cJSON *left = cJSON_GetObjectItem(r, "left_out");
+	ck_assert_msg(cJSON_IsString(left), "the owned route names no device left out");
+	ck_assert_str_eq(left->valuestring,
 	                 "the owned M2 Ultra 76-core runs llama.cpp jobs only and this job's "
 	                 "engine is vllm");
 	cJSON_Delete(root);
