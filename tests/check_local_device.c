@@ -365,6 +365,19 @@ START_TEST(an_owned_mac_a_job_cannot_use_is_named_when_another_device_runs_it)
 }
 END_TEST
 
+START_TEST(the_laptop_spec_names_its_mac_and_cpu_box_in_one_clause_for_a_vllm_job)
+{
+	const char *argv[] = {"compare", "jobs/laptop.yaml", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "1x M2 Max 30-core 64 GiB on hand"));
+	ck_assert_ptr_nonnull(strstr(out, "left out: the owned M2 Max 30-core 64 GiB and Ryzen 9 "
+	                                  "7950X 64 GiB run llama.cpp jobs only and this job's "
+	                                  "engine is vllm"));
+	free(out);
+}
+END_TEST
+
 Suite *local_device_suite(void)
 {
 	Suite *s = suite_create("local_device");
@@ -384,6 +397,7 @@ Suite *local_device_suite(void)
 	    tc, an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_refused);
 	tcase_add_test(tc, a_bought_mac_is_its_own_host_and_each_machine_runs_its_own_copy);
 	tcase_add_test(tc, an_owned_mac_a_job_cannot_use_is_named_when_another_device_runs_it);
+	tcase_add_test(tc, the_laptop_spec_names_its_mac_and_cpu_box_in_one_clause_for_a_vllm_job);
 	suite_add_tcase(s, tc);
 	return s;
 }
