@@ -26,7 +26,7 @@ struct fit_model_row {
 	const struct engine *e;
 	struct gpu_spec g; /* the variant, its memory size in vram_gib */
 	double need_gib;   /* the model's memory at the context and batch */
-	double tps;        /* decode tokens/s of all streams */
+	double tps;        /* decode tokens/s of one stream */
 };
 
 /* What the pass over models x precisions x variants has gathered. */
@@ -80,7 +80,7 @@ static bool try_model(const struct fit_args *base, const struct model_spec *m,
 		                                               .e = e,
 		                                               .g = g,
 		                                               .need_gib = need.total_gib,
-		                                               .tps = fit_line_tps(&a, &l)};
+		                                               .tps = l.s.stream_tps};
 	}
 	return true;
 }
@@ -146,7 +146,10 @@ static int print_json(const struct fit_args *a, const struct fit_model_list *lis
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "gpu", fit_models_device(a));
 	cJSON_AddNumberToObject(root, "context", (double)a->context);
-	cJSON_AddNumberToObject(root, "batch", a->batch);
+	if (a->batch_max)
+		cJSON_AddStringToObject(root, "batch", "max");
+	else
+		cJSON_AddNumberToObject(root, "batch", a->batch);
 	cJSON *arr = cJSON_AddArrayToObject(root, "models");
 	for (size_t i = 0; i < list->n; i++) {
 		const struct fit_model_row *r = &list->rows[i];
@@ -164,17 +167,27 @@ static int print_json(const struct fit_args *a, const struct fit_model_list *lis
 	return cli_print_json(root);
 }
 
+/* --batch as given: a number, or max (each row's most that fit). */
+static const char *batch_text(const struct fit_args *a, char *buf, size_t len)
+{
+	if (a->batch_max)
+		snprintf(buf, len, "max");
+	else
+		snprintf(buf, len, "%d", a->batch);
+	return buf;
+}
+
 static void print_text(const struct cli *c, const struct fit_args *a,
                        const struct fit_model_list *list)
 {
-	char gpu[96];
+	char gpu[96], batch[16];
 	bool csv = c->format == FORMAT_CSV;
 	if (csv)
 		fputs("model,precision,engine,gpu,memory_gib,need_gib,decode_tokens_per_second\r\n",
 		      stdout);
 	else
-		printf("models that fit %s, context %ld, batch %d, fastest first\n\n",
-		       fit_models_device(a), a->context, a->batch);
+		printf("models that fit %s, context %ld, batch %s, fastest first\n\n",
+		       fit_models_device(a), a->context, batch_text(a, batch, sizeof batch));
 	if (!csv)
 		printf("%-22s %-9s %-10s %-24s %8s %8s\n", "model", "precision", "engine", "gpu",
 		       "GiB", "tok/s");
