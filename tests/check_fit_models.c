@@ -110,6 +110,24 @@ START_TEST(no_model_and_no_gpu_or_a_fine_tuning_task_is_a_usage_error)
 }
 END_TEST
 
+START_TEST(csv_has_a_row_per_fit_and_batch_max_is_said_as_max)
+{
+	const char *csv[] = {"fit",         "--gpu",  "M4",       "--memory-gib", "16",
+	                     "--precision", "q4_k_m", "--format", "csv",          NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(csv, NULL, &out, NULL), 0);
+	ck_assert_ptr_eq(strstr(out, "model,precision,engine,gpu,memory_gib,need_gib,"
+	                             "decode_tokens_per_second\r\n"),
+	                 out);
+	ck_assert_ptr_nonnull(strstr(out, "\r\nllama-3.1-8b,q4_k_m,llama.cpp,M4,16.00,"));
+	free(out);
+	const char *max[] = {"fit", "--gpu", "4090", "--batch", "max", "--precision", "q8_0", NULL};
+	ck_assert_int_eq(test_run_planner(max, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "batch max, fastest first"));
+	free(out);
+}
+END_TEST
+
 Suite *fit_models_suite(void)
 {
 	Suite *s = suite_create("fit_models");
@@ -119,6 +137,7 @@ Suite *fit_models_suite(void)
 	tcase_add_test(tc, the_table_names_each_row_and_a_precision_narrows_the_list);
 	tcase_add_test(tc, a_gpu_lists_what_one_of_it_holds_under_each_engine);
 	tcase_add_test(tc, no_model_and_no_gpu_or_a_fine_tuning_task_is_a_usage_error);
+	tcase_add_test(tc, csv_has_a_row_per_fit_and_batch_max_is_said_as_max);
 	suite_add_tcase(s, tc);
 	return s;
 }
