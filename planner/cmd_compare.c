@@ -25,6 +25,8 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "route", route_name(r->route));
 	cJSON_AddBoolToObject(o, "feasible", r->feasible);
+	if (r->left_out[0])
+		cJSON_AddStringToObject(o, "left_out", r->left_out);
 	if (!r->feasible) {
 		cJSON_AddStringToObject(o, "why", r->why);
 		return o;
@@ -516,6 +518,10 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			 * under the text, clear of the route and cost columns. */
 			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
 			         j->best == k ? "*" : " ", cost, detail);
+			/* Devices on hand the job cannot use, under the route. */
+			if (j->routes[k].left_out[0])
+				cli_wrap(c, DETAIL_COL, "%*sleft out: %s", DETAIL_COL, "",
+				         cli_safe(detail, sizeof detail, j->routes[k].left_out));
 		}
 		char line[512];
 		breakeven_line(line, sizeof line, j);

@@ -15,8 +15,7 @@
 #include "speed.h"
 #include "vram.h"
 
-/* The memory job `fit` asks about, with b sequences. */
-static struct vram_job fit_job(const struct fit_args *a, int b)
+struct vram_job fit_job(const struct fit_args *a, int b)
 {
 	return (struct vram_job){.task = a->task,
 	                         .context = a->context,
@@ -38,20 +37,6 @@ static bool parse_task(const char *s, enum task *t)
 	return false;
 }
 
-/* One GPU kind's line: how many it takes, whether the asked count fits,
- * and the speeds there. */
-struct fit_line {
-	const struct gpu_spec *g;
-	int needed;     /* fewest that fit; 0 = none up to max_tp */
-	int n;          /* the count the line is about: --gpus, else needed */
-	int batch;      /* sequences at once: --batch, or the most that fit (max) */
-	bool fits;      /* the job fits on n */
-	bool measured;  /* s is --measured's, not the estimate */
-	double per_gpu; /* GiB on each of n */
-	struct speed_est s;
-	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
-};
-
 /* --offload: the split of the model between one GPU and host RAM. */
 static void fit_offload_line(const struct fit_args *a, const struct model_spec *m,
                              const struct precision_info *p, const struct vram_need *need,
@@ -66,9 +51,8 @@ static void fit_offload_line(const struct fit_args *a, const struct model_spec *
 	offload_speed(a->engine, m, p, d, need, sj, a->ram_gbs, &l->split, &l->s);
 }
 
-static void fit_line(const struct fit_args *a, const struct model_spec *m,
-                     const struct precision_info *p, const struct vram_need *need,
-                     const struct gpu_spec *g, struct fit_line *l)
+void fit_line(const struct fit_args *a, const struct model_spec *m, const struct precision_info *p,
+              const struct vram_need *need, const struct gpu_spec *g, struct fit_line *l)
 {
 	const struct engine *e = a->engine;
 	memset(l, 0, sizeof *l);
@@ -112,7 +96,7 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	}
 }
 
-static double line_tps(const struct fit_args *a, const struct fit_line *l)
+double fit_line_tps(const struct fit_args *a, const struct fit_line *l)
 {
 	return a->task == TASK_INFERENCE ? l->s.decode_tps : l->s.train_tps;
 }
@@ -145,8 +129,8 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 		const char *keys[] = {"tokens_per_second", "decode_tokens_per_second",
 		                      "output_tokens_per_second", "prefill_tokens_per_second",
 		                      "train_tokens_per_second"};
-		double v[] = {line_tps(a, l), l->s.stream_tps, l->s.output_tps, l->s.prefill_tps,
-		              l->s.train_tps};
+		double v[] = {fit_line_tps(a, l), l->s.stream_tps, l->s.output_tps,
+		              l->s.prefill_tps, l->s.train_tps};
 		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
 			if (l->fits)
 				cJSON_AddNumberToObject(o, keys[k], round_to(v[k], 1));
@@ -170,7 +154,7 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		if (l->needed > 0)
 			printf("%d", l->needed);
 		if (l->n > 0 && l->fits)
-			printf(",%.2f,%.1f", l->per_gpu, line_tps(a, l));
+			printf(",%.2f,%.1f", l->per_gpu, fit_line_tps(a, l));
 		else if (l->n > 0)
 			printf(",%.2f,", l->per_gpu);
 		else
@@ -178,7 +162,7 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
 	} else if (l->n > 0 && l->fits) {
 		printf("%-16s %8.1f %6d %12.2f %12.0f %5s", l->g->name, l->g->vram_gib, l->n,
-		       l->per_gpu, line_tps(a, l), "yes");
+		       l->per_gpu, fit_line_tps(a, l), "yes");
 	} else if (l->n > 0) {
 		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
 		       l->per_gpu, "-", "no");
@@ -519,7 +503,9 @@ static char fit_help[4096];
 	"for context x batch, training state, activations, runtime overhead) and\n"                \
 	"lists every GPU in the reference table with the fewest GPUs (1, 2, 4 or 8)\n"             \
 	"that hold it under the engine, and the speed there. With --gpu and --gpus\n"              \
-	"it answers for that one configuration (\"will it run on my two 4090s?\").\n\n"            \
+	"it answers for that one configuration (\"will it run on my two 4090s?\").\n"              \
+	"With --gpu and no MODEL it lists the reference models and quantisations\n"                \
+	"that fit that device, fastest first (\"what runs on my Mac?\").\n\n"                      \
 	"  MODEL            a reference id (llama-3.1-70b) or a config.json path\n"                \
 	"  --precision P    fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m iq4_xs int4 awq\n"     \
 	"                   gptq gptq-int8 nf4 nvfp4 mxfp4 ... (every llama.cpp type)\n"           \
@@ -560,6 +546,7 @@ static char fit_help[4096];
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu \"M3 Max\" --memory-gib 64\n"        \
+	"  planner fit --gpu \"M2 Max\" --memory-gib 32\n"                                         \
 	"  planner fit llama-3.1-8b --task finetune-qlora --lora-rank 64 "                         \
 	"--optimizer adamw-8bit\n"
 
@@ -606,11 +593,42 @@ static int fit_measured(struct cli *c, struct fit_args *a)
 	return PLANNER_OK;
 }
 
+/* fit's options for the job's shape: --context, --batch, --input, --output. */
+static int fit_shape_option(struct cli *c, struct fit_args *a, int opt)
+{
+	double v;
+	switch (opt) {
+	case 'c':
+		if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
+			return cli_usage(c, "--context wants a token count, e.g. 8192 or 128K");
+		a->context = (long)v;
+		break;
+	case 'b':
+		if (!strcmp(optarg, "max")) {
+			a->batch_max = true;
+			break;
+		}
+		if (!parse_count(optarg, &v) || v < 1 || v > 4096)
+			return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences, "
+			                    "or max");
+		a->batch = (int)v;
+		break;
+	case 'i':
+	case 'o':
+		if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
+			return cli_usage(c, "--%s wants mean tokens per request, e.g. 512",
+			                 opt == 'i' ? "input" : "output");
+		*(opt == 'i' ? &a->input : &a->output) = v;
+		break;
+	}
+	return PLANNER_OK;
+}
+
 static int exec_fit(struct cli *c, int argc, char **argv)
 {
 	struct fit_args a = {
 	    .precision = "bf16", .context = 4096, .batch = 1, .offload = OFFLOAD_NONE};
-	const char *engine = NULL, *gpu = NULL;
+	const char *engine = NULL, *gpu = NULL, *precision = NULL;
 	int opt, rc;
 	double v;
 	describe();
@@ -618,30 +636,14 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "hp:c:b:t:e:g:n:i:o:k:", fit_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			a.precision = optarg;
+			a.precision = precision = optarg;
 			break;
 		case 'c':
-			if (!parse_context(optarg, &v) || v < 1 || v > 1e8)
-				return cli_usage(
-				    c, "--context wants a token count, e.g. 8192 or 128K");
-			a.context = (long)v;
-			break;
 		case 'b':
-			if (!strcmp(optarg, "max")) {
-				a.batch_max = true;
-				break;
-			}
-			if (!parse_count(optarg, &v) || v < 1 || v > 4096)
-				return cli_usage(c, "--batch wants 1 to 4096 concurrent sequences, "
-				                    "or max");
-			a.batch = (int)v;
-			break;
 		case 'i':
 		case 'o':
-			if (!parse_count(optarg, &v) || v < 1 || v > 1e8)
-				return cli_usage(c, "--%s wants mean tokens per request, e.g. 512",
-				                 opt == 'i' ? "input" : "output");
-			*(opt == 'i' ? &a.input : &a.output) = v;
+			if ((rc = fit_shape_option(c, &a, opt)))
+				return rc;
 			break;
 		case 'k':
 			a.kv_cache = optarg;
@@ -676,8 +678,15 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 				return rc;
 		}
 	}
+	/* --gpu alone: the models that fit it (cmd_fit_models.c). */
+	if (optind == argc && gpu) {
+		if ((rc = fit_check(c, &a, engine, gpu)))
+			return rc;
+		return fit_models(c, &a, precision != NULL, engine != NULL);
+	}
 	if (optind != argc - 1)
-		return cli_usage(c, "give one model: a reference id or a config.json path");
+		return cli_usage(c, "give one model: a reference id or a config.json path (or "
+		                    "--gpu G alone to list the models that fit it)");
 	a.model = argv[optind];
 	if ((rc = fit_check(c, &a, engine, gpu)) || (rc = fit_measured(c, &a)))
 		return rc;

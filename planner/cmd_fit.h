@@ -9,6 +9,8 @@
 #include "engines.h"
 #include "local_device.h"
 #include "measured.h"
+#include "offload.h"
+#include "speed.h"
 #include "vram.h"
 
 struct cli;
@@ -50,6 +52,38 @@ struct fit_args {
 };
 
 enum { OFFLOAD_NONE = -2, OFFLOAD_AUTO = -1 };
+
+/* One GPU kind's line: how many it takes, whether the asked count fits,
+ * and the speeds there. */
+struct fit_line {
+	const struct gpu_spec *g;
+	int needed;     /* fewest that fit; 0 = none up to max_tp */
+	int n;          /* the count the line is about: --gpus, else needed */
+	int batch;      /* sequences at once: --batch, or the most that fit (max) */
+	bool fits;      /* the job fits on n */
+	bool measured;  /* s is --measured's, not the estimate */
+	double per_gpu; /* GiB on each of n */
+	struct speed_est s;
+	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
+};
+
+/* The memory job `fit` asks about, with b sequences. */
+struct vram_job fit_job(const struct fit_args *a, int b);
+
+/* Fills l: model m at precision p (need: its memory) on GPU kind g under
+ * a's engine, count, batch and split. Cannot fail. */
+void fit_line(const struct fit_args *a, const struct model_spec *m, const struct precision_info *p,
+              const struct vram_need *need, const struct gpu_spec *g, struct fit_line *l);
+
+/* The line's speed: decode tokens/s of all streams, or training's. */
+double fit_line_tps(const struct fit_args *a, const struct fit_line *l);
+
+/* `planner fit --gpu G` with no model: the reference models and
+ * quantisations that fit G (each variant of a chip), fastest first.
+ * precision_given / engine_given: --precision and --engine were given
+ * (a's precision and engine then hold for every row). Returns a PLANNER_
+ * code. */
+int fit_models(struct cli *c, struct fit_args *a, bool precision_given, bool engine_given);
 
 /* Long-only options (no short letter). */
 enum {

@@ -325,7 +325,8 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		c->counts[i] = counts[i];
 		struct tco_owned t; /* the purchase with its hosts (costs:) */
-		tco_owned_month(spec, counts[i], spec->buy[i].price, 0, 0, 0, false, &t);
+		tco_owned_month(spec, spec->buy[i].gpu, counts[i], spec->buy[i].price, 0, 0, 0,
+		                false, &t);
 		c->capex += t.capex;
 		/* Its capital; power, idle draw, hosts' power and maintenance
 		 * are the schedule's, as for the GPUs on hand (owned_fixed). */
@@ -502,7 +503,7 @@ static void rank_types(const struct jobspec *spec, const struct plan *plan, stru
 		for (size_t i = 0; i < n; i++) {
 			struct buy_option b = ref_buy(spec, t[i].gpu);
 			floor[i] = job_floor(spec, &plan->jobs[j].work, b.gpu, b.watts, b.max_count,
-			                     owned_fixed_monthly(spec, 1, b.price), n_slots);
+			                     owned_fixed_monthly(spec, b.gpu, 1, b.price), n_slots);
 		}
 		for (size_t i = 0; i < n; i++) {
 			if (!isfinite(floor[i]))
@@ -712,8 +713,9 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		}
 		for (size_t i = 0; i < spec->n_buy; i++) {
 			const struct buy_option *b = &spec->buy[i];
-			double c = job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
-					     owned_fixed_monthly(spec, 1, b->price), n_slots);
+			double c =
+			    job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
+			              owned_fixed_monthly(spec, b->gpu, 1, b->price), n_slots);
 			least = c < least ? c : least;
 		}
 		total += isfinite(least) ? least : 0;

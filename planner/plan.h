@@ -20,6 +20,9 @@ struct route_result {
 	enum route route;
 	bool feasible;
 	char why[256];           /* when infeasible: what to do about it */
+	/* owned: the devices on hand the job cannot use and why ("" none),
+	 * named whether or not another device runs it. */
+	char left_out[256];
 	char provider[64];       /* api, rented */
 	char offer[160];         /* api model / rented offer id / quote */
 	char region[64];         /* rented */

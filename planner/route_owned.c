@@ -5,6 +5,7 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plan_cache.h"
 #include "route_price.h"
@@ -28,7 +29,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	 * needs more sets, each running run.hours. */
 	int sets = run.replicas;
 	struct tco_owned t;
-	tco_owned_month(c->spec, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
+	tco_owned_month(c->spec, g, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
 	                &t);
 	double cost = t.monthly;
 	if (r->feasible &&
@@ -89,15 +90,78 @@ static void why_too_few(struct route_result *r, const struct too_few *t, double 
 		          gib, t->need, t->gpu->name, t->have);
 }
 
+/* The devices on hand a job cannot use that compare names: more owned:
+ * entries than this are rare, and the text has room for about as many. */
+#define OWNED_LEFT_OUT_MAX 8
+
 /* What price_owned's pass over the GPUs it may own has seen so far. */
 struct owned_scan {
 	double max_vram;    /* the largest GPU memory considered */
 	int considered;     /* kinds the job may use */
 	struct short_of sh; /* fit in memory, short of the work */
 	struct too_few few; /* fit on more GPUs than there are */
-	/* The first kind on hand the job may not use (why_left_out). */
-	const struct gpu_spec *left_out;
+	/* The kinds on hand the job may not use, in the spec's order. */
+	const struct gpu_spec *left_out[OWNED_LEFT_OUT_MAX];
+	int n_left_out;
 };
+
+/* Why the job cannot use the owned g: a Mac or a CPU box runs llama.cpp
+ * jobs only, another vendor's GPU needs accelerator: any. */
+static void left_out_reason(char *buf, size_t len, const struct route_ctx *c,
+                            const struct gpu_spec *g)
+{
+	if (g->kind != DEVICE_GPU)
+		snprintf(buf, len,
+		         "the owned %s runs llama.cpp jobs only and this job's engine is %s",
+		         g->name, c->w->engine->name);
+	else
+		snprintf(buf, len, "the owned %s is %s, not NVIDIA", g->name, g->vendor);
+}
+
+/* Notes g, on hand and of no use to the job, once. */
+static void note_left_out(struct owned_scan *s, const struct gpu_spec *g)
+{
+	for (int i = 0; i < s->n_left_out; i++)
+		if (s->left_out[i] == g)
+			return;
+	if (s->n_left_out < OWNED_LEFT_OUT_MAX)
+		s->left_out[s->n_left_out++] = g;
+}
+
+/* r->left_out from the kinds noted: the Macs and CPU boxes in one clause
+ * ("the owned A and B run llama.cpp jobs only ..."), each other vendor's
+ * GPU in its own. */
+static void write_left_out(const struct route_ctx *c, struct route_result *r,
+                           const struct owned_scan *s)
+{
+	char *out = r->left_out;
+	size_t len = sizeof r->left_out, used = 0;
+	int local = 0;
+	for (int i = 0; i < s->n_left_out; i++)
+		local += s->left_out[i]->kind != DEVICE_GPU;
+	for (int i = 0, seen = 0; i < s->n_left_out && used < len; i++) {
+		const struct gpu_spec *g = s->left_out[i];
+		if (g->kind == DEVICE_GPU)
+			continue;
+		seen++;
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+		                         seen == 1       ? "the owned "
+		                         : seen == local ? " and "
+		                                         : ", ",
+		                         g->name);
+	}
+	if (local && used < len)
+		used += (size_t)snprintf(out + used, len - used,
+		                         " run%s llama.cpp jobs only and this job's engine is %s",
+		                         local == 1 ? "s" : "", c->w->engine->name);
+	for (int i = 0; i < s->n_left_out && used < len; i++) {
+		if (s->left_out[i]->kind != DEVICE_GPU)
+			continue;
+		char why[200];
+		left_out_reason(why, sizeof why, c, s->left_out[i]);
+		used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "; " : "", why);
+	}
+}
 
 /* Considers owning GPUs of kind g, `stock` of them at most (on hand:
  * owned: entry `entry`, else -1 for the most buy: allows), each bought at
@@ -108,8 +172,8 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 {
 	bool on_hand = entry >= 0;
 	if (!workload_gpu_allowed(c->w, g)) {
-		if (on_hand && !s->left_out)
-			s->left_out = g;
+		if (on_hand)
+			note_left_out(s, g);
 		return;
 	}
 	s->considered++;
@@ -122,22 +186,18 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 		note_too_few(&s->few, g, n, stock, on_hand);
 }
 
-/* Why the owned g, the only kind on hand, cannot run the job: a Mac or a
- * CPU box runs llama.cpp jobs only, another vendor's GPU needs
- * accelerator: any. */
+/* Why the owned g, the only kind on hand, cannot run the job, and what to
+ * do about it. */
 static void why_left_out(const struct route_ctx *c, struct route_result *r,
                          const struct gpu_spec *g)
 {
+	char why[200];
+	left_out_reason(why, sizeof why, c, g);
 	if (g->kind != DEVICE_GPU)
 		route_why(r,
-		          "the owned %s runs llama.cpp jobs only and this job's engine is %s; "
-		          "give it engine: llama.cpp, or list a GPU under owned: or buy:",
-		          g->name, c->w->engine->name);
+		          "%s; give it engine: llama.cpp, or list a GPU under owned: or buy:", why);
 	else
-		route_why(r,
-		          "the owned %s is %s, not NVIDIA; add accelerator: any to the job if its "
-		          "software runs there",
-		          g->name, g->vendor);
+		route_why(r, "%s; add accelerator: any to the job if its software runs there", why);
 }
 
 static int price_owned(const struct route_ctx *c, struct route_result *r, char **err)
@@ -156,7 +216,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	}
 	for (size_t i = 0; spec->has_buy && i < spec->n_buy; i++) {
 		const struct buy_option *b = &spec->buy[i];
-		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts, -1);
+		consider_kind(c, r, &s, b->gpu, b->max_count, b->price, b->watts, b->idle_watts,
+		              -1);
 	}
 	/* Without buy: every GPU with a price and a power figure may be bought. */
 	for (size_t i = 0; !spec->has_buy && i < ref->n_gpus; i++) {
@@ -166,12 +227,19 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
 			              g->price_usd * spec->usd_to_currency, g->watts, 0, -1);
 	}
+	r->left_out[0] = '\0';
+	/* With no other device, the reason is the route's whole answer. */
+	if (r->feasible || s.considered > 0 || s.n_left_out > 1)
+		write_left_out(c, r, &s);
 	if (r->feasible)
 		return PLANNER_OK;
 	if (s.sh.any)
 		route_why(r, "%s", s.sh.why);
-	else if (s.considered == 0 && s.left_out)
-		why_left_out(c, r, s.left_out);
+	else if (s.considered == 0 && s.n_left_out == 1)
+		why_left_out(c, r, s.left_out[0]);
+	else if (s.considered == 0 && s.n_left_out)
+		route_why(r,
+		          "no GPU on hand or to buy runs this job; list one under owned: or buy:");
 	else if (s.considered == 0)
 		route_why(r, "no GPU to own or buy%s; list one under owned: or buy:",
 		          j->any_accelerator ? "" : " (NVIDIA only)");

@@ -169,7 +169,8 @@ static int build_jobs(struct builder *b, char **err)
 			/* The marginal cost of a busy hour, as compare's owned
 			 * route prices it: the idle month is paid anyway. */
 			struct tco_owned t;
-			tco_owned_month(spec, o->gpus, 0, pi->watts, pi->idle_watts, 0, true, &t);
+			tco_owned_month(spec, pi->gpu, o->gpus, 0, pi->watts, pi->idle_watts, 0,
+			                true, &t);
 			o->cost_per_hour = t.per_hour;
 		}
 	}
@@ -613,8 +614,8 @@ static void owned_fixed(struct builder *b)
 				gpu_hours += s->runs[i].hours * s->runs[i].gpu_count;
 		int n = b->pools[m].count;
 		struct tco_owned t;
-		tco_owned_month_of(b->spec, n, 0, b->pinfo[m].watts, b->pinfo[m].idle_watts,
-				   gpu_hours / n, s->n_slots, true, &t);
+		tco_owned_month_of(b->spec, b->pinfo[m].gpu, n, 0, b->pinfo[m].watts,
+		                   b->pinfo[m].idle_watts, gpu_hours / n, s->n_slots, true, &t);
 		s->owned_fixed += t.fixed;
 	}
 	if (s->owned_fixed > 0) {

@@ -179,6 +179,10 @@ int spec_check_idle_watts(struct spec_rd *r, const struct spec_key *k, const str
  * .done. */
 int spec_owned_done(struct spec_rd *r);
 int spec_buy_done(struct spec_rd *r);
+/* A GPU's or machine's price, in USD (scaled by the exchange rate). */
+#define SPEC_MAX_PRICE_USD 1e7
+/* spec_device.c: the gpus: block's entries. */
+extern const struct spec_table spec_gpu_table;
 #define SPEC_MEMORY_GIB_ROW(T)                                                                     \
 	{.name = "memory_gib",                                                                     \
 	 .kind = SPEC_NUMBER,                                                                      \

@@ -74,7 +74,8 @@ static const struct spec_key host_keys[] = {
 };
 
 static const struct spec_table host_table = {
-    .intro = "The machine the owned GPUs sit in: one host per `gpus` GPUs.",
+    .intro = "The machine the owned GPUs sit in: one host per `gpus` GPUs. A Mac, Strix Halo "
+             "PC or CPU box is its own host: its price and watts are the whole machine's.",
     .keys = host_keys,
     .n = NELEM(host_keys),
     .where = "in host of ",

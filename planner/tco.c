@@ -21,21 +21,32 @@ static double capital_month(double capex, double resale, double n, double i)
 	return (capex - resale / grow) * i / (1 - 1 / grow);
 }
 
-void tco_owned_month(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
-                     double idle_watts, double busy_hours, bool on_hand, struct tco_owned *out)
+void tco_owned_month(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                     double price_per_gpu, double watts, double idle_watts, double busy_hours,
+                     bool on_hand, struct tco_owned *out)
 {
-	tco_owned_month_of(spec, gpus, price_per_gpu, watts, idle_watts, busy_hours, HOURS_PER_MONTH,
-	                   on_hand, out);
+	tco_owned_month_of(spec, gpu, gpus, price_per_gpu, watts, idle_watts, busy_hours,
+	                   HOURS_PER_MONTH, on_hand, out);
 }
 
-void tco_owned_month_of(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
-                        double idle_watts, double busy_hours, double month_hours, bool on_hand,
-                        struct tco_owned *out)
+/* The hosts costs.host prices for `gpus` GPUs of kind gpu: none for a
+ * Mac or a CPU box, whose purchase price and watts are the whole
+ * machine's (docs/spec.md, owned[].gpu). */
+static int tco_hosts(const struct tco_costs *c, const struct gpu_spec *gpu, int gpus)
+{
+	if (gpu && gpu->kind != DEVICE_GPU)
+		return 0;
+	int per_host = c->host_gpus > 0 ? c->host_gpus : 1;
+	return (gpus + per_host - 1) / per_host;
+}
+
+void tco_owned_month_of(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                        double price_per_gpu, double watts, double idle_watts, double busy_hours,
+                        double month_hours, bool on_hand, struct tco_owned *out)
 {
 	const struct tco_costs *c = &spec->costs;
-	int per_host = c->host_gpus > 0 ? c->host_gpus : 1;
 	out->gpus = gpus;
-	out->hosts = (gpus + per_host - 1) / per_host;
+	out->hosts = tco_hosts(c, gpu, gpus);
 	out->capex = on_hand ? 0 : price_per_gpu * gpus + c->host_price * out->hosts;
 	out->resale = out->capex * c->resale_percent / 100.0;
 	out->capital = capital_month(out->capex, out->resale, spec->amortize_months,

@@ -13,7 +13,7 @@
 
 struct tco_owned {
 	int gpus;
-	int hosts;          /* ceil(gpus / costs.host.gpus) */
+	int hosts;          /* ceil(gpus / costs.host.gpus); 0 for a Mac or CPU box */
 	double capex;       /* GPUs and hosts bought; 0 when on hand (sunk) */
 	double resale;      /* what capex sells for after amortize_months */
 	double capital;     /* a month: the annuity of capex less the resale's present value */
@@ -26,18 +26,20 @@ struct tco_owned {
 	double per_hour;
 };
 
-/* What owning `gpus` GPUs of one kind costs a month when each works
+/* What owning `gpus` GPUs of kind `gpu` costs a month when each works
  * busy_hours (the mean over the GPUs, at most HOURS_PER_MONTH):
  * price_per_gpu is the purchase (ignored when on_hand), watts the draw
  * under load, idle_watts between runs (0: switched off, and the hosts
- * with them). */
-void tco_owned_month(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
-                     double idle_watts, double busy_hours, bool on_hand, struct tco_owned *out);
+ * with them). A Mac or a CPU box (gpu->kind not DEVICE_GPU) is its own
+ * host, so costs.host adds nothing to it; gpu NULL is a GPU in a host. */
+void tco_owned_month(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                     double price_per_gpu, double watts, double idle_watts, double busy_hours,
+                     bool on_hand, struct tco_owned *out);
 /* The same for a month of month_hours hours (a schedule's calendar
  * month: 672 to 745); tco_owned_month is it at HOURS_PER_MONTH. */
-void tco_owned_month_of(const struct jobspec *spec, int gpus, double price_per_gpu, double watts,
-                        double idle_watts, double busy_hours, double month_hours, bool on_hand,
-                        struct tco_owned *out);
+void tco_owned_month_of(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                        double price_per_gpu, double watts, double idle_watts, double busy_hours,
+                        double month_hours, bool on_hand, struct tco_owned *out);
 
 /* Rented runs a job needs for `hours` of one replica's work in a month:
  * one per schedule window (a run may not outlast it, nor max_run), one in

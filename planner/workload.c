@@ -409,7 +409,8 @@ double power_cost(const struct jobspec *spec, int gpus, double watts, double hou
 	return gpus * watts * spec->pue * hours / 1000.0 * spec->electricity_per_kwh;
 }
 
-double owned_fixed_monthly(const struct jobspec *spec, int gpus, double price)
+double owned_fixed_monthly(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                           double price)
 {
 	/* docs/estimation.md, "Cost of ownership": the fixed month of a
 	 * purchase as compare's owned route charges it (tco_owned_month): its
@@ -417,6 +418,6 @@ double owned_fixed_monthly(const struct jobspec *spec, int gpus, double price)
 	 * resale, at the cost of capital) and maintenance. Power is the
 	 * schedule's, by the hours each GPU runs. */
 	struct tco_owned t;
-	tco_owned_month(spec, gpus, price, 0, 0, 0, false, &t);
+	tco_owned_month(spec, gpu, gpus, price, 0, 0, 0, false, &t);
 	return t.capital + t.maintenance;
 }

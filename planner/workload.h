@@ -214,6 +214,7 @@ double power_cost(const struct jobspec *spec, int gpus, double watts, double hou
 /* What owning `gpus` GPUs bought at `price` each (spec's currency) costs a
  * month whether they run or not: the purchase over amortize_months. The
  * fleet (fleet.c) charges a bought GPU with it. */
-double owned_fixed_monthly(const struct jobspec *spec, int gpus, double price);
+double owned_fixed_monthly(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                           double price);
 
 #endif

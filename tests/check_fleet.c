@@ -382,7 +382,8 @@ static double bill(const struct tour *t, const int *counts)
 	double total = s->total_cost;
 	for (size_t i = 0; i < t->spec->n_buy; i++) {
 		struct tco_owned own; /* the purchase's capital; the rest is the schedule's */
-		tco_owned_month(t->spec, counts[i], t->spec->buy[i].price, 0, 0, 0, false, &own);
+		tco_owned_month(t->spec, t->spec->buy[i].gpu, counts[i], t->spec->buy[i].price, 0,
+		                0, 0, false, &own);
 		total += own.capital;
 	}
 	for (size_t j = 0; j < s->n_jobs; j++)

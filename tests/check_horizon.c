@@ -43,7 +43,7 @@ static void example(const struct jobspec *spec, struct job_result *r)
 	o->replicas = 1;
 	o->gpu_hours = 100;
 	o->watts = 500;
-	tco_owned_month(spec, 1, 1000, 500, 0, 100, false, &o->tco);
+	tco_owned_month(spec, NULL, 1, 1000, 500, 0, 100, false, &o->tco);
 	o->capex = o->tco.capex;
 	o->monthly_cost = o->tco.monthly;
 }

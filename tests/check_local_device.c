@@ -237,8 +237,7 @@ START_TEST(an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_
 	spec = test_write(dir, "mac.yaml", text);
 	argv[1] = spec;
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
-	/* (the table's "GPUs on hand: shared ..." line is there either way) */
-	ck_assert_ptr_null(strstr(out, "GiB on hand"));
+	ck_assert_ptr_null(strstr(out, "M3 Max 40-core 48 GiB on hand"));
 	free(out);
 	free(spec);
 	snprintf(text, sizeof text, fmt, "50");
@@ -276,6 +275,109 @@ START_TEST(an_owned_mac_a_vllm_job_cannot_use_is_named_with_the_reason)
 }
 END_TEST
 
+/* The owned route of compare's JSON for spec text, parsed; the caller
+ * deletes *root. */
+static const cJSON *owned_route(const char *yaml, cJSON **root)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "own.yaml", yaml);
+	const char *argv[] = {"compare", spec, "--format", "json", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	*root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(*root);
+	free(out);
+	free(spec);
+	free(dir);
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(*root, "jobs"), 0);
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+	{
+		if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, "owned"))
+			return r;
+	}
+	ck_abort_msg("no owned route");
+	return NULL;
+}
+
+START_TEST(a_bought_mac_is_its_own_host_and_each_machine_runs_its_own_copy)
+{
+	/* costs.host prices the box GPUs sit in; a Mac Studio is the box.
+	 * 2000M + 400M tokens a month need more than one machine's month. */
+	cJSON *root = NULL;
+	const cJSON *r = owned_route("version: 1\n"
+	                             "electricity_per_kwh: 0.30\n"
+	                             "costs:\n"
+	                             "  host: {price: 3000, watts: 250, gpus: 4}\n"
+	                             "buy:\n"
+	                             "  - {gpu: M2 Max 30-core}\n"
+	                             "jobs:\n"
+	                             "  - name: chat\n"
+	                             "    model: llama-3.1-8b\n"
+	                             "    precision: q4_k_m\n"
+	                             "    tokens_per_month: {input: 2000M, output: 400M}\n"
+	                             "    data: restricted\n",
+	                             &root);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	int machines = cJSON_GetObjectItem(r, "gpu_count")->valueint;
+	ck_assert_int_gt(machines, 1);
+	ck_assert_int_eq(cJSON_GetObjectItem(r, "replicas")->valueint, machines);
+	ck_assert_int_eq(cJSON_GetObjectItem(r, "hosts")->valueint, 0);
+	/* The table's Mac Studio price, USD 1,999, for each machine; no host. */
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(r, "capex")->valuedouble, 1999.0 * machines,
+	                        1e-6);
+	/* Power: 145 W a machine for its hours, and no host's 250 W. */
+	double hours = cJSON_GetObjectItem(r, "gpu_hours")->valuedouble;
+	ck_assert_double_eq_tol(cJSON_GetObjectItem(r, "power_cost")->valuedouble,
+	                        machines * 145 * hours / 1000.0 * 0.30, 0.01);
+	cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(an_owned_mac_a_job_cannot_use_is_named_when_another_device_runs_it)
+{
+	cJSON *root = NULL;
+	const char *yaml = "version: 1\n"
+	                   "owned:\n"
+	                   "  - {gpu: M2 Ultra 76-core, count: 1}\n"
+	                   "  - {gpu: RTX 4090, count: 1}\n"
+	                   "jobs:\n"
+	                   "  - {name: chat, model: llama-3.1-8b, engine: vllm, "
+	                   "hours_per_month: 100, data: restricted}\n";
+	const cJSON *r = owned_route(yaml, &root);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	ck_assert_str_eq(cJSON_GetObjectItem(r, "gpu")->valuestring, "RTX 4090");
+	const cJSON *left = cJSON_GetObjectItem(r, "left_out");
+	ck_assert_msg(cJSON_IsString(left), "the owned route names no device left out");
+	ck_assert_str_eq(left->valuestring,
+	                 "the owned M2 Ultra 76-core runs llama.cpp jobs only and this job's "
+	                 "engine is vllm");
+	cJSON_Delete(root);
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "own.yaml", yaml);
+	const char *argv[] = {"compare", spec, NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "left out: the owned M2 Ultra 76-core runs llama.cpp"));
+	free(out);
+	free(spec);
+	free(dir);
+}
+END_TEST
+
+START_TEST(the_laptop_spec_names_its_mac_and_cpu_box_in_one_clause_for_a_vllm_job)
+{
+	const char *argv[] = {"compare", "jobs/laptop.yaml", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "1x M2 Max 30-core 64 GiB on hand"));
+	ck_assert_ptr_nonnull(strstr(out, "left out: the owned M2 Max 30-core 64 GiB and Ryzen 9 "
+	                                  "7950X 64 GiB run llama.cpp jobs only and this job's "
+	                                  "engine is vllm"));
+	free(out);
+}
+END_TEST
+
 Suite *local_device_suite(void)
 {
 	Suite *s = suite_create("local_device");
@@ -293,6 +395,9 @@ Suite *local_device_suite(void)
 	tcase_add_test(tc, an_owned_mac_a_vllm_job_cannot_use_is_named_with_the_reason);
 	tcase_add_test(
 	    tc, an_owned_mac_takes_memory_gib_for_its_variant_and_a_size_not_sold_is_refused);
+	tcase_add_test(tc, a_bought_mac_is_its_own_host_and_each_machine_runs_its_own_copy);
+	tcase_add_test(tc, an_owned_mac_a_job_cannot_use_is_named_when_another_device_runs_it);
+	tcase_add_test(tc, the_laptop_spec_names_its_mac_and_cpu_box_in_one_clause_for_a_vllm_job);
 	suite_add_tcase(s, tc);
 	return s;
 }

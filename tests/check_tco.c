@@ -45,7 +45,7 @@ static struct tco_owned month_of(const char *costs, double idle)
 	char *yaml = xasprintf(BASE "%s" JOB, costs);
 	struct jobspec *spec = spec_of(yaml);
 	struct tco_owned t;
-	tco_owned_month(spec, 4, 2000, 400, idle, 300, false, &t);
+	tco_owned_month(spec, NULL, 4, 2000, 400, idle, 300, false, &t);
 	jobspec_free(spec);
 	free(yaml);
 	return t;
@@ -125,7 +125,7 @@ START_TEST(maintenance_is_paid_per_gpu_every_month_even_on_gpus_on_hand)
 	char *yaml = xasprintf(BASE "costs: {maintenance_per_gpu_month: 20}\n" JOB);
 	struct jobspec *spec = spec_of(yaml);
 	struct tco_owned t;
-	tco_owned_month(spec, 4, 2000, 400, 0, 300, true, &t);
+	tco_owned_month(spec, NULL, 4, 2000, 400, 0, 300, true, &t);
 	/* on hand: no capex, no capital; 4 x 20 = 80 upkeep + 96 power */
 	ck_assert_double_eq_tol(t.capex, 0, 1e-12);
 	ck_assert_double_eq_tol(t.capital, 0, 1e-12);
@@ -175,6 +175,25 @@ START_TEST(the_costs_keys_are_checked_like_every_other_key)
 }
 END_TEST
 
+START_TEST(a_mac_or_cpu_box_is_its_own_host_so_costs_host_adds_nothing)
+{
+	char *yaml = xasprintf(BASE "costs:\n  host: {price: 3000, watts: 250, gpus: 4}\n" JOB);
+	struct jobspec *spec = spec_of(yaml);
+	struct tco_owned gpu, mac;
+	tco_owned_month(spec, NULL, 4, 2000, 400, 0, 300, false, &gpu);
+	tco_owned_month(spec, refdata_gpu(test_ref(), "M2 Max 30-core"), 4, 2000, 400, 0, 300,
+	                false, &mac);
+	/* A GPU: 8000 + one host of 3000; a Mac: four machines of 2000. */
+	ck_assert_int_eq(gpu.hosts, 1);
+	ck_assert_double_eq_tol(gpu.capex, 11000, 1e-9);
+	ck_assert_int_eq(mac.hosts, 0);
+	ck_assert_double_eq_tol(mac.capex, 8000, 1e-9);
+	ck_assert_double_eq_tol(mac.power, 96.0, 1e-9);
+	jobspec_free(spec);
+	free(yaml);
+}
+END_TEST
+
 Suite *tco_suite(void)
 {
 	Suite *s = suite_create("tco");
@@ -187,6 +206,7 @@ Suite *tco_suite(void)
 	tcase_add_test(tc, maintenance_is_paid_per_gpu_every_month_even_on_gpus_on_hand);
 	tcase_add_test(tc, setup_hours_are_billed_once_per_run_a_window_allows);
 	tcase_add_test(tc, the_costs_keys_are_checked_like_every_other_key);
+	tcase_add_test(tc, a_mac_or_cpu_box_is_its_own_host_so_costs_host_adds_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

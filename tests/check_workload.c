@@ -374,7 +374,7 @@ START_TEST(the_reports_owned_slope_is_the_hourly_power_cost)
 	                                              .watts = 350,
 	                                              .capex = 7200,
 	                                              .monthly_cost = 100};
-	tco_owned_month(spec, 4, 1800, 350, 0, 10, false, &j.routes[ROUTE_OWNED].tco);
+	tco_owned_month(spec, NULL, 4, 1800, 350, 0, 10, false, &j.routes[ROUTE_OWNED].tco);
 	struct cost_line l[ROUTE_MAX];
 	report_cost_lines(spec, &j, l);
 	ck_assert(l[ROUTE_OWNED].feasible);
