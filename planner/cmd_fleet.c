@@ -140,7 +140,7 @@ static cJSON *runout_json(const struct fleet *f, const struct fleet_runout *r)
 {
 	if (!r || !r->checked)
 		return cJSON_CreateNull();
-	cJSON *o = cJSON_CreateObject(), *add = cJSON_CreateArray();
+	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "horizon_months", r->months);
 	cJSON_AddNumberToObject(o, "growth_percent", r->growth_percent);
 	if (!r->month) {
@@ -150,7 +150,7 @@ static cJSON *runout_json(const struct fleet *f, const struct fleet_runout *r)
 	cJSON_AddNumberToObject(o, "month", r->month);
 	cJSON_AddNumberToObject(o, "owned_hours", round_to(r->owned_hours, 1));
 	cJSON_AddNumberToObject(o, "expected_owned_hours", round_to(r->expected_hours, 1));
-	cJSON_AddItemToObject(o, "add", add);
+	cJSON *add = cJSON_AddArrayToObject(o, "add");
 	purchase_json(add, f, &r->add);
 	cJSON_AddNumberToObject(o, "add_capex", round_to(r->add.capex, 2));
 	cJSON_AddNumberToObject(o, "monthly_total_then", round_to(r->add.monthly_total, 2));

@@ -585,8 +585,9 @@ static int buy_list(const struct jobspec *spec, const struct plan *plan, const s
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	int rc = PLANNER_OK;
 	if (spec->has_buy) {
-		memcpy(f->buy, spec->buy, spec->n_buy * sizeof *f->buy);
-	f->n_types = spec->n_buy;
+		if (spec->n_buy)
+			memcpy(f->buy, spec->buy, spec->n_buy * sizeof *f->buy);
+		f->n_types = spec->n_buy;
 	} else if (o->ref) {
 		rc = derive_buy(spec, plan, o->ref, f, err);
 	}

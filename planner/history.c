@@ -327,7 +327,8 @@ int history_builder_finish(struct history_builder *b, struct history_curve **out
 	int rc = end_gpu(b, err);
 	if (rc)
 		return rc;
-	qsort(b->curves, b->n_curves, sizeof *b->curves, by_gpu_provider);
+	if (b->n_curves > 1)
+		qsort(b->curves, b->n_curves, sizeof *b->curves, by_gpu_provider);
 	*out = b->curves;
 	*n_out = b->n_curves;
 	b->curves = NULL;

@@ -86,6 +86,10 @@ int jobspec_parse_set(const char *name, const char *text, size_t len, const stru
 	}
 	if ((rc = spec_apply_sets(&c.y, sets, n_sets)) != PLANNER_OK)
 		goto out;
+	/* --set may have added nodes, and the document's node stack moves
+	 * when it grows: the root is looked up again. */
+	if (n_sets)
+		root = yaml_document_get_root_node(&c.y.doc);
 	rc = read_top(&c, root);
 out:
 	yr_close(&c.y);
