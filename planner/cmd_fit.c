@@ -25,7 +25,8 @@ static struct vram_job fit_job(const struct fit_args *a, int b)
 	                         .lora_rank = a->lora_rank,
 	                         .lora_attention_only = a->lora_attention,
 	                         .micro_batch = a->micro_batch,
-	                         .optimizer = a->optimizer};
+	                         .optimizer = a->optimizer,
+	                         .checkpointing = a->checkpointing};
 }
 
 static bool parse_task(const char *s, enum task *t)
@@ -82,7 +83,8 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 	                       .input_tokens = a->input,
 	                       .output_tokens = a->output,
 	                       .kv_bytes_per_element = a->kv_bytes,
-	                       .micro_batch = a->micro_batch};
+	                       .micro_batch = a->micro_batch,
+	                       .checkpointing = a->checkpointing};
 	if (a->offload != OFFLOAD_NONE) {
 		fit_offload_line(a, m, p, need, &d, &sj, l);
 		return;
@@ -217,6 +219,7 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 		cJSON_AddNumberToObject(t, "micro_batch",
 		                        a->micro_batch ? a->micro_batch : a->batch);
 		cJSON_AddStringToObject(t, "optimizer", fit_optimizer(a));
+		cJSON_AddStringToObject(t, "checkpointing", ckpt_name(a->checkpointing));
 	}
 	cJSON_AddNumberToObject(root, "params_total", m->params_total);
 	cJSON_AddNumberToObject(root, "params_active", m->params_active);
@@ -243,8 +246,8 @@ static void text_head(const struct fit_args *a, const struct model_spec *m,
 			       a->lora_rank ? a->lora_rank : VRAM_LORA_RANK, fit_targets(a));
 		else
 			printf("  ");
-		printf("optimizer %s, micro-batch %d\n", fit_optimizer(a),
-		       a->micro_batch ? a->micro_batch : a->batch);
+		printf("optimizer %s, micro-batch %d, checkpointing %s\n", fit_optimizer(a),
+		       a->micro_batch ? a->micro_batch : a->batch, ckpt_name(a->checkpointing));
 	}
 	printf("  weights %.2f GiB + KV cache %.2f GiB + training state %.2f GiB + "
 	       "activations %.2f GiB + overhead %.2f GiB per GPU\n",
@@ -355,13 +358,15 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
 		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
 		                 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
-	if (a->task == TASK_INFERENCE && (a->lora_rank || a->micro_batch || a->optimizer))
+	if (a->task == TASK_INFERENCE &&
+	    (a->lora_rank || a->micro_batch || a->optimizer || a->checkpointing_given))
 		return cli_usage(c,
 		                 "--%s is for fine-tuning; add --task finetune-qlora (or "
 		                 "finetune-lora, finetune-full)",
-		                 a->optimizer     ? "optimizer"
-		                 : a->micro_batch ? "micro-batch"
-		                                  : "lora-rank");
+		                 a->checkpointing_given ? "checkpointing"
+		                 : a->optimizer         ? "optimizer"
+		                 : a->micro_batch       ? "micro-batch"
+		                                        : "lora-rank");
 	if (a->lora_rank && a->task == TASK_FINETUNE_FULL)
 		return cli_usage(c, "--lora-rank is for finetune-lora and finetune-qlora");
 	if (a->micro_batch > a->batch)
@@ -409,7 +414,8 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	return rc;
 }
 
-/* --lora-rank, --lora-targets, --micro-batch, --optimizer into a. */
+/* --lora-rank, --lora-targets, --micro-batch, --optimizer, --checkpointing
+ * into a. */
 static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 {
 	double v;
@@ -426,6 +432,12 @@ static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 			return cli_usage(
 			    c, "unknown --lora-targets '%s'; use all-linear or attention", optarg);
 		a->lora_attention = !strcmp(optarg, "attention");
+		break;
+	case OPT_CHECKPOINTING:
+		if (!ckpt_parse(optarg, &a->checkpointing))
+			return cli_usage(
+			    c, "unknown --checkpointing '%s'; use on, off or selective", optarg);
+		a->checkpointing_given = true;
 		break;
 	default:
 		if (!(a->optimizer = optimizer_find(optarg)))
@@ -454,6 +466,7 @@ static const struct option fit_opts[] = {
     {"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
     {"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
     {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+    {"checkpointing", required_argument, NULL, OPT_CHECKPOINTING},
     {"memory-gib", required_argument, NULL, OPT_MEMORY_GIB},
     {"bandwidth-gbs", required_argument, NULL, OPT_BANDWIDTH},
     {"tflops", required_argument, NULL, OPT_TFLOPS},
@@ -511,6 +524,9 @@ static char fit_help[4096];
 	"                   split over the GPUs)\n"                                                \
 	"  --optimizer O    adamw (fp32 moments), adamw-bf16, adamw-8bit or\n"                     \
 	"                   paged-adamw-8bit (default: the engine's)\n"                            \
+	"  --checkpointing C on (default: every layer recomputed), off (every layer\n"             \
+	"                   keeps its activations, no recompute) or selective (the\n"              \
+	"                   attention core alone recomputed)\n"                                    \
 	"  --format F       table (default), json or csv\n\n"                                      \
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
@@ -619,7 +635,7 @@ const struct cmd_entry cmd_fit_entry = {
             "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
             "[--threads N] [--offload auto|N --ram-gib N [--ram-gbs N]] [--input N --output M] "
             "[--kv-cache D] [--lora-rank R] "
-            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--format F]",
+            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--checkpointing C] [--format F]",
     .summary = "memory a model needs, and which GPUs (and how many) it fits on",
     .help = fit_help,
     .exec = exec_fit,

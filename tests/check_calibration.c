@@ -422,8 +422,12 @@ static const char *row_training(const struct ctx *x, struct vram_job *j, struct 
 	const char *t = r->c[C_TARGETS];
 	j->lora_attention_only = *t && !strstr(t, "mlp") && !strstr(t, "all") && !strstr(t, "gate");
 	*e = *x->e;
-	if (!strncmp(r->c[C_CKPT], "no", 2))
-		e->grad_checkpointing = false;
+	/* grad_ckpt: "no" and "selective" as the job's checkpointing says
+	 * them (vram.c, speed.c); the rest checkpoint every layer. */
+	j->checkpointing = !strncmp(r->c[C_CKPT], "no", 2)          ? CKPT_OFF
+	                   : !strncmp(r->c[C_CKPT], "selective", 9) ? CKPT_SELECTIVE
+	                                                            : CKPT_ON;
+	engine_set_checkpointing(e, j->checkpointing);
 	/* Full fine-tuning state beyond the bf16 weights, as the row's
 	 * optimizer keeps it in a pure-bf16 recipe (torchtune): 16-bit
 	 * gradients 2 unless optimizer_in_bwd frees them; AdamW moments in
@@ -456,7 +460,10 @@ static void est_train(const struct ctx *x, struct outcome *o)
 	struct engine e;
 	if ((o->skip = row_training(x, &j, &e)))
 		return;
-	struct speed_job sj = {.task = j.task, .context = j.context, .batch = j.batch};
+	struct speed_job sj = {.task = j.task,
+	                       .context = j.context,
+	                       .batch = j.batch,
+	                       .checkpointing = j.checkpointing};
 	struct speed_est s;
 	speed_estimate_job(&e, x->m, x->p, x->g, x->n, &sj, &s);
 	o->est = s.train_tps;
