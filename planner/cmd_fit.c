@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cmd_fit.h"
+#include "confidence.h"
 #include "engines.h"
 #include "local_device.h"
 #include "offload.h"
@@ -50,6 +51,7 @@ struct fit_line {
 	double per_gpu; /* GiB on each of n */
 	struct speed_est s;
 	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
+	enum confidence conf;      /* of the speeds: what the calibration set holds */
 };
 
 /* --offload: the split of the model between one GPU and host RAM. */
@@ -64,6 +66,7 @@ static void fit_offload_line(const struct fit_args *a, const struct model_spec *
 	                        sizeof why);
 	l->per_gpu = l->split.gpu_gib;
 	offload_speed(a->engine, m, p, d, need, sj, a->ram_gbs, &l->split, &l->s);
+	l->conf = confidence_of(a->engine, a->task != TASK_INFERENCE, m, d->gpu, 1);
 }
 
 static void fit_line(const struct fit_args *a, const struct model_spec *m,
@@ -105,6 +108,7 @@ static void fit_line(const struct fit_args *a, const struct model_spec *m,
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
 		sj.batch = l->batch > 0 ? l->batch : 1;
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
+		l->conf = confidence_of(e, a->task != TASK_INFERENCE, m, g, l->n);
 	}
 }
 
@@ -148,6 +152,7 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 				cJSON_AddNumberToObject(o, keys[k], round_to(v[k], 1));
 			else
 				cJSON_AddNullToObject(o, keys[k]);
+		cJSON_AddStringToObject(o, "confidence", confidence_name(l->conf));
 	}
 	cJSON_AddItemToArray(gpus, o);
 }
@@ -167,8 +172,11 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 			printf(",,");
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
 	} else if (l->n > 0 && l->fits) {
-		printf("%-16s %8.1f %6d %12.2f %12.0f %5s", l->g->name, l->g->vram_gib, l->n,
-		       l->per_gpu, line_tps(a, l), "yes");
+		char tps[32];
+		snprintf(tps, sizeof tps, "%s%.0f", confidence_marked(l->conf) ? "~" : "",
+		         line_tps(a, l));
+		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
+		       l->per_gpu, tps, "yes");
 	} else if (l->n > 0) {
 		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
 		       l->per_gpu, "-", "no");
@@ -276,9 +284,9 @@ static const struct gpu_spec *fit_row(const struct cli *c, const struct fit_args
 	return g;
 }
 
-/* What "no" and tok/s mean, and, for a Mac, how its GPU's share of
- * memory is set. */
-static void fit_footnote(const struct fit_args *a)
+/* What "no", tok/s and (when a row has one) `~` mean, and, for a Mac,
+ * how its GPU's share of memory is set. */
+static void fit_footnote(const struct fit_args *a, bool marked)
 {
 	const char *tps = a->task == TASK_INFERENCE ? "decode, all streams" : "training";
 	bool unified = a->n_variants && a->variants[0].gpu->kind == DEVICE_UNIFIED;
@@ -295,6 +303,8 @@ static void fit_footnote(const struct fit_args *a)
 	else
 		printf("\n(\"no\": more than %d GPUs of that kind; tok/s: %s)\n", a->engine->max_tp,
 		       tps);
+	if (marked)
+		printf("%s\n", CONFIDENCE_LEGEND);
 	if (unified && !strcmp(a->variants[0].gpu->vendor, "apple"))
 		printf(
 		    "(macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB, 3/4 above; "
@@ -320,6 +330,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	else
 		text_head(a, m, p, &need);
 	size_t rows = a->n_variants ? a->n_variants : c->ref->n_gpus;
+	bool marked = false;
 	for (size_t i = 0; i < rows; i++) {
 		struct gpu_spec sized;
 		const struct gpu_spec *g = fit_row(c, a, i, &sized);
@@ -327,6 +338,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 			continue;
 		struct fit_line l;
 		fit_line(a, m, p, &need, g, &l);
+		marked |= l.n > 0 && l.fits && confidence_marked(l.conf);
 		if (root)
 			json_line(a, &l, cJSON_GetObjectItem(root, "gpus"));
 		else
@@ -335,7 +347,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	if (root)
 		return cli_print_json(root);
 	if (c->format == FORMAT_TABLE)
-		fit_footnote(a);
+		fit_footnote(a, marked);
 	return PLANNER_OK;
 }
 
