@@ -494,7 +494,9 @@ START_TEST(at_80_columns_compare_wraps_and_shows_every_figure_of_the_json)
 			/* JSON rounds to 0.1, the table to 1: either neighbour,
 			 * marked ~ when JSON's confidence is short of calibrated. */
 			double tps = num(r, "tokens_per_second");
-			const char *conf = cJSON_GetObjectItem(r, "confidence")->valuestring;
+			const cJSON *cf = cJSON_GetObjectItem(r, "confidence");
+			ck_assert_msg(cJSON_IsString(cf), "%s: a GPU route without confidence", name);
+			const char *conf = cf->valuestring;
 			const char *mark = strcmp(conf, "calibrated") ? "~" : "";
 			char lo[32], hi[32];
 			snprintf(lo, sizeof lo, " %s%.0f tok/s", mark, floor(tps));

@@ -64,7 +64,9 @@ START_TEST(fit_marks_a_speed_with_a_tilde_and_says_so_in_json)
 	cJSON *root = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(root);
 	const cJSON *g = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "gpus"), 0);
-	ck_assert_str_eq(cJSON_GetObjectItem(g, "confidence")->valuestring, "extrapolated");
+	const cJSON *c = cJSON_GetObjectItem(g, "confidence");
+	ck_assert(cJSON_IsString(c));
+	ck_assert_str_eq(c->valuestring, "extrapolated");
 	cJSON_Delete(root);
 	free(out);
 	/* calibrated everywhere: no legend */
@@ -96,8 +98,9 @@ START_TEST(compare_routes_carry_their_confidence)
 		{
 			if (strcmp(cJSON_GetObjectItem(r, "route")->valuestring, "rented"))
 				continue;
-			ck_assert_str_eq(cJSON_GetObjectItem(r, "confidence")->valuestring,
-			                 "unconfirmed");
+			const cJSON *c = cJSON_GetObjectItem(r, "confidence");
+			ck_assert(cJSON_IsString(c));
+			ck_assert_str_eq(c->valuestring, "unconfirmed");
 			seen = true;
 		}
 	}
