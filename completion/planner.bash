@@ -99,6 +99,10 @@ _planner()
 		COMPREPLY=($(compgen -W "adamw adamw-bf16 adamw-8bit paged-adamw-8bit" -- "$cur"))
 		return 0
 		;;
+	--checkpointing)
+		COMPREPLY=($(compgen -W "on off selective" -- "$cur"))
+		return 0
+		;;
 	--kind)
 		COMPREPLY=($(compgen -W "gpu unified cpu" -- "$cur"))
 		return 0
@@ -128,7 +132,7 @@ _planner()
 	local opts
 	case $cmd in
 	compare) opts="--quiet --set --each-alone --measured --gpu --gpus --precision --engine --model" ;;
-	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs --measured" ;;
+	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --checkpointing --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs --measured" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;

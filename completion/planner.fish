@@ -64,6 +64,7 @@ complete -c planner -n "__fish_seen_subcommand_from fit" -l engine -x -a 'vllm s
 complete -c planner -n "__fish_seen_subcommand_from fit" -l kv-cache -x -a 'bf16 fp8'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l lora-targets -x -a 'all-linear attention'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l optimizer -x -a 'adamw adamw-bf16 adamw-8bit paged-adamw-8bit'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l checkpointing -x -a 'on off selective'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l context -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l batch -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l gpus -x

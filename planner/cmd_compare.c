@@ -493,6 +493,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		putchar('\n');
 	}
 	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
+	if (plan_speed_marked(p))
+		cli_wrap(c, 0, "%s", CONFIDENCE_LEGEND);
 	print_moves(c, spec, p);
 	summary_line(c, p);
 	for (size_t i = 0; i < p->n_jobs; i++) {

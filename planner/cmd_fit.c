@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cmd_fit.h"
+#include "confidence.h"
 #include "engines.h"
 #include "local_device.h"
 #include "offload.h"
@@ -24,7 +25,8 @@ struct vram_job fit_job(const struct fit_args *a, int b)
 	                         .lora_rank = a->lora_rank,
 	                         .lora_attention_only = a->lora_attention,
 	                         .micro_batch = a->micro_batch,
-	                         .optimizer = a->optimizer};
+	                         .optimizer = a->optimizer,
+	                         .checkpointing = a->checkpointing};
 }
 
 static bool parse_task(const char *s, enum task *t)
@@ -49,6 +51,7 @@ static void fit_offload_line(const struct fit_args *a, const struct model_spec *
 	                        sizeof why);
 	l->per_gpu = l->split.gpu_gib;
 	offload_speed(a->engine, m, p, d, need, sj, a->ram_gbs, &l->split, &l->s);
+	l->conf = confidence_of(a->engine, a->task != TASK_INFERENCE, m, d->gpu, 1);
 }
 
 void fit_line(const struct fit_args *a, const struct model_spec *m, const struct precision_info *p,
@@ -67,7 +70,8 @@ void fit_line(const struct fit_args *a, const struct model_spec *m, const struct
 	                       .input_tokens = a->input,
 	                       .output_tokens = a->output,
 	                       .kv_bytes_per_element = a->kv_bytes,
-	                       .micro_batch = a->micro_batch};
+	                       .micro_batch = a->micro_batch,
+	                       .checkpointing = a->checkpointing};
 	if (a->offload != OFFLOAD_NONE) {
 		fit_offload_line(a, m, p, need, &d, &sj, l);
 		return;
@@ -93,6 +97,7 @@ void fit_line(const struct fit_args *a, const struct model_spec *m, const struct
 		                                     l->n, a->input, a->output);
 		if (l->measured)
 			measured_entry_apply(&a->measured, &l->s);
+		l->conf = confidence_of(e, a->task != TASK_INFERENCE, m, g, l->n);
 	}
 }
 
@@ -142,6 +147,7 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 			if (l->measured)
 				cJSON_AddStringToObject(o, "measured_file", a->measured.file);
 		}
+		cJSON_AddStringToObject(o, "confidence", confidence_name(l->conf));
 	}
 	cJSON_AddItemToArray(gpus, o);
 }
@@ -161,8 +167,11 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 			printf(",,");
 		printf(",%s,%s\r\n", l->fits ? "true" : "false", a->engine->name);
 	} else if (l->n > 0 && l->fits) {
-		printf("%-16s %8.1f %6d %12.2f %12.0f %5s", l->g->name, l->g->vram_gib, l->n,
-		       l->per_gpu, fit_line_tps(a, l), "yes");
+		char tps[32];
+		snprintf(tps, sizeof tps, "%s%.0f",
+		         !l->measured && confidence_marked(l->conf) ? "~" : "", fit_line_tps(a, l));
+		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
+		       l->per_gpu, tps, "yes");
 	} else if (l->n > 0) {
 		printf("%-16s %8.1f %6d %12.2f %12s %5s", l->g->name, l->g->vram_gib, l->n,
 		       l->per_gpu, "-", "no");
@@ -215,6 +224,7 @@ static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
 		cJSON_AddNumberToObject(t, "micro_batch",
 		                        a->micro_batch ? a->micro_batch : a->batch);
 		cJSON_AddStringToObject(t, "optimizer", fit_optimizer(a));
+		cJSON_AddStringToObject(t, "checkpointing", ckpt_name(a->checkpointing));
 	}
 	cJSON_AddNumberToObject(root, "params_total", m->params_total);
 	cJSON_AddNumberToObject(root, "params_active", m->params_active);
@@ -241,8 +251,8 @@ static void text_head(const struct fit_args *a, const struct model_spec *m,
 			       a->lora_rank ? a->lora_rank : VRAM_LORA_RANK, fit_targets(a));
 		else
 			printf("  ");
-		printf("optimizer %s, micro-batch %d\n", fit_optimizer(a),
-		       a->micro_batch ? a->micro_batch : a->batch);
+		printf("optimizer %s, micro-batch %d, checkpointing %s\n", fit_optimizer(a),
+		       a->micro_batch ? a->micro_batch : a->batch, ckpt_name(a->checkpointing));
 	}
 	printf("  weights %.2f GiB + KV cache %.2f GiB + training state %.2f GiB + "
 	       "activations %.2f GiB + overhead %.2f GiB per GPU\n",
@@ -287,9 +297,9 @@ static void fit_measured_note(const struct fit_args *a)
 	printf(")\n");
 }
 
-/* What "no" and tok/s mean, and, for a Mac, how its GPU's share of
- * memory is set. */
-static void fit_footnote(const struct fit_args *a, const struct precision_info *p)
+/* What "no", tok/s and (when a row has one) `~` mean, and, for a Mac,
+ * how its GPU's share of memory is set. */
+static void fit_footnote(const struct fit_args *a, const struct precision_info *p, bool marked)
 {
 	const char *tps = a->task == TASK_INFERENCE ? "decode, all streams" : "training";
 	bool unified = a->n_variants && a->variants[0].gpu->kind == DEVICE_UNIFIED;
@@ -308,6 +318,8 @@ static void fit_footnote(const struct fit_args *a, const struct precision_info *
 		       tps);
 	if (a->measured.file)
 		fit_measured_note(a);
+	if (marked)
+		printf("%s\n", CONFIDENCE_LEGEND);
 	if (unified && !strcmp(a->variants[0].gpu->vendor, "apple"))
 		printf(
 		    "(macOS lets the GPU wire about 2/3 of unified memory up to 36 GiB, 3/4 above; "
@@ -338,6 +350,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	else
 		text_head(a, m, p, &need);
 	size_t rows = a->n_variants ? a->n_variants : c->ref->n_gpus;
+	bool marked = false;
 	for (size_t i = 0; i < rows; i++) {
 		struct gpu_spec sized;
 		const struct gpu_spec *g = fit_row(c, a, i, &sized);
@@ -345,6 +358,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 			continue;
 		struct fit_line l;
 		fit_line(a, m, p, &need, g, &l);
+		marked |= l.n > 0 && l.fits && !l.measured && confidence_marked(l.conf);
 		if (root)
 			json_line(a, &l, cJSON_GetObjectItem(root, "gpus"));
 		else
@@ -353,7 +367,7 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 	if (root)
 		return cli_print_json(root);
 	if (c->format == FORMAT_TABLE)
-		fit_footnote(a, p);
+		fit_footnote(a, p, marked);
 	return PLANNER_OK;
 }
 
@@ -376,13 +390,15 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 	if (a->kv_cache && !(a->kv_bytes = engine_kv_bytes(a->engine, a->kv_cache)))
 		return cli_usage(c, "--kv-cache %s: %s has bf16%s", a->kv_cache, a->engine->name,
 		                 a->engine->kv_fp8_bytes > 0 ? " and fp8" : " only");
-	if (a->task == TASK_INFERENCE && (a->lora_rank || a->micro_batch || a->optimizer))
+	if (a->task == TASK_INFERENCE &&
+	    (a->lora_rank || a->micro_batch || a->optimizer || a->checkpointing_given))
 		return cli_usage(c,
 		                 "--%s is for fine-tuning; add --task finetune-qlora (or "
 		                 "finetune-lora, finetune-full)",
-		                 a->optimizer     ? "optimizer"
-		                 : a->micro_batch ? "micro-batch"
-		                                  : "lora-rank");
+		                 a->checkpointing_given ? "checkpointing"
+		                 : a->optimizer         ? "optimizer"
+		                 : a->micro_batch       ? "micro-batch"
+		                                        : "lora-rank");
 	if (a->lora_rank && a->task == TASK_FINETUNE_FULL)
 		return cli_usage(c, "--lora-rank is for finetune-lora and finetune-qlora");
 	if (a->micro_batch > a->batch)
@@ -432,7 +448,8 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	return rc;
 }
 
-/* --lora-rank, --lora-targets, --micro-batch, --optimizer into a. */
+/* --lora-rank, --lora-targets, --micro-batch, --optimizer, --checkpointing
+ * into a. */
 static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 {
 	double v;
@@ -449,6 +466,12 @@ static int fit_train_option(struct cli *c, struct fit_args *a, int opt)
 			return cli_usage(
 			    c, "unknown --lora-targets '%s'; use all-linear or attention", optarg);
 		a->lora_attention = !strcmp(optarg, "attention");
+		break;
+	case OPT_CHECKPOINTING:
+		if (!ckpt_parse(optarg, &a->checkpointing))
+			return cli_usage(
+			    c, "unknown --checkpointing '%s'; use on, off or selective", optarg);
+		a->checkpointing_given = true;
 		break;
 	default:
 		if (!(a->optimizer = optimizer_find(optarg)))
@@ -477,6 +500,7 @@ static const struct option fit_opts[] = {
     {"lora-targets", required_argument, NULL, OPT_LORA_TARGETS},
     {"micro-batch", required_argument, NULL, OPT_MICRO_BATCH},
     {"optimizer", required_argument, NULL, OPT_OPTIMIZER},
+    {"checkpointing", required_argument, NULL, OPT_CHECKPOINTING},
     {"memory-gib", required_argument, NULL, OPT_MEMORY_GIB},
     {"bandwidth-gbs", required_argument, NULL, OPT_BANDWIDTH},
     {"tflops", required_argument, NULL, OPT_TFLOPS},
@@ -542,6 +566,9 @@ static char fit_help[4096];
 	"                   (--gpus N, default 1): llama-bench -o json, vllm bench\n"              \
 	"                   serve --save-result, GuideLLM or AIPerf/genai-perf JSON;\n"            \
 	"                   its row shows the measured speed\n"                                    \
+	"  --checkpointing C on (default: every layer recomputed), off (every layer\n"             \
+	"                   keeps its activations, no recompute) or selective (the\n"              \
+	"                   attention core alone recomputed)\n"                                    \
 	"  --format F       table (default), json or csv\n\n"                                      \
 	"example:\n  planner fit llama-3.1-70b --precision q4_k_m --context 32K\n"                 \
 	"  planner fit llama-3.1-70b --precision q4_k_m --gpu 4090 --gpus 2\n"                     \
@@ -701,8 +728,8 @@ const struct cmd_entry cmd_fit_entry = {
             "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
             "[--threads N] [--offload auto|N --ram-gib N [--ram-gbs N]] [--input N --output M] "
             "[--kv-cache D] [--lora-rank R] "
-            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--measured FILE] "
-            "[--format F]",
+            "[--lora-targets T] [--micro-batch N] [--optimizer O] [--checkpointing C] "
+            "[--measured FILE] [--format F]",
     .summary = "memory a model needs, and which GPUs (and how many) it fits on",
     .help = fit_help,
     .exec = exec_fit,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "confidence.h"
 #include "engines.h"
 #include "local_device.h"
 #include "measured.h"
@@ -28,11 +29,14 @@ struct fit_args {
 	const char *kv_cache;        /* --kv-cache: bf16, fp8; NULL = the engine's default */
 	double kv_bytes;             /* its element size under the engine */
 	bool batch_max;              /* --batch max: the largest batch that fits */
-	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer. */
+	/* Fine-tuning: --lora-rank, --lora-targets, --micro-batch, --optimizer,
+	 * --checkpointing. */
 	int lora_rank;                          /* 0 = VRAM_LORA_RANK */
 	bool lora_attention;                    /* --lora-targets attention */
 	int micro_batch;                        /* 0 = the batch split over the GPUs */
 	const struct optimizer_info *optimizer; /* NULL = the engine's */
+	enum ckpt checkpointing;                /* CKPT_ON = the engine's */
+	bool checkpointing_given;               /* --checkpointing was given */
 	/* A Mac, a Strix Halo PC or a CPU (local_device.h), or a device
 	 * described with --gpu custom: the rows fit answers for. */
 	struct local_variant variants[32];
@@ -65,6 +69,7 @@ struct fit_line {
 	double per_gpu; /* GiB on each of n */
 	struct speed_est s;
 	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
+	enum confidence conf;      /* of the speeds: what the calibration set holds */
 };
 
 /* The memory job `fit` asks about, with b sequences. */
@@ -91,6 +96,7 @@ enum {
 	OPT_LORA_TARGETS,
 	OPT_MICRO_BATCH,
 	OPT_OPTIMIZER,
+	OPT_CHECKPOINTING,
 	OPT_MEMORY_GIB,
 	OPT_BANDWIDTH,
 	OPT_TFLOPS,

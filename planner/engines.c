@@ -12,6 +12,7 @@
  * prints every row's ratio; tests/check_calibration.c holds the error of
  * both halves. */
 #include "engines.h"
+#include "jobspec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -332,6 +333,10 @@ const struct engine engines[] = {
          * loss upcasts them: logits.float() (transformers modeling_llama.py,
          * v4.40-4.44, 2024). */
         .logit_bytes = LOGITS_FULL_FP32,
+        /* attn_implementation defaults to "sdpa" on torch >= 2.1.1
+         * (huggingface/transformers PR #27940, v4.36, 2023-12), whose
+         * flash and memory-efficient kernels keep no score matrix. */
+        .flash_attention = true,
         /* prepare_model_for_kbit_training turns on gradient checkpointing
          * (peft/utils/other.py, use_gradient_checkpointing=True). */
         .grad_checkpointing = true,
@@ -363,6 +368,10 @@ const struct engine engines[] = {
          * use_gradient_checkpointing="unsloth" which offloads the saved
          * activations to system RAM (unslothai/unsloth README, 2024-2025). */
         .logit_bytes = LOGITS_FUSED,
+        /* Unsloth's models call flash-attn or xformers kernels
+         * (unslothai/unsloth README, "Installation": flash-attn,
+         * xformers), which keep no score matrix. */
+        .flash_attention = true,
         .grad_checkpointing = true,
         .offload_checkpoints = true,
         /* The README notebooks use optim="adamw_8bit". */
@@ -391,6 +400,9 @@ const struct engine engines[] = {
          * (torchtune/modules/loss/ce_chunked_output_loss.py), and
          * enable_activation_checkpointing: True in the llama3_1 recipes. */
         .logit_bytes = LOGITS_CHUNKED,
+        /* MultiHeadAttention calls nn.functional.scaled_dot_product_attention
+         * (torchtune/modules/attention_utils.py, _sdpa_or_flex_attention). */
+        .flash_attention = true,
         .grad_checkpointing = true,
         /* LoRA recipes: torch.optim.AdamW on the adapters (fp32 state
          * in the lora_finetune recipes' configs). */
@@ -408,6 +420,14 @@ const struct engine engines[] = {
 };
 
 const size_t n_engines = sizeof engines / sizeof engines[0];
+
+void engine_set_checkpointing(struct engine *e, int ckpt)
+{
+	if (ckpt == CKPT_ON)
+		return;
+	e->grad_checkpointing = e->offload_checkpoints = false;
+	e->selective_recompute = ckpt == CKPT_SELECTIVE;
+}
 
 bool engine_gguf_precision(const char *precision)
 {

@@ -61,6 +61,9 @@ struct engine {
 	double logit_bytes;        /* bytes per token per vocabulary entry the loss holds */
 	bool grad_checkpointing;   /* activation checkpointing on by default */
 	bool offload_checkpoints;  /* checkpointed activations kept in host memory */
+	bool selective_recompute;  /* only the attention core is recomputed (a job's
+	                            * checkpointing: selective; engine_set_checkpointing) */
+	bool flash_attention;      /* training attention never stores the score matrix */
 	double optimizer_bytes;    /* optimizer state per trained parameter, bytes */
 	double full_ft_bytes;      /* full fine-tuning: bytes per parameter beyond the
 	                            * 16-bit weights (gradients, master copy, optimizer) */
@@ -73,6 +76,13 @@ struct engine {
 	const char *tp_option;   /* appended with the GPU count: "--tp-size" */
 	const char *tp_given[2]; /* a command containing any of these sets it already */
 };
+
+/* Sets the copy e of a training profile to a job's checkpointing (enum
+ * ckpt, jobspec.h, passed as int): CKPT_ON leaves the engine's own (every
+ * stack checkpoints each layer; Unsloth offloads), CKPT_OFF keeps every
+ * layer's activations, CKPT_SELECTIVE too but recomputes the attention
+ * core. Cannot fail. */
+void engine_set_checkpointing(struct engine *e, int ckpt);
 
 /* Every profile, in the order help text lists them. */
 extern const struct engine engines[];

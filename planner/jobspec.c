@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,31 @@
 const char *task_name(enum task t)
 {
 	return (unsigned)t < jobspec_n_task_names ? jobspec_task_names[t] : "?";
+}
+
+/* Indexed by enum ckpt. */
+static const char *const ckpt_names[CKPT_MODES] = {"on", "off", "selective"};
+
+const char *ckpt_name(enum ckpt c)
+{
+	return (unsigned)c < CKPT_MODES ? ckpt_names[c] : "?";
+}
+
+bool ckpt_parse(const char *s, enum ckpt *out)
+{
+	static const char *const on[] = {"on", "true", "yes"}, *const off[] = {"off", "false",
+	                                                                       "no"};
+	for (size_t i = 0; s && i < sizeof on / sizeof on[0]; i++) {
+		if (!strcasecmp(s, on[i]) || !strcasecmp(s, off[i])) {
+			*out = !strcasecmp(s, on[i]) ? CKPT_ON : CKPT_OFF;
+			return true;
+		}
+	}
+	if (s && !strcasecmp(s, "selective")) {
+		*out = CKPT_SELECTIVE;
+		return true;
+	}
+	return false;
 }
 
 const char *data_class_name(enum data_class d)

@@ -13,6 +13,12 @@
 struct refdata;
 
 enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETUNE_FULL };
+
+/* Activation checkpointing of a fine-tuning job (docs/estimation.md,
+ * "Checkpointing"): on (the engine's own, every layer recomputed; Unsloth
+ * offloads), off (every layer keeps its activations), or selective (the
+ * attention core alone is recomputed, Korthikanti et al. 2022). */
+enum ckpt { CKPT_ON, CKPT_OFF, CKPT_SELECTIVE, CKPT_MODES };
 enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
 /* kv_cache: element type of the KV cache (2 bytes, 1 byte). */
 enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
@@ -140,7 +146,7 @@ struct job {
 	int micro_batch;          /* sequences each GPU trains on at once; 0 = the batch
 	                           * split over the GPUs (no gradient accumulation) */
 	char *optimizer;          /* canonical optimizer name; NULL = the engine's */
-	bool checkpointing;       /* gradient checkpointing; default true */
+	enum ckpt checkpointing;  /* activation checkpointing; default CKPT_ON */
 	double growth_percent;    /* growth: a month; NAN = the spec's (spec_tco.c) */
 };
 
@@ -288,6 +294,14 @@ char *jobspec_reference_man(void);
 int jobspec_key_paths(char ***paths, size_t *n);
 
 const char *task_name(enum task t);
+
+/* "on", "off" or "selective" for c; "?" out of range. */
+const char *ckpt_name(enum ckpt c);
+
+/* c from "on", "off", "selective" or a boolean spelling (true, yes; false,
+ * no), any case, into *out; false (and *out untouched) for anything else,
+ * NULL included. */
+bool ckpt_parse(const char *s, enum ckpt *out);
 const char *data_class_name(enum data_class d);
 /* "bf16", "fp8". */
 const char *kv_cache_name(enum kv_cache_type k);

@@ -381,6 +381,27 @@ void route_gpu_count_text(char *buf, size_t len, const struct route_result *r)
 		snprintf(buf, len, "%dx", r->gpu_count);
 }
 
+enum confidence route_confidence(const struct workload *w, const struct gpu_spec *g, int n)
+{
+	return confidence_of(w->engine, w->job->task != TASK_INFERENCE, &w->job->model, g, n);
+}
+
+const char *route_speed_mark(const struct route_result *r)
+{
+	return r->route != ROUTE_API && !r->measured && confidence_marked(r->confidence) ? "~" : "";
+}
+
+bool plan_speed_marked(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n_jobs; i++)
+		for (size_t k = 0; k < route_count(); k++) {
+			const struct route_result *r = &p->jobs[i].routes[k];
+			if (r->feasible && *route_speed_mark(r))
+				return true;
+		}
+	return false;
+}
+
 char *plan_payback_text(const struct breakeven *be, char *buf, size_t len)
 {
 	const struct breakeven_pair *bp = breakeven_at(BREAKEVEN_OWNED_PAYBACK);

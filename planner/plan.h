@@ -12,6 +12,7 @@
 #include "jobspec.h"
 #include "refdata.h"
 #include "route.h"
+#include "confidence.h"
 #include "store.h"
 #include "tco.h"
 #include "workload.h"
@@ -49,6 +50,7 @@ struct route_result {
 	double cost_per_mtok;    /* monthly_cost per million tokens; NAN without tokens */
 	struct tco_owned tco;    /* owned: the month's terms, monthly_cost = tco.monthly (tco.h) */
 	double setup_cost;       /* rented: costs.setup_hours of its runs, in monthly_cost */
+	enum confidence confidence; /* rented, owned: of tokens_per_second (confidence.h) */
 };
 
 /* The break-even figures of a job, one per pair of breakeven_at(i)
@@ -165,6 +167,14 @@ void plan_free(struct plan *p);
 /* "2x" for one configuration of two GPUs, "3 replicas of 2x" when the route
  * runs several copies; the GPU name follows it in every output. */
 void route_gpu_count_text(char *buf, size_t len, const struct route_result *r);
+/* The confidence of w's speed on n GPUs of g (one configuration; replicas
+ * add none), by confidence_of. */
+enum confidence route_confidence(const struct workload *w, const struct gpu_spec *g, int n);
+/* "~" before a speed the calibration set has not confirmed, else "". */
+const char *route_speed_mark(const struct route_result *r);
+/* Whether a GPU route of some job of p shows a `~` speed: the reports then
+ * print CONFIDENCE_LEGEND. */
+bool plan_speed_marked(const struct plan *p);
 /* Where the rows of `provider` come from: "live", "snapshot", or "quote"
  * for a provider the store does not know (a spec's quotes:). */
 const char *plan_provider_source(const struct plan *p, const char *provider);

@@ -51,6 +51,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * sets;
 	r->measured = run.measured;
+	r->confidence = route_confidence(c->w, g, n);
 	r->monthly_cost = cost;
 	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
 	         g->name);
@@ -344,6 +345,7 @@ static void owned_json(cJSON *o, const struct plan *p, const struct route_result
 	cJSON_AddNumberToObject(o, "resale_value", round_to(r->tco.resale, 2));
 	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 	route_json_speed(o, r);
+	cJSON_AddStringToObject(o, "confidence", confidence_name(r->confidence));
 }
 
 static int owned_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
@@ -353,14 +355,15 @@ static int owned_detail(char *buf, size_t len, const struct route_result *r, con
 	int n;
 	route_gpu_count_text(reps, sizeof reps, r);
 	if (r->already_owned)
-		n = snprintf(buf, len, "%s %s on hand, power %.2f for %.1f h, %.0f tok/s", reps,
-		             r->gpu->name, r->power_cost, r->gpu_hours, r->tokens_per_second);
+		n = snprintf(buf, len, "%s %s on hand, power %.2f for %.1f h, %s%.0f tok/s", reps,
+		             r->gpu->name, r->power_cost, r->gpu_hours, route_speed_mark(r),
+		             r->tokens_per_second);
 	else {
 		n = snprintf(buf, len,
 		             "buy %s %s for %.0f %s, amortised + power %.2f for %.1f h, "
-		             "%.0f tok/s",
+		             "%s%.0f tok/s",
 		             reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
-		             r->tokens_per_second);
+		             route_speed_mark(r), r->tokens_per_second);
 	}
 	n = route_speed_text(buf, len, n, r);
 	/* With a costs: block, the month's terms (tco.h). */

@@ -49,6 +49,7 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * run.replicas;
 	r->measured = run.measured;
+	r->confidence = route_confidence(c->w, o->gpu, o->count);
 	r->monthly_cost = cost;
 	r->setup_cost = setup;
 	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
@@ -195,6 +196,7 @@ static void rented_json(cJSON *o, const struct plan *p, const struct route_resul
 	cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
 	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 	route_json_speed(o, r);
+	cJSON_AddStringToObject(o, "confidence", confidence_name(r->confidence));
 	cJSON_AddNumberToObject(o, "setup_cost", round_to(r->setup_cost, 2));
 }
 
@@ -204,9 +206,10 @@ static int rented_detail(char *buf, size_t len, const struct route_result *r, co
 	(void)costs;
 	char reps[48];
 	route_gpu_count_text(reps, sizeof reps, r);
-	int n = snprintf(buf, len, "%s %s (%s %s%s), %.4g %s/h x %.1f h%s, %.0f tok/s", r->provider,
-	                 r->offer, reps, r->gpu->name, r->spot ? ", spot" : "", r->price_per_hour,
-	                 cur, r->gpu_hours, r->replicas > 1 ? " each" : "", r->tokens_per_second);
+	int n = snprintf(buf, len, "%s %s (%s %s%s), %.4g %s/h x %.1f h%s, %s%.0f tok/s",
+	                 r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
+	                 r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
+	                 route_speed_mark(r), r->tokens_per_second);
 	n = route_speed_text(buf, len, n, r);
 	if (r->setup_cost > 0 && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " + setup %.2f", r->setup_cost);

@@ -527,11 +527,19 @@ static const struct spec_key job_keys[] = {
      .desc = "Optimizer state per trained parameter on the GPU: 8 bytes (fp32 moments), 4, 2, "
              "or 0 when paged to host memory. Default: the engine's (hf and torchtune adamw, "
              "unsloth adamw-8bit)."},
-    {.name = "checkpointing", .kind = SPEC_BOOL, .offset = offsetof(struct job, checkpointing),
-     .store = STORE_BOOL, .has_def = true, .def = 1, .check = spec_check_training,
-     .def_text = "true", .example = "checkpointing: false",
-     .desc = "Gradient (activation) checkpointing, on in every training stack by default; off "
-             "keeps every layer's activations."},
+    {.name = "checkpointing",
+     .kind = SPEC_CUSTOM,
+     .read = spec_read_checkpointing,
+     .offset = offsetof(struct job, checkpointing),
+     .check = spec_check_training,
+     .def_text = "on",
+     .example = "checkpointing: selective",
+     .type = "on, off or selective (true and false also read)",
+     .bounds = "fine-tuning only",
+     .desc = "Activation checkpointing, on (every layer recomputed) in every training stack "
+             "by default; off keeps every layer's activations and skips the forward "
+             "recompute; selective recomputes only the attention core (Korthikanti et al. "
+             "2022), which with flash attention holds what off holds."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");

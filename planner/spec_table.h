@@ -154,6 +154,7 @@ extern const struct spec_table spec_schedule;
  * (lora: LoRA and QLoRA); micro_batch at most batch; the optimizer a known
  * one, stored by its canonical name. */
 int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+int spec_read_checkpointing(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 /* spec_tco.c: costs:, what owning costs beside the GPUs and their power,
  * and the setup hours of a rented run. */

@@ -78,6 +78,19 @@ int spec_check_training(struct spec_rd *r, const struct spec_key *k, const struc
 	return PLANNER_OK;
 }
 
+/* checkpointing: on, off, selective or a boolean spelling (ckpt_parse). */
+int spec_read_checkpointing(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char d[64];
+	enum ckpt *c = (enum ckpt *)((char *)r->target + k->offset);
+	if (yr_is_text(kv->val) && ckpt_parse(yr_sval(kv->val), c))
+		return PLANNER_OK;
+	return yr_fail(&r->c->y, kv->val->start_mark,
+	               "'%s' %s must be on, off or selective (true and false also read), got %s; "
+	               "write e.g. %s: selective",
+	               k->name, r->where, yr_describe(kv->val, d, sizeof d), k->name);
+}
+
 /* A known optimizer (vram.c), stored by its canonical name. */
 int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {

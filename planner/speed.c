@@ -172,6 +172,28 @@ static double train_flops_per_param(enum task task)
 	return task == TASK_FINETUNE_FULL ? FULL_TRAIN_FLOPS_PER_PARAM : LORA_TRAIN_FLOPS_PER_PARAM;
 }
 
+/* Recomputation (Korthikanti et al. 2022, arXiv:2205.05198, sec. 5):
+ * checkpointing every layer reruns its forward in the backward pass, 2
+ * FLOPs per parameter per token more; selective recomputation reruns the
+ * attention core only, QK^T and softmax x V, 2 x 2 x sequence x (heads x
+ * head_dim) FLOPs per token and layer. The engines' MFUs (engines.c) are
+ * of runs that checkpoint every layer, so a job that recomputes less runs
+ * faster by the FLOPs it no longer spends: this factor, 1 for the
+ * engine's own checkpointing. */
+#define ATTN_CORE_FLOPS_PER_TOKEN_WIDTH 4.0
+
+static double recompute_gain(const struct model_spec *m, const struct speed_job *job)
+{
+	if (job->checkpointing == CKPT_ON)
+		return 1.0;
+	double model = train_flops_per_param(job->task) * flop_params(m);
+	double redo = 0.0;
+	if (job->checkpointing == CKPT_SELECTIVE)
+		redo = ATTN_CORE_FLOPS_PER_TOKEN_WIDTH * (double)job->context * m->heads *
+		       m->head_dim * m->layers;
+	return (model + FWD_FLOPS_PER_PARAM * flop_params(m)) / (model + redo);
+}
+
 /* What one configuration reaches of its device: bytes/s a step reads the
  * weights and cache at, the card's own bandwidth times the GPUs' spread
  * (llama.cpp's expansion pass runs at it), and FLOP/s of its matrix work. */
@@ -372,7 +394,8 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 	}
 
 	if (job->task != TASK_INFERENCE)
-		out->train_tps = train_rate(e, m, p, &one, job) * gpu_factor(e, &one, n) /
+		out->train_tps = train_rate(e, m, p, &one, job) * gpu_factor(e, &one, n) *
+		                 recompute_gain(m, job) /
 		                 (train_flops_per_param(job->task) * flop_params(m));
 }
 

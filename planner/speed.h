@@ -38,6 +38,7 @@ struct speed_job {
 	int micro_batch;             /* training: sequences one GPU holds per step (of
 	                              * `context` tokens); 0 = the batch split over the
 	                              * GPUs, at least one */
+	enum ckpt checkpointing;     /* training: what the backward pass recomputes */
 };
 
 /* Distinct routed experts one MoE layer reads for a step of `tokens`

@@ -37,16 +37,25 @@
  * moments (8 for fp32 AdamW, 2 for 8-bit). */
 #define LORA_ADAPTER_WEIGHT_GRAD_BYTES 8.0
 
-/* Training activations with activation (gradient) checkpointing, the
- * default of QLoRA/LoRA recipes (prepare_model_for_kbit_training) and of
- * torchtune's and Unsloth's: each layer keeps its bf16 input (2 bytes x
- * hidden per token), and one layer at a time is recomputed holding the full
- * set, 34 x hidden bytes per token with flash attention (Korthikanti et al.
- * 2022, "Reducing Activation Recomputation", s*b*h*34 without the
- * attention-score term that flash attention never stores). Without
- * checkpointing every layer holds the 34. */
+/* Training activations per layer and token, from Korthikanti et al. 2022,
+ * "Reducing Activation Recomputation in Large Transformer Models"
+ * (arXiv:2205.05198, sec. 4.1, eq. 1 and sec. 5): a layer without
+ * recomputation keeps s*b*h*(34 + 5*a*s/h) bytes in 16 bits, 34 x hidden
+ * per token for its inputs, projections, MLP and norms, and 5 x heads x
+ * sequence for the attention scores, their softmax and its dropout mask.
+ * Selective recomputation drops that score term and recomputes the
+ * attention core: s*b*h*34. Full checkpointing keeps only each layer's
+ * 16-bit input (2 x hidden per token) and recomputes one layer at a time,
+ * holding its 34 (the default of QLoRA/LoRA recipes through
+ * prepare_model_for_kbit_training, of torchtune's and of Unsloth's).
+ * Every training engine modelled runs flash attention (PyTorch SDPA in
+ * transformers and torchtune, Unsloth's fused kernels), which never stores
+ * the scores: there the score term is 0, so that off and selective hold
+ * the same memory and differ only in what the backward recomputes
+ * (speed.c). */
 #define ACT_CHECKPOINT_BYTES_PER_HIDDEN 2.0
 #define ACT_LAYER_BYTES_PER_HIDDEN      34.0
+#define ACT_SCORE_BYTES_PER_HEAD_TOKEN  5.0
 /* Training logits: the engine's logit_bytes (engines.c). */
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
@@ -160,12 +169,16 @@ static double activation_bytes(const struct engine *e, const struct model_spec *
 		return chunk * infer_bytes_per_token(m) +
 		       (double)batch * m->vocab * LOGIT_BYTES_INFER;
 	}
-	double per_layer = !e->grad_checkpointing   ? ACT_LAYER_BYTES_PER_HIDDEN
-	                   : e->offload_checkpoints ? 0.0
-	                                            : ACT_CHECKPOINT_BYTES_PER_HIDDEN;
+	bool full = e->grad_checkpointing;
+	double per_layer = full ? (e->offload_checkpoints ? 0.0 : ACT_CHECKPOINT_BYTES_PER_HIDDEN)
+	                        : ACT_LAYER_BYTES_PER_HIDDEN;
+	double per_token_layer = m->hidden * per_layer;
+	if (!full && !e->selective_recompute && !e->flash_attention)
+		/* sbh x 5as/h per layer is 5 x heads x s per token */
+		per_token_layer += ACT_SCORE_BYTES_PER_HEAD_TOKEN * m->heads * (tokens / batch);
 	double logits = e->logit_bytes;
-	return tokens * m->hidden * per_layer * m->layers +
-	       (e->grad_checkpointing ? tokens * m->hidden * ACT_LAYER_BYTES_PER_HIDDEN : 0.0) +
+	return tokens * per_token_layer * m->layers +
+	       (full ? tokens * m->hidden * ACT_LAYER_BYTES_PER_HIDDEN : 0.0) +
 	       tokens * m->vocab * logits;
 }
 
@@ -318,8 +331,7 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	                 (LORA_ADAPTER_WEIGHT_GRAD_BYTES + opt);
 	double embed = embedding_params(m);
 	struct engine te = *e; /* the job's checkpointing */
-	if (job->no_checkpointing)
-		te.grad_checkpointing = te.offload_checkpoints = false;
+	engine_set_checkpointing(&te, job->checkpointing);
 
 	switch (job->task) {
 	case TASK_INFERENCE:

@@ -122,11 +122,11 @@ struct vram_job {
 	                              * 16-bit weights; 0 = the engine's */
 	/* Training: the optimizer (NULL = the engine's default); the sequences
 	 * each GPU holds activations for at once, gradient accumulation making
-	 * up the batch (0 = the batch split over the GPUs); checkpointing off
-	 * (default: the engine's, on in every stack). */
+	 * up the batch (0 = the batch split over the GPUs); checkpointing
+	 * (CKPT_ON: the engine's, on in every stack). */
 	const struct optimizer_info *optimizer;
 	int micro_batch;
-	bool no_checkpointing;
+	enum ckpt checkpointing;
 };
 
 /* Default LoRA rank: Unsloth's notebooks and torchtune's 70B recipes use

@@ -47,7 +47,7 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	                      .lora_attention_only = j->lora_targets == LORA_ATTENTION,
 	                      .optimizer = optimizer_find(j->optimizer),
 	                      .micro_batch = j->micro_batch,
-	                      .no_checkpointing = j->task != TASK_INFERENCE && !j->checkpointing};
+	                      .checkpointing = j->checkpointing};
 	vram_estimate_job(w->engine, &j->model, w->prec, &vj, &w->need);
 	/* Field by field into the zeroed workload: the shape's bytes are the
 	 * estimate cache's key. A job without batch: max runs its batch, at
@@ -70,6 +70,7 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	if (j->task != TASK_INFERENCE) {
 		w->shape.train_seq = (double)j->context;
 		w->shape.micro_batch = j->micro_batch;
+		w->shape.checkpointing = j->checkpointing;
 	}
 	w->shape.task = j->task;
 	w->shape.batch = j->batch_max ? 0 : j->batch > 0 ? j->batch : 1;
@@ -81,8 +82,8 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
  * key. A field added to the shape changes this size; place it so that
  * none is left, and update the sum. */
 _Static_assert(sizeof(struct workload_shape) == 5 * sizeof(void *) + sizeof(size_t) +
-                                                    6 * sizeof(double) + sizeof(enum task) +
-                                                    sizeof(int),
+                                                    5 * sizeof(double) + sizeof(enum ckpt) +
+                                                    sizeof(enum task) + 2 * sizeof(int),
                "struct workload_shape has padding: its bytes are the estimate cache's key");
 
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len)
@@ -252,7 +253,8 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
 	                        .context = (long)s->train_seq,
 	                        .input_tokens = s->attended > 0 ? s->attended : 0.0,
 	                        .kv_bytes_per_element = s->kv_bytes,
-	                        .micro_batch = (int)s->micro_batch};
+	                        .micro_batch = s->micro_batch,
+	                        .checkpointing = s->checkpointing};
 	speed_estimate_device(s->engine, s->model, s->prec, d, &job, out);
 	/* Measured beats estimated: a benchmark of this configuration. */
 	const struct measured_entry *m = measured_find(

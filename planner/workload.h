@@ -47,8 +47,9 @@ struct workload_shape {
 	double attended;       /* mean tokens a decode step attends to */
 	double kv_bytes;       /* bytes per KV element (job's kv_cache) */
 	double train_seq;      /* training: tokens per sequence (the context) */
-	double micro_batch;    /* training: sequences per GPU per step; 0 = the
+	int micro_batch;       /* training: sequences per GPU per step; 0 = the
 	                        * batch split over the GPUs */
+	enum ckpt checkpointing; /* training: what the backward recomputes */
 	enum task task;
 	int batch; /* sequences at once; 0 = batch: max, the most that fit */
 };

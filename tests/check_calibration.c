@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "confidence.h"
 #include "engines.h"
 #include "speed.h"
 #include "testutil.h"
@@ -284,10 +285,13 @@ static double to_gib(const struct row *r, double v)
 /* ---- One estimate per kind ------------------------------------------------ */
 
 struct outcome {
-	double est;       /* planner's figure, in the row's unit */
-	double meas;      /* the row's value */
-	const char *skip; /* why the row cannot be expressed; NULL when est is set */
-	const char *mem;  /* "hbm", "gddr", or "-" without a GPU */
+	double est;             /* planner's figure, in the row's unit */
+	double meas;            /* the row's value */
+	const char *skip;       /* why the row cannot be expressed; NULL when est is set */
+	const char *mem;        /* "hbm", "gddr", or "-" without a GPU */
+	const struct engine *e; /* the row's engine, GPU and model, once known */
+	const struct gpu_spec *g;
+	const struct model_spec *m;
 };
 
 struct ctx {
@@ -422,8 +426,12 @@ static const char *row_training(const struct ctx *x, struct vram_job *j, struct 
 	const char *t = r->c[C_TARGETS];
 	j->lora_attention_only = *t && !strstr(t, "mlp") && !strstr(t, "all") && !strstr(t, "gate");
 	*e = *x->e;
-	if (!strncmp(r->c[C_CKPT], "no", 2))
-		e->grad_checkpointing = false;
+	/* grad_ckpt: "no" and "selective" as the job's checkpointing says
+	 * them (vram.c, speed.c); the rest checkpoint every layer. */
+	j->checkpointing = !strncmp(r->c[C_CKPT], "no", 2)          ? CKPT_OFF
+	                   : !strncmp(r->c[C_CKPT], "selective", 9) ? CKPT_SELECTIVE
+	                                                            : CKPT_ON;
+	engine_set_checkpointing(e, j->checkpointing);
 	/* Full fine-tuning state beyond the bf16 weights, as the row's
 	 * optimizer keeps it in a pure-bf16 recipe (torchtune): 16-bit
 	 * gradients 2 unless optimizer_in_bwd frees them; AdamW moments in
@@ -456,7 +464,10 @@ static void est_train(const struct ctx *x, struct outcome *o)
 	struct engine e;
 	if ((o->skip = row_training(x, &j, &e)))
 		return;
-	struct speed_job sj = {.task = j.task, .context = j.context, .batch = j.batch};
+	struct speed_job sj = {.task = j.task,
+	                       .context = j.context,
+	                       .batch = j.batch,
+	                       .checkpointing = j.checkpointing};
 	struct speed_est s;
 	speed_estimate_job(&e, x->m, x->p, x->g, x->n, &sj, &s);
 	o->est = s.train_tps;
@@ -548,6 +559,9 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 	if (!x.p)
 		x.p = precision_find("bf16");
 	o->mem = !x.g ? "-" : gpu_memory_class(x.g) == MEM_HBM ? "hbm" : "gddr";
+	o->e = x.e;
+	o->g = x.g;
+	o->m = x.m;
 	kinds[k].est(&x, o);
 }
 
@@ -643,6 +657,38 @@ static double row_error(size_t k, const struct outcome *o, struct tally *t)
 	return -1.0;
 }
 
+/* ---- Confidence (planner/confidence.c) --------------------------------------
+ *
+ * The engine x kind x GPU class sets of the fit rows estimated: the table
+ * planner grades its speeds by must be this one. */
+#define MAX_CONFIRMED 64
+static struct confirmed derived[MAX_CONFIRMED];
+static size_t n_derived;
+
+static void note_confirmed(size_t k, const struct row *r, const struct outcome *o)
+{
+	bool training = !strcmp(kinds[k].kind, "train_throughput");
+	bool speed = training || !strcmp(kinds[k].kind, "decode") ||
+	             !strcmp(kinds[k].kind, "prefill") || !strcmp(kinds[k].kind, "serving");
+	if (!speed || !o->g || !o->e || strcmp(r->c[C_SPLIT], "fit"))
+		return;
+	const char *cls = confidence_gpu_class(o->g);
+	struct confirmed *c = NULL;
+	for (size_t i = 0; i < n_derived && !c; i++)
+		if (!strcmp(derived[i].engine, o->e->name) && derived[i].training == training &&
+		    !strcmp(derived[i].gpu_class, cls))
+			c = &derived[i];
+	if (!c) {
+		ck_assert_uint_lt(n_derived, MAX_CONFIRMED);
+		c = &derived[n_derived++];
+		*c = (struct confirmed){
+		    .engine = o->e->name, .training = training, .gpu_class = cls};
+	}
+	if (row_count(r) > c->max_gpus)
+		c->max_gpus = row_count(r);
+	c->moe |= o->m && o->m->experts > 0;
+}
+
 static void tally_row(size_t k, const struct row *r, struct outcome *o, struct tally *t)
 {
 	struct source_kind *s = source_of(k, r);
@@ -654,6 +700,7 @@ static void tally_row(size_t k, const struct row *r, struct outcome *o, struct t
 		return;
 	}
 	double err = row_error(k, o, t);
+	note_confirmed(k, r, o);
 	struct half *h = !strcmp(r->c[C_SPLIT], "holdout") ? &t->holdout : &t->fit;
 	h->err[h->n++] = err;
 	ck_assert_uint_lt(s->n, SOURCE_ROWS);
@@ -818,6 +865,53 @@ static void print_table(void)
 			       tallies[k].why[i]);
 }
 
+/* Whether planner's table (confidence.c) holds c, at its GPU count and
+ * MoE flag. */
+static bool in_planner(const struct confirmed *c)
+{
+	for (size_t i = 0; i < confidence_n_rows; i++) {
+		const struct confirmed *p = &confidence_rows[i];
+		if (!strcmp(p->engine, c->engine) && p->training == c->training &&
+		    !strcmp(p->gpu_class, c->gpu_class))
+			return p->max_gpus == c->max_gpus && p->moe == c->moe;
+	}
+	return false;
+}
+
+START_TEST(the_confidence_table_is_what_the_fit_rows_hold)
+{
+	run_calibration();
+	bool print = getenv("CONFIDENCE_ROWS") != NULL;
+	for (size_t i = 0; print && i < n_derived; i++) {
+		const struct confirmed *c = &derived[i];
+		printf("    {\"%s\", %s, \"%s\", %d, %s},\n", c->engine,
+		       c->training ? "true" : "false", c->gpu_class, c->max_gpus,
+		       c->moe ? "true" : "false");
+	}
+	fflush(stdout);
+	for (size_t i = 0; i < n_derived; i++) {
+		const struct confirmed *c = &derived[i];
+		ck_assert_msg(in_planner(c),
+		              "confidence.c lacks or misstates %s %s on %s (%d GPUs%s); run "
+		              "CONFIDENCE_ROWS=1 make calibration",
+		              c->engine, c->training ? "training" : "inference", c->gpu_class,
+		              c->max_gpus, c->moe ? ", MoE" : "");
+	}
+	/* and planner claims no row the file does not hold, local devices
+	 * (local_devices.tsv) aside */
+	for (size_t i = 0; i < confidence_n_rows; i++) {
+		const struct confirmed *p = &confidence_rows[i];
+		bool found = !strcmp(p->gpu_class, "unified") || !strcmp(p->gpu_class, "cpu");
+		for (size_t j = 0; j < n_derived && !found; j++)
+			found = !strcmp(p->engine, derived[j].engine) &&
+			        p->training == derived[j].training &&
+			        !strcmp(p->gpu_class, derived[j].gpu_class);
+		ck_assert_msg(found, "confidence.c claims %s on %s, which no fit row holds",
+		              p->engine, p->gpu_class);
+	}
+}
+END_TEST
+
 START_TEST(the_calibration_table_is_printed_with_both_halves)
 {
 	print_ratios = getenv("CALIBRATION_RATIOS") != NULL;
@@ -932,6 +1026,7 @@ Suite *calibration_suite(void)
 	Suite *s = suite_create("calibration");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, the_calibration_table_is_printed_with_both_halves);
+	tcase_add_test(tc, the_confidence_table_is_what_the_fit_rows_hold);
 	tcase_add_loop_test(tc, each_kind_is_within_its_limit_on_both_halves, 0, (int)N_KINDS);
 	tcase_add_test(tc, no_source_is_far_off);
 	tcase_add_test(tc, every_documented_run_fits);

@@ -1157,7 +1157,7 @@ START_TEST(fine_tuning_keys_read_lora_micro_batch_optimizer_and_checkpointing)
 	ck_assert_int_eq(j->lora_targets, LORA_ATTENTION);
 	ck_assert_int_eq(j->micro_batch, 4);
 	ck_assert_str_eq(j->optimizer, "paged-adamw-8bit"); /* canonical */
-	ck_assert(!j->checkpointing);
+	ck_assert_int_eq(j->checkpointing, CKPT_OFF);
 	jobspec_free(spec);
 	/* Defaults: the engine's rank, targets and optimizer, checkpointing on,
 	 * and no micro-batch (the batch split over the GPUs). */
@@ -1167,13 +1167,35 @@ START_TEST(fine_tuning_keys_read_lora_micro_batch_optimizer_and_checkpointing)
 	ck_assert_int_eq(j->lora_targets, LORA_ALL_LINEAR);
 	ck_assert_int_eq(j->micro_batch, 0);
 	ck_assert_ptr_null(j->optimizer);
-	ck_assert(j->checkpointing);
+	ck_assert_int_eq(j->checkpointing, CKPT_ON);
 	jobspec_free(spec);
 	/* A full fine-tune takes an optimizer and a micro-batch too */
 	spec = parse_ok(HEAD "    task: finetune-full\n    hours_per_month: 10\n    batch: 8\n"
 	                     "    micro_batch: 8\n    optimizer: adamw-bf16\n");
 	ck_assert_str_eq(spec->jobs[0].optimizer, "adamw-bf16");
 	jobspec_free(spec);
+}
+END_TEST
+
+START_TEST(checkpointing_reads_selective_and_its_boolean_spellings)
+{
+	static const struct {
+		const char *text;
+		enum ckpt want;
+	} cases[] = {{"selective", CKPT_SELECTIVE}, {"Selective", CKPT_SELECTIVE},
+	             {"on", CKPT_ON},               {"true", CKPT_ON},
+	             {"yes", CKPT_ON},              {"off", CKPT_OFF},
+	             {"false", CKPT_OFF},           {"no", CKPT_OFF}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[256];
+		snprintf(text, sizeof text,
+		         HEAD "    task: finetune-lora\n    hours_per_month: 10\n"
+		              "    checkpointing: %s\n",
+		         cases[i].text);
+		struct jobspec *spec = parse_ok(text);
+		ck_assert_msg(spec->jobs[0].checkpointing == cases[i].want, "%s", cases[i].text);
+		jobspec_free(spec);
+	}
 }
 END_TEST
 
@@ -1202,7 +1224,8 @@ START_TEST(fine_tuning_values_are_checked_with_the_fix)
 	bad(HEAD "    hours_per_month: 1\n    optimizer: adamw\n", "t.yaml:5:16: ",
 	    "optimizer in job 'bot' is for fine-tuning jobs", NULL);
 	bad(HEAD "    task: finetune-lora\n    hours_per_month: 1\n    checkpointing: maybe\n",
-	    "t.yaml:6:20: ", "maybe", NULL);
+	    "t.yaml:6:20: ", "maybe", "must be on, off or selective",
+	    "write e.g. checkpointing: selective", NULL);
 	bad(HEAD "    hours_per_month: 1\n    checkpointing: false\n", "t.yaml:5:20: ",
 	    "checkpointing in job 'bot' is for fine-tuning jobs", NULL);
 }
@@ -1229,6 +1252,7 @@ Suite *jobspec_suite(void)
 	tcase_add_test(good, an_interactive_job_without_serving_is_up_its_window_or_all_month);
 	tcase_add_test(good, the_request_defaults_to_the_context_split_as_the_months_tokens);
 	tcase_add_test(good, fine_tuning_keys_read_lora_micro_batch_optimizer_and_checkpointing);
+	tcase_add_test(good, checkpointing_reads_selective_and_its_boolean_spellings);
 	suite_add_tcase(s, good);
 
 	TCase *bads = tcase_create("mistakes");

@@ -592,10 +592,24 @@ START_TEST(a_micro_batch_sizes_the_activations_of_each_gpu)
 				1e-9);
 	ck_assert(vram_per_gpu_engine(HF, &micro, 1) < vram_per_gpu_engine(HF, &whole, 1));
 	/* Checkpointing off keeps every layer's activations */
-	job.no_checkpointing = true;
+	job.checkpointing = CKPT_OFF;
 	struct vram_need off;
 	vram_estimate_job(HF, &llama31_8b, p, &job, &off);
 	ck_assert(off.activation_gib > 3 * one.activation_gib);
+	/* Selective recomputation keeps s*b*h*34 a layer; without it an engine
+	 * that stores the attention scores adds s*b*h*5as/h (Korthikanti et
+	 * al. 2022, eq. 1), which flash attention never stores. */
+	job.checkpointing = CKPT_SELECTIVE;
+	struct vram_need sel, eager;
+	vram_estimate_job(HF, &llama31_8b, p, &job, &sel);
+	ck_assert_double_eq_tol(sel.activation_gib, off.activation_gib, 1e-12);
+	struct engine plain = *HF;
+	plain.flash_attention = false;
+	job.checkpointing = CKPT_OFF;
+	vram_estimate_job(&plain, &llama31_8b, p, &job, &eager);
+	double s = 2048, tokens = s * 2;
+	ck_assert_double_eq_tol((eager.activation_gib - off.activation_gib) * 1073741824.0,
+				tokens * 5.0 * llama31_8b.heads * s * llama31_8b.layers, 1.0);
 }
 END_TEST
 
