@@ -105,6 +105,11 @@ struct job {
 	enum kv_cache_type kv_cache; /* default KV_CACHE_BF16 */
 	bool batch_max;           /* batch: max (batch holds 1, the fit check's) */
 	bool always_on;           /* serving: always-on (hours_per_month is then 744) */
+	/* serverless: (spec_serve.c; route_serverless.c) */
+	bool has_idle_timeout;    /* serverless.idle_timeout_s given */
+	double idle_timeout_s;    /* the wait before a worker scales down, seconds */
+	bool has_cold_start;      /* serverless.cold_start_s given */
+	double cold_start_s;      /* one cold start, seconds (else container start + load) */
 	/* Fine-tuning (docs/estimation.md, "Memory"; spec_train.c). */
 	int lora_rank;            /* lora.rank; 0 = VRAM_LORA_RANK */
 	enum lora_targets lora_targets; /* lora.targets; default all linear layers */
