@@ -310,6 +310,10 @@ static int print_csv(const struct plan *p)
 /* The widest the summary's job column grows (40 + the other columns fit a
  * 100-column terminal). */
 #define JOB_COLUMN_MAX 40
+/* Width of a route's cost column: "serverless" and a five-figure cost
+ * with cents, so the four shipped routes beside a 22-character job name
+ * fit in 80 columns. */
+#define COST_COLUMN 10
 
 /* What the table's words mean, once, under it. */
 #define TABLE_LEGEND                                                                               \
@@ -432,7 +436,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	size_t n_routes = route_count();
 	printf("%-*s %-9s", w, "job", "best");
 	for (size_t k = 0; k < n_routes; k++)
-		printf(" %12s", route_name((enum route)k));
+		printf(" %*s", COST_COLUMN, route_name((enum route)k));
 	putchar('\n');
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
@@ -443,7 +447,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			char cell[32] = "-";
 			if (j->routes[k].feasible)
 				snprintf(cell, sizeof cell, "%.2f", j->routes[k].monthly_cost);
-			printf(" %12s", cell);
+			printf(" %*s", COST_COLUMN, cell);
 		}
 		putchar('\n');
 	}

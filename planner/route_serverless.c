@@ -216,6 +216,8 @@ static void serverless_json(cJSON *o, const struct plan *p, const struct route_r
 	cJSON_AddStringToObject(o, "gpu", r->gpu->name);
 	cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
 	cJSON_AddNumberToObject(o, "replicas", r->replicas);
+	cJSON_AddNumberToObject(o, "batch", r->batch);
+	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));
 	cJSON_AddNumberToObject(o, "price_per_second", round_to(r->price_per_hour / 3600.0, 6));
 	cJSON_AddBoolToObject(o, "always_on", t->always_on);
 	cJSON_AddNumberToObject(o, "busy_hours", round_to(t->busy_hours, 4));
@@ -244,8 +246,9 @@ static int serverless_detail(char *buf, size_t len, const struct route_result *r
 	char reps[48], terms[128];
 	route_gpu_count_text(reps, sizeof reps, r);
 	terms_text(terms, sizeof terms, r);
-	return snprintf(buf, len, "%s %s (%s %s), %.5f %s/s x %s", r->provider, r->offer, reps,
-	                r->gpu->name, r->price_per_hour / 3600.0, cur, terms);
+	return snprintf(buf, len, "%s %s (%s %s), %.5f %s/s x %s, %.0f tok/s", r->provider,
+	                r->offer, reps, r->gpu->name, r->price_per_hour / 3600.0, cur, terms,
+	                r->tokens_per_second);
 }
 
 static void serverless_report_detail(char *buf, size_t len, const struct route_result *r,

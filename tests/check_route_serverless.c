@@ -229,7 +229,7 @@ START_TEST(the_route_appears_in_every_output)
 	char *out = NULL;
 	const char *table[] = {"compare", spec, NULL};
 	run(table, &out);
-	ck_assert_msg(strstr(out, "owned   serverless\n"), "%s", out);
+	ck_assert_msg(strstr(out, "owned serverless\n"), "%s", out);
 	ck_assert_msg(strstr(out, "  serverless *"), "%s", out);
 	ck_assert_msg(strstr(out, "; serverless vs rented "), "%s", out);
 	free(out);
