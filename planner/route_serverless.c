@@ -37,7 +37,7 @@
 struct sls_miss {
 	double max_vram; /* per GPU, of the workers the job may use */
 	int max_count;
-	size_t considered, no_timeout, elsewhere;
+	size_t considered, no_timeout, elsewhere, elsewhere_provider;
 };
 
 /* The billed seconds of one start on offering s for the job. */
@@ -132,6 +132,12 @@ static void consider_worker(const struct route_ctx *c, const struct serverless_o
 static bool offering_allowed(const struct route_ctx *c, const struct serverless_offering *s,
                              struct sls_miss *m)
 {
+	/* providers: names the providers whose prices count, rented or
+	 * serverless. */
+	if (!workload_provider_allowed(c->w, s->provider)) {
+		m->elsewhere_provider++;
+		return false;
+	}
 	/* No offering states where its workers run, so listed regions
 	 * exclude every one, as an API host of unknown location is. */
 	if (!workload_region_allowed(c->w, "", "", "")) {
@@ -172,6 +178,9 @@ static void why_not(const struct route_ctx *c, struct route_result *r, const str
 	else if (m->elsewhere)
 		route_why(r, "no serverless offering states where its workers run, and the job "
 		             "lists regions");
+	else if (m->considered == 0 && m->elsewhere_provider && !m->no_timeout)
+		route_why(r, "no serverless offering from the listed providers; add runpod, "
+		             "replicate or modal to providers");
 	else if (m->considered == 0 && m->no_timeout)
 		route_why(r, "no serverless offering the job may use states its idle timeout; set "
 		             "serverless: {idle_timeout_s: N}");

@@ -19,8 +19,8 @@
 
 static char *dir, *db;
 
-/* One lambda offer at 5 USD/h, so a small job rents dearly and the
- * serverless worker is the cheapest route. */
+/* One offer at 5 USD/h each at lambda and runpod, so a small job rents
+ * dearly and the serverless worker is the cheapest route. */
 static void setup(void)
 {
 	dir = test_tmpdir();
@@ -36,6 +36,8 @@ static void setup(void)
 	o.vram_gib = refdata_gpu(test_ref(), "RTX 4090")->vram_gib;
 	snprintf(o.fetched_at, sizeof o.fetched_at, "2026-12-01T00:00:00Z");
 	ck_assert_int_eq(store_replace_offers(st, "lambda", &o, 1, &err), PLANNER_OK);
+	/* RunPod rents pods too: its snapshot's are replaced by the dear one. */
+	ck_assert_int_eq(store_replace_offers(st, "runpod", &o, 1, &err), PLANNER_OK);
 	store_close(st);
 }
 
@@ -45,7 +47,7 @@ static void teardown(void)
 	free(db);
 }
 
-#define HEAD "version: 1\nproviders: [lambda]\njobs:\n"
+#define HEAD "version: 1\nproviders: [lambda, runpod, replicate, modal]\njobs:\n"
 #define JOB  " - {name: a, model: llama-3.1-8b, precision: q4_k_m, "
 
 /* Plans yaml against the fixture's store. */
@@ -189,7 +191,32 @@ START_TEST(the_data_region_and_task_rules_apply)
 	                 "data: restricted allows owned GPUs only");
 	ck_assert(!p->jobs[2].routes[ROUTE_SERVERLESS].feasible);
 	ck_assert_ptr_nonnull(strstr(p->jobs[2].routes[ROUTE_SERVERLESS].why, "regions"));
-	ck_assert(!p->jobs[3].routes[ROUTE_SERVERLESS].feasible);
+	ck_assert_str_eq(
+	    p->jobs[3].routes[ROUTE_SERVERLESS].why,
+	    "task: finetune-lora is fine-tuning; the serverless route prices inference "
+	    "only");
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+/* providers: names whose prices count, rented or serverless alike. */
+START_TEST(providers_limit_the_serverless_offerings)
+{
+	struct jobspec *spec = NULL;
+	struct plan *p =
+	    plan_of("version: 1\nproviders: [lambda]\njobs:\n" JOB "hours_per_month: 10}\n", &spec);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_SERVERLESS];
+	ck_assert(!r->feasible);
+	ck_assert_ptr_nonnull(strstr(r->why, "no serverless offering from the listed providers"));
+	plan_free(p);
+	jobspec_free(spec);
+	p = plan_of("version: 1\nproviders: [lambda, replicate]\njobs:\n" JOB
+	            "hours_per_month: 10, serverless: {idle_timeout_s: 60}}\n",
+	            &spec);
+	r = &p->jobs[0].routes[ROUTE_SERVERLESS];
+	ck_assert_msg(r->feasible, "%s", r->why);
+	ck_assert_str_eq(r->provider, "replicate deployment");
 	plan_free(p);
 	jobspec_free(spec);
 }
@@ -287,6 +314,7 @@ Suite *route_serverless_suite(void)
 	tcase_add_test(tc, cold_starts_and_idle_time_are_billed);
 	tcase_add_test(tc, an_interactive_job_starts_by_its_request_rate);
 	tcase_add_test(tc, the_data_region_and_task_rules_apply);
+	tcase_add_test(tc, providers_limit_the_serverless_offerings);
 	tcase_add_test(tc, a_bad_serverless_key_names_its_place);
 	tcase_add_test(tc, the_route_appears_in_every_output);
 	suite_add_tcase(s, tc);
