@@ -1,4 +1,4 @@
-/* cmd_compare.c — `planner compare FILE`: every job against the three
+/* cmd_compare.c — `planner compare FILE`: every job against the four
  * routes, the cheapest, and where the curves cross. */
 #include <cJSON.h>
 #include <math.h>
@@ -533,10 +533,11 @@ const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--each-alone] "
 		"[--db PATH] [--quiet]",
-	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
-	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
-		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
-		"only) or buy (amortised purchase plus power). Prints the cheapest route,\n"
+	.summary = "cost of every job on the api, rented, owned and serverless routes; the cheapest",
+	.help = "Prices every job in the job spec FILE on the four routes: a cloud API\n"
+		"paid per token, a rented cloud GPU paid per hour, a GPU you own (power\n"
+		"only) or buy (amortised purchase plus power), and a serverless GPU\n"
+		"endpoint paid per second of worker time. Prints the cheapest route,\n"
 		"the monthly cost of each, and the break-even points; under the table, the\n"
 		"plan in all, jobs priced one by one (the figure 'planner fleet' and the\n"
 		"report quote for it; what to buy for all the jobs together is fleet's).\n\n"

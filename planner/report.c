@@ -366,7 +366,7 @@ static void legend(FILE *f, const struct scale *s, const struct job_result *j, c
 	fputs("</g>\n", f);
 }
 
-/* The job's cost-curve chart: the three routes over hours per month, the
+/* The job's cost-curve chart: every route over hours per month, the
  * crossings marked and labelled, the current use marked, a legend. */
 static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p,
                        const struct job_result *j, size_t index)

@@ -40,6 +40,25 @@ struct sls_miss {
 	size_t considered, no_timeout, elsewhere, elsewhere_provider;
 };
 
+/* Most distinct worker sizes (GPU x count) the job is sized on once each:
+ * offerings share them (RunPod's flex and active rows are the same
+ * GPUs), and sizing is most of the route's time. */
+#define SLS_SIZES 64
+
+/* The job on one worker size: whether it fits and runs, and how. */
+struct sls_sized {
+	const struct gpu_spec *gpu;
+	int count;
+	bool ok; /* fits in memory and does the work */
+	struct workload_run run;
+};
+
+/* The job's sizes so far, for one pricing of the route. */
+struct sls_sizes {
+	struct sls_sized at[SLS_SIZES];
+	size_t n;
+};
+
 /* The billed seconds of one start on offering s for the job. */
 static double cold_start_s(const struct route_ctx *c, const struct serverless_offering *s)
 {
@@ -88,18 +107,37 @@ static double bill(const struct route_ctx *c, const struct serverless_row *w,
 	return seconds * w->usd_per_second * c->spec->usd_to_currency;
 }
 
-/* Prices row w of offering s; keeps it in r when cheaper. */
-static void consider_worker(const struct route_ctx *c, const struct serverless_offering *s,
-                            const struct serverless_row *w, struct route_result *r,
-                            struct short_of *sh)
+/* The job sized on worker w, once per size (a too-short size's reason
+ * noted the first time, as a second note of it would change nothing). */
+static const struct sls_sized *sized(const struct route_ctx *c, const struct serverless_row *w,
+                                     struct sls_sizes *z, struct short_of *sh)
 {
-	struct workload_run run;
+	for (size_t i = 0; i < z->n; i++)
+		if (z->at[i].gpu == w->gpu && z->at[i].count == w->count)
+			return &z->at[i];
+	struct sls_sized one = {.gpu = w->gpu, .count = w->count};
 	char why[256];
-	if (!size_cache_size(c->sizes, c->shape, c->w, w->gpu, w->count,
-	                     WORKLOAD_MAX_GPUS / w->count, &run, why, sizeof why)) {
-		route_note_short(sh, &run, why);
-		return;
+	if (workload_fits(c->w, w->gpu, w->count)) {
+		one.ok = size_cache_size(c->sizes, c->shape, c->w, w->gpu, w->count,
+		                         WORKLOAD_MAX_GPUS / w->count, &one.run, why, sizeof why);
+		if (!one.ok)
+			route_note_short(sh, &one.run, why);
 	}
+	if (z->n == SLS_SIZES) {
+		z->at[0] = one; /* no room: sized again when met again */
+		return &z->at[0];
+	}
+	z->at[z->n] = one;
+	return &z->at[z->n++];
+}
+
+/* Prices row w of offering s on the job's run; keeps it in r when
+ * cheaper. */
+static void consider_worker(const struct route_ctx *c, const struct serverless_offering *s,
+                            const struct serverless_row *w, const struct workload_run *sized_run,
+                            struct route_result *r)
+{
+	struct workload_run run = *sized_run;
 	struct serverless_terms t = {.always_on = !s->scale_to_zero};
 	if (t.always_on) {
 		t.busy_hours = run.replicas * run.hours;
@@ -152,7 +190,8 @@ static bool offering_allowed(const struct route_ctx *c, const struct serverless_
 }
 
 static void price_offering(const struct route_ctx *c, const struct serverless_offering *s,
-                           struct route_result *r, struct short_of *sh, struct sls_miss *m)
+                           struct route_result *r, struct short_of *sh, struct sls_miss *m,
+                           struct sls_sizes *z)
 {
 	if (!offering_allowed(c, s, m))
 		return;
@@ -165,8 +204,9 @@ static void price_offering(const struct route_ctx *c, const struct serverless_of
 			m->max_vram = w->gpu->vram_gib;
 		if (w->count > m->max_count)
 			m->max_count = w->count;
-		if (workload_fits(c->w, w->gpu, w->count))
-			consider_worker(c, s, w, r, sh);
+		const struct sls_sized *one = sized(c, w, z, sh);
+		if (one->ok)
+			consider_worker(c, s, w, &one->run, r);
 	}
 }
 
@@ -198,8 +238,10 @@ static int price_serverless(const struct route_ctx *c, struct route_result *r, c
 	(void)err;
 	struct short_of sh = {0};
 	struct sls_miss m = {0};
+	struct sls_sizes z;
+	z.n = 0;
 	for (size_t k = 0; k < c->ref->n_serverless; k++)
-		price_offering(c, &c->ref->serverless[k], r, &sh, &m);
+		price_offering(c, &c->ref->serverless[k], r, &sh, &m, &z);
 	if (!r->feasible)
 		why_not(c, r, &sh, &m);
 	return PLANNER_OK;
