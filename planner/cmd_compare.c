@@ -1,4 +1,4 @@
-/* cmd_compare.c — `planner compare FILE`: every job against the three
+/* cmd_compare.c — `planner compare FILE`: every job against the four
  * routes, the cheapest, and where the curves cross. */
 #include <cJSON.h>
 #include <math.h>
@@ -339,6 +339,10 @@ static int print_csv(const struct plan *p)
 /* The widest the summary's job column grows (40 + the other columns fit a
  * 100-column terminal). */
 #define JOB_COLUMN_MAX 40
+/* Width of a route's cost column: "serverless" and a five-figure cost
+ * with cents, so the four shipped routes beside a 22-character job name
+ * fit in 80 columns. */
+#define COST_COLUMN 10
 
 /* What the table's words mean, once, under it. */
 #define TABLE_LEGEND                                                                               \
@@ -477,7 +481,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	size_t n_routes = route_count();
 	printf("%-*s %-9s", w, "job", "best");
 	for (size_t k = 0; k < n_routes; k++)
-		printf(" %12s", route_name((enum route)k));
+		printf(" %*s", COST_COLUMN, route_name((enum route)k));
 	putchar('\n');
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
@@ -488,7 +492,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			char cell[32] = "-";
 			if (j->routes[k].feasible)
 				snprintf(cell, sizeof cell, "%.2f", j->routes[k].monthly_cost);
-			printf(" %12s", cell);
+			printf(" %*s", COST_COLUMN, cell);
 		}
 		putchar('\n');
 	}
@@ -649,10 +653,11 @@ const struct cmd_entry cmd_compare_entry = {
 	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--each-alone] "
 		"[--measured FILE --gpu G [--gpus N] [--precision P] [--engine E] [--model M]] "
 		"[--db PATH] [--quiet]",
-	.summary = "cost of every job on the api, rented and owned routes; the cheapest",
-	.help = "Prices every job in the job spec FILE on the three routes: a cloud API\n"
-		"paid per token, a rented cloud GPU paid per hour, and a GPU you own (power\n"
-		"only) or buy (amortised purchase plus power). Prints the cheapest route,\n"
+	.summary = "cost of every job on the api, rented, owned and serverless routes; the cheapest",
+	.help = "Prices every job in the job spec FILE on the four routes: a cloud API\n"
+		"paid per token, a rented cloud GPU paid per hour, a GPU you own (power\n"
+		"only) or buy (amortised purchase plus power), and a serverless GPU\n"
+		"endpoint paid per second of worker time. Prints the cheapest route,\n"
 		"the monthly cost of each, and the break-even points; under the table, the\n"
 		"plan in all, jobs priced one by one (the figure 'planner fleet' and the\n"
 		"report quote for it; what to buy for all the jobs together is fleet's).\n\n"

@@ -140,6 +140,11 @@ struct job {
 	int serving;              /* enum serving_mode; window: hours_per_month is the window's */
 	bool serving_implied;     /* serving not in the spec: set by the interactive-usage rule */
 	struct job_usage usage;   /* usage: (spec_usage.c) */
+	/* serverless: (spec_serve.c; route_serverless.c) */
+	bool has_idle_timeout;    /* serverless.idle_timeout_s given */
+	double idle_timeout_s;    /* the wait before a worker scales down, seconds */
+	bool has_cold_start;      /* serverless.cold_start_s given */
+	double cold_start_s;      /* one cold start, seconds (else container start + load) */
 	/* Fine-tuning (docs/estimation.md, "Memory"; spec_train.c). */
 	int lora_rank;            /* lora.rank; 0 = VRAM_LORA_RANK */
 	enum lora_targets lora_targets; /* lora.targets; default all linear layers */

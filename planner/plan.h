@@ -17,6 +17,17 @@
 #include "tco.h"
 #include "workload.h"
 
+/* The parts of a serverless bill (route_serverless.c), in worker-hours
+ * a month unless said. */
+struct serverless_terms {
+	double busy_hours;     /* the work: replicas x the hours each runs */
+	double idle_hours;     /* waiting for the next request, until scale-down */
+	double starts;         /* cold starts a month */
+	double cold_start_s;   /* billed seconds of one start */
+	double idle_timeout_s; /* the wait before scale-down */
+	bool always_on;        /* an active worker: billed every hour of the month */
+};
+
 struct route_result {
 	enum route route;
 	bool feasible;
@@ -51,6 +62,7 @@ struct route_result {
 	struct tco_owned tco;    /* owned: the month's terms, monthly_cost = tco.monthly (tco.h) */
 	double setup_cost;       /* rented: costs.setup_hours of its runs, in monthly_cost */
 	enum confidence confidence; /* rented, owned: of tokens_per_second (confidence.h) */
+	struct serverless_terms sls; /* serverless: what its bill is made of */
 };
 
 /* The break-even figures of a job, one per pair of breakeven_at(i)
@@ -60,6 +72,7 @@ enum breakeven_builtin {
 	BREAKEVEN_OWNED_VS_RENTED, /* H* = (capex/months) / (price − kW·PUE·elec), hours */
 	BREAKEVEN_OWNED_PAYBACK,   /* capex / (rented − owned power) per month */
 	BREAKEVEN_API_VS_RENTED,   /* tokens/month where the API bill equals rented */
+	BREAKEVEN_SERVERLESS_VS_RENTED, /* hours/month where the cost lines cross */
 	BREAKEVEN_BUILTIN
 };
 

@@ -266,6 +266,8 @@ int refdata_load(struct refdata **out, char **err)
 		rc = build_alias_table(ref, err);
 	if (rc == PLANNER_OK)
 		rc = load_models(ref, err);
+	if (rc == PLANNER_OK)
+		rc = refdata_load_serverless(ref, err);
 	/* The snapshot's rates until the command reads the store's. */
 	if (rc == PLANNER_OK && !(ref->fx = calloc(1, sizeof *ref->fx)))
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
@@ -297,6 +299,7 @@ void refdata_free(struct refdata *ref)
 	free(ref->models);
 	free(ref->as_of);
 	free(ref->fx);
+	refdata_free_serverless(ref);
 	free(ref);
 }
 

@@ -117,6 +117,28 @@ struct model_spec {
 struct gpu_alias;
 struct fx_table;
 
+/* One worker size a serverless offering bills per second
+ * (schema/serverless.json). */
+struct serverless_row {
+	const struct gpu_spec *gpu; /* the refdata's */
+	int count;                  /* GPUs of one worker */
+	char *offer;                /* the provider's name of it, "gpu-a100-large" */
+	double usd_per_second;      /* the whole worker */
+};
+
+/* A serverless offering: a provider's tier of workers billed per second
+ * of their time (route_serverless.c). */
+struct serverless_offering {
+	char *provider;           /* "runpod" */
+	char *tier;               /* "flex", "active" */
+	char *source;             /* where the prices come from, and when */
+	bool scale_to_zero;       /* false: the workers run all month */
+	double idle_timeout_s;    /* the default wait before scale-down; NAN: not stated */
+	double container_start_s; /* a start before the weights load; NAN: not stated */
+	struct serverless_row *rows;
+	size_t n_rows;
+};
+
 struct refdata {
 	struct gpu_spec *gpus;     /* owned */
 	size_t n_gpus;
@@ -128,6 +150,8 @@ struct refdata {
 	/* Exchange rates through EUR (fx.h, owned): the bundled snapshot's, or
 	 * the store's once a command has read them (cli_store). */
 	struct fx_table *fx;
+	struct serverless_offering *serverless; /* owned (refdata_serverless.c) */
+	size_t n_serverless;
 };
 
 /* One entry of the alias table: a normalised spelling and its part. */
@@ -198,5 +222,14 @@ extern const char planner_schema_sql[];
 extern const char planner_gpus_json[];
 extern const char planner_models_json[];
 extern const char planner_snapshot_json[];
+extern const char planner_serverless_json[];
+
+/* Reads the embedded serverless.json into ref (after its GPUs). Returns
+ * PLANNER_OK, or PLANNER_EINPUT with *err naming the row when a GPU name
+ * matches no part or a price is not positive, PLANNER_ESYS when out of
+ * memory. (refdata_serverless.c) */
+int refdata_load_serverless(struct refdata *ref, char **err);
+/* Frees ref's serverless offerings; accepts NULL. */
+void refdata_free_serverless(struct refdata *ref);
 
 #endif

@@ -341,12 +341,15 @@ static void crossings(FILE *f, const struct scale *s, const struct cost_line lin
 }
 
 /* Legend in a band above the plot, one entry per route, so it never hides
- * a line, a crossing or the current-use marker. */
+ * a line, a crossing or the current-use marker: one row of up to three,
+ * else two rows (an entry needs about a third of the plot's width). */
 static void legend(FILE *f, const struct scale *s, const struct job_result *j, const char *currency)
 {
+	int n = (int)route_count(), cols = n <= 3 ? n : (n + 1) / 2;
 	fputs("<g class=\"legend\">\n", f);
-	for (int k = 0; k < (int)route_count(); k++) {
-		double x = s->px0 + k * (s->px1 - s->px0) / (double)route_count(), y = 18;
+	for (int k = 0; k < n; k++) {
+		double x = s->px0 + (k % cols) * (s->px1 - s->px0) / (double)cols;
+		double y = n <= 3 ? 18 : 16 + (k / cols) * 16;
 		const struct route_result *r = &j->routes[k];
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -363,7 +366,7 @@ static void legend(FILE *f, const struct scale *s, const struct job_result *j, c
 	fputs("</g>\n", f);
 }
 
-/* The job's cost-curve chart: the three routes over hours per month, the
+/* The job's cost-curve chart: every route over hours per month, the
  * crossings marked and labelled, the current use marked, a legend. */
 static void cost_chart(FILE *f, const struct jobspec *spec, const struct plan *p,
                        const struct job_result *j, size_t index)

@@ -32,7 +32,8 @@ int route_speed_text(char *buf, size_t len, int n, const struct route_result *r)
  * before it plans, as provider_list is fixed before a refresh: a list
  * passed by pointer through every consumer would change ~25 signatures
  * for a test's sake. */
-static const struct route_ops *routes[ROUTE_MAX] = {&route_api, &route_rented, &route_owned};
+static const struct route_ops *routes[ROUTE_MAX] = {&route_api, &route_rented, &route_owned,
+                                                    &route_serverless};
 static size_t n_routes = ROUTE_BUILTIN;
 
 static void api_tokens_text(char *buf, size_t len, double v, const char *note);
@@ -75,8 +76,18 @@ static struct breakeven_pair pairs[BREAKEVEN_MAX] = {
      .csv_places = 6,
      .figure = breakeven_api_rented_tokens,
      .text = api_tokens_text},
+    {.a = &route_serverless,
+     .b = &route_rented,
+     .label = "serverless vs rented",
+     .json_key = "serverless_vs_rented_hours_per_month",
+     .json_places = 1,
+     .csv_column = "serverless_vs_rented_breakeven_hours",
+     .csv_unit = 1,
+     .csv_places = 1,
+     .figure = breakeven_lines_cross,
+     .text = breakeven_hours_text},
 };
-static size_t n_pairs = 3;
+static size_t n_pairs = BREAKEVEN_BUILTIN;
 
 size_t route_count(void)
 {
@@ -182,7 +193,7 @@ void route_reset(void)
 	for (size_t k = ROUTE_BUILTIN; k < n_routes; k++)
 		routes[k] = NULL;
 	n_routes = ROUTE_BUILTIN;
-	n_pairs = 3;
+	n_pairs = BREAKEVEN_BUILTIN;
 }
 
 void route_why(struct route_result *r, const char *fmt, ...)

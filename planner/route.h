@@ -2,7 +2,7 @@
  * one interface, `struct route_ops`, and one list of them that every
  * consumer loops over: compare, breakeven, diff, fleet, horizon, the
  * report, the schedule and every export. A route is a file
- * (planner/route_<name>.c) ending in its `struct route_ops`; the three of
+ * (planner/route_<name>.c) ending in its `struct route_ops`; the four of
  * planner are in the list from the start, and route_register adds one
  * (a test's, or a later route's) at run time.
  *
@@ -18,17 +18,17 @@
 /* The routes planner ships, in list order; a registered route takes the
  * next free index. A route's index is its place in every per-route array
  * (job_result.routes, schedule.route_cost, horizon months …). */
-enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_BUILTIN };
+enum route { ROUTE_API, ROUTE_RENTED, ROUTE_OWNED, ROUTE_SERVERLESS, ROUTE_BUILTIN };
 
-/* Most routes the list holds: the three shipped plus room for one
+/* Most routes the list holds: the four shipped plus room for one
  * registered (a test's, or the next route until it ships). Per-route
  * arrays are this long; route_count() says how many are in use. Each
  * slot costs every job 0.7 KiB (route_result), and a plan holds every
  * job at once (issue 16), so the room is kept small. */
-#define ROUTE_MAX 4
+#define ROUTE_MAX 5
 
-/* Most break-even figures (struct breakeven): the shipped three plus room
- * for three pairs of registered routes (72 bytes a job each). */
+/* Most break-even figures (struct breakeven): the shipped four plus room
+ * for two pairs of registered routes (72 bytes a job each). */
 #define BREAKEVEN_MAX 6
 
 /* Properties (route_ops.flags). */
@@ -119,10 +119,11 @@ const struct route_ops *route_at(size_t k);
 /* The index of ops in the list, or -1. */
 int route_index(const struct route_ops *ops);
 
-/* "api", "rented", "owned", a registered route's name; "?" past the list. */
+/* "api", "rented", "owned", "serverless", a registered route's name; "?"
+ * past the list. */
 const char *route_name(enum route r);
-/* The routes by tie rank, lowest first (owned, rented, api, then
- * registered ones by theirs; equal ranks in list order), into out.
+/* The routes by tie rank, lowest first (owned, rented, api, serverless,
+ * then registered ones by theirs; equal ranks in list order), into out.
  * Returns route_count(). */
 size_t route_by_rank(enum route out[ROUTE_MAX]);
 /* Whether route r has every flag of mask. */
@@ -148,7 +149,7 @@ struct breakeven_pair {
 	void (*text)(char *buf, size_t len, double v, const char *note);
 };
 
-/* The pairs: the shipped three, then those of registered routes. */
+/* The pairs: the shipped four, then those of registered routes. */
 size_t breakeven_count(void);
 const struct breakeven_pair *breakeven_at(size_t i);
 
@@ -187,6 +188,6 @@ void route_cost_line(const struct job_result *j, size_t k, struct cost_line *out
  * cross in (0, max_hours] (parallel, or they cross outside). */
 double route_lines_cross(const struct cost_line *a, const struct cost_line *b, double max_hours);
 
-extern const struct route_ops route_api, route_rented, route_owned;
+extern const struct route_ops route_api, route_rented, route_owned, route_serverless;
 
 #endif

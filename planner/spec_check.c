@@ -105,7 +105,8 @@ int spec_check_timezone(struct spec_rd *r, const struct spec_key *k, const struc
 
 
 /* The names providers: may hold: the GPU adapters' and the quotes'. */
-static size_t provider_names_known(const struct jobspec *sp, const char **names, size_t cap)
+static size_t provider_names_known(const struct jobspec *sp, const struct refdata *ref,
+                                   const char **names, size_t cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; provider_list[i] && n < cap; i++)
@@ -113,6 +114,9 @@ static size_t provider_names_known(const struct jobspec *sp, const char **names,
 			names[n++] = provider_list[i]->name;
 	for (size_t i = 0; i < sp->n_quotes && n < cap; i++)
 		names[n++] = sp->quotes[i].provider;
+	/* The serverless route's providers (schema/serverless.json). */
+	for (size_t i = 0; i < ref->n_serverless && n < cap; i++)
+		names[n++] = ref->serverless[i].provider;
 	return n;
 }
 
@@ -125,10 +129,11 @@ int spec_check_providers(struct spec_rd *r, const struct spec_key *k, const stru
 			pk = &r->v[i];
 	if (!sp->providers || !pk || !pk->val)
 		return PLANNER_OK;
-	const char **names = calloc(sp->n_quotes + 64, sizeof *names);
+	size_t cap = sp->n_quotes + r->c->ref->n_serverless + 64;
+	const char **names = calloc(cap, sizeof *names);
 	if (!names)
 		return yr_oom(&r->c->y);
-	size_t n = provider_names_known(sp, names, sp->n_quotes + 64);
+	size_t n = provider_names_known(sp, r->c->ref, names, cap);
 	int rc = PLANNER_OK;
 	for (size_t i = 0; i < sp->n_providers && rc == PLANNER_OK; i++) {
 		bool known = false;

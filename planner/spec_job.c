@@ -469,6 +469,13 @@ static const struct spec_key job_keys[] = {
      .example = "usage: {users: 12, requests_per_user_day: 20}",
      .desc = "The job's volume in people's terms, instead of tokens_per_month or "
              "hours_per_month (see jobs[].usage)."},
+    {.name = "serverless",
+     .kind = SPEC_MAP,
+     .sub = &spec_serverless,
+     .flags = SPEC_NULL_OK,
+     .def_text = "the provider's terms",
+     .example = "serverless: {idle_timeout_s: 60}",
+     .desc = "The serverless route's idle timeout and cold start (see jobs[].serverless)."},
     {.name = "kv_cache",
      .kind = SPEC_ENUM,
      .offset = offsetof(struct job, kv_cache),

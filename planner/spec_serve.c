@@ -91,6 +91,47 @@ const struct spec_table spec_request = {
     .done = request_done,
 };
 
+/* Most seconds serverless: takes: a day. */
+#define MAX_SERVERLESS_SECONDS 86400
+
+/* The given keys of serverless: replace the provider's defaults. */
+static int serverless_done(struct spec_rd *r)
+{
+	struct job *j = r->target;
+	j->has_idle_timeout = spec_val(r, "idle_timeout_s")->val != NULL;
+	j->has_cold_start = spec_val(r, "cold_start_s")->val != NULL;
+	return PLANNER_OK;
+}
+
+static const struct spec_key serverless_keys[] = {
+    {.name = "idle_timeout_s",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct job, idle_timeout_s),
+     .lo = 0,
+     .hi = MAX_SERVERLESS_SECONDS,
+     .def_text = "the provider's (RunPod: 5)",
+     .example = "idle_timeout_s: 60",
+     .desc = "Seconds an idle worker waits for the next request before it scales down; "
+             "billed, and a gap between requests longer than it costs a cold start."},
+    {.name = "cold_start_s",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct job, cold_start_s),
+     .lo = 0,
+     .hi = MAX_SERVERLESS_SECONDS,
+     .def_text = "the provider's container start + the weights' GiB at 1 GiB/s",
+     .example = "cold_start_s: 40",
+     .desc = "Billed seconds of one cold start, as measured on your own endpoint."},
+};
+
+const struct spec_table spec_serverless = {
+    .intro = "How the serverless route bills the job (docs/estimation.md, \"Serverless\"): "
+             "each key replaces the provider's default.",
+    .keys = serverless_keys,
+    .n = sizeof serverless_keys / sizeof *serverless_keys,
+    .where = "in serverless of ",
+    .done = serverless_done,
+};
+
 /* A whole number of sequences, or max: the largest batch that fits
  * beside the weights on each configuration (workload_batch). */
 int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)

@@ -126,6 +126,7 @@ extern const size_t jobspec_n_task_names, jobspec_n_data_names;
 extern const char *const spec_kv_cache_names[SPEC_N_KV_CACHE]; /* by enum kv_cache_type */
 extern const char *const spec_serving_names[SPEC_N_SERVING];   /* by enum serving_mode */
 extern const struct spec_table spec_request;                   /* jobs[].request */
+extern const struct spec_table spec_serverless;                /* jobs[].serverless */
 /* context: a whole number of tokens, with fit --context's suffixes. */
 int spec_read_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 /* batch: a whole number, or max (inference only). */

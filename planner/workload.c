@@ -91,10 +91,12 @@ bool workload_route_allowed(const struct workload *w, enum route r, char *why, s
 	const struct job *j = w->job;
 	const char *fmt = NULL, *what = NULL;
 	/* The texts name today's routes: the api route is the one
-	 * inference-only, third-party route, rented the one that only leaves
-	 * the house. */
+	 * inference-only, third-party route (priced per token), rented the one
+	 * that only leaves the house. */
 	if (route_has(r, ROUTE_INFERENCE_ONLY) && j->task != TASK_INFERENCE) {
-		fmt = "task: %s is fine-tuning; the api route prices inference tokens only";
+		fmt = route_has(r, ROUTE_THIRD_PARTY)
+		          ? "task: %s is fine-tuning; the %s route prices inference tokens only"
+		          : "task: %s is fine-tuning; the %s route prices inference only";
 		what = task_name(j->task);
 	} else if (route_has(r, ROUTE_THIRD_PARTY) && j->data != DATA_PUBLIC) {
 		fmt = "data: %s excludes third-party APIs";
@@ -106,7 +108,7 @@ bool workload_route_allowed(const struct workload *w, enum route r, char *why, s
 	if (!fmt)
 		return true;
 	if (why && len > 0)
-		snprintf(why, len, fmt, what);
+		snprintf(why, len, fmt, what, route_name(r));
 	return false;
 }
 

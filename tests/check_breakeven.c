@@ -191,16 +191,17 @@ START_TEST(the_header_names_units_and_never_is_an_empty_cell)
 			   72));
 	static const char *const cols[] = {"owned_vs_rented_breakeven_hours,",
 					   "owned_payback_months,",
-					   "api_vs_rented_breakeven_mtokens,", "currency,",
+					   "api_vs_rented_breakeven_mtokens,",
+					   "serverless_vs_rented_breakeven_hours,", "currency,",
 					   "prices_as_of,", "rented_replicas,", "owned_replicas,",
 					   "best_cost_per_mtok,", "owned_payback_note\r\n"};
 	for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
 		ck_assert_msg(strstr(out, cols[i]) != NULL, "no column %s", cols[i]);
 	/* contract-review (owned GPUs only): owned vs rented never, payback
-	 * never, api vs rented never. */
+	 * never, api vs rented never, serverless vs rented never. */
 	char *row = strstr(out, "\r\ncontract-review,");
 	ck_assert_ptr_nonnull(row);
-	ck_assert_ptr_nonnull(strstr(row, ",owned,35.64,,,,EUR,"));
+	ck_assert_ptr_nonnull(strstr(row, ",owned,35.64,,,,,EUR,"));
 	ck_assert_ptr_null(strstr(out, "nan"));
 	/* "never" only in owned_payback_note, the last column; the figure
 	 * columns stay empty */
@@ -229,7 +230,8 @@ START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
 	ck_assert_ptr_nonnull(bot);
 	ck_assert_ptr_nonnull(strstr(bot, "1x RTX 4090 on hand"));
 	ck_assert_ptr_nonnull(
-	    strstr(bot, "break-even: already owned: power only; api vs rented never\n"));
+	    strstr(bot, "break-even: already owned: power only; api vs rented never; "
+	                "serverless vs rented never\n"));
 	ck_assert_ptr_null(strstr(out, " 0.0 h/month"));
 	ck_assert_ptr_null(strstr(out, " 0.0 months"));
 	free(out);
@@ -263,7 +265,7 @@ START_TEST(gpus_on_hand_say_already_owned_in_place_of_the_figures)
 	const char *row = strstr(out, "\r\nsupport-bot,");
 	ck_assert_ptr_nonnull(row);
 	/* best owned, its cost, then both owned figures and api empty */
-	ck_assert_ptr_nonnull(strstr(row, ",owned,1.11,,,,EUR,"));
+	ck_assert_ptr_nonnull(strstr(row, ",owned,1.11,,,,,EUR,"));
 	ck_assert(!strncmp(strstr(row + 2, "\r\n") - 26, ",already owned: power only", 26));
 	free(out);
 	char *html = xasprintf("%s/r.html", dir);

@@ -204,6 +204,13 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 					      "%s owned %.2f != %.2f", name, cost, want);
 				if (cJSON_IsTrue(cJSON_GetObjectItem(r, "already_owned")))
 					on_hand = true;
+			} else if (!strcmp(rn, "serverless")) {
+				/* Every billed second: busy, idle and starting. */
+				double seconds = (num(r, "busy_hours") + num(r, "idle_hours")) * 3600 +
+				                 num(r, "cold_starts") * num(r, "cold_start_s");
+				double want = seconds * num(r, "price_per_second");
+				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-2,
+				              "%s serverless %.2f != %.2f", name, cost, want);
 			} else {
 				const cJSON *t = cJSON_GetObjectItem(job, "tokens_per_month");
 				double want = (num(t, "input") * num(r, "input_per_mtok") +
@@ -432,7 +439,7 @@ START_TEST(a_served_looking_job_priced_for_a_sliver_of_its_window_is_warned_of)
 }
 END_TEST
 
-START_TEST(the_table_names_every_job_and_the_csv_has_three_rows_a_job)
+START_TEST(the_table_names_every_job_and_the_csv_has_a_row_a_route)
 {
 	char *db = db_arg(), *out = NULL;
 	const char *argv[] = {"compare", "jobs/monthly.yaml", "--db", db, NULL};
@@ -446,7 +453,7 @@ START_TEST(the_table_names_every_job_and_the_csv_has_three_rows_a_job)
 	int lines = 0;
 	for (char *p = out; *p; p++)
 		lines += *p == '\n';
-	ck_assert_int_eq(lines, 1 + 3 * 6);
+	ck_assert_int_eq(lines, 1 + 4 * 6);
 	free(out);
 	free(db);
 }
@@ -573,6 +580,9 @@ START_TEST(at_80_columns_compare_wraps_and_shows_every_figure_of_the_json)
 			if (!strcmp(rn, "rented")) {
 				assert_figure(table, name, " %.4g ", num(r, "price_per_hour"));
 				assert_figure(table, name, "x %.1f h", num(r, "gpu_hours"));
+			} else if (!strcmp(rn, "serverless")) {
+				assert_figure(table, name, "busy %.1f h", num(r, "busy_hours"));
+				assert_figure(table, name, "idle %.1f h", num(r, "idle_hours"));
 			} else if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "already_owned"))) {
 				assert_figure(table, name, " %.0f ", num(r, "capex"));
 				assert_figure(table, name, "power %.2f ", num(r, "power_cost"));
@@ -918,7 +928,7 @@ Suite *compare_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, compare_set_prices_a_what_if_and_the_cost_terms_add_up);
 	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
-	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_three_rows_a_job);
+	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_a_row_a_route);
 	tcase_add_test(tc, the_summary_widens_its_job_column_for_a_long_name);
 	tcase_add_test(tc, the_impossible_job_is_resized_or_infeasible_with_the_reason);
 	tcase_add_test(tc, an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok);

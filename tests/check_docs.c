@@ -248,14 +248,14 @@ START_TEST(the_readme_commands_print_what_the_readme_shows)
 	free(out);
 	/* A control: one figure changed in a copy is found. */
 	char *dir = test_tmpdir(), *copy = xasprintf("%s/README.md", dir);
-	char *cmd = xasprintf("sed '0,/^support-bot  /s/^support-bot            api               "
-			      "[0-9.]*/support-bot            api               999.99/' README.md > "
+	char *cmd = xasprintf("sed '0,/^support-bot  /s/^support-bot            api             "
+			      "[0-9.]*/support-bot            api             999.99/' README.md > "
 			      "'%s'",
 			      copy);
 	ck_assert_int_eq(run_sh(cmd, &out), 0);
 	free(out);
 	ck_assert_int_ne(readme_walk(copy, bindir, &out), 0);
-	ck_assert_msg(strstr(out, "-support-bot            api               999.99"), "%s", out);
+	ck_assert_msg(strstr(out, "-support-bot            api             999.99"), "%s", out);
 	free(out);
 	free(cmd);
 	free(copy);

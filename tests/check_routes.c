@@ -238,7 +238,7 @@ START_TEST(compare_shows_the_route_in_its_table_json_and_csv)
 	char *out = NULL;
 	const char *table[] = {spec_path, NULL};
 	run_cmd(&cmd_compare_entry, table, &out);
-	ck_assert_msg(strstr(out, "api       rented        owned         flat\n"), "%s", out);
+	ck_assert_msg(strstr(out, "api     rented      owned serverless       flat\n"), "%s", out);
 	ck_assert_msg(strstr(out, " flat     "), "best is flat: %s", out);
 	ck_assert_msg(strstr(out, "flatco flat-plan, a flat 5.00 EUR"), "%s", out);
 	ck_assert_msg(strstr(out, "; flat vs rented 25.0 h/month"), "%s", out);
@@ -247,8 +247,8 @@ START_TEST(compare_shows_the_route_in_its_table_json_and_csv)
 	cJSON *root = run_json(&cmd_compare_entry, json);
 	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
 	const cJSON *routes = cJSON_GetObjectItem(job, "routes");
-	ck_assert_int_eq(cJSON_GetArraySize(routes), 4);
-	const cJSON *flat = cJSON_GetArrayItem(routes, 3);
+	ck_assert_int_eq(cJSON_GetArraySize(routes), 5);
+	const cJSON *flat = cJSON_GetArrayItem(routes, 4);
 	ck_assert_str_eq(cJSON_GetObjectItem(flat, "route")->valuestring, "flat");
 	ck_assert_str_eq(cJSON_GetObjectItem(flat, "offer")->valuestring, "flat-plan");
 	ck_assert(!cJSON_GetObjectItem(flat, "replicas")); /* not on GPUs */
@@ -278,10 +278,11 @@ START_TEST(breakeven_gives_the_route_its_columns_and_pair)
 	char *eol = strstr(out, "\r\n");
 	ck_assert_ptr_nonnull(eol);
 	*eol = '\0';
-	ck_assert_msg(strstr(out, ",owned_capex,flat_monthly_cost,flat_offer,best_route,"), "%s",
+	ck_assert_msg(strstr(out, ",serverless_gpu_count,flat_monthly_cost,flat_offer,best_route,"), "%s",
 	              out);
 	ck_assert_msg(strstr(out, ",api_vs_rented_breakeven_mtokens,"
-	                          "flat_vs_rented_breakeven_hours,currency,"),
+	                          "serverless_vs_rented_breakeven_hours,flat_vs_rented_breakeven_hours,"
+	                          "currency,"),
 	              "%s", out);
 	ck_assert_msg(strstr(eol + 2, ",5.00,flat-plan,flat,5.00,"), "%s", eol + 2);
 	ck_assert_msg(strstr(eol + 2, ",25.0,EUR,"), "%s", eol + 2);
@@ -403,7 +404,8 @@ START_TEST(the_data_and_task_rules_follow_a_route_properties)
 	ck_assert_int_eq(workload_init(&c, spec, &spec->jobs[0], &err), PLANNER_OK);
 	ck_assert_int_eq(workload_init(&r, spec, &spec->jobs[1], &err), PLANNER_OK);
 	char why[128];
-	/* One registered route at a time: the list has room for one. */
+	/* One registered route at a time: the list has room for one beside
+	 * the shipped four. */
 	ck_assert_int_eq(route_register(&hosted, NULL, 0, &err), PLANNER_OK);
 	ck_assert_int_eq(route_register(&hosted, NULL, 0, &err), PLANNER_EINPUT);
 	ck_assert_str_eq(err, "route 'hosted' is already listed");
