@@ -344,6 +344,24 @@ struct offers_args {
 	const char *currency; /* --currency; "USD" unless given */
 };
 
+/* --provider and --region name something the catalogue can hold, else a
+ * usage error with the nearest name and the list; 0 to go on. */
+static int check_names(struct cli *c, const struct offers_args *a)
+{
+	char names[512], hint[768];
+	if (a->f.provider && !provider_find(a->f.provider)) {
+		provider_names(a->api ? PROVIDER_PICK_ALL : PROVIDER_PICK_RENTED, names, sizeof names);
+		return cli_usage(c, "unknown provider '%s'; %s", a->f.provider,
+		                 near_miss_text(a->f.provider, names, hint, sizeof hint));
+	}
+	if (a->f.region && !regions_known(a->f.region))
+		return cli_usage(c, "unknown region '%s'; %s, a country code (DE) or a provider's "
+		                 "region name (eu-central-1)",
+		                 a->f.region, near_miss_text(a->f.region, REGIONS_GROUPS, hint,
+		                                             sizeof hint));
+	return 0;
+}
+
 /* Reads the options into a; returns 0 to go on, else the exit status. */
 static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *a)
 {
@@ -420,7 +438,7 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return check_names(c, a);
 }
 
 /* Keeps the rows of `provider` (all when NULL), in order; returns how many. */

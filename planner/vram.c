@@ -114,6 +114,16 @@ const char *precision_suggest(const char *name)
 	return nearest_name(name, precision_name_list, n);
 }
 
+const char *precision_list(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; precision_name_list[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+		                         precision_name_list[i]);
+	return buf;
+}
+
 const char *const *precision_names(void)
 {
 	return precision_name_list;

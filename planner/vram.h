@@ -24,6 +24,9 @@ struct precision_info {
 const struct precision_info *precision_find(const char *name);
 /* Nearest known precision name for "did you mean"; may be NULL. */
 const char *precision_suggest(const char *name);
+/* Every precision's name joined by ", " into buf (cut to fit), for
+ * messages; returns buf. */
+const char *precision_list(char *buf, size_t len);
 /* All known precision names, NULL-terminated (for help text). */
 const char *const *precision_names(void);
 
