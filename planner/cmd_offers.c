@@ -436,6 +436,20 @@ static int check_names(struct cli *c, const struct offers_args *a)
 	return 0;
 }
 
+/* --gpu G: a GPU the table knows, else the nearest and where the list
+ * is; 0 to go on. */
+static int gpu_option(struct cli *c, const char *name, struct offers_args *a)
+{
+	const struct gpu_spec *g = refdata_gpu(c->ref, name);
+	if (!g) {
+		const char *near = refdata_gpu_suggest(c->ref, name);
+		return cli_usage(c, "unknown GPU '%s'; %s%s%s'planner gpus' lists them", name,
+		                 near ? "did you mean '" : "", near ? near : "", near ? "'? " : "");
+	}
+	a->f.gpu = g->name;
+	return 0;
+}
+
 /* --spec FILE without --currency: prices in the spec's currency. Returns
  * 0 to go on, else the exit status after a message. */
 static int spec_currency(struct cli *c, struct offers_args *a)
@@ -477,17 +491,10 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'g': {
-			const struct gpu_spec *g = refdata_gpu(c->ref, optarg);
-			if (!g) {
-				const char *near = refdata_gpu_suggest(c->ref, optarg);
-				return cli_usage(c, "unknown GPU '%s'%s%s%s", optarg,
-				                 near ? "; did you mean '" : "", near ? near : "",
-				                 near ? "'" : "");
-			}
-			a->f.gpu = g->name;
+		case 'g':
+			if ((rc = gpu_option(c, optarg, a)))
+				return rc;
 			break;
-		}
 		case 'm':
 			if (!parse_count(optarg, &v))
 				return cli_usage(c, "--min-vram wants GiB per GPU, e.g. 48");
