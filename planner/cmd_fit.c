@@ -342,9 +342,9 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 	char names[256], hint[384];
 	int rc;
 	if (engine && !(a->engine = engine_find(engine)))
-		return cli_usage(c, "unknown engine '%s'; %s", engine,
-		                 near_miss_text(engine, engine_names(names, sizeof names), hint,
-		                                sizeof hint));
+		return cli_usage(
+		    c, "unknown engine '%s'; %s", engine,
+		    near_miss_text(engine, engine_names(names, sizeof names), hint, sizeof hint));
 	if ((rc = fit_device_check(c, a, engine, gpu)))
 		return rc;
 	if (!a->engine)

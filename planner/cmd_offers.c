@@ -31,7 +31,7 @@ static int name_piece(const char **s, int cols, bool cut)
 			break;
 	}
 	if (!p[len])
-		fit = len; /* the rest fits */
+		fit = len;    /* the rest fits */
 	else if (!fit && cut) /* one long word, on a narrow terminal */
 		fit = len;
 	else if (!fit) /* one long word: whole, never cut */
@@ -49,8 +49,8 @@ static int name_piece(const char **s, int cols, bool cut)
 
 /* The widths and columns of one offers table. */
 struct offers_layout {
-	int offer_cols; /* OFFER_COLS, or OFFER_COLS_NARROW */
-	bool narrow;    /* without /gpu-h, cur and region */
+	int offer_cols;                /* OFFER_COLS, or OFFER_COLS_NARROW */
+	bool narrow;                   /* without /gpu-h, cur and region */
 	char per_h[16], per_gpu_h[16]; /* the price headings, with the unit: "EUR/h" */
 };
 
@@ -67,7 +67,8 @@ static void offer_cells(const struct offers_layout *l, const struct offer *o, co
                         const char *region)
 {
 	if (!o)
-		printf(" %-12s %4s %7s %10s", "gpu", "gpus", l->narrow ? "GiB" : "GiB/gpu", l->per_h);
+		printf(" %-12s %4s %7s %10s", "gpu", "gpus", l->narrow ? "GiB" : "GiB/gpu",
+		       l->per_h);
 	else
 		printf(" %-12.12s %4d %7.1f %9.3f%c", o->gpu, o->gpu_count, o->vram_gib,
 		       o->price_per_hour, o->estimated ? '~' : ' ');
@@ -105,7 +106,8 @@ static bool offers_rows(const struct offers_layout *l, const struct offer *o, si
 		int len = name_piece(&rest, l->offer_cols, l->narrow);
 		printf("%-10.10s %-*.*s%*s", o[i].provider, len, len, offer,
 		       l->offer_cols - len > 0 ? l->offer_cols - len : 0, "");
-		offer_cells(l, &o[i], where[0] ? where : "?", cli_safe(region, sizeof region, region));
+		offer_cells(l, &o[i], where[0] ? where : "?",
+		            cli_safe(region, sizeof region, region));
 		/* The rest of a long name under its start, never cut mid-word. */
 		while (*rest) {
 			const char *at = rest;
@@ -260,14 +262,16 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 static void api_row(const struct api_price *a, double rate, bool narrow)
 {
 	char model[sizeof a->model];
-	printf("%-11.11s %-*.*s %11.3f %12.3f %7ld", a->provider, narrow ? MODEL_COLS_NARROW : MODEL_COLS,
-	       narrow ? MODEL_COLS_NARROW : MODEL_COLS, cli_safe(model, sizeof model, a->model),
-	       a->input_per_token * 1e6 * rate, a->output_per_token * 1e6 * rate, a->context);
+	printf("%-11.11s %-*.*s %11.3f %12.3f %7ld", a->provider,
+	       narrow ? MODEL_COLS_NARROW : MODEL_COLS, narrow ? MODEL_COLS_NARROW : MODEL_COLS,
+	       cli_safe(model, sizeof model, a->model), a->input_per_token * 1e6 * rate,
+	       a->output_per_token * 1e6 * rate, a->context);
 	/* Long-prompt tiers: prompts over N tokens pay in/out. */
 	if (narrow && a->n_tiers)
 		printf("\n%11s", "");
 	for (int t = 0; t < a->n_tiers; t++)
-		printf("  >%ld: %.3f/%.3f", a->tiers[t].above, a->tiers[t].input_per_token * 1e6 * rate,
+		printf("  >%ld: %.3f/%.3f", a->tiers[t].above,
+		       a->tiers[t].input_per_token * 1e6 * rate,
 		       a->tiers[t].output_per_token * 1e6 * rate);
 	putchar('\n');
 }
@@ -379,10 +383,10 @@ static char offers_help[4096];
 	"under the table; json and csv keep the published price and add the converted.\n\n"     \
 	"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"                    \
 	"  --min-vram N     at least N GiB per GPU\n"                                              \
-	"  --max-price P    at most P per instance-hour, in --currency\n"                         \
-	"  --currency C     the currency prices are shown, sorted and compared in\n"              \
-	"                   (ISO 4217; default: --spec's currency, else USD)\n"                   \
-	"  --spec FILE      a job spec, for its currency\n"                                       \
+	"  --max-price P    at most P per instance-hour, in --currency\n"                          \
+	"  --currency C     the currency prices are shown, sorted and compared in\n"               \
+	"                   (ISO 4217; default: --spec's currency, else USD)\n"                    \
+	"  --spec FILE      a job spec, for its currency\n"                                        \
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \
@@ -424,15 +428,17 @@ static int check_names(struct cli *c, const struct offers_args *a)
 {
 	char names[512], hint[768];
 	if (a->f.provider && !provider_find(a->f.provider)) {
-		provider_names(a->api ? PROVIDER_PICK_ALL : PROVIDER_PICK_RENTED, names, sizeof names);
+		provider_names(a->api ? PROVIDER_PICK_ALL : PROVIDER_PICK_RENTED, names,
+		               sizeof names);
 		return cli_usage(c, "unknown provider '%s'; %s", a->f.provider,
 		                 near_miss_text(a->f.provider, names, hint, sizeof hint));
 	}
 	if (a->f.region && !regions_known(a->f.region))
-		return cli_usage(c, "unknown region '%s'; %s, a country code (DE) or a provider's "
+		return cli_usage(c,
+		                 "unknown region '%s'; %s, a country code (DE) or a provider's "
 		                 "region name (eu-central-1)",
-		                 a->f.region, near_miss_text(a->f.region, REGIONS_GROUPS, hint,
-		                                             sizeof hint));
+		                 a->f.region,
+		                 near_miss_text(a->f.region, REGIONS_GROUPS, hint, sizeof hint));
 	return 0;
 }
 
@@ -627,8 +633,8 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
 			n = only_provider(rows, n, a.f.provider);
 			n = keep_region(rows, n, a.f.region);
-			rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX), a.currency,
-			               rate);
+			rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX),
+			               a.currency, rate);
 		} else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);

@@ -194,8 +194,8 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 		char names[256], hint[512];
 		return yr_fail(&r->c->y, kv->val->start_mark, "unknown precision '%s' %s; %s",
 		               j->precision, r->where,
-		               near_miss_text(j->precision, precision_list(names, sizeof names), hint,
-		                              sizeof hint));
+		               near_miss_text(j->precision, precision_list(names, sizeof names),
+		                              hint, sizeof hint));
 	}
 	char *p = strdup(pi->name);
 	if (!p)

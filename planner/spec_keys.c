@@ -580,12 +580,12 @@ int spec_check_regions(struct spec_rd *r, const struct spec_key *k, const struct
 		        ? yaml_document_get_node(&r->c->y.doc, an->data.sequence.items.start[i])
 		        : an;
 		char hint[384];
-		return yr_fail(&r->c->y, at->start_mark,
-		               "unknown region '%s' %s; %s (the groups), a country code (de) or a "
-		               "provider's region name (eu-central-1)",
-		               list[i] ? list[i] : "", r->where,
-		               near_miss_text(list[i] ? list[i] : "", REGIONS_GROUPS, hint,
-		                              sizeof hint));
+		return yr_fail(
+		    &r->c->y, at->start_mark,
+		    "unknown region '%s' %s; %s (the groups), a country code (de) or a "
+		    "provider's region name (eu-central-1)",
+		    list[i] ? list[i] : "", r->where,
+		    near_miss_text(list[i] ? list[i] : "", REGIONS_GROUPS, hint, sizeof hint));
 	}
 	return PLANNER_OK;
 }

@@ -135,8 +135,8 @@ START_TEST(offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in
 {
 	char *db = db_arg(), *usd = NULL, *eur = NULL, *out = NULL;
 	const char *a[] = {"offers", "--api", "--db", db, "--format", "json", NULL};
-	const char *b[] = {"offers", "--api", "--db", db, "--format", "json", "--currency", "EUR",
-	                   NULL};
+	const char *b[] = {"offers", "--api",      "--db", db,  "--format",
+	                   "json",   "--currency", "EUR",  NULL};
 	ck_assert_int_eq(test_run_planner(a, NULL, &usd, NULL), 0);
 	ck_assert_int_eq(test_run_planner(b, NULL, &eur, NULL), 0);
 	cJSON *du = cJSON_Parse(usd), *de = cJSON_Parse(eur);
@@ -150,9 +150,10 @@ START_TEST(offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in
 	for (int i = 0; i < cJSON_GetArraySize(du); i++) {
 		const cJSON *u = cJSON_GetArrayItem(du, i), *e = cJSON_GetArrayItem(de, i);
 		double in = cJSON_GetObjectItem(u, "input_per_mtok")->valuedouble;
-		ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "converted"), "currency")
-		                     ->valuestring,
-		                 "EUR");
+		ck_assert_str_eq(
+		    cJSON_GetObjectItem(cJSON_GetObjectItem(e, "converted"), "currency")
+		        ->valuestring,
+		    "EUR");
 		ck_assert_double_eq_tol(converted(e, "input_per_mtok"), in * rate, 1e-4 * (1 + in));
 		ck_assert_double_eq_tol(converted(u, "input_per_mtok"), in, 1e-9);
 	}
@@ -194,8 +195,9 @@ START_TEST(unknown_names_get_the_nearest_name_and_the_list)
 	expect_err(eng, PLANNER_EUSAGE,
 	           (const char *[]){"did you mean 'vllm'?", "use vllm, sglang", NULL});
 	const char *prov[] = {"offers", "--db", db, "--provider", "vst", NULL};
-	expect_err(prov, PLANNER_EUSAGE,
-	           (const char *[]){"unknown provider 'vst'; did you mean 'vast'?", "runpod", NULL});
+	expect_err(
+	    prov, PLANNER_EUSAGE,
+	    (const char *[]){"unknown provider 'vst'; did you mean 'vast'?", "runpod", NULL});
 	const char *reg[] = {"offers", "--db", db, "--region", "euu", NULL};
 	expect_err(reg, PLANNER_EUSAGE,
 	           (const char *[]){"did you mean 'eu'?", "americas", "a country code", NULL});
@@ -271,7 +273,8 @@ END_TEST
 START_TEST(the_default_electricity_price_is_said_once_and_a_given_one_is_not)
 {
 	char *db = db_arg(), *dir = test_tmpdir(), *err = NULL, *msg = NULL;
-	char *spec = spec_buying(dir, "currency: EUR\nfx: auto\n", "{gpu: RTX 4090}, {gpu: RTX 5090}");
+	char *spec =
+	    spec_buying(dir, "currency: EUR\nfx: auto\n", "{gpu: RTX 4090}, {gpu: RTX 5090}");
 	struct jobspec *js = NULL;
 	ck_assert_int_eq(jobspec_load(spec, test_ref(), &js, &msg), PLANNER_OK);
 	char *want = xasprintf("planner: note: electricity %.3f EUR/kWh: the US 2023 residential "
