@@ -125,7 +125,7 @@ _planner()
 	case $cmd in
 	compare) opts="--quiet --set --each-alone" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs" ;;
-	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region" ;;
+	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region --spec" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;
 	providers) opts="" ;;
 	models | gpus) opts="" ;;
