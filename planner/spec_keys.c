@@ -653,7 +653,8 @@ static const struct spec_key top_keys[] = {
      .def_text = "0.16 USD (EIA 2023 US residential average), converted to currency",
      .example = "electricity_per_kwh: 0.30",
      .type = "number, currency per kWh",
-     .desc = "Price of electricity for owned and bought GPUs."},
+     .desc = "Price of electricity for owned and bought GPUs. Without it, the default is "
+             "used and said once in the notes of a plan that draws power."},
     {.name = "pue",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct jobspec, pue),
