@@ -93,6 +93,7 @@ complete -c planner -n "__fish_seen_subcommand_from offers" -l min-vram -x
 complete -c planner -n "__fish_seen_subcommand_from offers" -l max-price -x
 complete -c planner -n "__fish_seen_subcommand_from offers history" -l currency -x -a 'USD EUR GBP CHF'
 complete -c planner -n "__fish_seen_subcommand_from offers" -l limit -x
+complete -c planner -n "__fish_seen_subcommand_from offers" -l spec -r -F -d 'job spec, for its currency'
 complete -c planner -n "__fish_seen_subcommand_from offers" -l spot
 complete -c planner -n "__fish_seen_subcommand_from offers" -l api
 complete -c planner -n "__fish_seen_subcommand_from offers" -l region -x -d 'eu, us, a country or a provider region'

@@ -265,23 +265,94 @@ static void warn_stale(const struct plan *p)
 	      kept);
 }
 
-/* Says where the prices come from, on stderr so data output stays clean. */
+/* The oldest and newest date ("YYYY-MM-DD") in the snapshot's list
+ * "aws 2026-06-30, openrouter 2025-10-03" into lo and hi (11 bytes
+ * each); both "" when it holds none. */
+static void date_range(const char *list, char *lo, char *hi)
+{
+	lo[0] = hi[0] = '\0';
+	for (const char *d = list; (d = strchr(d, ' ')); d++) {
+		if (strspn(d + 1, "0123456789-") < 10)
+			continue;
+		if (!lo[0] || strncmp(d + 1, lo, 10) < 0)
+			snprintf(lo, 11, "%.10s", d + 1);
+		if (!hi[0] || strncmp(d + 1, hi, 10) > 0)
+			snprintf(hi, 11, "%.10s", d + 1);
+	}
+}
+
+/* The provenance note in one line that a terminal shows whole: the
+ * range of the snapshot's dates, not each provider's (--verbose). */
+static void note_prices_short(const struct plan *p)
+{
+	char lo[11], hi[11], names[256];
+	date_range(p->snapshot_dates, lo, hi);
+	if (p->snapshot_only && lo[0])
+		notef("prices: bundled snapshot, %s%s%s (--verbose); run 'planner refresh'", lo,
+		      strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "");
+	else if (p->snapshot_only)
+		notef("prices: bundled snapshot of %s; run 'planner refresh'", p->prices_as_of);
+	else {
+		size_t n = *plan_snapshot_names(p, names, sizeof names) ? 1 : 0;
+		for (const char *q = names; (q = strstr(q, ", ")); q++)
+			n++;
+		notef("prices as of %s; %zu provider%s still on the bundled snapshot (--verbose)",
+		      p->prices_as_of, n, n == 1 ? "" : "s");
+	}
+}
+
+/* Says where the prices come from, on stderr so data output stays clean:
+ * every provider's date with --verbose or off a terminal, else in one
+ * short line. */
 static void note_prices(const struct cli *c, const struct plan *p)
 {
-	if (!c->quiet) {
-		if (p->snapshot_only)
-			notef("prices are the bundled snapshot of %s; run 'planner refresh' for "
-			      "live prices",
-			      p->snapshot_dates[0] ? p->snapshot_dates : p->prices_as_of);
-		else if (!strcmp(p->prices_source, "mixed")) {
-			char names[256];
-			notef("prices as of %s; still on the bundled snapshot: %s", p->prices_as_of,
-			      plan_snapshot_names(p, names, sizeof names));
-		} else
-			notef("prices as of %s", p->prices_as_of);
-	}
-	if (!c->quiet)
-		warn_stale(p);
+	if (c->quiet)
+		return;
+	if (c->err_tty && !c->verbose && (p->snapshot_only || !strcmp(p->prices_source, "mixed")))
+		note_prices_short(p);
+	else if (p->snapshot_only)
+		notef("prices are the bundled snapshot of %s; run 'planner refresh' for "
+		      "live prices",
+		      p->snapshot_dates[0] ? p->snapshot_dates : p->prices_as_of);
+	else if (!strcmp(p->prices_source, "mixed")) {
+		char names[256];
+		notef("prices as of %s; still on the bundled snapshot: %s", p->prices_as_of,
+		      plan_snapshot_names(p, names, sizeof names));
+	} else
+		notef("prices as of %s", p->prices_as_of);
+	warn_stale(p);
+}
+
+/* Whether a route of the plan buys GPUs that need a computer around them
+ * (a Mac or a CPU box is its own host), and whether one uses power. */
+static void plan_uses(const struct plan *p, bool *bare_gpu, bool *power)
+{
+	*bare_gpu = *power = false;
+	for (size_t i = 0; i < p->n_jobs; i++)
+		for (size_t k = 0; k < route_count(); k++) {
+			const struct route_result *r = &p->jobs[i].routes[k];
+			if (!r->feasible || !(route_at(k)->flags & ROUTE_HAS_CAPEX))
+				continue;
+			*power |= r->power_cost > 0;
+			*bare_gpu |= !r->already_owned && r->gpu && r->gpu->kind == DEVICE_GPU;
+		}
+}
+
+/* The defaults the plan rests on that the spec did not give, once each:
+ * the electricity price, and a purchase with no host to put it in. */
+static void note_assumptions(const struct cli *c, const struct jobspec *spec, const struct plan *p)
+{
+	bool bare_gpu, power;
+	if (c->quiet)
+		return;
+	plan_uses(p, &bare_gpu, &power);
+	if (power && spec->electricity_default)
+		notef("electricity %.3f %s/kWh: the US 2023 residential default; set "
+		      "electricity_per_kwh",
+		      spec->electricity_per_kwh, spec->currency);
+	if (bare_gpu && spec->costs.host_price <= 0)
+		notef("a GPU bought assumes a computer already paid for; costs: {host: {price: N}} "
+		      "adds one");
 }
 
 int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan **plan)
@@ -318,6 +389,7 @@ int cli_plan(struct cli *c, const char *path, struct jobspec **spec, struct plan
 		goto fail;
 	}
 	note_prices(c, *plan);
+	note_assumptions(c, *spec, *plan);
 	return PLANNER_OK;
 fail:
 	free(err);

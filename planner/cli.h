@@ -32,6 +32,7 @@ struct cli {
 	const char *out_path;    /* -o, --output; NULL for standard output */
 	bool color;              /* stdout is a terminal and NO_COLOR is unset */
 	int term_width;          /* columns of the terminal; 0 when not a terminal */
+	bool err_tty;            /* stderr is a terminal: notes fit one line of it */
 	struct refdata *ref;     /* reference data, loaded before the command runs */
 	struct store *store;     /* opened on first cli_store() */
 	const struct cmd_entry *cmd; /* the command running */

@@ -334,8 +334,18 @@ static int print_csv(const struct plan *p)
 	return PLANNER_OK;
 }
 
-/* Where a route's "how" text starts: "  rented *   1585.34  " */
-#define DETAIL_COL 23
+/* The route column of the detail lines: as wide as the longest route
+ * name ("serverless"), 6 at least. */
+static int route_name_width(void)
+{
+	int w = 6;
+	for (size_t k = 0; k < route_count(); k++) {
+		int n = (int)strlen(route_name((enum route)k));
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
 /* The widest the summary's job column grows (40 + the other columns fit a
  * 100-column terminal). */
 #define JOB_COLUMN_MAX 40
@@ -511,6 +521,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 		         cli_safe(model, sizeof model, j->job->model_ref), j->job->precision,
 		         task_name(j->job->task), j->vram_gib, j->gpu_hours_per_month);
 		usage_line(c, j->job);
+		/* Where a route's "how" text starts: "  rented     *   1585.34  " */
+		int rw = route_name_width(), detail_col = rw + 17;
 		for (int k = 0; k < (int)route_count(); k++) {
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency,
@@ -522,11 +534,11 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			/* Never cut: the "how" figures let the cost be redone by
 			 * hand, and a reason is needed whole. Wrapped lines go
 			 * under the text, clear of the route and cost columns. */
-			cli_wrap(c, DETAIL_COL, "  %-6s %s %10s  %s", route_name((enum route)k),
+			cli_wrap(c, detail_col, "  %-*s %s %10s  %s", rw, route_name((enum route)k),
 			         j->best == k ? "*" : " ", cost, detail);
 			/* Devices on hand the job cannot use, under the route. */
 			if (j->routes[k].left_out[0])
-				cli_wrap(c, DETAIL_COL, "%*sleft out: %s", DETAIL_COL, "",
+				cli_wrap(c, detail_col, "%*sleft out: %s", detail_col, "",
 				         cli_safe(detail, sizeof detail, j->routes[k].left_out));
 		}
 		char line[512];

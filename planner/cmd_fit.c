@@ -374,11 +374,12 @@ static int print_fit(const struct cli *c, const struct fit_args *a, const struct
 /* --engine, --gpu and --gpus, checked against the task and the table. */
 static int fit_check(struct cli *c, struct fit_args *a, const char *engine, const char *gpu)
 {
-	char names[256];
+	char names[256], hint[384];
 	int rc;
 	if (engine && !(a->engine = engine_find(engine)))
-		return cli_usage(c, "unknown engine '%s'; use %s", engine,
-		                 engine_names(names, sizeof names));
+		return cli_usage(
+		    c, "unknown engine '%s'; %s", engine,
+		    near_miss_text(engine, engine_names(names, sizeof names), hint, sizeof hint));
 	if ((rc = fit_device_check(c, a, engine, gpu)))
 		return rc;
 	if (!a->engine)
@@ -416,11 +417,10 @@ static int fit_model(struct cli *c, struct fit_args *a)
 {
 	const struct precision_info *p = precision_find(a->precision);
 	if (!p) {
-		const char *near = precision_suggest(a->precision);
-		char known[640];
-		return cli_usage(c, "unknown precision '%s'%s%s%s known: %s", a->precision,
-		                 near ? "; did you mean '" : ";", near ? near : "",
-		                 near ? "'?" : "", precision_list(known, sizeof known));
+		char names[1024], hint[1280];
+		return cli_usage(c, "unknown precision '%s'; %s", a->precision,
+		                 near_miss_text(a->precision, precision_list(names, sizeof names),
+		                                hint, sizeof hint));
 	}
 	struct model_spec owned = {0};
 	const struct model_spec *m = refdata_model(c->ref, a->model);

@@ -54,10 +54,34 @@ static void print_csv(const struct refdata *ref)
 	}
 }
 
+/* Columns of the full table, its longest notes included: narrower
+ * terminals get it without the layer and head columns (in --format
+ * json), as offers drops columns by width. */
+#define MODELS_FULL_COLUMNS 110
+
+/* One row, or the heading when m is NULL; notes after the figures. */
+static void table_row(const struct cli *c, bool narrow, const struct model_spec *m,
+                      const char *notes)
+{
+	if (!m && narrow)
+		cli_wrap(c, 4, "%-22s %9s %9s %9s  %s", "model", "params B", "active B", "context",
+		         "notes");
+	else if (!m)
+		cli_wrap(c, 4, "%-22s %9s %9s %6s %8s %8s %9s  %s", "model", "params B", "active B",
+		         "layers", "kv heads", "head dim", "context", "notes");
+	else if (narrow)
+		cli_wrap(c, 4, "%-22s %9.2f %9.2f %9ld  %s", m->id, m->params_total / 1e9,
+		         m->params_active / 1e9, m->max_context, notes);
+	else
+		cli_wrap(c, 4, "%-22s %9.2f %9.2f %6d %8d %8d %9ld  %s", m->id,
+		         m->params_total / 1e9, m->params_active / 1e9, m->layers, m->kv_heads,
+		         m->head_dim, m->max_context, notes);
+}
+
 static void print_table(const struct cli *c, const struct refdata *ref)
 {
-	cli_wrap(c, 4, "%-22s %9s %9s %6s %8s %8s %9s  %s", "model", "params B", "active B",
-	         "layers", "kv heads", "head dim", "context", "notes");
+	bool narrow = c->term_width > 0 && c->term_width < MODELS_FULL_COLUMNS;
+	table_row(c, narrow, NULL, NULL);
 	for (size_t i = 0; i < ref->n_models; i++) {
 		const struct model_spec *m = &ref->models[i];
 		char notes[96] = "";
@@ -72,9 +96,7 @@ static void print_table(const struct cli *c, const struct refdata *ref)
 					      m->sliding_layers, m->sliding_window);
 		if (n >= 2 && n < sizeof notes)
 			notes[n - 2] = '\0';
-		cli_wrap(c, 4, "%-22s %9.2f %9.2f %6d %8d %8d %9ld  %s", m->id,
-		         m->params_total / 1e9, m->params_active / 1e9, m->layers, m->kv_heads,
-		         m->head_dim, m->max_context, notes);
+		table_row(c, narrow, m, notes);
 	}
 	printf("\nany other model: give the path of its Hugging Face config.json\n");
 }

@@ -15,9 +15,10 @@
 #define OFFER_COLS 28
 
 /* The byte length of the next piece of *s that fits in `cols` columns,
- * broken at a space (a word wider than cols is one piece, whole); moves
- * *s past the piece and the spaces after it. */
-static int name_piece(const char **s, int cols)
+ * broken at a space (a word wider than cols is one piece, whole, unless
+ * cut: then its first cols characters); moves *s past the piece and the
+ * spaces after it. */
+static int name_piece(const char **s, int cols, bool cut)
 {
 	const char *p = *s;
 	int len = 0, fit = 0, c = 0;
@@ -30,20 +31,66 @@ static int name_piece(const char **s, int cols)
 			break;
 	}
 	if (!p[len])
-		fit = len; /* the rest fits */
-	else if (!fit)     /* one long word: whole, never cut */
+		fit = len;    /* the rest fits */
+	else if (!fit && cut) /* one long word, on a narrow terminal */
+		fit = len;
+	else if (!fit) /* one long word: whole, never cut */
 		fit = (int)strcspn(p, " ");
 	*s = p + fit;
 	*s += strspn(*s, " ");
 	return fit;
 }
 
+/* Columns of the full offers table: a narrower terminal gets it without
+ * the price per GPU-hour, the published currency and the region name
+ * (all in --format json and csv), with the offer's name shorter. */
+#define OFFERS_FULL_COLUMNS 112
+#define OFFER_COLS_NARROW   19
+
+/* The widths and columns of one offers table. */
+struct offers_layout {
+	int offer_cols;                /* OFFER_COLS, or OFFER_COLS_NARROW */
+	bool narrow;                   /* without /gpu-h, cur and region */
+	char per_h[16], per_gpu_h[16]; /* the price headings, with the unit: "EUR/h" */
+};
+
+static void offers_layout(const struct cli *c, const char *currency, struct offers_layout *l)
+{
+	l->narrow = c->term_width > 0 && c->term_width < OFFERS_FULL_COLUMNS;
+	l->offer_cols = l->narrow ? OFFER_COLS_NARROW : OFFER_COLS;
+	snprintf(l->per_h, sizeof l->per_h, "%s/h", currency);
+	snprintf(l->per_gpu_h, sizeof l->per_gpu_h, "%s/gpu-h", currency);
+}
+
+/* One row's columns after the offer's name; the heading when o is NULL. */
+static void offer_cells(const struct offers_layout *l, const struct offer *o, const char *where,
+                        const char *region)
+{
+	if (!o)
+		printf(" %-12s %4s %7s %10s", "gpu", "gpus", l->narrow ? "GiB" : "GiB/gpu",
+		       l->per_h);
+	else
+		printf(" %-12.12s %4d %7.1f %9.3f%c", o->gpu, o->gpu_count, o->vram_gib,
+		       o->price_per_hour, o->estimated ? '~' : ' ');
+	if (!l->narrow && !o)
+		printf(" %9s %-3s", l->per_gpu_h, "cur");
+	else if (!l->narrow)
+		printf(" %9.3f %-3s", o->price_per_hour / o->gpu_count, o->currency_published);
+	const char *spot = o ? (o->spot ? "yes" : "") : "spot";
+	/* Narrow: the country alone ("where" holds the group first). */
+	const char *cc = strrchr(where, ' ');
+	if (l->narrow)
+		printf(" %-4s %s\n", spot, o && cc ? cc + 1 : where);
+	else
+		printf(" %-4s %-9s %s\n", spot, where, region);
+}
+
 /* The offers table's rows; says whether one is marked estimated. */
-static bool offers_rows(const struct offer *o, size_t limit)
+static bool offers_rows(const struct offers_layout *l, const struct offer *o, size_t limit)
 {
 	/* Prices converted (fx_convert_offers); cur: as each provider publishes. */
-	printf("%-10s %-28s %-12s %4s %7s %10s %9s %-3s %-4s %-9s %s\n", "provider", "offer", "gpu",
-	       "gpus", "GiB/gpu", "price/h", "/gpu-h", "cur", "spot", "where", "region");
+	printf("%-10s %-*s", "provider", l->offer_cols, "offer");
+	offer_cells(l, NULL, "where", "region");
 	bool marked = false;
 	for (size_t i = 0; i < limit; i++) {
 		char offer[sizeof o->offer], region[sizeof o->region + sizeof o->tier + 3];
@@ -56,17 +103,15 @@ static bool offers_rows(const struct offer *o, size_t limit)
 		marked |= o[i].estimated;
 		cli_safe(offer, sizeof offer, o[i].offer);
 		const char *rest = offer;
-		int len = name_piece(&rest, OFFER_COLS);
-		printf("%-10.10s %-*.*s%*s %-12.12s %4d %7.1f %9.3f%c %9.3f %-3s %-4s %-9s %s\n",
-		       o[i].provider, len, len, offer, OFFER_COLS - len > 0 ? OFFER_COLS - len : 0,
-		       "", o[i].gpu, o[i].gpu_count, o[i].vram_gib, o[i].price_per_hour,
-		       o[i].estimated ? '~' : ' ', o[i].price_per_hour / o[i].gpu_count,
-		       o[i].currency_published, o[i].spot ? "yes" : "", where[0] ? where : "?",
-		       cli_safe(region, sizeof region, region));
+		int len = name_piece(&rest, l->offer_cols, l->narrow);
+		printf("%-10.10s %-*.*s%*s", o[i].provider, len, len, offer,
+		       l->offer_cols - len > 0 ? l->offer_cols - len : 0, "");
+		offer_cells(l, &o[i], where[0] ? where : "?",
+		            cli_safe(region, sizeof region, region));
 		/* The rest of a long name under its start, never cut mid-word. */
 		while (*rest) {
 			const char *at = rest;
-			len = name_piece(&rest, OFFER_COLS);
+			len = name_piece(&rest, l->offer_cols, l->narrow);
 			printf("%-10s %.*s\n", "", len, at);
 		}
 	}
@@ -192,20 +237,49 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 		}
 		return PLANNER_OK;
 	}
-	bool marked = offers_rows(o, limit);
-	printf("(price/h and /gpu-h in %s; cur: the currency the provider publishes in)\n",
-	       fx->currency);
+	struct offers_layout l;
+	offers_layout(c, fx->currency, &l);
+	bool marked = offers_rows(&l, o, limit);
+	if (!l.narrow)
+		printf("(cur: the currency the provider publishes in)\n");
 	print_fx(c, fx);
 	if (marked)
-		printf("~ estimated: not read from the provider itself (see its source in "
-		       "--format json)\n");
+		printf("~ estimated: not read from the provider itself (its source: --format "
+		       "json)\n");
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
 	return PLANNER_OK;
 }
 
-/* Prints the API prices; returns the exit status. */
-static int print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit)
+/* The API table's columns at full width: a narrower terminal gets the
+ * model's id cut to MODEL_COLS_NARROW and long-prompt tiers on a line of
+ * their own. */
+#define API_FULL_COLUMNS  94
+#define MODEL_COLS        44
+#define MODEL_COLS_NARROW 34
+
+/* One API price in the table, at rate units of currency per USD. */
+static void api_row(const struct api_price *a, double rate, bool narrow)
+{
+	char model[sizeof a->model];
+	printf("%-11.11s %-*.*s %11.3f %12.3f %7ld", a->provider,
+	       narrow ? MODEL_COLS_NARROW : MODEL_COLS, narrow ? MODEL_COLS_NARROW : MODEL_COLS,
+	       cli_safe(model, sizeof model, a->model), a->input_per_token * 1e6 * rate,
+	       a->output_per_token * 1e6 * rate, a->context);
+	/* Long-prompt tiers: prompts over N tokens pay in/out. */
+	if (narrow && a->n_tiers)
+		printf("\n%11s", "");
+	for (int t = 0; t < a->n_tiers; t++)
+		printf("  >%ld: %.3f/%.3f", a->tiers[t].above,
+		       a->tiers[t].input_per_token * 1e6 * rate,
+		       a->tiers[t].output_per_token * 1e6 * rate);
+	putchar('\n');
+}
+
+/* Prints the API prices (published in USD per token) in currency, at
+ * rate units of it per USD; returns the exit status. */
+static int print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit,
+                     const char *currency, double rate)
 {
 	if (limit == 0 || limit > n)
 		limit = n;
@@ -238,6 +312,13 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 				    round_to(a[i].tiers[t].output_per_token * 1e6, 6));
 				cJSON_AddItemToArray(tiers, y);
 			}
+			/* The published prices are USD; these are in --currency. */
+			cJSON *cv = cJSON_AddObjectToObject(x, "converted");
+			cJSON_AddStringToObject(cv, "currency", currency);
+			cJSON_AddNumberToObject(cv, "input_per_mtok",
+			                        round_to(a[i].input_per_token * 1e6 * rate, 6));
+			cJSON_AddNumberToObject(cv, "output_per_mtok",
+			                        round_to(a[i].output_per_token * 1e6 * rate, 6));
 			cJSON_AddItemToArray(arr, x);
 		}
 		return cli_print_json(arr);
@@ -261,20 +342,14 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 		}
 		return PLANNER_OK;
 	}
-	printf("%-11s %-44s %10s %10s %9s\n", "provider", "model", "in/Mtok", "out/Mtok",
-	       "context");
-	for (size_t i = 0; i < limit; i++) {
-		char model[sizeof a->model];
-		printf("%-11.11s %-44.44s %10.3f %10.3f %9ld", a[i].provider,
-		       cli_safe(model, sizeof model, a[i].model), a[i].input_per_token * 1e6,
-		       a[i].output_per_token * 1e6, a[i].context);
-		/* Long-prompt tiers: prompts over N tokens pay in/out. */
-		for (int t = 0; t < a[i].n_tiers; t++)
-			printf("  >%ld: %.3f/%.3f", a[i].tiers[t].above,
-			       a[i].tiers[t].input_per_token * 1e6,
-			       a[i].tiers[t].output_per_token * 1e6);
-		putchar('\n');
-	}
+	bool narrow = c->term_width > 0 && c->term_width < API_FULL_COLUMNS;
+	char in[24], out[24];
+	snprintf(in, sizeof in, "in %s/Mtok", currency);
+	snprintf(out, sizeof out, "out %s/Mtok", currency);
+	printf("%-11s %-*s %11s %12s %7s\n", "provider", narrow ? MODEL_COLS_NARROW : MODEL_COLS,
+	       "model", in, out, "context");
+	for (size_t i = 0; i < limit; i++)
+		api_row(&a[i], rate, narrow);
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
 	return PLANNER_OK;
@@ -294,7 +369,7 @@ static size_t keep_region(struct api_price *a, size_t n, const char *region)
 /* The --help text: --provider's list is the rented adapters of
  * provider_list, so a new adapter's row is all it takes to be named here;
  * describe() writes it before anything can print it. */
-static char offers_help[2048];
+static char offers_help[4096];
 
 /* --help is filled to fit an 80-column terminal, as the rest of it is. */
 #define HELP_WIDTH 79
@@ -308,9 +383,10 @@ static char offers_help[2048];
 	"under the table; json and csv keep the published price and add the converted.\n\n"     \
 	"  --gpu G          one GPU model, any spelling (h100, \"RTX 4090\")\n"                    \
 	"  --min-vram N     at least N GiB per GPU\n"                                              \
-	"  --max-price P    at most P per instance-hour, in --currency\n"                         \
-	"  --currency C     the currency prices are shown, sorted and compared in\n"              \
-	"                   (ISO 4217, default USD)\n"                                             \
+	"  --max-price P    at most P per instance-hour, in --currency\n"                          \
+	"  --currency C     the currency prices are shown, sorted and compared in\n"               \
+	"                   (ISO 4217; default: --spec's currency, else USD)\n"                    \
+	"  --spec FILE      a job spec, for its currency\n"                                        \
 	"  --provider X     "
 #define HELP_TAIL                                                                                  \
 	"  --spot           spot / interruptible prices only\n"                                    \
@@ -342,7 +418,70 @@ struct offers_args {
 	const char *model; /* --model, with --api */
 	double limit;      /* --limit; 0 for all (any count, 1e20 too) */
 	const char *currency; /* --currency; "USD" unless given */
+	const char *spec;     /* --spec FILE: its currency unless --currency is given */
+	char spec_currency[8];
 };
+
+/* --provider names no adapter and matched no row (the store takes rows of
+ * any provider name, so only then is it a typo): a usage error with the
+ * nearest name and the list; 0 to go on. */
+static int check_provider(struct cli *c, const struct offers_args *a, size_t n_rows)
+{
+	char names[512], hint[768];
+	if (n_rows > 0 || !a->f.provider || provider_find(a->f.provider))
+		return PLANNER_OK;
+	provider_names(a->api ? PROVIDER_PICK_ALL : PROVIDER_PICK_RENTED, names, sizeof names);
+	return cli_usage(c, "unknown provider '%s'; %s", a->f.provider,
+	                 near_miss_text(a->f.provider, names, hint, sizeof hint));
+}
+
+/* --region names something the catalogue can hold, else a usage error
+ * with the list; 0 to go on. */
+static int check_names(struct cli *c, const struct offers_args *a)
+{
+	char hint[768];
+	if (a->f.region && !regions_known(a->f.region))
+		return cli_usage(c,
+		                 "unknown region '%s'; %s, a country code (DE) or a provider's "
+		                 "region name (eu-central-1)",
+		                 a->f.region,
+		                 near_miss_text(a->f.region, REGIONS_GROUPS, hint, sizeof hint));
+	return 0;
+}
+
+/* --gpu G: a GPU the table knows, else the nearest and where the list
+ * is; 0 to go on. */
+static int gpu_option(struct cli *c, const char *name, struct offers_args *a)
+{
+	const struct gpu_spec *g = refdata_gpu(c->ref, name);
+	if (!g) {
+		const char *near = refdata_gpu_suggest(c->ref, name);
+		return cli_usage(c, "unknown GPU '%s'; %s%s%s'planner gpus' lists them", name,
+		                 near ? "did you mean '" : "", near ? near : "", near ? "'? " : "");
+	}
+	a->f.gpu = g->name;
+	return 0;
+}
+
+/* --spec FILE without --currency: prices in the spec's currency. Returns
+ * 0 to go on, else the exit status after a message. */
+static int spec_currency(struct cli *c, struct offers_args *a)
+{
+	struct jobspec *spec = NULL;
+	char *err = NULL;
+	if (!a->spec || a->currency)
+		return 0;
+	int rc = jobspec_load(a->spec, c->ref, &spec, &err);
+	if (rc != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read job spec");
+		free(err);
+		return rc;
+	}
+	snprintf(a->spec_currency, sizeof a->spec_currency, "%s", spec->currency);
+	a->currency = a->spec_currency;
+	jobspec_free(spec);
+	return 0;
+}
 
 /* Reads the options into a; returns 0 to go on, else the exit status. */
 static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *a)
@@ -358,23 +497,17 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	                                     {"model", required_argument, NULL, 'M'},
 	                                     {"limit", required_argument, NULL, 'l'},
 	                                     {"currency", required_argument, NULL, 'C'},
+	                                     {"spec", required_argument, NULL, 'P'},
 	                                     {0, 0, 0, 0}};
 	double v;
 	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'g': {
-			const struct gpu_spec *g = refdata_gpu(c->ref, optarg);
-			if (!g) {
-				const char *near = refdata_gpu_suggest(c->ref, optarg);
-				return cli_usage(c, "unknown GPU '%s'%s%s%s", optarg,
-				                 near ? "; did you mean '" : "", near ? near : "",
-				                 near ? "'" : "");
-			}
-			a->f.gpu = g->name;
+		case 'g':
+			if ((rc = gpu_option(c, optarg, a)))
+				return rc;
 			break;
-		}
 		case 'm':
 			if (!parse_count(optarg, &v))
 				return cli_usage(c, "--min-vram wants GiB per GPU, e.g. 48");
@@ -409,6 +542,9 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 				return cli_usage(c, "--currency wants an ISO 4217 code, e.g. EUR");
 			a->currency = optarg;
 			break;
+		case 'P':
+			a->spec = optarg;
+			break;
 		case 'l':
 			if (!parse_count(optarg, &a->limit))
 				return cli_usage(c, "--limit wants a number of rows (0 for all)");
@@ -420,7 +556,9 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
-	return 0;
+	if ((rc = spec_currency(c, a)))
+		return rc;
+	return check_names(c, a);
 }
 
 /* Keeps the rows of `provider` (all when NULL), in order; returns how many. */
@@ -443,6 +581,16 @@ static size_t keep_price(struct offer *o, size_t n, double max)
 	return kept;
 }
 
+/* Units of currency per USD into *rate, else false after a message. */
+static bool currency_rate(const struct cli *c, const char *currency, double *rate)
+{
+	if (fx_rate(c->ref->fx, "USD", currency, rate))
+		return true;
+	errorf("%s has no ECB reference rate (%s)", currency,
+	       c->ref->fx && c->ref->fx->as_of[0] ? c->ref->fx->as_of : "no rates");
+	return false;
+}
+
 /* The offers the filter keeps, converted into a->currency; the exit status. */
 static int list_offers(struct cli *c, struct store *st, const struct offers_args *a)
 {
@@ -453,17 +601,17 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 	char *err = NULL;
 	double r;
 	int rc;
-	if (!fx_rate(c->ref->fx, "USD", a->currency, &r)) {
-		errorf("%s has no ECB reference rate (%s)", a->currency,
-		       c->ref->fx && c->ref->fx->as_of[0] ? c->ref->fx->as_of : "no rates");
+	if (!currency_rate(c, a->currency, &r))
 		return PLANNER_EINPUT;
-	}
 	f.max_price = 0; /* compared after conversion, in a->currency */
 	if ((rc = store_offers(st, &f, &rows, &n, &err)) == PLANNER_OK) {
 		fx_convert_offers(c->ref->fx, a->currency, rows, &n, fx.note, sizeof fx.note,
 		                  &fx.dropped);
 		n = keep_price(rows, n, a->f.max_price);
-		rc = print_offers(c, rows, n, (size_t)clamp_llong(a->limit, 0, LLONG_MAX), &fx);
+		rc = check_provider(c, a, n);
+		if (!rc)
+			rc = print_offers(c, rows, n, (size_t)clamp_llong(a->limit, 0, LLONG_MAX),
+			                  &fx);
 	} else
 		errorf("%s", err ? err : "cannot read the catalogue");
 	free(rows);
@@ -473,11 +621,13 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 
 static int exec_offers(struct cli *c, int argc, char **argv)
 {
-	struct offers_args a = {.f = {.spot = -1}, .currency = "USD"};
+	struct offers_args a = {.f = {.spot = -1}};
 	int rc;
 	describe();
 	if ((rc = parse_args(c, argc, argv, &a)))
 		return rc;
+	if (!a.currency)
+		a.currency = "USD";
 	if (c->format == FORMAT_TABLE && a.limit == 0 && c->term_width > 0)
 		a.limit = 40; /* a terminal gets the cheapest screenful */
 	struct store *st = cli_store(c, &rc);
@@ -487,10 +637,16 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 	if (a.api) {
 		struct api_price *rows = NULL;
 		size_t n = 0;
+		double rate;
+		if (!currency_rate(c, a.currency, &rate))
+			return PLANNER_EINPUT;
 		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
 			n = only_provider(rows, n, a.f.provider);
 			n = keep_region(rows, n, a.f.region);
-			rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX));
+			rc = check_provider(c, &a, n);
+			if (!rc)
+				rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX),
+				               a.currency, rate);
 		} else
 			errorf("%s", err ? err : "cannot read the catalogue");
 		free(rows);
@@ -504,7 +660,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_offers_entry = {
     .name = "offers",
     .args = "[--gpu G] [--min-vram N] [--max-price P] [--currency C] [--provider X] [--spot] "
-            "[--region R] [--api [--model M]] [--limit N] [--format F]",
+            "[--region R] [--api [--model M]] [--spec FILE] [--limit N] [--format F]",
     .summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
     .help = offers_help,
     .exec = exec_offers,

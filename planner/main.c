@@ -90,6 +90,7 @@ int main(int argc, char **argv)
 	}
 	const char *nc = getenv("NO_COLOR");
 	c.color = isatty(STDOUT_FILENO) && !(nc && *nc);
+	c.err_tty = isatty(STDERR_FILENO);
 	struct winsize ws;
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
 		c.term_width = ws.ws_col;

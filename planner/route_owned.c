@@ -348,10 +348,24 @@ static void owned_json(cJSON *o, const struct plan *p, const struct route_result
 	cJSON_AddStringToObject(o, "confidence", confidence_name(r->confidence));
 }
 
+/* "1650 EUR (card 450 + host 1200)": a purchase, and what of it is the
+ * hosts the GPUs go in; "450 EUR" when the spec prices no host. */
+static char *capex_text(char *buf, size_t len, const struct route_result *r, const char *cur)
+{
+	double host = r->tco.host_capex;
+	if (host <= 0)
+		snprintf(buf, len, "%.0f %s", r->capex, cur);
+	else
+		snprintf(buf, len, "%.0f %s (card%s %.0f + host%s %.0f)", r->capex, cur,
+		         r->gpu_count > 1 ? "s" : "", r->capex - host, r->tco.hosts > 1 ? "s" : "",
+		         host);
+	return buf;
+}
+
 static int owned_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
                         bool costs)
 {
-	char reps[48];
+	char reps[48], paid[96];
 	int n;
 	route_gpu_count_text(reps, sizeof reps, r);
 	if (r->already_owned)
@@ -360,10 +374,10 @@ static int owned_detail(char *buf, size_t len, const struct route_result *r, con
 		             r->tokens_per_second);
 	else {
 		n = snprintf(buf, len,
-		             "buy %s %s for %.0f %s, amortised + power %.2f for %.1f h, "
+		             "buy %s %s for %s, amortised + power %.2f for %.1f h, "
 		             "%s%.0f tok/s",
-		             reps, r->gpu->name, r->capex, cur, r->power_cost, r->gpu_hours,
-		             route_speed_mark(r), r->tokens_per_second);
+		             reps, r->gpu->name, capex_text(paid, sizeof paid, r, cur),
+		             r->power_cost, r->gpu_hours, route_speed_mark(r), r->tokens_per_second);
 	}
 	n = route_speed_text(buf, len, n, r);
 	/* With a costs: block, the month's terms (tco.h). */
@@ -377,7 +391,7 @@ static int owned_detail(char *buf, size_t len, const struct route_result *r, con
 static void owned_report_detail(char *buf, size_t len, const struct route_result *r,
                                 const char *cur)
 {
-	char reps[48];
+	char reps[48], paid[96];
 	route_gpu_count_text(reps, sizeof reps, r);
 	if (r->already_owned)
 		snprintf(buf, len, "%s %s on hand: power %.2f %s for %.1f h, %.0f output tokens/s",
@@ -385,10 +399,10 @@ static void owned_report_detail(char *buf, size_t len, const struct route_result
 		         r->tokens_per_second);
 	else
 		snprintf(buf, len,
-		         "buy %s %s for %.0f %s: amortised + power %.2f %s for %.1f h, "
+		         "buy %s %s for %s: amortised + power %.2f %s for %.1f h, "
 		         "%.0f output tokens/s",
-		         reps, r->gpu->name, r->capex, cur, r->power_cost, cur, r->gpu_hours,
-		         r->tokens_per_second);
+		         reps, r->gpu->name, capex_text(paid, sizeof paid, r, cur), r->power_cost,
+		         cur, r->gpu_hours, r->tokens_per_second);
 }
 
 /* On hand, or bought with its payback against renting. */
@@ -397,18 +411,19 @@ static void owned_summary(char *buf, size_t len, const struct job_result *j, con
 	const struct route_result *r = &j->routes[j->best];
 	double months = j->be.value[BREAKEVEN_OWNED_PAYBACK];
 	const char *note = j->be.note[BREAKEVEN_OWNED_PAYBACK];
-	char reps[48];
+	char reps[48], paid[96];
 	route_gpu_count_text(reps, sizeof reps, r);
 	if (r->already_owned)
 		snprintf(buf, len, "run on the %s %s on hand", reps, r->gpu->name);
 	else if (isfinite(months))
-		snprintf(buf, len, "buy %s %s for %.0f %s; pays back in %.1f months", reps,
-		         r->gpu->name, r->capex, cur, months);
+		snprintf(buf, len, "buy %s %s for %s; pays back in %.1f months", reps, r->gpu->name,
+		         capex_text(paid, sizeof paid, r, cur), months);
 	else if (note[0])
-		snprintf(buf, len, "buy %s %s for %.0f %s; pays back: %s", reps, r->gpu->name,
-		         r->capex, cur, note);
+		snprintf(buf, len, "buy %s %s for %s; pays back: %s", reps, r->gpu->name,
+		         capex_text(paid, sizeof paid, r, cur), note);
 	else
-		snprintf(buf, len, "buy %s %s for %.0f %s", reps, r->gpu->name, r->capex, cur);
+		snprintf(buf, len, "buy %s %s for %s", reps, r->gpu->name,
+		         capex_text(paid, sizeof paid, r, cur));
 }
 
 static void owned_decision(char *buf, size_t len, const struct route_result *r)

@@ -191,16 +191,11 @@ static int check_precision(struct spec_rd *r, const struct spec_key *k, const st
 	struct job *j = r->target;
 	const struct precision_info *pi = precision_find(j->precision);
 	if (!pi) {
-		const char *s = precision_suggest(j->precision);
-		char known[640];
-		precision_list(known, sizeof known);
-		if (s)
-			return yr_fail(&r->c->y, kv->val->start_mark,
-			               "unknown precision '%s' %s; did you mean '%s'? known: %s",
-			               j->precision, r->where, s, known);
-		return yr_fail(&r->c->y, kv->val->start_mark,
-		               "unknown precision '%s' %s; known: %s", j->precision, r->where,
-		               known);
+		char names[1024], hint[1280];
+		return yr_fail(&r->c->y, kv->val->start_mark, "unknown precision '%s' %s; %s",
+		               j->precision, r->where,
+		               near_miss_text(j->precision, precision_list(names, sizeof names),
+		                              hint, sizeof hint));
 	}
 	char *p = strdup(pi->name);
 	if (!p)
@@ -216,9 +211,11 @@ static int check_engine(struct spec_rd *r, const struct spec_key *k, const struc
 	struct job *j = r->target;
 	const struct engine *e = engine_find(j->engine);
 	if (!e) {
-		char names[256];
-		return yr_fail(&r->c->y, kv->val->start_mark, "unknown engine '%s' %s; use %s",
-		               j->engine, r->where, engine_names(names, sizeof names));
+		char names[256], hint[384];
+		return yr_fail(&r->c->y, kv->val->start_mark, "unknown engine '%s' %s; %s",
+		               j->engine, r->where,
+		               near_miss_text(j->engine, engine_names(names, sizeof names), hint,
+		                              sizeof hint));
 	}
 	char *name = strdup(e->name);
 	if (!name)

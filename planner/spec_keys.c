@@ -90,10 +90,10 @@ static int read_rate(struct ctx *c, yaml_node_t *m, yaml_node_pair_t *p)
 	if (!k)
 		return PLANNER_EINPUT;
 	if (!yr_is_text(k) || !is_currency_code(yr_sval(k)))
-		return yr_fail(
-		    &c->y, k->start_mark,
-		    "fx key %s is not a 3-letter currency code; write e.g. fx: {EUR: 0.92}",
-		    yr_describe(k, d, sizeof d));
+		return yr_fail(&c->y, k->start_mark,
+		               "fx key %s is not a 3-letter currency code; write e.g. fx: auto or "
+		               "fx: {EUR: 0.92}",
+		               yr_describe(k, d, sizeof d));
 	upcase(code, yr_sval(k), sizeof code);
 	for (size_t j = 0; j < sp->n_fx; j++)
 		if (!strcmp(sp->fx[j].code, code))
@@ -166,15 +166,16 @@ static int resolve_currency(struct spec_rd *r, const struct spec_key *k, const s
 	if (sp->usd_to_currency == 0 && sp->fx_auto && cur->val &&
 	    !fx_per_usd(ref_fx, sp->currency, &sp->usd_to_currency))
 		return yr_fail(&r->c->y, cur->val->start_mark,
-		               "currency %s has no ECB reference rate (%s); give fx: {%s: RATE}, "
-		               "the units of %s per USD",
+		               "currency %s has no ECB reference rate (%s), so fx: auto cannot "
+		               "price it; give fx: {%s: RATE}, the units of %s per USD",
 		               sp->currency, ref_fx && ref_fx->as_of[0] ? ref_fx->as_of : "none",
 		               sp->currency, sp->currency);
 	/* Only a currency the file names can lack a rate (USD is the default). */
 	if (sp->usd_to_currency == 0 && cur->val)
 		return yr_fail(
 		    &r->c->y, cur->val->start_mark,
-		    "currency %s has no exchange rate; add fx: {%s: RATE}, the units of %s per USD",
+		    "currency %s has no exchange rate; add fx: auto (the ECB's rates) or "
+		    "fx: {%s: RATE}, the units of %s per USD",
 		    sp->currency, sp->currency, sp->currency);
 	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD * sp->usd_to_currency;
 	sp->electricity_default = true;
@@ -434,10 +435,13 @@ int spec_check_regions(struct spec_rd *r, const struct spec_key *k, const struct
 		    an->type == YAML_SEQUENCE_NODE
 		        ? yaml_document_get_node(&r->c->y.doc, an->data.sequence.items.start[i])
 		        : an;
-		return yr_fail(&r->c->y, at->start_mark,
-		               "unknown region '%s' %s; use a group (" REGIONS_GROUPS
-		               "), a country code (de) or a provider's region name (eu-central-1)",
-		               list[i] ? list[i] : "", r->where);
+		char hint[384];
+		return yr_fail(
+		    &r->c->y, at->start_mark,
+		    "unknown region '%s' %s; %s (the groups), a country code (de) or a "
+		    "provider's region name (eu-central-1)",
+		    list[i] ? list[i] : "", r->where,
+		    near_miss_text(list[i] ? list[i] : "", REGIONS_GROUPS, hint, sizeof hint));
 	}
 	return PLANNER_OK;
 }
@@ -478,7 +482,7 @@ static const struct spec_key top_keys[] = {
      .flags = SPEC_ALWAYS,
      .check = resolve_currency,
      .def_text = "none (USD is always 1)",
-     .example = "fx: {EUR: 0.92}",
+     .example = "fx: auto",
      .type = "auto, or a mapping of currency code to number",
      .bounds = "rates above 0, at most 1e+07",
      .desc = "Exchange rates: units of each currency per USD; auto takes the ECB's daily "
@@ -505,7 +509,8 @@ static const struct spec_key top_keys[] = {
      .def_text = "0.16 USD (EIA 2023 US residential average), converted to currency",
      .example = "electricity_per_kwh: 0.30",
      .type = "number, currency per kWh",
-     .desc = "Price of electricity for owned and bought GPUs."},
+     .desc = "Price of electricity for owned and bought GPUs. Without it, the default is "
+             "used and said once in the notes of a plan that draws power."},
     {.name = "pue",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct jobspec, pue),

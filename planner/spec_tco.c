@@ -89,7 +89,10 @@ static const struct spec_key costs_keys[] = {
      .flags = SPEC_NULL_OK,
      .def_text = "none",
      .example = "host: {price: 3000, watts: 250, gpus: 4}",
-     .desc = "The host per N owned GPUs (see costs.host)."},
+     .desc = "The host per N owned GPUs (see costs.host). Without it a GPU bought is priced "
+             "alone, in a computer already paid for, and compare says so once in its notes "
+             "(not for a Mac or a CPU box, its own host); with it the buy line splits card "
+             "and host."},
     {.name = "resale_percent",
      .kind = SPEC_NUMBER,
      .offset = COSTS_AT(resale_percent),

@@ -47,7 +47,8 @@ void tco_owned_month_of(const struct jobspec *spec, const struct gpu_spec *gpu, 
 	const struct tco_costs *c = &spec->costs;
 	out->gpus = gpus;
 	out->hosts = tco_hosts(c, gpu, gpus);
-	out->capex = on_hand ? 0 : price_per_gpu * gpus + c->host_price * out->hosts;
+	out->host_capex = on_hand ? 0 : c->host_price * out->hosts;
+	out->capex = on_hand ? 0 : price_per_gpu * gpus + out->host_capex;
 	out->resale = out->capex * c->resale_percent / 100.0;
 	out->capital = capital_month(out->capex, out->resale, spec->amortize_months,
 	                             c->capital_rate_percent / 100.0 / MONTHS_PER_YEAR);

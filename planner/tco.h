@@ -15,6 +15,7 @@ struct tco_owned {
 	int gpus;
 	int hosts;          /* ceil(gpus / costs.host.gpus); 0 for a Mac or CPU box */
 	double capex;       /* GPUs and hosts bought; 0 when on hand (sunk) */
+	double host_capex;  /* of capex, the hosts (costs.host.price x hosts) */
 	double resale;      /* what capex sells for after amortize_months */
 	double capital;     /* a month: the annuity of capex less the resale's present value */
 	double power;       /* a month: GPUs under load and idle, hosts, times PUE */

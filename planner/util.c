@@ -146,6 +146,30 @@ const char *nearest_name(const char *word, const char *const *candidates, size_t
 	return best_d <= limit ? best : NULL;
 }
 
+/* Names near_miss_text reads from one list: every engine, provider or
+ * precision fits. */
+#define NEAR_MISS_MAX 128
+
+char *near_miss_text(const char *word, const char *list, char *buf, size_t len)
+{
+	char copy[2048];
+	const char *names[NEAR_MISS_MAX] = {0};
+	size_t n = 0, wl = strlen(word);
+	snprintf(copy, sizeof copy, "%s", list);
+	/* Names are separated by ", " or by spaces; none holds either. */
+	char *save = NULL;
+	for (char *p = strtok_r(copy, ", ", &save); p && n < NEAR_MISS_MAX;
+	     p = strtok_r(NULL, ", ", &save))
+		names[n++] = p;
+	const char *near = nearest_name(word, names, n);
+	for (size_t i = 0; !near && wl >= 2 && i < n; i++)
+		if (!strncasecmp(names[i], word, wl))
+			near = names[i];
+	snprintf(buf, len, "%s%s%suse %s", near ? "did you mean '" : "", near ? near : "",
+	         near ? "'? " : "", list);
+	return buf;
+}
+
 /* The value of the digits at p in base (2 or 8), up to the first other
  * character; -1 when there is none or a digit is not of the base. */
 static double base_digits(const char *p, int base)

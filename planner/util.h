@@ -63,6 +63,14 @@ void *grow_array(void *arr, size_t *cap, size_t size);
  * enough to be a useful suggestion. */
 const char *nearest_name(const char *word, const char *const *candidates, size_t n);
 
+/* What to say after "unknown precision 'q4'": "did you mean 'q4_k_m'?
+ * use fp32, bf16, ..." — the nearest of the names in list (separated by
+ * ", " or by spaces)
+ * (nearest_name, else the first that starts with word) and the whole
+ * list; "use ..." alone when none is near. Into buf (cut to fit);
+ * returns buf. This function can't fail. */
+char *near_miss_text(const char *word, const char *list, char *buf, size_t len);
+
 /* Parses a count with an optional suffix: K (1e3), M (1e6), B or G (1e9),
  * T (1e12), e.g. "200M", "1.5B", "3e6". Returns false on anything else or
  * a negative number. */

@@ -27,11 +27,11 @@ struct precision_info {
 const struct precision_info *precision_find(const char *name);
 /* Nearest known precision name for "did you mean"; may be NULL. */
 const char *precision_suggest(const char *name);
+/* Every precision's name joined by spaces into buf (cut to fit), for
+ * messages and completions; returns buf. Cannot fail (truncates). */
+const char *precision_list(char *buf, size_t len);
 /* All known precision names, NULL-terminated (for help text). */
 const char *const *precision_names(void);
-/* The canonical precision names joined by spaces into buf (len bytes), for
- * "unknown precision" messages; returns buf. Cannot fail (truncates). */
-const char *precision_list(char *buf, size_t len);
 /* Bits per weight of one llama.cpp tensor type (ggml_type: q4_0, q4_k,
  * iq2_xxs, tq1_0, mxfp4, ...) from its block's size: 8 x type_size /
  * blck_size. 0 for a name that is no ggml tensor type. A precision names

@@ -625,7 +625,7 @@ START_TEST(unknown_models_gpus_and_precisions_suggest_the_nearest)
 	    "t.yaml:1:15: ", "unknown GPU 'RTX 4091' in owned entry 1", "did you mean", NULL);
 	bad(HEAD "    precision: q4_k_n\n    hours_per_month: 1\n",
 	    "t.yaml:4:16: ", "unknown precision 'q4_k_n' in job 'bot'", "did you mean 'q4_k_m'",
-	    "known: fp32 bf16", "iq2_xxs", "gptq-int8 nf4 nvfp4 mxfp4", NULL);
+	    "use fp32 bf16", "iq2_xxs", "gptq-int8 nf4 nvfp4 mxfp4", NULL);
 	bad(HEAD "    task: inferense\n    hours_per_month: 1\n",
 	    "t.yaml:4:11: ", "unknown task 'inferense'", "did you mean 'inference'", NULL);
 	bad(HEAD "    data: secret\n    hours_per_month: 1\n",

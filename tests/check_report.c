@@ -202,13 +202,13 @@ START_TEST(the_report_is_well_formed_self_contained_xhtml_with_a_chart_per_job)
 	ck_assert_ptr_nonnull(strstr(text, "monthly cost (EUR)"));
 	ck_assert_ptr_nonnull(strstr(text, "owned = rented at "));
 	/* adapter-finetune: rented is best, so the chart counts rented hours:
-	 * compare's 465.7 owned-GPU hours in rented ones. (nightly-summaries
+	 * compare's 486.3 owned-GPU hours in rented ones. (nightly-summaries
 	 * was the example until its window's 248 h left it no owned route.) */
 	ck_assert_ptr_nonnull(strstr(text, "counts hours on the owned GPUs"));
-	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 342.9 h"));
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented at 358.0 h"));
 	/* The text gives the chart's figure first, compare's after it. */
-	ck_assert_ptr_nonnull(strstr(text, "owned = rented <b>at 342.9 h</b> of the job's work"));
-	ck_assert_ptr_nonnull(strstr(text, "compare's 465.7 h counts hours on the owned GPUs"));
+	ck_assert_ptr_nonnull(strstr(text, "owned = rented <b>at 358.0 h</b> of the job's work"));
+	ck_assert_ptr_nonnull(strstr(text, "compare's 486.3 h counts hours on the owned GPUs"));
 	ck_assert_ptr_nonnull(strstr(text, "Cheapest rentable offers that fit"));
 	ck_assert_ptr_nonnull(strstr(text, "2026-11-30")); /* the snapshot's newest date */
 	/* The snapshot alone has two dates for the GPUs Scaleway lists (its EUR

@@ -206,7 +206,8 @@ char *test_fixture_log(const struct test_fixture *f, const char *segment)
 
 #define SCRIPT_BIN "/usr/bin/script" /* util-linux: runs a command on a pseudo-terminal */
 
-int test_run_tty(int cols, const char *args, char **out)
+/* test_run_tty, with stderr on the terminal too when err_too. */
+static int run_tty(int cols, const char *args, bool err_too, char **out)
 {
 	*out = NULL;
 	if (access(SCRIPT_BIN, X_OK) != 0)
@@ -215,10 +216,11 @@ int test_run_tty(int cols, const char *args, char **out)
 	if (!bin || !*bin)
 		bin = "build/planner";
 	/* stty sets the terminal's width before the planner asks for it;
-	 * stderr goes to /dev/null so only the table reaches out. */
+	 * stderr goes to /dev/null, unless asked for, so only the table
+	 * reaches out. */
 	char *cmd = xasprintf(SCRIPT_BIN " -qec \"stty cols %d rows 60; NO_COLOR=1 '%s' %s "
-	                                 "2>/dev/null\" /dev/null </dev/null",
-	                      cols, bin, args);
+	                                 "%s\" /dev/null </dev/null",
+	                      cols, bin, args, err_too ? "" : "2>/dev/null");
 	char *raw = NULL;
 	int rc = test_sh(cmd, &raw);
 	free(cmd);
@@ -230,6 +232,16 @@ int test_run_tty(int cols, const char *args, char **out)
 	raw[k] = '\0';
 	*out = raw;
 	return rc;
+}
+
+int test_run_tty(int cols, const char *args, char **out)
+{
+	return run_tty(cols, args, false, out);
+}
+
+int test_run_tty_all(int cols, const char *args, char **out)
+{
+	return run_tty(cols, args, true, out);
 }
 
 long test_store_long(struct store *st, const char *sql)

@@ -41,6 +41,9 @@ int test_run_planner_as(unsigned uid, const char *const *argv, const char *const
  * Returns the exit status, or -2 when script(1) is not installed (the
  * caller skips, saying so). */
 int test_run_tty(int cols, const char *args, char **out);
+/* The same with stderr on the terminal too, both into *out: the notes
+ * as a person sees them. */
+int test_run_tty_all(int cols, const char *args, char **out);
 
 /* Runs a shell command; its stdout into *out (malloc'd, "" when empty)
  * unless out is NULL. Returns the exit status, or -1. */
