@@ -322,7 +322,7 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	cJSON_Delete(root);
 	free(out);
 	out = compare_text(impossible_spec, "table");
-	ck_assert_msg(strstr(out, "rented            -  not possible: needs 27778 tok/s over 10 h"),
+	ck_assert_msg(strstr(out, "rented                -  not possible: needs 27778 tok/s over 10 h"),
 		      "%s", out);
 	free(out);
 
