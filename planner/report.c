@@ -650,9 +650,10 @@ int report_write_html(FILE *f, const struct report_input *in, char **err)
 	report_escf(f, "AI workload costs: %s", jobspec_title(spec));
 	fputs("</h1>\n<p class=\"muted\">", f);
 	report_escf(f,
-	            "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour) "
-	            "and a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
-	            "%.2f). Money in %s. Prices as of %s (%s)",
+	            "Monthly cost of each job on a cloud API (per token), a rented GPU (per hour), "
+	            "a GPU you own (purchase over %.0f months plus power at %.3f %s/kWh, PUE "
+	            "%.2f) and a serverless GPU endpoint (per second). Money in %s. Prices as of "
+	            "%s (%s)",
 	            spec->amortize_months, spec->electricity_per_kwh, p->currency, spec->pue,
 	            p->currency, p->prices_as_of,
 	            p->snapshot_only ? "the bundled snapshot; run planner refresh for live prices"
