@@ -16,7 +16,6 @@
 
 /* Where the zone database lives unless $TZDIR says (tzset(3)). */
 #define ZONEINFO_DIR "/usr/share/zoneinfo"
-#define NELEM(a)     (sizeof(a) / sizeof *(a))
 
 /* Nearest zone name in the same zoneinfo directory, for "did you mean". */
 static char *suggest_zone(const char *zdir, const char *name)

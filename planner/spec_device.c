@@ -10,7 +10,6 @@
 #include "refdata.h"
 #include "util.h"
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 /* ---- gpus: cards the spec describes --------------------------------------- */
 

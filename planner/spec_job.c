@@ -31,7 +31,6 @@
 #define MAX_NAME_LEN         128
 #define DEFAULT_PRECISION    "bf16"
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 const char *const jobspec_task_names[] = {
     [TASK_INFERENCE] = "inference",

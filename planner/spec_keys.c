@@ -32,7 +32,6 @@
 #define MAX_AMORTIZE_MONTHS 240
 #define DEFAULT_AMORTIZE    36
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 static bool is_currency_code(const char *s)
 {

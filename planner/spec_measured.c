@@ -11,7 +11,6 @@
 #include "spec_table.h"
 #include "vram.h"
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 /* "any", the default of precision, engine and model: matches every job. */
 #define ANY "any"

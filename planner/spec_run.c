@@ -9,7 +9,6 @@
 
 #include "util.h"
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 /* run.weights: "pvc:" and a claim name, or an absolute directory. */
 static int check_run_weights(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)

@@ -20,7 +20,6 @@
 #define MAX_DAY_ENTRIES 64
 #define MINUTES_PER_DAY SCHEDULE_MINUTES_PER_DAY
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 static const char *const day_names[] = {"mon",      "tue",    "wed",      "thu",     "fri",
                                         "sat",      "sun",    "monday",   "tuesday", "wednesday",

@@ -19,7 +19,6 @@
 
 #include "util.h"
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 /* Sanity limits, in USD where SPEC_FX scales them: a host dearer than
  * 1e6 or colocation above 1e5 a GPU-month is taken for a typo. */

@@ -21,7 +21,6 @@
 /* Tokens of one document: as a request's bound (spec_serve.c). */
 #define MAX_DOCUMENT_TOKENS 1e8
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 #define USAGE_ROW(FIELD, HI, EXAMPLE, DESC)                                                        \
 	{                                                                                          \
