@@ -28,18 +28,6 @@ static double num(const cJSON *o, const char *k)
 	return v->valuedouble;
 }
 
-static const cJSON *route(const cJSON *job, const char *name)
-{
-	const cJSON *r;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
-	{
-		if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, name))
-			return r;
-	}
-	ck_abort_msg("no route %s", name);
-	return NULL;
-}
-
 /* --set is a what-if on the spec: the tour with a costs block and more
  * tokens for one job, its JSON reproduced from the terms printed beside
  * each figure (capital + power + upkeep; price x hours + setup), and a
@@ -68,7 +56,7 @@ START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
 			                    400e6);
 			set_seen = true;
 		}
-		const cJSON *o = route(job, "owned"), *r = route(job, "rented");
+		const cJSON *o = test_json_route(job, "owned"), *r = test_json_route(job, "rented");
 		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "feasible"))) {
 			double sum = num(o, "capital_cost") + num(o, "power_cost") +
 			             num(o, "maintenance_cost");
@@ -230,7 +218,7 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 		/* Break-even owned vs rented by hand from the printed numbers. */
 		const cJSON *be = cJSON_GetObjectItem(job, "breakeven");
 		const cJSON *h = cJSON_GetObjectItem(be, "owned_vs_rented_hours_per_month");
-		const cJSON *rent = route(job, "rented"), *own = route(job, "owned");
+		const cJSON *rent = test_json_route(job, "rented"), *own = test_json_route(job, "owned");
 		if (cJSON_IsNumber(h)) {
 			/* Equal work: an owned hour stands for rented/owned hours. */
 			double margin = num(rent, "price_per_hour") * num(rent, "replicas") *
@@ -295,7 +283,7 @@ static int check_capacity(const cJSON *job, double hours, double output)
 {
 	int replicated = 0;
 	for (int k = 0; k < 2; k++) {
-		const cJSON *r = route(job, k ? "owned" : "rented");
+		const cJSON *r = test_json_route(job, k ? "owned" : "rented");
 		if (cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible"))) {
 			ck_assert_double_eq(num(r, "gpu_hours"), hours);
 			ck_assert(num(r, "tokens_per_second") * hours * 3600 >= output);
@@ -316,7 +304,7 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
 	check_capacity(job, 10, 1e9);
 	/* Neither GPU route can: 70B at batch 1 needs over 64 GPUs. */
-	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(route(job, "rented"), "feasible")));
+	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(test_json_route(job, "rented"), "feasible")));
 	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")->valuestring,
 			 "api");
 	cJSON_Delete(root);
@@ -335,7 +323,7 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	root = cJSON_Parse(out);
 	job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
 	ck_assert_int_ge(check_capacity(job, 10, 1e9), 1);
-	const cJSON *r = route(job, "rented");
+	const cJSON *r = test_json_route(job, "rented");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 	ck_assert(num(r, "replicas") > 1 && num(r, "batch") > 1);
 	ck_assert_double_eq_tol(num(r, "monthly_cost"),
@@ -360,7 +348,7 @@ START_TEST(an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok)
 	ck_assert_str_eq(cJSON_GetObjectItem(job, "serving")->valuestring, "always-on");
 	ck_assert_double_eq(num(job, "gpu_hours_per_month"), 744);
 	for (int k = 0; k < 3; k++) {
-		const cJSON *r = route(job, k == 0 ? "api" : k == 1 ? "rented" : "owned");
+		const cJSON *r = test_json_route(job, k == 0 ? "api" : k == 1 ? "rented" : "owned");
 		ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 		ck_assert_double_eq_tol(num(r, "cost_per_mtok"), num(r, "monthly_cost") / 3000,
 					1e-4);
@@ -389,11 +377,11 @@ START_TEST(an_interactive_job_is_priced_for_its_window_with_its_usage_shown)
 	ck_assert_str_eq(cJSON_GetObjectItem(job, "serving")->valuestring, "window");
 	ck_assert_double_eq_tol(num(job, "gpu_hours_per_month"), window, 0.01);
 	for (int k = 1; k < 3; k++) {
-		const cJSON *r = route(job, k == 1 ? "rented" : "owned");
+		const cJSON *r = test_json_route(job, k == 1 ? "rented" : "owned");
 		ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 		ck_assert_double_eq_tol(num(r, "gpu_hours"), window, 0.01);
 	}
-	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(route(job, "api"), "feasible")));
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(test_json_route(job, "api"), "feasible")));
 	const cJSON *u = cJSON_GetObjectItem(job, "usage");
 	ck_assert_ptr_nonnull(u);
 	ck_assert_double_eq(num(u, "users"), 12);

@@ -26,18 +26,6 @@ static double side_cost(const cJSON *s)
 	return cJSON_IsNumber(c) ? c->valuedouble : 0;
 }
 
-static const cJSON *job_named(const cJSON *root, const char *name)
-{
-	const cJSON *j;
-	cJSON_ArrayForEach(j, cJSON_GetObjectItem(root, "jobs"))
-	{
-		if (!strcmp(cJSON_GetObjectItem(j, "name")->valuestring, name))
-			return j;
-	}
-	ck_abort_msg("no job %s", name);
-	return NULL;
-}
-
 /* Runs diff with argv and parses its JSON. */
 static cJSON *diff_json(const char *const *argv)
 {
@@ -109,14 +97,14 @@ START_TEST(diff_json_follows_its_contract_with_added_removed_and_changed_jobs)
 	                      "jobs.support-bot.tokens_per_month.input=4B", NULL};
 	cJSON *root = diff_json(argv);
 	check_contract(root);
-	ck_assert_str_eq(cJSON_GetObjectItem(job_named(root, "nightly-summaries"), "status")
+	ck_assert_str_eq(cJSON_GetObjectItem(test_json_job(root, "nightly-summaries"), "status")
 	                     ->valuestring,
 	                 "removed");
-	ck_assert_str_eq(cJSON_GetObjectItem(job_named(root, "extra-bot"), "status")->valuestring,
+	ck_assert_str_eq(cJSON_GetObjectItem(test_json_job(root, "extra-bot"), "status")->valuestring,
 	                 "added");
-	const cJSON *bot = job_named(root, "support-bot");
+	const cJSON *bot = test_json_job(root, "support-bot");
 	ck_assert(num(bot, "monthly_cost_change") > 0); /* 40x the tokens cost more */
-	ck_assert_str_eq(cJSON_GetObjectItem(job_named(root, "contract-review"), "status")
+	ck_assert_str_eq(cJSON_GetObjectItem(test_json_job(root, "contract-review"), "status")
 	                     ->valuestring,
 	                 "unchanged");
 	cJSON_Delete(root);
@@ -137,7 +125,7 @@ START_TEST(diff_of_one_spec_and_a_set_shows_the_what_if)
 	check_contract(root);
 	/* 10 a GPU-month makes every owned route dearer: contract-review
 	 * (owned only, 2 GPUs on hand) costs 20 more */
-	ck_assert_double_eq_tol(num(job_named(root, "contract-review"), "monthly_cost_change"),
+	ck_assert_double_eq_tol(num(test_json_job(root, "contract-review"), "monthly_cost_change"),
 	                        20, 1e-6);
 	cJSON_Delete(root);
 	/* the table says the same */

@@ -40,30 +40,6 @@ static cJSON *compare_json(const char *file, const char *extra1, const char *ext
 	return root;
 }
 
-static const cJSON *job_named(const cJSON *root, const char *name)
-{
-	const cJSON *j;
-	cJSON_ArrayForEach(j, cJSON_GetObjectItem(root, "jobs"))
-	{
-		if (!strcmp(cJSON_GetObjectItem(j, "name")->valuestring, name))
-			return j;
-	}
-	ck_abort_msg("no job %s", name);
-	return NULL;
-}
-
-static const cJSON *route_of(const cJSON *job, const char *name)
-{
-	const cJSON *r;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
-	{
-		if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, name))
-			return r;
-	}
-	ck_abort_msg("no route %s", name);
-	return NULL;
-}
-
 static const char *best_of(const cJSON *job)
 {
 	const cJSON *b = cJSON_GetObjectItem(job, "best");
@@ -93,7 +69,7 @@ static int on_hand_taken(const cJSON *root, const char *gpu)
 	{
 		if (strcmp(best_of(j), "owned"))
 			continue;
-		const cJSON *o = route_of(j, "owned");
+		const cJSON *o = test_json_route(j, "owned");
 		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "already_owned")) &&
 		    !strcmp(str(o, "gpu"), gpu))
 			n += (int)num(o, "gpu_count");
@@ -110,7 +86,7 @@ START_TEST(the_platform_team_spec_books_at_most_the_16_a100s_and_the_window_s_ho
 	int taken = on_hand_taken(root, "A100 80GB");
 	ck_assert_msg(taken <= 16, "the best routes take %d A100s of the 16 on hand", taken);
 	ck_assert_str_eq(str(root, "owned_capacity"), "shared");
-	const cJSON *batch = job_named(root, "nightly-batch");
+	const cJSON *batch = test_json_job(root, "nightly-batch");
 	const cJSON *r;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItem(batch, "routes"))
 	{
@@ -133,7 +109,7 @@ START_TEST(a_fine_tune_longer_than_its_window_says_so_on_the_route)
 {
 	cJSON *root =
 	    compare_json(PLATFORM, "--set", "jobs.ft-70b-lora.schedule={window: 22:00-02:00}");
-	const cJSON *own = route_of(job_named(root, "ft-70b-lora"), "owned");
+	const cJSON *own = test_json_route(test_json_job(root, "ft-70b-lora"), "owned");
 	if (cJSON_IsTrue(cJSON_GetObjectItem(own, "feasible")))
 		ck_assert_double_le(num(own, "gpu_hours"), 124 + 1e-6);
 	else
@@ -177,12 +153,12 @@ START_TEST(over_booked_gpus_go_to_the_jobs_that_save_most_and_the_rest_move)
 	ck_assert_int_eq((int)num(m, "on_hand"), 2);
 	ck_assert_msg(strstr(str(m, "reason"), "needs 1 RTX 4090 at once; 0 of the 2 on hand"),
 	              "reason: %s", str(m, "reason"));
-	const cJSON *low = job_named(root, "chat-low");
+	const cJSON *low = test_json_job(root, "chat-low");
 	ck_assert_str_eq(best_of(low), "rented");
 	ck_assert_double_eq_tol(num(cJSON_GetObjectItem(m, "to"), "monthly_cost"),
 	                        num(cJSON_GetObjectItem(low, "best"), "monthly_cost"), 0.005);
-	ck_assert_str_eq(best_of(job_named(root, "vault")), "owned");
-	ck_assert_str_eq(best_of(job_named(root, "chat-high")), "owned");
+	ck_assert_str_eq(best_of(test_json_job(root, "vault")), "owned");
+	ck_assert_str_eq(best_of(test_json_job(root, "chat-high")), "owned");
 	ck_assert_int_eq(on_hand_taken(root, "RTX 4090"), 2);
 	cJSON_Delete(root);
 	/* The same spec with the priorities the other way round: the tie
@@ -213,7 +189,7 @@ START_TEST(a_job_whose_gpus_are_taken_moves_to_other_gpus_on_hand)
 	}
 	ck_assert_int_eq(on_hand_taken(root, "RTX 3090"), 1);
 	ck_assert_int_eq(on_hand_taken(root, "RTX 4090"), 2);
-	ck_assert_str_eq(str(route_of(job_named(root, "chat-high"), "owned"), "gpu"), "RTX 3090");
+	ck_assert_str_eq(str(test_json_route(test_json_job(root, "chat-high"), "owned"), "gpu"), "RTX 3090");
 	cJSON_Delete(root);
 }
 END_TEST
@@ -253,7 +229,7 @@ START_TEST(each_alone_prices_every_job_as_if_it_were_the_only_one)
 		              names[i], i == 1 ? 600 : 300, i == 1 ? ", data: restricted" : "");
 		char *path = test_write(dir, "one.yaml", one);
 		cJSON *alone = compare_json(path, NULL, NULL);
-		const cJSON *a = job_named(alone, names[i]), *e = job_named(root, names[i]);
+		const cJSON *a = test_json_job(alone, names[i]), *e = test_json_job(root, names[i]);
 		ck_assert_str_eq(best_of(a), best_of(e));
 		ck_assert_double_eq_tol(num(cJSON_GetObjectItem(a, "best"), "monthly_cost"),
 		                        num(cJSON_GetObjectItem(e, "best"), "monthly_cost"), 1e-9);

@@ -304,3 +304,27 @@ bool test_have_shell(const char *name)
 	free(cmd);
 	return rc == 0;
 }
+
+/* The element of array whose `key` member is the string name. */
+static const cJSON *named(const cJSON *array, const char *key, const char *name)
+{
+	const cJSON *e;
+	cJSON_ArrayForEach(e, array)
+	{
+		const cJSON *v = cJSON_GetObjectItem(e, key);
+		if (cJSON_IsString(v) && !strcmp(v->valuestring, name))
+			return e;
+	}
+	ck_abort_msg("no %s %s", key, name);
+	return NULL;
+}
+
+const cJSON *test_json_job(const cJSON *root, const char *name)
+{
+	return named(cJSON_GetObjectItem(root, "jobs"), "name", name);
+}
+
+const cJSON *test_json_route(const cJSON *job, const char *name)
+{
+	return named(cJSON_GetObjectItem(job, "routes"), "route", name);
+}

@@ -3,6 +3,7 @@
 #ifndef PLANNER_TESTUTIL_H
 #define PLANNER_TESTUTIL_H
 
+#include <cJSON.h>
 #include <check.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -91,5 +92,10 @@ char *test_man_part(const char *page, const char *what, const char *head);
 char *test_bash_complete(const char *words, int cword);
 /* Whether the shell named is installed (on PATH). */
 bool test_have_shell(const char *name);
+
+/* compare's JSON: the job of that name, and a job's route of that name;
+ * the test fails when there is none. */
+const cJSON *test_json_job(const cJSON *root, const char *name);
+const cJSON *test_json_route(const cJSON *job, const char *name);
 
 #endif
