@@ -131,7 +131,7 @@ _planner()
 
 	local opts
 	case $cmd in
-	compare) opts="--quiet --set --each-alone --measured --gpu --gpus --precision --engine --model" ;;
+	compare) opts="--quiet --set --each-alone --show --measured --gpu --gpus --precision --engine --model" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --checkpointing --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs --measured" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region --spec" ;;
 	refresh) opts="--provider --quiet --if-older-than --aws-regions --timeout" ;;

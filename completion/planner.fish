@@ -81,6 +81,7 @@ complete -c planner -n "__fish_seen_subcommand_from fit" -l ram-gib -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l ram-gbs -x
 complete -c planner -n "__fish_seen_subcommand_from fit" -l micro-batch -x
 complete -c planner -n "__fish_seen_subcommand_from fit compare" -l measured -r -F -d 'a benchmark result you ran'
+complete -c planner -n "__fish_seen_subcommand_from compare" -l show -x -a co2 -d 'more figures: co2'
 complete -c planner -n "__fish_seen_subcommand_from compare" -l gpus -x -d 'GPUs --measured ran on'
 complete -c planner -n "__fish_seen_subcommand_from compare" -l precision -x -a 'fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m q4_0 int4'
 complete -c planner -n "__fish_seen_subcommand_from compare" -l engine -x -a 'vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune'

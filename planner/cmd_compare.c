@@ -20,6 +20,20 @@ static void add_num_or_null(cJSON *o, const char *k, double v, int places)
 		cJSON_AddNullToObject(o, k);
 }
 
+/* The month's energy and CO2e (carbon.h): figures, or null with the
+ * reason; carbon_cost is the part of monthly_cost a carbon price adds. */
+static void co2_json(cJSON *o, const struct route_result *r)
+{
+	add_num_or_null(o, "energy_kwh", r->energy_kwh, 1);
+	add_num_or_null(o, "grid_g_per_kwh", r->grid_g_per_kwh, 2);
+	add_num_or_null(o, "co2_kg", r->co2_kg, 2);
+	if (r->co2_source)
+		cJSON_AddStringToObject(o, "co2_source", r->co2_source);
+	else
+		cJSON_AddStringToObject(o, "co2_note", r->co2_note ? r->co2_note : "not known");
+	cJSON_AddNumberToObject(o, "carbon_cost", round_to(r->carbon_cost, 2));
+}
+
 static cJSON *route_json(const struct plan *p, const struct route_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -40,6 +54,7 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 	}
 	cJSON_AddNumberToObject(o, "monthly_cost", round_to(r->monthly_cost, 2));
 	add_num_or_null(o, "cost_per_mtok", r->cost_per_mtok, 4);
+	co2_json(o, r);
 	return o;
 }
 
@@ -292,12 +307,13 @@ static void csv_num(FILE *f, double v, int places)
 		fprintf(f, "%.*f", places, round_to(v, places));
 }
 
-static int print_csv(const struct plan *p)
+static int print_csv(const struct plan *p, bool co2)
 {
 	FILE *f = stdout;
 	fputs("job,model,route,feasible,provider,offer,gpu,gpu_count,price_per_hour,gpu_hours,"
-	      "tokens_per_second,monthly_cost,best,why,currency,prices_as_of\r\n",
+	      "tokens_per_second,monthly_cost,best,why,currency,prices_as_of",
 	      f);
+	fputs(co2 ? ",energy_kwh,co2_kg,co2_source\r\n" : "\r\n", f);
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
 		for (int k = 0; k < (int)route_count(); k++) {
@@ -328,7 +344,16 @@ static int print_csv(const struct plan *p)
 				csv_num(f, r->monthly_cost, 2);
 			fprintf(f, ",%s,", j->best == k ? "true" : "false");
 			csv_field(f, r->feasible ? "" : r->why);
-			fprintf(f, ",%s,%s\r\n", p->currency, p->prices_as_of);
+			fprintf(f, ",%s,%s", p->currency, p->prices_as_of);
+			if (co2) {
+				fputc(',', f);
+				csv_num(f, r->feasible ? r->energy_kwh : NAN, 1);
+				fputc(',', f);
+				csv_num(f, r->feasible ? r->co2_kg : NAN, 2);
+				fputc(',', f);
+				csv_field(f, r->co2_source ? r->co2_source : "");
+			}
+			fputs("\r\n", f);
 		}
 	}
 	return PLANNER_OK;
@@ -360,12 +385,35 @@ static int route_name_width(void)
 	"over GPUs; tok/s: output tokens per second of all streams and replicas together "         \
 	"(fine-tuning: training tokens/s), not one stream's; Mtok: million tokens"
 
+/* What --show co2's figures are, once, under the table. */
+#define CO2_LEGEND                                                                                 \
+	"kWh: GPU board power x billed hours x PUE (owned: as its power cost counts it; rented: "   \
+	"the provider's published PUE, else the industry average 1.58); CO2e: kWh x the yearly "    \
+	"average grid intensity of the region or country (docs/estimation.md, \"Energy and CO2\")"
+
 /* Whether the spec's costs: block adds a term to the owned route. */
 static bool costs_given(const struct jobspec *spec)
 {
 	const struct tco_costs *k = &spec->costs;
 	return k->host_price > 0 || k->host_watts > 0 || k->resale_percent > 0 ||
 	       k->capital_rate_percent > 0 || k->maintenance_per_gpu_month > 0;
+}
+
+/* ", 62.1 kWh, 15.7 kg CO2e (Ember 2024 (NL))" or ", CO2e not known: why"
+ * after a feasible route's text (compare --show co2). */
+static void co2_text(char *buf, size_t len, const struct route_result *r)
+{
+	size_t n = strlen(buf);
+	if (n >= len)
+		return;
+	if (isfinite(r->co2_kg))
+		snprintf(buf + n, len - n, ", %.1f kWh, %.1f kg CO2e (%s)", r->energy_kwh, r->co2_kg,
+		         r->co2_source);
+	else if (isfinite(r->energy_kwh))
+		snprintf(buf + n, len - n, ", %.1f kWh, CO2e not known: %s", r->energy_kwh,
+		         r->co2_note);
+	else
+		snprintf(buf + n, len - n, ", energy and CO2e %s", r->co2_note);
 }
 
 static void route_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
@@ -475,7 +523,8 @@ static void usage_line(const struct cli *c, const struct job *job)
 		         job->serving_implied ? ", as an interactive job" : "");
 }
 
-static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p)
+static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p,
+                       bool co2)
 {
 	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
 	const char *green = c->color ? "\033[32m" : "";
@@ -492,6 +541,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	printf("%-*s %-9s", w, "job", "best");
 	for (size_t k = 0; k < n_routes; k++)
 		printf(" %*s", COST_COLUMN, route_name((enum route)k));
+	if (co2)
+		printf(" %*s", COST_COLUMN, "kg CO2e");
 	putchar('\n');
 	for (size_t i = 0; i < p->n_jobs; i++) {
 		const struct job_result *j = &p->jobs[i];
@@ -504,9 +555,16 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 				snprintf(cell, sizeof cell, "%.2f", j->routes[k].monthly_cost);
 			printf(" %*s", COST_COLUMN, cell);
 		}
+		if (co2) {
+			char cell[32] = "-";
+			if (j->best >= 0 && isfinite(j->routes[j->best].co2_kg))
+				snprintf(cell, sizeof cell, "%.1f", j->routes[j->best].co2_kg);
+			printf(" %*s", COST_COLUMN, cell);
+		}
 		putchar('\n');
 	}
-	printf("(monthly cost, %s; - means the route cannot run the job)\n", p->currency);
+	printf("(monthly cost, %s; - means the route cannot run the job%s)\n", p->currency,
+	       co2 ? "; kg CO2e: the best route's month, - when not known" : "");
 	if (plan_speed_marked(p))
 		cli_wrap(c, 0, "%s", CONFIDENCE_LEGEND);
 	print_moves(c, spec, p);
@@ -527,6 +585,11 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			char detail[512];
 			route_detail(detail, sizeof detail, &j->routes[k], p->currency,
 				     costs_given(spec));
+			if (co2 && j->routes[k].feasible)
+				co2_text(detail, sizeof detail, &j->routes[k]);
+			if (j->routes[k].carbon_cost > 0)
+				snprintf(detail + strlen(detail), sizeof detail - strlen(detail),
+				         ", carbon %.2f", j->routes[k].carbon_cost);
 			cli_safe(detail, sizeof detail, detail); /* offer names come from feeds */
 			char cost[32] = "-";
 			if (j->routes[k].feasible)
@@ -549,6 +612,11 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	cli_wrap(c, 0, "electricity %.3f %s/kWh, PUE %.2f, purchases over %.0f months",
 	         spec->electricity_per_kwh, p->currency, spec->pue, spec->amortize_months);
 	cli_wrap(c, 0, "%s", TABLE_LEGEND);
+	if (co2)
+		cli_wrap(c, 0, "%s", CO2_LEGEND);
+	if (spec->costs.carbon_price_per_tonne > 0)
+		cli_wrap(c, 0, "costs include a carbon price of %.2f %s a tonne CO2e where the CO2e "
+		               "is known", spec->costs.carbon_price_per_tonne, p->currency);
 	if (p->fx_note[0])
 		cli_wrap(c, 0, "exchange rates: %s", p->fx_note);
 	if (p->fx_dropped)
@@ -622,12 +690,22 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 					     {"precision", required_argument, NULL, 'p'},
 					     {"engine", required_argument, NULL, 'e'},
 					     {"model", required_argument, NULL, 'm'},
+					     {"show", required_argument, NULL, 's'},
 					     {0, 0, 0, 0}};
 	int opt, rc;
+	bool co2 = false;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
 		if (opt == 'q') {
 			c->quiet = true;
+			continue;
+		}
+		if (opt == 's') {
+			char hint[128];
+			if (strcmp(optarg, "co2"))
+				return cli_usage(c, "--show '%s' is not a column; %s", optarg,
+				                 near_miss_text(optarg, "co2", hint, sizeof hint));
+			co2 = true;
 			continue;
 		}
 		if ((rc = opt > 0 && opt < 128 && strchr("Mgnpem", opt)
@@ -652,9 +730,9 @@ static int exec_compare(struct cli *c, int argc, char **argv)
 	if (c->format == FORMAT_JSON)
 		rc = print_json(spec, plan);
 	else if (c->format == FORMAT_CSV)
-		rc = print_csv(plan);
+		rc = print_csv(plan, co2);
 	else
-		rc = print_table(c, spec, plan);
+		rc = print_table(c, spec, plan, co2);
 	plan_free(plan);
 	jobspec_free(spec);
 	return rc;
@@ -664,7 +742,7 @@ const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.args = "FILE [--format table|json|csv] [--set KEY=VALUE]... [--each-alone] "
 		"[--measured FILE --gpu G [--gpus N] [--precision P] [--engine E] [--model M]] "
-		"[--db PATH] [--quiet]",
+		"[--show co2] [--db PATH] [--quiet]",
 	.summary = "cost of every job on the api, rented, owned and serverless routes; the cheapest",
 	.help = "Prices every job in the job spec FILE on the four routes: a cloud API\n"
 		"paid per token, a rented cloud GPU paid per hour, a GPU you own (power\n"
@@ -677,6 +755,8 @@ const struct cmd_entry cmd_compare_entry = {
 		"  --db PATH    price database (else $PLANNER_DB, else\n"
 		"               $XDG_DATA_HOME/planner/prices.db)\n"
 		"  --quiet      no note about where the prices come from or stale ones\n"
+		"  --show co2   each route's energy (kWh) and CO2e (kg) a month, and the\n"
+		"               best route's CO2e in the table (csv: three more columns)\n"
 		CLI_SET_HELP CLI_ALONE_HELP
 		"  --measured FILE    a benchmark you ran (llama-bench -o json, vllm bench\n"
 		"                     serve --save-result, GuideLLM or AIPerf/genai-perf\n"
@@ -686,6 +766,7 @@ const struct cmd_entry cmd_compare_entry = {
 		"                     the spec's measurements:\n"
 		"\n"
 		"examples:\n  planner compare jobs/monthly.yaml --format json | jq '.jobs[].best'\n"
-		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n",
+		"  planner compare jobs/monthly.yaml --set costs.capital_rate_percent=8\n"
+		"  planner compare jobs/monthly.yaml --show co2\n",
 	.exec = exec_compare,
 };

@@ -208,6 +208,8 @@ struct tco_costs {
 	double capital_rate_percent;/* annual cost of capital */
 	double maintenance_per_gpu_month; /* maintenance or colocation, currency */
 	double setup_hours;         /* billed hours per rented run before work starts */
+	double grid_co2_g_per_kwh;  /* the owned hardware's grid, g CO2e per kWh; < 0: not given */
+	double carbon_price_per_tonne; /* currency per tonne CO2e added to the bill; 0: none */
 };
 
 struct fx_rate {

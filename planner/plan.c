@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carbon.h"
 #include "fx.h"
 #include "offer_index.h"
 #include "plan_cache.h"
@@ -30,7 +31,10 @@ int plan_price_route(const struct route_ctx *c, size_t k, char **err)
 	r->route = (enum route)k;
 	if (!workload_route_allowed(c->w, r->route, r->why, sizeof r->why))
 		return PLANNER_OK;
-	return route_at(k)->price(c, r, err);
+	int rc = route_at(k)->price(c, r, err);
+	if (rc == PLANNER_OK)
+		carbon_route(c->spec, r);
+	return rc;
 }
 
 void plan_job_finish(const struct route_ctx *c)

@@ -63,6 +63,14 @@ struct route_result {
 	double setup_cost;       /* rented: costs.setup_hours of its runs, in monthly_cost */
 	enum confidence confidence; /* rented, owned: of tokens_per_second (confidence.h) */
 	struct serverless_terms sls; /* serverless: what its bill is made of */
+	/* The month's energy and CO2e (carbon.h), set for every priced route. */
+	char country[4];         /* rented: the offer's country; "" unknown */
+	double energy_kwh;       /* with the PUE that applies; NAN: not known (api) */
+	double grid_g_per_kwh;   /* the grid's CO2e per kWh used; NAN: not known */
+	double co2_kg;           /* energy_kwh x grid_g_per_kwh / 1000; NAN: not known */
+	double carbon_cost;      /* costs.carbon_price_per_tonne x co2, in monthly_cost */
+	const char *co2_source;  /* the grid figure's source; NULL when not known */
+	const char *co2_note;    /* why co2_kg is not known; NULL when it is */
 };
 
 /* The break-even figures of a job, one per pair of breakeven_at(i)

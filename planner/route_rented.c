@@ -18,7 +18,7 @@ struct rental {
 	int count;
 	double price;
 	bool spot;
-	const char *provider, *offer, *region;
+	const char *provider, *offer, *region, *country;
 	int max_replicas; /* offers: up to WORKLOAD_MAX_GPUS; a quote: itself only */
 };
 
@@ -55,6 +55,7 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
 	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
 	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
+	snprintf(r->country, sizeof r->country, "%s", o->country ? o->country : "");
 }
 
 /* The rental an offer is (prices converted by load_offers). */
@@ -67,6 +68,7 @@ static struct rental offer_rental(const struct offer *o, const struct gpu_spec *
 	                       .provider = o->provider,
 	                       .offer = o->offer,
 	                       .region = o->region,
+	                       .country = o->country,
 	                       .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
 }
 

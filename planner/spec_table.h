@@ -16,9 +16,6 @@
 #include "util.h"
 #include "yamlread.h"
 
-/* Entries of a static array (the key tables and their name lists). */
-#define NELEM(a) (sizeof(a) / sizeof *(a))
-
 /* Rows in one table; the reader keeps per-row values on the stack. */
 #define SPEC_MAX_KEYS 32
 

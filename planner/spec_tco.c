@@ -28,6 +28,11 @@
 /* Setup hours of one rented run: a day covers any node start and weights
  * download planner prices. */
 #define MAX_SETUP_HOURS 24.0
+/* The dirtiest yearly grid in the Ember table planner carries is about
+ * 900 g CO2e/kWh (carbon.c); 2000 is a typo's bound. A tonne of CO2e
+ * above 10,000 USD is ~50x the EU ETS price (a typo's bound too). */
+#define MAX_GRID_G_PER_KWH 2000.0
+#define MAX_CARBON_PRICE_USD 10000.0
 /* GPUs per host by default: a 4-GPU workstation or server (the issue's
  * example, host: {gpus: 4}; a policy default, not a measured figure). */
 #define DEFAULT_HOST_GPUS 4
@@ -144,6 +149,34 @@ static const struct spec_key costs_keys[] = {
              "weights download), added to the rented route at its price for every run: "
              "one run per schedule window the hours need (a whole day without a window), "
              "per replica."},
+    {.name = "grid_co2_g_per_kwh",
+     .kind = SPEC_NUMBER,
+     .offset = COSTS_AT(grid_co2_g_per_kwh),
+     .lo = 0,
+     .hi = MAX_GRID_G_PER_KWH,
+     .has_def = true,
+     .def = -1,
+     .def_text = "not known (the owned route's CO2e is then not given)",
+     .example = "grid_co2_g_per_kwh: 253",
+     .type = "number, grams CO2e per kWh",
+     .desc = "The carbon intensity of the electricity the owned and bought hardware runs on, "
+             "for the owned route's CO2e (compare --show co2, JSON co2_kg): a green tariff's "
+             "or your supplier's figure. Rented GPUs use their region's grid."},
+    {.name = "carbon_price_per_tonne",
+     .kind = SPEC_NUMBER,
+     .offset = COSTS_AT(carbon_price_per_tonne),
+     .lo = 0,
+     .hi = MAX_CARBON_PRICE_USD,
+     .flags = SPEC_FX,
+     .has_def = true,
+     .def = 0,
+     .def_text = "0 (CO2e is reported, not billed)",
+     .example = "carbon_price_per_tonne: 80",
+     .type = "number, currency per tonne CO2e",
+     .desc = "A price on the CO2e of every route whose CO2e is known (owned, rented, "
+             "serverless), added to its monthly cost in compare, breakeven and the report: "
+             "an internal carbon price or the ETS price. The schedule's and fleet's per-run "
+             "costs do not include it."},
 };
 
 const struct spec_table spec_costs = {

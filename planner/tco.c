@@ -71,6 +71,12 @@ void tco_owned_month_of(const struct jobspec *spec, const struct gpu_spec *gpu, 
 	out->power = power_cost(spec, gpus, watts - idle_watts, busy_hours) + fixed_power;
 	if (c->host_watts > 0 && !kept_on)
 		out->power += power_cost(spec, out->hosts, c->host_watts, busy_hours);
+	/* The same terms in kWh (energy_kwh is power_cost at 1 a kWh). */
+	out->kwh = energy_kwh(spec, gpus, watts - idle_watts, busy_hours);
+	if (kept_on)
+		out->kwh += energy_kwh(spec, gpus, idle_watts, on_hours);
+	if (c->host_watts > 0)
+		out->kwh += energy_kwh(spec, out->hosts, c->host_watts, kept_on ? on_hours : busy_hours);
 	out->fixed = out->capital + out->maintenance + fixed_power;
 	out->per_hour = hourly;
 	out->monthly = out->capital + out->power + out->maintenance;

@@ -19,6 +19,7 @@ struct tco_owned {
 	double resale;      /* what capex sells for after amortize_months */
 	double capital;     /* a month: the annuity of capex less the resale's present value */
 	double power;       /* a month: GPUs under load and idle, hosts, times PUE */
+	double kwh;         /* the energy power pays for: the same terms, in kWh */
 	double maintenance; /* a month: costs.maintenance_per_gpu_month x gpus */
 	double monthly;     /* capital + power + maintenance */
 	/* monthly = fixed + per_hour x busy_hours: the same cost as a line in

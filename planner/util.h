@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Entries of a static array. */
+#define NELEM(a) (sizeof(a) / sizeof *(a))
+
 /* The one exit-code enum, by cause (README.md, "Exit codes"; planner(1),
  * EXIT STATUS); library calls return these too. */
 enum planner_status {

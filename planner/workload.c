@@ -413,6 +413,11 @@ double power_cost(const struct jobspec *spec, int gpus, double watts, double hou
 	return gpus * watts * spec->pue * hours / 1000.0 * spec->electricity_per_kwh;
 }
 
+double energy_kwh(const struct jobspec *spec, int gpus, double watts, double hours)
+{
+	return gpus * watts * spec->pue * hours / 1000.0;
+}
+
 double owned_fixed_monthly(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
                            double price)
 {

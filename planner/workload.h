@@ -211,6 +211,8 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
  * spec's PUE and price per kWh, in the spec's currency. hours = 1 gives
  * the cost per hour. */
 double power_cost(const struct jobspec *spec, int gpus, double watts, double hours);
+/* The energy of that draw, kWh: gpus x watts x pue x hours / 1000. */
+double energy_kwh(const struct jobspec *spec, int gpus, double watts, double hours);
 
 /* What owning `gpus` GPUs bought at `price` each (spec's currency) costs a
  * month whether they run or not: the purchase over amortize_months. The

@@ -18,7 +18,6 @@
  * in the flow depth (100k levels take minutes). */
 #define MAX_FLOW_DEPTH 64
 
-#define NELEM(a) (sizeof(a) / sizeof *(a))
 
 int yr_fail(struct yr *y, yaml_mark_t m, const char *fmt, ...)
 {

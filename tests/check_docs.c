@@ -276,7 +276,8 @@ START_TEST(groff_renders_the_man_page_without_a_warning)
 	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -ww -z planner.1", &out), 0);
 	ck_assert_msg(*out == '\0', "groff warnings:\n%s", out);
 	free(out);
-	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -P-c -P-b -P-u planner.1", &out), 0);
+	/* Spaces squeezed: groff justifies a long heading with double spaces. */
+	ck_assert_int_eq(run_sh(GROFF " -man -Tutf8 -P-c -P-b -P-u planner.1 | tr -s ' '", &out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "EXIT STATUS"));
 	ck_assert_ptr_nonnull(strstr(out, "planner breakeven FILE"));
 	free(out);
