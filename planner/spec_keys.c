@@ -152,7 +152,7 @@ static int read_fx(struct spec_rd *r, const struct spec_key *k, const struct key
 /* country: an ISO 3166 code the reference data knows (schema/countries.json). */
 static int read_country(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
-	char *code = NULL, codes[256];
+	char *code = NULL, codes[256], hint[384];
 	int rc = yr_get_str(&r->c->y, kv, r->where, k->example, &code);
 	if (rc != PLANNER_OK)
 		return rc;
@@ -160,10 +160,12 @@ static int read_country(struct spec_rd *r, const struct spec_key *k, const struc
 	r->c->spec->country = refdata_country(ref, code);
 	if (!r->c->spec->country)
 		rc = yr_fail(&r->c->y, kv->val->start_mark,
-		             "unknown country '%s'; give an ISO 3166 code with published prices: %s "
-		             "(or leave country: out and set currency, fx, electricity_per_kwh and "
-		             "timezone yourself)",
-		             code, refdata_country_codes(ref, codes, sizeof codes));
+		             "unknown country '%s'; %s (the ISO 3166 codes with published prices), "
+		             "or leave country: out and set currency, fx, electricity_per_kwh and "
+		             "timezone yourself",
+		             code,
+		             near_miss_text(code, refdata_country_codes(ref, codes, sizeof codes),
+		                            hint, sizeof hint));
 	free(code);
 	return rc;
 }
@@ -634,11 +636,12 @@ static const struct spec_key top_keys[] = {
      .kind = SPEC_TEXT,
      .offset = offsetof(struct jobspec, timezone),
      .check = spec_check_timezone,
-     .def_text = "UTC, or the zone of country:",
+     .def_text = "UTC",
      .example = "timezone: Europe/Amsterdam",
      .type = "text, IANA zone name",
      .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo), not right/…",
-     .desc = "Zone the schedule windows and days are read in."},
+     .desc = "Zone the schedule windows and days are read in; without it, the zone of "
+             "country: when it has one."},
     {.name = "electricity_per_kwh",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct jobspec, electricity_per_kwh),
