@@ -338,15 +338,39 @@ static void plan_uses(const struct plan *p, bool *bare_gpu, bool *power)
 		}
 }
 
+/* What country: chose that the spec did not give: currency, fx: auto and
+ * time zone, in one note. */
+static void note_country(const struct jobspec *spec)
+{
+	char what[160] = "";
+	size_t at = 0;
+	if (spec->currency_from_country)
+		at += (size_t)snprintf(what + at, sizeof what - at, ", currency %s", spec->currency);
+	if (spec->fx_from_country && at < sizeof what)
+		at += (size_t)snprintf(what + at, sizeof what - at, " at fx: auto");
+	if (spec->timezone_from_country && at < sizeof what)
+		snprintf(what + at, sizeof what - at, ", timezone %s", spec->timezone);
+	if (what[0])
+		notef("country %s%s; currency, fx or timezone in the spec win", spec->country->code,
+		      what);
+}
+
 /* The defaults the plan rests on that the spec did not give, once each:
- * the electricity price, and a purchase with no host to put it in. */
+ * country:'s currency and zone, the electricity price, and a purchase
+ * with no host to put it in. */
 static void note_assumptions(const struct cli *c, const struct jobspec *spec, const struct plan *p)
 {
 	bool bare_gpu, power;
 	if (c->quiet)
 		return;
 	plan_uses(p, &bare_gpu, &power);
-	if (power && spec->electricity_default)
+	note_country(spec);
+	const struct country_price *cp = jobspec_country_price(spec);
+	if (power && spec->electricity_default && cp)
+		notef("electricity %.3f %s/kWh: %s, %s %s; set electricity_per_kwh",
+		      spec->electricity_per_kwh, spec->currency, cp->label, spec->country->name,
+		      cp->period);
+	else if (power && spec->electricity_default)
 		notef("electricity %.3f %s/kWh: the US 2023 residential default; set "
 		      "electricity_per_kwh",
 		      spec->electricity_per_kwh, spec->currency);

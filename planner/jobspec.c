@@ -227,6 +227,14 @@ static void gpu_sized_free(struct gpu_spec *g)
 	free(g);
 }
 
+const struct country_price *jobspec_country_price(const struct jobspec *spec)
+{
+	if (!spec->country)
+		return NULL;
+	return spec->country_use == COUNTRY_HOUSEHOLD ? &spec->country->household
+	                                              : &spec->country->business;
+}
+
 void jobspec_free(struct jobspec *spec)
 {
 	if (!spec)

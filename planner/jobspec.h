@@ -26,6 +26,8 @@ enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
  * always-on is up all month (744 h); window is up every hour of its
  * schedule's window on its days (schedule_month_hours). */
 enum serving_mode { SERVING_ON_DEMAND, SERVING_ALWAYS_ON, SERVING_WINDOW };
+/* country_use: whose electricity price a country: gives (schema/countries.json). */
+enum country_use { COUNTRY_BUSINESS, COUNTRY_HOUSEHOLD };
 /* lora.targets: the linear layers LoRA adapters sit on. */
 enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 
@@ -221,6 +223,11 @@ struct jobspec {
 	char *path;                 /* file as given */
 	char *name;                 /* name: the plan's title; NULL: none given */
 	int version;                /* 1 */
+	const struct country *country; /* country: the refdata's; NULL when none (defaults only) */
+	int country_use;            /* enum country_use; default business */
+	bool currency_from_country; /* currency: not given, the country's */
+	bool fx_from_country;       /* fx: not given, auto for the country's currency */
+	bool timezone_from_country; /* timezone: not given, the country's one zone */
 	char currency[8];           /* output currency; default "USD" */
 	struct fx_rate *fx;
 	size_t n_fx;
@@ -228,7 +235,8 @@ struct jobspec {
 	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
 	char *timezone;             /* IANA name; default "UTC" */
 	double electricity_per_kwh; /* in `currency` */
-	bool electricity_default;   /* not in the file: JOBSPEC_DEFAULT_ELECTRICITY_USD converted */
+	bool electricity_default;   /* not in the file: the country's price, else
+	                             * JOBSPEC_DEFAULT_ELECTRICITY_USD, converted */
 	double pue;                 /* default 1.0 */
 	double amortize_months;     /* default 36 */
 	struct tco_costs costs;     /* costs: (spec_tco.c) */
@@ -252,6 +260,10 @@ struct jobspec {
 	struct job *jobs;
 	size_t n_jobs;
 };
+
+/* The electricity price spec's country: gives for its country_use; NULL
+ * when the spec has no country. */
+const struct country_price *jobspec_country_price(const struct jobspec *spec);
 
 /* Adds the measurement f (its file relative to the current directory) to
  * spec's measurements:, first, so that it wins over the file's. Returns

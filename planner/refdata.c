@@ -268,6 +268,8 @@ int refdata_load(struct refdata **out, char **err)
 		rc = load_models(ref, err);
 	if (rc == PLANNER_OK)
 		rc = refdata_load_serverless(ref, err);
+	if (rc == PLANNER_OK)
+		rc = refdata_load_countries(ref, err);
 	/* The snapshot's rates until the command reads the store's. */
 	if (rc == PLANNER_OK && !(ref->fx = calloc(1, sizeof *ref->fx)))
 		rc = set_err(err, PLANNER_ESYS, "out of memory");
@@ -300,6 +302,7 @@ void refdata_free(struct refdata *ref)
 	free(ref->as_of);
 	free(ref->fx);
 	refdata_free_serverless(ref);
+	refdata_free_countries(ref);
 	free(ref);
 }
 

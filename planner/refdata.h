@@ -139,6 +139,28 @@ struct serverless_offering {
 	size_t n_rows;
 };
 
+/* One electricity price of a country (schema/countries.json): the
+ * source's figure, in the currency it is published in. */
+struct country_price {
+	double per_kwh;  /* in currency */
+	char currency[4];/* ISO 4217, "EUR" (Eurostat), "USD" (EIA) */
+	char *period;    /* "2024-S2", "2023" */
+	char *label;     /* a few words for the notes: "Eurostat household price (nrg_pc_204)" */
+	char *source;    /* the whole citation, from the file's sources */
+};
+
+/* A country's defaults for a job spec's country: key (spec_keys.c). They
+ * never limit where data may go; that is regions:. */
+struct country {
+	char code[3];     /* ISO 3166-1 alpha-2, upper case */
+	char *name;       /* "Netherlands" */
+	char currency[4]; /* its own currency */
+	char **zones;     /* IANA zones; more than one: the spec must name one */
+	size_t n_zones;
+	struct country_price business;  /* Eurostat non-household, EIA commercial */
+	struct country_price household; /* Eurostat household, EIA residential */
+};
+
 struct refdata {
 	struct gpu_spec *gpus;     /* owned */
 	size_t n_gpus;
@@ -152,6 +174,8 @@ struct refdata {
 	struct fx_table *fx;
 	struct serverless_offering *serverless; /* owned (refdata_serverless.c) */
 	size_t n_serverless;
+	struct country *countries; /* owned (refdata_countries.c) */
+	size_t n_countries;
 };
 
 /* One entry of the alias table: a normalised spelling and its part. */
@@ -223,6 +247,7 @@ extern const char planner_gpus_json[];
 extern const char planner_models_json[];
 extern const char planner_snapshot_json[];
 extern const char planner_serverless_json[];
+extern const char planner_countries_json[];
 
 /* Reads the embedded serverless.json into ref (after its GPUs). Returns
  * PLANNER_OK, or PLANNER_EINPUT with *err naming the row when a GPU name
@@ -231,5 +256,18 @@ extern const char planner_serverless_json[];
 int refdata_load_serverless(struct refdata *ref, char **err);
 /* Frees ref's serverless offerings; accepts NULL. */
 void refdata_free_serverless(struct refdata *ref);
+
+/* Reads the embedded countries.json into ref. Returns PLANNER_OK, or
+ * PLANNER_EINPUT with *err naming the row when a field is missing or a
+ * price not above 0, PLANNER_ESYS when out of memory.
+ * (refdata_countries.c) */
+int refdata_load_countries(struct refdata *ref, char **err);
+/* Frees ref's countries; accepts NULL. */
+void refdata_free_countries(struct refdata *ref);
+/* The country of this ISO 3166 code (case-insensitive), or NULL. */
+const struct country *refdata_country(const struct refdata *ref, const char *code);
+/* Every code ref knows, ", "-separated, into buf; for error messages.
+ * Returns buf. */
+char *refdata_country_codes(const struct refdata *ref, char *buf, size_t len);
 
 #endif

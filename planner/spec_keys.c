@@ -149,36 +149,149 @@ static int read_fx(struct spec_rd *r, const struct spec_key *k, const struct key
 	return PLANNER_OK;
 }
 
+/* country: an ISO 3166 code the reference data knows (schema/countries.json). */
+static int read_country(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	char *code = NULL, codes[256], hint[384];
+	int rc = yr_get_str(&r->c->y, kv, r->where, k->example, &code);
+	if (rc != PLANNER_OK)
+		return rc;
+	const struct refdata *ref = r->c->ref;
+	r->c->spec->country = refdata_country(ref, code);
+	if (!r->c->spec->country)
+		rc = yr_fail(&r->c->y, kv->val->start_mark,
+		             "unknown country '%s'; %s (the ISO 3166 codes with published prices), "
+		             "or leave country: out and set currency, fx, electricity_per_kwh and "
+		             "timezone yourself",
+		             code,
+		             near_miss_text(code, refdata_country_codes(ref, codes, sizeof codes),
+		                            hint, sizeof hint));
+	free(code);
+	return rc;
+}
+
+const char *const spec_country_use_names[SPEC_N_COUNTRY_USE] = {
+    [COUNTRY_BUSINESS] = "business",
+    [COUNTRY_HOUSEHOLD] = "household",
+};
+
+/* After country and country_use: the country's currency and time zone
+ * where the spec gives none. A country of several zones needs timezone:. */
+static int apply_country(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct jobspec *sp = r->c->spec;
+	const struct country *c = sp->country;
+	if (!c) {
+		if (kv->val)
+			return yr_fail(&r->c->y, kv->val->start_mark,
+			               "country_use says whose electricity price a country gives, but "
+			               "there is no country:; add e.g. country: NL, or remove it");
+		return PLANNER_OK;
+	}
+	if (!spec_val(r, "currency")->val) {
+		memcpy(sp->currency, c->currency, sizeof c->currency);
+		sp->currency_from_country = true;
+	}
+	if (spec_val(r, "timezone")->val)
+		return PLANNER_OK;
+	if (c->n_zones > 1) {
+		char zones[512];
+		size_t at = 0;
+		zones[0] = '\0';
+		for (size_t i = 0; i < c->n_zones && at < sizeof zones; i++)
+			at += (size_t)snprintf(zones + at, sizeof zones - at, "%s%s", i ? ", " : "",
+			                       c->zones[i]);
+		return yr_fail(&r->c->y, spec_val(r, "country")->val->start_mark,
+		               "country %s spans several time zones; add timezone: with yours (%s)",
+		               c->code, zones);
+	}
+	char *tz = strdup(c->zones[0]);
+	if (!tz)
+		return yr_oom(&r->c->y);
+	free(sp->timezone);
+	sp->timezone = tz;
+	sp->timezone_from_country = true;
+	return PLANNER_OK;
+}
+
+/* Units of code per USD: the spec's fx, else the reference rates; false
+ * when neither has it. */
+static bool rate_of(const struct spec_rd *r, const char *code, double *per_usd)
+{
+	const struct jobspec *sp = r->c->spec;
+	if (!strcmp(code, "USD")) {
+		*per_usd = 1;
+		return true;
+	}
+	for (size_t i = 0; i < sp->n_fx; i++)
+		if (!strcmp(sp->fx[i].code, code)) {
+			*per_usd = sp->fx[i].per_usd;
+			return true;
+		}
+	return fx_per_usd(r->c->ref ? r->c->ref->fx : NULL, code, per_usd);
+}
+
+/* The default electricity price in the spec's currency: the country's
+ * (business or household), else JOBSPEC_DEFAULT_ELECTRICITY_USD. */
+static int default_electricity(struct spec_rd *r)
+{
+	struct jobspec *sp = r->c->spec;
+	sp->electricity_default = true;
+	if (!sp->country) {
+		sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD * sp->usd_to_currency;
+		return PLANNER_OK;
+	}
+	const struct country_price *p = jobspec_country_price(sp);
+	double per_usd = 1;
+	if (!strcmp(p->currency, sp->currency)) {
+		sp->electricity_per_kwh = p->per_kwh;
+		return PLANNER_OK;
+	}
+	if (!rate_of(r, p->currency, &per_usd))
+		return yr_fail(&r->c->y, spec_val(r, "country")->val->start_mark,
+		               "country %s's electricity price is in %s, which has no exchange rate "
+		               "here; add fx: auto, or set electricity_per_kwh",
+		               sp->country->code, p->currency);
+	sp->electricity_per_kwh = p->per_kwh / per_usd * sp->usd_to_currency;
+	return PLANNER_OK;
+}
+
 /* After fx, with or without it: the rate of `currency`, and the default
- * electricity price converted with it. */
+ * electricity price converted with it. A currency that comes from
+ * country: with no fx: takes fx: auto. */
 static int resolve_currency(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
 {
 	struct jobspec *sp = r->c->spec;
 	const struct keyed *cur = spec_val(r, "currency");
+	/* Where a currency error points: its key, else the country that chose it. */
+	const yaml_node_t *at = cur->val ? cur->val : spec_val(r, "country")->val;
+	const char *why = cur->val ? "" : " (the currency of country:)";
 	sp->usd_to_currency = 0;
 	if (!strcmp(sp->currency, "USD"))
 		sp->usd_to_currency = 1;
 	for (size_t i = 0; i < sp->n_fx; i++)
 		if (!strcmp(sp->fx[i].code, sp->currency))
 			sp->usd_to_currency = sp->fx[i].per_usd;
+	if (sp->usd_to_currency == 0 && sp->currency_from_country && !kv->val) {
+		sp->fx_auto = true;
+		sp->fx_from_country = true;
+	}
 	const struct fx_table *ref_fx = r->c->ref ? r->c->ref->fx : NULL;
-	if (sp->usd_to_currency == 0 && sp->fx_auto && cur->val &&
+	if (sp->usd_to_currency == 0 && sp->fx_auto && at &&
 	    !fx_per_usd(ref_fx, sp->currency, &sp->usd_to_currency))
-		return yr_fail(&r->c->y, cur->val->start_mark,
-		               "currency %s has no ECB reference rate (%s), so fx: auto cannot "
+		return yr_fail(&r->c->y, at->start_mark,
+		               "currency %s%s has no ECB reference rate (%s), so fx: auto cannot "
 		               "price it; give fx: {%s: RATE}, the units of %s per USD",
-		               sp->currency, ref_fx && ref_fx->as_of[0] ? ref_fx->as_of : "none",
+		               sp->currency, why, ref_fx && ref_fx->as_of[0] ? ref_fx->as_of : "none",
 		               sp->currency, sp->currency);
 	/* Only a currency the file names can lack a rate (USD is the default). */
-	if (sp->usd_to_currency == 0 && cur->val)
+	if (sp->usd_to_currency == 0 && at)
 		return yr_fail(
-		    &r->c->y, cur->val->start_mark,
-		    "currency %s has no exchange rate; add fx: auto (the ECB's rates) or "
+		    &r->c->y, at->start_mark,
+		    "currency %s%s has no exchange rate; add fx: auto (the ECB's rates) or "
 		    "fx: {%s: RATE}, the units of %s per USD",
-		    sp->currency, sp->currency, sp->currency);
-	sp->electricity_per_kwh = JOBSPEC_DEFAULT_ELECTRICITY_USD * sp->usd_to_currency;
-	sp->electricity_default = true;
-	return PLANNER_OK;
+		    sp->currency, why, sp->currency, sp->currency);
+	return default_electricity(r);
 }
 
 /* Longest spec name: a title, as a job's name is a label (spec_job.c). */
@@ -445,6 +558,14 @@ int spec_check_regions(struct spec_rd *r, const struct spec_key *k, const struct
 	return PLANNER_OK;
 }
 
+#define COUNTRY_DESC                                                                               \
+	"Where you are, for defaults only (it never limits where data or work may go; that is "  \
+	"regions): the country's currency with fx: auto (unless currency or fx is given), its "  \
+	"electricity price (Eurostat's for a European country, the EIA's for the US, as "        \
+	"country_use says; unless electricity_per_kwh is given) and its time zone (unless "      \
+	"timezone is given; a country of several zones needs it). The defaults used are said "   \
+	"once in the notes."
+
 static const struct spec_key top_keys[] = {
     {.name = "version",
      .kind = SPEC_CUSTOM,
@@ -465,11 +586,33 @@ static const struct spec_key top_keys[] = {
      .bounds = "1 to 128 characters, no control characters",
      .desc = "Title of the plan: the report's heading and title (without it, the file's "
              "name without its directories)."},
+    {.name = "country",
+     .kind = SPEC_CUSTOM,
+     .read = read_country,
+     .def_text = "none",
+     .example = "country: NL",
+     .type = "text, ISO 3166 code",
+     .bounds = "a country of schema/countries.json (the EU's, NO, LI, US)",
+     .desc = COUNTRY_DESC},
+    {.name = "country_use",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct jobspec, country_use),
+     .store = STORE_INT,
+     .names = spec_country_use_names,
+     .n_names = SPEC_N_COUNTRY_USE,
+     .flags = SPEC_ALWAYS,
+     .check = apply_country,
+     .def_text = "business",
+     .example = "country_use: household",
+     .desc = "Whose electricity price country: gives: business (Eurostat's non-household "
+             "price, 500-2000 MWh a year, without VAT; the EIA's commercial average) or "
+             "household (Eurostat's household price, 2500-5000 kWh a year, all taxes; the "
+             "EIA's residential average)."},
     {.name = "currency",
      .kind = SPEC_CUSTOM,
      .read = read_currency,
      .offset = offsetof(struct jobspec, currency),
-     .def_text = "USD",
+     .def_text = "USD, or the currency of country:",
      .example = "currency: EUR",
      .type = "text, ISO 4217 code",
      .bounds = "3 letters, with a rate in fx unless USD",
@@ -480,7 +623,7 @@ static const struct spec_key top_keys[] = {
      .read = read_fx,
      .flags = SPEC_ALWAYS,
      .check = resolve_currency,
-     .def_text = "none (USD is always 1)",
+     .def_text = "none (USD is always 1); auto when the currency comes from country:",
      .example = "fx: auto",
      .type = "auto, or a mapping of currency code to number",
      .bounds = "rates above 0, at most 1e+07",
@@ -497,7 +640,8 @@ static const struct spec_key top_keys[] = {
      .example = "timezone: Europe/Amsterdam",
      .type = "text, IANA zone name",
      .bounds = "UTC or a zone under $TZDIR (/usr/share/zoneinfo), not right/…",
-     .desc = "Zone the schedule windows and days are read in."},
+     .desc = "Zone the schedule windows and days are read in; without it, the zone of "
+             "country: when it has one."},
     {.name = "electricity_per_kwh",
      .kind = SPEC_NUMBER,
      .offset = offsetof(struct jobspec, electricity_per_kwh),
@@ -505,7 +649,8 @@ static const struct spec_key top_keys[] = {
      .hi = MAX_ELECTRICITY_USD,
      .flags = SPEC_FX,
      .check = electricity_given,
-     .def_text = "0.16 USD (EIA 2023 US residential average), converted to currency",
+     .def_text = "the price of country: (see country_use), else 0.16 USD (EIA 2023 US "
+                 "residential average), converted to currency",
      .example = "electricity_per_kwh: 0.30",
      .type = "number, currency per kWh",
      .desc = "Price of electricity for owned and bought GPUs. Without it, the default is "

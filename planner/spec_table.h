@@ -120,6 +120,10 @@ extern const struct spec_table spec_top, spec_job;
 extern const char *const jobspec_task_names[], *const jobspec_data_names[];
 extern const size_t jobspec_n_task_names, jobspec_n_data_names;
 
+/* spec_keys.c: country_use values, by enum country_use. */
+#define SPEC_N_COUNTRY_USE 2
+extern const char *const spec_country_use_names[SPEC_N_COUNTRY_USE];
+
 /* spec_serve.c: the serving keys' values, nested table and checks. */
 #define SPEC_N_KV_CACHE 2
 #define SPEC_N_SERVING  3

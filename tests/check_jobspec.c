@@ -231,6 +231,48 @@ START_TEST(a_window_s_hours_in_the_month_are_its_daily_hours_on_its_days_over_31
 }
 END_TEST
 
+#define COUNTRY_JOB "jobs: [{name: a, model: llama-3.1-8b, hours_per_month: 10}]\n"
+
+START_TEST(a_country_sets_currency_fx_zone_and_power_price_from_its_row)
+{
+	const struct country *nl = refdata_country(test_ref(), "nl");
+	ck_assert_ptr_nonnull(nl);
+	struct jobspec *s = parse_ok("version: 1\ncountry: NL\n" COUNTRY_JOB);
+	ck_assert_str_eq(s->currency, nl->currency);
+	ck_assert(s->fx_auto && s->fx_from_country && s->timezone_from_country);
+	ck_assert_str_eq(s->timezone, nl->zones[0]);
+	ck_assert(s->electricity_default);
+	ck_assert_double_eq(s->electricity_per_kwh, nl->business.per_kwh);
+	jobspec_free(s);
+	s = parse_ok("version: 1\ncountry: NL\ncountry_use: household\n" COUNTRY_JOB);
+	ck_assert_double_eq(s->electricity_per_kwh, nl->household.per_kwh);
+	jobspec_free(s);
+	/* What the spec gives wins. */
+	s = parse_ok("version: 1\ncountry: NL\ncurrency: USD\ntimezone: UTC\n"
+	             "electricity_per_kwh: 0.3\n" COUNTRY_JOB);
+	ck_assert_str_eq(s->currency, "USD");
+	ck_assert(!s->fx_auto && !s->timezone_from_country && !s->electricity_default);
+	ck_assert_str_eq(s->timezone, "UTC");
+	ck_assert_double_eq(s->electricity_per_kwh, 0.3);
+	jobspec_free(s);
+}
+END_TEST
+
+START_TEST(a_country_of_several_zones_or_unknown_is_refused_with_the_fix)
+{
+	bad("version: 1\ncountry: US\n" COUNTRY_JOB, "t.yaml:2:10: ", "several time zones",
+	    "timezone:", "America/New_York", NULL);
+	bad("version: 1\ncountry: NX\n" COUNTRY_JOB, "t.yaml:2:10: ", "unknown country 'NX'",
+	    "did you mean 'NL'", NULL);
+	bad("version: 1\ncountry_use: household\n" COUNTRY_JOB, "t.yaml:2:14: ", "no country:",
+	    NULL);
+	struct jobspec *s = parse_ok("version: 1\ncountry: US\ntimezone: America/Chicago\n"
+	                             COUNTRY_JOB);
+	ck_assert_str_eq(s->currency, "USD");
+	jobspec_free(s);
+}
+END_TEST
+
 START_TEST(omitted_keys_take_their_defaults)
 {
 	struct jobspec *s = NULL;
@@ -1238,6 +1280,8 @@ Suite *jobspec_suite(void)
 	tcase_add_test(good, fx_auto_resolves_the_currency_with_the_reference_rates);
 	tcase_add_test(good, a_spec_with_every_key_is_read_field_by_field);
 	tcase_add_test(good, omitted_keys_take_their_defaults);
+	tcase_add_test(good, a_country_sets_currency_fx_zone_and_power_price_from_its_row);
+	tcase_add_test(good, a_country_of_several_zones_or_unknown_is_refused_with_the_fix);
 	tcase_add_test(good, a_window_s_hours_in_the_month_are_its_daily_hours_on_its_days_over_31_days);
 	tcase_add_test(good, a_config_json_path_is_read_relative_to_the_spec);
 	tcase_add_test(good, sizes_accept_suffixes);
