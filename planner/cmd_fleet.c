@@ -293,7 +293,7 @@ static void where_table(FILE *out, const struct schedule *s)
 		for (size_t k = 0; k < n; k++) {
 			cli_safe(w[k].what, sizeof w[k].what, w[k].what);
 			char hours[32] = "-";
-			if (route_has(w[k].route, ROUTE_ON_GPUS))
+			if (w[k].hours > 0) /* on GPUs: owned, rented, a serverless window */
 				snprintf(hours, sizeof hours, "%.1f", w[k].hours);
 			fprintf(out, "%-22s %-7s %-44s %8s %10.2f\n", k ? "" : name,
 				route_name(w[k].route), w[k].what, hours, w[k].cost);

@@ -87,11 +87,12 @@ static bool prop(FILE *f, struct buf *b, const char *name, const char *value, bo
 	return true;
 }
 
-/* A calendar shows runs of hours, on GPUs; the API's work has no hours
- * and is left out on purpose. */
+/* A calendar shows runs of hours, on GPUs (a serverless service's blocks
+ * of its window too); the API's work has no hours and is left out on
+ * purpose. */
 static bool ics_writes(const struct sched_run *r)
 {
-	return route_has(r->route, ROUTE_ON_GPUS);
+	return sched_run_has_hours(r);
 }
 
 static int ics_skipped(const struct schedule *s)

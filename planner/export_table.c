@@ -100,7 +100,7 @@ static void route_costs(FILE *f, const struct schedule *s)
 	size_t n = route_by_rank(order);
 	for (size_t i = 0; i < n; i++) {
 		enum route k = order[i];
-		fprintf(f, "  %-7s %10.2f %s  (%.1f h)\n", route_name(k), s->route_cost[k],
+		fprintf(f, "  %-10s %7.2f %s  (%.1f h)\n", route_name(k), s->route_cost[k],
 		        s->currency, s->route_hours[k]);
 		if (route_has(k, ROUTE_HAS_CAPACITY) && s->owned_fixed > 0)
 			fprintf(f, "   %-6s %10.2f %s  (of owned: idle draw, hosts, maintenance)\n",
@@ -112,6 +112,25 @@ static void route_costs(FILE *f, const struct schedule *s)
 	fprintf(f, "  %-7s %10.2f %s\n", "total", s->total_cost, s->currency);
 }
 
+/* "rented, api and serverless": the routes without a stock of GPUs, in
+ * tie-rank order, the heading of their runs. Returns buf. */
+static const char *others_heading(char *buf, size_t len)
+{
+	enum route order[ROUTE_MAX];
+	size_t n = route_by_rank(order), m = 0, used = 0;
+	for (size_t i = 0; i < n; i++)
+		m += !route_has(order[i], ROUTE_HAS_CAPACITY);
+	buf[0] = '\0';
+	for (size_t i = 0, k = 0; i < n && used < len; i++) {
+		if (route_has(order[i], ROUTE_HAS_CAPACITY))
+			continue;
+		const char *sep = k == 0 ? "" : k + 1 == m ? " and " : ", ";
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, route_name(order[i]));
+		k++;
+	}
+	return buf;
+}
+
 static int write_table(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	bool color = opts->color;
@@ -119,27 +138,20 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 	fprintf(f, "%sschedule for %s%s (%s, %d hours), costs in %s\n", bold, s->month, off,
 	        s->timezone, s->n_slots, s->currency);
 	fprintf(f, "\n%-2s %-22s %8s %8s %8s %8s %9s %8s\n", "", "job", "needed h", "owned h",
-	        "rented h", "api", "cost", "unplaced");
+	        "cloud h", "api", "cost", "unplaced");
 	for (size_t j = 0; j < s->n_jobs; j++) {
-		double h[ROUTE_MAX] = {0}, api = 0;
-		for (size_t i = 0; i < s->n_runs; i++) {
-			const struct sched_run *r = &s->runs[i];
-			if (r->job != j)
-				continue;
-			h[r->route] += r->hours;
-			if (!route_has(r->route, ROUTE_ON_GPUS))
-				api += r->cost; /* the api column: work without hours */
-		}
+		struct sched_job_hours h;
+		sched_job_hours(s, j, &h);
 		const struct sched_job_result *r = &s->jobs[j];
 		char unpl[16] = "-", apis[16] = "-";
 		if (r->why[0])
 			snprintf(unpl, sizeof unpl, "%.1f h", r->unplaced_hours);
-		if (api > 0)
-			snprintf(apis, sizeof apis, "%.2f", api);
+		if (h.api_cost > 0)
+			snprintf(apis, sizeof apis, "%.2f", h.api_cost);
 		char name[256]; /* job names and offers reach the terminal through text_safe */
 		fprintf(f, "%c  %-22.22s %8.1f %8.1f %8.1f %8s %9.2f %8s\n", job_letter(j),
-		        text_safe(name, sizeof name, r->job->name), r->hours_needed, h[ROUTE_OWNED],
-		        h[ROUTE_RENTED], apis, r->cost, unpl);
+		        text_safe(name, sizeof name, r->job->name), r->hours_needed, h.owned, h.cloud,
+		        apis, r->cost, unpl);
 	}
 	int rc = month_views(f, s, err);
 	if (rc != PLANNER_OK)
@@ -147,12 +159,13 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 	if (s->n_resources == 0)
 		fprintf(f, "\nno owned GPUs in the spec: everything runs rented or on an API\n");
 	bool any = false;
+	char heading[96];
 	for (size_t i = 0; i < s->n_runs; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (route_has(r->route, ROUTE_HAS_CAPACITY))
 			continue;
 		if (!any)
-			fprintf(f, "\n%srented and api%s\n", bold, off);
+			fprintf(f, "\n%s%s%s\n", bold, others_heading(heading, sizeof heading), off);
 		any = true;
 		char start[32], name[256], res[256];
 		text_safe(name, sizeof name, s->jobs[r->job].job->name);
@@ -161,7 +174,7 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		char row[128], what[300];
 		char span[32];
 		snprintf(span, sizeof span, "%s, all month", route_name(r->route));
-		if (route_has(r->route, ROUTE_ON_GPUS))
+		if (sched_run_has_hours(r))
 			snprintf(row, sizeof row, "  %-22.22s %.16s  %6.1f h  %9.2f", name, start,
 			         r->hours, r->cost);
 		else

@@ -105,44 +105,29 @@ void report_fleet(FILE *f, const struct report_input *in)
 		fl->exact ? ", every one" : " by local search");
 }
 
-/* The hours of job j's runs per route, and its API cost (as the schedule's
- * table counts them, export_table.c). */
-static void job_hours(const struct schedule *s, size_t j, double h[ROUTE_MAX], double *api)
-{
-	memset(h, 0, ROUTE_MAX * sizeof *h);
-	*api = 0;
-	for (size_t i = 0; i < s->n_runs; i++) {
-		const struct sched_run *r = &s->runs[i];
-		if (r->job != j)
-			continue;
-		h[r->route] += r->hours;
-		if (!route_has(r->route, ROUTE_ON_GPUS))
-			*api += r->cost; /* the api column: work without hours */
-	}
-}
-
 static void month_table(FILE *f, const struct schedule *s)
 {
-	double tot[ROUTE_MAX] = {0}, needed = 0, api_all = 0, unplaced = 0;
+	struct sched_job_hours tot = {0};
+	double needed = 0, unplaced = 0;
 	fputs("<table>\n<tr><th>job</th><th class=\"num\">hours needed</th><th class=\"num\">on "
-	      "owned (h)</th><th class=\"num\">rented (h)</th><th class=\"num\">api</th><th "
+	      "owned (h)</th><th class=\"num\">rented, serverless (h)</th><th class=\"num\">api</th><th "
 	      "class=\"num\">cost</th><th class=\"num\">unplaced (h)</th></tr>\n",
 	      f);
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		const struct sched_job_result *r = &s->jobs[j];
-		double h[ROUTE_MAX], api;
-		job_hours(s, j, h, &api);
+		struct sched_job_hours h;
+		sched_job_hours(s, j, &h);
 		fputs("<tr><td>", f);
 		report_esc(f, r->job->name);
 		fprintf(f, "</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td "
 			"class=\"num\">%.1f</td><td class=\"num\">%.2f</td><td class=\"num\">%.2f</td>"
 			"<td class=\"num\">%.1f</td></tr>\n",
-			r->hours_needed, h[ROUTE_OWNED], h[ROUTE_RENTED], api, r->cost,
+			r->hours_needed, h.owned, h.cloud, h.api_cost, r->cost,
 			r->unplaced_hours);
 		needed += r->hours_needed;
-		for (int k = 0; k < (int)route_count(); k++)
-			tot[k] += h[k];
-		api_all += api;
+		tot.owned += h.owned;
+		tot.cloud += h.cloud;
+		tot.api_cost += h.api_cost;
 		unplaced += r->unplaced_hours;
 	}
 	if (s->owned_fixed > 0) /* no job's: the owned pools' month (costs:, idle_watts) */
@@ -154,7 +139,7 @@ static void month_table(FILE *f, const struct schedule *s)
 		"class=\"num\">%.1f</td><td class=\"num\">%.1f</td><td class=\"num\" "
 		"id=\"month-api\">%.2f</td><td class=\"num best\" id=\"month-total\">%.2f</td><td class=\"num\" "
 		"id=\"month-unplaced\">%.1f</td></tr>\n</table>\n",
-		needed, tot[ROUTE_OWNED], tot[ROUTE_RENTED], api_all, s->total_cost, unplaced);
+		needed, tot.owned, tot.cloud, tot.api_cost, s->total_cost, unplaced);
 }
 
 /* The sentence above the month's table: which GPUs it is laid out on, by

@@ -87,7 +87,12 @@ static void traffic(const struct job *j, const struct workload_run *run, struct 
 {
 	double window = schedule_month_hours(&j->sched);
 	double day_h = schedule_window_minutes(&j->sched) / 60.0;
-	t->busy_hours = run->replicas * run->hours;
+	/* Busy: the hours the month's tokens take, not the hours a service
+	 * is up (serving: window or always-on size the other routes for
+	 * those); a worker scaled to zero bills only its work, idle time and
+	 * starts. */
+	t->busy_hours = run->work_hours > 0 ? fmin(run->work_hours, run->replicas * run->hours)
+	                                    : run->replicas * run->hours;
 	if (j->has_request && j->has_tokens && j->input_tokens + j->output_tokens > 0 &&
 	    window > 0) {
 		interactive_traffic(j, run, window, day_h, t);

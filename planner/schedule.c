@@ -267,6 +267,25 @@ static bool busy_at(const int16_t *at, int t)
 	return at && at[t] >= 0;
 }
 
+/* Fills run r of job j on route k's offer x (its GPUs, provider and
+ * region) over slots [t, t + len); hours and cost are the caller's. */
+static void offer_run(struct sched_run *r, size_t j, enum route k, const struct route_result *x,
+                      int t, int len)
+{
+	r->job = j;
+	r->route = k;
+	fmt(r->resource, sizeof r->resource, "%s %s%s", x->provider, x->offer,
+	    x->spot ? " (spot)" : "");
+	r->gpu = x->gpu;
+	r->gpu_count = x->gpu_count;
+	r->replicas = x->replicas > 0 ? x->replicas : 1;
+	snprintf(r->provider, sizeof r->provider, "%s", x->provider);
+	snprintf(r->region, sizeof r->region, "%s", x->region);
+	r->spot = x->spot;
+	r->slot = t;
+	r->n_slots = len;
+}
+
 /* Places `need` hours of job j on route k's GPUs (rented) in its allowed
  * slots that `at` leaves free (NULL: every allowed slot, a copy beside its
  * other runs: the same-hour split), earliest first, in runs of at least
@@ -306,18 +325,7 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 			*rc = PLANNER_ESYS;
 			return placed;
 		}
-		r->job = j;
-		r->route = k;
-		fmt(r->resource, sizeof r->resource, "%s %s%s", rent->provider, rent->offer,
-			 rent->spot ? " (spot)" : "");
-		r->gpu = rent->gpu;
-		r->gpu_count = rent->gpu_count;
-		r->replicas = rent->replicas > 0 ? rent->replicas : 1;
-		snprintf(r->provider, sizeof r->provider, "%s", rent->provider);
-		snprintf(r->region, sizeof r->region, "%s", rent->region);
-		r->spot = rent->spot;
-		r->slot = t;
-		r->n_slots = len;
+		offer_run(r, j, k, rent, t, len);
 		r->hours = left < len ? left : len;
 		r->cost = r->hours * rent->price_per_hour * rent->replicas; /* all copies run */
 		/* Each run starts its nodes anew: its setup hours (costs:). */
@@ -327,6 +335,62 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 		*cost += r->cost;
 		placed += r->hours;
 		t += len + (sj->max_run > 0 ? 1 : 0);
+	}
+	return placed;
+}
+
+/* Whether job j's share on route k is placed as window_runs places it: a
+ * service up for hours it does not work (serving: window or always-on) on
+ * a route that sizes GPUs but bills no hours (serverless: busy seconds,
+ * cold starts and idle time, route_serverless.c) must answer in every
+ * hour it is up. */
+static bool up_without_hours(const struct builder *b, size_t j, enum route k,
+                             const struct route_result *x)
+{
+	return !route_has(k, ROUTE_ON_GPUS) && x->gpu && b->spec->jobs[j].serving != SERVING_ON_DEMAND;
+}
+
+/* The share frac of job j on route k (up_without_hours): one run per
+ * block of its allowed slots that `at` leaves free (NULL: every allowed
+ * slot, copies beside its owned runs), each of the block's hours; the
+ * share of the route's monthly bill, scaled to this month's window
+ * (month_scale), spread over the blocks by their hours (the bill is busy
+ * seconds, starts and idle time, not a price per hour the blocks could
+ * carry). Returns the
+ * hours placed, 0 when no slot is free. */
+static double window_runs(struct builder *b, size_t j, enum route k, const struct route_result *x,
+                          const int16_t *at, double frac, size_t *cap, double *cost, int *rc)
+{
+	struct schedule *s = b->out;
+	const unsigned char *al = b->jobs[j].allowed;
+	const int T = s->n_slots;
+	size_t first = s->n_runs;
+	/* compare's bill is for its nominal month; this month's traffic is
+	 * its window's hours here, as a rented run's hours are. */
+	double month = frac * x->monthly_cost * month_scale(b, j);
+	double placed = 0;
+	*rc = PLANNER_OK;
+	for (int t = 0; t < T;) {
+		int len = 0;
+		while (t + len < T && al[t + len] && !busy_at(at, t + len))
+			len++;
+		if (len == 0) {
+			t++;
+			continue;
+		}
+		struct sched_run *r = new_run(s, cap);
+		if (!r) {
+			*rc = PLANNER_ESYS;
+			return placed;
+		}
+		offer_run(r, j, k, x, t, len);
+		r->hours = len;
+		placed += len;
+		t += len;
+	}
+	for (size_t i = first; i < s->n_runs; i++) {
+		s->runs[i].cost = month * s->runs[i].hours / placed;
+		*cost += s->runs[i].cost;
 	}
 	return placed;
 }
@@ -463,6 +527,16 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 		double left = frac;
 		for (size_t c = 0; c < n && left > FRACTION_EPS; c++) {
 			const struct route_result *x = &r->routes[chain[c]];
+			if (up_without_hours(b, j, chain[c], x)) {
+				const int16_t *at = &b->sol.pool[j * s->n_slots];
+				if (!(window_runs(b, j, chain[c], x, at, left, cap, &cost, &rc) > 0) &&
+				    !rc)
+					window_runs(b, j, chain[c], x, NULL, left, cap, &cost, &rc);
+				if (rc)
+					return rc;
+				left = 0;
+				break;
+			}
 			if (!route_has(chain[c], ROUTE_ON_GPUS)) {
 				if ((rc = whole_run(b, j, chain[c], x, left, cap, &cost)))
 					return rc;

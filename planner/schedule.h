@@ -163,8 +163,10 @@ struct sched_run {
 	int n_slots;
 	time_t start, end;          /* UTC seconds; end = start + hours for GPU runs */
 	int start_offset, end_offset; /* UTC offsets at start and end, seconds */
-	double hours;               /* hours of work (0 for api) */
-	double cost;                /* currency */
+	double hours;               /* hours of work (0 for api); serverless: the
+	                             * hours it is up, n_slots */
+	double cost;                /* currency; serverless: its share of the
+	                             * route's month, by hours */
 	uint64_t gpus;              /* owned: which GPUs of the pool (bit i = #first+i) */
 	int pool;                   /* owned: pool index; -1 otherwise */
 	int replicas;               /* owned, rented: copies running together, each on
@@ -217,6 +219,22 @@ struct schedule {
 	double owned_fixed;
 	double setup_cost;          /* rented runs' setup hours (tco_setup_run), in their costs */
 };
+
+/* Whether run r holds hours on GPUs: owned and rented runs, and a
+ * serverless service's blocks of its window (hours up, billed by busy
+ * seconds); an API run spans its period with no hours. This function
+ * can't fail. */
+bool sched_run_has_hours(const struct sched_run *r);
+
+/* Job j's runs in a schedule, summed (sched_job_hours). */
+struct sched_job_hours {
+	double owned;    /* hours on the owned pools */
+	double cloud;    /* hours on someone else's GPUs: rented, serverless */
+	double api_cost; /* cost of its runs without hours (the API), currency */
+};
+
+/* Fills *h for job j of s. This function can't fail. */
+void sched_job_hours(const struct schedule *s, size_t j, struct sched_job_hours *h);
 
 /* Flags for schedule_month. */
 #define SCHEDULE_BASELINE 1u /* the greedy baseline instead of the solver (benchmarks) */

@@ -909,6 +909,64 @@ START_TEST(fit_checkpointing_trades_activation_memory_for_recompute)
 }
 END_TEST
 
+/* The staff assistant (issue 27's done-when): with data: public every
+ * route prices it, the rented and owned ones for its ~221 h window, the
+ * API per token and the serverless endpoint per busy second (its bill
+ * rebuilt from the terms in the JSON), the cheapest marked best; with
+ * data: confidential the API is out and serverless stays. */
+START_TEST(the_staff_assistant_is_priced_on_all_four_routes_for_its_window)
+{
+	static const char *const data[] = {"data=public", "data=confidential"};
+	double window = 10 * 5 / 7.0 * 31; /* weekdays 08:00-18:00 of 31 days */
+	for (int k = 0; k < 2; k++) {
+		char *db = db_arg(), *out = NULL, *err = NULL;
+		char *set = xasprintf("jobs.staff-assistant.%s", data[k]);
+		const char *argv[] = {"compare", "jobs/staff-assistant.yaml", "--format", "json",
+		                      "--db", db, "--set", set, NULL};
+		int rc = test_run_planner(argv, NULL, &out, &err);
+		ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+		cJSON *root = cJSON_Parse(out);
+		ck_assert_msg(root != NULL, "not JSON: %s", out);
+		const cJSON *job = test_json_job(root, "staff-assistant");
+		const char *names[] = {"api", "rented", "owned", "serverless"};
+		const char *cheapest = NULL;
+		double least = INFINITY;
+		for (int i = 0; i < 4; i++) {
+			const cJSON *r = test_json_route(job, names[i]);
+			bool ok = cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible"));
+			ck_assert_msg(ok == (k == 0 || i > 0), "%s %s: %s", data[k], names[i],
+			              cJSON_PrintUnformatted(r));
+			if (!ok)
+				continue;
+			if (num(r, "monthly_cost") < least)
+				least = num(r, "monthly_cost"), cheapest = names[i];
+		}
+		ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")
+		                     ->valuestring,
+		                 cheapest);
+		ck_assert_double_eq_tol(num(test_json_route(job, "rented"), "gpu_hours"), window,
+		                        0.01);
+		ck_assert_double_eq_tol(num(test_json_route(job, "owned"), "gpu_hours"), window,
+		                        0.01);
+		/* Serverless: billed for its busy seconds, idle time and starts. */
+		const cJSON *sv = test_json_route(job, "serverless");
+		double busy = num(sv, "busy_hours"), pps = num(sv, "price_per_second");
+		ck_assert_msg(busy > 0 && busy < window / 4, "busy %.1f h", busy);
+		double bill = ((busy + num(sv, "idle_hours")) * 3600 +
+		               num(sv, "cold_starts") * num(sv, "cold_start_s")) *
+		              pps;
+		ck_assert_double_eq_tol(bill, num(sv, "monthly_cost"), 0.01 * bill);
+		if (k == 0)
+			ck_assert(num(test_json_route(job, "api"), "cost_per_mtok") > 0);
+		cJSON_Delete(root);
+		free(out);
+		free(err);
+		free(set);
+		free(db);
+	}
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -932,6 +990,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, fit_checkpointing_trades_activation_memory_for_recompute);
 	tcase_add_test(tc, at_80_columns_compare_wraps_and_shows_every_figure_of_the_json);
 	tcase_add_test(tc, the_table_says_what_its_units_are_and_counts_tokens_in_one_unit);
+	tcase_add_test(tc, the_staff_assistant_is_priced_on_all_four_routes_for_its_window);
 	suite_add_tcase(s, tc);
 	return s;
 }

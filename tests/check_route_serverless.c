@@ -105,6 +105,32 @@ START_TEST(a_batch_job_is_billed_per_busy_second)
 }
 END_TEST
 
+/* issue 27: a service up its office hours (serving: window) is up for
+ * 221.4 h on the rented and owned routes, but a worker scaled to zero
+ * bills the hours its tokens take, its idle time and its starts; with
+ * data: confidential the API is out and serverless stays. */
+START_TEST(a_window_service_bills_its_work_not_its_window)
+{
+	struct jobspec *spec = NULL;
+	struct plan *p = plan_of(HEAD JOB "data: confidential, usage: {users: 12, "
+	                                  "requests_per_user_day: 20}, request: {input: 1500, "
+	                                  "output: 300}, schedule: {window: \"08:00-18:00\", "
+	                                  "days: weekdays}}\n",
+	                         &spec);
+	const struct job_result *j = &p->jobs[0];
+	const struct route_result *r = &j->routes[ROUTE_SERVERLESS];
+	ck_assert_msg(r->feasible, "%s", r->why);
+	ck_assert(!j->routes[ROUTE_API].feasible);
+	double window = 10 * 5 / 7.0 * 31;
+	ck_assert_double_eq_tol(j->routes[ROUTE_RENTED].gpu_hours, window, 0.01);
+	ck_assert_double_eq_tol(r->sls.busy_hours, r->work_hours, 1e-9);
+	ck_assert_msg(r->sls.busy_hours > 0 && r->sls.busy_hours < window / 4,
+	              "busy %.1f h of a %.1f h window", r->sls.busy_hours, window);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(cold_starts_and_idle_time_are_billed)
 {
 	struct jobspec *spec = NULL;
@@ -317,6 +343,7 @@ Suite *route_serverless_suite(void)
 	tcase_add_test(tc, providers_limit_the_serverless_offerings);
 	tcase_add_test(tc, a_bad_serverless_key_names_its_place);
 	tcase_add_test(tc, the_route_appears_in_every_output);
+	tcase_add_test(tc, a_window_service_bills_its_work_not_its_window);
 	suite_add_tcase(s, tc);
 	return s;
 }

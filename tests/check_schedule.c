@@ -1090,6 +1090,25 @@ START_TEST(a_window_service_is_placed_in_every_slot_of_its_window)
 		ck_assert_double_eq_tol(s->jobs[0].hours_needed, 210, 1e-9);
 		ck_assert_double_eq_tol(s->jobs[0].hours_placed, 210, 1e-9);
 		ck_assert_double_eq_tol(s->jobs[0].unplaced_hours, 0, 1e-9);
+		/* With no GPU on hand the serverless endpoint, billed by its busy
+		 * seconds (route_serverless.c), is the cheapest fallback: one run
+		 * per weekday's window, up its ten hours, the bill scaled to
+		 * November's 210 of compare's 221.4 window hours and spread by
+		 * hours. */
+		const struct route_result *sv = &b.plan->jobs[0].routes[ROUTE_SERVERLESS];
+		for (size_t i = 0; k == 1 && i < s->n_runs; i++) {
+			const struct sched_run *r = &s->runs[i];
+			ck_assert_int_eq(r->route, ROUTE_SERVERLESS);
+			ck_assert_ptr_eq(r->gpu, sv->gpu);
+			ck_assert_double_eq_tol(r->hours, r->n_slots, 1e-9);
+			ck_assert_double_eq_tol(r->cost, sv->monthly_cost * 10 / (10 * 5 / 7.0 * 31),
+			                        1e-9);
+		}
+		if (k == 1) {
+			ck_assert_uint_eq(s->n_runs, 21);
+			ck_assert_double_eq_tol(s->route_hours[ROUTE_SERVERLESS], 210, 1e-9);
+			ck_assert(sv->sls.busy_hours < 210 / 4.0);
+		}
 		free(al);
 		unbuild(&b);
 		free(yaml);
