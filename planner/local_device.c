@@ -48,6 +48,10 @@
 #define CPU_PREFILL_AVX2   0.57
 #define CPU_PREFILL_AVX512 0.81
 
+/* A cloud VM never spans more sockets than this (AWS's largest c7i/c7a,
+ * 192 vCPUs, are two sockets of 96: tests/fixtures/real/aws). */
+#define RENTED_MAX_SOCKETS 2.0
+
 /* FLOPs per parameter per token of a forward pass. */
 #define FWD_FLOPS 2.0
 
@@ -275,4 +279,31 @@ bool local_device_check(const char *kind, double memory_gib, double bandwidth_gb
 	else
 		return true;
 	return false;
+}
+
+bool local_device_rented(const struct gpu_spec *g, double vcpus, double ram_gib,
+                         struct gpu_spec *out)
+{
+	if (!g || g->kind != DEVICE_CPU || g->socket_vcpus <= 0 || !(vcpus > 0) ||
+	    !(ram_gib > 0))
+		return false;
+	double share = vcpus / g->socket_vcpus;
+	if (share > RENTED_MAX_SOCKETS)
+		return false;
+	*out = *g;
+	out->vram_gib = ram_gib;
+	/* Memory bandwidth: the VM's share of the socket's channels, the
+	 * rest being its neighbours'. Beyond one socket llama.cpp gains
+	 * nothing without NUMA tuning: both sockets of 2 x Xeon 5218 decode
+	 * at half the speed of one pinned socket (mozilla-ai/llamafile#765,
+	 * 2025-06-02), and dual EPYC 9175F decode at 2.4 tok/s, 4.31 only
+	 * with --numa distribute and the model cached while generating
+	 * (ggml-org/llama.cpp#11744, 2025-02-08): one socket's is the rule. */
+	out->bandwidth_gbs = g->bandwidth_gbs * fmin(share, 1.0);
+	/* Cores and FP32 peak: the VM's cores, at the part's per-core rate
+	 * (prefill is not slowed by NUMA, llamafile#765). */
+	out->fp16_tflops = g->fp16_tflops * share;
+	int cores = (int)lround(g->threads * share);
+	out->threads = cores > 0 ? cores : 1;
+	return true;
 }

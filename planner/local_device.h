@@ -77,4 +77,14 @@ struct gpu_spec *local_device_sized(const struct refdata *ref, const struct gpu_
 bool local_device_check(const char *kind, double memory_gib, double bandwidth_gbs, double tflops,
                         int threads, bool flags, enum device_kind *out_kind, char *why, size_t len);
 
+/* A rented VM of CPU part g with `vcpus` vCPUs and ram_gib GiB: *out is g
+ * (its strings borrowed) with memory ram_gib and the VM's share of the
+ * socket, vcpus / g->socket_vcpus, of its cores and FP32 peak; of its
+ * bandwidth too, but never more than one socket's (a VM over two sockets
+ * decodes at one socket's speed: docs/estimation.md, "Rented CPUs").
+ * False when g is not a CPU part a cloud sells (socket_vcpus 0), or vcpus
+ * or ram_gib is not above 0. Can't fail otherwise. */
+bool local_device_rented(const struct gpu_spec *g, double vcpus, double ram_gib,
+                         struct gpu_spec *out);
+
 #endif

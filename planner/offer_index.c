@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "local_device.h"
 #include "util.h"
 
 /* One offer as the sort sees it. */
 struct entry {
 	const struct gpu_spec *gpu;
 	double vram; /* per GPU: the offer's, else the reference's */
+	double vcpus; /* a rented CPU's vCPUs (its share of the socket); 0 for a GPU */
 	int count;
 	double price;
 	size_t idx;
@@ -28,6 +30,8 @@ static int key_cmp(const struct entry *a, const struct entry *b)
 		return a->vram < b->vram ? -1 : 1;
 	if (a->count != b->count)
 		return a->count < b->count ? -1 : 1;
+	if (a->vcpus != b->vcpus)
+		return a->vcpus < b->vcpus ? -1 : 1;
 	return 0;
 }
 
@@ -74,6 +78,9 @@ static int fill_groups(struct offer_index *x, const struct entry *e, size_t n, c
 		g->gpu = e[i].gpu;
 		g->sized = *e[i].gpu;
 		g->sized.vram_gib = e[i].vram;
+		/* A rented CPU is its VM's share of the socket (checked below). */
+		if (e[i].vcpus > 0)
+			local_device_rented(e[i].gpu, e[i].vcpus, e[i].vram, &g->sized);
 		g->count = e[i].count;
 		g->first = i;
 		g->n = 1;
@@ -104,12 +111,18 @@ int offer_index_build(struct offer_index *x, const struct refdata *ref, const st
 						   ? last
 						   : refdata_gpu(ref, o->gpu);
 		last = g;
-		if (!g) {
+		/* A CPU offer without its vCPUs, or of a part no cloud is
+		 * known to sell, cannot be sized: as unknown as a GPU the
+		 * reference lacks. */
+		struct gpu_spec vm;
+		if (!g || (g->kind == DEVICE_CPU &&
+		           !local_device_rented(g, o->vcpus, o->vram_gib, &vm))) {
 			x->unknown++;
 			continue;
 		}
 		e[m++] = (struct entry){.gpu = g,
 					.vram = o->vram_gib > 0 ? o->vram_gib : g->vram_gib,
+					.vcpus = g->kind == DEVICE_CPU ? o->vcpus : 0,
 					.count = o->gpu_count,
 					.price = o->price_per_hour,
 					.idx = i};

@@ -20,10 +20,12 @@
 /* No offer of the group passes. */
 #define OFFER_NONE SIZE_MAX
 
-/* Offers of one reference GPU, memory per GPU and GPU count. */
+/* Offers of one reference GPU, memory per GPU and GPU count (and, for a
+ * rented CPU, vCPUs). */
 struct offer_group {
 	const struct gpu_spec *gpu; /* refdata's entry (refdata_gpu of the offer's name) */
-	struct gpu_spec sized;      /* *gpu with the offers' memory per GPU */
+	struct gpu_spec sized;      /* *gpu with the offers' memory per GPU; a rented
+	                             * CPU: the VM (local_device_rented) */
 	int count;                  /* GPUs in each instance */
 	size_t first, n;            /* the group's offers: by_price[first .. first + n) */
 };

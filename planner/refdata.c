@@ -143,7 +143,7 @@ fail:
 }
 
 /* The fields of a device that is not a discrete GPU (kind, family,
- * memory_options, threads, isa, gpu_share). False when out of memory. */
+ * memory_options, threads, isa, gpu_share, socket_vcpus). False when out of memory. */
 static bool load_local_fields(const cJSON *it, struct gpu_spec *g)
 {
 	char *kind = json_str(it, "kind");
@@ -155,6 +155,7 @@ static bool load_local_fields(const cJSON *it, struct gpu_spec *g)
 	g->isa = json_str(it, "isa");
 	g->threads = (int)json_num(it, "threads");
 	g->gpu_share = json_num(it, "gpu_share");
+	g->socket_vcpus = (int)json_num(it, "socket_vcpus");
 	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(it, "memory_options_gib");
 	int n = cJSON_IsArray(opts) ? cJSON_GetArraySize(opts) : 0;
 	if (n > 0 && !(g->memory_options = calloc((size_t)n, sizeof *g->memory_options)))

@@ -60,6 +60,8 @@ struct gpu_spec {
 	                        * use: "avx2", "avx512", "amx", "neon"; NULL for a GPU */
 	double gpu_share;      /* share of unified memory the GPU may wire by default;
 	                        * 0 = the platform's rule (local_device_gpu_share) */
+	int socket_vcpus;      /* vCPUs a cloud sells of one socket (cores x the threads
+	                        * per core it leaves on); 0 = not a rented CPU part */
 };
 
 struct model_spec {

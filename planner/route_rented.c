@@ -99,9 +99,11 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 			*max_count = g->count;
 		if (!workload_fits(c->w, &g->sized, g->count))
 			continue;
+		/* A GPU's speed is the part's; a rented CPU's, its VM's share. */
+		const struct gpu_spec *dev = g->gpu->kind == DEVICE_CPU ? &g->sized : g->gpu;
 		struct workload_run run;
 		char why_short[256];
-		if (!size_cache_size(c->sizes, c->shape, c->w, g->gpu, g->count,
+		if (!size_cache_size(c->sizes, c->shape, c->w, dev, g->count,
 		                     WORKLOAD_MAX_GPUS / g->count, &run, why_short,
 		                     sizeof why_short)) {
 			route_note_short_at(sh, &run, why_short, h->first[k]);
@@ -114,7 +116,7 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 		     (x->offers[i].price_per_hour < best_price ||
 		      (i < best && x->offers[i].price_per_hour == best_price)))) {
 			best = i;
-			best_gpu = g->gpu;
+			best_gpu = dev;
 			best_cost = cost;
 		}
 	}

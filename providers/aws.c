@@ -5,7 +5,9 @@
  * before the header row; non-empty values are quoted, empty ones are bare
  * ("USD",,"3yr": tests/fixtures/real/aws, the 2025-09-12 index). Prices are USD per
  * instance-hour; the GPU model comes from the instance family (a table),
- * the GPU count from the GPU column. No spot prices in this file. */
+ * the GPU count from the GPU column. A CPU-only family of the table is one
+ * offer of its CPU part, sized by its vCPU and Memory columns (issue 28).
+ * No spot prices in this file. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -41,7 +43,8 @@
  * the '.' (matching is on the whole name before the '.'). */
 static const struct aws_family {
 	const char *family; /* the instance type before the '.' */
-	const char *gpu;    /* canonical name or an alias */
+	const char *gpu;    /* canonical name or an alias: a GPU, or (cpu_families)
+	                     * the CPU part */
 } families[] = {
 	{"p6-b200", "B200"},   {"p5en", "H200"},      {"p5e", "H200"},    {"p5", "H100 SXM"},
 	{"p4de", "A100 80GB"}, {"p4d", "A100 40GB"},  {"p3dn", "V100 32GB"},
@@ -66,6 +69,21 @@ static const struct aws_family {
 	 * GA 2026-06-18) (unconfirmed at an AWS page). */
 	{"g7e", "RTX PRO 6000 Blackwell Server Edition"},
 	{"g7", "RTX PRO 4500 Blackwell Server Edition"},
+};
+
+/* CPU-only families whose part schema/gpus.json has (issue 28): a
+ * small model on llama.cpp is priced on them beside the GPUs. C7i:
+ * Xeon Platinum 8488C (Sapphire Rapids); C7a: EPYC 9R14 (Genoa);
+ * the parts' entries give their sources. Only the compute-optimised
+ * families for now: their memory (2 GiB a vCPU) tells their sizes
+ * apart, and compare's offer kinds are keyed by memory, not vCPUs
+ * (plan.c, offer_kinds_add), so m7i/r7i sizes of the same memory
+ * as a c7i would be taken for it. Flex and burstable families (the
+ * type before the '.' is "c7i-flex", "t3") are not matched: they do
+ * not sustain their vCPUs. */
+static const struct aws_family cpu_families[] = {
+	{"c7i", "Xeon Platinum 8488C"},
+	{"c7a", "EPYC 9R14"},
 };
 
 /* The columns read, by header name. */
@@ -265,7 +283,17 @@ static const struct aws_family *family_of(struct span type)
 		if (n && families[i].family[0] == type.p[0] &&
 		    strnlen(families[i].family, n + 1) == n && !memcmp(families[i].family, type.p, n))
 			return &families[i];
+	for (size_t i = 0; i < sizeof cpu_families / sizeof cpu_families[0]; i++)
+		if (n && strnlen(cpu_families[i].family, n + 1) == n &&
+		    !memcmp(cpu_families[i].family, type.p, n))
+			return &cpu_families[i];
 	return NULL;
+}
+
+/* Whether f is a CPU-only family (of cpu_families). */
+static bool cpu_family(const struct aws_family *f)
+{
+	return f >= cpu_families && f < cpu_families + sizeof cpu_families / sizeof cpu_families[0];
 }
 
 static void read_header(struct aws_csv *a, const char *p, const char *end)
@@ -347,8 +375,16 @@ static void read_row(struct aws_csv *a, const char *p, const char *end)
 	char type[64], num[32], region[64];
 	span_copy(v[C_GPU], num, sizeof num);
 	double gpus = 0, price = 0, vcpu = 0, mem = 0;
-	if (!norm_number(num, &gpus) || gpus <= 0)
+	bool has_gpu = norm_number(num, &gpus) && gpus > 0;
+	if (fam && cpu_family(fam)) {
+		if (has_gpu) { /* a CPU family row with a GPU: not what the table says */
+			a->out->skipped++;
+			return;
+		}
+		gpus = 1; /* one VM: its share of the CPU, by its vCPUs */
+	} else if (!has_gpu) {
 		return; /* no GPU: not an offer for us */
+	}
 	span_copy(v[C_TYPE], type, sizeof type);
 	if (!fam) {
 		norm_gpu(a->out, type, 0); /* reported as unknown */
@@ -361,7 +397,8 @@ static void read_row(struct aws_csv *a, const char *p, const char *end)
 	span_copy(v[C_MEMORY], num, sizeof num);
 	mem = strtod(num, NULL); /* "244 GiB" */
 	span_copy(v[C_REGION], region, sizeof region);
-	if (gpus > INT_MAX || gpus != floor(gpus)) { /* a fraction of a GPU (g6f) */
+	if (gpus > INT_MAX || gpus != floor(gpus) || (cpu_family(fam) && !(vcpu > 0 && mem > 0))) {
+		/* a fraction of a GPU (g6f), or a CPU VM without its size */
 		a->out->skipped++;
 		return;
 	}
@@ -556,7 +593,7 @@ const struct provider provider_aws = {
 	.name = "aws",
 	.kind = PROVIDER_RENTED,
 	.base_url = "https://pricing.us-east-1.amazonaws.com",
-	.summary = "AWS EC2 on-demand GPU instances (bulk price list CSV, streamed)",
+	.summary = "AWS EC2 on-demand GPU and CPU instances (bulk price list CSV, streamed)",
 	.fetch = fetch,
 	.parse = parse,
 };

@@ -249,10 +249,11 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	copy_text(o->gpu, sizeof o->gpu, g->name);
 	o->gpu_count = r->gpu_count;
 	/* The part decides the memory: feeds round it ("80 GB") or state it
-	 * in their own units, and norm_gpu has matched the size already. */
-	o->vram_gib = g->vram_gib;
+	 * in their own units, and norm_gpu has matched the size already. A
+	 * rented CPU's memory is its VM's RAM (local_device_rented). */
 	o->vcpus = r->vcpus > 0 && isfinite(r->vcpus) ? r->vcpus : 0;
 	o->ram_gib = r->ram_gib > 0 && isfinite(r->ram_gib) ? r->ram_gib : 0;
+	o->vram_gib = g->kind == DEVICE_CPU && o->ram_gib > 0 ? o->ram_gib : g->vram_gib;
 	o->price_per_hour = total;
 	o->spot = r->spot;
 	o->available = r->available;

@@ -225,6 +225,76 @@ static void check_spec(struct store *st, const char *path)
 	jobspec_free(spec);
 }
 
+/* A rented CPU offer as the normaliser stores it (providers/aws.c). */
+static struct offer mk_cpu(const char *id, const char *cpu, double vcpus, double ram, double price)
+{
+	struct offer o = mk("aws", id, cpu, 1, price, false, "US");
+	snprintf(o.region, sizeof o.region, "us-east-1");
+	o.vcpus = vcpus;
+	o.ram_gib = ram;
+	o.vram_gib = ram;
+	return o;
+}
+
+START_TEST(a_rented_cpu_is_its_vms_share_of_the_socket_and_at_most_one_sockets_bandwidth)
+{
+	struct offer o[] = {mk_cpu("c7a.2xlarge", "EPYC 9R14", 8, 16, 0.41056),
+			    mk_cpu("c7a.48xlarge", "EPYC 9R14", 192, 384, 9.85344),
+			    mk_cpu("no-vcpus", "EPYC 9R14", 0, 16, 0.1)};
+	struct offer_index x;
+	char *err = NULL;
+	ck_assert_int_eq(offer_index_build(&x, test_ref(), o, 3, &err), PLANNER_OK);
+	ck_assert_uint_eq(x.unknown, 1); /* a CPU offer without vCPUs cannot be sized */
+	ck_assert_uint_eq(x.n_groups, 2);
+	const struct gpu_spec *g = refdata_gpu(test_ref(), "EPYC 9R14");
+	for (size_t k = 0; k < 2; k++) {
+		const struct gpu_spec *s = &x.groups[k].sized;
+		double share = s->vram_gib == 16 ? 8.0 / 96 : 2.0;
+		ck_assert_double_eq_tol(s->fp16_tflops, g->fp16_tflops * share, 1e-9);
+		ck_assert_double_eq_tol(s->bandwidth_gbs, g->bandwidth_gbs * fmin(share, 1.0), 1e-9);
+		ck_assert_int_eq(s->threads, (int)lround(96 * share));
+	}
+	offer_index_free(&x);
+}
+END_TEST
+
+START_TEST(a_small_llama_cpp_job_rents_a_cpu_machine_priced_beside_a_gpu)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/cpu.db", dir);
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	/* Prices of tests/fixtures/real/aws/skypilot-vms.c7i-c7a.reconstructed.csv. */
+	struct offer cpu[] = {mk_cpu("c7i.large", "Xeon Platinum 8488C", 2, 4, 0.08925),
+			      mk_cpu("c7a.2xlarge", "EPYC 9R14", 8, 16, 0.41056)};
+	struct offer gpu = mk("lambda", "one-4090", "RTX 4090", 1, 0.40, false, "US");
+	ck_assert_int_eq(store_replace_offers(st, "aws", cpu, 2, &err), PLANNER_OK);
+	ck_assert_int_eq(store_replace_offers(st, "lambda", &gpu, 1, &err), PLANNER_OK);
+	struct jobspec *spec =
+	    spec_of("version: 1\nproviders: [aws, lambda]\njobs:\n"
+		    " - {name: small, model: llama-3.2-1b, precision: q4_k_m, engine: llama.cpp, "
+		    "hours_per_month: 100}\n"
+		    " - {name: big, model: llama-3.2-1b, precision: bf16, engine: vllm, "
+		    "hours_per_month: 100}\n");
+	struct plan *p = NULL;
+	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	const struct route_result *r = &p->jobs[0].routes[ROUTE_RENTED];
+	ck_assert(r->feasible);
+	ck_assert_str_eq(r->offer, "c7i.large");
+	ck_assert_str_eq(r->gpu->name, "Xeon Platinum 8488C");
+	ck_assert_double_eq_tol(r->monthly_cost, 100 * 0.08925, 1e-9);
+	ck_assert(r->tokens_per_second > 0);
+	/* vLLM needs a GPU: the same model there rents the RTX 4090. */
+	ck_assert_str_eq(p->jobs[1].routes[ROUTE_RENTED].offer, "one-4090");
+	plan_free(p);
+	jobspec_free(spec);
+	store_close(st);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 START_TEST(compare_picks_the_offer_a_full_scan_picks_on_every_fixture_spec)
 {
 	static const char *const specs[] = {"jobs/monthly.yaml", "jobs/eu-team.yaml",
@@ -267,6 +337,8 @@ Suite *offer_index_suite(void)
 	tcase_add_test(tc, a_job_reads_the_cheapest_offer_its_spot_and_region_filters_let_through);
 	tcase_add_test(tc, offers_differing_only_in_price_or_id_are_one_kind_and_in_region_two);
 	tcase_add_test(tc, compare_picks_the_offer_a_full_scan_picks_on_every_fixture_spec);
+	tcase_add_test(tc, a_rented_cpu_is_its_vms_share_of_the_socket_and_at_most_one_sockets_bandwidth);
+	tcase_add_test(tc, a_small_llama_cpp_job_rents_a_cpu_machine_priced_beside_a_gpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -320,6 +320,32 @@ START_TEST(aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicate
 }
 END_TEST
 
+START_TEST(aws_prices_c7i_and_c7a_as_offers_of_their_cpu_part)
+{
+	struct norm n;
+	char *err = NULL;
+	/* SkyPilot's AWS catalogue rows, put back into the index's columns
+	 * (tests/fixtures/real/aws/skypilot-vms.c7i-c7a.reconstructed.csv). */
+	ck_assert_int_eq(cloud_fetch(&provider_aws, "real-cpu", "us-east-1", &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 16);
+	ck_assert_uint_eq(n.n_unknown, 0);
+	const struct offer *i = find(&n, "c7i.2xlarge", "us-east-1", false);
+	ck_assert_ptr_nonnull(i);
+	ck_assert_str_eq(i->gpu, "Xeon Platinum 8488C");
+	ck_assert_int_eq(i->gpu_count, 1);
+	ck_assert_double_eq(i->vcpus, 8);
+	ck_assert_double_eq(i->vram_gib, 16); /* the VM's RAM */
+	ck_assert_double_eq_tol(i->price_per_hour, 0.357, 1e-9);
+	const struct offer *a = find(&n, "c7a.48xlarge", "us-east-1", false);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "EPYC 9R14");
+	ck_assert_double_eq(a->vram_gib, 384);
+	ck_assert_double_eq_tol(find(&n, "c7a.8xlarge", "eu-west-1", false)->price_per_hour, 1.76192,
+				1e-9);
+	norm_free(&n);
+}
+END_TEST
+
 /* --- issue 11, what was left: tiers, non-text rows, GPU names, aws OOM ---
  * Over loopback HTTP against tests/fixture_server.py where a feed is
  * involved: the recorded real responses (scenario "real", see
@@ -462,6 +488,7 @@ Suite *providers_cloud_suite(void)
 	tcase_add_test(t, aws_knows_gr6_g5g_g4ad_and_the_p6_variants);
 	tcase_add_test(t, aws_default_regions_include_eu_central_1_and_eu_north_1);
 	tcase_add_test(t, aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicated_rows);
+	tcase_add_test(t, aws_prices_c7i_and_c7a_as_offers_of_their_cpu_part);
 	suite_add_tcase(s, t);
 	t = tcase_create("issue 11 prices over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);

@@ -128,6 +128,9 @@ REAL = {
         None, (b"Standard_B16als_v2", b"Standard_NC24ads_A100_v4")),
     # The recorded head of the 2025-09-12 EC2 index, for any region asked.
     ("aws", "sample"): ("../real/aws/ec2-global-index.csv.2025-09-12.head-sample.csv", None, None),
+    # C7i and C7a on-demand Linux rows of SkyPilot's AWS catalogue, put
+    # back into the index's columns (reconstructed), for any region asked.
+    ("aws", "cpu"): ("../real/aws/skypilot-vms.c7i-c7a.reconstructed.csv", None, None),
 }
 
 # Scenario "real": the recorded real response of tests/fixtures/real/
