@@ -2,7 +2,7 @@
 #
 #   make            build build/planner
 #   make run        install missing packages (as root), build, run the tour
-#   make check      build and run every Check suite
+#   make check      build and run every Check suite, then validate their JSON
 #   make posix-check compile every source with POSIX.1-2008 and C11 only (macOS, BSD)
 #   make asan       the whole suite under AddressSanitizer + UBSan
 #   make check-slow concurrency, load and kill -9 (tests/check_concurrency.c)
@@ -176,8 +176,14 @@ deps:
 		echo "  sudo apt-get install -y $(DEB_PKGS)"; exit 1; \
 	fi
 
+# Every --format json output the suites produce is kept (PLANNER_JSON_LOG,
+# tests/testutil.c) and validated against its contract in schema/json/
+# (docs/design.md, "JSON contract") with Debian's python3-jsonschema.
+JSON_LOG := $(BUILD)/json-outputs
 check: posix-check $(BIN) $(TEST_BIN)
-	PLANNER_BIN=$(abspath $(BIN)) $(TEST_BIN)
+	rm -rf $(JSON_LOG) && mkdir -p $(JSON_LOG)
+	PLANNER_JSON_LOG=$(abspath $(JSON_LOG)) PLANNER_BIN=$(abspath $(BIN)) $(TEST_BIN)
+	/usr/bin/python3 tests/tools/schema_validate.py --outputs $(JSON_LOG)
 
 # The calibration table: per kind on the fit and held-out sources, then per
 # source (tests/calibration/README.md, "Checking").

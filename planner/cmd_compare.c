@@ -268,7 +268,7 @@ static void total_json(cJSON *root, const struct plan *p)
 /* The document without its jobs, which job_json makes as they print. */
 static int print_json(const struct jobspec *spec, const struct plan *p)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/compare/v1");
 	cJSON_AddStringToObject(root, "currency", p->currency);
 	cJSON_AddStringToObject(root, "prices_as_of", p->prices_as_of);
 	if (p->fx_note[0])

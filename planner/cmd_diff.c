@@ -141,7 +141,7 @@ static void json_pair(const struct side *o, const struct side *n, const char *na
 static int print_json(const char *old_path, const char *new_path, const struct plan *old,
 		      const struct plan *new, const struct totals *t)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/diff/v1");
 	cJSON_AddStringToObject(root, "currency", new->currency);
 	cJSON_AddStringToObject(root, "prices_as_of", new->prices_as_of);
 	cJSON_AddStringToObject(root, "old", old_path);

@@ -204,7 +204,7 @@ static const char *fit_optimizer(const struct fit_args *a)
 static cJSON *json_head(const struct fit_args *a, const struct model_spec *m,
                         const struct precision_info *p, const struct vram_need *need)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/fit/v1");
 	cJSON_AddStringToObject(root, "model", m->id);
 	cJSON_AddStringToObject(root, "precision", p->name);
 	cJSON_AddStringToObject(root, "task", task_name(a->task));

@@ -143,7 +143,7 @@ static const char *row_gpu(const struct fit_args *a, const struct fit_model_row 
 
 static int print_json(const struct fit_args *a, const struct fit_model_list *list)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/fit-models/v1");
 	cJSON_AddStringToObject(root, "gpu", fit_models_device(a));
 	cJSON_AddNumberToObject(root, "context", (double)a->context);
 	if (a->batch_max)

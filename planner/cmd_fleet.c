@@ -108,10 +108,13 @@ static void purchase_json(cJSON *a, const struct fleet *f, const struct fleet_ch
 	}
 }
 
-static cJSON *choice_json(const struct jobspec *spec, const struct fleet *f,
+/* c's members added to o (a new object when o is NULL); returns o. */
+static cJSON *choice_json(cJSON *o, const struct jobspec *spec, const struct fleet *f,
                           const struct fleet_choice *c)
 {
-	cJSON *o = cJSON_CreateObject(), *buy = cJSON_CreateArray(), *routes = cJSON_CreateObject();
+	if (!o)
+		o = cJSON_CreateObject();
+	cJSON *buy = cJSON_CreateArray(), *routes = cJSON_CreateObject();
 	cJSON_AddItemToObject(o, "purchase", buy);
 	purchase_json(buy, f, c);
 	cJSON_AddNumberToObject(o, "capex", round_to(c->capex, 2));
@@ -161,7 +164,7 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan, co
                          const struct fleet_runout *run)
 {
 	const struct schedule *s = f->best.sched;
-	cJSON *root = choice_json(spec, f, &f->best);
+	cJSON *root = choice_json(json_doc_new("planner/fleet/v1"), spec, f, &f->best);
 	if (!root)
 		return NULL;
 	cJSON_AddStringToObject(root, "month", s->month);
@@ -179,10 +182,10 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan, co
 	cJSON_AddNumberToObject(search, "quick_evaluations", f->quick_evaluations);
 	cJSON_AddBoolToObject(search, "exact", f->exact);
 	cJSON_AddItemToObject(root, "alternatives", alt);
-	cJSON_AddItemToObject(alt, "buy_nothing", choice_json(spec, f, &f->none));
-	cJSON_AddItemToObject(alt, "one_purchase_per_job", choice_json(spec, f, &f->per_job));
+	cJSON_AddItemToObject(alt, "buy_nothing", choice_json(NULL, spec, f, &f->none));
+	cJSON_AddItemToObject(alt, "one_purchase_per_job", choice_json(NULL, spec, f, &f->per_job));
 	if (f->given.sched)
-		cJSON_AddItemToObject(alt, "given", choice_json(spec, f, &f->given));
+		cJSON_AddItemToObject(alt, "given", choice_json(NULL, spec, f, &f->given));
 	cJSON_AddStringToObject(root, "recommended", fleet_pick_name(f->recommended));
 	cJSON_AddBoolToObject(root, "buy_list_derived", f->derived);
 	cJSON *types = cJSON_CreateArray();

@@ -55,7 +55,7 @@ static cJSON *json_points(const struct history_curve *cv)
 static int print_json(const char *gpu, const char *provider, const struct history_curve *cv,
                       size_t n, const struct history_fx *fx)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/history/v1");
 	cJSON_AddStringToObject(root, "gpu", gpu);
 	if (provider)
 		cJSON_AddStringToObject(root, "provider", provider);

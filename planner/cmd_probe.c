@@ -172,7 +172,7 @@ static cJSON *host_json(const struct probe_host *h)
 static int print_json(const struct probe_gpu *g, size_t n, const struct probe_host *host,
                       const char *yaml)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/probe/v1");
 	cJSON *arr = cJSON_AddArrayToObject(root, "gpus");
 	for (size_t i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();

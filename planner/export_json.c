@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "export.h"
+#include "json_print.h"
 #include "util.h"
 
 static cJSON *run_json(const struct schedule *s, const struct sched_run *r)
@@ -32,7 +33,7 @@ static cJSON *run_json(const struct schedule *s, const struct sched_run *r)
 
 static int write_json(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
-	cJSON *root = cJSON_CreateObject();
+	cJSON *root = json_doc_new("planner/schedule/v1");
 	cJSON_AddStringToObject(root, "month", s->month);
 	cJSON_AddStringToObject(root, "timezone", s->timezone);
 	cJSON_AddStringToObject(root, "currency", s->currency);

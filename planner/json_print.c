@@ -90,3 +90,13 @@ out:
 	free(text);
 	return rc;
 }
+
+cJSON *json_doc_new(const char *schema)
+{
+	cJSON *doc = cJSON_CreateObject();
+	if (doc && !cJSON_AddStringToObject(doc, "schema", schema)) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}

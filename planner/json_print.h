@@ -20,4 +20,9 @@ typedef int (*json_make_fn)(void *ud, size_t i, cJSON **out, char **err);
 int json_print_items(FILE *f, cJSON *doc, cJSON *array, size_t n, json_make_fn make, void *ud,
 		     char **err);
 
+/* A new object whose first member is "schema": schema, the contract the
+ * document follows ("planner/compare/v1": schema/json/compare.v1.schema.json,
+ * docs/design.md "JSON contract"). NULL when out of memory. */
+cJSON *json_doc_new(const char *schema);
+
 #endif

@@ -62,6 +62,33 @@ bool test_memmem(const void *p, size_t len, const void *needle, size_t n)
 	return false;
 }
 
+/* Whether argv asks for --format json. */
+static bool wants_json(const char *const *argv)
+{
+	for (size_t i = 0; argv[i]; i++)
+		if (!strcmp(argv[i], "--format=json") ||
+		    (!strcmp(argv[i], "--format") && argv[i + 1] && !strcmp(argv[i + 1], "json")))
+			return true;
+	return false;
+}
+
+void test_keep_json(const char *dir, const char *const *argv, const char *out)
+{
+	static unsigned n; /* per test process: the file names add its pid */
+	char *base = xasprintf("%s/%ld-%u", dir, (long)getpid(), n++);
+	char *json = xasprintf("%s.json", base), *args = xasprintf("%s.args", base);
+	FILE *f = fopen(json, "w"), *g = fopen(args, "w");
+	ck_assert_msg(f && g, "cannot write %s", base);
+	fputs(out, f);
+	for (size_t i = 0; argv[i]; i++)
+		fprintf(g, "%s\n", argv[i]);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fclose(g), 0);
+	free(json);
+	free(args);
+	free(base);
+}
+
 int test_run_planner(const char *const *argv, const char *const *env, char **out, char **errout)
 {
 	return test_run_planner_as(0, argv, env, out, errout);
@@ -107,6 +134,15 @@ int test_run_planner_as(unsigned uid, const char *const *argv, const char *const
 		*out = test_slurp(opath);
 	if (errout)
 		*errout = test_slurp(epath);
+	/* make check validates every JSON output against schema/json/ */
+	const char *log = getenv("PLANNER_JSON_LOG");
+	if (log && *log && status == 0 && wants_json(argv)) {
+		char *text = out ? NULL : test_slurp(opath);
+		const char *o = out ? *out : text;
+		if (o && *o)
+			test_keep_json(log, argv, o);
+		free(text);
+	}
 	unlink(opath);
 	unlink(epath);
 	rmdir(dir);

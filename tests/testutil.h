@@ -36,6 +36,13 @@ int test_run_planner(const char *const *argv, const char *const *env, char **out
 int test_run_planner_as(unsigned uid, const char *const *argv, const char *const *env, char **out,
 			char **errout);
 
+/* Keeps out, a --format json output, and argv, the command line that
+ * printed it, as dir/PID-N.json and dir/PID-N.args (one word a line), for
+ * `tests/tools/schema_validate.py --outputs dir`. test_run_planner does it
+ * for every run that exits 0 when $PLANNER_JSON_LOG names a directory
+ * (make check sets it). Fails the test when it cannot write. */
+void test_keep_json(const char *dir, const char *const *argv, const char *out);
+
 /* Runs the planner binary with the shell words `args` on a pseudo-terminal
  * `cols` columns wide (util-linux script(1)), as a person at a terminal
  * would see it, NO_COLOR set; stdout into *out (malloc'd, LF line ends).
