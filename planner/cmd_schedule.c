@@ -16,12 +16,13 @@ struct out_args {
 	struct cli *c;
 	const struct schedule *s;
 	const struct export_format *fmt;
+	const struct job_cluster *cluster; /* the spec's cluster: */
 };
 
 static int write_out(FILE *f, void *arg)
 {
 	const struct out_args *a = arg;
-	struct export_opts o = {.color = a->c->color && f == stdout};
+	struct export_opts o = {.color = a->c->color && f == stdout, .cluster = a->cluster};
 	char *err = NULL;
 	int rc = a->fmt->write(f, a->s, &o, &err);
 	if (rc != PLANNER_OK)
@@ -183,7 +184,7 @@ static int exec_schedule(struct cli *c, int argc, char **argv)
 		notef("scheduled %zu jobs over %d hours in %.2f s", spec->n_jobs, sched->n_slots,
 		      now_s() - t0);
 	bool unplaced = note_unplaced(c, sched);
-	struct out_args args = {.c = c, .s = sched, .fmt = fmt};
+	struct out_args args = {.c = c, .s = sched, .fmt = fmt, .cluster = &spec->cluster};
 	rc = cli_write_file(c->out_path, write_out, &args);
 	/* The schedule is written either way; scripts learn it is incomplete. */
 	if (rc == PLANNER_OK && unplaced && !allow_unplaced)

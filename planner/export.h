@@ -32,6 +32,7 @@ enum export_kind {
  * says back. */
 struct export_opts {
 	bool color;  /* in: ANSI bold wanted (the table, on a terminal) */
+	const struct job_cluster *cluster; /* in: the spec's cluster: (NULL: none) */
 	int skipped; /* out: owned runs left out for want of run.<needs> */
 	int skipped_runs; /* out: runs of a route the format cannot express, left out
 	                   * (export_skipped_runs); the file says so in a note */

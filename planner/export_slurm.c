@@ -92,8 +92,10 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 	                    s->month, n, n == 1 ? "" : "s"))
 		return set_err(err, PLANNER_ESYS, "out of memory writing the script");
 	fputs("# Submit with: bash THIS_FILE (sbatch holds each job until --begin).\n"
-	      "# --gres types are the GPU models as gres.conf names; adjust them to\n"
-	      "# your cluster's (scontrol show node | grep Gres).\n"
+	      "# --gres types are the GPU models as gres.conf names unless the spec's\n"
+	      "# cluster.gres maps them (scontrol show node | grep Gres lists yours).\n"
+	      "# A serving job's replicas are one array task each (--array), with\n"
+	      "# one replica's GPUs; SLURM_ARRAY_TASK_ID tells them apart.\n"
 	      "set -euo pipefail\n"
 	      "export TZ=",
 	      f);
@@ -113,7 +115,21 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		char begin[32], type[48], slug[64];
 		sched_iso(r->start, r->start_offset, begin, sizeof begin);
 		begin[19] = '\0'; /* sbatch reads YYYY-MM-DDTHH:MM:SS, no offset */
-		gres_type(r->gpu->name, type, sizeof type);
+		const struct job_cluster *cl = opts->cluster;
+		const char *mapped = jobspec_cluster_gres(cl, r->gpu->name);
+		if (mapped)
+			snprintf(type, sizeof type, "%s", mapped);
+		else
+			gres_type(r->gpu->name, type, sizeof type);
+		/* A serving job's replicas are servers apart: one array task
+		 * each, with one replica's GPUs (a batch run keeps one job). */
+		bool serving = job->serving == SERVING_ALWAYS_ON || job->serving == SERVING_WINDOW;
+		int tasks = serving && r->replicas > 1 ? r->replicas : 1;
+		int gpus = r->gpu_count / tasks, nodes = 1;
+		if (cl && cl->gpus_per_node && gpus > cl->gpus_per_node) {
+			nodes = (gpus + cl->gpus_per_node - 1) / cl->gpus_per_node;
+			gpus = cl->gpus_per_node; /* --gres is per node */
+		}
 		export_slug(job->name, slug, sizeof slug);
 		long minutes = (long)ceil(r->hours * 60 - 1e-6);
 		if (minutes < 1)
@@ -130,10 +146,21 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		}
 		fprintf(f, "sbatch --parsable --job-name=");
 		export_shell_quote(f, job->name);
-		fprintf(f,
-		        " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=1 --ntasks=1 "
-		        "--gres=gpu:%s:%d --comment=",
-		        begin, minutes / 1440, minutes / 60 % 24, minutes % 60, type, r->gpu_count);
+		fprintf(f, " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=%d --ntasks=%d", begin,
+		        minutes / 1440, minutes / 60 % 24, minutes % 60, nodes, nodes);
+		if (tasks > 1)
+			fprintf(f, " --array=0-%d", tasks - 1);
+		if (cl && cl->partition)
+			fprintf(f, " --partition=%s", cl->partition); /* a Slurm name, spec_cluster.c */
+		if (cl && cl->account) {
+			fputs(" --account=", f);
+			export_shell_quote(f, cl->account);
+		}
+		if (cl && cl->qos) {
+			fputs(" --qos=", f);
+			export_shell_quote(f, cl->qos);
+		}
+		fprintf(f, " --gres=gpu:%s:%d --comment=", type, gpus);
 		export_shell_quote(f, r->resource);
 		fputs(" --wrap=", f);
 		if (job->run_pyxis && job->run_image && job->run_command) {

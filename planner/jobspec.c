@@ -274,6 +274,7 @@ void jobspec_free(struct jobspec *spec)
 	free(spec->buy);
 	free(spec->owned);
 	free_strv(spec->providers, spec->n_providers);
+	jobspec_cluster_clear(&spec->cluster);
 	free_strv(spec->regions, spec->n_regions);
 	free(spec->fx);
 	free(spec->timezone);

@@ -214,6 +214,29 @@ struct tco_costs {
 	double carbon_price_per_tonne; /* currency per tonne CO2e added to the bill; 0: none */
 };
 
+/* One NAME: VALUE of a cluster: mapping (gres, node_selector). */
+struct cluster_pair {
+	char *key;   /* gres: the GPU's planner name ("A100 80GB"); node_selector: the label key */
+	char *value; /* gres: the cluster's GRES type ("a100"); node_selector: the label value */
+};
+
+/* cluster: how the exports name things on the reader's own cluster
+ * (spec_cluster.c), each value checked against its target's grammar when
+ * the spec is read. Every field is optional: NULL / 0 writes what the
+ * exports wrote without it. */
+struct job_cluster {
+	struct cluster_pair *gres;  /* Slurm GRES type per GPU model; a model not here gets
+	                             * its name's letters and digits ("a10080gb") */
+	size_t n_gres;
+	char *partition;            /* sbatch --partition */
+	char *account;              /* sbatch --account, passed through (slurmdbd checks it) */
+	char *qos;                  /* sbatch --qos, passed through (slurmdbd checks it) */
+	int gpus_per_node;          /* GPUs one node holds; 0 = one node holds a replica */
+	char *namespace_;           /* Kubernetes metadata.namespace of every object */
+	struct cluster_pair *node_selector; /* extra nodeSelector labels of every pod */
+	size_t n_node_selector;
+};
+
 struct fx_rate {
 	char code[8];               /* ISO 4217, upper case */
 	double per_usd;             /* units of `code` per USD */
@@ -242,6 +265,7 @@ struct jobspec {
 	struct tco_costs costs;     /* costs: (spec_tco.c) */
 	double growth_percent;      /* growth: every job's volume a month, percent; default 0 */
 	int horizon_months;         /* horizon_months: 0 = amortize_months (horizon.c) */
+	struct job_cluster cluster; /* cluster: (spec_cluster.c), for the exports */
 	char **providers;           /* rented offers only from these; NULL = all */
 	size_t n_providers;
 	char **regions;             /* rented offers and API hosts only here; NULL = all */
@@ -294,6 +318,11 @@ int jobspec_load_set(const char *path, const struct refdata *ref, const char *co
 int jobspec_parse_set(const char *name, const char *text, size_t len, const struct refdata *ref,
                       const char *const *sets, size_t n_sets, struct jobspec **out, char **err);
 void jobspec_free(struct jobspec *spec);
+/* Frees what c holds and zeroes it (spec_cluster.c); c may be NULL. */
+void jobspec_cluster_clear(struct job_cluster *c);
+/* The GRES type c maps the GPU `gpu` to (cluster.gres), or NULL. This
+ * function can't fail. */
+const char *jobspec_cluster_gres(const struct job_cluster *c, const char *gpu);
 
 /* The plan's title: the spec's name:, else its file's base name (never
  * the directories it was given with: issue 26 titled a report with an

@@ -684,6 +684,15 @@ static const struct spec_key top_keys[] = {
      .def_text = "none: no host, resale, capital, maintenance or setup cost",
      .example = "costs: {host: {price: 3000, watts: 250}, resale_percent: 30}",
      .desc = "What owning costs beside the GPUs and their power (see costs)."},
+    {.name = "cluster",
+     .kind = SPEC_MAP,
+     .sub = &spec_cluster,
+     .offset = offsetof(struct jobspec, cluster),
+     .flags = SPEC_NULL_OK,
+     .def_text = "none: the exports' own names (GRES types from the GPU names)",
+     .example = "cluster: {gres: {\"A100 80GB\": a100}, partition: gpu, namespace: inference}",
+     .desc = "How the Slurm and Kubernetes exports name things on your cluster (see "
+             "cluster)."},
     SPEC_GROWTH_ROW(struct jobspec, 0, "0",
                     "How much every job's volume (tokens, or hours) grows each month, "
                     "compounded; a job's own growth replaces it."),

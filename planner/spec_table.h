@@ -164,6 +164,8 @@ int spec_check_optimizer(struct spec_rd *r, const struct spec_key *k, const stru
 /* spec_tco.c: costs:, what owning costs beside the GPUs and their power,
  * and the setup hours of a rented run. */
 extern const struct spec_table spec_costs;
+/* spec_cluster.c: cluster:, how the exports name things on your cluster. */
+extern const struct spec_table spec_cluster;
 /* idle_watts of an owned or buy entry: at most its watts. */
 int spec_check_idle_watts(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 #define SPEC_IDLE_WATTS_ROW(T)                                                                     \

@@ -205,6 +205,67 @@ static void expect_rejected(const char *what, const char *type, const char *coun
 	free_fx(&f);
 }
 
+/* A serving fleet of two replicas with cluster: mapping its GPU to the
+ * node's GRES type and naming the partition: one array task per replica,
+ * each with one replica's GPUs, which sbatch accepts; a partition the
+ * cluster lacks is refused by it. */
+static const char serving_spec[] =
+    "version: 1\n"
+    "timezone: Europe/London\n"
+    "cluster: {gres: {\"A100 80GB\": a100sxm}, partition: debug, account: ml, qos: normal}\n"
+    "owned:\n"
+    "  - {gpu: A100 80GB, count: 8}\n"
+    "jobs:\n"
+    "  - {name: fleet, model: llama-3.1-70b, precision: fp8, context: 8192, batch: max, "
+    "serving: always-on, request: {input: 1500, output: 300}, tokens_per_month: {input: 6B, "
+    "output: 1.2B}, run: {command: \"vllm serve meta-llama/Llama-3.1-70B-Instruct\"}}\n";
+
+static char *serving_script(const struct fx *f, const char *spec_text)
+{
+	char *spec = test_write(f->dir, "serving.yaml", spec_text);
+	char *script = xasprintf("%s/serving.sh", f->dir), *db = xasprintf("%s/s.db", f->dir);
+	const char *argv[] = {"schedule", spec, "--month", "2026-10", "--format", "slurm",
+	                      "-o",       script, "--db", db, NULL};
+	char *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, NULL, &err) == 0, "%s", err ? err : "");
+	free(err);
+	free(db);
+	free(spec);
+	return script;
+}
+
+START_TEST(a_serving_fleet_is_one_array_task_per_replica_on_the_mapped_gres)
+{
+	char *sbatch = slurm_or_skip("a_serving_fleet_is_one_array_task_per_replica");
+	if (!sbatch)
+		return;
+	struct fx f;
+	setup_fx(&f, sbatch);
+	char *script = serving_script(&f, serving_spec);
+	char *text = test_slurp(script);
+	ck_assert_msg(strstr(text, " --array=0-1 ") && strstr(text, " --partition=debug ") &&
+	                  strstr(text, " --gres=gpu:a100sxm:2 ") && strstr(text, "--account='ml'"),
+	              "%s", text);
+	char *out = NULL;
+	int rc = submit(&f, script, &out);
+	ck_assert_msg(rc == 0 && strstr(out, "in partition debug"), "sbatch: %s", out);
+	free(out);
+	char *bad = test_write(f.dir, "bad.sh", text);
+	char *cmd = xasprintf("sed -i 's/--partition=debug/--partition=nope/' '%s'", bad);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	rc = submit(&f, bad, &out);
+	ck_assert_msg(rc != 0 && strstr(out, "nvalid partition"), "sbatch took it: %s", out);
+	free(out);
+	free(cmd);
+	free(bad);
+	free(text);
+	free(script);
+	free_fx(&f);
+	free(sbatch);
+}
+END_TEST
+
 START_TEST(a_gpu_type_the_node_lacks_is_rejected)
 {
 	expect_rejected("an unknown GPU type", "nosuchgpu", NULL);
@@ -223,6 +284,7 @@ Suite *slurm_suite(void)
 	TCase *tc = tcase_create("sbatch --test-only");
 	tcase_add_test(tc, every_run_of_the_tour_month_is_accepted_by_sbatch_test_only);
 	tcase_add_test(tc, a_gpu_type_the_node_lacks_is_rejected);
+	tcase_add_test(tc, a_serving_fleet_is_one_array_task_per_replica_on_the_mapped_gres);
 	tcase_add_test(tc, more_gpus_than_the_node_has_is_rejected);
 	suite_add_tcase(s, tc);
 	return s;
