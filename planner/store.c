@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fx.h"
+#include "provider.h"
 #include "regions.h"
 #include "store_int.h"
 #include "util.h"
@@ -71,6 +72,12 @@ static const char *const migrations[] = {
      * for its rows with fetched_at = ''. Older rows keep their own dates,
      * which read the same; the next refresh moves them over. */
     [8] = NULL,
+    /* Hosting trust (issue 29): whether an offer is a marketplace or
+     * community host. Every row starts as one, the kind of an unknown
+     * host; mark_datacentre_rows then clears it where the provider runs
+     * its own data centres, or RunPod's tier says secure. A Vast.ai row
+     * stays a marketplace one until a refresh reads its hosting_type. */
+    [9] = "ALTER TABLE offers ADD COLUMN marketplace INTEGER NOT NULL DEFAULT 1;",
 };
 
 /* The schema version that added fx_rates (seed_fx runs for older ones). */
@@ -81,6 +88,9 @@ static const char *const migrations[] = {
 
 /* The schema version whose migration needs locate_rows after its SQL. */
 #define STORE_LOCATED_VERSION 4
+
+/* The schema version that added offers.marketplace (mark_datacentre_rows). */
+#define STORE_HOSTING_VERSION 9
 
 /* The exit code of a failed SQLite call: running out of memory is the
  * system's failure, anything else the database's. */
@@ -367,6 +377,8 @@ static int seed_snapshot(struct store *st, const struct refdata *ref, char **err
 		snprintf(o->currency, sizeof o->currency, "%s",
 		         *jstr(it, "currency") ? jstr(it, "currency") : "USD");
 		o->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
+		/* A row that does not say is a marketplace one (normalise.h). */
+		o->marketplace = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(it, "marketplace"));
 		regions_locate_offer(o);
 		if (o->gpu_count > 0 && o->price_per_hour > 0)
 			n_off++;
@@ -461,6 +473,32 @@ out:
 	return rc;
 }
 
+/* Clears offers.marketplace of the rows a version-8 database kept that
+ * are hosted in a data centre: every row of a provider that runs only its
+ * own (provider.h, own_datacentres), and RunPod's secure tier (runpod.c). */
+static int mark_datacentre_rows(struct store *st, char **err)
+{
+	sqlite3_stmt *up = NULL;
+	int rc = store_exec(st, "UPDATE offers SET marketplace = 0 WHERE provider = 'runpod' AND "
+	                        "tier = 'secure'",
+	                    err);
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(st->db, "UPDATE offers SET marketplace = 0 WHERE provider = ?", -1,
+	                       &up, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot mark data-centre offers");
+	for (const struct provider *const *p = provider_list; *p && rc == PLANNER_OK; p++) {
+		if (!(*p)->own_datacentres)
+			continue;
+		sqlite3_reset(up);
+		sqlite3_bind_text(up, 1, (*p)->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			rc = store_db_err(st, err, "cannot mark data-centre offers");
+	}
+	sqlite3_finalize(up);
+	return rc;
+}
+
 /* Runs `alter` (a literal ALTER TABLE adding price_history column `name`)
  * unless the table has the column (schema.sql made it). */
 static int add_history_column(struct store *st, const char *name, const char *alter, char **err)
@@ -516,6 +554,8 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 		                      "UPDATE price_history SET region = '' WHERE provider = "
 		                      "'runpod' AND region IN ('secure', 'community')",
 		                      err))))
+			goto fail;
+		if (v < STORE_HOSTING_VERSION && (rc = mark_datacentre_rows(st, err)))
 			goto fail;
 		if (v < STORE_GONE_VERSION &&
 		    (rc = add_history_column(st, "gone",

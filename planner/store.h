@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -48,17 +48,19 @@ struct store;
 	X(gpu, TEXT, 48, DATA, "", as_is, 2)          /* canonical GPU name (refdata aliases) */   \
 	X(gpu_count, INT, 0, DATA, "", as_is, 3)      /* GPUs in the instance */                   \
 	X(vram_gib, REAL, 0, DATA, "", round2, 4)     /* per GPU */                                \
-	X(vcpus, REAL, 0, DATA, "", as_is, 14)        /* 0 when unknown */                         \
-	X(ram_gib, REAL, 0, DATA, "", as_is, 15)      /* 0 when unknown */                         \
+	X(vcpus, REAL, 0, DATA, "", as_is, 15)        /* 0 when unknown */                         \
+	X(ram_gib, REAL, 0, DATA, "", as_is, 16)      /* 0 when unknown */                         \
 	X(price_per_hour, REAL, 0, DATA, "", published, 5) /* per instance-hour, in currency */    \
 	X(available, BOOL, 0, DATA, "", as_is, 8)          /* capacity reported available */       \
-	X(fetched_at, TEXT, 24, DATE, "", as_is, 16)       /* ISO 8601 UTC */                      \
-	X(source, TEXT, 160, DATA, "", as_is, 17)          /* URL or feed, and date */             \
+	X(fetched_at, TEXT, 24, DATE, "", as_is, 17)       /* ISO 8601 UTC */                      \
+	X(source, TEXT, 160, DATA, "", as_is, 18)          /* URL or feed, and date */             \
 	X(country, TEXT, 4, DATA, "", as_is, 10)           /* ISO 3166-1 alpha-2; "" unknown */    \
 	X(region_group, TEXT, 16, DATA, "", as_is, 11)  /* "eu", "us", "asia", …; "" unknown */  \
 	X(tier, TEXT, 16, DATA, "", as_is, 12)          /* RunPod's "secure" / "community"; "" */  \
-	X(estimated, BOOL, 0, DATA, "", as_is, 13)      /* not confirmed at the provider itself */ \
-	X(currency, TEXT, 4, DATA, "USD", published, 6) /* ISO 4217 of price_per_hour */
+	X(estimated, BOOL, 0, DATA, "", as_is, 14)      /* not confirmed at the provider itself */ \
+	X(currency, TEXT, 4, DATA, "USD", published, 6) /* ISO 4217 of price_per_hour */        \
+	X(marketplace, BOOL, 0, DATA, "", as_is, 13) /* a marketplace or community host, not the \
+	                                              * provider's own data centre (normalise.h) */
 
 /* A field of struct offer from its row of OFFER_COLUMNS. */
 #define OFFER_FIELD(name, type, size, role, empty, json, json_at) OFFER_FIELD_##type(name, size)

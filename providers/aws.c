@@ -592,6 +592,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_aws = {
 	.name = "aws",
 	.kind = PROVIDER_RENTED,
+	.own_datacentres = true,
 	.base_url = "https://pricing.us-east-1.amazonaws.com",
 	.summary = "AWS EC2 on-demand GPU and CPU instances (bulk price list CSV, streamed)",
 	.fetch = fetch,

@@ -227,6 +227,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_azure = {
 	.name = "azure",
 	.kind = PROVIDER_RENTED,
+	.own_datacentres = true,
 	.base_url = "https://prices.azure.com",
 	.summary = "Azure retail VM prices, pay-as-you-go and spot (GPU from the SKU)",
 	.fetch = fetch,

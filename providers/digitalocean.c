@@ -155,6 +155,7 @@ out:
 const struct provider provider_digitalocean = {
     .name = "digitalocean",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://api.digitalocean.com",
     /* doctl's variable for the API token (docs.digitalocean.com/reference/
      * doctl/, "DIGITALOCEAN_ACCESS_TOKEN"); gpuhunt reads

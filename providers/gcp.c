@@ -415,6 +415,7 @@ out:
 const struct provider provider_gcp = {
 	.name = "gcp",
 	.kind = PROVIDER_RENTED,
+	.own_datacentres = true,
 	.base_url = "https://cloudbilling.googleapis.com",
 	.key_env = "GCP_API_KEY",
 	.summary = "Google Cloud GPU VMs (GPU + vCPU + memory SKUs), on-demand and spot",

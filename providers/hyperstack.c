@@ -174,6 +174,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_hyperstack = {
     .name = "hyperstack",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://infrahub-api.nexgencloud.com",
     /* The variable Hyperstack users' scripts read (a public helper found
      * 2026-11-30: os.environ["HYPERSTACK_API_KEY"]). */

@@ -107,6 +107,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_lambda = {
 	.name = "lambda",
 	.kind = PROVIDER_RENTED,
+	.own_datacentres = true,
 	.base_url = "https://cloud.lambda.ai",
 	.key_env = "LAMBDA_API_KEY",
 	.summary = "Lambda instance types (on-demand)",

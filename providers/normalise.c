@@ -1,5 +1,6 @@
 /* normalise.c — the one normaliser (see normalise.h). */
 #include "normalise.h"
+#include "provider.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +19,8 @@ void norm_init(struct norm *n, const struct refdata *ref, const char *provider)
 	memset(n, 0, sizeof *n);
 	n->ref = ref;
 	n->provider = provider;
+	const struct provider *p = provider ? provider_find(provider) : NULL;
+	n->own_datacentres = p && p->own_datacentres;
 	iso_now(n->fetched_at, sizeof n->fetched_at);
 }
 
@@ -265,6 +268,7 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 		n->source_key = n->key;
 	}
 	copy_text(o->source, sizeof o->source, n->source_clean);
+	o->marketplace = !n->own_datacentres && r->host != NORM_HOST_DATACENTRE;
 	if (r->tier && *r->tier)
 		text_sanitize(o->tier, sizeof o->tier, r->tier, n->key);
 	copy_text(o->currency, sizeof o->currency,

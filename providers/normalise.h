@@ -94,6 +94,7 @@ struct norm_sink {
 struct norm {
 	const struct refdata *ref; /* alias table and GPU specs (borrowed) */
 	const char *provider;      /* adapter name (borrowed, static) */
+	bool own_datacentres;      /* the adapter's own_datacentres (norm_init) */
 	const char *key;           /* the provider's key (borrowed), never stored: every
 	                            * text field is passed through text_sanitize with it */
 	char fetched_at[24];       /* stamped on every row */
@@ -144,6 +145,10 @@ struct raw_offer {
 	bool spot;
 	bool available;
 	const char *currency; /* ISO 4217 of price, as published; NULL or "" is USD */
+	/* Who hosts it, as the feed says: NORM_HOST_UNKNOWN counts as a
+	 * marketplace host unless the provider runs only its own data
+	 * centres (provider.h, own_datacentres). */
+	enum norm_host { NORM_HOST_UNKNOWN, NORM_HOST_MARKETPLACE, NORM_HOST_DATACENTRE } host;
 };
 
 /* Sets up n for one provider; fetched_at is now. Can't fail. */

@@ -213,6 +213,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_oci = {
     .name = "oci",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://www.oracle.com",
     .key_env = NULL,
     .summary = "Oracle Cloud GPU shapes (A10, A100, H100, H200, B200, MI300X) from its public "

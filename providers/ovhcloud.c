@@ -176,6 +176,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_ovhcloud = {
     .name = "ovhcloud",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://eu.api.ovh.com",
     .key_env = NULL,
     .summary = "OVHcloud Public Cloud GPU flavours (H100, H200, L40S, L4, A10, V100S) from its "

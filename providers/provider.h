@@ -59,6 +59,11 @@ struct provider {
 	const char *key_header;
 	/* One line for `planner providers`: what the feed brings. */
 	const char *summary;
+	/* True when the provider rents only machines in its own data centres
+	 * (a cloud's regions); false: a marketplace or aggregator, whose rows
+	 * are marketplace hosts unless the feed says a row is in a data
+	 * centre (raw_offer.host). */
+	bool own_datacentres;
 	/* ISO 4217 of the prices the feed publishes; NULL is USD. */
 	const char *currency;
 	/* Fetches the feed (every page, region or stream) and parses it into

@@ -109,6 +109,11 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 				struct raw_offer r = {
 					.offer = offer,
 					.tier = prices[k].tier,
+					/* Secure Cloud runs in data centres, Community
+					 * Cloud on individual hosts' machines. */
+					.host = strcmp(prices[k].tier, "secure")
+					            ? NORM_HOST_MARKETPLACE
+					            : NORM_HOST_DATACENTRE,
 					.gpu_name = name,
 					.gpu_count = pod_sizes[s],
 					.vram_gib = gib,

@@ -144,6 +144,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_scaleway = {
     .name = "scaleway",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://api.scaleway.com",
     .key_env = NULL,
     .summary = "Scaleway GPU instances (L4, L40S, H100, B300) in Paris, Amsterdam, Warsaw; EUR",

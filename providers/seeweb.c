@@ -141,6 +141,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_seeweb = {
     .name = "seeweb",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://api.seeweb.it",
     .key_env = "SEEWEB_API_TOKEN",
     .key_header = "X-APITOKEN",

@@ -20,11 +20,11 @@
  * once, its first, as cJSON_GetObjectItemCaseSensitive would. */
 enum field {
 	F_ID, F_GEO, F_GPU, F_NUM_GPUS, F_GPU_RAM, F_CPU_CORES, F_CPU_RAM, F_DPH, F_MIN_BID,
-	F_VERIFIED, F_VERIFICATION, F_EXTERNAL, F_COUNT
+	F_VERIFIED, F_VERIFICATION, F_EXTERNAL, F_HOSTING, F_COUNT
 };
 static const char *const field_names[F_COUNT] = {
 	"id", "geolocation", "gpu_name", "num_gpus", "gpu_ram", "cpu_cores_effective", "cpu_ram",
-	"dph_total", "min_bid", "verified", "verification", "external",
+	"dph_total", "min_bid", "verified", "verification", "external", "hosting_type",
 };
 
 static void find_fields(const cJSON *it, const cJSON *f[F_COUNT])
@@ -108,6 +108,11 @@ static int offer_fields(struct norm *out, const cJSON *const f[F_COUNT], char **
 		.ram_gib = num_of(f[F_CPU_RAM]) / NORM_MIB_PER_GIB,
 		.price = num_of(f[F_DPH]),
 		.available = true,
+		/* hosting_type 1 is a data-centre host: vast-cli's
+		 * postprocess_search_results sets datacenter = hosting_type == 1
+		 * (vast-ai/vast-cli vastai/utils.py at 55679830, 2026-08-06);
+		 * 0 or absent, a marketplace host. Verified is not the same. */
+		.host = num_of(f[F_HOSTING]) == 1 ? NORM_HOST_DATACENTRE : NORM_HOST_MARKETPLACE,
 	};
 	if (!norm_offer(out, &r))
 		return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;

@@ -251,6 +251,7 @@ out:
 const struct provider provider_verda = {
     .name = "verda",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://api.verda.com",
     .key_env = "VERDA_CLIENT_SECRET",
     .summary = "Verda (DataCrunch) instance types, on-demand and spot, Finland and Iceland",

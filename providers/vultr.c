@@ -270,6 +270,7 @@ static int fetch(struct fetch_ctx *fx, char **err)
 const struct provider provider_vultr = {
     .name = "vultr",
     .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
     .base_url = "https://api.vultr.com",
     .key_env = NULL,
     .summary = "Vultr cloud GPU and bare-metal GPU plans (A100, L40S, H100, MI300X), per "

@@ -22,6 +22,9 @@ CREATE TABLE IF NOT EXISTS offers (
 	tier            TEXT NOT NULL DEFAULT '', -- RunPod secure | community
 	estimated       INTEGER NOT NULL DEFAULT 0, -- not confirmed at the provider
 	currency        TEXT NOT NULL DEFAULT 'USD', -- ISO 4217, as the provider publishes
+	-- a marketplace or community host (Vast.ai, RunPod community), not the
+	-- provider's own data centre; unknown counts as a marketplace (schema 9)
+	marketplace     INTEGER NOT NULL DEFAULT 1,
 	PRIMARY KEY (provider, offer, region, spot)
 );
 -- No secondary indexes: a refresh rewrites a provider's rows (100,000 from
