@@ -189,9 +189,12 @@ void carbon_route(const struct jobspec *spec, struct route_result *r)
 		if (spec->costs.grid_co2_g_per_kwh >= 0) {
 			g.g_per_kwh = spec->costs.grid_co2_g_per_kwh;
 			g.source = "costs.grid_co2_g_per_kwh";
+		} else if (spec->country) {
+			g = carbon_grid_of(NULL, NULL, spec->country->code, buf, sizeof buf);
 		}
 		if (!g.source)
-			r->co2_note = "its grid is not known (give costs.grid_co2_g_per_kwh)";
+			r->co2_note = "its grid is not known (give country: or "
+			              "costs.grid_co2_g_per_kwh)";
 	} else {
 		const char *pue_source;
 		bool sls = r->route == ROUTE_SERVERLESS;

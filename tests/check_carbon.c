@@ -148,6 +148,16 @@ START_TEST(owned_energy_is_what_its_power_cost_counts)
 	plan_free(p);
 	jobspec_free(spec);
 
+	/* country: gives the owned hardware its country's grid. */
+	p = plan_of("version: 1\ncountry: NL\nowned: [{gpu: RTX 4090, count: 1}]\n" JOB "}\n",
+	            &spec);
+	r = &p->jobs[0].routes[ROUTE_OWNED];
+	ck_assert_msg(r->feasible, "%s", r->why);
+	ck_assert_str_eq(r->co2_source, "Ember 2024 (NL)");
+	ck_assert_double_eq_tol(r->co2_kg, r->energy_kwh * EMBER_NL / 1000.0, 1e-9);
+	plan_free(p);
+	jobspec_free(spec);
+
 	/* Without a grid figure: the energy, and why there is no CO2e. */
 	p = plan_of(HEAD JOB "}\n", &spec);
 	r = &p->jobs[0].routes[ROUTE_OWNED];
