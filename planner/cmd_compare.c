@@ -523,11 +523,12 @@ static void usage_line(const struct cli *c, const struct job *job)
 		         job->serving_implied ? ", as an interactive job" : "");
 }
 
-static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p,
-                       bool co2)
+/* compare's summary table: a row per job, its best route and each
+ * route's monthly cost (with co2, the best route's kg CO2e), and the line
+ * under it. */
+static void summary_table(const struct cli *c, const struct plan *p, bool co2)
 {
-	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
-	const char *green = c->color ? "\033[32m" : "";
+	const char *green = c->color ? "\033[32m" : "", *off = c->color ? "\033[0m" : "";
 	/* The job column is as wide as the longest name, at least 22 and
 	 * at most JOB_COLUMN_MAX; a longer name is cut here and shown whole
 	 * in its section below. */
@@ -565,6 +566,13 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 	}
 	printf("(monthly cost, %s; - means the route cannot run the job%s)\n", p->currency,
 	       co2 ? "; kg CO2e: the best route's month, - when not known" : "");
+}
+
+static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p,
+                       bool co2)
+{
+	const char *bold = c->color ? "\033[1m" : "", *off = c->color ? "\033[0m" : "";
+	summary_table(c, p, co2);
 	if (plan_speed_marked(p))
 		cli_wrap(c, 0, "%s", CONFIDENCE_LEGEND);
 	print_moves(c, spec, p);

@@ -80,6 +80,33 @@ static int slurm_skipped(const struct schedule *s)
 	return export_skipped_runs(s, slurm_writes, ROUTE_LEAVES_HOUSE);
 }
 
+/* The --gres type of a GPU: cluster.gres's name for it, else gres_type's. */
+static void mapped_gres_type(const struct job_cluster *cl, const char *gpu, char *type,
+                             size_t len)
+{
+	const char *mapped = jobspec_cluster_gres(cl, gpu);
+	if (mapped)
+		snprintf(type, len, "%s", mapped);
+	else
+		gres_type(gpu, type, len);
+}
+
+/* The spec's cluster: partition, account and qos as sbatch options
+ * (account and qos pass through unchecked: they need slurmdbd). */
+static void cluster_options(FILE *f, const struct job_cluster *cl)
+{
+	if (cl && cl->partition)
+		fprintf(f, " --partition=%s", cl->partition); /* a Slurm name, spec_cluster.c */
+	if (cl && cl->account) {
+		fputs(" --account=", f);
+		export_shell_quote(f, cl->account);
+	}
+	if (cl && cl->qos) {
+		fputs(" --qos=", f);
+		export_shell_quote(f, cl->qos);
+	}
+}
+
 static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;
@@ -116,11 +143,7 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		sched_iso(r->start, r->start_offset, begin, sizeof begin);
 		begin[19] = '\0'; /* sbatch reads YYYY-MM-DDTHH:MM:SS, no offset */
 		const struct job_cluster *cl = opts->cluster;
-		const char *mapped = jobspec_cluster_gres(cl, r->gpu->name);
-		if (mapped)
-			snprintf(type, sizeof type, "%s", mapped);
-		else
-			gres_type(r->gpu->name, type, sizeof type);
+		mapped_gres_type(cl, r->gpu->name, type, sizeof type);
 		/* A serving job's replicas are servers apart: one array task
 		 * each, with one replica's GPUs (a batch run keeps one job). */
 		bool serving = job->serving == SERVING_ALWAYS_ON || job->serving == SERVING_WINDOW;
@@ -150,16 +173,7 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		        minutes / 1440, minutes / 60 % 24, minutes % 60, nodes, nodes);
 		if (tasks > 1)
 			fprintf(f, " --array=0-%d", tasks - 1);
-		if (cl && cl->partition)
-			fprintf(f, " --partition=%s", cl->partition); /* a Slurm name, spec_cluster.c */
-		if (cl && cl->account) {
-			fputs(" --account=", f);
-			export_shell_quote(f, cl->account);
-		}
-		if (cl && cl->qos) {
-			fputs(" --qos=", f);
-			export_shell_quote(f, cl->qos);
-		}
+		cluster_options(f, cl);
 		fprintf(f, " --gres=gpu:%s:%d --comment=", type, gpus);
 		export_shell_quote(f, r->resource);
 		fputs(" --wrap=", f);

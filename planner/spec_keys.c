@@ -1,7 +1,8 @@
 /* spec_keys.c — the rows of the job spec's top level and of its owned:,
  * buy: and quotes: entries (spec_table.h), with the checks a row's kind
  * cannot express. The job's own rows are in spec_job.c; docs/spec.md is
- * rendered from both (spec_doc.c). */
+ * rendered from both (spec_doc.c). layout: long file — one table of every
+ * top-level key, kept whole so the spec's reference reads in its order. */
 #include "spec_table.h"
 
 #include <ctype.h>
