@@ -296,12 +296,11 @@ static int exec_init(struct cli *c, int argc, char **argv)
 	}
 	if ((rc = cli_write_file(c->out_path, write_text, text)) != PLANNER_OK)
 		goto out;
+	/* The path is not repeated: the spec's first line says how to run it. */
 	if (!c->quiet) {
 		const struct model_spec *m = init_suggest_model(c->ref, r.a.task);
 		notef("model %s is a suggestion, by this rule: %s; change model: to taste", m->id,
 		      init_suggest_rule(r.a.task));
-		if (c->out_path)
-			notef("wrote %s; next: planner compare %s", c->out_path, c->out_path);
 	}
 out:
 	for (size_t i = 0; i < r.n_lines; i++)
