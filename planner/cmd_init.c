@@ -145,8 +145,18 @@ static int ask(struct cli *c, struct init_run *r, int opt, const char *question,
 			free(line);
 			return 0;
 		} else if (r->n_lines < NELEM(r->lines) && set_answer(r, opt, text, &why)) {
-			r->lines[r->n_lines++] = line; /* country, owned, use point into it */
-			return 0;
+			/* A country or GPU misspelt is asked again, not found at the end. */
+			char *err = NULL;
+			if (init_check_answers(c->ref, &r->a, &err) == PLANNER_OK) {
+				r->lines[r->n_lines++] = line; /* country, owned, use point into it */
+				return 0;
+			}
+			fprintf(stderr, "planner: %s\n", err);
+			free(err);
+			r->a.country = opt == OPT_COUNTRY ? NULL : r->a.country;
+			r->a.owned = opt == OPT_OWNED ? NULL : r->a.owned;
+			free(line);
+			continue;
 		}
 		fprintf(stderr, "planner: '%s' is not an answer: %s\n", text, why ? why : "");
 		free(line);
@@ -224,7 +234,9 @@ static int write_text(FILE *f, void *arg)
 	return PLANNER_OK;
 }
 
-static int exec_init(struct cli *c, int argc, char **argv)
+/* The flags into r; every answer a flag gives is checked here. Returns 0,
+ * or the exit status. */
+static int read_flags(struct cli *c, struct init_run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    CLI_COMMON_OPTIONS,
@@ -244,43 +256,45 @@ static int exec_init(struct cli *c, int argc, char **argv)
 	    {"force", no_argument, NULL, OPT_FORCE},
 	    {"yes", no_argument, NULL, OPT_YES},
 	    {0, 0, 0, 0}};
-	struct init_run r = {0};
-	char *text = NULL, *err = NULL;
-	int opt, rc = 0;
-	init_answers_default(&r.a);
+	int opt, rc;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "ho:qy", opts, NULL)) != -1) {
 		const char *why = NULL;
 		if (opt == 'y')
 			opt = OPT_YES;
-		if (opt >= OPT_TASK && opt <= OPT_YES) {
-			GIVEN(&r, opt) = true;
-			if (opt == OPT_EU)
-				r.a.eu = true;
-			else if (opt == OPT_OFFICE)
-				r.a.office_only = true;
-			else if (opt == OPT_FORCE)
-				r.force = true;
-			else if (opt == OPT_YES)
-				r.yes = true;
-			else if (!set_answer(&r, opt, optarg, &why)) {
-				rc = cli_usage(c, "--%s %s: %s", opt_names[opt - OPT_TASK], optarg, why);
-				goto out;
-			}
+		if (opt < OPT_TASK || opt > OPT_YES) {
+			if ((rc = cli_other_option(c, opt, optarg)))
+				return rc;
 			continue;
 		}
-		if ((rc = cli_other_option(c, opt, optarg)))
-			goto out;
+		GIVEN(r, opt) = true;
+		if (opt == OPT_EU)
+			r->a.eu = true;
+		else if (opt == OPT_OFFICE)
+			r->a.office_only = true;
+		else if (opt == OPT_FORCE)
+			r->force = true;
+		else if (opt == OPT_YES)
+			r->yes = true;
+		else if (!set_answer(r, opt, optarg, &why))
+			return cli_usage(c, "--%s %s: %s", opt_names[opt - OPT_TASK], optarg, why);
 	}
-	if (optind != argc) {
-		rc = cli_usage(c, "unexpected argument '%s'; write the file with -o FILE",
-		               argv[optind]);
+	if (optind != argc)
+		return cli_usage(c, "unexpected argument '%s'; write the file with -o FILE",
+		                 argv[optind]);
+	if (c->format != FORMAT_TABLE)
+		return cli_usage(c, "init writes a YAML job spec; --format does not apply");
+	return 0;
+}
+
+static int exec_init(struct cli *c, int argc, char **argv)
+{
+	struct init_run r = {0};
+	char *text = NULL, *err = NULL;
+	int rc;
+	init_answers_default(&r.a);
+	if ((rc = read_flags(c, &r, argc, argv)))
 		goto out;
-	}
-	if (c->format != FORMAT_TABLE) {
-		rc = cli_usage(c, "init writes a YAML job spec; --format does not apply");
-		goto out;
-	}
 	/* Refused before a question is asked, not after all of them. */
 	if (c->out_path && !r.force && access(c->out_path, F_OK) == 0) {
 		errorf("%s exists; give --force to overwrite it, or another -o FILE", c->out_path);
@@ -312,8 +326,7 @@ out:
 
 const struct cmd_entry cmd_init_entry = {
 	.name = "init",
-	.args = "[-o FILE] [--yes] [--task T] [--users N] [--documents N] [--data D] [--country CC] "
-	        "[OPTIONS]",
+	.args = "[-o FILE] [--yes] [--task T] [--users N] [--data D] [--country CC] [OPTIONS]",
 	.summary = "write a first job spec from a few questions",
 	.help = "Asks what a newcomer can answer and writes a commented job spec that\n"
 		"'planner compare' runs, with the arithmetic from people to tokens in its\n"

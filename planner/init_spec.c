@@ -186,15 +186,12 @@ static int owned_lines(const struct refdata *ref, const struct init_answers *a, 
 		return PLANNER_OK;
 	const struct gpu_spec *g = refdata_gpu(ref, a->owned);
 	if (!g) {
-		struct buf names = {0};
-		for (size_t i = 0; i < ref->n_gpus; i++)
-			buf_printf(&names, "%s%s", i ? ", " : "", ref->gpus[i].name);
-		char hint[4096];
-		int rc = set_err(err, PLANNER_EINPUT, "--owned %s: unknown GPU; %s", a->owned,
-		                 near_miss_text(a->owned, names.data ? names.data : "", hint,
-		                                sizeof hint));
-		buf_free(&names);
-		return rc;
+		/* near_miss_text splits a list at spaces too, and GPU names have
+		 * them: the nearest whole name, and where the list is. */
+		const char *near = refdata_gpu_suggest(ref, a->owned);
+		return set_err(err, PLANNER_EINPUT, "--owned %s: unknown GPU; %s%s%s'planner gpus' lists "
+		               "them", a->owned, near ? "did you mean '" : "", near ? near : "",
+		               near ? "'? " : "");
 	}
 	buf_printf(b,
 	           "owned:                          # on hand: the purchase is paid, power is not\n"
@@ -254,6 +251,16 @@ static void job_lines(const struct init_answers *a, const struct model_spec *m,
 	if (ctx > DEFAULT_CONTEXT)
 		buf_printf(b, "    context: %ld                 # one document fits\n", ctx);
 	buf_printf(b, "    # a batch: it runs whenever it is cheapest, no office hours\n");
+}
+
+int init_check_answers(const struct refdata *ref, const struct init_answers *a, char **err)
+{
+	struct buf b = {0};
+	int rc = country_lines(ref, a, &b, err);
+	if (rc == PLANNER_OK)
+		rc = owned_lines(ref, a, &b, err);
+	buf_free(&b);
+	return rc;
 }
 
 static int build(const struct refdata *ref, const struct init_answers *a,

@@ -66,6 +66,11 @@ const struct model_spec *init_suggest_model(const struct refdata *ref, enum init
 /* The rule in words, for the spec's comment and the command's note. */
 const char *init_suggest_rule(enum init_task t);
 
+/* Checks the country and the GPU name of a against the reference data.
+ * Returns PLANNER_OK, or PLANNER_EINPUT with *err set (the nearest name
+ * and the list), as init_spec_text would. */
+int init_check_answers(const struct refdata *ref, const struct init_answers *a, char **err);
+
 /* Checks the answers against the reference data (country, GPU name) and
  * writes the commented spec into *out (malloc'd, the caller frees it):
  * the spec is parsed with jobspec_parse before it is returned, and the

@@ -163,7 +163,7 @@ START_TEST(unknown_flags_and_values_are_refused_with_the_nearest)
 	const char *country[] = {"init", "--yes", "--country", "NLD", NULL};
 	refused(country, 1, "did you mean 'NL'");
 	const char *gpu[] = {"init", "--yes", "--owned", "RTX 4009", NULL};
-	refused(gpu, 1, "unknown GPU");
+	refused(gpu, 1, "unknown GPU; did you mean 'RTX 4090'?");
 	const char *use[] = {"init", "--yes", "--use", "home", NULL};
 	refused(use, 2, "business, household");
 }
@@ -222,15 +222,18 @@ START_TEST(the_questions_are_asked_and_answered_on_a_terminal)
 	char *dir = test_tmpdir();
 	char *spec = xasprintf("%s/spec.yaml", dir);
 	/* task, documents, tokens (default), data (a wrong answer, then
-	 * one), EU, office, country, use, owned (none). */
+	 * one), EU, office, country (misspelt, then right), use, owned
+	 * (none). */
 	char *cmd = xasprintf(PY " tests/tools/init_pty.py '%s' '%s' documents 2000 '' secret "
-	                         "confidential y '' NL household ''",
+	                         "confidential y '' NLD NL household ''",
 	                      bin && *bin ? bin : "build/planner", spec);
 	char *shown = NULL;
 	int rc = test_sh(cmd, &shown);
 	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, shown);
 	ck_assert_msg(strstr(shown, "how many documents a month? [1000]: "), "%s", shown);
 	ck_assert_msg(strstr(shown, "'secret' is not an answer"), "%s", shown);
+	ck_assert_msg(strstr(shown, "--country NLD: unknown country; did you mean 'NL'"), "%s",
+	              shown);
 	char *text = test_slurp(spec);
 	ck_assert_ptr_nonnull(text);
 	static const char *const want[] = {
