@@ -284,6 +284,12 @@ static int read_flags(struct cli *c, struct init_run *r, int argc, char **argv)
 		                 argv[optind]);
 	if (c->format != FORMAT_TABLE)
 		return cli_usage(c, "init writes a YAML job spec; --format does not apply");
+	if (GIVEN(r, OPT_USE) && !GIVEN(r, OPT_COUNTRY))
+		return cli_usage(c, "--use chooses the electricity price of --country; give "
+		                    "--country too, e.g. --country NL");
+	if (GIVEN(r, OPT_OWNED_COUNT) && !GIVEN(r, OPT_OWNED))
+		return cli_usage(c, "--owned-count counts the GPUs of --owned; give --owned too, "
+		                    "e.g. --owned \"RTX 4090\"");
 	return 0;
 }
 

@@ -166,6 +166,10 @@ START_TEST(unknown_flags_and_values_are_refused_with_the_nearest)
 	refused(gpu, 1, "unknown GPU; did you mean 'RTX 4090'?");
 	const char *use[] = {"init", "--yes", "--use", "home", NULL};
 	refused(use, 2, "business, household");
+	const char *alone[] = {"init", "--yes", "--use", "household", NULL};
+	refused(alone, 2, "give --country too");
+	const char *count[] = {"init", "--yes", "--owned-count", "2", NULL};
+	refused(count, 2, "give --owned too");
 }
 END_TEST
 
