@@ -35,7 +35,7 @@ _planner()
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="compare fit offers refresh providers models gpus schedule breakeven report diff history probe fleet"
+	local commands="init compare fit offers refresh providers models gpus schedule breakeven report diff history probe fleet"
 	local common="--db --format --help --verbose"
 
 	# The command is always the first word (planner COMMAND [OPTIONS]).
@@ -76,6 +76,10 @@ _planner()
 		return 0
 		;;
 	--task)
+		if [[ $cmd == init ]]; then
+			COMPREPLY=($(compgen -W "chat documents coding finetune" -- "$cur"))
+			return 0
+		fi
 		COMPREPLY=($(compgen -W "inference finetune-lora finetune-qlora finetune-full" -- "$cur"))
 		return 0
 		;;
@@ -124,13 +128,27 @@ _planner()
 		;;
 	--context | --batch | --min-vram | --max-price | --currency | --limit | --month | \
 		--if-older-than | --aws-regions | --gpus | --input | --lora-rank | --micro-batch | --set | --buy | \
-		--memory-gib | --bandwidth-gbs | --tflops | --threads | --ram-gib | --ram-gbs)
+		--memory-gib | --bandwidth-gbs | --tflops | --threads | --ram-gib | --ram-gbs | \
+		--users | --requests-per-user-day | --documents | --tokens-per-document | --country | --owned-count)
+		return 0
+		;;
+	--data)
+		COMPREPLY=($(compgen -W "public internal confidential restricted" -- "$cur"))
+		return 0
+		;;
+	--use)
+		COMPREPLY=($(compgen -W "business household" -- "$cur"))
+		return 0
+		;;
+	--owned)
+		_planner_complete_names gpus
 		return 0
 		;;
 	esac
 
 	local opts
 	case $cmd in
+	init) opts="--output -o --quiet --yes -y --force --task --users --requests-per-user-day --documents --tokens-per-document --data --eu --office-only --country --use --owned --owned-count" ;;
 	compare) opts="--quiet --set --each-alone --show --measured --gpu --gpus --precision --engine --model" ;;
 	fit) opts="--precision --context --batch --task --engine --gpu --gpus --input --output --kv-cache --lora-rank --lora-targets --micro-batch --optimizer --checkpointing --memory-gib --bandwidth-gbs --tflops --kind --threads --offload --ram-gib --ram-gbs --measured" ;;
 	offers) opts="--gpu --min-vram --max-price --currency --provider --spot --api --model --limit --region --spec" ;;

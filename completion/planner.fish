@@ -11,10 +11,11 @@ function __planner_names
     $bin $argv[1] --format csv 2>/dev/null | sed -e 1d -e 's/,.*//'
 end
 
-set -l commands compare schedule breakeven report diff fit offers refresh providers models gpus history probe fleet
+set -l commands init compare schedule breakeven report diff fit offers refresh providers models gpus history probe fleet
 set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock openrouter litellm
 
 complete -c planner -f
+complete -c planner -n "not __fish_seen_subcommand_from $commands" -a init -d 'write a first job spec'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a compare -d 'cost of every job on each route'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a schedule -d 'the month as a schedule'
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a fleet -d 'what to buy for all the jobs together'
@@ -109,3 +110,21 @@ complete -c planner -n "__fish_seen_subcommand_from refresh" -l timeout -x
 
 # history GPU
 complete -c planner -n "__fish_seen_subcommand_from history; and test (count (commandline -opc)) -eq 2" -x -a '(__planner_names gpus)'
+
+# init: every question a flag.
+complete -c planner -n "__fish_seen_subcommand_from init" -s o -l output -r -F -d 'write to'
+complete -c planner -n "__fish_seen_subcommand_from init" -l quiet -d 'no notes'
+complete -c planner -n "__fish_seen_subcommand_from init" -s y -l yes -d 'defaults for every question not given'
+complete -c planner -n "__fish_seen_subcommand_from init" -l force -d 'overwrite the file'
+complete -c planner -n "__fish_seen_subcommand_from init" -l task -x -a 'chat documents coding finetune' -d 'what the model is for'
+complete -c planner -n "__fish_seen_subcommand_from init" -l users -x -d 'people who use it'
+complete -c planner -n "__fish_seen_subcommand_from init" -l requests-per-user-day -x -d 'questions each asks a day'
+complete -c planner -n "__fish_seen_subcommand_from init" -l documents -x -d 'documents a month'
+complete -c planner -n "__fish_seen_subcommand_from init" -l tokens-per-document -x -d 'tokens of one document'
+complete -c planner -n "__fish_seen_subcommand_from init" -l data -x -a 'public internal confidential restricted' -d 'how sensitive the data is'
+complete -c planner -n "__fish_seen_subcommand_from init" -l eu -d 'the data stays in the EU'
+complete -c planner -n "__fish_seen_subcommand_from init" -l office-only -d 'the data stays in the office'
+complete -c planner -n "__fish_seen_subcommand_from init" -l country -x -d 'your country code'
+complete -c planner -n "__fish_seen_subcommand_from init" -l use -x -a 'business household' -d 'whose electricity price'
+complete -c planner -n "__fish_seen_subcommand_from init" -l owned -x -a '(__planner_names gpus)' -d 'a GPU you already have'
+complete -c planner -n "__fish_seen_subcommand_from init" -l owned-count -x -d 'how many of them'

@@ -186,6 +186,7 @@ extern const struct cmd_entry cmd_models_entry;
 extern const struct cmd_entry cmd_gpus_entry;
 extern const struct cmd_entry cmd_diff_entry;
 extern const struct cmd_entry cmd_fleet_entry;
+extern const struct cmd_entry cmd_init_entry;
 
 /* "2026-03" into year and month (1970-9999); false on anything else. */
 bool cli_parse_month(const char *s, int *year, int *month);

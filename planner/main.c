@@ -13,6 +13,7 @@
 
 /* In the order a new user meets them: price, plan, report, explore, feed. */
 static const struct cmd_entry *const commands[] = {
+    &cmd_init_entry,
     &cmd_compare_entry,
     &cmd_schedule_entry,
     &cmd_fleet_entry,
