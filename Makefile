@@ -141,11 +141,12 @@ spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
 
-# README's console blocks: every `$ planner ...` run again with the binary
+# README's and docs/tour.md's console blocks: every `$ planner ...` run again with the binary
 # on PATH and a fresh database; `make check` holds the README to it
 # (tests/tools/readme_walk.py says what is not compared).
 readme: $(BIN)
 	python3 tests/tools/readme_walk.py --write README.md $(BUILD)
+	python3 tests/tools/readme_walk.py --write docs/tour.md $(BUILD)
 
 # README's picture of the report: the tour's report on the bundled snapshot,
 # rendered as the tests render it (headless Chromium, 1000 px wide).

@@ -143,12 +143,12 @@ static bool in_refresh_paragraph(const char *text, const struct provider *p)
  * one row in the list fails here until it is documented. */
 START_TEST(every_provider_is_in_the_help_readme_and_man_page)
 {
-	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
+	char *man = test_slurp("planner.1"), *readme = test_slurp("docs/tour.md");
 	ck_assert_ptr_nonnull(man);
 	ck_assert_ptr_nonnull(readme);
-	char *example = part(readme, "README.md", "$ planner providers\n", "\n$ ");
-	char *fetches = part(readme, "README.md", "`planner refresh` fetches", "\n\n");
-	char *keys = part(readme, "README.md", "* **Keys**", "\n* ");
+	char *example = part(readme, "docs/tour.md", "$ planner providers\n", "\n$ ");
+	char *fetches = part(readme, "docs/tour.md", "`planner refresh` fetches", "\n\n");
+	char *keys = part(readme, "docs/tour.md", "* **Keys**", "\n* ");
 	char *refresh_man = test_man_part(man, "planner.1", ".SS \"planner refresh");
 	char *env_man = part(man, "planner.1", ".SH ENVIRONMENT", "\n.SH");
 	const char *refresh_argv[] = {"refresh", "--help", NULL};
@@ -277,13 +277,13 @@ static void engine_words(char *buf, size_t len)
  * message are built from the rows and checked too. */
 START_TEST(every_engine_is_in_the_help_readme_man_pages_and_reference)
 {
-	char *readme = test_slurp("README.md"), *man = test_slurp("planner.1"),
+	char *readme = test_slurp("docs/tour.md"), *man = test_slurp("planner.1"),
 	     *spec = test_slurp("docs/spec.md"), *spec5 = test_slurp("planner-spec.5"),
 	     *estimation = test_slurp("docs/estimation.md"), *help = NULL;
 	ck_assert(readme && man && spec && spec5 && estimation);
 	const char *argv[] = {"fit", "--help", NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
-	char *readme_list = part(readme, "README.md", "* **Engines**", "\n* ");
+	char *readme_list = part(readme, "docs/tour.md", "* **Engines**", "\n* ");
 	char *man_list = part(man, "planner.1", ".B \\-\\-engine\n", "\n.B ");
 	char *spec_row = part(spec, "docs/spec.md", "| `jobs[].engine` |", "\n");
 	char *spec5_entry = part(spec5, "planner-spec.5", ".B jobs[].engine\n", "\n.TP");
@@ -379,7 +379,7 @@ END_TEST
  * zsh completion's description of compare. */
 START_TEST(every_route_is_in_the_docs_that_list_the_routes)
 {
-	char *readme = test_slurp("README.md"), *design = test_slurp("docs/design.md"),
+	char *readme = test_slurp("docs/tour.md"), *design = test_slurp("docs/design.md"),
 	     *diff = test_slurp("docs/diff.md"), *fleet = test_slurp("docs/fleet.md"),
 	     *zsh = test_slurp("completion/_planner");
 	ck_assert(readme && design && diff && fleet && zsh);

@@ -242,14 +242,19 @@ START_TEST(the_readme_commands_print_what_the_readme_shows)
 	char *bindir = xasprintf("%s", bin);
 	*strrchr(bindir, '/') = 0;
 	char *out = NULL;
-	int rc = readme_walk("README.md", bindir, &out);
-	ck_assert_msg(rc == 0, "README output differs (regenerate with `make readme`):\n%s", out);
-	ck_assert_msg(strstr(out, " 0 differ") && !strstr(out, "\n0 commands run"), "%s", out);
-	free(out);
+	const char *pages[] = {"README.md", "docs/tour.md"};
+	for (size_t i = 0; i < 2; i++) {
+		int rc = readme_walk(pages[i], bindir, &out);
+		ck_assert_msg(rc == 0, "%s output differs (regenerate with `make readme`):\n%s",
+			      pages[i], out);
+		ck_assert_msg(strstr(out, " 0 differ") && !strstr(out, "\n0 commands run"), "%s",
+			      out);
+		free(out);
+	}
 	/* A control: one figure changed in a copy is found. */
-	char *dir = test_tmpdir(), *copy = xasprintf("%s/README.md", dir);
+	char *dir = test_tmpdir(), *copy = xasprintf("%s/tour.md", dir);
 	char *cmd = xasprintf("sed '0,/^support-bot  /s/^support-bot            api             "
-			      "[0-9.]*/support-bot            api             999.99/' README.md > "
+			      "[0-9.]*/support-bot            api             999.99/' docs/tour.md > "
 			      "'%s'",
 			      copy);
 	ck_assert_int_eq(run_sh(cmd, &out), 0);
@@ -453,7 +458,7 @@ START_TEST(every_export_format_has_help_a_man_entry_and_completion)
 	    {EXPORT_DATA, "fit", ".BI \\-\\-format", "planner fit m --format \"\"", 4},
 	    {EXPORT_DATA, "history", ".BI \\-\\-format", "planner history h100 --format \"\"", 4},
 	};
-	char *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
+	char *man = test_slurp("planner.1"), *readme = test_slurp("docs/tour.md");
 	ck_assert_ptr_nonnull(man);
 	ck_assert_ptr_nonnull(readme);
 	/* The README's command table gives schedule's synopsis. */
@@ -507,7 +512,7 @@ END_TEST
 START_TEST(every_exit_status_is_documented)
 {
 	const char *argv[] = {"--help", NULL};
-	char *help = NULL, *man = test_slurp("planner.1"), *readme = test_slurp("README.md");
+	char *help = NULL, *man = test_slurp("planner.1"), *readme = test_slurp("docs/tour.md");
 	ck_assert_ptr_nonnull(man);
 	ck_assert_ptr_nonnull(readme);
 	ck_assert_int_eq(test_run_planner(argv, NULL, &help, NULL), 0);
