@@ -351,8 +351,7 @@ static void note_country(const struct jobspec *spec)
 	if (spec->timezone_from_country && at < sizeof what)
 		snprintf(what + at, sizeof what - at, ", timezone %s", spec->timezone);
 	if (what[0])
-		notef("country %s%s; currency, fx or timezone in the spec win", spec->country->code,
-		      what);
+		notef("country %s%s (spec keys win)", spec->country->code, what);
 }
 
 /* The defaults the plan rests on that the spec did not give, once each:
@@ -367,9 +366,10 @@ static void note_assumptions(const struct cli *c, const struct jobspec *spec, co
 	note_country(spec);
 	const struct country_price *cp = jobspec_country_price(spec);
 	if (power && spec->electricity_default && cp)
-		notef("electricity %.3f %s/kWh: %s, %s %s; set electricity_per_kwh",
-		      spec->electricity_per_kwh, spec->currency, cp->label, spec->country->name,
-		      cp->period);
+		/* The country's code, not its name: the note stays within 100
+		 * columns (issue 30); electricity_per_kwh overrides it. */
+		notef("electricity %.3f %s/kWh: %s, %s %s", spec->electricity_per_kwh,
+		      spec->currency, cp->label, spec->country->code, cp->period);
 	else if (power && spec->electricity_default)
 		notef("electricity %.3f %s/kWh: the US 2023 residential default; set "
 		      "electricity_per_kwh",
