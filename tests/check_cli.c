@@ -77,6 +77,18 @@ START_TEST(the_price_note_is_one_short_line_on_a_terminal_and_whole_with_verbose
 	ck_assert_msg(strstr(tty, "planner: note: prices: bundled snapshot, "), "%s", tty);
 	ck_assert_msg(widest(tty, "planner:") <= 100, "a note passes 100 columns:\n%s", tty);
 	free(tty);
+	/* The defaults country: chose, and a bare GPU bought: short too. */
+	char *dir = test_tmpdir();
+	char *nl = spec_buying(dir, "country: NL\n", "{gpu: RTX 4090, price: 1800}");
+	char *nl_args = xasprintf("compare '%s' --db '%s'", nl, db);
+	ck_assert_int_eq(test_run_tty_all(80, nl_args, &tty), 0);
+	ck_assert_msg(strstr(tty, "planner: note: electricity ") && strstr(tty, "country NL"), "%s",
+	              tty);
+	ck_assert_msg(widest(tty, "planner:") <= 100, "a note passes 100 columns:\n%s", tty);
+	free(tty);
+	free(nl_args);
+	free(nl);
+	free(dir);
 	/* --verbose, and any output off a terminal, has every provider's date. */
 	char *verbose = xasprintf("%s --verbose", args);
 	ck_assert_int_eq(test_run_tty_all(80, verbose, &tty), 0);
