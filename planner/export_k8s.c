@@ -19,7 +19,20 @@
  * weights volume of run.weights at the Hugging Face cache, the
  * tensor-parallel flag of its engine when the command starts that engine,
  * selects nodes by the GPU feature discovery label nvidia.com/gpu.product,
- * and stops after its hours (activeDeadlineSeconds). */
+ * and stops after its hours (activeDeadlineSeconds).
+ *
+ * A serving job (serving: always-on or window) is a service, not runs: an
+ * apps/v1 Deployment of its replicas (one replica's GPUs a pod, restarted
+ * when it exits) with the engine's port and a readiness probe on its
+ * health path, and a v1 Service on that port selecting its pods. A window
+ * service scales to zero outside its window: a CronJob pair runs
+ * `kubectl scale deployment/NAME --replicas=N` at the window's start and
+ * `--replicas=0` at its end on its days, in the spec's timeZone, as a
+ * ServiceAccount whose Role may get the Deployment and get, patch and
+ * update its scale subresource, nothing else. Chosen over KEDA's cron
+ * scaler: these are core objects any cluster has (KEDA's ScaledObject is
+ * a CRD to install first), checked by the same offline validator. Every
+ * object gets cluster.namespace and every pod cluster.node_selector. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -982,8 +995,9 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 }
 
 /* Kubernetes batch/v1 CronJobs, one per recurring window of owned runs,
- * each firing a Job at the runs' starts; runs of a job without run.image
- * are left out and counted as skipped. */
+ * each firing a Job at the runs' starts, and a Deployment and Service per
+ * serving job; runs of a job without run.image are left out and counted
+ * as skipped. */
 const struct export_format export_format_k8s = {
     .name = "k8s",
     .summary = "batch/v1 CronJobs, owned runs",
