@@ -805,7 +805,9 @@ static void cron_days(unsigned mask, int shift, char *out, size_t len)
 }
 
 /* The scaler image: Kubernetes' own kubectl image, registry.k8s.io/kubectl
- * (published by SIG Release from v1.28; kubectl is its entrypoint). A
+ * (added by kubernetes/kubernetes#116672, 2023-03, for every release
+ * since; the binary is /bin/kubectl, named as the command so the image's
+ * entrypoint does not matter; read 2026-12-02). A
  * kubectl within one minor version of the API server is supported
  * (kubernetes.io/releases/version-skew-policy, "kubectl"): bump the tag
  * with the cluster. planner's choice over bitnami/kubectl, whose free
@@ -851,6 +853,10 @@ static void scale_cron(struct emit *e, const struct schedule *s, const struct se
 	map_start(e);
 	kv(e, "name", "kubectl");
 	kv(e, "image", K8S_KUBECTL_IMAGE);
+	scalar(e, "command");
+	seq_start(e);
+	quoted(e, "/bin/kubectl");
+	seq_end(e);
 	scalar(e, "args");
 	seq_start(e);
 	quoted(e, "scale");

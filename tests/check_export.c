@@ -608,6 +608,7 @@ START_TEST(k8s_serving_jobs_are_deployments_and_services_a_window_scales_to_zero
 		"    assert cj[\"timeZone\"] == \"Europe/Berlin\", cj\n"
 		"    p = cj[\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"]\n"
 		"    assert p[\"serviceAccountName\"] == sa, p\n"
+		"    assert p[\"containers\"][0][\"command\"] == [\"/bin/kubectl\"], p\n"
 		"    assert p[\"containers\"][0][\"args\"] == [\"scale\", \"deployment/staff-assistant\",\n"
 		"        \"--replicas=%%d\" %% n], p\n"
 		"rules = by[(\"Role\", sa)][\"rules\"]\n"
