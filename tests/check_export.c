@@ -382,13 +382,20 @@ static const char k8s_run_yaml[] =
 	"    schedule: {window: \"20:00-22:00\", days: [tue]}\n"
 	"    run: {command: \"python rag.py\", image: \"x:1\", weights: /data/hf}\n";
 
-/* tests/tools/k8s_validate.py on path; its exit status, its output in *out. */
-static int k8s_validate(const char *path, char **out)
+/* tests/tools/k8s_validate.py on path, accepting the kinds named (space-
+ * separated); its exit status, its output in *out. */
+static int k8s_validate_kinds(const char *path, const char *kinds, char **out)
 {
-	char *cmd = xasprintf("/usr/bin/python3 tests/tools/k8s_validate.py '%s' CronJob 2>&1", path);
+	char *cmd = xasprintf("/usr/bin/python3 tests/tools/k8s_validate.py '%s' %s 2>&1", path,
+			      kinds);
 	int rc = test_sh(cmd, out);
 	free(cmd);
 	return rc;
+}
+
+static int k8s_validate(const char *path, char **out)
+{
+	return k8s_validate_kinds(path, "CronJob", out);
 }
 
 START_TEST(k8s_manifests_hold_the_kubernetes_openapi_types)
@@ -533,6 +540,129 @@ START_TEST(k8s_cronjobs_fire_once_on_each_run_start)
 	free(cmd);
 	free(json);
 	free(k8s);
+	free_fx(&f);
+}
+END_TEST
+
+/* Serving jobs are services, not runs: the always-on fleet is one
+ * Deployment of its replicas (each with one replica's GPUs and the
+ * tensor-parallel flag) behind a Service on vLLM's port; the window
+ * service adds the CronJob pair that scales it up at 08:00 and to zero at
+ * 18:00 on weekdays, with the scaler's ServiceAccount, Role and
+ * RoleBinding. The replicas and GPUs are checked against the schedule's
+ * JSON runs, the objects against the Kubernetes types. */
+START_TEST(k8s_serving_jobs_are_deployments_and_services_a_window_scales_to_zero)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = xasprintf("tests/fixtures/jobs/k8s-serving.yaml");
+	char *path = schedule_to(&f, "k8s", "serve.yaml"), *json = schedule_to(&f, "json", "s.json");
+	char *out = NULL;
+	int rc = k8s_validate_kinds(path, "Deployment Service ServiceAccount Role RoleBinding CronJob",
+				    &out);
+	ck_assert_msg(rc == 0, "the Kubernetes types reject the export: %s", out ? out : "");
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import collections,json,sys,yaml\n"
+		"text = open(sys.argv[1]).read()\n"
+		"docs = [d for d in yaml.safe_load_all(text) if d]\n"
+		"kinds = collections.Counter(d[\"kind\"] for d in docs)\n"
+		"assert kinds == {\"Deployment\": 2, \"Service\": 2, \"ServiceAccount\": 1, \"Role\": 1,\n"
+		"    \"RoleBinding\": 1, \"CronJob\": 2}, kinds\n"
+		"assert all(d[\"metadata\"][\"namespace\"] == \"inference\" for d in docs)\n"
+		"by = {(d[\"kind\"], d[\"metadata\"][\"name\"]): d for d in docs}\n"
+		"runs = json.load(open(sys.argv[2]))[\"runs\"]\n"
+		"port = {\"fleet\": 8000, \"staff-assistant\": 8080}\n"
+		"for job in port:\n"
+		"    dep = by[(\"Deployment\", job)][\"spec\"]\n"
+		"    pod = dep[\"template\"][\"spec\"]\n"
+		"    c = pod[\"containers\"][0]\n"
+		"    n = int(c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"])\n"
+		"    gpus = {r[\"gpu_count\"] for r in runs if r[\"job\"] == job and r[\"route\"] == \"owned\"}\n"
+		"    assert gpus == {dep[\"replicas\"] * n}, (job, gpus, dep[\"replicas\"], n)\n"
+		"    assert pod[\"restartPolicy\"] == \"Always\" and pod[\"nodeSelector\"] == {\n"
+		"        \"nvidia.com/gpu.product\": \"NVIDIA-GeForce-RTX-4090\", \"pool\": \"gpu\"}, pod\n"
+		"    assert c[\"ports\"] == [{\"name\": \"http\", \"containerPort\": port[job]}], c\n"
+		"    assert c[\"readinessProbe\"][\"httpGet\"] == {\"path\": \"/health\", \"port\": \"http\"}\n"
+		"    vols = {v[\"name\"]: v for v in pod[\"volumes\"]}\n"
+		"    assert vols[\"dshm\"][\"emptyDir\"][\"medium\"] == \"Memory\", vols\n"
+		"    sel = dep[\"selector\"][\"matchLabels\"]\n"
+		"    assert sel.items() <= dep[\"template\"][\"metadata\"][\"labels\"].items()\n"
+		"    svc = by[(\"Service\", job)][\"spec\"]\n"
+		"    assert svc[\"selector\"] == sel, svc\n"
+		"    assert svc[\"ports\"] == [{\"name\": \"http\", \"port\": port[job],\n"
+		"        \"targetPort\": \"http\"}], svc\n"
+		"fleet = by[(\"Deployment\", \"fleet\")][\"spec\"]\n"
+		"c = fleet[\"template\"][\"spec\"][\"containers\"][0]\n"
+		"assert fleet[\"replicas\"] == 3, fleet[\"replicas\"]\n"
+		"assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"2\", c\n"
+		"assert c[\"command\"][2].endswith(\" --tensor-parallel-size 2\"), c\n"
+		"staff = by[(\"Deployment\", \"staff-assistant\")][\"spec\"][\"replicas\"]\n"
+		"up = by[(\"CronJob\", \"staff-assistant-up\")][\"spec\"]\n"
+		"down = by[(\"CronJob\", \"staff-assistant-down\")][\"spec\"]\n"
+		"assert up[\"schedule\"] == \"0 8 * * 1,2,3,4,5\", up\n"
+		"assert down[\"schedule\"] == \"0 18 * * 1,2,3,4,5\", down\n"
+		"sa = \"staff-assistant-scaler\"\n"
+		"for cj, n in ((up, staff), (down, 0)):\n"
+		"    assert cj[\"timeZone\"] == \"Europe/Berlin\", cj\n"
+		"    p = cj[\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"]\n"
+		"    assert p[\"serviceAccountName\"] == sa, p\n"
+		"    assert p[\"containers\"][0][\"command\"] == [\"/bin/kubectl\"], p\n"
+		"    assert p[\"containers\"][0][\"args\"] == [\"scale\", \"deployment/staff-assistant\",\n"
+		"        \"--replicas=%%d\" %% n], p\n"
+		"rules = by[(\"Role\", sa)][\"rules\"]\n"
+		"assert {\"apiGroups\": [\"apps\"], \"resources\": [\"deployments/scale\"],\n"
+		"    \"resourceNames\": [\"staff-assistant\"], \"verbs\": [\"get\", \"patch\", \"update\"]} in rules\n"
+		"rb = by[(\"RoleBinding\", sa)]\n"
+		"assert rb[\"roleRef\"][\"name\"] == sa and rb[\"subjects\"][0][\"name\"] == sa, rb\n"
+		"note = text.index(\"--host 0.0.0.0\")\n"
+		"assert note < text.index(\"llama-server -m\"), note\n"
+		"' '%s' '%s' 2>&1",
+		path, json);
+	rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(json);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
+/* A window across midnight scales down the next morning: Friday's and
+ * Sunday's 22:00-06:00 end on Saturday and Monday. SGLang's command
+ * binds 0.0.0.0 itself, so no note; its port is 30000. */
+START_TEST(k8s_window_across_midnight_scales_down_the_next_day)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "spec.yaml",
+			    "version: 1\nowned:\n  - {gpu: RTX 4090, count: 2}\njobs:\n"
+			    "  - name: night\n    model: llama-3.1-8b\n    precision: q4_k_m\n"
+			    "    serving: window\n    tokens_per_month: {input: 10M, output: 2M}\n"
+			    "    data: restricted\n"
+			    "    schedule: {window: \"22:00-06:00\", days: [fri, sun]}\n"
+			    "    run: {command: \"python -m sglang.launch_server --model-path x "
+			    "--host 0.0.0.0\", image: \"lmsysorg/sglang:v0.4\"}\n");
+	char *path = schedule_to(&f, "k8s", "night.yaml"), *out = NULL;
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c 'import sys,yaml\n"
+		"text = open(sys.argv[1]).read()\n"
+		"by = {d[\"kind\"] + d[\"metadata\"][\"name\"]: d for d in yaml.safe_load_all(text) if d}\n"
+		"assert by[\"CronJobnight-up\"][\"spec\"][\"schedule\"] == \"0 22 * * 0,5\", by\n"
+		"assert by[\"CronJobnight-down\"][\"spec\"][\"schedule\"] == \"0 6 * * 1,6\", by\n"
+		"c = by[\"Deploymentnight\"][\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
+		"assert c[\"ports\"][0][\"containerPort\"] == 30000, c\n"
+		"assert \"binds 127.0.0.1\" not in text\n"
+		"' '%s' 2>&1",
+		path);
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(path);
 	free_fx(&f);
 }
 END_TEST
@@ -1002,6 +1132,8 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag);
 	tcase_add_test(tc, k8s_cronjobs_fire_once_on_each_run_start);
 	tcase_add_test(tc, k8s_replicas_are_pods_with_their_own_gpus);
+	tcase_add_test(tc, k8s_serving_jobs_are_deployments_and_services_a_window_scales_to_zero);
+	tcase_add_test(tc, k8s_window_across_midnight_scales_down_the_next_day);
 	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
 	tcase_add_test(tc, skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field);
 	tcase_add_test(tc, skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks);

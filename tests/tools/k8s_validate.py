@@ -28,6 +28,10 @@ NEWER = {
     ("V1CronJobSpec", "timeZone"): "str",
 }
 
+# The API groups whose kinds are V1<Kind> in the client: core, batch,
+# apps (Deployment) and RBAC (Role, RoleBinding).
+VERSIONS = ("v1", "batch/v1", "apps/v1", "rbac.authorization.k8s.io/v1")
+
 PRIMS = {"str": str, "int": int, "bool": bool, "float": (int, float), "object": object,
          "datetime": (str, datetime.datetime), "date": (str, datetime.date)}
 
@@ -87,7 +91,7 @@ def main():
             if kinds and kind not in kinds:
                 raise ValueError(f"kind {kind!r} not among {sorted(kinds)}")
             version = d.get("apiVersion", "")
-            cls = "V1" + kind if version in ("v1", "batch/v1") else None
+            cls = "V1" + kind if version in VERSIONS else None
             if not cls or not hasattr(kc, cls):
                 raise ValueError(f"no type for {version} {kind}")
             check(d, cls, f"doc {i + 1}")
