@@ -90,7 +90,7 @@ START_TEST(a_job_reads_the_cheapest_offer_its_spot_and_region_filters_let_throug
 		struct workload w;
 		const struct offer_hits *h;
 		ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[j], &err), PLANNER_OK);
-		ck_assert_int_eq(offer_index_hits(&x, &w, &h, &err), PLANNER_OK);
+		ck_assert_int_eq(offer_index_hits(&x, &w, job_hosting(w.job), &h, &err), PLANNER_OK);
 		ck_assert_str_eq(o[h->cheapest[0]].offer, want[j]);
 		ck_assert_str_eq(o[h->first[0]].offer, want[j]);
 	}
