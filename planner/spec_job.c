@@ -451,8 +451,9 @@ static const struct spec_key job_keys[] = {
      .n_names = NELEM(jobspec_data_names),
      .def_text = "public",
      .example = "data: confidential",
-     .desc = "Where the data may go: public anywhere; confidential not to third-party APIs; "
-             "restricted only to owned or bought GPUs."},
+     .desc = "Where the data may go: public anywhere; confidential not to third-party APIs, "
+             "nor to marketplace hosts unless hosting: allows them; restricted only to owned "
+             "or bought GPUs."},
     {.name = "hosting",
      .kind = SPEC_CUSTOM,
      .read = read_hosting,
