@@ -833,6 +833,26 @@ START_TEST(confidential_data_rents_no_marketplace_host_unless_hosting_allows_it)
 }
 END_TEST
 
+/* When every offer the job could rent is on a marketplace host, the route
+ * says data-centre hosts only and names the host it left out. */
+START_TEST(a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none)
+{
+	char *out = compare_text("version: 1\nproviders: [vast]\njobs:\n  - name: a\n"
+				 "    model: llama-3.2-3b\n    hours_per_month: 10\n"
+				 "    data: confidential\n",
+				 "json");
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *r = rented_route(root);
+	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	ck_assert_ptr_nonnull(
+	    strstr(cJSON_GetObjectItem(r, "why")->valuestring, "data-centre hosts only"));
+	ck_assert_ptr_nonnull(
+	    strstr(cJSON_GetObjectItem(r, "left_out")->valuestring, "marketplace hosts (vast "));
+	cJSON_Delete(root);
+	free(out);
+}
+END_TEST
+
 /* hosting: takes the two words only, a near miss named with the fix. */
 START_TEST(a_misspelt_hosting_word_is_refused_at_its_line_and_column)
 {
@@ -1114,6 +1134,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, the_staff_assistant_is_priced_on_all_four_routes_for_its_window);
 	tcase_add_test(tc, confidential_data_rents_no_marketplace_host_unless_hosting_allows_it);
 	tcase_add_test(tc, a_misspelt_hosting_word_is_refused_at_its_line_and_column);
+	tcase_add_test(tc, a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none);
 	suite_add_tcase(s, tc);
 	return s;
 }
