@@ -20,6 +20,12 @@ enum task { TASK_INFERENCE, TASK_FINETUNE_LORA, TASK_FINETUNE_QLORA, TASK_FINETU
  * attention core alone is recomputed, Korthikanti et al. 2022). */
 enum ckpt { CKPT_ON, CKPT_OFF, CKPT_SELECTIVE, CKPT_MODES };
 enum data_class { DATA_PUBLIC, DATA_CONFIDENTIAL, DATA_RESTRICTED };
+
+/* hosting: the kinds of rented host a job may use, as bits: marketplace
+ * or community hosts, and providers' own data centres (issue 29). */
+#define HOSTING_MARKETPLACE 1u
+#define HOSTING_DATACENTER  2u
+#define HOSTING_ALL         (HOSTING_MARKETPLACE | HOSTING_DATACENTER)
 /* kv_cache: element type of the KV cache (2 bytes, 1 byte). */
 enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
 /* serving: how a job is up. on-demand runs for the hours its work takes;
@@ -119,6 +125,7 @@ struct job {
 	enum data_class data;     /* default public */
 	bool interruptible;       /* spot / preemptible allowed; default false */
 	bool any_accelerator;     /* accelerator: any (default nvidia only) */
+	unsigned hosting;         /* HOSTING_* bits as written; 0 = by data (job_hosting) */
 	char **api_models;        /* explicit API alternatives; NULL = model's own */
 	size_t n_api_models;
 	char **regions;           /* where it may run; NULL = the spec's regions */
@@ -156,6 +163,11 @@ struct job {
 	enum ckpt checkpointing;  /* activation checkpointing; default CKPT_ON */
 	double growth_percent;    /* growth: a month; NAN = the spec's (spec_tco.c) */
 };
+
+/* The HOSTING_* bits job j may rent on: its hosting:, else datacentres
+ * only for data: confidential and every host for other classes (restricted
+ * rents nothing: workload_route_allowed). This function can't fail. */
+unsigned job_hosting(const struct job *j);
 
 struct owned_gpu {
 	const struct gpu_spec *gpu; /* points into the refdata, or at sized */

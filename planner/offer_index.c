@@ -157,9 +157,9 @@ void offer_index_free(struct offer_index *x)
 }
 
 static bool same_filters(const struct offer_hits *h, const struct workload *w, char *const *regions,
-			 size_t n_regions)
+			 size_t n_regions, unsigned hosting)
 {
-	if (h->interruptible != w->job->interruptible ||
+	if (h->hosting != hosting || h->interruptible != w->job->interruptible ||
 	    h->any_accelerator != w->job->any_accelerator || !h->regions != !regions ||
 	    h->n_regions != n_regions)
 		return false;
@@ -171,24 +171,25 @@ static bool same_filters(const struct offer_hits *h, const struct workload *w, c
 
 /* The first offer of order[from .. from + n) that w may rent, else OFFER_NONE. */
 static size_t first_allowed(const struct offer_index *x, const struct offer_group *g,
-			    const size_t *order, const struct workload *w)
+			    const size_t *order, const struct workload *w, unsigned hosting)
 {
 	for (size_t k = g->first; k < g->first + g->n; k++) {
 		const struct offer *o = &x->offers[order[k]];
-		if (workload_rental_allowed(w, o->provider, g->gpu, o->spot) &&
+		if (workload_hosting_allowed(hosting, o->marketplace) &&
+		    workload_rental_allowed(w, o->provider, g->gpu, o->spot) &&
 		    workload_region_allowed(w, o->region, o->country, o->region_group))
 			return order[k];
 	}
 	return OFFER_NONE;
 }
 
-int offer_index_hits(struct offer_index *x, const struct workload *w,
+int offer_index_hits(struct offer_index *x, const struct workload *w, unsigned hosting,
 		     const struct offer_hits **out, char **err)
 {
 	char *const *regions = w->job->regions ? w->job->regions : w->spec->regions;
 	size_t n_regions = w->job->regions ? w->job->n_regions : w->spec->n_regions;
 	for (size_t i = 0; i < x->n_hits; i++)
-		if (same_filters(&x->hits[i], w, regions, n_regions)) {
+		if (same_filters(&x->hits[i], w, regions, n_regions, hosting)) {
 			*out = &x->hits[i];
 			return PLANNER_OK;
 		}
@@ -201,6 +202,7 @@ int offer_index_hits(struct offer_index *x, const struct workload *w,
 				 .any_accelerator = w->job->any_accelerator,
 				 .regions = regions,
 				 .n_regions = n_regions,
+				 .hosting = hosting,
 				 .cheapest = calloc(x->n_groups + 1, sizeof *h->cheapest),
 				 .first = calloc(x->n_groups + 1, sizeof *h->first)};
 	if (!h->cheapest || !h->first) {
@@ -210,8 +212,8 @@ int offer_index_hits(struct offer_index *x, const struct workload *w,
 	}
 	x->n_hits++;
 	for (size_t g = 0; g < x->n_groups; g++) {
-		h->cheapest[g] = first_allowed(x, &x->groups[g], x->by_price, w);
-		h->first[g] = first_allowed(x, &x->groups[g], x->by_index, w);
+		h->cheapest[g] = first_allowed(x, &x->groups[g], x->by_price, w, hosting);
+		h->first[g] = first_allowed(x, &x->groups[g], x->by_index, w, hosting);
 	}
 	*out = h;
 	return PLANNER_OK;
@@ -261,10 +263,10 @@ int offer_kinds_add(struct offer_kinds *k, const struct offer *o, size_t *kind, 
 {
 	char key[sizeof o->gpu + sizeof o->provider + sizeof o->region + sizeof o->country +
 		 sizeof o->region_group + sizeof o->currency + 2 * 6 +
-		 2 * (sizeof(double) + sizeof(int) + 1) + 1];
+		 2 * (sizeof(double) + sizeof(int) + 2) + 1];
 	/* Each text after its length in two hex digits (every field is under
-	 * 256 bytes), so no two kinds share a key; then the memory, count and
-	 * spot as the hex of their bytes. snprintf was a tenth of reading
+	 * 256 bytes), so no two kinds share a key; then the memory, count,
+	 * spot and marketplace as the hex of their bytes. snprintf was a tenth of reading
 	 * 100,000 rows. */
 	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
@@ -277,10 +279,11 @@ int offer_kinds_add(struct offer_kinds *k, const struct offer *o, size_t *kind, 
 		memcpy(key + n, texts[t], len);
 		n += len;
 	}
-	unsigned char raw[sizeof(double) + sizeof(int) + 1];
+	unsigned char raw[sizeof(double) + sizeof(int) + 2];
 	memcpy(raw, &o->vram_gib, sizeof(double));
 	memcpy(raw + sizeof(double), &o->gpu_count, sizeof(int));
-	raw[sizeof raw - 1] = o->spot;
+	raw[sizeof raw - 2] = o->spot;
+	raw[sizeof raw - 1] = o->marketplace;
 	for (size_t b = 0; b < sizeof raw; b++) {
 		key[n++] = hex[raw[b] >> 4];
 		key[n++] = hex[raw[b] & 15];

@@ -33,11 +33,13 @@ struct offer_group {
 /* What one set of job filters lets through, per group. The filters are
  * all workload_rental_allowed and workload_region_allowed read of a job:
  * its interruptible, accelerator and regions (else the spec's), and the
- * spec's providers, the same for every job of the index's plan. */
+ * spec's providers, the same for every job of the index's plan; and the
+ * hosts it may rent on (job_hosting). */
 struct offer_hits {
 	bool interruptible, any_accelerator;
 	char *const *regions; /* the job's, else the spec's; NULL: anywhere */
 	size_t n_regions;
+	unsigned hosting; /* the HOSTING_* bits let through (job_hosting, or all) */
 	size_t *cheapest; /* per group: the cheapest offer let through (lowest index on a tie) */
 	size_t *first;    /* per group: the lowest offer index let through */
 };
@@ -63,16 +65,17 @@ int offer_index_build(struct offer_index *x, const struct refdata *ref, const st
 		      size_t n, char **err);
 void offer_index_free(struct offer_index *x);
 
-/* What w's filters let through in each group of x, read once per distinct
- * set of filters and kept in x. Returns PLANNER_OK and *out (owned by x,
+/* What w's filters, with the HOSTING_* bits `hosting` in place of the
+ * job's, let through in each group of x, read once per distinct set of
+ * filters and kept in x. Returns PLANNER_OK and *out (owned by x,
  * valid until the next call), or PLANNER_ESYS with *err set. */
-int offer_index_hits(struct offer_index *x, const struct workload *w,
+int offer_index_hits(struct offer_index *x, const struct workload *w, unsigned hosting,
 		     const struct offer_hits **out, char **err);
 
 /* The kinds of offer seen so far: two offers are of one kind when every
  * field a job's filters or the pricing rules read is the same (GPU name,
- * memory, count, spot, provider, region, country, region group,
- * currency), so of a kind read cheapest first only the first can ever be
+ * memory, count, spot, marketplace, provider, region, country, region
+ * group, currency), so of a kind read cheapest first only the first can ever be
  * chosen. Open addressing, FNV-1a. */
 struct offer_kinds {
 	char **keys; /* owned; NULL = empty slot */

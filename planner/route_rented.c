@@ -72,31 +72,35 @@ static struct rental offer_rental(const struct offer *o, const struct gpu_spec *
 	                       .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
 }
 
-/* The cheapest offer for the job, as a pass over every offer keeping the
- * cheaper (then lower-priced, then earlier) would find it: the offers of a
- * group share memory and speed, so each group is sized once and priced by
- * the cheapest offer the job's filters let through (offer_index.h). */
-static int rent_offers(const struct route_ctx *c, struct route_result *r, struct short_of *sh,
-                       double *max_vram, int *max_count, size_t *considered, char **err)
+/* What a pass over the groups saw, for the reason when nothing fits. */
+struct rent_scan {
+	double max_vram;
+	int max_count;
+	size_t considered;
+};
+
+/* The cheapest offer h lets through, as a pass over every offer keeping
+ * the cheaper (then lower-priced, then earlier) would find it: the offers
+ * of a group share memory and speed, so each group is sized once and
+ * priced by the cheapest offer the filters let through (offer_index.h).
+ * OFFER_NONE when none fits; else *gpu is its device, *cost its month. */
+static size_t cheapest_offer(const struct route_ctx *c, const struct offer_hits *h,
+                             struct short_of *sh, struct rent_scan *s,
+                             const struct gpu_spec **gpu, double *cost_out)
 {
 	const struct offer_index *x = c->idx;
-	const struct offer_hits *h;
-	int rc = offer_index_hits(c->idx, c->w, &h, err);
-	if (rc)
-		return rc;
 	size_t best = OFFER_NONE;
-	const struct gpu_spec *best_gpu = NULL;
 	double best_cost = 0;
 	for (size_t k = 0; k < x->n_groups; k++) {
 		const struct offer_group *g = &x->groups[k];
 		size_t i = h->cheapest[k];
 		if (i == OFFER_NONE)
 			continue;
-		(*considered)++;
-		if (g->sized.vram_gib > *max_vram)
-			*max_vram = g->sized.vram_gib;
-		if (g->count > *max_count)
-			*max_count = g->count;
+		s->considered++;
+		if (g->sized.vram_gib > s->max_vram)
+			s->max_vram = g->sized.vram_gib;
+		if (g->count > s->max_count)
+			s->max_count = g->count;
 		if (!workload_fits(c->w, &g->sized, g->count))
 			continue;
 		/* A GPU's speed is the part's; a rented CPU's, its VM's share. */
@@ -116,14 +120,71 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 		     (x->offers[i].price_per_hour < best_price ||
 		      (i < best && x->offers[i].price_per_hour == best_price)))) {
 			best = i;
-			best_gpu = dev;
+			*gpu = dev;
 			best_cost = cost;
 		}
 	}
+	*cost_out = best_cost;
+	return best;
+}
+
+/* r->left_out when the job's hosting: (or data: confidential's default)
+ * kept out the offer that would otherwise have been the cheapest, o. */
+static void hosting_left_out(const struct route_ctx *c, struct route_result *r,
+                             const struct offer *o)
+{
+	const struct job *j = c->job;
+	char why[64];
+	if (j->hosting)
+		snprintf(why, sizeof why, "hosting: [%s]",
+		         j->hosting == HOSTING_DATACENTER ? "datacenter" : "marketplace");
+	else
+		snprintf(why, sizeof why, "data: %s", data_class_name(j->data));
+	/* A long offer id is cut rather than the whole reason lost. */
+	int n = snprintf(r->left_out, sizeof r->left_out,
+	                 "%s hosts (%s %dx %s at %.4g/h, %s): %s; allow with hosting: "
+	                 "[marketplace, datacenter]",
+	                 o->marketplace ? "marketplace" : "data-centre", o->provider,
+	                 o->gpu_count, o->gpu, o->price_per_hour, o->offer, why);
+	if (n < 0 || (size_t)n >= sizeof r->left_out)
+		snprintf(r->left_out, sizeof r->left_out,
+		         "%s hosts (%s): %s; allow with hosting: [marketplace, datacenter]",
+		         o->marketplace ? "marketplace" : "data-centre", o->provider, why);
+}
+
+/* The cheapest offer for the job (cheapest_offer) into r; with the job's
+ * hosting: narrower than every host, whether it left out a cheaper one. */
+static int rent_offers(const struct route_ctx *c, struct route_result *r, struct short_of *sh,
+                       struct rent_scan *s, char **err)
+{
+	const struct offer_index *x = c->idx;
+	unsigned hosting = job_hosting(c->job);
+	const struct offer_hits *h;
+	int rc = offer_index_hits(c->idx, c->w, hosting, &h, err);
+	if (rc)
+		return rc;
+	const struct gpu_spec *best_gpu = NULL;
+	double best_cost = 0;
+	size_t best = cheapest_offer(c, h, sh, s, &best_gpu, &best_cost);
 	if (best != OFFER_NONE) {
 		struct rental rent = offer_rental(&x->offers[best], best_gpu);
 		consider_rental(c, r, &rent, sh);
 	}
+	if (hosting == HOSTING_ALL)
+		return PLANNER_OK;
+	/* The hits of every host are read once per set of filters, as the
+	 * job's own are. */
+	const struct offer_hits *all;
+	if ((rc = offer_index_hits(c->idx, c->w, HOSTING_ALL, &all, err)))
+		return rc;
+	struct short_of sh_all = {0};
+	struct rent_scan s_all = {0};
+	const struct gpu_spec *gpu_all = NULL;
+	double cost_all = 0;
+	size_t cheaper = cheapest_offer(c, all, &sh_all, &s_all, &gpu_all, &cost_all);
+	if (cheaper != OFFER_NONE && cheaper != best &&
+	    (best == OFFER_NONE || cost_all < best_cost))
+		hosting_left_out(c, r, &x->offers[cheaper]);
 	return PLANNER_OK;
 }
 
@@ -131,13 +192,14 @@ static int price_rented(const struct route_ctx *c, struct route_result *r, char 
 {
 	const struct job *j = c->job;
 	const struct jobspec *spec = c->spec;
-	double max_vram = 0;
-	int max_count = 0;
-	size_t considered = 0;
 	struct short_of sh = {0};
-	int rc = rent_offers(c, r, &sh, &max_vram, &max_count, &considered, err);
+	struct rent_scan s = {0};
+	int rc = rent_offers(c, r, &sh, &s, err);
 	if (rc)
 		return rc;
+	double max_vram = s.max_vram;
+	int max_count = s.max_count;
+	size_t considered = s.considered;
 	for (size_t i = 0; i < spec->n_quotes; i++) {
 		const struct quote *q = &spec->quotes[i];
 		if (!workload_rental_allowed(c->w, q->provider, q->gpu, q->spot))
@@ -169,12 +231,15 @@ static int price_rented(const struct route_ctx *c, struct route_result *r, char 
 	else if (considered == 0)
 		route_why(
 		    r,
-		    "no rentable offer matches (%s%s%s%s); run `planner refresh`, widen providers "
+		    "no rentable offer matches (%s%s%s%s%s); run `planner refresh`, widen providers "
 		    "or allow accelerator: any",
 		    j->interruptible ? "" : "on-demand only, ",
 		    j->any_accelerator ? "any accelerator" : "NVIDIA only",
 		    spec->providers ? ", listed providers only" : "",
-		    j->regions || spec->regions ? ", listed regions only" : "");
+		    j->regions || spec->regions ? ", listed regions only" : "",
+		    job_hosting(j) == HOSTING_ALL        ? ""
+		    : job_hosting(j) == HOSTING_DATACENTER ? ", data-centre hosts only"
+		                                           : ", marketplace hosts only");
 	else
 		route_why(r, "needs %.1f GiB; largest offer has %.0f GiB per GPU and %d GPUs",
 		          c->w->need.total_gib, max_vram, max_count);

@@ -32,6 +32,64 @@
 #define DEFAULT_PRECISION    "bf16"
 
 
+static const char *const hosting_names[] = {"marketplace", "datacenter"};
+
+unsigned job_hosting(const struct job *j)
+{
+	if (j->hosting)
+		return j->hosting;
+	return j->data == DATA_CONFIDENTIAL ? HOSTING_DATACENTER : HOSTING_ALL;
+}
+
+/* One word of hosting: into *mask. */
+static int read_hosting_word(struct spec_rd *r, yaml_node_t *n, unsigned *mask)
+{
+	char d[64];
+	struct yr *y = &r->c->y;
+	if (!yr_is_text(n))
+		return yr_fail(y, n->start_mark,
+		               "'hosting' %s has %s; write hosting: [marketplace, datacenter]",
+		               r->where, yr_describe(n, d, sizeof d));
+	for (size_t i = 0; i < NELEM(hosting_names); i++)
+		if (!strcasecmp(yr_sval(n), hosting_names[i])) {
+			*mask |= 1u << i;
+			return PLANNER_OK;
+		}
+	const char *s = nearest_name(yr_sval(n), hosting_names, NELEM(hosting_names));
+	if (s)
+		return yr_fail(y, n->start_mark, "unknown hosting '%s' %s; did you mean '%s'?",
+		               yr_sval(n), r->where, s);
+	return yr_fail(y, n->start_mark,
+	               "unknown hosting '%s' %s; use marketplace, datacenter or both",
+	               yr_sval(n), r->where);
+}
+
+/* hosting: one word or a list of marketplace and datacenter. */
+static int read_hosting(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
+{
+	struct yr *y = &r->c->y;
+	yaml_node_t *n = kv->val;
+	unsigned mask = 0;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		if (read_hosting_word(r, n, &mask) != PLANNER_OK)
+			return PLANNER_EINPUT;
+	} else {
+		size_t len = yr_seq_len(n);
+		if (len == 0 || len > NELEM(hosting_names))
+			return yr_fail(y, n->start_mark,
+			               "'hosting' %s has %zu entries; list marketplace, datacenter "
+			               "or both, each once",
+			               r->where, len);
+		for (size_t i = 0; i < len; i++) {
+			yaml_node_t *it = yr_visit(y, n->data.sequence.items.start[i], n->start_mark);
+			if (!it || read_hosting_word(r, it, &mask) != PLANNER_OK)
+				return PLANNER_EINPUT;
+		}
+	}
+	*(unsigned *)spec_field(r, k) = mask;
+	return PLANNER_OK;
+}
+
 const char *const jobspec_task_names[] = {
     [TASK_INFERENCE] = "inference",
     [TASK_FINETUNE_LORA] = "finetune-lora",
@@ -393,8 +451,21 @@ static const struct spec_key job_keys[] = {
      .n_names = NELEM(jobspec_data_names),
      .def_text = "public",
      .example = "data: confidential",
-     .desc = "Where the data may go: public anywhere; confidential not to third-party APIs; "
-             "restricted only to owned or bought GPUs."},
+     .desc = "Where the data may go: public anywhere; confidential not to third-party APIs, "
+             "nor to marketplace hosts unless hosting: allows them; restricted only to owned "
+             "or bought GPUs."},
+    {.name = "hosting",
+     .kind = SPEC_CUSTOM,
+     .read = read_hosting,
+     .offset = offsetof(struct job, hosting),
+     .def_text = "[datacenter] for data: confidential, else both",
+     .example = "hosting: [marketplace, datacenter]",
+     .type = "list of marketplace, datacenter",
+     .bounds = "one or both words",
+     .desc = "Kinds of rented host the job may use: marketplace (community and "
+             "marketplace hosts such as Vast.ai and RunPod's community cloud) and datacenter "
+             "(a provider's own data centres). data: confidential rents from data centres "
+             "only unless this lists marketplace."},
     {.name = "interruptible",
      .kind = SPEC_BOOL,
      .offset = offsetof(struct job, interruptible),

@@ -153,12 +153,18 @@ bool workload_rental_allowed(const struct workload *w, const char *provider,
 	       workload_provider_allowed(w, provider);
 }
 
+bool workload_hosting_allowed(unsigned hosting, bool marketplace)
+{
+	return (hosting & (marketplace ? HOSTING_MARKETPLACE : HOSTING_DATACENTER)) != 0;
+}
+
 const struct gpu_spec *workload_offer_gpu(const struct workload *w, const struct refdata *ref,
                                           const struct offer *o, struct gpu_spec *sized)
 {
 	const struct gpu_spec *g = refdata_gpu(ref, o->gpu);
 	if (!g || !workload_rental_allowed(w, o->provider, g, o->spot) ||
-	    !workload_region_allowed(w, o->region, o->country, o->region_group))
+	    !workload_region_allowed(w, o->region, o->country, o->region_group) ||
+	    !workload_hosting_allowed(job_hosting(w->job), o->marketplace))
 		return NULL;
 	*sized = *g;
 	if (o->vram_gib > 0)

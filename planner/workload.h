@@ -132,6 +132,10 @@ bool workload_rental_allowed(const struct workload *w, const char *provider,
  * a copy of that GPU with the offer's own memory figure, which wins over
  * the reference one (a feed may sell a slice of a card, like Azure NV A10
  * v5, or a variant the table rounds); check fit against *sized. */
+/* Whether the HOSTING_* bits `hosting` (job_hosting) take a row on a
+ * marketplace host (else a provider's own data centre). */
+bool workload_hosting_allowed(unsigned hosting, bool marketplace);
+
 const struct gpu_spec *workload_offer_gpu(const struct workload *w, const struct refdata *ref,
                                           const struct offer *o, struct gpu_spec *sized);
 

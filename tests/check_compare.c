@@ -734,6 +734,147 @@ START_TEST(offers_never_cuts_an_offer_name_it_goes_on_under_the_column)
 }
 END_TEST
 
+#define CONFIDENTIAL_EU "tests/fixtures/jobs/confidential-eu.yaml"
+
+/* The rented route of compare's JSON for spec (its one job). */
+static cJSON *rented_route(cJSON *root)
+{
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+	if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, "rented"))
+		return (cJSON *)r;
+	ck_abort_msg("no rented route");
+	return NULL;
+}
+
+/* offers' own JSON row for the route r chose: its marketplace flag. */
+static bool chosen_is_marketplace(const char *db, const cJSON *r)
+{
+	const char *provider = cJSON_GetObjectItem(r, "provider")->valuestring;
+	const char *offer = cJSON_GetObjectItem(r, "offer")->valuestring;
+	const char *region = cJSON_GetObjectItem(r, "region")->valuestring;
+	const char *argv[] = {"offers", "--provider", provider, "--format", "json", "--db", db, NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *arr = cJSON_Parse(out);
+	int found = -1;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, arr)
+	if (!strcmp(cJSON_GetObjectItem(o, "offer")->valuestring, offer) &&
+	    !strcmp(cJSON_GetObjectItem(o, "region")->valuestring, region) &&
+	    !cJSON_IsTrue(cJSON_GetObjectItem(o, "spot")))
+		found = cJSON_IsTrue(cJSON_GetObjectItem(o, "marketplace"));
+	ck_assert_msg(found >= 0, "offers lists no %s %s in %s", provider, offer, region);
+	cJSON_Delete(arr);
+	free(out);
+	return found == 1;
+}
+
+static cJSON *compare_json(const char *spec, const char *db)
+{
+	const char *argv[] = {"compare", spec, "--format", "json", "--db", db, NULL};
+	char *out = NULL, *err = NULL;
+	int rc = test_run_planner(argv, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	free(out);
+	free(err);
+	return root;
+}
+
+/* Issue 29 item 5: data: confidential in the EU over the bundled snapshot
+ * rents from a provider's own data centre although a marketplace host is
+ * cheaper, and says which it left out; hosting: [marketplace, datacenter]
+ * lets that cheaper one in. */
+START_TEST(confidential_data_rents_no_marketplace_host_unless_hosting_allows_it)
+{
+	char *db = db_arg();
+	cJSON *root = compare_json(CONFIDENTIAL_EU, db);
+	const cJSON *r = rented_route(root);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	ck_assert(!chosen_is_marketplace(db, r));
+	const cJSON *left = cJSON_GetObjectItem(r, "left_out");
+	ck_assert_msg(cJSON_IsString(left), "no left_out on the rented route");
+	ck_assert_ptr_nonnull(strstr(left->valuestring, "marketplace hosts ("));
+	ck_assert_ptr_nonnull(strstr(left->valuestring, "data: confidential; allow with hosting: "
+							"[marketplace, datacenter]"));
+	double kept_cost = num(r, "monthly_cost");
+
+	char *text = test_slurp(CONFIDENTIAL_EU);
+	char *allowed = xasprintf("%s    hosting: [marketplace, datacenter]\n", text);
+	char *dir = test_tmpdir(), *spec = test_write(dir, "allowed.yaml", allowed);
+	cJSON *root2 = compare_json(spec, db);
+	const cJSON *r2 = rented_route(root2);
+	ck_assert(chosen_is_marketplace(db, r2));
+	ck_assert(num(r2, "monthly_cost") < kept_cost);
+	ck_assert_ptr_null(cJSON_GetObjectItem(r2, "left_out"));
+	/* The host named as left out is the one let in. */
+	ck_assert_ptr_nonnull(
+	    strstr(left->valuestring, cJSON_GetObjectItem(r2, "offer")->valuestring));
+
+	/* The table says it too, under the rented route. */
+	const char *targv[] = {"compare", CONFIDENTIAL_EU, "--db", db, NULL};
+	char *table = NULL;
+	ck_assert_int_eq(test_run_planner(targv, NULL, &table, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(table, "left out: marketplace hosts ("));
+	free(table);
+	cJSON_Delete(root);
+	cJSON_Delete(root2);
+	unlink(spec);
+	free(spec);
+	free(allowed);
+	free(text);
+	unlink(db);
+	free(db);
+	rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* When every offer the job could rent is on a marketplace host, the route
+ * says data-centre hosts only and names the host it left out. */
+START_TEST(a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none)
+{
+	char *out = compare_text("version: 1\nproviders: [vast]\njobs:\n  - name: a\n"
+				 "    model: llama-3.2-3b\n    hours_per_month: 10\n"
+				 "    data: confidential\n",
+				 "json");
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *r = rented_route(root);
+	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	ck_assert_ptr_nonnull(
+	    strstr(cJSON_GetObjectItem(r, "why")->valuestring, "data-centre hosts only"));
+	ck_assert_ptr_nonnull(
+	    strstr(cJSON_GetObjectItem(r, "left_out")->valuestring, "marketplace hosts (vast "));
+	cJSON_Delete(root);
+	free(out);
+}
+END_TEST
+
+/* hosting: takes the two words only, a near miss named with the fix. */
+START_TEST(a_misspelt_hosting_word_is_refused_at_its_line_and_column)
+{
+	char *dir = test_tmpdir();
+	char *spec = test_write(dir, "job.yaml",
+				"version: 1\njobs:\n  - name: a\n    model: llama-3.2-3b\n"
+				"    hours_per_month: 10\n    data: confidential\n"
+				"    hosting: [datacenter, marketplce]\n");
+	char *db = xasprintf("%s/prices.db", dir), *err = NULL;
+	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
+	ck_assert_msg(strstr(err, "job.yaml:7:27") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "did you mean 'marketplace'") != NULL, "%s", err);
+	free(err);
+	unlink(spec);
+	free(spec);
+	free(db);
+	rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(offers_json_carries_the_documented_keys_cheapest_first)
 {
 	char *db = db_arg(), *out = NULL;
@@ -991,6 +1132,9 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, at_80_columns_compare_wraps_and_shows_every_figure_of_the_json);
 	tcase_add_test(tc, the_table_says_what_its_units_are_and_counts_tokens_in_one_unit);
 	tcase_add_test(tc, the_staff_assistant_is_priced_on_all_four_routes_for_its_window);
+	tcase_add_test(tc, confidential_data_rents_no_marketplace_host_unless_hosting_allows_it);
+	tcase_add_test(tc, a_misspelt_hosting_word_is_refused_at_its_line_and_column);
+	tcase_add_test(tc, a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none);
 	suite_add_tcase(s, tc);
 	return s;
 }

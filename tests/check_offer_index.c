@@ -90,7 +90,7 @@ START_TEST(a_job_reads_the_cheapest_offer_its_spot_and_region_filters_let_throug
 		struct workload w;
 		const struct offer_hits *h;
 		ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[j], &err), PLANNER_OK);
-		ck_assert_int_eq(offer_index_hits(&x, &w, &h, &err), PLANNER_OK);
+		ck_assert_int_eq(offer_index_hits(&x, &w, job_hosting(w.job), &h, &err), PLANNER_OK);
 		ck_assert_str_eq(o[h->cheapest[0]].offer, want[j]);
 		ck_assert_str_eq(o[h->first[0]].offer, want[j]);
 	}
@@ -98,6 +98,65 @@ START_TEST(a_job_reads_the_cheapest_offer_its_spot_and_region_filters_let_throug
 	ck_assert_uint_eq(x.n_hits, 3);
 	offer_index_free(&x);
 	jobspec_free(spec);
+}
+END_TEST
+
+/* Issue 29 item 5: data: confidential reads the cheapest data-centre
+ * offer, hosting: [marketplace, datacenter] the cheaper marketplace one,
+ * hosting: [marketplace] only that; each set of hosts is a filter key of
+ * its own, read once however many jobs share it. */
+START_TEST(hosting_is_part_of_the_filter_key_and_confidential_skips_marketplace_hosts)
+{
+	struct offer o[] = {mk("vast", "market", "RTX 4090", 1, 0.20, false, "DE"),
+			    mk("runpod", "secure", "RTX 4090", 1, 0.30, false, "DE")};
+	o[0].marketplace = true;
+	struct jobspec *spec = spec_of(
+		"version: 1\njobs:\n"
+		" - {name: a, model: llama-3.1-8b, hours_per_month: 10, data: confidential}\n"
+		" - {name: b, model: llama-3.1-8b, hours_per_month: 10, data: confidential,\n"
+		"    hosting: [marketplace, datacenter]}\n"
+		" - {name: c, model: llama-3.1-8b, hours_per_month: 10}\n"
+		" - {name: d, model: llama-3.1-8b, hours_per_month: 10, hosting: marketplace}\n"
+		" - {name: e, model: llama-3.1-8b, hours_per_month: 10, data: confidential,\n"
+		"    hosting: [datacenter]}\n");
+	struct offer_index x;
+	char *err = NULL;
+	ck_assert_int_eq(offer_index_build(&x, test_ref(), o, 2, &err), PLANNER_OK);
+	const char *want[] = {"secure", "market", "market", "market", "secure"};
+	for (size_t j = 0; j < 5; j++) {
+		struct workload w;
+		const struct offer_hits *h;
+		ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[j], &err), PLANNER_OK);
+		ck_assert_int_eq(offer_index_hits(&x, &w, job_hosting(w.job), &h, &err), PLANNER_OK);
+		ck_assert_msg(!strcmp(o[h->cheapest[0]].offer, want[j]), "job %zu: %s", j,
+			      o[h->cheapest[0]].offer);
+		struct gpu_spec sized;
+		ck_assert_int_eq(workload_offer_gpu(&w, test_ref(), &o[0], &sized) != NULL, j != 0 && j != 4);
+		ck_assert_int_eq(workload_offer_gpu(&w, test_ref(), &o[1], &sized) != NULL, j != 3);
+	}
+	/* a and e: datacentres; b and c: both; d: marketplace only. */
+	ck_assert_uint_eq(x.n_hits, 3);
+	offer_index_free(&x);
+	jobspec_free(spec);
+}
+END_TEST
+
+/* Two offers alike but for the kind of host are two kinds: a cheaper
+ * marketplace row must not hide a data-centre one from confidential jobs. */
+START_TEST(a_marketplace_row_and_a_datacentre_row_are_two_kinds)
+{
+	struct offer_kinds k = {0};
+	struct offer a = mk("vast", "a", "RTX 4090", 1, 0.5, false, "US");
+	struct offer b = a;
+	b.marketplace = true;
+	size_t kind;
+	bool first;
+	char *err = NULL;
+	ck_assert_int_eq(offer_kinds_add(&k, &a, &kind, &first, &err), PLANNER_OK);
+	ck_assert_int_eq(offer_kinds_add(&k, &b, &kind, &first, &err), PLANNER_OK);
+	ck_assert(first);
+	ck_assert_uint_eq(kind, 1);
+	offer_kinds_free(&k);
 }
 END_TEST
 
@@ -336,6 +395,8 @@ Suite *offer_index_suite(void)
 	tcase_add_test(tc, offers_of_one_gpu_memory_and_count_form_one_group_cheapest_first);
 	tcase_add_test(tc, a_job_reads_the_cheapest_offer_its_spot_and_region_filters_let_through);
 	tcase_add_test(tc, offers_differing_only_in_price_or_id_are_one_kind_and_in_region_two);
+	tcase_add_test(tc, hosting_is_part_of_the_filter_key_and_confidential_skips_marketplace_hosts);
+	tcase_add_test(tc, a_marketplace_row_and_a_datacentre_row_are_two_kinds);
 	tcase_add_test(tc, compare_picks_the_offer_a_full_scan_picks_on_every_fixture_spec);
 	tcase_add_test(tc, a_rented_cpu_is_its_vms_share_of_the_socket_and_at_most_one_sockets_bandwidth);
 	tcase_add_test(tc, a_small_llama_cpp_job_rents_a_cpu_machine_priced_beside_a_gpu);

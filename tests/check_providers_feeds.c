@@ -431,6 +431,51 @@ START_TEST(vast_asks_for_and_keeps_only_verified_non_external_hosts)
 }
 END_TEST
 
+/* Issue 29 item 5: the store keeps whether a row is a marketplace host,
+ * from what the feed says: Vast.ai's hosting_type (1 a data centre,
+ * tests/fixtures/providers/vast.hosting.json) and RunPod's cloud tier
+ * (secure in data centres, community on hosts' machines), over loopback. */
+START_TEST(vast_hosting_type_and_runpod_tier_are_stored_as_marketplace_or_not)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "vast", "hosting", NULL, &out, &err), 0);
+	const char *q = "SELECT marketplace FROM offers WHERE provider = 'vast' AND offer = ? "
+			"AND NOT spot";
+	ck_assert_int_eq(feed_count(db, q, "11684738"), 1); /* hosting_type 0 */
+	ck_assert_int_eq(feed_count(db, q, "7"), 0);        /* hosting_type 1 */
+	free(out);
+	free(err);
+	ck_assert_int_eq(feed_refresh(db, "runpod", "ok", (const char *const[]){"RUNPOD_API_KEY=k", NULL},
+				      &out, &err),
+			 0);
+	const char *rq = "SELECT count(*) FROM offers WHERE provider = 'runpod' AND tier = ?1 AND "
+			 "marketplace = (?1 = 'community')";
+	const char *all = "SELECT count(*) FROM offers WHERE provider = 'runpod' AND tier = ?";
+	for (int t = 0; t < 2; t++) {
+		const char *tier = t ? "community" : "secure";
+		long n = feed_count(db, all, tier);
+		ck_assert_msg(n > 0, "no %s rows", tier);
+		ck_assert_int_eq(feed_count(db, rq, tier), n);
+	}
+	/* offers' JSON says the same. */
+	cJSON *arr = feed_offers(db, (const char *const[]){"--provider", "runpod", NULL});
+	const cJSON *o;
+	int seen = 0;
+	cJSON_ArrayForEach(o, arr)
+	{
+		const char *tier = cJSON_GetObjectItem(o, "tier")->valuestring;
+		ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(o, "marketplace")),
+				 !strcmp(tier, "community"));
+		seen++;
+	}
+	ck_assert_int_gt(seen, 0);
+	cJSON_Delete(arr);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 /* Issue 16: a Vast offer is read from its bytes, not a cJSON tree; every
  * way JSON writes its members still gives the rows the tree gave
  * (tests/fixtures/providers/vast.edges.json, over loopback: the body comes
@@ -572,6 +617,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, a_missing_needed_key_names_its_variable_once_and_the_rest_refreshes);
 	tcase_add_test(t, runpod_stock_of_one_gpu_is_not_copied_to_larger_pods);
 	tcase_add_test(t, vast_asks_for_and_keeps_only_verified_non_external_hosts);
+	tcase_add_test(t, vast_hosting_type_and_runpod_tier_are_stored_as_marketplace_or_not);
 	tcase_add_test(t, vast_reads_escapes_repeats_and_odd_numbers_as_a_json_tree_does);
 	tcase_add_test(t, lambda_uses_the_production_host_of_lambdas_openapi_document);
 	tcase_add_test(t, lambda_on_the_recorded_price_book_stores_its_b200_and_gh200_rows);
