@@ -1,5 +1,9 @@
 /* export_k8s.c — the owned runs as Kubernetes batch/v1 CronJobs, written
- * with libyaml's emitter as one multi-document stream (`kubectl apply -f`).
+ * with libyaml's emitter as one multi-document stream (`kubectl apply -f`),
+ * and serving jobs as Deployments + Services. layout: long file — the batch
+ * and the serving objects share this file's static emitter helpers; moving
+ * the serving objects to a file of their own needs those helpers in an
+ * internal header first (not done yet).
  *
  * What starts a run at its time is the cluster's CronJob controller: the
  * runs of one job that start at the same wall-clock minute for the same
