@@ -347,6 +347,10 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 	p->owned_shared = opts && opts->share_owned && spec->n_owned > 0;
 	if (p->owned_shared && (rc = plan_share_owned(&base, p, err)))
 		goto fail;
+	/* A rented CPU route's device is its group's (the VM's share of the
+	 * socket, route_rented.c): the groups live as long as the plan. */
+	p->offer_groups = idx.groups;
+	idx.groups = NULL;
 	offer_index_free(&idx);
 	api_cache_free(&api);
 	size_cache_free(&sizes);
@@ -374,6 +378,7 @@ void plan_free(struct plan *p)
 	free(p->sources);
 	free(p->moves);
 	free(p->jobs);
+	free(p->offer_groups);
 	free(p);
 }
 

@@ -144,7 +144,12 @@ struct plan_opts {
 	bool share_owned;
 };
 
+struct offer_group;
+
 struct plan {
+	/* The offer index's groups, kept: a rented CPU route's gpu points at
+	 * its group's device (the VM's share of the socket). */
+	struct offer_group *offer_groups;
 	char currency[8];
 	char prices_as_of[24];
 	bool snapshot_only;            /* every provider holding rows holds the snapshot's */
