@@ -259,13 +259,21 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 #define MODEL_COLS_NARROW 34
 
 /* One API price in the table, at rate units of currency per USD. */
-static void api_row(const struct api_price *a, double rate, bool narrow)
+static void api_row(const struct api_price *a, double rate, bool narrow, bool cur, bool cached)
 {
 	char model[sizeof a->model];
 	printf("%-11.11s %-*.*s %11.3f %12.3f %7ld", a->provider,
 	       narrow ? MODEL_COLS_NARROW : MODEL_COLS, narrow ? MODEL_COLS_NARROW : MODEL_COLS,
 	       cli_safe(model, sizeof model, a->model), a->input_per_token * 1e6 * rate,
 	       a->output_per_token * 1e6 * rate, a->context);
+	/* Only when some row is published in another currency or lists a
+	 * cached-input price: other tables stay as they were. */
+	if (cur)
+		printf(" %-3s", a->currency);
+	if (cached && a->cache_read_per_token > 0)
+		printf(" %10.3f", a->cache_read_per_token * 1e6 * rate);
+	else if (cached)
+		printf(" %10s", "-");
 	/* Long-prompt tiers: prompts over N tokens pay in/out. */
 	if (narrow && a->n_tiers)
 		printf("\n%11s", "");
@@ -276,13 +284,28 @@ static void api_row(const struct api_price *a, double rate, bool narrow)
 	putchar('\n');
 }
 
-/* Prints the API prices (published in USD per token) in currency, at
- * rate units of it per USD; returns the exit status. */
+/* Adds x's cached-input prices, null when the feed lists none. */
+static void add_cache_json(cJSON *x, const char *key, double per_token, double rate)
+{
+	if (per_token > 0)
+		cJSON_AddNumberToObject(x, key, round_to(per_token * 1e6 * rate, 6));
+	else
+		cJSON_AddNullToObject(x, key);
+}
+
+/* Prints the API prices (each published in its currency, per token) in
+ * currency, at rate[i] units of it per unit of row i's; returns the exit
+ * status. */
 static int print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit,
-                     const char *currency, double rate)
+                     const char *currency, const double *rate)
 {
 	if (limit == 0 || limit > n)
 		limit = n;
+	bool cur = false, cached = false;
+	for (size_t i = 0; i < limit; i++) {
+		cur = cur || strcmp(a[i].currency, "USD");
+		cached = cached || a[i].cache_read_per_token > 0;
+	}
 	if (c->format == FORMAT_JSON) {
 		cJSON *arr = cJSON_CreateArray();
 		for (size_t i = 0; i < limit; i++) {
@@ -299,6 +322,10 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 			cJSON_AddStringToObject(x, "country", a[i].country);
 			cJSON_AddStringToObject(x, "region_group", a[i].region_group);
 			cJSON_AddBoolToObject(x, "estimated", a[i].estimated);
+			cJSON_AddStringToObject(x, "currency", a[i].currency);
+			cJSON_AddStringToObject(x, "jurisdiction", a[i].jurisdiction);
+			add_cache_json(x, "cache_read_per_mtok", a[i].cache_read_per_token, 1);
+			add_cache_json(x, "cache_write_per_mtok", a[i].cache_write_per_token, 1);
 			cJSON *tiers = cJSON_AddArrayToObject(x, "long_prompt");
 			for (int t = 0; tiers && t < a[i].n_tiers; t++) {
 				cJSON *y = cJSON_CreateObject();
@@ -312,20 +339,21 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 				    round_to(a[i].tiers[t].output_per_token * 1e6, 6));
 				cJSON_AddItemToArray(tiers, y);
 			}
-			/* The published prices are USD; these are in --currency. */
+			/* The published prices are in currency; these in --currency. */
 			cJSON *cv = cJSON_AddObjectToObject(x, "converted");
 			cJSON_AddStringToObject(cv, "currency", currency);
 			cJSON_AddNumberToObject(cv, "input_per_mtok",
-			                        round_to(a[i].input_per_token * 1e6 * rate, 6));
+			                        round_to(a[i].input_per_token * 1e6 * rate[i], 6));
 			cJSON_AddNumberToObject(cv, "output_per_mtok",
-			                        round_to(a[i].output_per_token * 1e6 * rate, 6));
+			                        round_to(a[i].output_per_token * 1e6 * rate[i], 6));
+			add_cache_json(cv, "cache_read_per_mtok", a[i].cache_read_per_token, rate[i]);
 			cJSON_AddItemToArray(arr, x);
 		}
 		return cli_print_json(arr);
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at,"
-		      "long_prompt\r\n",
+		      "long_prompt,currency\r\n",
 		      stdout);
 		for (size_t i = 0; i < limit; i++) {
 			csv_field(stdout, a[i].provider);
@@ -338,7 +366,7 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 				printf("%s%ld:%.6g/%.6g", t ? " " : "", a[i].tiers[t].above,
 				       a[i].tiers[t].input_per_token * 1e6,
 				       a[i].tiers[t].output_per_token * 1e6);
-			fputs("\r\n", stdout);
+			printf(",%s\r\n", a[i].currency);
 		}
 		return PLANNER_OK;
 	}
@@ -346,10 +374,15 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 	char in[24], out[24];
 	snprintf(in, sizeof in, "in %s/Mtok", currency);
 	snprintf(out, sizeof out, "out %s/Mtok", currency);
-	printf("%-11s %-*s %11s %12s %7s\n", "provider", narrow ? MODEL_COLS_NARROW : MODEL_COLS,
+	printf("%-11s %-*s %11s %12s %7s", "provider", narrow ? MODEL_COLS_NARROW : MODEL_COLS,
 	       "model", in, out, "context");
+	if (cur)
+		printf(" %-3s", "cur");
+	if (cached)
+		printf(" %10s", "cached");
+	putchar('\n');
 	for (size_t i = 0; i < limit; i++)
-		api_row(&a[i], rate, narrow);
+		api_row(&a[i], rate[i], narrow, cur, cached);
 	if (limit < n)
 		printf("(%zu more; --limit 0 shows all)\n", n - limit);
 	return PLANNER_OK;
@@ -619,6 +652,70 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 	return rc;
 }
 
+/* Says on stderr why --api listed nothing and what would fill it. */
+static void api_empty(const struct offers_args *a, size_t in_store)
+{
+	if (!in_store)
+		fprintf(stderr, "0 API prices%s%s in the database; `planner refresh --provider "
+		                "litellm,openrouter` brings them\n",
+		        a->model ? " for " : "", a->model ? a->model : "");
+	else if (a->f.region)
+		fprintf(stderr,
+		        "0 rows in %s (%zu elsewhere or of unknown location); API prices with a "
+		        "location come with `planner refresh --provider litellm` (Mistral, "
+		        "Scaleway, OVHcloud and the EU deployments of Azure and Bedrock)\n",
+		        a->f.region, in_store);
+	else
+		fprintf(stderr, "0 rows of provider %s (%zu of others)\n",
+		        a->f.provider ? a->f.provider : "?", in_store);
+}
+
+/* The API prices --model, --provider and --region keep, each converted
+ * from its currency into a->currency; the exit status. */
+static int list_api(struct cli *c, struct store *st, const struct offers_args *a)
+{
+	struct api_price *rows = NULL;
+	size_t n = 0, kept = 0, in_store;
+	double *rate = NULL;
+	char *err = NULL;
+	int rc;
+	double r;
+	if (!currency_rate(c, a->currency, &r))
+		return PLANNER_EINPUT;
+	if ((rc = store_api_prices(st, a->model, &rows, &n, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read the catalogue");
+		free(err);
+		return rc;
+	}
+	in_store = n;
+	n = only_provider(rows, n, a->f.provider);
+	n = keep_region(rows, n, a->f.region);
+	if (!(rate = calloc(n + 1, sizeof *rate))) {
+		free(rows);
+		errorf("out of memory");
+		return PLANNER_ESYS;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (fx_rate(c->ref->fx, rows[i].currency, a->currency, &rate[kept])) {
+			rows[kept++] = rows[i];
+		} else if (!strcmp(rows[i].currency, a->currency)) {
+			rate[kept] = 1;
+			rows[kept++] = rows[i];
+		}
+	if (kept < n)
+		fprintf(stderr, "%zu rows left out: their currency has no rate into %s\n", n - kept,
+		        a->currency);
+	rc = check_provider(c, a, kept);
+	if (!rc && !kept)
+		api_empty(a, in_store);
+	if (!rc)
+		rc = print_api(c, rows, kept, (size_t)clamp_llong(a->limit, 0, LLONG_MAX),
+		               a->currency, rate);
+	free(rate);
+	free(rows);
+	return rc;
+}
+
 static int exec_offers(struct cli *c, int argc, char **argv)
 {
 	struct offers_args a = {.f = {.spot = -1}};
@@ -635,21 +732,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		return rc;
 	char *err = NULL;
 	if (a.api) {
-		struct api_price *rows = NULL;
-		size_t n = 0;
-		double rate;
-		if (!currency_rate(c, a.currency, &rate))
-			return PLANNER_EINPUT;
-		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
-			n = only_provider(rows, n, a.f.provider);
-			n = keep_region(rows, n, a.f.region);
-			rc = check_provider(c, &a, n);
-			if (!rc)
-				rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX),
-				               a.currency, rate);
-		} else
-			errorf("%s", err ? err : "cannot read the catalogue");
-		free(rows);
+		rc = list_api(c, st, &a);
 	} else {
 		rc = list_offers(c, st, &a);
 	}
