@@ -267,16 +267,22 @@ static void api_row(const struct api_price *a, double rate, bool narrow, bool cu
 	       cli_safe(model, sizeof model, a->model), a->input_per_token * 1e6 * rate,
 	       a->output_per_token * 1e6 * rate, a->context);
 	/* Only when some row is published in another currency or lists a
-	 * cached-input price: other tables stay as they were. */
-	if (cur)
+	 * cached-input price: other tables stay as they were. A narrow
+	 * terminal gets them on the row's second line, with its tiers. */
+	bool more = a->n_tiers || (cur && strcmp(a->currency, "USD")) || a->cache_read_per_token > 0;
+	if (narrow && more)
+		printf("\n%11s", "");
+	if (narrow && cur && strcmp(a->currency, "USD"))
+		printf("  published in %s", a->currency);
+	else if (cur && !narrow)
 		printf(" %-3s", a->currency);
-	if (cached && a->cache_read_per_token > 0)
+	if (narrow && a->cache_read_per_token > 0)
+		printf("  cached %.3f", a->cache_read_per_token * 1e6 * rate);
+	else if (cached && !narrow && a->cache_read_per_token > 0)
 		printf(" %10.3f", a->cache_read_per_token * 1e6 * rate);
-	else if (cached)
+	else if (cached && !narrow)
 		printf(" %10s", "-");
 	/* Long-prompt tiers: prompts over N tokens pay in/out. */
-	if (narrow && a->n_tiers)
-		printf("\n%11s", "");
 	for (int t = 0; t < a->n_tiers; t++)
 		printf("  >%ld: %.3f/%.3f", a->tiers[t].above,
 		       a->tiers[t].input_per_token * 1e6 * rate,
@@ -376,9 +382,9 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 	snprintf(out, sizeof out, "out %s/Mtok", currency);
 	printf("%-11s %-*s %11s %12s %7s", "provider", narrow ? MODEL_COLS_NARROW : MODEL_COLS,
 	       "model", in, out, "context");
-	if (cur)
+	if (cur && !narrow)
 		printf(" %-3s", "cur");
-	if (cached)
+	if (cached && !narrow)
 		printf(" %10s", "cached");
 	putchar('\n');
 	for (size_t i = 0; i < limit; i++)
@@ -652,6 +658,47 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 	return rc;
 }
 
+/* One row's converted price, for the order after conversion. */
+struct api_key {
+	double price; /* input + output per token, in --currency */
+	size_t at;    /* the row's index in the store's order */
+};
+
+static int by_converted(const void *x, const void *y)
+{
+	const struct api_key *a = x, *b = y;
+	if (a->price != b->price)
+		return a->price < b->price ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Orders rows (and their rates) cheapest first in --currency: the store
+ * orders by the published numbers, which mix currencies. false when out
+ * of memory (the store's order is kept). */
+static bool order_converted(struct api_price *rows, double *rate, size_t n)
+{
+	struct api_key *k = calloc(n + 1, sizeof *k);
+	struct api_price *tmp = calloc(n + 1, sizeof *tmp);
+	double *r = calloc(n + 1, sizeof *r);
+	bool ok = k && tmp && r;
+	for (size_t i = 0; ok && i < n; i++)
+		k[i] = (struct api_key){
+		    (rows[i].input_per_token + rows[i].output_per_token) * rate[i], i};
+	if (ok && n) {
+		qsort(k, n, sizeof *k, by_converted);
+		for (size_t i = 0; i < n; i++) {
+			tmp[i] = rows[k[i].at];
+			r[i] = rate[k[i].at];
+		}
+		memcpy(rows, tmp, n * sizeof *rows);
+		memcpy(rate, r, n * sizeof *rate);
+	}
+	free(k);
+	free(tmp);
+	free(r);
+	return ok;
+}
+
 /* Says on stderr why --api listed nothing and what would fill it. */
 static void api_empty(const struct offers_args *a, size_t in_store)
 {
@@ -705,6 +752,12 @@ static int list_api(struct cli *c, struct store *st, const struct offers_args *a
 	if (kept < n)
 		fprintf(stderr, "%zu rows left out: their currency has no rate into %s\n", n - kept,
 		        a->currency);
+	if (!order_converted(rows, rate, kept)) {
+		free(rate);
+		free(rows);
+		errorf("out of memory");
+		return PLANNER_ESYS;
+	}
 	rc = check_provider(c, a, kept);
 	if (!rc && !kept)
 		api_empty(a, in_store);

@@ -167,6 +167,10 @@ static int api_detail(char *buf, size_t len, const struct route_result *r, const
 {
 	(void)cur;
 	(void)costs;
+	if (r->cached_share > 0)
+		return snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok, %.0f %% of input cached at %.3f",
+		                r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
+		                r->cached_share * 100, r->cache_read_per_mtok);
 	return snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
 	                r->input_per_mtok, r->output_per_mtok);
 }

@@ -159,15 +159,30 @@ START_TEST(offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in
 	const char *at = strstr(out, "1 USD = ");
 	ck_assert_msg(at, "%s", out);
 	double rate = strtod(at + 8, NULL);
+	ck_assert_int_eq(cJSON_GetArraySize(du), cJSON_GetArraySize(de));
 	for (int i = 0; i < cJSON_GetArraySize(du); i++) {
-		const cJSON *u = cJSON_GetArrayItem(du, i), *e = cJSON_GetArrayItem(de, i);
+		/* The order is by the converted price: rows published in EUR
+		 * (Scaleway's) may move, so each row is found by its id. */
+		const cJSON *u = cJSON_GetArrayItem(du, i), *e = NULL, *x;
+		const char *model = cJSON_GetObjectItem(u, "model")->valuestring;
+		cJSON_ArrayForEach(x, de)
+		{
+			if (!strcmp(cJSON_GetObjectItem(x, "model")->valuestring, model) &&
+			    !strcmp(cJSON_GetObjectItem(x, "provider")->valuestring,
+			            cJSON_GetObjectItem(u, "provider")->valuestring))
+				e = x;
+		}
+		ck_assert_ptr_nonnull(e);
 		double in = cJSON_GetObjectItem(u, "input_per_mtok")->valuedouble;
+		bool euro = !strcmp(cJSON_GetObjectItem(u, "currency")->valuestring, "EUR");
 		ck_assert_str_eq(
 		    cJSON_GetObjectItem(cJSON_GetObjectItem(e, "converted"), "currency")
 		        ->valuestring,
 		    "EUR");
-		ck_assert_double_eq_tol(converted(e, "input_per_mtok"), in * rate, 1e-4 * (1 + in));
-		ck_assert_double_eq_tol(converted(u, "input_per_mtok"), in, 1e-9);
+		ck_assert_double_eq_tol(converted(e, "input_per_mtok"), euro ? in : in * rate,
+		                        1e-4 * (1 + in));
+		ck_assert_double_eq_tol(converted(u, "input_per_mtok"), euro ? in / rate : in,
+		                        1e-4 * (1 + in));
 	}
 	free(out);
 	/* The table: the unit in its heading; --spec FILE gives its currency. */
