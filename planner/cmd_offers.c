@@ -648,6 +648,12 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 		                  &fx.dropped);
 		n = keep_price(rows, n, a->f.max_price);
 		rc = check_provider(c, a, n);
+		if (!rc && !n)
+			fprintf(stderr,
+			        "0 offers match%s%s%s%s; `planner refresh` brings the live catalogue, "
+			        "and fewer filters widen it\n",
+			        a->f.region ? " in " : "", a->f.region ? a->f.region : "",
+			        a->f.gpu ? " for " : "", a->f.gpu ? a->f.gpu : "");
 		if (!rc)
 			rc = print_offers(c, rows, n, (size_t)clamp_llong(a->limit, 0, LLONG_MAX),
 			                  &fx);

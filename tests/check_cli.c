@@ -143,6 +143,36 @@ static double converted(const cJSON *row, const char *key)
 	return cJSON_GetObjectItem(c, key)->valuedouble;
 }
 
+START_TEST(an_empty_offers_result_says_why_on_stderr_and_is_an_empty_json_list)
+{
+	char *db = db_arg(), *out = NULL, *err = NULL;
+	const char *api[] = {"offers", "--api", "--db", db, "--region", "africa", "--format",
+	                     "json", NULL};
+	ck_assert_int_eq(test_run_planner(api, NULL, &out, &err), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert(cJSON_IsArray(arr) && cJSON_GetArraySize(arr) == 0);
+	cJSON_Delete(arr);
+	ck_assert_msg(strstr(err, "0 rows in africa (") &&
+	                  strstr(err, "`planner refresh --provider litellm`"),
+	              "%s", err);
+	free(out);
+	free(err);
+	/* The EU has rows in the snapshot: no such line. */
+	const char *eu[] = {"offers", "--api", "--db", db, "--region", "eu", NULL};
+	ck_assert_int_eq(test_run_planner(eu, NULL, &out, &err), 0);
+	ck_assert_msg(!strstr(err, "0 rows"), "%s", err);
+	ck_assert_msg(strstr(out, "scaleway/") && strstr(out, " EUR"), "%s", out);
+	free(out);
+	free(err);
+	const char *gpu[] = {"offers", "--db", db, "--gpu", "h100", "--region", "africa", NULL};
+	ck_assert_int_eq(test_run_planner(gpu, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(err, "0 offers match in africa for H100"), "%s", err);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in_the_header)
 {
 	char *db = db_arg(), *usd = NULL, *eur = NULL, *out = NULL;
@@ -336,6 +366,7 @@ Suite *cli_suite(void)
 	               offers_and_models_fit_80_columns_on_a_terminal_and_keep_every_column_off_it);
 	tcase_add_test(
 	    tc, offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in_the_header);
+	tcase_add_test(tc, an_empty_offers_result_says_why_on_stderr_and_is_an_empty_json_list);
 	tcase_add_test(tc, unknown_names_get_the_nearest_name_and_the_list);
 	tcase_add_test(tc, a_currency_without_a_rate_names_fx_auto);
 	tcase_add_test(tc, a_purchase_splits_card_and_host_and_says_once_when_no_host_is_priced);
