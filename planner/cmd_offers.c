@@ -269,7 +269,8 @@ static void api_row(const struct api_price *a, double rate, bool narrow, bool cu
 	/* Only when some row is published in another currency or lists a
 	 * cached-input price: other tables stay as they were. A narrow
 	 * terminal gets them on the row's second line, with its tiers. */
-	bool more = a->n_tiers || (cur && strcmp(a->currency, "USD")) || a->cache_read_per_token > 0;
+	bool more =
+	    a->n_tiers || (cur && strcmp(a->currency, "USD")) || a->cache_read_per_token > 0;
 	if (narrow && more)
 		printf("\n%11s", "");
 	if (narrow && cur && strcmp(a->currency, "USD"))
@@ -352,7 +353,8 @@ static int print_api(const struct cli *c, const struct api_price *a, size_t n, s
 			                        round_to(a[i].input_per_token * 1e6 * rate[i], 6));
 			cJSON_AddNumberToObject(cv, "output_per_mtok",
 			                        round_to(a[i].output_per_token * 1e6 * rate[i], 6));
-			add_cache_json(cv, "cache_read_per_mtok", a[i].cache_read_per_token, rate[i]);
+			add_cache_json(cv, "cache_read_per_mtok", a[i].cache_read_per_token,
+			               rate[i]);
 			cJSON_AddItemToArray(arr, x);
 		}
 		return cli_print_json(arr);
@@ -649,11 +651,12 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 		n = keep_price(rows, n, a->f.max_price);
 		rc = check_provider(c, a, n);
 		if (!rc && !n)
-			fprintf(stderr,
-			        "0 offers match%s%s%s%s; `planner refresh` brings the live catalogue, "
-			        "and fewer filters widen it\n",
-			        a->f.region ? " in " : "", a->f.region ? a->f.region : "",
-			        a->f.gpu ? " for " : "", a->f.gpu ? a->f.gpu : "");
+			fprintf(
+			    stderr,
+			    "0 offers match%s%s%s%s; `planner refresh` brings the live catalogue, "
+			    "and fewer filters widen it\n",
+			    a->f.region ? " in " : "", a->f.region ? a->f.region : "",
+			    a->f.gpu ? " for " : "", a->f.gpu ? a->f.gpu : "");
 		if (!rc)
 			rc = print_offers(c, rows, n, (size_t)clamp_llong(a->limit, 0, LLONG_MAX),
 			                  &fx);
@@ -709,8 +712,9 @@ static bool order_converted(struct api_price *rows, double *rate, size_t n)
 static void api_empty(const struct offers_args *a, size_t in_store)
 {
 	if (!in_store)
-		fprintf(stderr, "0 API prices%s%s in the database; `planner refresh --provider "
-		                "litellm,openrouter` brings them\n",
+		fprintf(stderr,
+		        "0 API prices%s%s in the database; `planner refresh --provider "
+		        "litellm,openrouter` brings them\n",
 		        a->model ? " for " : "", a->model ? a->model : "");
 	else if (a->f.region)
 		fprintf(stderr,

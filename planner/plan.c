@@ -176,8 +176,8 @@ static void note_rate(struct plan *p, const char *code, double rate)
  * currency it is published in: through USD with the spec's fx, else the
  * reference rates (refdata fx: the ECB's, through EUR; *ref_rate says
  * so). false when its currency has no rate: the offer is left out. */
-static bool currency_rate(const struct jobspec *spec, const struct refdata *ref,
-			  const char *cur, double *rate, bool *ref_rate)
+static bool currency_rate(const struct jobspec *spec, const struct refdata *ref, const char *cur,
+                          double *rate, bool *ref_rate)
 {
 	double from = 0;
 	*rate = 1;
@@ -190,8 +190,8 @@ static bool currency_rate(const struct jobspec *spec, const struct refdata *ref,
 	return true;
 }
 
-static bool offer_rate(const struct jobspec *spec, const struct refdata *ref,
-		       const struct offer *o, double *rate, bool *ref_rate)
+static bool offer_rate(const struct jobspec *spec, const struct refdata *ref, const struct offer *o,
+                       double *rate, bool *ref_rate)
 {
 	return currency_rate(spec, ref, o->currency[0] ? o->currency : "USD", rate, ref_rate);
 }

@@ -367,7 +367,8 @@ static void eu_deployment(struct api_price *a, const char *host)
 	else if (!strcmp(host, "bedrock")) {
 		char region[32];
 		snprintf(region, sizeof region, "%.*s", (int)strcspn(rest, "/"), rest);
-		const struct cloud_region *c = rest[strlen(region)] == '/' ? cloud_find("aws", region) : NULL;
+		const struct cloud_region *c =
+		    rest[strlen(region)] == '/' ? cloud_find("aws", region) : NULL;
 		if (c)
 			set_location(a->country, sizeof a->country, a->region_group,
 			             sizeof a->region_group, c->country, c->group);
@@ -386,7 +387,8 @@ void regions_locate_api(struct api_price *a)
 		if (!strcasecmp(hosts[i].host, host)) {
 			if (hosts[i].country || hosts[i].group)
 				set_location(a->country, sizeof a->country, a->region_group,
-				             sizeof a->region_group, hosts[i].country, hosts[i].group);
+				             sizeof a->region_group, hosts[i].country,
+				             hosts[i].group);
 			snprintf(a->jurisdiction, sizeof a->jurisdiction, "%s", hosts[i].law);
 			eu_deployment(a, hosts[i].host);
 			return;

@@ -154,7 +154,8 @@ static void api_json(cJSON *o, const struct plan *p, const struct route_result *
 	/* Only a job with request.cached_share: the others' JSON is as it was. */
 	if (r->cached_share > 0) {
 		cJSON_AddNumberToObject(o, "cached_share", round_to(r->cached_share, 4));
-		cJSON_AddNumberToObject(o, "cache_read_per_mtok", round_to(r->cache_read_per_mtok, 4));
+		cJSON_AddNumberToObject(o, "cache_read_per_mtok",
+		                        round_to(r->cache_read_per_mtok, 4));
 		cJSON_AddNumberToObject(o, "cache_write_per_mtok",
 		                        round_to(r->cache_write_per_mtok, 4));
 	}
@@ -168,9 +169,10 @@ static int api_detail(char *buf, size_t len, const struct route_result *r, const
 	(void)cur;
 	(void)costs;
 	if (r->cached_share > 0)
-		return snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok, %.0f %% of input cached at %.3f",
-		                r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
-		                r->cached_share * 100, r->cache_read_per_mtok);
+		return snprintf(
+		    buf, len, "%s %s, %.3f in / %.3f out per Mtok, %.0f %% of input cached at %.3f",
+		    r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
+		    r->cached_share * 100, r->cache_read_per_mtok);
 	return snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
 	                r->input_per_mtok, r->output_per_mtok);
 }

@@ -146,8 +146,8 @@ static double converted(const cJSON *row, const char *key)
 START_TEST(an_empty_offers_result_says_why_on_stderr_and_is_an_empty_json_list)
 {
 	char *db = db_arg(), *out = NULL, *err = NULL;
-	const char *api[] = {"offers", "--api", "--db", db, "--region", "africa", "--format",
-	                     "json", NULL};
+	const char *api[] = {"offers", "--api",    "--db", db,  "--region",
+	                     "africa", "--format", "json", NULL};
 	ck_assert_int_eq(test_run_planner(api, NULL, &out, &err), 0);
 	cJSON *arr = cJSON_Parse(out);
 	ck_assert(cJSON_IsArray(arr) && cJSON_GetArraySize(arr) == 0);

@@ -711,7 +711,6 @@ START_TEST(litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priori
 }
 END_TEST
 
-
 START_TEST(litellm_keeps_cache_prices_euro_hosts_and_eu_deployments_of_the_real_map)
 {
 	struct norm n;
@@ -733,7 +732,8 @@ START_TEST(litellm_keeps_cache_prices_euro_hosts_and_eu_deployments_of_the_real_
 	ck_assert_str_eq(h->jurisdiction, "US");
 	ck_assert_str_eq(h->currency, "USD");
 	/* A Bedrock region in the id: eu-west-3 is Paris. */
-	const struct api_price *b = find_api(&n, "bedrock/eu-west-3/mistral.mistral-7b-instruct-v0:2");
+	const struct api_price *b =
+	    find_api(&n, "bedrock/eu-west-3/mistral.mistral-7b-instruct-v0:2");
 	ck_assert_ptr_nonnull(b);
 	ck_assert_str_eq(b->country, "FR");
 	ck_assert_str_eq(b->region_group, "eu");
