@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_offers.h"
 #include "fx.h"
 #include "provider.h"
 #include "regions.h"
@@ -251,121 +252,6 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 	return PLANNER_OK;
 }
 
-/* The API table's columns at full width: a narrower terminal gets the
- * model's id cut to MODEL_COLS_NARROW and long-prompt tiers on a line of
- * their own. */
-#define API_FULL_COLUMNS  94
-#define MODEL_COLS        44
-#define MODEL_COLS_NARROW 34
-
-/* One API price in the table, at rate units of currency per USD. */
-static void api_row(const struct api_price *a, double rate, bool narrow)
-{
-	char model[sizeof a->model];
-	printf("%-11.11s %-*.*s %11.3f %12.3f %7ld", a->provider,
-	       narrow ? MODEL_COLS_NARROW : MODEL_COLS, narrow ? MODEL_COLS_NARROW : MODEL_COLS,
-	       cli_safe(model, sizeof model, a->model), a->input_per_token * 1e6 * rate,
-	       a->output_per_token * 1e6 * rate, a->context);
-	/* Long-prompt tiers: prompts over N tokens pay in/out. */
-	if (narrow && a->n_tiers)
-		printf("\n%11s", "");
-	for (int t = 0; t < a->n_tiers; t++)
-		printf("  >%ld: %.3f/%.3f", a->tiers[t].above,
-		       a->tiers[t].input_per_token * 1e6 * rate,
-		       a->tiers[t].output_per_token * 1e6 * rate);
-	putchar('\n');
-}
-
-/* Prints the API prices (published in USD per token) in currency, at
- * rate units of it per USD; returns the exit status. */
-static int print_api(const struct cli *c, const struct api_price *a, size_t n, size_t limit,
-                     const char *currency, double rate)
-{
-	if (limit == 0 || limit > n)
-		limit = n;
-	if (c->format == FORMAT_JSON) {
-		cJSON *arr = cJSON_CreateArray();
-		for (size_t i = 0; i < limit; i++) {
-			cJSON *x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "provider", a[i].provider);
-			cJSON_AddStringToObject(x, "model", a[i].model);
-			cJSON_AddNumberToObject(x, "input_per_mtok",
-			                        round_to(a[i].input_per_token * 1e6, 6));
-			cJSON_AddNumberToObject(x, "output_per_mtok",
-			                        round_to(a[i].output_per_token * 1e6, 6));
-			cJSON_AddNumberToObject(x, "context", (double)a[i].context);
-			cJSON_AddStringToObject(x, "fetched_at", a[i].fetched_at);
-			cJSON_AddStringToObject(x, "source", a[i].source);
-			cJSON_AddStringToObject(x, "country", a[i].country);
-			cJSON_AddStringToObject(x, "region_group", a[i].region_group);
-			cJSON_AddBoolToObject(x, "estimated", a[i].estimated);
-			cJSON *tiers = cJSON_AddArrayToObject(x, "long_prompt");
-			for (int t = 0; tiers && t < a[i].n_tiers; t++) {
-				cJSON *y = cJSON_CreateObject();
-				cJSON_AddNumberToObject(y, "above_tokens",
-				                        (double)a[i].tiers[t].above);
-				cJSON_AddNumberToObject(
-				    y, "input_per_mtok",
-				    round_to(a[i].tiers[t].input_per_token * 1e6, 6));
-				cJSON_AddNumberToObject(
-				    y, "output_per_mtok",
-				    round_to(a[i].tiers[t].output_per_token * 1e6, 6));
-				cJSON_AddItemToArray(tiers, y);
-			}
-			/* The published prices are USD; these are in --currency. */
-			cJSON *cv = cJSON_AddObjectToObject(x, "converted");
-			cJSON_AddStringToObject(cv, "currency", currency);
-			cJSON_AddNumberToObject(cv, "input_per_mtok",
-			                        round_to(a[i].input_per_token * 1e6 * rate, 6));
-			cJSON_AddNumberToObject(cv, "output_per_mtok",
-			                        round_to(a[i].output_per_token * 1e6 * rate, 6));
-			cJSON_AddItemToArray(arr, x);
-		}
-		return cli_print_json(arr);
-	}
-	if (c->format == FORMAT_CSV) {
-		fputs("provider,model,input_per_mtok,output_per_mtok,context,fetched_at,"
-		      "long_prompt\r\n",
-		      stdout);
-		for (size_t i = 0; i < limit; i++) {
-			csv_field(stdout, a[i].provider);
-			putchar(',');
-			csv_field(stdout, a[i].model);
-			printf(",%.6g,%.6g,%ld,%s,", a[i].input_per_token * 1e6,
-			       a[i].output_per_token * 1e6, a[i].context, a[i].fetched_at);
-			/* "above:in/out" per tier, space-separated: no comma, no quote. */
-			for (int t = 0; t < a[i].n_tiers; t++)
-				printf("%s%ld:%.6g/%.6g", t ? " " : "", a[i].tiers[t].above,
-				       a[i].tiers[t].input_per_token * 1e6,
-				       a[i].tiers[t].output_per_token * 1e6);
-			fputs("\r\n", stdout);
-		}
-		return PLANNER_OK;
-	}
-	bool narrow = c->term_width > 0 && c->term_width < API_FULL_COLUMNS;
-	char in[24], out[24];
-	snprintf(in, sizeof in, "in %s/Mtok", currency);
-	snprintf(out, sizeof out, "out %s/Mtok", currency);
-	printf("%-11s %-*s %11s %12s %7s\n", "provider", narrow ? MODEL_COLS_NARROW : MODEL_COLS,
-	       "model", in, out, "context");
-	for (size_t i = 0; i < limit; i++)
-		api_row(&a[i], rate, narrow);
-	if (limit < n)
-		printf("(%zu more; --limit 0 shows all)\n", n - limit);
-	return PLANNER_OK;
-}
-
-/* Keeps the API prices whose host processes data in region (all when
- * NULL), in order; returns how many are left. */
-static size_t keep_region(struct api_price *a, size_t n, const char *region)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!region || regions_match(region, NULL, a[i].country, a[i].region_group))
-			a[kept++] = a[i];
-	return kept;
-}
-
 /* The --help text: --provider's list is the rented adapters of
  * provider_list, so a new adapter's row is all it takes to be named here;
  * describe() writes it before anything can print it. */
@@ -561,16 +447,6 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	return check_names(c, a);
 }
 
-/* Keeps the rows of `provider` (all when NULL), in order; returns how many. */
-static size_t only_provider(struct api_price *a, size_t n, const char *provider)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!provider || !strcmp(a[i].provider, provider))
-			a[kept++] = a[i];
-	return kept;
-}
-
 /* Keeps the offers at most max (in their converted price; all when 0). */
 static size_t keep_price(struct offer *o, size_t n, double max)
 {
@@ -609,6 +485,13 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 		                  &fx.dropped);
 		n = keep_price(rows, n, a->f.max_price);
 		rc = check_provider(c, a, n);
+		if (!rc && !n)
+			fprintf(
+			    stderr,
+			    "0 offers match%s%s%s%s; `planner refresh` brings the live catalogue, "
+			    "and fewer filters widen it\n",
+			    a->f.region ? " in " : "", a->f.region ? a->f.region : "",
+			    a->f.gpu ? " for " : "", a->f.gpu ? a->f.gpu : "");
 		if (!rc)
 			rc = print_offers(c, rows, n, (size_t)clamp_llong(a->limit, 0, LLONG_MAX),
 			                  &fx);
@@ -616,6 +499,47 @@ static int list_offers(struct cli *c, struct store *st, const struct offers_args
 		errorf("%s", err ? err : "cannot read the catalogue");
 	free(rows);
 	free(err);
+	return rc;
+}
+
+/* The API prices --model, --provider and --region keep, each converted
+ * from its currency into a->currency; the exit status. */
+static int list_api(struct cli *c, struct store *st, const struct offers_args *a)
+{
+	struct api_price *rows = NULL;
+	size_t n = 0, kept = 0, in_store;
+	double *rate = NULL;
+	char *err = NULL;
+	int rc;
+	double r;
+	if (!currency_rate(c, a->currency, &r))
+		return PLANNER_EINPUT;
+	if ((rc = store_api_prices(st, a->model, &rows, &n, &err)) != PLANNER_OK) {
+		errorf("%s", err ? err : "cannot read the catalogue");
+		free(err);
+		return rc;
+	}
+	in_store = n;
+	n = offers_api_keep(rows, n, a->f.provider, a->f.region);
+	if (!(rate = calloc(n + 1, sizeof *rate))) {
+		free(rows);
+		errorf("out of memory");
+		return PLANNER_ESYS;
+	}
+	if (!offers_api_convert(c->ref->fx, rows, n, a->currency, rate, &kept)) {
+		free(rate);
+		free(rows);
+		errorf("out of memory");
+		return PLANNER_ESYS;
+	}
+	rc = check_provider(c, a, kept);
+	if (!rc && !kept)
+		offers_api_empty(a->model, a->f.provider, a->f.region, in_store);
+	if (!rc)
+		rc = offers_api_print(c, rows, kept, (size_t)clamp_llong(a->limit, 0, LLONG_MAX),
+		                      a->currency, rate);
+	free(rate);
+	free(rows);
 	return rc;
 }
 
@@ -635,21 +559,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 		return rc;
 	char *err = NULL;
 	if (a.api) {
-		struct api_price *rows = NULL;
-		size_t n = 0;
-		double rate;
-		if (!currency_rate(c, a.currency, &rate))
-			return PLANNER_EINPUT;
-		if ((rc = store_api_prices(st, a.model, &rows, &n, &err)) == PLANNER_OK) {
-			n = only_provider(rows, n, a.f.provider);
-			n = keep_region(rows, n, a.f.region);
-			rc = check_provider(c, &a, n);
-			if (!rc)
-				rc = print_api(c, rows, n, (size_t)clamp_llong(a.limit, 0, LLONG_MAX),
-				               a.currency, rate);
-		} else
-			errorf("%s", err ? err : "cannot read the catalogue");
-		free(rows);
+		rc = list_api(c, st, &a);
 	} else {
 		rc = list_offers(c, st, &a);
 	}

@@ -235,6 +235,9 @@ const struct engine engines[] = {
         .tp_efficiency = {VLLM_TP_EFF_PCIE, TRTLLM_TP_EFF},
         /* max_num_seqs default 256 (vLLM EngineArgs, v0.6-v0.10). */
         .max_batch = 256,
+        /* Automatic prefix caching, on by default in the V1 engine
+         * (vllm/engine/arg_utils.py enable_prefix_caching, v0.8+). */
+        .prefix_caching = true,
         .step_overhead_s = VLLM_STEP_OVERHEAD_S,
         /* No MoE row of vLLM in the set: TensorRT-LLM's (unconfirmed). */
         .moe_eta = TRTLLM_MOE_ETA,
@@ -262,6 +265,9 @@ const struct engine engines[] = {
         /* max_running_requests is derived from the KV pool; we cap as
          * vLLM (unconfirmed). */
         .max_batch = 256,
+        /* RadixAttention's prefix cache, on unless --disable-radix-cache
+         * (python/sglang/srt/server_args.py). */
+        .prefix_caching = true,
         .step_overhead_s = VLLM_STEP_OVERHEAD_S,
         .moe_eta = TRTLLM_MOE_ETA, /* as vLLM (unconfirmed) */
         /* python -m sglang.launch_server: --tp-size (python/sglang/srt/

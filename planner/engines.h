@@ -50,6 +50,8 @@ struct engine {
 	                                  * the card's FP16-accumulate tensor rate */
 	bool dequant_pass;               /* weight-only quantised weights are expanded to
 	                                  * FP16 once per prefill micro-batch */
+	bool prefix_caching;             /* reuses the KV of a prompt prefix it has seen:
+	                                  * request.cached_share skips that prefill */
 	int max_batch;                /* most sequences it schedules at once */
 	double step_overhead_s;       /* fixed time of every decode step beyond the GPU's
 	                               * reads (scheduling, sampling, launches), s */

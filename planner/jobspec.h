@@ -143,6 +143,8 @@ struct job {
 	bool has_request;         /* request: given (else request_* are the default shape) */
 	double request_input;     /* mean prompt tokens per request */
 	double request_output;    /* mean generated tokens per request */
+	double cached_share;      /* request.cached_share: share of input tokens read
+	                           * from a prompt cache, 0..1; 0 = none */
 	enum kv_cache_type kv_cache; /* default KV_CACHE_BF16 */
 	bool batch_max;           /* batch: max (batch holds 1, the fit check's) */
 	bool always_on;           /* serving is SERVING_ALWAYS_ON (hours_per_month is then 744) */

@@ -176,10 +176,9 @@ static void note_rate(struct plan *p, const char *code, double rate)
  * currency it is published in: through USD with the spec's fx, else the
  * reference rates (refdata fx: the ECB's, through EUR; *ref_rate says
  * so). false when its currency has no rate: the offer is left out. */
-static bool offer_rate(const struct jobspec *spec, const struct refdata *ref,
-		       const struct offer *o, double *rate, bool *ref_rate)
+static bool currency_rate(const struct jobspec *spec, const struct refdata *ref, const char *cur,
+                          double *rate, bool *ref_rate)
 {
-	const char *cur = o->currency[0] ? o->currency : "USD";
 	double from = 0;
 	*rate = 1;
 	*ref_rate = false;
@@ -189,6 +188,19 @@ static bool offer_rate(const struct jobspec *spec, const struct refdata *ref,
 		return false;
 	*rate = spec->usd_to_currency / from;
 	return true;
+}
+
+static bool offer_rate(const struct jobspec *spec, const struct refdata *ref, const struct offer *o,
+                       double *rate, bool *ref_rate)
+{
+	return currency_rate(spec, ref, o->currency[0] ? o->currency : "USD", rate, ref_rate);
+}
+
+bool plan_currency_rate(const struct jobspec *spec, const struct refdata *ref, const char *cur,
+                        double *rate)
+{
+	bool ref_rate;
+	return currency_rate(spec, ref, cur && *cur ? cur : "USD", rate, &ref_rate);
 }
 
 /* Prices every offer in the spec's currency, in place, from the currency it

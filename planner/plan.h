@@ -46,6 +46,12 @@ struct route_result {
 	double price_per_hour;   /* rented: instance-hour, currency */
 	double input_per_mtok;   /* api: currency per million input tokens */
 	double output_per_mtok;  /* api: currency per million output tokens */
+	double cached_share;     /* api: request.cached_share the cost used; 0 none */
+	double cache_read_per_mtok;  /* api: currency per million cached input tokens
+	                              * (the input price where the feed lists none) */
+	double cache_write_per_mtok; /* api: per million input tokens written to the
+	                              * cache; 0 when the feed lists no surcharge */
+	char price_currency[4];      /* api: the currency the host publishes in */
 	double capex;            /* owned: purchase, currency (0 if on hand) */
 	double watts;            /* owned: per GPU */
 	double power_cost;       /* owned: electricity part of monthly_cost */

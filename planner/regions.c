@@ -232,35 +232,43 @@ static const struct cloud_region clouds[] = {
     TD("southafrica", "ZA"), TD("nigeria", "NG"), TD("kenya", "KE"),
 };
 
-/* Where an API host processes data. "openrouter" rows are OpenRouter's;
- * a LiteLLM row's host is the first segment of its id. A host left out
- * (azure, bedrock, vertex_ai: the customer's deployment decides; nebius:
- * its sub-processor list, https://docs.studio.nebius.com/legal/
- * subprocessors, names a Finnish and a US data centre) is unknown and
- * never matches a region. */
+/* Where an API host processes data, and the country whose law the host
+ * company is under (law). "openrouter" rows are OpenRouter's;
+ * a LiteLLM row's host is the first segment of its id. A host with no
+ * location here (azure, bedrock, vertex_ai: the customer's deployment
+ * decides, unless the id names it) or left out (nebius: its sub-processor
+ * list, https://docs.studio.nebius.com/legal/subprocessors, names a
+ * Finnish and a US data centre) never matches a region. */
 static const struct {
-	const char *host, *country, *group, *source;
+	const char *host, *country, *group, *law, *source;
 } hosts[] = {
-    {"openrouter", "US", NULL, "https://openrouter.ai/privacy (OpenRouter, Inc., USA)"},
-    {"openai", "US", NULL,
+    {"openrouter", "US", NULL, "US", "https://openrouter.ai/privacy (OpenRouter, Inc., USA)"},
+    {"openai", "US", NULL, "US",
      "https://openai.com/policies/row-privacy-policy (US unless an EU data-residency "
      "project is set up)"},
-    {"anthropic", "US", NULL, "https://privacy.anthropic.com (data stored in the US)"},
-    {"mistral", NULL, "eu",
+    {"anthropic", "US", NULL, "US", "https://privacy.anthropic.com (data stored in the US)"},
+    {"mistral", NULL, "eu", "FR",
      "https://mistral.ai/cloud/inference/ (requests processed in the EU; the US region "
      "only when chosen)"},
-    {"codestral", NULL, "eu", "https://mistral.ai/cloud/inference/ (Mistral's API)"},
-    {"scaleway", "FR", NULL,
+    {"codestral", NULL, "eu", "FR", "https://mistral.ai/cloud/inference/ (Mistral's API)"},
+    {"scaleway", "FR", NULL, "FR",
      "https://www.scaleway.com/en/generative-apis/ (hosted in Paris, fr-par)"},
-    {"ovhcloud", "FR", NULL,
+    {"ovhcloud", "FR", NULL, "FR",
      "https://www.ovhcloud.com/en/public-cloud/ai-endpoints/ (hosted in France)"},
-    {"groq", "US", NULL, "https://groq.com/privacy-policy (Groq, Inc., USA)"},
-    {"together_ai", "US", NULL, "https://www.together.ai/privacy (Together AI, USA)"},
-    {"fireworks_ai", "US", NULL, "https://fireworks.ai/privacy-policy (Fireworks AI, USA)"},
-    {"deepinfra", "US", NULL, "https://deepinfra.com/privacy (DeepInfra, USA)"},
-    {"deepseek", "CN", NULL,
+    {"groq", "US", NULL, "US", "https://groq.com/privacy-policy (Groq, Inc., USA)"},
+    {"together_ai", "US", NULL, "US", "https://www.together.ai/privacy (Together AI, USA)"},
+    {"fireworks_ai", "US", NULL, "US", "https://fireworks.ai/privacy-policy (Fireworks AI, USA)"},
+    {"deepinfra", "US", NULL, "US", "https://deepinfra.com/privacy (DeepInfra, USA)"},
+    {"deepseek", "CN", NULL, "CN",
      "https://platform.deepseek.com/downloads/DeepSeek%20Privacy%20Policy.html (stored in "
      "the PRC)"},
+    /* A hyperscaler's row is where the customer deploys: unknown, except
+     * where the id names an EU deployment (eu_deployment); the company is
+     * under US law wherever its data centre is. */
+    {"azure", NULL, NULL, "US", "https://azure.microsoft.com (Microsoft Corporation, USA)"},
+    {"bedrock", NULL, NULL, "US", "https://aws.amazon.com (Amazon Web Services, Inc., USA)"},
+    {"bedrock_converse", NULL, NULL, "US", "https://aws.amazon.com (Amazon Web Services, Inc., USA)"},
+    {"vertex_ai", NULL, NULL, "US", "https://cloud.google.com (Google LLC, USA)"},
 };
 
 /* clang-format on */
@@ -336,9 +344,40 @@ void regions_locate_offer(struct offer *o)
 		             cc, NULL);
 }
 
+/* An id that names an EU deployment of a hyperscaler's API (LiteLLM's
+ * keys, map of 2026-07-24): Azure OpenAI's EU data zone "azure/eu/…"
+ * (https://learn.microsoft.com/azure/ai-services/openai/how-to/
+ * deployment-types, "Data Zone": processed within the EU), Bedrock's EU
+ * cross-region profiles "bedrock_converse/eu.…" (routed within EU regions,
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/
+ * cross-region-inference.html) and a Bedrock region "bedrock/eu-west-3/…"
+ * (the region's country). Vertex AI's keys name no region. */
+static void eu_deployment(struct api_price *a, const char *host)
+{
+	const char *rest = a->model + strlen(host);
+	if (*rest != '/')
+		return;
+	rest++;
+	if (!strcmp(host, "azure") && !strncmp(rest, "eu/", 3))
+		set_location(a->country, sizeof a->country, a->region_group, sizeof a->region_group,
+		             NULL, "eu");
+	else if (!strcmp(host, "bedrock_converse") && !strncmp(rest, "eu.", 3))
+		set_location(a->country, sizeof a->country, a->region_group, sizeof a->region_group,
+		             NULL, "eu");
+	else if (!strcmp(host, "bedrock")) {
+		char region[32];
+		snprintf(region, sizeof region, "%.*s", (int)strcspn(rest, "/"), rest);
+		const struct cloud_region *c =
+		    rest[strlen(region)] == '/' ? cloud_find("aws", region) : NULL;
+		if (c)
+			set_location(a->country, sizeof a->country, a->region_group,
+			             sizeof a->region_group, c->country, c->group);
+	}
+}
+
 void regions_locate_api(struct api_price *a)
 {
-	a->country[0] = a->region_group[0] = '\0';
+	a->country[0] = a->region_group[0] = a->jurisdiction[0] = '\0';
 	char host[32];
 	if (!strcmp(a->provider, "openrouter"))
 		snprintf(host, sizeof host, "openrouter");
@@ -346,8 +385,12 @@ void regions_locate_api(struct api_price *a)
 		snprintf(host, sizeof host, "%.*s", (int)strcspn(a->model, "/"), a->model);
 	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
 		if (!strcasecmp(hosts[i].host, host)) {
-			set_location(a->country, sizeof a->country, a->region_group,
-			             sizeof a->region_group, hosts[i].country, hosts[i].group);
+			if (hosts[i].country || hosts[i].group)
+				set_location(a->country, sizeof a->country, a->region_group,
+				             sizeof a->region_group, hosts[i].country,
+				             hosts[i].group);
+			snprintf(a->jurisdiction, sizeof a->jurisdiction, "%s", hosts[i].law);
+			eu_deployment(a, hosts[i].host);
 			return;
 		}
 }

@@ -30,7 +30,10 @@ void regions_locate_offer(struct offer *o);
 /* Fills a->country and a->region_group with where the API host of the row
  * processes data (the jurisdiction table): for an "openrouter" row
  * OpenRouter itself, for a LiteLLM row the host its id begins with
- * ("mistral/…", "scaleway/…"). Both "" when no source says. */
+ * ("mistral/…", "scaleway/…", an EU deployment "azure/eu/…",
+ * "bedrock_converse/eu.…"). Both "" when no source says. Also fills
+ * a->jurisdiction: the country whose law the host company is under
+ * ("US" for a hyperscaler's EU region too); "" unknown. */
 void regions_locate_api(struct api_price *a);
 
 /* Whether `want` (a group, a country code or a provider's region name;

@@ -3,10 +3,37 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plan_cache.h"
 #include "route_price.h"
 #include "util.h"
+
+/* What a cached_share of the input costs per input token at one API
+ * price: the cached share at the feed's cached-read price (the full input
+ * price where none is listed: no discount assumed) and the rest at the
+ * cache-write price where one is listed (each uncached input token is
+ * written to the cache once, which is how Anthropic-style caches bill a
+ * prompt the first time), else at the input price. `in` is the input
+ * price of the request's tier. */
+struct cache_bill {
+	double input; /* mean price of one input token */
+	double read;  /* price used for a cached token */
+	double write; /* price used for an uncached token written; 0 none */
+};
+
+static struct cache_bill cache_bill(const struct api_price *a, double in, double share)
+{
+	struct cache_bill b = {.input = in, .read = in, .write = 0};
+	if (share <= 0)
+		return b;
+	if (a->cache_read_per_token > 0)
+		b.read = a->cache_read_per_token;
+	if (a->cache_write_per_token > 0)
+		b.write = a->cache_write_per_token;
+	b.input = share * b.read + (1.0 - share) * (b.write > 0 ? b.write : in);
+	return b;
+}
 
 static int price_api(const struct route_ctx *c, struct route_result *r, char **err)
 {
@@ -26,6 +53,7 @@ static int price_api(const struct route_ctx *c, struct route_result *r, char **e
 	}
 	double best = INFINITY;
 	size_t elsewhere = 0; /* prices left out by the job's regions */
+	size_t unpriced = 0;  /* prices in a currency with no exchange rate */
 	for (size_t m = 0; m < n_models; m++) {
 		const struct api_price *rows = NULL;
 		size_t n = 0;
@@ -41,21 +69,33 @@ static int price_api(const struct route_ctx *c, struct route_result *r, char **e
 				elsewhere++;
 				continue;
 			}
+			/* The row's currency into the spec's; a currency with no
+			 * rate leaves the row out. */
+			double rate;
+			if (!plan_currency_rate(c->spec, c->ref, rows[i].currency, &rate)) {
+				unpriced++;
+				continue;
+			}
 			/* A long-prompt tier bills the whole request, prompt and
 			 * completion, by the job's mean prompt (request.input). */
 			const struct api_tier *t = api_price_tier(&rows[i], j->request_input);
 			double in = t ? t->input_per_token : rows[i].input_per_token;
 			double out = t ? t->output_per_token : rows[i].output_per_token;
-			double usd = j->input_tokens * in + j->output_tokens * out;
-			double cost = usd * c->spec->usd_to_currency;
+			struct cache_bill cb = cache_bill(&rows[i], in, j->cached_share);
+			double cost = (j->input_tokens * cb.input + j->output_tokens * out) * rate;
 			if (cost < best) {
 				best = cost;
 				r->feasible = true;
 				r->monthly_cost = cost;
 				snprintf(r->provider, sizeof r->provider, "%s", rows[i].provider);
 				snprintf(r->offer, sizeof r->offer, "%s", rows[i].model);
-				r->input_per_mtok = in * 1e6 * c->spec->usd_to_currency;
-				r->output_per_mtok = out * 1e6 * c->spec->usd_to_currency;
+				snprintf(r->price_currency, sizeof r->price_currency, "%s",
+				         rows[i].currency[0] ? rows[i].currency : "USD");
+				r->input_per_mtok = in * 1e6 * rate;
+				r->output_per_mtok = out * 1e6 * rate;
+				r->cached_share = j->cached_share;
+				r->cache_read_per_mtok = cb.read * 1e6 * rate;
+				r->cache_write_per_mtok = cb.write * 1e6 * rate;
 			}
 		}
 	}
@@ -64,6 +104,11 @@ static int price_api(const struct route_ctx *c, struct route_result *r, char **e
 		          "no API host of %s%s processes data in the job's regions (%zu priced "
 		          "elsewhere or of unknown location)",
 		          models[0], n_models > 1 ? " or its alternatives" : "", elsewhere);
+	else if (!r->feasible && unpriced)
+		route_why(r,
+		          "the API prices of %s%s are in a currency with no exchange rate (%zu "
+		          "rows); give its rate in the spec's fx",
+		          models[0], n_models > 1 ? " or its alternatives" : "", unpriced);
 	else if (!r->feasible)
 		route_why(r,
 		          "no API price for %s%s in the database; run `planner refresh` or set "
@@ -106,6 +151,16 @@ static void api_json(cJSON *o, const struct plan *p, const struct route_result *
 	cJSON_AddStringToObject(o, "offer", r->offer);
 	cJSON_AddNumberToObject(o, "input_per_mtok", round_to(r->input_per_mtok, 4));
 	cJSON_AddNumberToObject(o, "output_per_mtok", round_to(r->output_per_mtok, 4));
+	/* Only a job with request.cached_share: the others' JSON is as it was. */
+	if (r->cached_share > 0) {
+		cJSON_AddNumberToObject(o, "cached_share", round_to(r->cached_share, 4));
+		cJSON_AddNumberToObject(o, "cache_read_per_mtok",
+		                        round_to(r->cache_read_per_mtok, 4));
+		cJSON_AddNumberToObject(o, "cache_write_per_mtok",
+		                        round_to(r->cache_write_per_mtok, 4));
+	}
+	if (strcmp(r->price_currency, "USD"))
+		cJSON_AddStringToObject(o, "price_currency", r->price_currency);
 }
 
 static int api_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
@@ -113,6 +168,11 @@ static int api_detail(char *buf, size_t len, const struct route_result *r, const
 {
 	(void)cur;
 	(void)costs;
+	if (r->cached_share > 0)
+		return snprintf(
+		    buf, len, "%s %s, %.3f in / %.3f out per Mtok, %.0f %% of input cached at %.3f",
+		    r->provider, r->offer, r->input_per_mtok, r->output_per_mtok,
+		    r->cached_share * 100, r->cache_read_per_mtok);
 	return snprintf(buf, len, "%s %s, %.3f in / %.3f out per Mtok", r->provider, r->offer,
 	                r->input_per_mtok, r->output_per_mtok);
 }

@@ -30,6 +30,11 @@ struct route_ctx {
 	const int *owned_free;
 };
 
+/* plan.c: the factor that prices an amount in currency cur in the spec's
+ * currency (the spec's fx, else the reference rates); false when cur has
+ * no rate. */
+bool plan_currency_rate(const struct jobspec *spec, const struct refdata *ref, const char *cur,
+                        double *rate);
 /* plan.c: c becomes base for the job of res (its workload made). */
 void plan_job_ctx(const struct route_ctx *base, struct job_result *res, struct route_ctx *c);
 /* plan.c: prices route k of c's job afresh into c->res->routes[k]. */

@@ -52,6 +52,10 @@ double kv_cache_bytes(enum kv_cache_type k)
 static int request_done(struct spec_rd *r)
 {
 	struct job *j = r->target;
+	/* A request of only cached_share keeps the default shape. */
+	if (j->request_input + j->request_output == 0 && spec_val(r, "cached_share")->val &&
+	    !spec_val(r, "input")->val && !spec_val(r, "output")->val)
+		return PLANNER_OK;
 	if (j->request_input + j->request_output == 0)
 		return yr_fail(&r->c->y, r->map->start_mark,
 		               "'request' %s has no tokens; give the mean tokens of one request, "
@@ -78,6 +82,20 @@ static const struct spec_key request_keys[] = {
      .def_text = "0",
      .example = "output: 256",
      .desc = "Mean tokens one request generates."},
+    {.name = "cached_share",
+     .kind = SPEC_NUMBER,
+     .offset = offsetof(struct job, cached_share),
+     .lo = 0,
+     .hi = 1,
+     .def_text = "0",
+     .example = "cached_share: 0.6",
+     .desc = "Share of input tokens read from a prompt cache (a shared system prompt, a "
+             "long document asked again). The api route bills them at the host's cached-"
+             "input price where its feed lists one (else at the full input price) and the "
+             "rest at its cache-write price where listed, on the assumption that each "
+             "uncached input token is written to the cache once; engines with prefix "
+             "caching (vllm, sglang) skip their prefill, which cuts GPU hours, not the "
+             "price per hour."},
 };
 
 const struct spec_table spec_request = {

@@ -78,6 +78,14 @@ static const char *const migrations[] = {
      * its own data centres, or RunPod's tier says secure. A Vast.ai row
      * stays a marketplace one until a refresh reads its hosting_type. */
     [9] = "ALTER TABLE offers ADD COLUMN marketplace INTEGER NOT NULL DEFAULT 1;",
+    /* EU API hosts and prompt caching (issue 29): an API price keeps the
+     * currency it is published in (every older row is a USD one), the
+     * country whose law its host is under, and the cached-input read and
+     * write prices per token (0: none listed). */
+    [10] = "ALTER TABLE api_prices ADD COLUMN currency TEXT NOT NULL DEFAULT 'USD';"
+           "ALTER TABLE api_prices ADD COLUMN jurisdiction TEXT NOT NULL DEFAULT '';"
+           "ALTER TABLE api_prices ADD COLUMN cache_read_per_token REAL NOT NULL DEFAULT 0;"
+           "ALTER TABLE api_prices ADD COLUMN cache_write_per_token REAL NOT NULL DEFAULT 0;",
 };
 
 /* The schema version that added fx_rates (seed_fx runs for older ones). */
@@ -91,6 +99,10 @@ static const char *const migrations[] = {
 
 /* The schema version that added offers.marketplace (mark_datacentre_rows). */
 #define STORE_HOSTING_VERSION 9
+
+/* The schema version that added api_prices.currency, jurisdiction and the
+ * cached-input prices (locate_rows again for the jurisdictions). */
+#define STORE_API_CURRENCY_VERSION 10
 
 /* The exit code of a failed SQLite call: running out of memory is the
  * system's failure, anything else the database's. */
@@ -306,6 +318,10 @@ static void snapshot_api(const cJSON *it, struct api_price *a)
 	snprintf(a->fetched_at, sizeof a->fetched_at, "%s", jstr(it, "fetched_at"));
 	snprintf(a->source, sizeof a->source, "%s", jstr(it, "source"));
 	a->estimated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "estimated"));
+	snprintf(a->currency, sizeof a->currency, "%s",
+	         *jstr(it, "currency") ? jstr(it, "currency") : "USD");
+	a->cache_read_per_token = jnum(it, "cache_read_per_mtok") / 1e6;
+	a->cache_write_per_token = jnum(it, "cache_write_per_mtok") / 1e6;
 	const cJSON *t;
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(it, "long_prompt"))
 	{
@@ -412,8 +428,10 @@ out:
 	return rc;
 }
 
-/* Fills country and region_group of every offer and API price from the
- * region tables (regions.c): rows a version-3 database kept. */
+/* Fills country and region_group of every offer and API price (and an API
+ * price's jurisdiction) from the region tables (regions.c): rows a
+ * version-3 database kept, and API rows a version-9 one kept (EU
+ * deployments and jurisdictions came with version 10). */
 static int locate_rows(struct store *st, char **err)
 {
 	sqlite3_stmt *rd = NULL, *up = NULL;
@@ -448,8 +466,10 @@ static int locate_rows(struct store *st, char **err)
 	if (sqlite3_prepare_v2(st->db, "SELECT rowid, provider, model FROM api_prices", -1, &rd,
 	                       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(
-	        st->db, "UPDATE api_prices SET country = ?, region_group = ? WHERE rowid = ?", -1,
-	        &up, NULL) != SQLITE_OK) {
+	        st->db,
+	        "UPDATE api_prices SET country = ?, region_group = ?, jurisdiction = ? "
+	        "WHERE rowid = ?",
+	        -1, &up, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot locate API prices");
 		goto out;
 	}
@@ -461,7 +481,8 @@ static int locate_rows(struct store *st, char **err)
 		sqlite3_reset(up);
 		sqlite3_bind_text(up, 1, a.country, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(up, 2, a.region_group, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(up, 3, sqlite3_column_int64(rd, 0));
+		sqlite3_bind_text(up, 3, a.jurisdiction, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(up, 4, sqlite3_column_int64(rd, 0));
 		if (sqlite3_step(up) != SQLITE_DONE)
 			break;
 	}
@@ -554,6 +575,9 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 		                      "UPDATE price_history SET region = '' WHERE provider = "
 		                      "'runpod' AND region IN ('secure', 'community')",
 		                      err))))
+			goto fail;
+		if (v >= STORE_LOCATED_VERSION && v < STORE_API_CURRENCY_VERSION &&
+		    (rc = locate_rows(st, err)))
 			goto fail;
 		if (v < STORE_HOSTING_VERSION && (rc = mark_datacentre_rows(st, err)))
 			goto fail;

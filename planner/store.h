@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -87,16 +87,16 @@ struct offer {
  * pricing.overrides min_prompt_tokens, LiteLLM *_above_<N>k_tokens). */
 struct api_tier {
 	long above;              /* prompt tokens; the tier holds above this */
-	double input_per_token;  /* USD */
-	double output_per_token; /* USD */
+	double input_per_token;  /* in the price's currency */
+	double output_per_token; /* in the price's currency */
 };
 
 /* One per-token API price. */
 struct api_price {
 	char provider[32];       /* feed: "openrouter", "litellm", … */
 	char model[128];         /* "vendor/model", e.g. "openai/gpt-4o-mini" */
-	double input_per_token;  /* USD */
-	double output_per_token; /* USD */
+	double input_per_token;  /* in currency */
+	double output_per_token; /* in currency */
 	long context;            /* context length, tokens; 0 when unknown */
 	char fetched_at[24];
 	char source[160];
@@ -107,6 +107,10 @@ struct api_price {
 	 * prompts up to tiers[0].above (api_price_for_prompt). */
 	struct api_tier tiers[API_MAX_TIERS];
 	int n_tiers;
+	char currency[4];             /* ISO 4217 the prices are published in */
+	char jurisdiction[4];         /* country whose law the host is under; "" unknown */
+	double cache_read_per_token;  /* cached input read; 0 when none listed */
+	double cache_write_per_token; /* input written to the cache; 0 when none listed */
 };
 
 /* The tier a request of `prompt` tokens is billed at: the last tier whose

@@ -75,6 +75,10 @@ static void read_api_price(sqlite3_stmt *s, void *row)
 	store_copy_text(a->region_group, sizeof a->region_group, sqlite3_column_text(s, 8));
 	a->estimated = sqlite3_column_int(s, 9) != 0;
 	read_tiers(a, sqlite3_column_text(s, 10));
+	store_copy_text(a->currency, sizeof a->currency, sqlite3_column_text(s, 11));
+	store_copy_text(a->jurisdiction, sizeof a->jurisdiction, sqlite3_column_text(s, 12));
+	a->cache_read_per_token = sqlite3_column_double(s, 13);
+	a->cache_write_per_token = sqlite3_column_double(s, 14);
 }
 
 int store_api_prices(struct store *st, const char *model, struct api_price **out, size_t *n,
@@ -86,7 +90,8 @@ int store_api_prices(struct store *st, const char *model, struct api_price **out
 	if (sqlite3_prepare_v2(
 	        st->db,
 	        "SELECT provider, model, input_per_token, output_per_token, context, "
-	        "fetched_at, source, country, region_group, estimated, tiers FROM api_prices "
+	        "fetched_at, source, country, region_group, estimated, tiers, currency, "
+	        "jurisdiction, cache_read_per_token, cache_write_per_token FROM api_prices "
 	        "WHERE (?1 IS NULL OR model = ?1 COLLATE NOCASE) "
 	        "ORDER BY input_per_token + output_per_token, provider, model",
 	        -1, &s, NULL) != SQLITE_OK)
@@ -132,7 +137,8 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 	        st->db,
 	        "INSERT OR REPLACE INTO api_prices (provider, model, input_per_token, "
 	        "output_per_token, context, fetched_at, source, country, region_group, "
-	        "estimated, tiers) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	        "estimated, tiers, currency, jurisdiction, cache_read_per_token, "
+	        "cache_write_per_token) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	        -1, &ins, NULL) != SQLITE_OK) {
 		rc = store_db_err(st, err, "cannot prepare API price update");
 		goto fail;
@@ -159,6 +165,10 @@ int store_replace_api_prices(struct store *st, const char *provider, const struc
 		char tiers[API_MAX_TIERS * 160];
 		sqlite3_bind_text(ins, 11, tiers_text(a, tiers, sizeof tiers), -1,
 		                  SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 12, a->currency[0] ? a->currency : "USD", -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 13, a->jurisdiction, -1, SQLITE_STATIC);
+		sqlite3_bind_double(ins, 14, a->cache_read_per_token);
+		sqlite3_bind_double(ins, 15, a->cache_write_per_token);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			rc = store_db_err(st, err, "cannot store API prices");
 			goto fail;

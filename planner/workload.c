@@ -242,6 +242,16 @@ int workload_batch(const struct workload *w, const struct gpu_spec *gpu, int n)
 	return workload_shape_batch(&w->shape, &d);
 }
 
+/* The input tokens w's job prefills: with an engine that caches prompt
+ * prefixes, request.cached_share of them are read from its cache and
+ * skip the prefill (GPU time, not the price of an hour). */
+static double prefill_tokens(const struct workload *w)
+{
+	const struct job *j = w->job;
+	bool cached = j->task == TASK_INFERENCE && w->engine && w->engine->prefix_caching;
+	return cached ? j->input_tokens * (1.0 - j->cached_share) : j->input_tokens;
+}
+
 /* The tokens a configuration's rate is about: output tokens when serving,
  * every token when fine-tuning. */
 static double rated_tokens(const struct job *j)
@@ -352,7 +362,7 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 		return one_copy_short(w, d, j->hours_per_month, span, why, len);
 	if (!j->has_tokens)
 		return size_hours_only(w, d, max_replicas, span, hour_copies, out, why, len);
-	out->work_hours = speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
+	out->work_hours = speed_hours_for_tokens(&s, j->task, prefill_tokens(w), j->output_tokens);
 	if (!isfinite(out->work_hours)) {
 		if (why && len)
 			snprintf(why, len, "%dx %s has no estimated rate for %s", n, d->name,
@@ -403,7 +413,7 @@ double workload_device_hours(const struct workload *w, const struct device *d, d
 		*tps = j->task == TASK_INFERENCE ? s.decode_tps : s.train_tps;
 	if (j->has_hours)
 		return j->hours_per_month;
-	return speed_hours_for_tokens(&s, j->task, j->input_tokens, j->output_tokens);
+	return speed_hours_for_tokens(&s, j->task, prefill_tokens(w), j->output_tokens);
 }
 
 double workload_gpu_hours(const struct workload *w, const struct gpu_spec *gpu, int n, double *tps)

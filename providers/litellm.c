@@ -27,6 +27,7 @@ struct cand {
 	char key[160];   /* the file's key (cut; only a tie-break) */
 	bool prefixed;   /* the key already is the id ("deepseek/deepseek-chat") */
 	double in, out;
+	double cache_read, cache_write; /* cache_*_token_cost; 0 when absent */
 	long ctx;
 	struct api_tier tiers[API_MAX_TIERS]; /* ascending by above */
 	int n_tiers;
@@ -159,7 +160,25 @@ static bool read_entry(struct norm *out, const cJSON *m, struct cand *c)
 		c->ctx = pj_count(m, "max_tokens", LONG_MAX);
 	c->n_tiers = 0;
 	read_tiers(m, c);
+	/* Prompt caching: cache_read_input_token_cost (306 entries of the map
+	 * of 2026-07-24) and cache_creation_input_token_cost (126), USD per
+	 * token like the rest. */
+	c->cache_read = c->cache_write = 0;
+	pj_number(m, "cache_read_input_token_cost", &c->cache_read);
+	pj_number(m, "cache_creation_input_token_cost", &c->cache_write);
 	return true;
+}
+
+/* The currency a host's numbers in the map are: the file says USD, but a
+ * host that publishes in euros is copied as its euro list price.
+ * Scaleway: llama-3.3-70b-instruct is 0.90 EUR per million input and
+ * output tokens on Scaleway's own billing example (scaleway/docs-content
+ * pages/generative-apis/faq.mdx, commit b8bd443, 2025-04-11), and
+ * scaleway/meta/llama-3.3-70b-instruct is 9e-07 / 9e-07 in the map of
+ * 2026-07-24: the euro figure. */
+static const char *host_currency(const char *id)
+{
+	return !strncmp(id, "scaleway/", 9) ? "EUR" : "USD";
 }
 
 /* The entries read so far, resolved into rows when the file has ended. */
@@ -198,10 +217,14 @@ static int resolve(struct lite *l, char **err)
 			out->skipped++; /* a collision: the first of the id's entries won */
 			continue;
 		}
-		if (norm_api(out, c->id, c->in, c->out, c->ctx))
-			for (int t = 0; t < c->n_tiers; t++)
-				provider_api_tier(out, c->tiers[t].above, c->tiers[t].input_per_token,
-				                  c->tiers[t].output_per_token);
+		if (!norm_api(out, c->id, c->in, c->out, c->ctx))
+			continue;
+		for (int t = 0; t < c->n_tiers; t++)
+			provider_api_tier(out, c->tiers[t].above, c->tiers[t].input_per_token,
+			                  c->tiers[t].output_per_token);
+		if (!provider_api_cache(out, c->cache_read, c->cache_write))
+			out->implausible++;
+		snprintf(out->apis[out->n_apis - 1].currency, 4, "%s", host_currency(c->id));
 	}
 	return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
 }

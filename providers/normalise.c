@@ -317,6 +317,7 @@ bool norm_api(struct norm *n, const char *model, double in_per_token, double out
 	a->context = context > 0 ? context : 0;
 	snprintf(a->fetched_at, sizeof a->fetched_at, "%s", n->fetched_at);
 	text_sanitize(a->source, sizeof a->source, n->source, n->key);
+	snprintf(a->currency, sizeof a->currency, "USD");
 	regions_locate_api(a);
 	return true;
 }

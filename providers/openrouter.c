@@ -82,8 +82,16 @@ static int model_item(void *ud, const cJSON *m, char **err)
 		out->skipped++;
 		return PLANNER_OK;
 	}
-	if (norm_api(out, id, in, outp, pj_count(m, "context_length", LONG_MAX)))
+	if (norm_api(out, id, in, outp, pj_count(m, "context_length", LONG_MAX))) {
 		add_tiers(out, pr, in, outp);
+		/* pricing.input_cache_read / input_cache_write: decimal strings in
+		 * USD per token, where the model has a prompt cache. */
+		double rd = 0, wr = 0;
+		pj_number(pr, "input_cache_read", &rd);
+		pj_number(pr, "input_cache_write", &wr);
+		if (!provider_api_cache(out, rd, wr))
+			out->implausible++;
+	}
 	return out->oom ? set_err(err, PLANNER_ESYS, "out of memory") : PLANNER_OK;
 }
 

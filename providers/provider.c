@@ -243,6 +243,27 @@ bool provider_api_tier(struct norm *out, long above, double in, double outp)
 	return true;
 }
 
+/* A cached-input price: 0 (none), else within norm_api's bounds. */
+static bool cache_price(double v, double *out)
+{
+	*out = 0;
+	if (v == 0)
+		return true;
+	if (!(v >= NORM_MIN_PRICE_PER_TOKEN && v <= NORM_MAX_PRICE_PER_TOKEN))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool provider_api_cache(struct norm *out, double read, double write)
+{
+	if (!out->n_apis)
+		return false;
+	struct api_price *a = &out->apis[out->n_apis - 1];
+	bool ok = cache_price(read, &a->cache_read_per_token);
+	return cache_price(write, &a->cache_write_per_token) && ok;
+}
+
 /* Whether [w, w + n) is "<digits>g.<digits>gb", any case. */
 static bool mig_profile(const char *w, size_t n)
 {

@@ -181,6 +181,13 @@ long pj_count_of(const struct cJSON *x, long max);
  * what norm_api accepts is left out (false); the row keeps its base. */
 bool provider_api_tier(struct norm *out, long above, double in, double outp);
 
+/* Sets the cached-input prices (per token, in the row's currency) of the
+ * API row the last norm_api call added: read, a token read from a prompt
+ * cache; write, a token written to it. A price that is absent (0), not
+ * finite or outside what norm_api accepts stays 0 (none listed); false
+ * when one was given and left out. */
+bool provider_api_cache(struct norm *out, double read, double write);
+
 /* Whether a GPU name is a MIG slice of a GPU ("NVIDIA RTX PRO 6000
  * Blackwell Server Edition MIG 1g.24gb", "A100 1g.10gb"): a word
  * <n>g.<m>gb, or the word MIG. A slice has a share of the GPU's compute

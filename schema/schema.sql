@@ -44,8 +44,8 @@ CREATE TABLE IF NOT EXISTS offer_dates (
 CREATE TABLE IF NOT EXISTS api_prices (
 	provider         TEXT NOT NULL,   -- feed name
 	model            TEXT NOT NULL,   -- "vendor/model"
-	input_per_token  REAL NOT NULL CHECK (input_per_token >= 0),  -- USD
-	output_per_token REAL NOT NULL CHECK (output_per_token >= 0), -- USD
+	input_per_token  REAL NOT NULL CHECK (input_per_token >= 0),  -- in currency
+	output_per_token REAL NOT NULL CHECK (output_per_token >= 0), -- in currency
 	context          INTEGER NOT NULL DEFAULT 0,
 	fetched_at       TEXT NOT NULL,
 	source           TEXT NOT NULL DEFAULT '',
@@ -55,6 +55,10 @@ CREATE TABLE IF NOT EXISTS api_prices (
 	-- long-prompt tiers, JSON: [{"above": tokens, "input_per_token": USD,
 	-- "output_per_token": USD}, …] ascending; '' none
 	tiers            TEXT NOT NULL DEFAULT '',
+	currency         TEXT NOT NULL DEFAULT 'USD', -- ISO 4217 the prices are in
+	jurisdiction     TEXT NOT NULL DEFAULT '', -- country whose law the host is under
+	cache_read_per_token  REAL NOT NULL DEFAULT 0, -- cached input read; 0 none
+	cache_write_per_token REAL NOT NULL DEFAULT 0, -- input written to cache; 0 none
 	PRIMARY KEY (provider, model)
 );
 

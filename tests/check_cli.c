@@ -143,6 +143,36 @@ static double converted(const cJSON *row, const char *key)
 	return cJSON_GetObjectItem(c, key)->valuedouble;
 }
 
+START_TEST(an_empty_offers_result_says_why_on_stderr_and_is_an_empty_json_list)
+{
+	char *db = db_arg(), *out = NULL, *err = NULL;
+	const char *api[] = {"offers", "--api",    "--db", db,  "--region",
+	                     "africa", "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(api, NULL, &out, &err), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert(cJSON_IsArray(arr) && cJSON_GetArraySize(arr) == 0);
+	cJSON_Delete(arr);
+	ck_assert_msg(strstr(err, "0 rows in africa (") &&
+	                  strstr(err, "`planner refresh --provider litellm`"),
+	              "%s", err);
+	free(out);
+	free(err);
+	/* The EU has rows in the snapshot: no such line. */
+	const char *eu[] = {"offers", "--api", "--db", db, "--region", "eu", NULL};
+	ck_assert_int_eq(test_run_planner(eu, NULL, &out, &err), 0);
+	ck_assert_msg(!strstr(err, "0 rows"), "%s", err);
+	ck_assert_msg(strstr(out, "scaleway/") && strstr(out, " EUR"), "%s", out);
+	free(out);
+	free(err);
+	const char *gpu[] = {"offers", "--db", db, "--gpu", "h100", "--region", "africa", NULL};
+	ck_assert_int_eq(test_run_planner(gpu, NULL, &out, &err), 0);
+	ck_assert_msg(strstr(err, "0 offers match in africa for H100"), "%s", err);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in_the_header)
 {
 	char *db = db_arg(), *usd = NULL, *eur = NULL, *out = NULL;
@@ -159,15 +189,30 @@ START_TEST(offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in
 	const char *at = strstr(out, "1 USD = ");
 	ck_assert_msg(at, "%s", out);
 	double rate = strtod(at + 8, NULL);
+	ck_assert_int_eq(cJSON_GetArraySize(du), cJSON_GetArraySize(de));
 	for (int i = 0; i < cJSON_GetArraySize(du); i++) {
-		const cJSON *u = cJSON_GetArrayItem(du, i), *e = cJSON_GetArrayItem(de, i);
+		/* The order is by the converted price: rows published in EUR
+		 * (Scaleway's) may move, so each row is found by its id. */
+		const cJSON *u = cJSON_GetArrayItem(du, i), *e = NULL, *x;
+		const char *model = cJSON_GetObjectItem(u, "model")->valuestring;
+		cJSON_ArrayForEach(x, de)
+		{
+			if (!strcmp(cJSON_GetObjectItem(x, "model")->valuestring, model) &&
+			    !strcmp(cJSON_GetObjectItem(x, "provider")->valuestring,
+			            cJSON_GetObjectItem(u, "provider")->valuestring))
+				e = x;
+		}
+		ck_assert_ptr_nonnull(e);
 		double in = cJSON_GetObjectItem(u, "input_per_mtok")->valuedouble;
+		bool euro = !strcmp(cJSON_GetObjectItem(u, "currency")->valuestring, "EUR");
 		ck_assert_str_eq(
 		    cJSON_GetObjectItem(cJSON_GetObjectItem(e, "converted"), "currency")
 		        ->valuestring,
 		    "EUR");
-		ck_assert_double_eq_tol(converted(e, "input_per_mtok"), in * rate, 1e-4 * (1 + in));
-		ck_assert_double_eq_tol(converted(u, "input_per_mtok"), in, 1e-9);
+		ck_assert_double_eq_tol(converted(e, "input_per_mtok"), euro ? in : in * rate,
+		                        1e-4 * (1 + in));
+		ck_assert_double_eq_tol(converted(u, "input_per_mtok"), euro ? in / rate : in,
+		                        1e-4 * (1 + in));
 	}
 	free(out);
 	/* The table: the unit in its heading; --spec FILE gives its currency. */
@@ -321,6 +366,7 @@ Suite *cli_suite(void)
 	               offers_and_models_fit_80_columns_on_a_terminal_and_keep_every_column_off_it);
 	tcase_add_test(
 	    tc, offers_api_prints_in_the_currency_asked_or_the_specs_with_the_unit_in_the_header);
+	tcase_add_test(tc, an_empty_offers_result_says_why_on_stderr_and_is_an_empty_json_list);
 	tcase_add_test(tc, unknown_names_get_the_nearest_name_and_the_list);
 	tcase_add_test(tc, a_currency_without_a_rate_names_fx_auto);
 	tcase_add_test(tc, a_purchase_splits_card_and_host_and_says_once_when_no_host_is_priced);

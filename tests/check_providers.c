@@ -184,6 +184,35 @@ START_TEST(gcp_prices_a_vm_from_its_gpu_core_and_ram_skus_in_units_plus_nanos)
 }
 END_TEST
 
+START_TEST(a_cache_price_out_of_bounds_is_counted_and_the_row_keeps_none)
+{
+	/* The shape of a row of OpenRouter's recorded models, with a cached
+	 * read priced 5 USD a token (no feed's real price) and a good write. */
+	const char *body =
+	    "{\"data\":[{\"id\":\"x/model-a\",\"context_length\":8192,"
+	    "\"architecture\":{\"modality\":\"text->text\"},"
+	    "\"pricing\":{\"prompt\":\"0.000001\",\"completion\":\"0.000002\","
+	    "\"input_cache_read\":\"5\",\"input_cache_write\":\"0.00000125\"}},"
+	    "{\"id\":\"x/model-b\",\"context_length\":8192,"
+	    "\"architecture\":{\"modality\":\"text->text\"},"
+	    "\"pricing\":{\"prompt\":\"0.000001\",\"completion\":\"0.000002\","
+	    "\"input_cache_read\":\"0.0000001\"}}]}";
+	struct norm n;
+	char *err = NULL;
+	norm_init(&n, test_ref(), "openrouter");
+	ck_assert_int_eq(provider_openrouter.parse(&n, body, strlen(body), NULL, &err), PLANNER_OK);
+	ck_assert_uint_eq(n.n_apis, 2);
+	const struct api_price *a = find_api(&n, "x/model-a"), *b = find_api(&n, "x/model-b");
+	ck_assert(a->cache_read_per_token == 0);
+	CLOSE(a->cache_write_per_token, 1.25e-6);
+	ck_assert_uint_eq(n.implausible, 1);
+	CLOSE(b->cache_read_per_token, 1e-7);
+	ck_assert(b->cache_write_per_token == 0);
+	ck_assert_str_eq(b->currency, "USD");
+	norm_free(&n);
+}
+END_TEST
+
 START_TEST(openrouter_prices_are_decimal_strings_per_token)
 {
 	struct norm n;
@@ -631,6 +660,7 @@ Suite *providers_suite(void)
 {
 	Suite *s = suite_create("providers");
 	TCase *t = tcase_create("parsers");
+	tcase_add_test(t, a_cache_price_out_of_bounds_is_counted_and_the_row_keeps_none);
 	tcase_add_test(t, scaleway_prices_are_eur_per_instance_hour_and_memory_is_bytes);
 	tcase_add_test(t, an_error_body_says_its_message_in_a_fixed_order_else_what_is_missing);
 	tcase_add_test(t, a_scaleway_error_object_is_an_error_with_its_message);

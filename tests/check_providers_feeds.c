@@ -711,6 +711,121 @@ START_TEST(litellm_reads_its_above_n_k_tokens_fields_as_tiers_and_not_the_priori
 }
 END_TEST
 
+START_TEST(litellm_keeps_cache_prices_euro_hosts_and_eu_deployments_of_the_real_map)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(
+	    parse_file(&provider_litellm,
+	               "../real/litellm/model_prices_and_context_window.2026-07-24.excerpt.json",
+	               &n, NULL, &err),
+	    PLANNER_OK);
+	/* eu.anthropic.claude-haiku-4-5-20251001-v1:0: 1.1 / 5.5 per Mtok,
+	 * cache read 0.11, cache creation 1.375; Bedrock's EU profile. */
+	const struct api_price *h =
+	    find_api(&n, "bedrock_converse/eu.anthropic.claude-haiku-4-5-20251001-v1:0");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_double_eq_tol(h->cache_read_per_token * 1e6, 0.11, 1e-9);
+	ck_assert_double_eq_tol(h->cache_write_per_token * 1e6, 1.375, 1e-9);
+	ck_assert_str_eq(h->region_group, "eu");
+	ck_assert_str_eq(h->country, "");
+	ck_assert_str_eq(h->jurisdiction, "US");
+	ck_assert_str_eq(h->currency, "USD");
+	/* A Bedrock region in the id: eu-west-3 is Paris. */
+	const struct api_price *b =
+	    find_api(&n, "bedrock/eu-west-3/mistral.mistral-7b-instruct-v0:2");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(b->country, "FR");
+	ck_assert_str_eq(b->region_group, "eu");
+	/* Scaleway's numbers are its euro list prices (0.90 EUR). */
+	const struct api_price *s = find_api(&n, "scaleway/meta/llama-3.3-70b-instruct");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->currency, "EUR");
+	ck_assert_str_eq(s->jurisdiction, "FR");
+	ck_assert_double_eq_tol(s->input_per_token * 1e6, 0.9, 1e-9);
+	ck_assert(s->cache_read_per_token == 0);
+	/* A US host's model has no EU location. */
+	const struct api_price *o = find_api(&n, "openai/gpt-5.1");
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(o->jurisdiction, "US");
+	ck_assert_str_ne(o->region_group, "eu");
+	norm_free(&n);
+}
+END_TEST
+
+/* anthropic/claude-3-haiku in the recorded OpenRouter models of
+ * 2026-08-01: 0.25 / 1.25 per Mtok, input_cache_read 0.03,
+ * input_cache_write 0.3. */
+static struct route_result cached_pick(const char *db, const char *request)
+{
+	struct route_result r;
+	struct store *st = NULL;
+	char *err = NULL;
+	ck_assert_msg(store_open(db, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	char *yaml = xasprintf("version: 1\njobs:\n - {name: a, model: mistral-nemo-12b, context: "
+	                       "8192, api_models: [anthropic/claude-3-haiku], %s"
+	                       "tokens_per_month: {input: 100M, output: 1M}}\n",
+	                       request);
+	struct jobspec *spec = NULL;
+	struct plan *p = NULL;
+	ck_assert_msg(jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err) ==
+	                  PLANNER_OK,
+	              "%s", err);
+	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	r = p->jobs[0].routes[ROUTE_API];
+	plan_free(p);
+	jobspec_free(spec);
+	store_close(st);
+	free(yaml);
+	return r;
+}
+
+START_TEST(a_cached_share_bills_cache_reads_and_writes_at_the_feeds_prices)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "openrouter", "real", NULL, &out, &err), 0);
+	struct route_result r = cached_pick(db, "");
+	ck_assert(r.feasible);
+	ck_assert_double_eq_tol(r.monthly_cost, 100 * 0.25 + 1 * 1.25, 1e-6);
+	ck_assert(r.cached_share == 0);
+	/* 60 % read at 0.03, the other 40 % written once at 0.3. */
+	r = cached_pick(db, "request: {cached_share: 0.6}, ");
+	ck_assert(r.feasible);
+	ck_assert_double_eq_tol(r.monthly_cost, 100 * (0.6 * 0.03 + 0.4 * 0.3) + 1.25, 1e-6);
+	ck_assert_double_eq_tol(r.cache_read_per_mtok, 0.03, 1e-9);
+	ck_assert_double_eq_tol(r.cache_write_per_mtok, 0.3, 1e-9);
+	ck_assert_double_eq_tol(r.input_per_mtok, 0.25, 1e-9);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
+START_TEST(offers_api_in_the_eu_lists_three_eu_hosts_from_the_snapshot)
+{
+	char *db = feed_db();
+	const char *args[] = {"--api", "--region", "eu", "--limit", "0", NULL};
+	cJSON *arr = feed_offers(db, args);
+	bool mistral = false, scaleway = false, ovh = false, bedrock = false, eur = false;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, arr)
+	{
+		const char *m = cJSON_GetObjectItem(x, "model")->valuestring;
+		ck_assert_str_eq(cJSON_GetObjectItem(x, "region_group")->valuestring, "eu");
+		mistral = mistral || !strncmp(m, "mistral/", 8);
+		ovh = ovh || !strncmp(m, "ovhcloud/", 9);
+		bedrock = bedrock || !strncmp(m, "bedrock_converse/eu.", 20);
+		if (!strncmp(m, "scaleway/", 9)) {
+			scaleway = true;
+			eur = !strcmp(cJSON_GetObjectItem(x, "currency")->valuestring, "EUR");
+		}
+	}
+	ck_assert(mistral && scaleway && ovh && bedrock && eur);
+	cJSON_Delete(arr);
+	free(db);
+}
+END_TEST
+
 /* The api route's pick for a job on the recorded OpenRouter models,
  * whose prompts average `prompt` tokens: mistral-nemo-12b's window of
  * 1,024,000 (schema/models.json) lets the job be as long as the API
@@ -836,6 +951,9 @@ Suite *providers_feeds_suite(void)
 	tcase_add_test(t,
 	               a_job_whose_prompts_are_past_a_tier_pays_the_tier_for_prompt_and_completion);
 	tcase_add_test(t, offers_api_shows_a_models_long_prompt_tiers);
+	tcase_add_test(t, litellm_keeps_cache_prices_euro_hosts_and_eu_deployments_of_the_real_map);
+	tcase_add_test(t, a_cached_share_bills_cache_reads_and_writes_at_the_feeds_prices);
+	tcase_add_test(t, offers_api_in_the_eu_lists_three_eu_hosts_from_the_snapshot);
 	tcase_add_test(t, runpod_leaves_out_mig_slices_and_stores_the_new_blackwell_and_ada_parts);
 	suite_add_tcase(s, t);
 	return s;

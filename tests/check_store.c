@@ -225,6 +225,63 @@ START_TEST(a_version_1_database_migrates_forward_and_keeps_its_rows)
 }
 END_TEST
 
+START_TEST(a_version_9_database_gets_api_currencies_jurisdictions_and_cache_prices)
+{
+	char *dir = test_tmpdir();
+	char *path = xasprintf("%s/v9.db", dir);
+	struct store *st = NULL;
+	char *err = NULL;
+	/* A version-9 file: today's made, its api_prices cut back to the
+	 * version-9 columns and a row of each kind put in. */
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	store_close(st);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(
+	    sqlite3_exec(db,
+	                 "DELETE FROM api_prices;"
+	                 "ALTER TABLE api_prices DROP COLUMN currency;"
+	                 "ALTER TABLE api_prices DROP COLUMN jurisdiction;"
+	                 "ALTER TABLE api_prices DROP COLUMN cache_read_per_token;"
+	                 "ALTER TABLE api_prices DROP COLUMN cache_write_per_token;"
+	                 "INSERT INTO api_prices (provider, model, input_per_token, "
+	                 " output_per_token, context, fetched_at) VALUES "
+	                 " ('litellm','mistral/mistral-large-latest',5e-7,1.5e-6,0,'2026-07-24'),"
+	                 " ('litellm','bedrock_converse/eu.amazon.nova-pro-v1:0',1.05e-6,4.2e-6,0,"
+	                 " '2026-07-24'),"
+	                 " ('openrouter','openai/gpt-4o',2.5e-6,1e-5,0,'2026-07-24');"
+	                 "PRAGMA user_version = 9;",
+	                 NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM api_prices WHERE currency = "
+	                                     "'USD' AND cache_read_per_token = 0 AND "
+	                                     "cache_write_per_token = 0"),
+	                 3);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM api_prices WHERE model = "
+	                                     "'mistral/mistral-large-latest' AND jurisdiction = "
+	                                     "'FR' AND region_group = 'eu'"),
+	                 1);
+	/* Bedrock's EU profile: in the EU, under US law. */
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM api_prices WHERE model LIKE "
+	                                     "'bedrock_converse/eu.%' AND jurisdiction = 'US' AND "
+	                                     "region_group = 'eu'"),
+	                 1);
+	struct api_price *rows = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(store_api_prices(st, "openai/gpt-4o", &rows, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(rows[0].currency, "USD");
+	ck_assert_str_eq(rows[0].jurisdiction, "US");
+	free(rows);
+	store_close(st);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 START_TEST(a_version_3_database_migrates_to_regions_in_place_and_keeps_its_rows)
 {
 	char *dir = test_tmpdir();
@@ -783,6 +840,7 @@ Suite *store_suite(void)
 	TCase *tc = tcase_create("store");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, a_new_database_is_created_versioned_and_seeded_with_the_snapshot);
+	tcase_add_test(tc, a_version_9_database_gets_api_currencies_jurisdictions_and_cache_prices);
 	tcase_add_test(tc, offers_come_back_cheapest_first_and_filters_apply);
 	tcase_add_test(tc, replacing_a_provider_changes_only_its_rows_and_records_price_changes);
 	tcase_add_test(tc, a_failed_replace_keeps_every_previous_row);

@@ -172,6 +172,38 @@ START_TEST(fit_and_gpu_count_use_the_jobs_engine)
 }
 END_TEST
 
+/* Hours on one H100 of a served job whose request.cached_share is share
+ * ("" none) under engine. */
+static double cached_hours(const char *engine, const char *share)
+{
+	char *yaml = xasprintf("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, engine: %s, "
+	                       "request: {input: 2000, output: 200%s}, "
+	                       "tokens_per_month: {input: 2B, output: 50M}}\n",
+	                       engine, share);
+	struct jobspec *spec = spec_of(yaml);
+	struct workload w = work_of(spec);
+	double h = workload_gpu_hours(&w, refdata_gpu(test_ref(), "H100 SXM"), 1, NULL);
+	jobspec_free(spec);
+	free(yaml);
+	return h;
+}
+
+START_TEST(a_cached_share_takes_its_prefill_off_an_engine_with_prefix_caching)
+{
+	/* vLLM caches prefixes: the hours are the decode's plus the prefill
+	 * of the uncached share, linear in the share. */
+	double none = cached_hours("vllm", ""), all = cached_hours("vllm", ", cached_share: 1");
+	double part = cached_hours("vllm", ", cached_share: 0.6");
+	ck_assert(isfinite(none) && none > 0);
+	ck_assert(all < none);
+	ck_assert_double_eq_tol(part, 0.4 * none + 0.6 * all, 1e-9 * none);
+	ck_assert_double_eq(cached_hours("vllm", ", cached_share: 0"), none);
+	/* TensorRT-LLM's profile has no prefix cache: the share changes nothing. */
+	ck_assert_double_eq(cached_hours("tensorrt-llm", ", cached_share: 0.6"),
+	                    cached_hours("tensorrt-llm", ""));
+}
+END_TEST
+
 START_TEST(hours_are_the_given_ones_or_the_tokens_at_the_estimated_rate)
 {
 	const struct gpu_spec *h100 = refdata_gpu(test_ref(), "H100 SXM");
@@ -387,6 +419,7 @@ Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
 	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, a_cached_share_takes_its_prefill_off_an_engine_with_prefix_caching);
 	tcase_add_test(tc, a_workload_carries_its_precision_engine_and_memory_need);
 	tcase_add_test(tc, an_unknown_precision_is_an_input_error_at_the_job);
 	tcase_add_test(tc, the_task_and_data_class_decide_the_routes);

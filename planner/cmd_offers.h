@@ -1,0 +1,34 @@
+/* cmd_offers.h — what `planner offers` (cmd_offers.c) shares with its
+ * --api part (cmd_offers_api.c). The command layer only. */
+#ifndef PLANNER_CMD_OFFERS_H
+#define PLANNER_CMD_OFFERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store.h"
+
+struct cli;
+struct fx_table;
+
+/* Keeps the rows of provider (all when NULL) whose host processes data in
+ * region (all when NULL), in order; returns how many. */
+size_t offers_api_keep(struct api_price *rows, size_t n, const char *provider, const char *region);
+
+/* Sets rate[i] (units of currency per unit of row i's) for the rows whose
+ * currency has a rate, leaving out (and counting on stderr) the others,
+ * and orders the *kept rows cheapest first in currency. rate holds n.
+ * false when out of memory. */
+bool offers_api_convert(const struct fx_table *fx, struct api_price *rows, size_t n,
+                        const char *currency, double *rate, size_t *kept);
+
+/* Says on stderr why --api listed nothing and what would fill it. */
+void offers_api_empty(const char *model, const char *provider, const char *region,
+                      size_t in_store);
+
+/* Prints the first limit (0: all) of n API prices in currency at rate[i]
+ * units of it per unit of row i's; returns the exit status. */
+int offers_api_print(const struct cli *c, const struct api_price *a, size_t n, size_t limit,
+                     const char *currency, const double *rate);
+
+#endif
