@@ -192,11 +192,11 @@
  * _dummy_sampler_run); with the top-k/top-p sort's fp32 values and int64
  * indices that is 16 bytes per vocabulary entry live (unconfirmed count of
  * live copies). */
-#define VLLM_PROFILE_TOKENS 2048.0
+#define VLLM_PROFILE_TOKENS     2048.0
 #define VLLM_PROFILE_TOKENS_BIG 8192.0
-#define VLLM_SAMPLER_SEQS 256.0
-#define VLLM_SAMPLER_SEQS_BIG 1024.0
-#define VLLM_BIG_CARD_GIB 70.0
+#define VLLM_SAMPLER_SEQS       256.0
+#define VLLM_SAMPLER_SEQS_BIG   1024.0
+#define VLLM_BIG_CARD_GIB       70.0
 /* Non-torch memory with n > 1 GPUs (NCCL communicators, custom all-reduce
  * buffers). FITTED on the fit source vllm-issue21348: SGLang's
  * Qwen3-235B-A22B-FP8 over 4 H100 at mem_fraction_static 0.93 kept

@@ -660,7 +660,8 @@ Suite *vram_suite(void)
 	tcase_add_test(tc, llama_3_1_70b_in_bf16_needs_two_80gb_gpus_not_one);
 	tcase_add_test(tc, tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu);
 	tcase_add_test(tc, a_model_fits_only_within_the_usable_ninety_percent_of_the_card);
-	tcase_add_test(tc, vllm_keeps_less_kv_room_than_the_card_left_over_and_sglang_its_static_fraction);
+	tcase_add_test(
+	    tc, vllm_keeps_less_kv_room_than_the_card_left_over_and_sglang_its_static_fraction);
 	tcase_add_test(tc, full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations);
 	tcase_add_test(tc, lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4);
 	tcase_add_test(tc, the_training_stack_decides_logits_and_checkpoints);
