@@ -174,6 +174,48 @@
  * 0 for both. */
 #define VLLM_STEP_OVERHEAD_S 0.004
 
+/* ---- KV room ----------------------------------------------------------- */
+
+/* vLLM sizes its KV cache from a profiling run (vllm/worker/worker.py
+ * determine_num_available_blocks, V0; vllm/v1/worker/gpu_worker.py
+ * determine_available_memory, V1): available KV memory =
+ * total_gpu_memory x gpu_memory_utilization - model weights - the torch
+ * activation peak of a dummy forward of max_num_batched_tokens - non-torch
+ * memory (vllm-project/vllm PR #10511, "Memory profiling results" log;
+ * PR #19312 made V1 use the same sum). CUDA graphs are captured after the
+ * cache is allocated (gpu_worker.py compile_or_warm_up_model) and are not
+ * in it. The defaults of `vllm serve` (EngineArgs.get_batch_defaults,
+ * vllm/engine/arg_utils.py, v0.9-v0.11): max_num_batched_tokens 8192 and
+ * max_num_seqs 1024 on cards of 70 GiB or more that are not A100s ("NOTE
+ * (Kuntai)", PR #17885), 2048 and 256 otherwise. The V1 profile also runs
+ * the sampler over max_num_seqs rows of fp32 logits (gpu_model_runner.py
+ * _dummy_sampler_run); with the top-k/top-p sort's fp32 values and int64
+ * indices that is 16 bytes per vocabulary entry live (unconfirmed count of
+ * live copies). */
+#define VLLM_PROFILE_TOKENS     2048.0
+#define VLLM_PROFILE_TOKENS_BIG 8192.0
+#define VLLM_SAMPLER_SEQS       256.0
+#define VLLM_SAMPLER_SEQS_BIG   1024.0
+#define VLLM_BIG_CARD_GIB       70.0
+/* Non-torch memory with n > 1 GPUs (NCCL communicators, custom all-reduce
+ * buffers). FITTED on the fit source vllm-issue21348: SGLang's
+ * Qwen3-235B-A22B-FP8 over 4 H100 at mem_fraction_static 0.93 kept
+ * 16.46 GiB per GPU for K and V, 1.8 GiB under 0.93 of the card less the
+ * weights and the CUDA context. vLLM's own log (PR #10511, held-out source,
+ * not used for the fit) shows the same step: non_torch_memory 1.79 GiB at
+ * TP 1, 3.58 GiB at TP 2. */
+#define TP_NONTORCH_GIB 1.8
+
+bool engine_big_card(double gib, const char *name)
+{
+	if (gib < VLLM_BIG_CARD_GIB)
+		return false;
+	for (const char *c = name; c && *c; c++) /* vLLM's "a100" not in the name */
+		if (strncasecmp(c, "a100", 4) == 0)
+			return false;
+	return true;
+}
+
 /* ---- Usable fractions --------------------------------------------------- */
 
 /* vLLM pre-allocates gpu_memory_utilization = 0.9 of the card and plans
@@ -224,6 +266,11 @@ const struct engine engines[] = {
         .inference = true,
         .usable_fraction = VLLM_USABLE,
         .overhead_gib = SERVING_OVERHEAD_GIB,
+        .kv_sizing = KV_SIZING_PROFILED,
+        .kv_profile_tokens = {VLLM_PROFILE_TOKENS, VLLM_PROFILE_TOKENS_BIG},
+        .kv_sampler_seqs = {VLLM_SAMPLER_SEQS, VLLM_SAMPLER_SEQS_BIG},
+        .kv_nontorch_gib = CUDA_CONTEXT_GIB,
+        .kv_tp_gib = TP_NONTORCH_GIB,
         .kv_bytes_per_element = KV_BF16,
         .kv_fp8_bytes = KV_FP8,
         .prefill_chunk_tokens = UBATCH_SERVING,
@@ -253,6 +300,13 @@ const struct engine engines[] = {
         .inference = true,
         .usable_fraction = SGLANG_USABLE,
         .overhead_gib = SERVING_OVERHEAD_GIB,
+        /* SGLang's KV pool: the free memory after loading the weights less
+         * (1 - mem_fraction_static) of the card (python/sglang/srt/
+         * model_executor/model_runner.py profile_max_num_token); the CUDA
+         * context is what was in use before the load. */
+        .kv_sizing = KV_SIZING_STATIC,
+        .kv_nontorch_gib = CUDA_CONTEXT_GIB,
+        .kv_tp_gib = TP_NONTORCH_GIB,
         .kv_bytes_per_element = KV_BF16,
         .kv_fp8_bytes = KV_FP8,
         .prefill_chunk_tokens = UBATCH_SERVING,

@@ -35,6 +35,21 @@ struct engine {
 	double kv_fp8_bytes;         /* element size of its fp8 KV option; 0 = none */
 	double prefill_chunk_tokens; /* tokens one prefill micro-batch holds live */
 	int max_tp;                  /* most GPUs it splits one model over, a power of two */
+	/* How the engine sizes its KV cache (vram_kv_room): */
+	enum kv_sizing {
+		KV_SIZING_PLANNED,  /* what is left of usable_fraction beside weights,
+		                     * the job's activations and overhead_gib */
+		KV_SIZING_PROFILED, /* vLLM: usable_fraction less the weights, the peak
+		                     * of a profiling forward of kv_profile_tokens and a
+		                     * sampler run over kv_sampler_seqs, and non-torch
+		                     * memory (kv_nontorch_gib, + kv_tp_gib with n > 1) */
+		KV_SIZING_STATIC,   /* SGLang: usable_fraction less the weights and
+		                     * non-torch memory; activations live outside it */
+	} kv_sizing;
+	double kv_profile_tokens[2]; /* [0] smaller cards, [1] big ones (engines.c) */
+	double kv_sampler_seqs[2];   /* the same split */
+	double kv_nontorch_gib;      /* non-torch memory counted against the fraction */
+	double kv_tp_gib;            /* more of it on each GPU with n > 1 (NCCL) */
 
 	/* Speed (speed.c). */
 	enum multi_gpu multi_gpu;
@@ -85,6 +100,10 @@ struct engine {
  * layer's activations, CKPT_SELECTIVE too but recomputes the attention
  * core. Cannot fail. */
 void engine_set_checkpointing(struct engine *e, int ckpt);
+
+/* Whether vLLM counts a card of gib GiB named name as big (index 1 of
+ * kv_profile_tokens / kv_sampler_seqs). */
+bool engine_big_card(double gib, const char *name);
 
 /* Every profile, in the order help text lists them. */
 extern const struct engine engines[];

@@ -59,6 +59,9 @@
 /* Training logits: the engine's logit_bytes (engines.c). */
 /* Inference only keeps fp32 logits of the last position of each sequence. */
 #define LOGIT_BYTES_INFER 4.0
+/* A profiling sampler run's bytes per vocabulary entry per row (engines.c,
+ * "KV room"): fp32 logits 4, the sort's fp32 values 4 and int64 indices 8. */
+#define SAMPLER_BYTES 16.0
 
 /* Hybrid SSM layers keep a recurrent state instead of a KV cache: a
  * convolution state of (conv kernel - 1) and a temporal state of `state`
@@ -470,6 +473,28 @@ int vram_device_min_count(const struct engine *e, const struct vram_need *need,
 	return 0;
 }
 
+/* What one of n GPUs with usable GiB keeps for the KV cache beside the
+ * job's weights, activation peak and runtime memory. */
+static double kv_room(const struct engine *e, const struct model_spec *m,
+                      const struct vram_need *need, double usable, int n, double card_gib,
+                      const char *name)
+{
+	double nontorch = e->kv_nontorch_gib + (n > 1 ? e->kv_tp_gib : 0.0);
+	switch (e->kv_sizing) {
+	case KV_SIZING_PROFILED: {
+		int big = engine_big_card(card_gib, name) ? 1 : 0;
+		double peak = e->kv_profile_tokens[big] * infer_bytes_per_token(m) / n +
+		              e->kv_sampler_seqs[big] * m->vocab * SAMPLER_BYTES;
+		return usable - need->weights_gib / n - peak / GIB - nontorch;
+	}
+	case KV_SIZING_STATIC:
+		return usable - need->weights_gib / n - nontorch;
+	case KV_SIZING_PLANNED:
+		break;
+	}
+	return usable - (need->weights_gib + need->activation_gib) / n - need->overhead_gib;
+}
+
 int vram_device_max_batch(const struct engine *e, const struct model_spec *m,
                           const struct precision_info *p, const struct device *d, long context,
                           double kv_bytes)
@@ -485,8 +510,8 @@ int vram_device_max_batch(const struct engine *e, const struct model_spec *m,
 	/* Per device: what one sequence's cache adds (all of it when every
 	 * device holds the whole cache), and what is left beside the model. */
 	double kv_gpu = need.unsplit_gib > 0 ? need.kv_gib : need.kv_gib / n;
-	double free_gib = vram_device_usable(e, &at) -
-	                  (need.weights_gib + need.activation_gib) / n - need.overhead_gib;
+	double free_gib = kv_room(e, m, &need, vram_device_usable(e, &at), n,
+	                          at.tier[DEVICE_TIER_LOCAL].gib, at.name);
 	if (kv_gpu <= 0 || free_gib < kv_gpu)
 		return 0;
 	double most = free_gib / kv_gpu;
@@ -526,4 +551,17 @@ int vram_min_gpus(const struct engine *e, const struct vram_need *need, const st
 {
 	struct device d = device_from_gpu(gpu, 1);
 	return vram_device_min_count(e, need, &d);
+}
+
+double vram_kv_room(const struct engine *e, const struct model_spec *m,
+                    const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                    double fraction)
+{
+	struct vram_need need;
+	struct vram_job job = {.task = TASK_INFERENCE, .context = 1, .batch = 1};
+	if (n < 1)
+		n = 1;
+	vram_estimate_job(e, m, p, &job, &need);
+	double usable = fraction > 0 ? gpu->vram_gib * fraction : vram_usable(e, gpu);
+	return kv_room(e, m, &need, usable, n, gpu->vram_gib, gpu->name);
 }

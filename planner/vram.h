@@ -205,6 +205,15 @@ int vram_max_batch(const struct engine *e, const struct model_spec *m,
                    const struct precision_info *p, const struct gpu_spec *gpu, int n, long context,
                    double kv_bytes);
 double vram_usable(const struct engine *e, const struct gpu_spec *gpu);
+
+/* GiB each of n GPUs of kind gpu leaves for the KV cache of a serving
+ * engine, as the engine sizes it: fraction of the card (0: the engine's
+ * usable_fraction, e.g. vLLM's --gpu-memory-utilization) less this GPU's
+ * share of the weights and of the profiling run's activation peak and the
+ * per-GPU runtime memory. May be negative. */
+double vram_kv_room(const struct engine *e, const struct model_spec *m,
+                    const struct precision_info *p, const struct gpu_spec *gpu, int n,
+                    double fraction);
 bool vram_fits(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu,
                int n);
 int vram_min_gpus(const struct engine *e, const struct vram_need *need, const struct gpu_spec *gpu);

@@ -314,10 +314,39 @@ static void est_weights(const struct ctx *x, struct outcome *o)
 	o->meas = to_gib(x->r, o->meas);
 }
 
+/* kv_cache rows in GiB: the memory a serving engine logged for its KV
+ * cache on each GPU ("Available KV cache memory", "the rest of the memory
+ * reserved for KV Cache"), against the room planner leaves there at the
+ * row's gpu_memory_utilization= / mem_fraction_static= (notes; the
+ * engine's default when absent). */
+static void est_kv_room(const struct ctx *x, struct outcome *o)
+{
+	static struct gpu_spec generic;
+	const struct gpu_spec *g = row_gpu(x->r, &generic);
+	if (!g || !g->vram_gib) {
+		o->skip = "GPU not in the reference table";
+		return;
+	}
+	double fraction = 0;
+	const char *keys[] = {"gpu_memory_utilization=", "mem_fraction_static="};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		const char *f = strstr(x->r->c[C_NOTES], keys[i]);
+		if (f)
+			fraction = strtod(f + strlen(keys[i]), NULL);
+	}
+	o->g = g;
+	o->mem = gpu_memory_class(g) == MEM_HBM ? "hbm" : "gddr";
+	o->est = vram_kv_room(x->e, x->m, x->p, g, x->n, fraction);
+}
+
 /* kv_cache rows: tokens that fit in the KV memory the engine logged
  * (notes: kv_mem_gib_per_gpu=G), one GPU's shard of each token. */
 static void est_kv(const struct ctx *x, struct outcome *o)
 {
+	if (strstr(x->r->c[C_UNIT], "GiB")) {
+		est_kv_room(x, o);
+		return;
+	}
 	const char *k = strstr(x->r->c[C_NOTES], "kv_mem_gib_per_gpu=");
 	if (!k) {
 		o->skip = "no KV memory in notes";

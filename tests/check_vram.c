@@ -309,6 +309,34 @@ START_TEST(tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu)
 }
 END_TEST
 
+START_TEST(vllm_keeps_less_kv_room_than_the_card_left_over_and_sglang_its_static_fraction)
+{
+	const struct precision_info *bf16 = precision_find("bf16");
+	const struct engine *vllm = engine_find("vllm"), *sglang = engine_find("sglang");
+	struct vram_need need;
+	vram_estimate(vllm, &llama31_70b, bf16, TASK_INFERENCE, 1, 1, &need);
+	/* vLLM: 0.9 of the card less weights, its profiling peak and the
+	 * CUDA context; with TP each GPU holds NCCL's buffers too. */
+	double left = 0.9 * h100.vram_gib - need.weights_gib / 4;
+	double v4 = vram_kv_room(vllm, &llama31_70b, bf16, &h100, 4, 0);
+	ck_assert(v4 < left - vllm->kv_nontorch_gib - vllm->kv_tp_gib);
+	ck_assert(v4 > left - 6.0);
+	/* On an 80 GB A100 vLLM profiles 2048 tokens and 256 sequences, not
+	 * 8192 and 1024: a little more room than on an H100 of that size. */
+	ck_assert(engine_big_card(h100.vram_gib, h100.name));
+	ck_assert(!engine_big_card(80.0, "A100 SXM 80GB"));
+	ck_assert(!engine_big_card(44.99, "L40S"));
+	/* SGLang: mem_fraction_static less weights and non-torch memory. */
+	double s4 = vram_kv_room(sglang, &llama31_70b, bf16, &h100, 4, 0.93);
+	ck_assert_double_eq_tol(s4,
+	                        0.93 * h100.vram_gib - need.weights_gib / 4 -
+	                            sglang->kv_nontorch_gib - sglang->kv_tp_gib,
+	                        0.05);
+	/* and a lower utilisation leaves less */
+	ck_assert(vram_kv_room(vllm, &llama31_70b, bf16, &h100, 4, 0.8) < v4);
+}
+END_TEST
+
 START_TEST(a_model_fits_only_within_the_usable_ninety_percent_of_the_card)
 {
 	ck_assert_double_eq_tol(vram_usable(E, &h100), 79.6 * 0.9, 1e-9);
@@ -632,6 +660,8 @@ Suite *vram_suite(void)
 	tcase_add_test(tc, llama_3_1_70b_in_bf16_needs_two_80gb_gpus_not_one);
 	tcase_add_test(tc, tensor_parallel_splits_the_model_and_pays_overhead_on_each_gpu);
 	tcase_add_test(tc, a_model_fits_only_within_the_usable_ninety_percent_of_the_card);
+	tcase_add_test(
+	    tc, vllm_keeps_less_kv_room_than_the_card_left_over_and_sglang_its_static_fraction);
 	tcase_add_test(tc, full_fine_tune_costs_sixteen_bytes_per_parameter_plus_activations);
 	tcase_add_test(tc, lora_keeps_frozen_weights_at_the_job_precision_and_qlora_at_nf4);
 	tcase_add_test(tc, the_training_stack_decides_logits_and_checkpoints);
