@@ -34,7 +34,25 @@ static void co2_json(cJSON *o, const struct route_result *r)
 	cJSON_AddNumberToObject(o, "carbon_cost", round_to(r->carbon_cost, 2));
 }
 
-static cJSON *route_json(const struct plan *p, const struct route_result *r)
+/* The latency of a route sized to the job's slo: (slo.c); the API's is
+ * not modelled. Nothing for a job without slo:. */
+static void latency_json(cJSON *o, const struct job *j, const struct route_result *r)
+{
+	if (!j->slo.given)
+		return;
+	if (!r->slo_sized) {
+		cJSON_AddNullToObject(o, "ttft_ms");
+		cJSON_AddNullToObject(o, "tpot_ms");
+		cJSON_AddNullToObject(o, "slo_met");
+		cJSON_AddStringToObject(o, "slo_note", "not modelled");
+		return;
+	}
+	cJSON_AddNumberToObject(o, "ttft_ms", round_to(r->ttft_ms, 1));
+	cJSON_AddNumberToObject(o, "tpot_ms", round_to(r->tpot_ms, 2));
+	cJSON_AddBoolToObject(o, "slo_met", true); /* a feasible route met it */
+}
+
+static cJSON *route_json(const struct plan *p, const struct job *j, const struct route_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "route", route_name(r->route));
@@ -52,6 +70,7 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddNumberToObject(o, "replicas", r->replicas);
 		cJSON_AddNumberToObject(o, "batch", r->batch);
 	}
+	latency_json(o, j, r);
 	cJSON_AddNumberToObject(o, "monthly_cost", round_to(r->monthly_cost, 2));
 	add_num_or_null(o, "cost_per_mtok", r->cost_per_mtok, 4);
 	co2_json(o, r);
@@ -190,7 +209,7 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 	serving_json(j, r->job);
 	cJSON *routes = cJSON_AddArrayToObject(j, "routes");
 	for (int k = 0; k < (int)route_count(); k++)
-		cJSON_AddItemToArray(routes, route_json(p, &r->routes[k]));
+		cJSON_AddItemToArray(routes, route_json(p, r->job, &r->routes[k]));
 	if (r->best >= 0) {
 		cJSON *b = cJSON_AddObjectToObject(j, "best");
 		cJSON_AddStringToObject(b, "route", route_name((enum route)r->best));

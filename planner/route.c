@@ -317,3 +317,10 @@ size_t route_fallbacks(const struct job_result *r, enum route chain[ROUTE_MAX])
 	}
 	return n;
 }
+
+void route_copy_latency(struct route_result *r, const struct workload_run *run)
+{
+	r->slo_sized = run->slo_sized;
+	r->ttft_ms = run->ttft_ms;
+	r->tpot_ms = run->tpot_ms;
+}

@@ -41,6 +41,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->gpu_count = n * sets;
 	r->replicas = sets;
 	r->batch = run.batch;
+	route_copy_latency(r, &run);
 	r->work_hours = run.work_hours;
 	r->already_owned = on_hand;
 	r->owned_entry = entry;

@@ -69,6 +69,9 @@ void route_note_short_at(struct short_of *sh, const struct workload_run *run, co
                          size_t at);
 void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why);
 
+/* The latency a route's run was sized to (slo.c), into r. */
+void route_copy_latency(struct route_result *r, const struct workload_run *run);
+
 /* The shipped break-even figures (route.c lists them). */
 double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struct jobspec *spec,
                                     const struct job_result *res, char *note, size_t len);

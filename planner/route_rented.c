@@ -43,6 +43,7 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	r->gpu_count = o->count * run.replicas;
 	r->replicas = run.replicas;
 	r->batch = run.batch;
+	route_copy_latency(r, &run);
 	r->work_hours = run.work_hours;
 	r->spot = o->spot;
 	r->price_per_hour = o->price;

@@ -162,6 +162,7 @@ static void consider_worker(const struct route_ctx *c, const struct serverless_o
 	r->gpu_count = w->count * run.replicas;
 	r->replicas = run.replicas;
 	r->batch = run.batch;
+	route_copy_latency(r, &run);
 	r->work_hours = run.work_hours;
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * run.replicas;
