@@ -587,6 +587,26 @@ static void summary_table(const struct cli *c, const struct plan *p, bool co2)
 	       co2 ? "; kg CO2e: the best route's month, - when not known" : "");
 }
 
+/* Under a feasible route of a job with slo: the latency it was sized
+ * to, or that the route has no latency model. */
+static void latency_line(const struct cli *c, int col, const struct job *j,
+                         const struct route_result *r)
+{
+	if (!j->slo.given || !r->feasible)
+		return;
+	if (!r->slo_sized) {
+		cli_wrap(c, col, "%*slatency: not modelled", col, "");
+		return;
+	}
+	char t[32] = "", u[32] = "";
+	if (j->slo.ttft_ms > 0)
+		snprintf(t, sizeof t, " (slo %g)", j->slo.ttft_ms);
+	if (j->slo.tpot_ms > 0)
+		snprintf(u, sizeof u, " (slo %g)", j->slo.tpot_ms);
+	cli_wrap(c, col, "%*slatency: p%g TTFT %.0f ms%s, TPOT %.1f ms%s, batch %d", col, "",
+	         j->slo.percentile, r->ttft_ms, t, r->tpot_ms, u, r->batch);
+}
+
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p,
                        bool co2)
 {
@@ -630,6 +650,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			if (j->routes[k].left_out[0])
 				cli_wrap(c, detail_col, "%*sleft out: %s", detail_col, "",
 				         cli_safe(detail, sizeof detail, j->routes[k].left_out));
+			latency_line(c, detail_col, j->job, &j->routes[k]);
 		}
 		char line[512];
 		breakeven_line(line, sizeof line, j);
