@@ -138,7 +138,7 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 		double queue = fmax(0, concurrency - b) / x; /* the waiters ahead drain */
 		double chunks = ceil(in / fmax(m->budget - n, m->budget / 8));
 		lat->tpot_ms = tpot * 1e3;
-		lat->ttft_ms = (queue + pre_s + chunks * step) * 1e3;
+		lat->ttft_ms = (queue + pre_s + (chunks + 1) * step) * 1e3;
 		lat->stable = true;
 		return;
 	}
@@ -153,11 +153,20 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	if (!isfinite(tpot) || rps * out * tpot >= b * 0.999)
 		return; /* the slots never empty: the queue grows without end */
 	double nq = fmin(b, n + z * sqrt(fmax(n, 1)));
-	double tpot_q = slo_step_s(m, nq, 0) / (1 - rho);
+	/* A request's TPOT is the mean of its decode life: the prompts that
+	 * arrive in it (Poisson, rps x life) stretch its steps, at their
+	 * quantile too. */
+	double life = out * tpot, arrivals = rps * life;
+	double rho_q = fmin(rho * (1 + z / sqrt(fmax(arrivals, 1))), 0.99);
+	if (!(rho_q > rho))
+		rho_q = rho;
+	double tpot_q = slo_step_s(m, nq, 0) / (1 - rho_q);
 	double chunks = ceil(in / fmax(m->budget - nq, m->budget / 8));
-	double own = pre_s + chunks * slo_step_s(m, nq, 0);
+	/* Its prompt's prefill, a chunk a step beside the decode, after the
+	 * step in progress when it arrives. */
+	double own = pre_s + (chunks + 1) * slo_step_s(m, nq, 0);
 	/* b slots, each busy a request's decode and prefill: M/G/c. */
-	double serve = out * tpot + own;
+	double serve = out * slo_step_s(m, nq, 0) / (1 - rho) + own;
 	double a = rps * serve;
 	double slot_wait = 0;
 	if (a >= b)
