@@ -33,6 +33,12 @@
 /* Fixed-point rounds of TPOT and the decode concurrency: each round moves
  * the concurrency by less than the step grows, so a few settle it. */
 #define SLO_ROUNDS 30
+/* The batches the step time is estimated at grow by this factor: the
+ * step is near linear in the batch between them (the weights' read plus
+ * each sequence's KV, or the compute of each token). */
+#define SLO_POINT_STEP 4
+/* Erlang C exactly up to this many servers, by Halfin-Whitt above. */
+#define SLO_EXACT_SERVERS 64
 
 void slo_model_build(const struct workload *w, const struct device *d, struct slo_model *m)
 {
@@ -41,7 +47,7 @@ void slo_model_build(const struct workload *w, const struct device *d, struct sl
 	s.batch = 0;
 	m->max_batch = workload_shape_batch(&s, d);
 	m->budget = m->max_batch > WORKLOAD_MAX_SEQS ? SLO_BUDGET_LARGE : SLO_BUDGET_SMALL;
-	for (int b = 1; m->n_points < SLO_MAX_POINTS; b *= 2) {
+	for (int b = 1; m->n_points < SLO_MAX_POINTS; b *= SLO_POINT_STEP) {
 		int at = b < m->max_batch ? b : m->max_batch;
 		struct speed_est e;
 		int got;
@@ -105,6 +111,19 @@ static double normal_quantile(double p)
  * (Erlang B by its recurrence, then C = B / (1 - (a/c)(1 - B))). */
 static double erlang_c(int c, double a)
 {
+	/* Far below c servers (Halfin-Whitt's beta = (c - a) / sqrt(a) over
+	 * 6) the chance is under 1e-8: no percentile here sees a wait. */
+	double beta = (c - a) / sqrt(a);
+	if (beta > 6 + 6 / sqrt(a))
+		return 0;
+	/* Many servers: Halfin and Whitt's limit (Operations Research 29(3),
+	 * 1981), 1 / (1 + beta Phi(beta) / phi(beta)), within a few percent
+	 * of the exact chance from 64 servers on; below, the exact one. */
+	if (c > SLO_EXACT_SERVERS) {
+		double phi = exp(-beta * beta / 2) / 2.5066282746310002 /* sqrt(2 pi) */;
+		double big_phi = 0.5 * erfc(-beta / sqrt(2));
+		return 1 / (1 + beta * big_phi / phi);
+	}
 	double bl = 1;
 	for (int k = 1; k <= c; k++)
 		bl = a * bl / (k + a * bl);
@@ -119,13 +138,17 @@ static double wait_quantile(double pw, double mean_if, double q)
 	return pw > 1 - q ? mean_if * log(pw / (1 - q)) : 0;
 }
 
+double slo_z(double q)
+{
+	return normal_quantile(q);
+}
+
 void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, double in,
-              double out, double q, struct slo_latency *lat)
+              double out, double q, double z, struct slo_latency *lat)
 {
 	memset(lat, 0, sizeof *lat);
 	lat->ttft_ms = lat->tpot_ms = INFINITY;
 	double pre_s = m->prefill_tps > 0 ? in / m->prefill_tps : 0; /* one prompt, alone */
-	double z = normal_quantile(q);
 	if (rps <= 0) { /* closed loop: concurrency in flight, b of them decoding */
 		double n = fmin(concurrency, b);
 		double step = slo_step_s(m, n, 0);
@@ -148,7 +171,11 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	double tpot = slo_step_s(m, 1, 0) / (1 - rho), n = 0;
 	for (int i = 0; i < SLO_ROUNDS; i++) {
 		n = fmin(rps * out * tpot, b);
-		tpot = slo_step_s(m, n, 0) / (1 - rho);
+		double next = slo_step_s(m, n, 0) / (1 - rho);
+		bool settled = fabs(next - tpot) <= 1e-6 * tpot;
+		tpot = next;
+		if (settled)
+			break;
 	}
 	if (!isfinite(tpot) || rps * out * tpot >= b * 0.999)
 		return; /* the slots never empty: the queue grows without end */
@@ -171,8 +198,9 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	double slot_wait = 0;
 	if (a >= b)
 		return;
-	if (a > 0) {
-		double pw = erlang_c(b, a);
+	double pw = a > 0 ? erlang_c(b, a) : 0;
+	lat->slot_wait_free = pw == 0 && nq < b;
+	if (pw > 0) {
 		double cs2 = 0; /* the mean request shape: service times alike */
 		double mean = pw / (b / serve - rps) * (1 + cs2) / 2;
 		slot_wait = wait_quantile(pw, mean / pw, q);
@@ -201,16 +229,16 @@ static double miss(const struct job_slo *t, const struct slo_latency *lat)
 
 /* The best batch cap of r replicas: all caps that meet the targets rank
  * alike, then by TTFT; below them by how far they miss. Returns its miss. */
-static double best_cap(const struct slo_model *m, const struct workload *w, int r, int fixed,
-                       int *cap, struct slo_latency *best)
+static double best_cap(const struct slo_model *m, const struct workload *w, double peak, int r,
+                       int fixed, int *cap, struct slo_latency *best)
 {
 	const struct job *j = w->job;
-	double rps = job_load_peak_rps(j) / r, conc = j->load.peak_concurrency / r;
-	double q = j->slo.percentile / 100, least = NAN;
+	double rps = peak / r, conc = j->load.peak_concurrency / r;
+	double q = j->slo.percentile / 100, z = m->z, least = NAN;
 	for (int i = 0; i < m->n_points; i++) {
 		int b = fixed > 0 ? fixed : (int)m->batch[i];
 		struct slo_latency lat;
-		slo_eval(m, b, rps, conc, j->request_input, j->request_output, q, &lat);
+		slo_eval(m, b, rps, conc, j->request_input, j->request_output, q, z, &lat);
 		double x = miss(&j->slo, &lat);
 		bool better = isnan(least) || fmax(x, 1) < fmax(least, 1) ||
 		              (fmax(x, 1) == fmax(least, 1) && lat.ttft_ms < best->ttft_ms);
@@ -219,10 +247,31 @@ static double best_cap(const struct slo_model *m, const struct workload *w, int 
 			*cap = b;
 			*best = lat;
 		}
-		if (fixed > 0)
+		/* A cap above every sequence that ever waits changes nothing. */
+		if (fixed > 0 || (lat.stable && lat.slot_wait_free))
 			break;
 	}
 	return least;
+}
+
+/* Why no replica count within the route's meets the targets: the best
+ * latency its most replicas reach. */
+static void fail_why(const struct job *j, const struct device *d, int most, int cap,
+                     const struct slo_latency *lat, double peak, char *why, size_t len)
+{
+	if (!why || !len)
+		return;
+	if (lat->stable)
+		snprintf(why, len,
+		         "no configuration meets slo (p%g TTFT %g ms, TPOT %g ms): %d replicas of "
+		         "%dx %s at batch %d reach TTFT %.0f ms, TPOT %.1f ms",
+		         j->slo.percentile, j->slo.ttft_ms, j->slo.tpot_ms, most, d->count, d->name,
+		         cap, lat->ttft_ms, lat->tpot_ms);
+	else
+		snprintf(why, len,
+		         "no configuration meets slo: %d replicas of %dx %s cannot keep up with "
+		         "%.3g requests a second",
+		         most, d->count, d->name, peak);
 }
 
 bool slo_size(const struct workload *w, const struct device *d, int max_replicas,
@@ -231,41 +280,53 @@ bool slo_size(const struct workload *w, const struct device *d, int max_replicas
 	const struct job *j = w->job;
 	struct slo_model m;
 	slo_model_build(w, d, &m);
+	m.z = slo_z(j->slo.percentile / 100);
 	/* An explicit batch over 1 is the cap; the default 1 or max lets it choose. */
 	int fixed = !j->batch_max && j->batch > 1 ? j->batch : 0;
-	int lo = out->replicas > 1 ? out->replicas : 1, hi = max_replicas > lo ? max_replicas : lo;
-	int cap = 1;
-	struct slo_latency lat = {.ttft_ms = INFINITY, .tpot_ms = INFINITY};
-	if (best_cap(&m, w, hi, fixed, &cap, &lat) > 1) {
-		if (why && len) {
-			if (lat.stable)
-				snprintf(why, len,
-				         "no configuration meets slo (p%g TTFT %g ms, TPOT %g ms): %d "
-				         "replicas of %dx %s at batch %d reach TTFT %.0f ms, TPOT %.1f ms",
-				         j->slo.percentile, j->slo.ttft_ms, j->slo.tpot_ms, hi,
-				         d->count, d->name, cap, lat.ttft_ms, lat.tpot_ms);
-			else
-				snprintf(why, len,
-				         "no configuration meets slo: %d replicas of %dx %s cannot keep "
-				         "up with %.3g requests a second",
-				         hi, d->count, d->name, job_load_peak_rps(j));
-		}
-		out->ttft_ms = lat.ttft_ms;
-		out->tpot_ms = lat.tpot_ms;
-		out->slo_sized = true;
-		out->slo_met = false;
-		return false;
+	double peak = job_load_peak_rps(j);
+	int lo = out->replicas > 1 ? out->replicas : 1, most = max_replicas > lo ? max_replicas : lo;
+	/* Below the prefill's and the decode's capacity no replica count
+	 * keeps up: start there. */
+	if (peak > 0 && m.prefill_tps > 0) {
+		double need = peak * j->request_input / m.prefill_tps;
+		double top = m.batch[m.n_points - 1];
+		need = fmax(need, peak * j->request_output * m.step_s[m.n_points - 1] / top);
+		if (need >= lo && need < most)
+			lo = (int)floor(need);
+		lo = lo < 1 ? 1 : lo;
 	}
-	/* Meeting the targets only gets easier with replicas: bisect. */
+	/* Meeting the targets only gets easier with replicas: double until
+	 * they hold (or the route's most), then bisect. */
+	int cap = 1, hi = lo;
+	struct slo_latency lat = {.ttft_ms = INFINITY, .tpot_ms = INFINITY};
+	/* No load makes a step faster than one sequence's, nor a prompt's
+	 * first token sooner than its prefill: past those, go to the most. */
+	double floor_tpot = m.step_s[0] * 1e3;
+	double floor_ttft = (m.prefill_tps > 0 ? j->request_input / m.prefill_tps : 0) * 1e3;
+	if ((j->slo.tpot_ms > 0 && floor_tpot > j->slo.tpot_ms) ||
+	    (j->slo.ttft_ms > 0 && floor_ttft > j->slo.ttft_ms))
+		hi = most;
+	while (best_cap(&m, w, peak, hi, fixed, &cap, &lat) > 1) {
+		if (hi >= most) {
+			fail_why(j, d, hi, cap, &lat, peak, why, len);
+			out->ttft_ms = lat.ttft_ms;
+			out->tpot_ms = lat.tpot_ms;
+			out->slo_sized = true;
+			out->slo_met = false;
+			return false;
+		}
+		lo = hi + 1;
+		hi = hi * 2 < most ? hi * 2 : most;
+	}
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2, c;
 		struct slo_latency l;
-		if (best_cap(&m, w, mid, fixed, &c, &l) <= 1)
+		if (best_cap(&m, w, peak, mid, fixed, &c, &l) <= 1)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	best_cap(&m, w, lo, fixed, &cap, &lat);
+	best_cap(&m, w, peak, lo, fixed, &cap, &lat);
 	out->replicas = lo;
 	out->batch = cap;
 	out->tps = cap / slo_step_s(&m, cap, 0); /* one replica's decode rate at the cap */

@@ -13,7 +13,7 @@
 #include "speed.h"
 #include "workload.h"
 
-/* Batch sizes the step time is estimated at: 1, 2, 4, … up to the most
+/* Batch sizes the step time is estimated at: 1, 4, 16, … up to the most
  * that fit (at most WORKLOAD_MAX_SEQS_LARGE). */
 #define SLO_MAX_POINTS 12
 
@@ -25,6 +25,7 @@ struct slo_model {
 	int max_batch;      /* the most sequences that fit beside the weights */
 	double prefill_tps; /* prompt tokens/s of the replica; 0 = not modelled */
 	double budget;      /* tokens one step carries: decode tokens + a prefill chunk */
+	double z;           /* slo_size: the normal quantile of the job's percentile */
 };
 
 /* Latency of one configuration at a load. */
@@ -32,6 +33,8 @@ struct slo_latency {
 	double ttft_ms; /* time to first token at the percentile */
 	double tpot_ms; /* time per output token at the percentile */
 	bool stable;    /* the replica keeps up with its share of the load */
+	bool slot_wait_free; /* no request waits for a batch slot: a larger cap
+	                      * gives the same latency */
 };
 
 /* The step-time model of a replica on device d for w's job shape. */
@@ -40,11 +43,14 @@ void slo_model_build(const struct workload *w, const struct device *d, struct sl
  * the decode step at n (interpolated between the estimated batches) plus
  * k at the prefill rate. */
 double slo_step_s(const struct slo_model *m, double n, double k);
+/* The standard normal quantile of q in (0, 1). */
+double slo_z(double q);
 /* Latency of one replica with batch cap b, at `rps` Poisson arrivals a
  * second (or, rps 0, `concurrency` requests in flight), requests of
- * `in` / `out` tokens, the percentile q in (0, 1). */
+ * `in` / `out` tokens, at the percentile q in (0, 1) whose normal
+ * quantile is z (slo_z). */
 void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, double in,
-              double out, double q, struct slo_latency *lat);
+              double out, double q, double z, struct slo_latency *lat);
 /* Sizes w's job on device d to its slo: at its peak: the fewest replicas
  * (at most max_replicas, at least out->replicas) and the batch cap that
  * meet both targets, into out (replicas, batch, ttft_ms, tpot_ms,
