@@ -152,8 +152,8 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	if (rps <= 0) { /* closed loop: concurrency in flight, b of them decoding */
 		double n = fmin(concurrency, b);
 		double step = slo_step_s(m, n, 0);
-		double serve = out * step + pre_s;     /* one request's time in a slot */
-		double x = n / serve;                  /* completions a second */
+		double serve = out * step + pre_s; /* one request's time in a slot */
+		double x = n / serve;              /* completions a second */
 		double rho = x * pre_s;
 		if (!(rho < 1) || !isfinite(step))
 			return;
@@ -284,7 +284,8 @@ bool slo_size(const struct workload *w, const struct device *d, int max_replicas
 	/* An explicit batch over 1 is the cap; the default 1 or max lets it choose. */
 	int fixed = !j->batch_max && j->batch > 1 ? j->batch : 0;
 	double peak = job_load_peak_rps(j);
-	int lo = out->replicas > 1 ? out->replicas : 1, most = max_replicas > lo ? max_replicas : lo;
+	int lo = out->replicas > 1 ? out->replicas : 1,
+	    most = max_replicas > lo ? max_replicas : lo;
 	/* Below the prefill's and the decode's capacity no replica count
 	 * keeps up: start there. */
 	if (peak > 0 && m.prefill_tps > 0) {

@@ -30,9 +30,9 @@ struct slo_model {
 
 /* Latency of one configuration at a load. */
 struct slo_latency {
-	double ttft_ms; /* time to first token at the percentile */
-	double tpot_ms; /* time per output token at the percentile */
-	bool stable;    /* the replica keeps up with its share of the load */
+	double ttft_ms;      /* time to first token at the percentile */
+	double tpot_ms;      /* time per output token at the percentile */
+	bool stable;         /* the replica keeps up with its share of the load */
 	bool slot_wait_free; /* no request waits for a batch slot: a larger cap
 	                      * gives the same latency */
 };

@@ -22,8 +22,8 @@
 /* An hour's weight in profile: relative, so only its scale is bounded. */
 #define MAX_PROFILE_WEIGHT 1e9
 /* A minute of latency: a target beyond it is no interactive target. */
-#define MAX_LATENCY_MS 60000
-#define HOURS_PER_DAY 24
+#define MAX_LATENCY_MS   60000
+#define HOURS_PER_DAY    24
 #define MINUTES_PER_HOUR 60
 
 /* profile: exactly 24 non-negative numbers, one per local hour. */
@@ -283,8 +283,8 @@ int spec_check_load(struct spec_rd *r, const struct spec_key *k, const struct ke
 	struct yr *y = &r->c->y;
 	if (j->task != TASK_INFERENCE || (j->usage.given && !j->usage.interactive))
 		return yr_fail(y, kv->key->start_mark,
-		               "%s %s is for a serving job, but this one is %s; remove %s",
-		               k->name, r->where,
+		               "%s %s is for a serving job, but this one is %s; remove %s", k->name,
+		               r->where,
 		               j->task != TASK_INFERENCE ? task_name(j->task)
 		                                         : "a batch (usage counts documents)",
 		               k->name);
@@ -298,10 +298,11 @@ int spec_check_load(struct spec_rd *r, const struct spec_key *k, const struct ke
 			               r->where);
 		for (int h = 0; j->load.has_profile && h < HOURS_PER_DAY; h++)
 			if (j->load.profile[h] > 0 && hour_cover(&j->sched, h) == 0)
-				return yr_fail(y, kv->val->start_mark,
-				               "'profile' %s puts load in hour %d, outside the serving "
-				               "window; set hour %d to 0 or widen schedule.window",
-				               r->where, h, h);
+				return yr_fail(
+				    y, kv->val->start_mark,
+				    "'profile' %s puts load in hour %d, outside the serving "
+				    "window; set hour %d to 0 or widen schedule.window",
+				    r->where, h, h);
 		return PLANNER_OK;
 	}
 	if (!source)

@@ -23,7 +23,7 @@
 
 #define HEAD "version: 1\njobs:\n"
 #define JOB                                                                                        \
-	" - {name: chat, model: llama-3.1-8b, precision: bf16, request: {input: 1000, output: "  \
+	" - {name: chat, model: llama-3.1-8b, precision: bf16, request: {input: 1000, output: "    \
 	"200}, serving: always-on, "
 
 static struct jobspec *parse(const char *yaml)
@@ -116,8 +116,8 @@ static double quantile(double *v, size_t n, double q)
 /* One replica at `rps` Poisson arrivals (the peak split evenly, as a
  * random spread over the replicas leaves each a Poisson stream), batch
  * cap b, n requests after a warm-up; p-quantile TTFT and TPOT in ms. */
-static void simulate(const struct slo_model *m, int b, double rps, double in, double out,
-                     size_t n, double q, double *ttft_ms, double *tpot_ms)
+static void simulate(const struct slo_model *m, int b, double rps, double in, double out, size_t n,
+                     double q, double *ttft_ms, double *tpot_ms)
 {
 	size_t warm = n / 10, total = n + warm;
 	struct req *r = calloc(total, sizeof *r);
@@ -153,7 +153,8 @@ static void simulate(const struct slo_model *m, int b, double rps, double in, do
 				budget -= c;
 				pre += c;
 				if (x->prompt_left <= 0)
-					x->prompt_left = -1; /* its first token comes with this step */
+					x->prompt_left =
+					    -1; /* its first token comes with this step */
 			}
 		}
 		now += slo_step_s(m, dec, pre);
@@ -219,17 +220,19 @@ static void check_with_sim(double rps, double ttft, double tpot)
 	ck_assert_msg(!any_meets, "%d replicas meet the targets in the simulation too", r - 1);
 }
 
-
 #define PROFILE_DAY "[0,0,0,0,0,0,0,0,1,2,3,3,2,3,3,2,1,1,0,0,0,0,0,0]"
-#define OFFICE " schedule: {window: \"08:00-18:00\", days: weekdays}, serving: window, "
-#define CHAT " - {name: chat, model: llama-3.1-8b, precision: bf16, request: {input: 1000, output: 200},"
+#define OFFICE      " schedule: {window: \"08:00-18:00\", days: weekdays}, serving: window, "
+#define CHAT                                                                                       \
+	" - {name: chat, model: llama-3.1-8b, precision: bf16, request: {input: 1000, output: "    \
+	"200},"
 
 START_TEST(refusals_at_file_line_col)
 {
 	/* A profile of 23 numbers, and one with a negative hour. */
 	refused_at(HEAD CHAT OFFICE "load: {peak_requests_per_second: 2, profile: [1,2]}}\n",
-	           "s.yaml:3:", "must be 24 non-negative numbers, one per local hour 0..23, got 2 "
-	                        "entries");
+	           "s.yaml:3:",
+	           "must be 24 non-negative numbers, one per local hour 0..23, got 2 "
+	           "entries");
 	refused_at(HEAD CHAT OFFICE "load: {peak_requests_per_second: 2, profile: "
 	                            "[0,0,0,0,0,0,0,0,1,2,3,-3,2,3,3,2,1,1,0,0,0,0,0,0]}}\n",
 	           "s.yaml:3:", "hour 11 is -3");
@@ -237,22 +240,24 @@ START_TEST(refusals_at_file_line_col)
 	refused_at(HEAD CHAT OFFICE "load: {peak_requests_per_second: 2, profile: "
 	                            "[0,0,0,0,0,0,0,0,1,2,3,3,2,3,3,2,1,1,1,0,0,0,0,0]}}\n",
 	           "s.yaml:3:", "puts load in hour 18, outside the serving window");
-	refused_at(HEAD CHAT OFFICE "load: {peak_requests_per_second: 2, peak_factor: 3, profile: "
-	           PROFILE_DAY "}}\n",
+	refused_at(HEAD CHAT OFFICE
+	           "load: {peak_requests_per_second: 2, peak_factor: 3, profile: " PROFILE_DAY
+	           "}}\n",
 	           "s.yaml:3:", "both peak_factor and profile");
 	refused_at(HEAD CHAT OFFICE "load: {peak_requests_per_second: 2, peak_concurrency: 8}}\n",
 	           "s.yaml:3:", "both peak_requests_per_second and peak_concurrency");
 	/* Not a serving job: a fine-tune, a batch of documents. */
 	refused_at(HEAD " - {name: t, model: llama-3.1-8b, task: finetune-lora, hours_per_month: "
 	                "10, load: {peak_requests_per_second: 2}}\n",
-	           "s.yaml:3:", "load in job 't' is for a serving job, but this one is "
-	                        "finetune-lora");
+	           "s.yaml:3:",
+	           "load in job 't' is for a serving job, but this one is "
+	           "finetune-lora");
 	refused_at(HEAD " - {name: d, model: llama-3.1-8b, usage: {documents_per_month: 100, "
 	                "tokens_per_document: 500}, slo: {ttft_ms: 100}}\n",
 	           "s.yaml:3:", "a batch (usage counts documents)");
 	/* slo with nothing to size for. */
-	refused_at(HEAD CHAT OFFICE "slo: {ttft_ms: 2000}}\n", "s.yaml:3:",
-	           "slo in job 'chat' has no load to size for");
+	refused_at(HEAD CHAT OFFICE "slo: {ttft_ms: 2000}}\n",
+	           "s.yaml:3:", "slo in job 'chat' has no load to size for");
 	/* The percentile outside (0, 100); targets of 0 or below. */
 	refused_at(HEAD CHAT OFFICE "load: {peak_requests_per_second: 2}, slo: {ttft_ms: 10, "
 	                            "percentile: 100}}\n",
@@ -274,15 +279,16 @@ END_TEST
  * the window, peak_factor raising the middle hour. */
 START_TEST(rate_by_hour)
 {
-	struct jobspec *spec = parse(HEAD CHAT OFFICE "load: {peak_requests_per_second: 3, profile: "
-	                             PROFILE_DAY "}}\n");
+	struct jobspec *spec = parse(
+	    HEAD CHAT OFFICE "load: {peak_requests_per_second: 3, profile: " PROFILE_DAY "}}\n");
 	const struct job *j = &spec->jobs[0];
 	ck_assert_double_eq_tol(job_load_rps_at_hour(j, 10), 3, 1e-12);
 	ck_assert_double_eq_tol(job_load_rps_at_hour(j, 9), 2, 1e-12);
 	ck_assert_double_eq_tol(job_load_rps_at_hour(j, 3), 0, 1e-12);
 	ck_assert_double_eq_tol(job_load_peak_rps(j), 3, 1e-12);
 	jobspec_free(spec);
-	spec = parse(HEAD CHAT OFFICE "usage: {requests_per_day: 36000}, load: {peak_factor: 2}}\n");
+	spec =
+	    parse(HEAD CHAT OFFICE "usage: {requests_per_day: 36000}, load: {peak_factor: 2}}\n");
 	j = &spec->jobs[0];
 	/* 36000 over 10 h is 1 a second; the window's middle hour, 13, twice that. */
 	ck_assert_double_eq_tol(job_load_rps_at_hour(j, 9), 1, 1e-12);
@@ -303,7 +309,6 @@ START_TEST(sim_confirms_a_tpot_bound_size)
 	check_with_sim(40, 1000, 16);
 }
 END_TEST
-
 
 /* Where the target binds at 4 replicas or more, twice the peak takes
  * about twice the GPUs. */
@@ -339,7 +344,7 @@ START_TEST(unreachable_target_is_infeasible_with_the_best)
 	ck_assert(s.run.tpot_ms > 0.5 && isfinite(s.run.tpot_ms));
 	/* compare: every GPU route infeasible, the API not modelled. */
 	struct jobspec *spec = parse(HEAD JOB "load: {peak_requests_per_second: 1}, slo: {ttft_ms: "
-	                             "1000, tpot_ms: 0.5}}\n");
+	                                      "1000, tpot_ms: 0.5}}\n");
 	struct plan *p = NULL;
 	char *err = NULL;
 	struct store *st = NULL;
