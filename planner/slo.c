@@ -152,16 +152,26 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	if (rps <= 0) { /* closed loop: concurrency in flight, b of them decoding */
 		double n = fmin(concurrency, b);
 		double step = slo_step_s(m, n, 0);
-		double serve = out * step + pre_s; /* one request's time in a slot */
-		double x = n / serve;              /* completions a second */
-		double rho = x * pre_s;
-		if (!(rho < 1) || !isfinite(step))
-			return;
-		double tpot = step / (1 - rho);
-		double queue = fmax(0, concurrency - b) / x; /* the waiters ahead drain */
 		double chunks = ceil(in / fmax(m->budget - n, m->budget / 8));
+		double own = pre_s + (chunks + 1) * step; /* its prompt, to the first token */
+		if (!isfinite(step))
+			return;
+		/* Completions a second x = n / (own + out TPOT), and TPOT is the
+		 * step stretched by the prompts x brings: solved together (the
+		 * mean of old and new x settles it). */
+		double x = n / (own + out * step), tpot = step;
+		for (int i = 0; i < SLO_ROUNDS; i++) {
+			double rho = fmin(x * pre_s, 0.99);
+			tpot = step / (1 - rho);
+			double next = 0.5 * (x + n / (own + out * tpot));
+			bool settled = fabs(next - x) <= 1e-6 * x;
+			x = next;
+			if (settled)
+				break;
+		}
+		double queue = fmax(0, concurrency - b) / x; /* the waiters ahead drain */
 		lat->tpot_ms = tpot * 1e3;
-		lat->ttft_ms = (queue + pre_s + (chunks + 1) * step) * 1e3;
+		lat->ttft_ms = (queue + own) * 1e3;
 		lat->stable = true;
 		return;
 	}

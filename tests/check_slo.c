@@ -68,7 +68,8 @@ struct sized {
 	char why[256];
 };
 
-static void size_on(const char *yaml, const char *gpu, int max_replicas, struct sized *out)
+static void size_on(const char *yaml, const char *gpu, int count, int max_replicas,
+                    struct sized *out)
 {
 	struct jobspec *spec = parse(yaml);
 	struct workload w;
@@ -76,7 +77,7 @@ static void size_on(const char *yaml, const char *gpu, int max_replicas, struct 
 	ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[0], &err), PLANNER_OK);
 	const struct gpu_spec *g = refdata_gpu(test_ref(), gpu);
 	ck_assert_ptr_nonnull(g);
-	struct device d = device_from_gpu(g, 1);
+	struct device d = device_from_gpu(g, count);
 	slo_model_build(&w, &d, &out->m);
 	out->why[0] = '\0';
 	out->ok = workload_device_size(&w, &d, max_replicas, &out->run, out->why, sizeof out->why);
@@ -200,7 +201,7 @@ static void check_with_sim(double rps, double ttft, double tpot)
 {
 	char *yaml = spec_at(rps, ttft, tpot);
 	struct sized s;
-	size_on(yaml, "H100 SXM", 64, &s);
+	size_on(yaml, "H100 SXM", 1, 64, &s);
 	free(yaml);
 	ck_assert_msg(s.ok, "%s", s.why);
 	int r = s.run.replicas, b = s.run.batch;
@@ -316,8 +317,8 @@ START_TEST(double_the_peak_double_the_gpus)
 {
 	struct sized a, b;
 	char *y1 = spec_at(60, 1000, 40), *y2 = spec_at(120, 1000, 40);
-	size_on(y1, "H100 SXM", 64, &a);
-	size_on(y2, "H100 SXM", 64, &b);
+	size_on(y1, "H100 SXM", 1, 64, &a);
+	size_on(y2, "H100 SXM", 1, 64, &b);
 	free(y1);
 	free(y2);
 	ck_assert_msg(a.ok && b.ok, "%s %s", a.why, b.why);
@@ -334,7 +335,7 @@ START_TEST(unreachable_target_is_infeasible_with_the_best)
 {
 	struct sized s;
 	char *y = spec_at(1, 1000, 0.5);
-	size_on(y, "H100 SXM", 64, &s);
+	size_on(y, "H100 SXM", 1, 64, &s);
 	free(y);
 	ck_assert(!s.ok);
 	ck_assert_msg(strstr(s.why, "no configuration meets slo (p95 TTFT 1000 ms, TPOT 0.5 ms)") &&
@@ -365,6 +366,54 @@ START_TEST(unreachable_target_is_infeasible_with_the_best)
 }
 END_TEST
 
+/* A published latency at a load on named GPUs: NVIDIA NIM for
+ * Llama-3.3-70B-Instruct, fp8 TP2 on 2 x H100 80G, 5000 input / 500
+ * output tokens, mean TTFT and ITL by concurrency (AIPerf, a closed loop:
+ * each client sends its next request when the last ends), from
+ * https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance, section
+ * "Llama-3.3-70b-instruct Results", Version 1.8.0 (read 2026-12-02; the
+ * same table's throughputs are tests/calibration/measurements.tsv rows
+ * serving-001..008). The rows below the knee (the queue grows from 100
+ * on). */
+/* How far the model may be from it: NIM's backend is not stated (the
+ * tensorrt-llm profile stands in), the speed model's decode and prefill
+ * rates are estimates, and the queue is approximated. Model/published:
+ * ITL 0.83, 0.94, 1.21, 1.31; TTFT 1.34, 1.00, 0.84 (2026-12-02). */
+#define NIM_TOLERANCE 0.40
+static const struct nim_row {
+	double concurrency, ttft_ms, itl_ms;
+} nim_rows[] = {
+    {1, 406.77, 18.58},
+    {5, 546.7, 21.83},
+    {25, 688.69, 38.75},
+    {50, 834.51, 59.73},
+};
+
+START_TEST(published_nim_latency)
+{
+	struct sized s;
+	size_on(HEAD " - {name: n, model: llama-3.3-70b, precision: fp8, engine: tensorrt-llm, "
+	             "context: 5500, request: {input: 5000, output: 500}, serving: always-on, "
+	             "load: {peak_concurrency: 1}, slo: {ttft_ms: 60000, tpot_ms: 1000}}\n",
+	        "H100 SXM", 2, 1, &s);
+	for (size_t i = 0; i < NELEM(nim_rows); i++) {
+		const struct nim_row *r = &nim_rows[i];
+		struct slo_latency lat;
+		slo_eval(&s.m, s.m.max_batch, 0, r->concurrency, 5000, 500, 0.5, slo_z(0.5), &lat);
+		ck_assert(lat.stable);
+		ck_assert_msg(fabs(lat.tpot_ms / r->itl_ms - 1) <= NIM_TOLERANCE,
+		              "C=%g: ITL %.1f ms, published %.2f", r->concurrency, lat.tpot_ms,
+		              r->itl_ms);
+		/* At 50 the model's KV cache (bf16: the page does not say NIM's)
+		 * holds 49 sequences, so one waits: TTFT is not compared there. */
+		if (r->concurrency < s.m.max_batch)
+			ck_assert_msg(fabs(lat.ttft_ms / r->ttft_ms - 1) <= NIM_TOLERANCE,
+			              "C=%g: TTFT %.0f ms, published %.2f", r->concurrency,
+			              lat.ttft_ms, r->ttft_ms);
+	}
+}
+END_TEST
+
 Suite *slo_suite(void)
 {
 	Suite *s = suite_create("slo");
@@ -374,6 +423,7 @@ Suite *slo_suite(void)
 	tcase_add_test(tc, sim_confirms_the_size);
 	tcase_add_test(tc, sim_confirms_a_tpot_bound_size);
 	tcase_add_test(tc, double_the_peak_double_the_gpus);
+	tcase_add_test(tc, published_nim_latency);
 	tcase_add_test(tc, unreachable_target_is_infeasible_with_the_best);
 	suite_add_tcase(s, tc);
 	return s;
