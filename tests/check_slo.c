@@ -366,28 +366,36 @@ START_TEST(unreachable_target_is_infeasible_with_the_best)
 }
 END_TEST
 
-/* A published latency at a load on named GPUs: NVIDIA NIM for
- * Llama-3.3-70B-Instruct, fp8 TP2 on 2 x H100 80G, 5000 input / 500
- * output tokens, mean TTFT and ITL by concurrency (AIPerf, a closed loop:
- * each client sends its next request when the last ends), from
- * https://docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance, section
- * "Llama-3.3-70b-instruct Results", Version 1.8.0 (read 2026-12-02; the
- * same table's throughputs are tests/calibration/measurements.tsv rows
- * serving-001..008). The rows below the knee (the queue grows from 100
- * on). */
+/* A published latency at a load on named GPUs, kept with its source in
+ * NIM_TSV: NVIDIA NIM's Llama-3.3-70B-Instruct fp8 TP2 on 2 x H100 80G,
+ * 5000 in / 500 out, mean TTFT and ITL by concurrency. */
+#define NIM_TSV "tests/fixtures/slo/nim-llama-3.3-70b-fp8-2xh100.tsv"
 /* How far the model may be from it: NIM's backend is not stated (the
  * tensorrt-llm profile stands in), the speed model's decode and prefill
  * rates are estimates, and the queue is approximated. Model/published:
  * ITL 0.83, 0.94, 1.21, 1.31; TTFT 1.34, 1.00, 0.84 (2026-12-02). */
 #define NIM_TOLERANCE 0.40
-static const struct nim_row {
+#define NIM_MAX_ROWS  16
+struct nim_row {
 	double concurrency, ttft_ms, itl_ms;
-} nim_rows[] = {
-    {1, 406.77, 18.58},
-    {5, 546.7, 21.83},
-    {25, 688.69, 38.75},
-    {50, 834.51, 59.73},
 };
+
+static size_t read_nim(struct nim_row *rows)
+{
+	FILE *f = fopen(NIM_TSV, "r");
+	ck_assert_msg(f != NULL, "%s", NIM_TSV);
+	char line[512];
+	size_t n = 0;
+	while (fgets(line, sizeof line, f) && n < NIM_MAX_ROWS) {
+		struct nim_row r;
+		if (line[0] != '#' &&
+		    sscanf(line, "%lf\t%lf\t%lf", &r.concurrency, &r.ttft_ms, &r.itl_ms) == 3)
+			rows[n++] = r;
+	}
+	fclose(f);
+	ck_assert_uint_ge(n, 4);
+	return n;
+}
 
 START_TEST(published_nim_latency)
 {
@@ -396,8 +404,10 @@ START_TEST(published_nim_latency)
 	             "context: 5500, request: {input: 5000, output: 500}, serving: always-on, "
 	             "load: {peak_concurrency: 1}, slo: {ttft_ms: 60000, tpot_ms: 1000}}\n",
 	        "H100 SXM", 2, 1, &s);
-	for (size_t i = 0; i < NELEM(nim_rows); i++) {
-		const struct nim_row *r = &nim_rows[i];
+	struct nim_row rows[NIM_MAX_ROWS];
+	size_t n = read_nim(rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct nim_row *r = &rows[i];
 		struct slo_latency lat;
 		slo_eval(&s.m, s.m.max_batch, 0, r->concurrency, 5000, 500, 0.5, slo_z(0.5), &lat);
 		ck_assert(lat.stable);
