@@ -138,6 +138,29 @@ static double wait_quantile(double pw, double mean_if, double q)
 	return pw > 1 - q ? mean_if * log(pw / (1 - q)) : 0;
 }
 
+/* The decoding sequences n = k t(n) (Little's law with k = λ O / (1 - ρ)):
+ * t is piecewise linear and rising, so n solves it on one segment.
+ * INFINITY when none holds it (the decode cannot keep up). */
+static double decode_concurrency(const struct slo_model *m, double k)
+{
+	if (m->n_points == 0)
+		return INFINITY;
+	double n = k * m->step_s[0];
+	if (n <= m->batch[0])
+		return n;
+	for (int i = 1; i < m->n_points; i++) {
+		double x0 = m->batch[i - 1], x1 = m->batch[i], y0 = m->step_s[i - 1];
+		double sl = (m->step_s[i] - y0) / (x1 - x0), den = 1 - k * sl;
+		if (den > 0) {
+			n = k * (y0 - x0 * sl) / den;
+			if (n >= x0 && n <= x1)
+				return n;
+		}
+	}
+	n = k * m->step_s[m->n_points - 1]; /* flat past the last point */
+	return n > m->batch[m->n_points - 1] ? n : INFINITY;
+}
+
 double slo_z(double q)
 {
 	return normal_quantile(q);
@@ -178,16 +201,9 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	double rho = rps * pre_s;
 	if (!(rho < 1))
 		return;
-	double tpot = slo_step_s(m, 1, 0) / (1 - rho), n = 0;
-	for (int i = 0; i < SLO_ROUNDS; i++) {
-		n = fmin(rps * out * tpot, b);
-		double next = slo_step_s(m, n, 0) / (1 - rho);
-		bool settled = fabs(next - tpot) <= 1e-6 * tpot;
-		tpot = next;
-		if (settled)
-			break;
-	}
-	if (!isfinite(tpot) || rps * out * tpot >= b * 0.999)
+	double n = decode_concurrency(m, rps * out / (1 - rho));
+	double tpot = slo_step_s(m, n, 0) / (1 - rho);
+	if (!isfinite(tpot) || !(n < b * 0.999))
 		return; /* the slots never empty: the queue grows without end */
 	double nq = fmin(b, n + z * sqrt(fmax(n, 1)));
 	/* A request's TPOT is the mean of its decode life: the prompts that
