@@ -216,8 +216,9 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
 	double tpot_q = slo_step_s(m, nq, 0) / (1 - rho_q);
 	double chunks = ceil(in / fmax(m->budget - nq, m->budget / 8));
 	/* Its prompt's prefill, a chunk a step beside the decode, after the
-	 * step in progress when it arrives. */
-	double own = pre_s + (chunks + 1) * slo_step_s(m, nq, 0);
+	 * step in progress when it arrives; those steps carry other prompts'
+	 * chunks too (the mean stretch). */
+	double own = pre_s + (chunks + 1) * slo_step_s(m, nq, 0) / (1 - rho);
 	/* b slots, each busy a request's decode and prefill: M/G/c. */
 	double serve = out * slo_step_s(m, nq, 0) / (1 - rho) + own;
 	double a = rps * serve;
