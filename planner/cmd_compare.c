@@ -61,6 +61,11 @@ static cJSON *route_json(const struct plan *p, const struct job *j, const struct
 		cJSON_AddStringToObject(o, "left_out", r->left_out);
 	if (!r->feasible) {
 		cJSON_AddStringToObject(o, "why", r->why);
+		if (j->slo.given && r->slo_sized) { /* the best latency it reaches */
+			cJSON_AddNumberToObject(o, "ttft_ms", round_to(r->ttft_ms, 1));
+			cJSON_AddNumberToObject(o, "tpot_ms", round_to(r->tpot_ms, 2));
+			cJSON_AddBoolToObject(o, "slo_met", false);
+		}
 		return o;
 	}
 	const struct route_ops *ops = route_at((size_t)r->route);

@@ -214,6 +214,9 @@ void route_note_short_at(struct short_of *sh, const struct workload_run *run, co
 	sh->tps = run->tps;
 	sh->at = at;
 	snprintf(sh->why, sizeof sh->why, "%s", why);
+	sh->slo_sized = run->slo_sized && !run->slo_met;
+	sh->ttft_ms = run->ttft_ms;
+	sh->tpot_ms = run->tpot_ms;
 }
 
 void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why)
@@ -323,4 +326,12 @@ void route_copy_latency(struct route_result *r, const struct workload_run *run)
 	r->slo_sized = run->slo_sized;
 	r->ttft_ms = run->ttft_ms;
 	r->tpot_ms = run->tpot_ms;
+}
+
+void route_why_short(struct route_result *r, const struct short_of *sh)
+{
+	route_why(r, "%s", sh->why);
+	r->slo_sized = sh->slo_sized;
+	r->ttft_ms = sh->ttft_ms;
+	r->tpot_ms = sh->tpot_ms;
 }

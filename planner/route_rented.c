@@ -228,7 +228,7 @@ static int price_rented(const struct route_ctx *c, struct route_result *r, char 
 	if (r->feasible)
 		return PLANNER_OK;
 	if (sh.any)
-		route_why(r, "%s", sh.why);
+		route_why_short(r, &sh);
 	else if (considered == 0)
 		route_why(
 		    r,

@@ -222,7 +222,7 @@ static void why_not(const struct route_ctx *c, struct route_result *r, const str
                     const struct sls_miss *m)
 {
 	if (sh->any)
-		route_why(r, "%s", sh->why);
+		route_why_short(r, sh);
 	else if (m->elsewhere)
 		route_why(r, "no serverless offering states where its workers run, and the job "
 		             "lists regions");
