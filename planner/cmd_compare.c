@@ -34,7 +34,25 @@ static void co2_json(cJSON *o, const struct route_result *r)
 	cJSON_AddNumberToObject(o, "carbon_cost", round_to(r->carbon_cost, 2));
 }
 
-static cJSON *route_json(const struct plan *p, const struct route_result *r)
+/* The latency of a route sized to the job's slo: (slo.c); the API's is
+ * not modelled. Nothing for a job without slo:. */
+static void latency_json(cJSON *o, const struct job *j, const struct route_result *r)
+{
+	if (!j->slo.given)
+		return;
+	if (!r->slo_sized) {
+		cJSON_AddNullToObject(o, "ttft_ms");
+		cJSON_AddNullToObject(o, "tpot_ms");
+		cJSON_AddNullToObject(o, "slo_met");
+		cJSON_AddStringToObject(o, "slo_note", "not modelled");
+		return;
+	}
+	cJSON_AddNumberToObject(o, "ttft_ms", round_to(r->ttft_ms, 1));
+	cJSON_AddNumberToObject(o, "tpot_ms", round_to(r->tpot_ms, 2));
+	cJSON_AddBoolToObject(o, "slo_met", true); /* a feasible route met it */
+}
+
+static cJSON *route_json(const struct plan *p, const struct job *j, const struct route_result *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "route", route_name(r->route));
@@ -43,6 +61,11 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddStringToObject(o, "left_out", r->left_out);
 	if (!r->feasible) {
 		cJSON_AddStringToObject(o, "why", r->why);
+		if (j->slo.given && r->slo_sized) { /* the best latency it reaches */
+			cJSON_AddNumberToObject(o, "ttft_ms", round_to(r->ttft_ms, 1));
+			cJSON_AddNumberToObject(o, "tpot_ms", round_to(r->tpot_ms, 2));
+			cJSON_AddBoolToObject(o, "slo_met", false);
+		}
 		return o;
 	}
 	const struct route_ops *ops = route_at((size_t)r->route);
@@ -52,6 +75,7 @@ static cJSON *route_json(const struct plan *p, const struct route_result *r)
 		cJSON_AddNumberToObject(o, "replicas", r->replicas);
 		cJSON_AddNumberToObject(o, "batch", r->batch);
 	}
+	latency_json(o, j, r);
 	cJSON_AddNumberToObject(o, "monthly_cost", round_to(r->monthly_cost, 2));
 	add_num_or_null(o, "cost_per_mtok", r->cost_per_mtok, 4);
 	co2_json(o, r);
@@ -190,7 +214,7 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 	serving_json(j, r->job);
 	cJSON *routes = cJSON_AddArrayToObject(j, "routes");
 	for (int k = 0; k < (int)route_count(); k++)
-		cJSON_AddItemToArray(routes, route_json(p, &r->routes[k]));
+		cJSON_AddItemToArray(routes, route_json(p, r->job, &r->routes[k]));
 	if (r->best >= 0) {
 		cJSON *b = cJSON_AddObjectToObject(j, "best");
 		cJSON_AddStringToObject(b, "route", route_name((enum route)r->best));
@@ -568,6 +592,26 @@ static void summary_table(const struct cli *c, const struct plan *p, bool co2)
 	       co2 ? "; kg CO2e: the best route's month, - when not known" : "");
 }
 
+/* Under a feasible route of a job with slo: the latency it was sized
+ * to, or that the route has no latency model. */
+static void latency_line(const struct cli *c, int col, const struct job *j,
+                         const struct route_result *r)
+{
+	if (!j->slo.given || !r->feasible)
+		return;
+	if (!r->slo_sized) {
+		cli_wrap(c, col, "%*slatency: not modelled", col, "");
+		return;
+	}
+	char t[32] = "", u[32] = "";
+	if (j->slo.ttft_ms > 0)
+		snprintf(t, sizeof t, " (slo %g)", j->slo.ttft_ms);
+	if (j->slo.tpot_ms > 0)
+		snprintf(u, sizeof u, " (slo %g)", j->slo.tpot_ms);
+	cli_wrap(c, col, "%*slatency: p%g TTFT %.0f ms%s, TPOT %.1f ms%s, batch %d", col, "",
+	         j->slo.percentile, r->ttft_ms, t, r->tpot_ms, u, r->batch);
+}
+
 static int print_table(const struct cli *c, const struct jobspec *spec, const struct plan *p,
                        bool co2)
 {
@@ -611,6 +655,7 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			if (j->routes[k].left_out[0])
 				cli_wrap(c, detail_col, "%*sleft out: %s", detail_col, "",
 				         cli_safe(detail, sizeof detail, j->routes[k].left_out));
+			latency_line(c, detail_col, j->job, &j->routes[k]);
 		}
 		char line[512];
 		breakeven_line(line, sizeof line, j);

@@ -109,6 +109,26 @@ struct job_usage {
  * share of the week's days, 22.1 for weekdays. This function can't fail. */
 double schedule_month_days(const struct job_schedule *s);
 
+/* load: a serving job's peak and its shape over the day (spec_load.c).
+ * Numbers are 0 when not given. */
+struct job_load {
+	double peak_requests_per_second; /* arrivals a second in the busiest hour */
+	double peak_concurrency;         /* requests in flight at the peak, instead */
+	double peak_factor;              /* busiest hour over the mean hour up; 0 = none */
+	double profile[24];              /* relative load per local hour 0..23 */
+	bool has_profile;
+	bool given;
+};
+
+/* slo: latency targets at a percentile (spec_load.c; slo.c sizes them).
+ * A target not given is 0 (not constrained). */
+struct job_slo {
+	double ttft_ms;    /* time to first token */
+	double tpot_ms;    /* time per output token after the first */
+	double percentile; /* of requests meeting both; default 95 */
+	bool given;
+};
+
 struct job {
 	char *name;
 	char *model_ref;          /* as written: reference id or config.json path */
@@ -151,6 +171,8 @@ struct job {
 	int serving;              /* enum serving_mode; window: hours_per_month is the window's */
 	bool serving_implied;     /* serving not in the spec: set by the interactive-usage rule */
 	struct job_usage usage;   /* usage: (spec_usage.c) */
+	struct job_load load;     /* load: (spec_load.c) */
+	struct job_slo slo;       /* slo: (spec_load.c; slo.c) */
 	/* serverless: (spec_serve.c; route_serverless.c) */
 	bool has_idle_timeout;    /* serverless.idle_timeout_s given */
 	double idle_timeout_s;    /* the wait before a worker scales down, seconds */
@@ -373,6 +395,22 @@ const char *serving_name(int serving);
  * 22.1 days x (1500 in + 300 out) = 9.57M tokens a month") into buf; an
  * empty string when j has no usage:. This function can't fail. */
 void job_usage_text(const struct job *j, char *buf, size_t len);
+
+/* Requests a second arriving in local hour `hour` (0..23) of a day j's
+ * schedule allows; 0 outside its window or without a load. With
+ * load.peak_requests_per_second: the peak x profile[hour] / the profile's
+ * largest weight (the busiest hour is the peak); without a profile, the
+ * peak in the window's middle hour and the peak / peak_factor in its other
+ * hours (the peak in all of them when there is no peak_factor). Without a
+ * peak rate: usage's requests a day x profile[hour] / the profile's sum,
+ * per 3600 s; without a profile, the requests a day spread evenly over the
+ * window's minutes, x peak_factor in the middle hour only. A
+ * peak_concurrency gives no rate (0): its service time is the hardware's
+ * (slo.c). This function can't fail. */
+double job_load_rps_at_hour(const struct job *j, int hour);
+/* The largest job_load_rps_at_hour of j's 24 hours. This function can't
+ * fail. */
+double job_load_peak_rps(const struct job *j);
 /* Bytes per KV-cache element: 2 for bf16, 1 for fp8. */
 double kv_cache_bytes(enum kv_cache_type k);
 

@@ -63,6 +63,9 @@ struct route_result {
 	/* Capacity (docs/estimation.md, "Capacity"); rented, owned. */
 	int replicas;            /* copies of the configuration running together */
 	int batch;               /* sequences one replica runs at once */
+	double ttft_ms;          /* slo: time to first token at its percentile (slo.c) */
+	double tpot_ms;          /* slo: time per output token at its percentile */
+	bool slo_sized;          /* sized to the job's slo: (ttft_ms, tpot_ms set) */
 	double work_hours;       /* hours one replica needs for the month's tokens */
 	double cost_per_mtok;    /* monthly_cost per million tokens; NAN without tokens */
 	struct tco_owned tco;    /* owned: the month's terms, monthly_cost = tco.monthly (tco.h) */

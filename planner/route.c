@@ -214,6 +214,9 @@ void route_note_short_at(struct short_of *sh, const struct workload_run *run, co
 	sh->tps = run->tps;
 	sh->at = at;
 	snprintf(sh->why, sizeof sh->why, "%s", why);
+	sh->slo_sized = run->slo_sized && !run->slo_met;
+	sh->ttft_ms = run->ttft_ms;
+	sh->tpot_ms = run->tpot_ms;
 }
 
 void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why)
@@ -316,4 +319,19 @@ size_t route_fallbacks(const struct job_result *r, enum route chain[ROUTE_MAX])
 		chain[i] = (enum route)k;
 	}
 	return n;
+}
+
+void route_copy_latency(struct route_result *r, const struct workload_run *run)
+{
+	r->slo_sized = run->slo_sized;
+	r->ttft_ms = run->ttft_ms;
+	r->tpot_ms = run->tpot_ms;
+}
+
+void route_why_short(struct route_result *r, const struct short_of *sh)
+{
+	route_why(r, "%s", sh->why);
+	r->slo_sized = sh->slo_sized;
+	r->ttft_ms = sh->ttft_ms;
+	r->tpot_ms = sh->tpot_ms;
 }

@@ -41,6 +41,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->gpu_count = n * sets;
 	r->replicas = sets;
 	r->batch = run.batch;
+	route_copy_latency(r, &run);
 	r->work_hours = run.work_hours;
 	r->already_owned = on_hand;
 	r->owned_entry = entry;
@@ -235,7 +236,7 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	if (r->feasible)
 		return PLANNER_OK;
 	if (s.sh.any)
-		route_why(r, "%s", s.sh.why);
+		route_why_short(r, &s.sh);
 	else if (s.considered == 0 && s.n_left_out == 1)
 		why_left_out(c, r, s.left_out[0]);
 	else if (s.considered == 0 && s.n_left_out)

@@ -65,6 +65,8 @@ struct short_of {
 	double tps;
 	size_t at; /* the offer's index; SIZE_MAX for quotes and owned GPUs */
 	char why[256];
+	double ttft_ms, tpot_ms; /* its run's slo: latency (slo_sized) */
+	bool slo_sized;          /* it missed the job's slo: (slo.c) */
 };
 
 /* Keeps the fastest; on a tie the first in the offers' order, as one
@@ -73,6 +75,12 @@ struct short_of {
 void route_note_short_at(struct short_of *sh, const struct workload_run *run, const char *why,
                          size_t at);
 void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why);
+
+/* The latency a route's run was sized to (slo.c), into r. */
+void route_copy_latency(struct route_result *r, const struct workload_run *run);
+/* The route's reason from sh (route_why) and, when the job's slo: was
+ * missed, the best latency that configuration reached. */
+void route_why_short(struct route_result *r, const struct short_of *sh);
 
 /* The shipped break-even figures (route.c lists them). */
 double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struct jobspec *spec,

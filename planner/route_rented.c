@@ -43,6 +43,7 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	r->gpu_count = o->count * run.replicas;
 	r->replicas = run.replicas;
 	r->batch = run.batch;
+	route_copy_latency(r, &run);
 	r->work_hours = run.work_hours;
 	r->spot = o->spot;
 	r->price_per_hour = o->price;
@@ -227,7 +228,7 @@ static int price_rented(const struct route_ctx *c, struct route_result *r, char 
 	if (r->feasible)
 		return PLANNER_OK;
 	if (sh.any)
-		route_why(r, "%s", sh.why);
+		route_why_short(r, &sh);
 	else if (considered == 0)
 		route_why(
 		    r,

@@ -162,6 +162,7 @@ static void consider_worker(const struct route_ctx *c, const struct serverless_o
 	r->gpu_count = w->count * run.replicas;
 	r->replicas = run.replicas;
 	r->batch = run.batch;
+	route_copy_latency(r, &run);
 	r->work_hours = run.work_hours;
 	r->gpu_hours = run.hours;
 	r->tokens_per_second = run.tps * run.replicas;
@@ -221,7 +222,7 @@ static void why_not(const struct route_ctx *c, struct route_result *r, const str
                     const struct sls_miss *m)
 {
 	if (sh->any)
-		route_why(r, "%s", sh->why);
+		route_why_short(r, sh);
 	else if (m->elsewhere)
 		route_why(r, "no serverless offering states where its workers run, and the job "
 		             "lists regions");

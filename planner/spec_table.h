@@ -144,6 +144,10 @@ int spec_check_serving(struct spec_rd *r, const struct spec_key *k, const struct
 /* spec_usage.c: jobs[].usage, and its tokens after request:. */
 extern const struct spec_table spec_usage;
 int spec_check_usage(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
+/* spec_load.c: jobs[].load and jobs[].slo; after serving:, their checks
+ * against the job (serving task, window, a load for slo). */
+extern const struct spec_table spec_load, spec_slo;
+int spec_check_load(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 
 /* spec_train.c: the fine-tuning keys' nested table, values and checks. */
 #define SPEC_N_LORA_TARGETS 2

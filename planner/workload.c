@@ -3,6 +3,8 @@
  * workload.h). */
 #include "workload.h"
 
+#include "slo.h"
+
 #include "tco.h"
 
 #include <limits.h>
@@ -339,9 +341,10 @@ static bool size_hours_only(const struct workload *w, const struct device *d, in
 	return false;
 }
 
-bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
-                       int batch, const struct speed_est *est, struct workload_run *out, char *why,
-                       size_t len)
+/* workload_size_est before the latency targets. */
+static bool size_for_work(const struct workload *w, const struct device *d, int max_replicas,
+                          int batch, const struct speed_est *est, struct workload_run *out,
+                          char *why, size_t len)
 {
 	const struct job *j = w->job;
 	struct speed_est s = *est;
@@ -399,6 +402,26 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 		    n, d->name, out->tps, w->engine->name, prefill, copies, copies * n, most,
 		    most == 1 ? "" : "s");
 	return false;
+}
+
+bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
+                       int batch, const struct speed_est *est, struct workload_run *out, char *why,
+                       size_t len)
+{
+	const struct job *j = w->job;
+	if (!size_for_work(w, d, max_replicas, batch, est, out, why, len))
+		return false;
+	if (!j->slo.given)
+		return true;
+	/* Latency targets: the replicas and batch they need at the peak, at
+	 * least the replicas of the work (slo.c). Each replica runs the
+	 * hours one copy does; the work's hours are spread over them. */
+	int copies = out->replicas;
+	if (!slo_size(w, d, max_replicas, out, why, len))
+		return false;
+	if (!j->has_hours && out->replicas != copies)
+		out->hours = out->work_hours / out->replicas;
+	return true;
 }
 
 double workload_device_hours(const struct workload *w, const struct device *d, double *tps)

@@ -89,6 +89,10 @@ struct workload_run {
 	int replicas;         /* copies of the configuration running together, >= 1 */
 	double need_tps;      /* tokens given: the rate the tokens need in the hours */
 	const char *measured; /* the result file tps comes from (measured.h); NULL = estimated */
+	double ttft_ms;       /* slo: time to first token at its percentile (slo.c) */
+	double tpot_ms;       /* slo: time per output token at its percentile */
+	bool slo_sized;       /* sized to the job's slo: (ttft_ms, tpot_ms set) */
+	bool slo_met;         /* and the targets hold */
 };
 
 /* Builds the workload of job j of spec: its precision, its engine profile
