@@ -131,6 +131,40 @@ START_TEST(a_short_peak_goes_to_rented_above_an_owned_base)
 }
 END_TEST
 
+/* Without a rented offer the peak goes to a serverless worker, billed
+ * for its busy seconds, and a cold start and the idle wait each time a
+ * worker is added. */
+START_TEST(a_serverless_peak_is_billed_by_the_second)
+{
+	struct jobspec *spec = NULL;
+	char *yaml = xasprintf("%s%s", HEAD PEAKED, "    serverless: {idle_timeout_s: 60}\n");
+	char *at = strstr(yaml, "[lambda]");
+	memcpy(at, "[modal] ", 8);
+	struct plan *p = plan_of(yaml, &spec);
+	const struct job_result *r = &p->jobs[0];
+	const struct route_result *s = &r->routes[ROUTE_SERVERLESS];
+	ck_assert(s->feasible && !r->routes[ROUTE_RENTED].feasible);
+	struct route_mix m;
+	plan_mix(spec, r, &m);
+	ck_assert(m.found && m.per_second);
+	ck_assert_int_eq(m.peak_route, ROUTE_SERVERLESS);
+	double cap_o = plan_mix_capacity(r->job, &r->routes[ROUTE_OWNED]);
+	double cap_s = plan_mix_capacity(r->job, s);
+	/* The one busy hour: its load above the base, in a worker's seconds;
+	 * one start a day, as the hour before had no worker. */
+	double rest = job_load_rps_at_hour(r->job, 11) - m.owned_replicas * cap_o;
+	double busy = m.days * 3600 * rest / cap_s;
+	ck_assert_double_eq_tol(m.serverless_busy_s, busy, 1e-6);
+	ck_assert_double_eq_tol(m.serverless_starts, m.days, 1e-9);
+	double billed = busy + m.days * (s->sls.cold_start_s + 60);
+	ck_assert_double_eq_tol(m.peak_cost, billed * s->price_per_hour / 3600, 1e-6);
+	ck_assert_double_eq_tol(s->sls.idle_timeout_s, 60, 1e-9);
+	free(yaml);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(a_flat_load_gets_no_mix)
 {
 	struct jobspec *spec = NULL;
@@ -228,6 +262,7 @@ Suite *mix_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, a_short_peak_goes_to_rented_above_an_owned_base);
+	tcase_add_test(tc, a_serverless_peak_is_billed_by_the_second);
 	tcase_add_test(tc, a_flat_load_gets_no_mix);
 	tcase_add_test(tc, a_job_without_a_shape_gets_no_mix);
 	tcase_add_test(tc, a_profile_not_of_24_numbers_is_refused_at_its_place);
