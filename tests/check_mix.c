@@ -21,7 +21,7 @@
 static char *dir, *db;
 
 #define RENT_PRICE 0.95 /* USD an instance-hour of the one offer below */
-#define BUY_PRICE 1800.0
+#define BUY_PRICE 1800.0 /* the spec's own purchase price: an input, not data */
 #define WATTS 400.0
 #define KWH 0.16
 #define MONTHS 36.0
