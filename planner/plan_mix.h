@@ -11,22 +11,22 @@
 #include "plan.h"
 
 struct route_mix {
-	bool found;            /* a base and a peak both run: 0 < owned_replicas, peak_hours > 0 */
-	enum route base_route; /* the route with a stock of GPUs (owned) */
-	enum route peak_route; /* the route the peak goes to */
-	bool per_second;       /* the peak route bills busy seconds (serverless), not hours */
-	int owned_replicas;    /* replicas of the base route's configuration, all month */
+	bool found;             /* a base and a peak both run: 0 < owned_replicas, peak_hours > 0 */
+	enum route base_route;  /* the route with a stock of GPUs (owned) */
+	enum route peak_route;  /* the route the peak goes to */
+	bool per_second;        /* the peak route bills busy seconds (serverless), not hours */
+	int owned_replicas;     /* replicas of the base route's configuration, all month */
 	int peak_min, peak_max; /* replicas of the peak route in the hours it runs */
-	double days;           /* days of the nominal month the schedule allows */
-	double rps[24];        /* requests a second in each local hour */
-	int base[24];          /* base replicas busy in each hour */
-	int peak[24];          /* peak replicas running in each hour */
-	double peak_hours;     /* hours a month with a peak replica running */
-	double rented_replica_hours; /* hourly peak: replica-hours a month */
-	double serverless_busy_s;    /* per-second peak: busy seconds a month */
-	double serverless_starts;    /* per-second peak: cold starts a month */
+	double days;            /* days of the nominal month the schedule allows */
+	double rps[24];         /* requests a second in each local hour */
+	int base[24];           /* base replicas busy in each hour */
+	int peak[24];           /* peak replicas running in each hour */
+	double peak_hours;      /* hours a month with a peak replica running */
+	double rented_replica_hours;               /* hourly peak: replica-hours a month */
+	double serverless_busy_s;                  /* per-second peak: busy seconds a month */
+	double serverless_starts;                  /* per-second peak: cold starts a month */
 	double base_cost, peak_cost, monthly_cost; /* currency a month */
-	double best_single;    /* the cheapest single route's monthly cost; NAN none */
+	double best_single; /* the cheapest single route's monthly cost; NAN none */
 	bool beats_every_route;
 };
 

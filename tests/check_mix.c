@@ -20,11 +20,11 @@
 
 static char *dir, *db;
 
-#define RENT_PRICE 0.95 /* USD an instance-hour of the one offer below */
-#define BUY_PRICE 1800.0 /* the spec's own purchase price: an input, not data */
-#define WATTS 400.0
-#define KWH 0.16
-#define MONTHS 36.0
+#define RENT_PRICE 0.95   /* USD an instance-hour of the one offer below */
+#define BUY_PRICE  1800.0 /* the spec's own purchase price: an input, not data */
+#define WATTS      400.0
+#define KWH        0.16
+#define MONTHS     36.0
 
 /* One A100 offer at lambda: the only rented price the job sees. */
 static void setup(void)
@@ -51,22 +51,24 @@ static void teardown(void)
 	free(db);
 }
 
-#define HEAD                                                                                   \
-	"version: 1\ncurrency: USD\nproviders: [lambda]\nelectricity_per_kwh: 0.16\npue: 1\n"     \
-	"amortize_months: 36\n"                                                                \
-	"buy:\n  - {gpu: \"RTX 4090\", price: 1800, watts: 400, idle_watts: 0, max_count: 8}\n" \
-	"jobs:\n"                                                                              \
-	"  - name: chat\n    model: llama-3.1-8b\n    precision: bf16\n"                       \
-	"    request: {input: 1000, output: 200}\n"                                            \
-	"    schedule: {window: \"08:00-18:00\", days: weekdays}\n    serving: window\n"        \
+#define HEAD                                                                                       \
+	"version: 1\ncurrency: USD\nproviders: [lambda]\nelectricity_per_kwh: 0.16\npue: 1\n"      \
+	"amortize_months: 36\n"                                                                    \
+	"buy:\n  - {gpu: \"RTX 4090\", price: 1800, watts: 400, idle_watts: 0, max_count: 8}\n"    \
+	"jobs:\n"                                                                                  \
+	"  - name: chat\n    model: llama-3.1-8b\n    precision: bf16\n"                           \
+	"    request: {input: 1000, output: 200}\n"                                                \
+	"    schedule: {window: \"08:00-18:00\", days: weekdays}\n    serving: window\n"           \
 	"    slo: {ttft_ms: 2000, tpot_ms: 100, percentile: 95}\n"
 /* Office hours at a quarter of the peak, the peak in one hour (11:00). */
-#define PEAKED                                                                                 \
-	"    load:\n      peak_requests_per_second: 6\n"                                         \
-	"      profile: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]\n"
-#define FLAT                                                                                   \
-	"    load:\n      peak_requests_per_second: 6\n"                                         \
-	"      profile: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]\n"
+#define PEAKED                                                                                     \
+	"    load:\n      peak_requests_per_second: 6\n"                                           \
+	"      profile: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, "    \
+	"0]\n"
+#define FLAT                                                                                       \
+	"    load:\n      peak_requests_per_second: 6\n"                                           \
+	"      profile: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, "    \
+	"0]\n"
 
 static struct plan *plan_of(const char *yaml, struct jobspec **spec)
 {
@@ -224,7 +226,7 @@ START_TEST(compare_shows_the_mix_in_its_table_and_json)
 	const char *table[] = {"compare", spec, NULL};
 	run(table, &out);
 	ck_assert_msg(strstr(out, "  mix: ") && strstr(out, " owned 1x RTX 4090 base + rented 1x "
-	                                                     "A100 80GB peak (22 h x 1 replica)"),
+	                                                    "A100 80GB peak (22 h x 1 replica)"),
 	              "%s", out);
 	ck_assert_msg(strstr(out, "beats every single route"), "%s", out);
 	free(out);
