@@ -179,6 +179,22 @@ START_TEST(a_flat_load_gets_no_mix)
 }
 END_TEST
 
+/* peak_factor shapes the day too: the peak in the window's middle hour. */
+START_TEST(a_peak_factor_gets_the_same_split)
+{
+	struct jobspec *spec = NULL;
+	struct plan *p =
+	    plan_of(HEAD "    load: {peak_requests_per_second: 6, peak_factor: 4}\n", &spec);
+	struct route_mix m;
+	plan_mix(spec, &p->jobs[0], &m);
+	ck_assert(m.found);
+	for (int h = 0; h < 24; h++)
+		ck_assert_int_eq(m.peak[h] > 0, job_load_rps_at_hour(p->jobs[0].job, h) == 6);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(a_job_without_a_shape_gets_no_mix)
 {
 	struct jobspec *spec = NULL;
@@ -266,6 +282,7 @@ Suite *mix_suite(void)
 	tcase_add_test(tc, a_short_peak_goes_to_rented_above_an_owned_base);
 	tcase_add_test(tc, a_serverless_peak_is_billed_by_the_second);
 	tcase_add_test(tc, a_flat_load_gets_no_mix);
+	tcase_add_test(tc, a_peak_factor_gets_the_same_split);
 	tcase_add_test(tc, a_job_without_a_shape_gets_no_mix);
 	tcase_add_test(tc, a_profile_not_of_24_numbers_is_refused_at_its_place);
 	tcase_add_test(tc, compare_shows_the_mix_in_its_table_and_json);
