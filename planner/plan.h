@@ -54,6 +54,8 @@ struct route_result {
 	char price_currency[4];      /* api: the currency the host publishes in */
 	double capex;            /* owned: purchase, currency (0 if on hand) */
 	double watts;            /* owned: per GPU */
+	double idle_watts;       /* owned: per GPU between runs (plan_mix.c prices fewer) */
+	double capex_per_gpu;    /* owned: the purchase of one GPU; 0 on hand */
 	double power_cost;       /* owned: electricity part of monthly_cost */
 	double gpu_hours;        /* hours each replica runs per month */
 	double tokens_per_second;/* output (or training) tokens/s, all replicas together */

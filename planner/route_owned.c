@@ -47,6 +47,8 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->owned_entry = entry;
 	r->capex = t.capex;
 	r->watts = watts;
+	r->idle_watts = idle_watts;
+	r->capex_per_gpu = capex_per_gpu;
 	r->power_cost = t.power;
 	r->tco = t;
 	r->gpu_hours = run.hours;
