@@ -1,0 +1,97 @@
+/* export_serve.c — what the exports of a serving job share: whether a job
+ * is a service, its engine's HTTP server (port, health path, bind
+ * address), the port its command listens on, and the cron days of its
+ * window. The Kubernetes (export_k8s_serve.c), SkyServe and dstack
+ * service writers use them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+/* Default ports and health paths, read 2026-12-02:
+ * - vLLM: `vllm serve` listens on 0.0.0.0:8000, GET /health answers 200
+ *   once the engine is up (docs.vllm.ai, "OpenAI-Compatible Server" and
+ *   `vllm serve --help`: --host default all interfaces, --port 8000).
+ * - SGLang: sglang.launch_server --port 30000, GET /health; --host
+ *   defaults to 127.0.0.1 (docs.sglang.ai "Server Arguments"; the
+ *   project's docker/compose.yaml passes --host 0.0.0.0 --port 30000 and
+ *   checks curl http://localhost:30000/health).
+ * - llama.cpp's llama-server: --host 127.0.0.1, --port 8080 by default,
+ *   GET /health (github.com/ggml-org/llama.cpp, tools/server/README.md,
+ *   formerly examples/server/README.md).
+ * - TGI: text-generation-launcher in ghcr.io/huggingface/text-generation-
+ *   inference listens on port 80 in that image, GET /health
+ *   (huggingface.co/docs/text-generation-inference, "Quick Tour").
+ * All four take --port N (and --port=N) to listen elsewhere. */
+static const struct serve_engine serve_engines[] = {
+    {"vllm", "vllm", "vLLM", 8000, false},
+    {"sglang", "sglang", "SGLang", 30000, true},
+    {"llama-server", "llama.cpp", "llama.cpp server", 8080, true},
+    {"text-generation-launcher", NULL, "TGI", 80, false},
+};
+
+bool export_serving(const struct job *job)
+{
+	return job->serving == SERVING_ALWAYS_ON || job->serving == SERVING_WINDOW;
+}
+
+const struct serve_engine *export_serve_engine(const struct job *job)
+{
+	size_t n = sizeof serve_engines / sizeof *serve_engines;
+	for (size_t i = 0; job->run_command && i < n; i++)
+		if (strstr(job->run_command, serve_engines[i].word))
+			return &serve_engines[i];
+	for (size_t i = 0; job->engine && i < n; i++)
+		if (serve_engines[i].engine && !strcmp(job->engine, serve_engines[i].engine))
+			return &serve_engines[i];
+	return &serve_engines[0];
+}
+
+int export_serve_port(const struct job *job, const struct serve_engine *se)
+{
+	const char *c = job->run_command;
+	for (const char *p = c ? strstr(c, "--port") : NULL; p; p = strstr(p + 1, "--port")) {
+		const char *v = p + 6;
+		if (p > c && p[-1] != ' ')
+			continue;
+		if (*v != ' ' && *v != '=')
+			continue;
+		char *end;
+		long port = strtol(v + 1, &end, 10);
+		if (end > v + 1 && (*end == '\0' || *end == ' ') && port > 0 && port < 65536)
+			return (int)port;
+	}
+	return se->port;
+}
+
+bool export_serve_loopback(const struct job *job, const struct serve_engine *se)
+{
+	return se->loopback && !(job->run_command && strstr(job->run_command, "--host"));
+}
+
+void export_cron_days(unsigned mask, int shift, char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (int cron = 0; cron < 7; cron++) {
+		int bit = ((cron + 6 - shift) % 7 + 7) % 7; /* cron 1 (Mon) is bit 0 */
+		if (mask & (1u << bit))
+			n += (size_t)snprintf(out + n, len - n, "%s%d", n ? "," : "", cron);
+	}
+}
+
+int export_window_end_shift(const struct job_schedule *w)
+{
+	/* The window ends the next day when it crosses midnight (or ends at
+	 * 24:00): the scale-down's days move one on. */
+	return w->window_end <= w->window_start || w->window_end == SCHEDULE_MINUTES_PER_DAY;
+}
+
+bool export_serve_first(const struct schedule *s, size_t i,
+                        bool (*writes)(const struct sched_run *r))
+{
+	for (size_t k = 0; k < i; k++)
+		if (s->runs[k].job == s->runs[i].job && writes(&s->runs[k]))
+			return false;
+	return true;
+}
