@@ -170,4 +170,19 @@ int export_window_end_shift(const struct job_schedule *w);
 bool export_serve_first(const struct schedule *s, size_t i,
                         bool (*writes)(const struct sched_run *r));
 
+/* The SkyServe and dstack services (export_serve.c): whether run i is a
+ * launchable run of a serving job; how many serving jobs have one; the
+ * hours and cost of run i's job's launchable runs from i on. */
+bool export_service_run(const struct schedule *s, size_t i);
+size_t export_service_count(const struct schedule *s);
+void export_service_totals(const struct schedule *s, size_t i, double *hours, double *cost);
+/* Comment lines for a window service in a tool (SkyServe, dstack) that
+ * has no time schedule: cron lines running up at the window's start and
+ * down at its end, in the spec's time zone; nothing for always-on. And
+ * the note that the engine binds 127.0.0.1 (export_serve_loopback). False
+ * when out of memory. */
+bool export_service_window_note(FILE *f, const struct schedule *s, const struct job *job,
+                                const char *tool, const char *up, const char *down);
+bool export_service_loopback_note(FILE *f, const struct job *job, const struct serve_engine *se);
+
 #endif

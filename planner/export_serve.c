@@ -95,3 +95,56 @@ bool export_serve_first(const struct schedule *s, size_t i,
 			return false;
 	return true;
 }
+
+bool export_service_run(const struct schedule *s, size_t i)
+{
+	return export_launchable(&s->runs[i]) && export_serving(s->jobs[s->runs[i].job].job);
+}
+
+size_t export_service_count(const struct schedule *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_runs; i++)
+		n += export_service_run(s, i) && export_serve_first(s, i, export_launchable);
+	return n;
+}
+
+void export_service_totals(const struct schedule *s, size_t i, double *hours, double *cost)
+{
+	*hours = *cost = 0;
+	for (size_t k = i; k < s->n_runs; k++)
+		if (s->runs[k].job == s->runs[i].job && export_launchable(&s->runs[k])) {
+			*hours += s->runs[k].hours;
+			*cost += s->runs[k].cost;
+		}
+}
+
+bool export_service_window_note(FILE *f, const struct schedule *s, const struct job *job,
+                                const char *tool, const char *up, const char *down)
+{
+	if (job->serving != SERVING_WINDOW)
+		return true;
+	const struct job_schedule *w = &job->sched;
+	char on[32], off[32];
+	int end = w->window_end % SCHEDULE_MINUTES_PER_DAY;
+	export_cron_days(w->days_mask, 0, on, sizeof on);
+	export_cron_days(w->days_mask, export_window_end_shift(w), off, sizeof off);
+	bool ok = export_comment(f,
+	                         "%s has no time schedule: start the service at its window and "
+	                         "take it down at its end, e.g. from cron in %s:",
+	                         tool, s->timezone);
+	ok &= export_comment(f, "  %d %d * * %s %s", w->window_start % 60, w->window_start / 60, on,
+	                     up);
+	ok &= export_comment(f, "  %d %d * * %s %s", end % 60, end / 60, off, down);
+	return ok;
+}
+
+bool export_service_loopback_note(FILE *f, const struct job *job, const struct serve_engine *se)
+{
+	if (!export_serve_loopback(job, se))
+		return true;
+	return export_comment(f,
+	                      "%s binds 127.0.0.1 by default: add --host 0.0.0.0 to run.command "
+	                      "or the readiness probe cannot reach it.",
+	                      se->name);
+}
