@@ -1197,6 +1197,37 @@ START_TEST(rented_serving_jobs_are_skyserve_and_dstack_services)
 }
 END_TEST
 
+/* A serving job's Slurm array tasks listen on ports of their own (the
+ * engine's plus SLURM_ARRAY_TASK_ID), so replicas that Slurm puts on one
+ * node do not collide: the fleet's three tasks, their --wrap commands
+ * expanded by sh as sbatch would, bind 8000, 8001 and 8002. */
+START_TEST(slurm_serving_replicas_get_a_port_each)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = xasprintf("tests/fixtures/jobs/k8s-serving.yaml");
+	char *path = schedule_to(&f, "slurm", "serve.sh");
+	py_check("import os,shlex,subprocess,sys\n"
+		 "lines = [l for l in open(sys.argv[1]) if l.startswith(\"sbatch \")]\n"
+		 "fleet = [w for w in map(shlex.split, lines) if \"--job-name=fleet\" in w]\n"
+		 "assert fleet, lines\n"
+		 "for w in fleet:\n"
+		 "    assert \"--array=0-2\" in w, w\n"
+		 "    cmd = [a for a in w if a.startswith(\"--wrap=\")][0][7:]\n"
+		 "    ports = set()\n"
+		 "    for i in range(3):\n"
+		 "        env = dict(os.environ, SLURM_ARRAY_TASK_ID=str(i))\n"
+		 "        out = subprocess.run([\"sh\", \"-c\", \"echo \" + cmd], env=env,\n"
+		 "            capture_output=True, text=True, check=True).stdout.split()\n"
+		 "        ports.add(int(out[out.index(\"--port\") + 1]))\n"
+		 "    assert ports == {8000, 8001, 8002}, ports\n",
+		 path, NULL);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -1215,6 +1246,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_serving_jobs_are_deployments_and_services_a_window_scales_to_zero);
 	tcase_add_test(tc, k8s_window_across_midnight_scales_down_the_next_day);
 	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
+	tcase_add_test(tc, slurm_serving_replicas_get_a_port_each);
 	tcase_add_test(tc, skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field);
 	tcase_add_test(tc, skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks);
 	tcase_add_test(tc, dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run);
