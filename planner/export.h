@@ -185,4 +185,15 @@ bool export_service_window_note(FILE *f, const struct schedule *s, const struct 
                                 const char *tool, const char *up, const char *down);
 bool export_service_loopback_note(FILE *f, const struct job *job, const struct serve_engine *se);
 
+/* The runs of s the SkyPilot and dstack exports write as tasks (rented,
+ * not a service's); and their documents in order, numbered from 1: task()
+ * for each such run, service() at each serving job's first launchable run.
+ * False when one of them is (out of memory). */
+size_t export_task_count(const struct schedule *s);
+typedef bool export_task_fn(FILE *f, const struct schedule *s, const struct sched_run *r,
+                            size_t k);
+typedef bool export_service_fn(FILE *f, const struct schedule *s, size_t i, size_t k);
+bool export_launch_docs(FILE *f, const struct schedule *s, export_task_fn *task,
+                        export_service_fn *service);
+
 #endif

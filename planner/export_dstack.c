@@ -193,9 +193,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 {
 	opts->skipped = 0;
 	opts->skipped_runs = export_launchable_skipped(s);
-	size_t services = export_service_count(s), n = export_launchable_count(s);
-	for (size_t i = 0; i < s->n_runs; i++)
-		n -= export_service_run(s, i);
+	size_t services = export_service_count(s), n = export_task_count(s);
 	bool ok = export_comment(f,
 	                         "planner schedule for %s: %zu rented run%s as dstack task "
 	                         "configurations.",
@@ -212,16 +210,7 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 		                     "applied as each one's comment gives.", services,
 		                     services == 1 ? "" : "s");
 	export_launchable_note(f, s, "dstack");
-	size_t k = 0;
-	for (size_t i = 0; i < s->n_runs; i++) {
-		const struct sched_run *r = &s->runs[i];
-		if (!export_launchable(r))
-			continue;
-		if (!export_service_run(s, i))
-			ok &= write_config(f, s, r, ++k);
-		else if (export_serve_first(s, i, export_launchable))
-			ok &= write_service(f, s, i, ++k);
-	}
+	ok &= export_launch_docs(f, s, write_config, write_service);
 	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the tasks");
 }
 

@@ -148,3 +148,28 @@ bool export_service_loopback_note(FILE *f, const struct job *job, const struct s
 	                      "or the readiness probe cannot reach it.",
 	                      se->name);
 }
+
+size_t export_task_count(const struct schedule *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_runs; i++)
+		n += export_launchable(&s->runs[i]) && !export_service_run(s, i);
+	return n;
+}
+
+bool export_launch_docs(FILE *f, const struct schedule *s, export_task_fn *task,
+                        export_service_fn *service)
+{
+	bool ok = true;
+	size_t k = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		if (!export_launchable(r))
+			continue;
+		if (!export_service_run(s, i))
+			ok &= task(f, s, r, ++k);
+		else if (export_serve_first(s, i, export_launchable))
+			ok &= service(f, s, i, ++k);
+	}
+	return ok;
+}

@@ -174,9 +174,7 @@ static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts 
 {
 	opts->skipped = 0;
 	opts->skipped_runs = export_launchable_skipped(s);
-	size_t services = export_service_count(s), n = export_launchable_count(s);
-	for (size_t i = 0; i < s->n_runs; i++)
-		n -= export_service_run(s, i);
+	size_t services = export_service_count(s), n = export_task_count(s);
 	bool ok = export_comment(f, "planner schedule for %s: %zu rented run%s as SkyPilot tasks.",
 	                         s->month, n, n == 1 ? "" : "s");
 	ok &= export_comment(f, "Times are in %s. Each document below is one task; SkyPilot would",
@@ -192,16 +190,7 @@ static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts 
 		                     "as each service's comment gives.", services,
 		                     services == 1 ? "" : "s");
 	export_launchable_note(f, s, "skypilot");
-	size_t k = 0;
-	for (size_t i = 0; i < s->n_runs; i++) {
-		const struct sched_run *r = &s->runs[i];
-		if (!export_launchable(r))
-			continue;
-		if (!export_service_run(s, i))
-			ok &= write_task(f, s, r, ++k);
-		else if (export_serve_first(s, i, export_launchable))
-			ok &= write_service(f, s, i, ++k);
-	}
+	ok &= export_launch_docs(f, s, write_task, write_service);
 	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the tasks");
 }
 
