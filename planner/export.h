@@ -137,4 +137,63 @@ void export_launchable_note(FILE *f, const struct schedule *s, const char *forma
  * -> "A100-80GB", "RTX 4090" -> "RTX4090"), at most len-1 bytes. */
 void export_sky_accel(const char *gpu, char *out, size_t len);
 
+/* Serving jobs (export_serve.c): a job with serving: always-on or window
+ * is a service, written as one object per job, not as runs. */
+bool export_serving(const struct job *job);
+/* A serving engine's HTTP server: what a Service, a readiness probe or a
+ * SkyServe / dstack service needs. */
+struct serve_engine {
+	const char *word;   /* in run.command: "vllm", "llama-server" */
+	const char *engine; /* engines.c's name, or NULL */
+	const char *name;
+	int port;           /* its default port */
+	bool loopback;      /* binds 127.0.0.1 unless the command says --host */
+};
+#define SERVE_HEALTH_PATH "/health" /* the same path on all four engines */
+/* The serving engine of job: by run.command's words, then by its engine;
+ * vLLM's when neither says (the default inference engine, engines.c). */
+const struct serve_engine *export_serve_engine(const struct job *job);
+/* The port job's command listens on: its --port N (or --port=N), else
+ * the engine's default. */
+int export_serve_port(const struct job *job, const struct serve_engine *se);
+/* Whether the engine binds 127.0.0.1 and run.command does not say --host:
+ * nothing outside the machine or pod reaches it. */
+bool export_serve_loopback(const struct job *job, const struct serve_engine *se);
+/* The cron days of mask (days_mask bits, Monday bit 0) shifted by shift
+ * days: cron's day of the week is 0 for Sunday. "1,2,3,4,5" for weekdays. */
+void export_cron_days(unsigned mask, int shift, char *out, size_t len);
+/* 1 when window w ends the day after it starts (crosses midnight or ends
+ * at 24:00), else 0: the shift for its end's cron days. */
+int export_window_end_shift(const struct job_schedule *w);
+/* Whether run i is the first of its job's runs that writes(r) takes (the
+ * one that writes a service's objects). */
+bool export_serve_first(const struct schedule *s, size_t i,
+                        bool (*writes)(const struct sched_run *r));
+
+/* The SkyServe and dstack services (export_serve.c): whether run i is a
+ * launchable run of a serving job; how many serving jobs have one; the
+ * hours and cost of run i's job's launchable runs from i on. */
+bool export_service_run(const struct schedule *s, size_t i);
+size_t export_service_count(const struct schedule *s);
+void export_service_totals(const struct schedule *s, size_t i, double *hours, double *cost);
+/* Comment lines for a window service in a tool (SkyServe, dstack) that
+ * has no time schedule: cron lines running up at the window's start and
+ * down at its end, in the spec's time zone; nothing for always-on. And
+ * the note that the engine binds 127.0.0.1 (export_serve_loopback). False
+ * when out of memory. */
+bool export_service_window_note(FILE *f, const struct schedule *s, const struct job *job,
+                                const char *tool, const char *up, const char *down);
+bool export_service_loopback_note(FILE *f, const struct job *job, const struct serve_engine *se);
+
+/* The runs of s the SkyPilot and dstack exports write as tasks (rented,
+ * not a service's); and their documents in order, numbered from 1: task()
+ * for each such run, service() at each serving job's first launchable run.
+ * False when one of them is (out of memory). */
+size_t export_task_count(const struct schedule *s);
+typedef bool export_task_fn(FILE *f, const struct schedule *s, const struct sched_run *r,
+                            size_t k);
+typedef bool export_service_fn(FILE *f, const struct schedule *s, size_t i, size_t k);
+bool export_launch_docs(FILE *f, const struct schedule *s, export_task_fn *task,
+                        export_service_fn *service);
+
 #endif

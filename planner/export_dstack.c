@@ -104,11 +104,96 @@ static bool write_config(FILE *f, const struct schedule *s, const struct sched_r
 	return ok;
 }
 
+/* The model name vLLM serves: --served-model-name's, else the model
+ * `vllm serve` is given; "" for other engines (dstack's `model:` names the
+ * OpenAI-compatible model the service answers for at /v1). */
+static void served_model(const struct job *job, const struct serve_engine *se, char *out,
+                         size_t len)
+{
+	const char *c = job->run_command, *p = NULL;
+	out[0] = '\0';
+	if (!c || strcmp(se->word, "vllm"))
+		return;
+	if ((p = strstr(c, "--served-model-name")) && (p[19] == ' ' || p[19] == '='))
+		p += 20;
+	else if ((p = strstr(c, "vllm serve ")))
+		p += 11;
+	else
+		return;
+	size_t n = strcspn(p, " ");
+	if (n && n < len && *p != '-')
+		snprintf(out, len, "%.*s", (int)n, p);
+}
+
+/* A serving job as a dstack service (`type: service`, ServiceConfiguration
+ * and ServiceConfigurationParams of configurations.py at commit 01fda0fc,
+ * read 2026-12-02): `port` the engine's, `replicas` a fixed count (a range
+ * needs `scaling` on a requests-per-second target planner does not know),
+ * `model` what vLLM serves, an http probe on the engine's health path,
+ * and no max_duration (a service stays up). dstack has no time schedule,
+ * so a window service says how to start and stop it (cron). */
+static bool write_service(FILE *f, const struct schedule *s, size_t i, size_t k)
+{
+	const struct sched_run *r = &s->runs[i];
+	const struct job *job = s->jobs[r->job].job;
+	const struct serve_engine *se = export_serve_engine(job);
+	const char *backend = dstack_backend(r->provider);
+	char start[32], slug[48], gpu[64], up[160], down[96], model[128];
+	double hours, cost;
+	export_service_totals(s, i, &hours, &cost);
+	sched_iso(r->start, r->start_offset, start, sizeof start);
+	export_slug(job->name, slug, sizeof slug);
+	int replicas = r->replicas > 0 ? r->replicas : 1;
+	dstack_gpu(r, r->gpu_count / replicas, gpu, sizeof gpu);
+	served_model(job, se, model, sizeof model);
+	snprintf(up, sizeof up, "dstack apply -y -d -f task-%02zu.dstack.yml", k);
+	snprintf(down, sizeof down, "dstack stop -y %s", slug);
+	fputs("---\n", f);
+	bool ok = export_comment(f, "service %zu: %s (%s) on %s, %d replica%s, from %s (%.2f h, %.2f %s)",
+	                         k, job->name, serving_name(job->serving), r->resource, replicas,
+	                         replicas == 1 ? "" : "s", start, hours, cost, s->currency);
+	ok &= export_comment(f, "apply at %s: %s; stop: %s", start, up, down);
+	ok &= export_service_window_note(f, s, job, "dstack", up, down);
+	ok &= export_service_loopback_note(f, job, se);
+	if (!backend)
+		ok &= export_comment(
+		    f, "%s is not a dstack backend: no backends or regions are set", r->provider);
+	fprintf(f, "type: service\nname: %s\n", slug);
+	if (job->run_image) {
+		fputs("image: ", f);
+		export_yaml_str(f, job->run_image);
+		fputc('\n', f);
+	}
+	fputs("commands:\n  - ", f);
+	export_yaml_str(f, job->run_command ? job->run_command : "true");
+	fprintf(f, "\nport: %d\nreplicas: %d\n", export_serve_port(job, se), replicas);
+	if (model[0]) {
+		fputs("model: ", f);
+		export_yaml_str(f, model);
+		fputc('\n', f);
+	}
+	fputs("probes:\n  - type: http\n    url: ", f);
+	export_yaml_str(f, SERVE_HEALTH_PATH);
+	fputs("\nresources:\n  gpu: ", f);
+	export_yaml_str(f, gpu);
+	fputc('\n', f);
+	fprintf(f, "spot_policy: %s\n", r->spot ? "spot" : "on-demand");
+	if (backend) {
+		fprintf(f, "backends: [%s]\n", backend);
+		if (r->region[0]) {
+			fputs("regions: [", f);
+			export_yaml_str(f, r->region);
+			fputs("]\n", f);
+		}
+	}
+	return ok;
+}
+
 static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;
 	opts->skipped_runs = export_launchable_skipped(s);
-	size_t n = export_launchable_count(s);
+	size_t services = export_service_count(s), n = export_task_count(s);
 	bool ok = export_comment(f,
 	                         "planner schedule for %s: %zu rented run%s as dstack task "
 	                         "configurations.",
@@ -120,13 +205,12 @@ static int write_dstack(FILE *f, const struct schedule *s, struct export_opts *o
 	      "# and at the time each task's comment gives:\n"
 	      "#   dstack apply -y -d -f task-NN.dstack.yml\n",
 	      f);
+	if (services)
+		ok &= export_comment(f, "%zu serving job%s as dstack services (type: service), "
+		                     "applied as each one's comment gives.", services,
+		                     services == 1 ? "" : "s");
 	export_launchable_note(f, s, "dstack");
-	size_t k = 0;
-	for (size_t i = 0; i < s->n_runs; i++) {
-		const struct sched_run *r = &s->runs[i];
-		if (export_launchable(r))
-			ok &= write_config(f, s, r, ++k);
-	}
+	ok &= export_launch_docs(f, s, write_config, write_service);
 	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the tasks");
 }
 

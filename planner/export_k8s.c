@@ -1,9 +1,7 @@
 /* export_k8s.c — the owned runs as Kubernetes batch/v1 CronJobs, written
  * with libyaml's emitter as one multi-document stream (`kubectl apply -f`),
- * and serving jobs as Deployments + Services. layout: long file — the batch
- * and the serving objects share this file's static emitter helpers; moving
- * the serving objects to a file of their own needs those helpers in an
- * internal header first (not done yet).
+ * and serving jobs as Deployments + Services (export_k8s_serve.c; the
+ * emitter and the helpers both files use are in export_k8s_int.h).
  *
  * What starts a run at its time is the cluster's CronJob controller: the
  * runs of one job that start at the same wall-clock minute for the same
@@ -25,18 +23,9 @@
  * selects nodes by the GPU feature discovery label nvidia.com/gpu.product,
  * and stops after its hours (activeDeadlineSeconds).
  *
- * A serving job (serving: always-on or window) is a service, not runs: an
- * apps/v1 Deployment of its replicas (one replica's GPUs a pod, restarted
- * when it exits) with the engine's port and a readiness probe on its
- * health path, and a v1 Service on that port selecting its pods. A window
- * service scales to zero outside its window: a CronJob pair runs
- * `kubectl scale deployment/NAME --replicas=N` at the window's start and
- * `--replicas=0` at its end on its days, in the spec's timeZone, as a
- * ServiceAccount whose Role may get the Deployment and get, patch and
- * update its scale subresource, nothing else. Chosen over KEDA's cron
- * scaler: these are core objects any cluster has (KEDA's ScaledObject is
- * a CRD to install first), checked by the same offline validator. Every
- * object gets cluster.namespace and every pod cluster.node_selector. */
+ * A serving job (serving: always-on or window) is a service, not runs:
+ * export_k8s_serve.c writes its objects. Every object gets
+ * cluster.namespace and every pod cluster.node_selector. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,17 +33,8 @@
 #include <yaml.h>
 
 #include "engines.h"
-#include "export.h"
+#include "export_k8s_int.h"
 #include "util.h"
-
-/* Kubernetes object names: DNS-1123 labels of at most 63 characters
- * (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/,
- * read 2026-11-30), and a CronJob's at most 52, since the controller
- * appends 11 characters for its Jobs (https://kubernetes.io/docs/concepts/
- * workloads/controllers/cron-jobs/, "Writing a CronJob spec", read
- * 2026-11-30); a job's slug takes at most 40 of them. */
-#define K8S_NAME_MAX 52
-#define K8S_SLUG_MAX 40
 
 /* Requests per GPU of the run: planner's rule, not a measured need. 4 CPU
  * cores and host memory equal to the GPU's own memory (the weights pass
@@ -65,9 +45,6 @@
 #define K8S_CPUS_PER_GPU 4
 #define K8S_SHM_SHARE    0.5
 
-/* A CronJob that misses its minute (controller down) still starts within
- * this many seconds, else the run is skipped. planner's choice. */
-#define K8S_START_DEADLINE_S 600
 
 /* run.weights when not given, and where the volume is mounted: the
  * Hugging Face cache vLLM, SGLang and transformers read by default
@@ -75,98 +52,11 @@
 #define K8S_DEFAULT_WEIGHTS "pvc:model-weights"
 #define K8S_WEIGHTS_MOUNT   "/root/.cache/huggingface"
 
-/* One job's slug, unique within the export. */
-struct k8s_slug {
-	char v[K8S_SLUG_MAX + 1];
-};
-
-struct emit {
-	yaml_emitter_t em;
-	yaml_event_t ev;
-	bool ok;
-	FILE *f;                     /* the emitter's output, for comments between documents */
-	const struct job_cluster *cl; /* the spec's cluster: (NULL: none) */
-};
-
-static void put(struct emit *e)
-{
-	if (e->ok && !yaml_emitter_emit(&e->em, &e->ev))
-		e->ok = false;
-}
-
-static void scalar(struct emit *e, const char *v)
-{
-	if (!e->ok)
-		return;
-	/* Plain where libyaml can, quoted where a plain scalar would read as
-	 * another type ("true", "4"): the emitter picks, implicit both ways. */
-	yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v), 1, 1,
-	                             YAML_ANY_SCALAR_STYLE);
-	put(e);
-}
-
-static void quoted(struct emit *e, const char *v)
-{
-	if (!e->ok)
-		return;
-	yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v), 0, 1,
-	                             YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-	put(e);
-}
-
-/* A key and a string value, always double-quoted: a plain `yes`, `on` or
- * `123` reads as a boolean or a number in YAML 1.1, which kubectl's
- * parser follows, and libyaml's emitter would leave them plain. */
-static void kv(struct emit *e, const char *k, const char *v)
-{
-	scalar(e, k);
-	quoted(e, v);
-}
-
-/* A key and a value that is meant as a boolean or a number. */
-static void kv_plain(struct emit *e, const char *k, const char *v)
-{
-	scalar(e, k);
-	scalar(e, v);
-}
-
-
-static void map_start(struct emit *e)
-{
-	if (!e->ok)
-		return;
-	yaml_mapping_start_event_initialize(&e->ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
-	put(e);
-}
-
-static void map_end(struct emit *e)
-{
-	if (!e->ok)
-		return;
-	yaml_mapping_end_event_initialize(&e->ev);
-	put(e);
-}
-
-static void seq_start(struct emit *e)
-{
-	if (!e->ok)
-		return;
-	yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	put(e);
-}
-
-static void seq_end(struct emit *e)
-{
-	if (!e->ok)
-		return;
-	yaml_sequence_end_event_initialize(&e->ev);
-	put(e);
-}
 
 /* GPU feature discovery's product label: "NVIDIA-" and the model with
  * dashes, GeForce cards as "NVIDIA-GeForce-RTX-4090". Check yours with
  * `kubectl get nodes -L nvidia.com/gpu.product`. */
-static void gpu_product(const char *gpu, char *out, size_t len)
+void k8s_gpu_product(const char *gpu, char *out, size_t len)
 {
 	bool geforce = !strncmp(gpu, "RTX ", 4) && gpu[4] >= '1' && gpu[4] <= '9';
 	size_t n = (size_t)snprintf(out, len, "NVIDIA-%s", geforce ? "GeForce-" : "");
@@ -206,7 +96,7 @@ static struct k8s_slug *unique_slugs(const struct schedule *s)
 /* The runs a cluster starts: on its own GPUs (a route with a fixed
  * stock, owned). The cloud's and the API's runs (routes that leave the
  * house) are other formats'. */
-static bool k8s_writes(const struct sched_run *r)
+bool k8s_writes(const struct sched_run *r)
 {
 	return route_has(r->route, ROUTE_HAS_CAPACITY);
 }
@@ -293,25 +183,33 @@ static void window_of(const struct schedule *s, size_t idx, const struct k8s_slu
 		w->cost += o->cost;
 	}
 	snprintf(w->schedule + n, sizeof w->schedule - (size_t)n, " %d *", tm.tm_mon + 1);
-	gpu_product(r->gpu->name, w->product, sizeof w->product);
+	k8s_gpu_product(r->gpu->name, w->product, sizeof w->product);
 }
 
-/* metadata.namespace: cluster.namespace, when the spec names one (a
- * DNS-1123 label, spec_cluster.c); else kubectl's current namespace. */
-static void put_namespace(struct emit *e)
-{
-	if (e->cl && e->cl->namespace_)
-		kv(e, "namespace", e->cl->namespace_);
-}
-
-static void labels(struct emit *e, const struct schedule *s, const struct window *w)
+void k8s_labels(struct emit *e, const char *slug, const char *month)
 {
 	scalar(e, "labels");
 	map_start(e);
 	kv(e, "app.kubernetes.io/managed-by", "planner");
-	kv(e, "planner.dev/job", w->slug);
-	kv(e, "planner.dev/month", s->month);
+	kv(e, "planner.dev/job", slug);
+	if (month)
+		kv(e, "planner.dev/month", month);
 	map_end(e);
+}
+
+void k8s_meta_labels(struct emit *e, const char *slug, const char *month)
+{
+	scalar(e, "metadata");
+	map_start(e);
+	k8s_labels(e, slug, month);
+	map_end(e);
+}
+
+void k8s_template_start(struct emit *e, const char *slug, const char *month)
+{
+	scalar(e, "template");
+	map_start(e);
+	k8s_meta_labels(e, slug, month);
 }
 
 /* metadata: the name, labels, and the runs' starts, hours and cost as
@@ -324,7 +222,7 @@ static void cron_metadata(struct emit *e, const struct schedule *s, const struct
 	map_start(e);
 	kv(e, "name", w->name);
 	put_namespace(e);
-	labels(e, s, w);
+	k8s_labels(e, w->slug, s->month);
 	scalar(e, "annotations");
 	map_start(e);
 	kv(e, "planner.dev/job-name", s->jobs[r->job].job->name);
@@ -442,76 +340,6 @@ static void pod_volumes(struct emit *e, const struct job *job, const struct sche
 	seq_end(e);
 }
 
-/* A serving engine's HTTP server: what a Service and a readiness probe
- * need. Matched on the run.command's words, else on the job's engine. */
-struct serve_engine {
-	const char *word;   /* in run.command: "vllm", "llama-server" */
-	const char *engine; /* engines.c's name, or NULL */
-	const char *name;
-	int port;           /* its default port */
-	bool loopback;      /* binds 127.0.0.1 unless the command says --host */
-};
-
-/* Default ports and health paths, read 2026-12-02:
- * - vLLM: `vllm serve` listens on 0.0.0.0:8000, GET /health answers 200
- *   once the engine is up (docs.vllm.ai, "OpenAI-Compatible Server" and
- *   `vllm serve --help`: --host default all interfaces, --port 8000).
- * - SGLang: sglang.launch_server --port 30000, GET /health; --host
- *   defaults to 127.0.0.1 (docs.sglang.ai "Server Arguments"; the
- *   project's docker/compose.yaml passes --host 0.0.0.0 --port 30000 and
- *   checks curl http://localhost:30000/health).
- * - llama.cpp's llama-server: --host 127.0.0.1, --port 8080 by default,
- *   GET /health (github.com/ggml-org/llama.cpp, tools/server/README.md,
- *   formerly examples/server/README.md).
- * - TGI: text-generation-launcher in ghcr.io/huggingface/text-generation-
- *   inference listens on port 80 in that image, GET /health
- *   (huggingface.co/docs/text-generation-inference, "Quick Tour"). */
-static const struct serve_engine serve_engines[] = {
-    {"vllm", "vllm", "vLLM", 8000, false},
-    {"sglang", "sglang", "SGLang", 30000, true},
-    {"llama-server", "llama.cpp", "llama.cpp server", 8080, true},
-    {"text-generation-launcher", NULL, "TGI", 80, false},
-};
-#define SERVE_HEALTH_PATH "/health" /* the same path on all four */
-
-/* The serving engine of job: by run.command, then by its engine; vLLM's
- * when neither says (the default inference engine, engines.c). */
-static const struct serve_engine *serve_engine_of(const struct job *job)
-{
-	size_t n = sizeof serve_engines / sizeof *serve_engines;
-	for (size_t i = 0; job->run_command && i < n; i++)
-		if (strstr(job->run_command, serve_engines[i].word))
-			return &serve_engines[i];
-	for (size_t i = 0; job->engine && i < n; i++)
-		if (serve_engines[i].engine && !strcmp(job->engine, serve_engines[i].engine))
-			return &serve_engines[i];
-	return &serve_engines[0];
-}
-
-/* The container's port and readiness probe: the engine's health path on
- * its port; ready once the weights are loaded (the probe keeps the pod
- * out of the Service until then, however long that takes). */
-static void serve_container(struct emit *e, const struct serve_engine *se)
-{
-	char num[16];
-	snprintf(num, sizeof num, "%d", se->port);
-	scalar(e, "ports");
-	seq_start(e);
-	map_start(e);
-	kv(e, "name", "http");
-	kv_plain(e, "containerPort", num);
-	map_end(e);
-	seq_end(e);
-	scalar(e, "readinessProbe");
-	map_start(e);
-	scalar(e, "httpGet");
-	map_start(e);
-	kv(e, "path", SERVE_HEALTH_PATH);
-	kv(e, "port", "http");
-	map_end(e);
-	kv_plain(e, "periodSeconds", "10");
-	map_end(e);
-}
 
 /* nodeSelector: the GPU model's label, and cluster.node_selector's. */
 static void node_selector(struct emit *e, const char *product)
@@ -527,8 +355,8 @@ static void node_selector(struct emit *e, const char *product)
 /* The pod's spec: one container of the job's image and command on nodes
  * with its GPU model; a serving pod (se) restarts and has its port and
  * readiness probe, a batch pod runs once. */
-static void pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
-                     const char *name, const char *product, const struct serve_engine *se)
+void k8s_pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
+                  const char *name, const char *product, const struct serve_engine *se)
 {
 	scalar(e, "spec");
 	map_start(e);
@@ -541,7 +369,7 @@ static void pod_spec(struct emit *e, const struct job *job, const struct sched_r
 	kv(e, "image", job->run_image);
 	container_command(e, job, pod_gpus(r));
 	if (se)
-		serve_container(e, se);
+		k8s_serve_container(e, job, se);
 	container_resources(e, r);
 	scalar(e, "volumeMounts");
 	seq_start(e);
@@ -561,10 +389,7 @@ static void job_template(struct emit *e, const struct schedule *s, const struct 
 	char num[64];
 	scalar(e, "jobTemplate");
 	map_start(e);
-	scalar(e, "metadata");
-	map_start(e);
-	labels(e, s, w);
-	map_end(e);
+	k8s_meta_labels(e, w->slug, s->month);
 	scalar(e, "spec");
 	map_start(e);
 	kv_plain(e, "backoffLimit", "0");
@@ -576,13 +401,8 @@ static void job_template(struct emit *e, const struct schedule *s, const struct 
 	}
 	snprintf(num, sizeof num, "%ld", (long)ceil(r->hours * 3600 - 1e-6));
 	kv_plain(e, "activeDeadlineSeconds", num);
-	scalar(e, "template");
-	map_start(e);
-	scalar(e, "metadata");
-	map_start(e);
-	labels(e, s, w);
-	map_end(e);
-	pod_spec(e, s->jobs[r->job].job, r, w->slug, w->product, NULL);
+	k8s_template_start(e, w->slug, s->month);
+	k8s_pod_spec(e, s->jobs[r->job].job, r, w->slug, w->product, NULL);
 	map_end(e); /* template */
 	map_end(e); /* job spec */
 	map_end(e); /* jobTemplate */
@@ -591,7 +411,7 @@ static void job_template(struct emit *e, const struct schedule *s, const struct 
 /* A document's start, after a comment line when note is not NULL: the
  * emitter has flushed the document before (it writes a document end at
  * once), so the comment lands between documents, at a line's start. */
-static void doc_start(struct emit *e, const char *note)
+void k8s_doc_start(struct emit *e, const char *note)
 {
 	if (!e->ok)
 		return;
@@ -604,7 +424,7 @@ static void doc_start(struct emit *e, const char *note)
 	map_start(e);
 }
 
-static void doc_end(struct emit *e)
+void k8s_doc_end(struct emit *e)
 {
 	map_end(e);
 	if (!e->ok)
@@ -613,312 +433,11 @@ static void doc_end(struct emit *e)
 	put(e);
 }
 
-/* One serving job's objects: its name (the job's slug) and what they say. */
-struct service {
-	const struct job *job;
-	const struct sched_run *r; /* its first owned run: GPU model, replicas */
-	const struct serve_engine *se;
-	char slug[K8S_SLUG_MAX + 1], product[96], sa[K8S_NAME_MAX + 1];
-	int replicas;
-};
-
-/* Whether job is a service (always-on or window): a Deployment, not runs. */
-static bool serving(const struct job *job)
-{
-	return job->serving == SERVING_ALWAYS_ON || job->serving == SERVING_WINDOW;
-}
-
-/* The labels of a service's objects; the Deployment's pods and the
- * Service's selector are planner.dev/job. */
-static void serve_labels(struct emit *e, const struct service *sv)
-{
-	scalar(e, "labels");
-	map_start(e);
-	kv(e, "app.kubernetes.io/managed-by", "planner");
-	kv(e, "planner.dev/job", sv->slug);
-	map_end(e);
-}
-
-static void serve_metadata(struct emit *e, const struct service *sv, const char *name)
-{
-	scalar(e, "metadata");
-	map_start(e);
-	kv(e, "name", name);
-	put_namespace(e);
-	serve_labels(e, sv);
-	map_end(e);
-}
-
-static void head(struct emit *e, const char *version, const char *kind)
-{
-	kv(e, "apiVersion", version);
-	kv(e, "kind", kind);
-}
-
-static void deployment_doc(struct emit *e, const struct schedule *s, const struct service *sv)
-{
-	char num[96], *note = NULL;
-	if (sv->se->loopback &&
-	    !(sv->job->run_command && strstr(sv->job->run_command, "--host"))) {
-		note = xasprintf("%s binds 127.0.0.1 by default: add --host 0.0.0.0 to run.command "
-		                 "or the Service and the readiness probe cannot reach it.",
-		                 sv->se->name);
-		if (!note) {
-			e->ok = false;
-			return;
-		}
-	}
-	doc_start(e, note);
-	free(note);
-	head(e, "apps/v1", "Deployment");
-	scalar(e, "metadata");
-	map_start(e);
-	kv(e, "name", sv->slug);
-	put_namespace(e);
-	serve_labels(e, sv);
-	scalar(e, "annotations");
-	map_start(e);
-	kv(e, "planner.dev/job-name", sv->job->name);
-	kv(e, "planner.dev/serving", sv->job->serving == SERVING_WINDOW ? "window" : "always-on");
-	kv(e, "planner.dev/engine", sv->se->name);
-	kv(e, "planner.dev/resource", sv->r->resource);
-	kv(e, "planner.dev/month", s->month);
-	map_end(e);
-	map_end(e);
-	scalar(e, "spec");
-	map_start(e);
-	snprintf(num, sizeof num, "%d", sv->replicas);
-	kv_plain(e, "replicas", num);
-	scalar(e, "selector");
-	map_start(e);
-	scalar(e, "matchLabels");
-	map_start(e);
-	kv(e, "planner.dev/job", sv->slug);
-	map_end(e);
-	map_end(e);
-	scalar(e, "template");
-	map_start(e);
-	scalar(e, "metadata");
-	map_start(e);
-	serve_labels(e, sv);
-	map_end(e);
-	pod_spec(e, sv->job, sv->r, sv->slug, sv->product, sv->se);
-	map_end(e); /* template */
-	map_end(e); /* spec */
-	doc_end(e);
-}
-
-static void service_doc(struct emit *e, const struct service *sv)
-{
-	char num[16];
-	doc_start(e, NULL);
-	head(e, "v1", "Service");
-	serve_metadata(e, sv, sv->slug);
-	scalar(e, "spec");
-	map_start(e);
-	scalar(e, "selector");
-	map_start(e);
-	kv(e, "planner.dev/job", sv->slug);
-	map_end(e);
-	scalar(e, "ports");
-	seq_start(e);
-	map_start(e);
-	kv(e, "name", "http");
-	snprintf(num, sizeof num, "%d", sv->se->port);
-	kv_plain(e, "port", num);
-	kv(e, "targetPort", "http");
-	map_end(e);
-	seq_end(e);
-	map_end(e);
-	doc_end(e);
-}
-
-/* The scaler's rights: kubectl scale reads the Deployment (get) and
- * writes its scale subresource (get, patch, update), this one only. */
-static void rule(struct emit *e, const char *resource, const char *name, const char *const *verbs)
-{
-	map_start(e);
-	scalar(e, "apiGroups");
-	seq_start(e);
-	quoted(e, "apps");
-	seq_end(e);
-	scalar(e, "resources");
-	seq_start(e);
-	quoted(e, resource);
-	seq_end(e);
-	scalar(e, "resourceNames");
-	seq_start(e);
-	quoted(e, name);
-	seq_end(e);
-	scalar(e, "verbs");
-	seq_start(e);
-	for (; *verbs; verbs++)
-		quoted(e, *verbs);
-	seq_end(e);
-	map_end(e);
-}
-
-static void scaler_rbac(struct emit *e, const struct service *sv)
-{
-	static const char *const get[] = {"get", NULL};
-	static const char *const scale[] = {"get", "patch", "update", NULL};
-	doc_start(e, NULL);
-	head(e, "v1", "ServiceAccount");
-	serve_metadata(e, sv, sv->sa);
-	doc_end(e);
-	doc_start(e, NULL);
-	head(e, "rbac.authorization.k8s.io/v1", "Role");
-	serve_metadata(e, sv, sv->sa);
-	scalar(e, "rules");
-	seq_start(e);
-	rule(e, "deployments", sv->slug, get);
-	rule(e, "deployments/scale", sv->slug, scale);
-	seq_end(e);
-	doc_end(e);
-	doc_start(e, NULL);
-	head(e, "rbac.authorization.k8s.io/v1", "RoleBinding");
-	serve_metadata(e, sv, sv->sa);
-	scalar(e, "roleRef");
-	map_start(e);
-	kv(e, "apiGroup", "rbac.authorization.k8s.io");
-	kv(e, "kind", "Role");
-	kv(e, "name", sv->sa);
-	map_end(e);
-	scalar(e, "subjects");
-	seq_start(e);
-	map_start(e);
-	kv(e, "kind", "ServiceAccount");
-	kv(e, "name", sv->sa);
-	put_namespace(e);
-	map_end(e);
-	seq_end(e);
-	doc_end(e);
-}
-
-/* The cron days of mask, shifted by shift days: cron's day of the week is
- * 0 for Sunday, the mask's bit 0 Monday. "1,2,3,4,5" for weekdays. */
-static void cron_days(unsigned mask, int shift, char *out, size_t len)
-{
-	size_t n = 0;
-	out[0] = '\0';
-	for (int cron = 0; cron < 7; cron++) {
-		int bit = ((cron + 6 - shift) % 7 + 7) % 7; /* cron 1 (Mon) is bit 0 */
-		if (mask & (1u << bit))
-			n += (size_t)snprintf(out + n, len - n, "%s%d", n ? "," : "", cron);
-	}
-}
-
-/* The scaler image: Kubernetes' own kubectl image, registry.k8s.io/kubectl
- * (added by kubernetes/kubernetes#116672, 2023-03, for every release
- * since; the binary is /bin/kubectl, named as the command so the image's
- * entrypoint does not matter; read 2026-12-02). A
- * kubectl within one minor version of the API server is supported
- * (kubernetes.io/releases/version-skew-policy, "kubectl"): bump the tag
- * with the cluster. planner's choice over bitnami/kubectl, whose free
- * tags Bitnami stopped updating in 2025. */
-#define K8S_KUBECTL_IMAGE "registry.k8s.io/kubectl:v1.31.0"
-
-/* A CronJob that sets the Deployment's replicas at minute (after local
- * midnight) on mask's days, shifted by shift. */
-static void scale_cron(struct emit *e, const struct schedule *s, const struct service *sv,
-                       const char *suffix, int minute, unsigned mask, int shift, int replicas)
-{
-	char name[K8S_NAME_MAX + 1], days[32], sched[64], num[48], target[64];
-	snprintf(name, sizeof name, "%s-%s", sv->slug, suffix);
-	cron_days(mask, shift, days, sizeof days);
-	snprintf(sched, sizeof sched, "%d %d * * %s", minute % 60, minute / 60, days);
-	doc_start(e, NULL);
-	head(e, "batch/v1", "CronJob");
-	serve_metadata(e, sv, name);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "schedule", sched);
-	kv(e, "timeZone", s->timezone);
-	kv(e, "concurrencyPolicy", "Forbid");
-	snprintf(num, sizeof num, "%d", K8S_START_DEADLINE_S);
-	kv_plain(e, "startingDeadlineSeconds", num);
-	scalar(e, "jobTemplate");
-	map_start(e);
-	scalar(e, "spec");
-	map_start(e);
-	kv_plain(e, "backoffLimit", "3");
-	scalar(e, "template");
-	map_start(e);
-	scalar(e, "metadata");
-	map_start(e);
-	serve_labels(e, sv);
-	map_end(e);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "serviceAccountName", sv->sa);
-	kv(e, "restartPolicy", "OnFailure");
-	scalar(e, "containers");
-	seq_start(e);
-	map_start(e);
-	kv(e, "name", "kubectl");
-	kv(e, "image", K8S_KUBECTL_IMAGE);
-	scalar(e, "command");
-	seq_start(e);
-	quoted(e, "/bin/kubectl");
-	seq_end(e);
-	scalar(e, "args");
-	seq_start(e);
-	quoted(e, "scale");
-	snprintf(target, sizeof target, "deployment/%s", sv->slug);
-	quoted(e, target);
-	snprintf(num, sizeof num, "--replicas=%d", replicas);
-	quoted(e, num);
-	seq_end(e);
-	map_end(e);
-	seq_end(e);
-	map_end(e); /* pod spec */
-	map_end(e); /* template */
-	map_end(e); /* job spec */
-	map_end(e); /* jobTemplate */
-	map_end(e); /* spec */
-	doc_end(e);
-}
-
-/* A serving job's objects: the Deployment of its replicas and a Service
- * on the engine's port; a window service also scales to zero outside its
- * window, by a CronJob pair and the scaler's ServiceAccount, Role and
- * RoleBinding. */
-static void service_docs(struct emit *e, const struct schedule *s, const struct sched_run *r,
-                         const struct k8s_slug *slugs)
-{
-	struct service sv = {.job = s->jobs[r->job].job, .r = r};
-	sv.se = serve_engine_of(sv.job);
-	sv.replicas = r->replicas > 1 ? r->replicas : 1;
-	snprintf(sv.slug, sizeof sv.slug, "%s", slugs[r->job].v);
-	snprintf(sv.sa, sizeof sv.sa, "%s-scaler", sv.slug);
-	gpu_product(r->gpu->name, sv.product, sizeof sv.product);
-	deployment_doc(e, s, &sv);
-	service_doc(e, &sv);
-	if (sv.job->serving != SERVING_WINDOW)
-		return;
-	const struct job_schedule *w = &sv.job->sched;
-	/* The window ends the next day when it crosses midnight (or ends at
-	 * 24:00): the scale-down's days move one on. */
-	int shift = w->window_end <= w->window_start || w->window_end == SCHEDULE_MINUTES_PER_DAY;
-	scaler_rbac(e, &sv);
-	scale_cron(e, s, &sv, "up", w->window_start, w->days_mask, 0, sv.replicas);
-	scale_cron(e, s, &sv, "down", w->window_end % SCHEDULE_MINUTES_PER_DAY, w->days_mask, shift, 0);
-}
-
-/* Whether run i is its serving job's first owned run (which writes the
- * job's objects; the others are its hours, not objects of their own). */
-static bool service_first(const struct schedule *s, size_t i)
-{
-	for (size_t k = 0; k < i; k++)
-		if (s->runs[k].job == s->runs[i].job && k8s_writes(&s->runs[k]))
-			return false;
-	return true;
-}
 
 static void cron_doc(struct emit *e, const struct schedule *s, const struct window *w)
 {
 	char num[32];
-	doc_start(e, NULL);
+	k8s_doc_start(e, NULL);
 	head(e, "batch/v1", "CronJob");
 	cron_metadata(e, s, w);
 	scalar(e, "spec");
@@ -930,7 +449,7 @@ static void cron_doc(struct emit *e, const struct schedule *s, const struct wind
 	kv_plain(e, "startingDeadlineSeconds", num);
 	job_template(e, s, w);
 	map_end(e); /* cron spec */
-	doc_end(e);
+	k8s_doc_end(e);
 }
 
 /* Whether run i opens its window: no earlier run shares it. */
@@ -974,9 +493,9 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 			opts->skipped++;
 			continue;
 		}
-		if (serving(s->jobs[r->job].job)) {
-			if (service_first(s, i))
-				service_docs(&e, s, r, slugs);
+		if (export_serving(s->jobs[r->job].job)) {
+			if (export_serve_first(s, i, k8s_writes))
+				k8s_service_docs(&e, s, r, slugs);
 			continue;
 		}
 		if (!window_first(s, i))

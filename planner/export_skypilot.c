@@ -59,6 +59,32 @@ void export_sky_accel(const char *gpu, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* resources: of one replica (or node), with ports when port > 0. */
+static void resources(FILE *f, const struct job *job, const struct sched_run *r, const char *cloud,
+                      const char *accel, int replicas, int port)
+{
+	fputs("resources:\n", f);
+	if (cloud) {
+		fprintf(f, "  cloud: %s\n", cloud);
+		if (r->region[0]) {
+			fputs("  region: ", f);
+			export_yaml_str(f, r->region);
+			fputc('\n', f);
+		}
+	}
+	fputs("  accelerators: \"", f);
+	export_yaml_body(f, accel);
+	fprintf(f, ":%d\"\n", r->gpu_count / replicas);
+	fprintf(f, "  use_spot: %s\n", r->spot ? "true" : "false");
+	if (job->run_image) {
+		fputs("  image_id: \"docker:", f);
+		export_yaml_body(f, job->run_image);
+		fputs("\"\n", f);
+	}
+	if (port > 0)
+		fprintf(f, "  ports: %d\n", port);
+}
+
 /* False when out of memory. */
 static bool write_task(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
 {
@@ -83,24 +109,7 @@ static bool write_task(FILE *f, const struct schedule *s, const struct sched_run
 	fprintf(f, "name: %s-%zu\n", slug, k);
 	if (replicas > 1)
 		fprintf(f, "num_nodes: %d\n", replicas);
-	fputs("resources:\n", f);
-	if (cloud) {
-		fprintf(f, "  cloud: %s\n", cloud);
-		if (r->region[0]) {
-			fputs("  region: ", f);
-			export_yaml_str(f, r->region);
-			fputc('\n', f);
-		}
-	}
-	fputs("  accelerators: \"", f);
-	export_yaml_body(f, accel);
-	fprintf(f, ":%d\"\n", r->gpu_count / replicas);
-	fprintf(f, "  use_spot: %s\n", r->spot ? "true" : "false");
-	if (job->run_image) {
-		fputs("  image_id: \"docker:", f);
-		export_yaml_body(f, job->run_image);
-		fputs("\"\n", f);
-	}
+	resources(f, job, r, cloud, accel, replicas, 0);
 	if (job->run_command) {
 		fputs("run: ", f);
 		export_yaml_str(f, job->run_command);
@@ -111,11 +120,61 @@ static bool write_task(FILE *f, const struct schedule *s, const struct sched_run
 	return ok;
 }
 
+/* A serving job as a SkyServe service (`service:` of SkyPilot's
+ * get_service_schema, sky/utils/schemas.py at the commit above): the
+ * engine's health path as the readiness probe, its replicas as a fixed
+ * count (`replicas`; a replica_policy that scales on load needs
+ * target_qps_per_replica, which planner does not know), the engine's port
+ * in resources.ports, run.command as `run`. SkyServe has no time schedule,
+ * so a window service says how to start and stop it (cron). False when
+ * out of memory. */
+static bool write_service(FILE *f, const struct schedule *s, size_t i, size_t k)
+{
+	const struct sched_run *r = &s->runs[i];
+	const struct job *job = s->jobs[r->job].job;
+	const struct serve_engine *se = export_serve_engine(job);
+	const char *cloud = sky_cloud(r->provider);
+	char start[32], slug[48], accel[48], up[160], down[96];
+	double hours, cost;
+	export_service_totals(s, i, &hours, &cost);
+	sched_iso(r->start, r->start_offset, start, sizeof start);
+	export_slug(job->name, slug, sizeof slug);
+	export_sky_accel(r->gpu->name, accel, sizeof accel);
+	int replicas = r->replicas > 0 ? r->replicas : 1;
+	snprintf(up, sizeof up, "sky serve up -y -n %s task-%02zu.yaml", slug, k);
+	snprintf(down, sizeof down, "sky serve down -y %s", slug);
+	fputs("---\n", f);
+	bool ok = export_comment(f, "service %zu: %s (%s) on %s, %d replica%s, from %s (%.2f h, %.2f %s)",
+	                         k, job->name, serving_name(job->serving), r->resource, replicas,
+	                         replicas == 1 ? "" : "s", start, hours, cost, s->currency);
+	ok &= export_comment(f, "start at %s: %s; stop: %s", start, up, down);
+	ok &= export_service_window_note(f, s, job, "SkyServe", up, down);
+	ok &= export_service_loopback_note(f, job, se);
+	if (!cloud)
+		ok &= export_comment(f,
+		                     "%s is not a SkyPilot cloud: no cloud or region is set, so "
+		                     "SkyPilot picks one",
+		                     r->provider);
+	fprintf(f, "name: %s\n", slug);
+	fputs("service:\n  readiness_probe:\n    path: ", f);
+	export_yaml_str(f, SERVE_HEALTH_PATH);
+	fprintf(f, "\n  replicas: %d\n", replicas);
+	resources(f, job, r, cloud, accel, replicas, export_serve_port(job, se));
+	if (job->run_command) {
+		fputs("run: ", f);
+		export_yaml_str(f, job->run_command);
+		fputc('\n', f);
+	} else {
+		fputs("# no run.command in the job spec: nothing listens on the port\n", f);
+	}
+	return ok;
+}
+
 static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;
 	opts->skipped_runs = export_launchable_skipped(s);
-	size_t n = export_launchable_count(s);
+	size_t services = export_service_count(s), n = export_task_count(s);
 	bool ok = export_comment(f, "planner schedule for %s: %zu rented run%s as SkyPilot tasks.",
 	                         s->month, n, n == 1 ? "" : "s");
 	ok &= export_comment(f, "Times are in %s. Each document below is one task; SkyPilot would",
@@ -126,14 +185,12 @@ static int write_skypilot(FILE *f, const struct schedule *s, struct export_opts 
 	      "# (task-00.yaml is this header; task N is task-NN.yaml) and at the\n"
 	      "# time each task's comment gives: sky launch -c NAME --down task-NN.yaml\n",
 	      f);
+	if (services)
+		ok &= export_comment(f, "%zu serving job%s as SkyServe services: sky serve up, "
+		                     "as each service's comment gives.", services,
+		                     services == 1 ? "" : "s");
 	export_launchable_note(f, s, "skypilot");
-	size_t k = 0;
-	for (size_t i = 0; i < s->n_runs; i++) {
-		const struct sched_run *r = &s->runs[i];
-		if (!export_launchable(r))
-			continue;
-		ok &= write_task(f, s, r, ++k);
-	}
+	ok &= export_launch_docs(f, s, write_task, write_service);
 	return ok ? PLANNER_OK : set_err(err, PLANNER_ESYS, "out of memory writing the tasks");
 }
 

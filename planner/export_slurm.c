@@ -53,6 +53,25 @@ static int wrap_pyxis(FILE *f, const struct job *job)
 	return PLANNER_OK;
 }
 
+/* The command of a serving job's array tasks: each replica on a port of
+ * its own, the engine's (or run.command's --port N) plus
+ * SLURM_ARRAY_TASK_ID, so replicas that share a node do not collide; the
+ * shell that runs --wrap (or pyxis's sh -c) expands it. NULL when out of
+ * memory. */
+static char *array_command(const struct job *job)
+{
+	const struct serve_engine *se = export_serve_engine(job);
+	int port = export_serve_port(job, se);
+	const char *c = job->run_command, *p = strstr(c, "--port");
+	for (; p; p = strstr(p + 1, "--port"))
+		if ((p == c || p[-1] == ' ') && (p[6] == ' ' || p[6] == '='))
+			break;
+	if (!p)
+		return xasprintf("%s --port $((%d + SLURM_ARRAY_TASK_ID))", c, port);
+	const char *v = p + 7, *end = v + strcspn(v, " ");
+	return xasprintf("%.*s$((%d + SLURM_ARRAY_TASK_ID))%s", (int)(v - c), c, port, end);
+}
+
 /* gres type: the model's letters and digits, lower case ("h100sxm"). */
 static void gres_type(const char *gpu, char *out, size_t len)
 {
@@ -146,8 +165,7 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		mapped_gres_type(cl, r->gpu->name, type, sizeof type);
 		/* A serving job's replicas are servers apart: one array task
 		 * each, with one replica's GPUs (a batch run keeps one job). */
-		bool serving = job->serving == SERVING_ALWAYS_ON || job->serving == SERVING_WINDOW;
-		int tasks = serving && r->replicas > 1 ? r->replicas : 1;
+		int tasks = export_serving(job) && r->replicas > 1 ? r->replicas : 1;
 		int gpus = r->gpu_count / tasks, nodes = 1;
 		if (cl && cl->gpus_per_node && gpus > cl->gpus_per_node) {
 			nodes = (gpus + cl->gpus_per_node - 1) / cl->gpus_per_node;
@@ -160,6 +178,10 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		fputc('\n', f);
 		if (!export_comment(f, "%s on %s: %.2f h, %.2f %s", job->name, r->resource,
 		                    r->hours, r->cost, s->currency))
+			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+		if (tasks > 1 && job->run_command &&
+		    !export_comment(f, "replica N (SLURM_ARRAY_TASK_ID) listens on port %d + N",
+		                    export_serve_port(job, export_serve_engine(job))))
 			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
 		if (!job->run_command) {
 			fputs("# no run.command in the job spec; add run: {command: ...} to submit "
@@ -177,13 +199,21 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		fprintf(f, " --gres=gpu:%s:%d --comment=", type, gpus);
 		export_shell_quote(f, r->resource);
 		fputs(" --wrap=", f);
-		if (job->run_pyxis && job->run_image && job->run_command) {
-			if (wrap_pyxis(f, job) != PLANNER_OK)
-				return set_err(err, PLANNER_ESYS,
-				               "out of memory writing the script");
-		} else {
-			export_shell_quote(f, job->run_command ? job->run_command : "true");
+		struct job per_task = *job;
+		char *cmd = NULL;
+		if (tasks > 1 && job->run_command) {
+			if (!(cmd = array_command(job)))
+				return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+			per_task.run_command = cmd;
 		}
+		int rc = PLANNER_OK;
+		if (job->run_pyxis && job->run_image && job->run_command)
+			rc = wrap_pyxis(f, &per_task);
+		else
+			export_shell_quote(f, per_task.run_command ? per_task.run_command : "true");
+		free(cmd);
+		if (rc != PLANNER_OK)
+			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
 		fputc('\n', f);
 	}
 	return PLANNER_OK;

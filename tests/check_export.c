@@ -422,6 +422,21 @@ START_TEST(k8s_manifests_hold_the_kubernetes_openapi_types)
 }
 END_TEST
 
+/* Runs a Python check with Debian's python3 (python3-yaml and the like)
+ * on file a1 and, when not NULL, a2 (sys.argv[1] and [2]); the test fails
+ * with its output when an assertion does. script is the program as one
+ * shell word: no single quote in it. */
+static void py_check(const char *script, const char *a1, const char *a2)
+{
+	char *cmd = a2 ? xasprintf("/usr/bin/python3 -c '%s' '%s' '%s' 2>&1", script, a1, a2)
+		       : xasprintf("/usr/bin/python3 -c '%s' '%s' 2>&1", script, a1);
+	char *out = NULL;
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+}
+
 START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
 {
 	struct fx f;
@@ -431,8 +446,7 @@ START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
 	char *path = schedule_to(&f, "k8s", "run.yaml"), *out = NULL;
 	ck_assert_int_eq(k8s_validate(path, &out), 0);
 	free(out);
-	char *cmd = xasprintf(
-		"/usr/bin/python3 -c 'import sys,yaml\n"
+	py_check("import sys,yaml\n"
 		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
 		"seen = set()\n"
 		"for d in docs:\n"
@@ -442,10 +456,10 @@ START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
 		"    c = p[\"containers\"][0]\n"
 		"    n = int(c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"])\n"
 		"    assert c[\"resources\"][\"requests\"] == {\"cpu\": str(4 * n),\n"
-		"        \"memory\": \"%%dGi\" %% (24 * n)}, c[\"resources\"]\n"
+		"        \"memory\": \"%dGi\" % (24 * n)}, c[\"resources\"]\n"
 		"    vols = {v[\"name\"]: v for v in p[\"volumes\"]}\n"
 		"    assert vols[\"dshm\"][\"emptyDir\"] == {\"medium\": \"Memory\",\n"
-		"        \"sizeLimit\": \"%%dGi\" %% (12 * n)}, vols\n"
+		"        \"sizeLimit\": \"%dGi\" % (12 * n)}, vols\n"
 		"    mounts = {m[\"name\"]: m[\"mountPath\"] for m in c[\"volumeMounts\"]}\n"
 		"    assert mounts == {\"dshm\": \"/dev/shm\",\n"
 		"        \"weights\": \"/root/.cache/huggingface\"}, mounts\n"
@@ -458,13 +472,8 @@ START_TEST(k8s_jobs_get_requests_shm_weights_and_the_tensor_parallel_flag)
 		"    else:\n"
 		"        assert n == 1 and cmd == \"python rag.py\", cmd\n"
 		"        assert vols[\"weights\"][\"hostPath\"][\"path\"] == \"/data/hf\", vols\n"
-		"assert seen == {\"big\", \"small\"}, seen\n"
-		"' '%s' 2>&1",
-		path);
-	int rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "%s", out ? out : "");
-	free(out);
-	free(cmd);
+		"assert seen == {\"big\", \"small\"}, seen\n",
+		 path, NULL);
 	free(path);
 	free_fx(&f);
 }
@@ -489,8 +498,7 @@ START_TEST(k8s_replicas_are_pods_with_their_own_gpus)
 	char *path = schedule_to(&f, "k8s", "rep.yaml"), *out = NULL;
 	ck_assert_int_eq(k8s_validate(path, &out), 0);
 	free(out);
-	char *cmd = xasprintf(
-		"/usr/bin/python3 -c 'import sys,yaml\n"
+	py_check("import sys,yaml\n"
 		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
 		"assert docs\n"
 		"for d in docs:\n"
@@ -499,13 +507,8 @@ START_TEST(k8s_replicas_are_pods_with_their_own_gpus)
 		"    assert j[\"parallelism\"] == j[\"completions\"] == 3, j\n"
 		"    assert j[\"completionMode\"] == \"Indexed\", j\n"
 		"    assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"1\", c\n"
-		"    assert c[\"command\"][2] == \"vllm serve x\", c\n"
-		"' '%s' 2>&1",
-		path);
-	int rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "%s", out ? out : "");
-	free(out);
-	free(cmd);
+		"    assert c[\"command\"][2] == \"vllm serve x\", c\n",
+		 path, NULL);
 	free(path);
 	free_fx(&f);
 }
@@ -646,22 +649,16 @@ START_TEST(k8s_window_across_midnight_scales_down_the_next_day)
 			    "    schedule: {window: \"22:00-06:00\", days: [fri, sun]}\n"
 			    "    run: {command: \"python -m sglang.launch_server --model-path x "
 			    "--host 0.0.0.0\", image: \"lmsysorg/sglang:v0.4\"}\n");
-	char *path = schedule_to(&f, "k8s", "night.yaml"), *out = NULL;
-	char *cmd = xasprintf(
-		"/usr/bin/python3 -c 'import sys,yaml\n"
+	char *path = schedule_to(&f, "k8s", "night.yaml");
+	py_check("import sys,yaml\n"
 		"text = open(sys.argv[1]).read()\n"
 		"by = {d[\"kind\"] + d[\"metadata\"][\"name\"]: d for d in yaml.safe_load_all(text) if d}\n"
 		"assert by[\"CronJobnight-up\"][\"spec\"][\"schedule\"] == \"0 22 * * 0,5\", by\n"
 		"assert by[\"CronJobnight-down\"][\"spec\"][\"schedule\"] == \"0 6 * * 1,6\", by\n"
 		"c = by[\"Deploymentnight\"][\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
 		"assert c[\"ports\"][0][\"containerPort\"] == 30000, c\n"
-		"assert \"binds 127.0.0.1\" not in text\n"
-		"' '%s' 2>&1",
-		path);
-	int rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "%s", out ? out : "");
-	free(out);
-	free(cmd);
+		"assert \"binds 127.0.0.1\" not in text\n",
+		 path, NULL);
 	free(path);
 	free_fx(&f);
 }
@@ -1117,6 +1114,120 @@ START_TEST(dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run)
 }
 END_TEST
 
+/* Rented serving jobs are services: each job one SkyServe service and one
+ * dstack `type: service`, not a task per run, valid under the service
+ * parts of the vendored schemas (a misspelt key fails), with the engine's
+ * port (llama-server's --port 9000 as written) and health path, the
+ * replicas and GPUs of the JSON schedule's runs, and for the window
+ * service the cron lines that start and stop it at 08:00 and 18:00. */
+START_TEST(rented_serving_jobs_are_skyserve_and_dstack_services)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = xasprintf("tests/fixtures/jobs/rented-serving.yaml");
+	char *sky = schedule_to(&f, "skypilot", "sky.yaml"), *dst = schedule_to(&f, "dstack", "d.yml");
+	char *json = schedule_to(&f, "json", "s.json"), *out = NULL;
+	ck_assert_msg(schema_validate("skypilot-task.json", sky, &out) == 0, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "2 document(s), 0 invalid"));
+	free(out);
+	ck_assert_msg(schema_validate("dstack-service.json", dst, &out) == 0, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "2 document(s), 0 invalid"));
+	free(out);
+	char *bad = xasprintf("%s/bad.yaml", f.dir);
+	char *cmd = xasprintf("sed 's/readiness_probe/readiness_prob/' '%s' > '%s'", sky, bad);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	ck_assert_int_ne(schema_validate("skypilot-task.json", bad, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "'readiness_prob' was unexpected"));
+	free(out);
+	free(cmd);
+	cmd = xasprintf("sed 's/^probes:/probs:/' '%s' > '%s'", dst, bad);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	ck_assert_int_ne(schema_validate("dstack-service.json", bad, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "'probs' was unexpected"));
+	free(out);
+	free(cmd);
+	free(bad);
+	py_check("import json,sys,yaml\n"
+		 "runs = [r for r in json.load(open(sys.argv[2]))[\"runs\"] if r[\"route\"] == \"rented\"]\n"
+		 "text = open(sys.argv[1]).read()\n"
+		 "docs = [d for d in yaml.safe_load_all(text) if d]\n"
+		 "by = {d[\"name\"]: d for d in docs}\n"
+		 "assert sorted(by) == [\"fleet\", \"staff-assistant\"], by\n"
+		 "port = {\"fleet\": 8000, \"staff-assistant\": 9000}\n"
+		 "for job, d in by.items():\n"
+		 "    mine = [r for r in runs if r[\"job\"] == job]\n"
+		 "    n = mine[0].get(\"replicas\", 1)\n"
+		 "    sv = d[\"service\"]\n"
+		 "    assert sv == {\"readiness_probe\": {\"path\": \"/health\"}, \"replicas\": n}, sv\n"
+		 "    r = d[\"resources\"]\n"
+		 "    assert r[\"ports\"] == port[job], r\n"
+		 "    g = int(r[\"accelerators\"].split(\":\")[1])\n"
+		 "    assert g * n == mine[0][\"gpu_count\"], (r, mine[0])\n"
+		 "    assert (\"--port\" in d[\"run\"]) == (job != \"fleet\"), d\n"
+		 "assert \"staff-assistant task-02.yaml\" in text\n"
+		 "assert \"#   0 8 * * 1,2,3,4,5 sky serve up -y -n staff-assistant\" in text, text\n"
+		 "assert \"#   0 18 * * 1,2,3,4,5 sky serve down -y staff-assistant\" in text, text\n"
+		 "assert text.count(\"no time schedule\") == 1, text\n",
+		 sky, json);
+	py_check("import json,sys,yaml\n"
+		 "runs = [r for r in json.load(open(sys.argv[2]))[\"runs\"] if r[\"route\"] == \"rented\"]\n"
+		 "text = open(sys.argv[1]).read()\n"
+		 "by = {d[\"name\"]: d for d in yaml.safe_load_all(text) if d}\n"
+		 "for job, d in by.items():\n"
+		 "    mine = [r for r in runs if r[\"job\"] == job]\n"
+		 "    n = mine[0].get(\"replicas\", 1)\n"
+		 "    assert d[\"type\"] == \"service\" and d[\"replicas\"] == n, d\n"
+		 "    assert d[\"probes\"] == [{\"type\": \"http\", \"url\": \"/health\"}], d\n"
+		 "    assert \"max_duration\" not in d and \"nodes\" not in d, d\n"
+		 "    g = int(d[\"resources\"][\"gpu\"].split(\":\")[-1])\n"
+		 "    assert g * n == mine[0][\"gpu_count\"], (d, mine[0])\n"
+		 "f, s = by[\"fleet\"], by[\"staff-assistant\"]\n"
+		 "assert f[\"port\"] == 8000 and f[\"model\"] == \"Qwen/Qwen2.5-14B-Instruct\", f\n"
+		 "assert s[\"port\"] == 9000 and \"model\" not in s, s\n"
+		 "assert \"#   0 18 * * 1,2,3,4,5 dstack stop -y staff-assistant\" in text, text\n"
+		 "assert \"binds 127.0.0.1 by default\" in text, text\n",
+		 dst, json);
+	free(json);
+	free(dst);
+	free(sky);
+	free_fx(&f);
+}
+END_TEST
+
+/* A serving job's Slurm array tasks listen on ports of their own (the
+ * engine's plus SLURM_ARRAY_TASK_ID), so replicas that Slurm puts on one
+ * node do not collide: the fleet's three tasks, their --wrap commands
+ * expanded by sh as sbatch would, bind 8000, 8001 and 8002. */
+START_TEST(slurm_serving_replicas_get_a_port_each)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = xasprintf("tests/fixtures/jobs/k8s-serving.yaml");
+	char *path = schedule_to(&f, "slurm", "serve.sh");
+	py_check("import os,shlex,subprocess,sys\n"
+		 "lines = [l for l in open(sys.argv[1]) if l.startswith(\"sbatch \")]\n"
+		 "fleet = [w for w in map(shlex.split, lines) if \"--job-name=fleet\" in w]\n"
+		 "assert fleet, lines\n"
+		 "for w in fleet:\n"
+		 "    assert \"--array=0-2\" in w, w\n"
+		 "    cmd = [a for a in w if a.startswith(\"--wrap=\")][0][7:]\n"
+		 "    ports = set()\n"
+		 "    for i in range(3):\n"
+		 "        env = dict(os.environ, SLURM_ARRAY_TASK_ID=str(i))\n"
+		 "        out = subprocess.run([\"sh\", \"-c\", \"echo \" + cmd], env=env,\n"
+		 "            capture_output=True, text=True, check=True).stdout.split()\n"
+		 "        ports.add(int(out[out.index(\"--port\") + 1]))\n"
+		 "    assert ports == {8000, 8001, 8002}, ports\n",
+		 path, NULL);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -1135,9 +1246,11 @@ Suite *export_suite(void)
 	tcase_add_test(tc, k8s_serving_jobs_are_deployments_and_services_a_window_scales_to_zero);
 	tcase_add_test(tc, k8s_window_across_midnight_scales_down_the_next_day);
 	tcase_add_test(tc, slurm_runs_the_image_through_pyxis_when_asked);
+	tcase_add_test(tc, slurm_serving_replicas_get_a_port_each);
 	tcase_add_test(tc, skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field);
 	tcase_add_test(tc, skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks);
 	tcase_add_test(tc, dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run);
+	tcase_add_test(tc, rented_serving_jobs_are_skyserve_and_dstack_services);
 	tcase_add_test(tc, run_weights_must_be_a_claim_or_an_absolute_path);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
 	tcase_add_test(tc, bad_options_are_usage_errors);

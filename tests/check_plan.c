@@ -62,15 +62,7 @@ static void teardown(void)
 
 static struct plan *plan_of(const char *yaml, struct jobspec **spec_out)
 {
-	struct jobspec *spec = NULL;
-	struct plan *p = NULL;
-	char *err = NULL;
-	int rc = jobspec_parse("t.yaml", yaml, strlen(yaml), test_ref(), &spec, &err);
-	ck_assert_msg(rc == PLANNER_OK, "%s", err);
-	rc = plan_compare(spec, test_ref(), st, &p, &err);
-	ck_assert_msg(rc == PLANNER_OK, "%s", err);
-	*spec_out = spec;
-	return p;
+	return test_plan_of(st, NULL, yaml, spec_out);
 }
 
 START_TEST(rented_cost_is_hours_times_the_cheapest_fitting_on_demand_price_in_currency)

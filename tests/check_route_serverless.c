@@ -53,16 +53,7 @@ static void teardown(void)
 /* Plans yaml against the fixture's store. */
 static struct plan *plan_of(const char *yaml, struct jobspec **spec)
 {
-	struct store *st = NULL;
-	struct plan *p = NULL;
-	char *err = NULL;
-	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
-	ck_assert_msg(jobspec_parse("s.yaml", yaml, strlen(yaml), test_ref(), spec, &err) ==
-	                  PLANNER_OK,
-	              "%s", err);
-	ck_assert_msg(plan_compare(*spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
-	store_close(st);
-	return p;
+	return test_plan_of(NULL, db, yaml, spec);
 }
 
 /* The cheapest per-second price of a worker of one GPU with at least

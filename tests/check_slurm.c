@@ -244,7 +244,8 @@ START_TEST(a_serving_fleet_is_one_array_task_per_replica_on_the_mapped_gres)
 	char *script = serving_script(&f, serving_spec);
 	char *text = test_slurp(script);
 	ck_assert_msg(strstr(text, " --array=0-1 ") && strstr(text, " --partition=debug ") &&
-	                  strstr(text, " --gres=gpu:a100sxm:2 ") && strstr(text, "--account='ml'"),
+	                  strstr(text, " --gres=gpu:a100sxm:2 ") && strstr(text, "--account='ml'") &&
+	                  strstr(text, " --port $((8000 + SLURM_ARRAY_TASK_ID))'"),
 	              "%s", text);
 	char *out = NULL;
 	int rc = submit(&f, script, &out);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "jobspec.h"
+#include "plan.h"
 #include "util.h"
 
 const struct refdata *test_ref(void)
@@ -363,4 +365,22 @@ const cJSON *test_json_job(const cJSON *root, const char *name)
 const cJSON *test_json_route(const cJSON *job, const char *name)
 {
 	return named(cJSON_GetObjectItem(job, "routes"), "route", name);
+}
+
+struct plan *test_plan_of(struct store *st, const char *db, const char *yaml,
+                          struct jobspec **spec)
+{
+	struct store *own = NULL;
+	struct plan *p = NULL;
+	char *err = NULL;
+	if (!st) {
+		ck_assert_msg(store_open(db, test_ref(), &own, &err) == PLANNER_OK, "%s", err);
+		st = own;
+	}
+	ck_assert_msg(jobspec_parse("s.yaml", yaml, strlen(yaml), test_ref(), spec, &err) ==
+	                  PLANNER_OK,
+	              "%s", err);
+	ck_assert_msg(plan_compare(*spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	store_close(own);
+	return p;
 }

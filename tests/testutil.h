@@ -14,6 +14,16 @@
  * forks per test and the process ends). */
 const struct refdata *test_ref(void);
 
+/* `planner compare`'s plan of the spec text yaml (parsed as "s.yaml")
+ * against store st, or when st is NULL against the database at db, opened
+ * and closed here; the spec in *spec. Fails the test when either step
+ * does. Free with plan_free and jobspec_free. */
+struct store;
+struct jobspec;
+struct plan;
+struct plan *test_plan_of(struct store *st, const char *db, const char *yaml,
+                          struct jobspec **spec);
+
 struct store;
 
 /* The first column of the one row sql gives on the open store, as a whole

@@ -1,0 +1,289 @@
+/* export_k8s_serve.c — a serving job (serving: always-on or window) in
+ * the Kubernetes export: a service, not runs. An apps/v1 Deployment of
+ * its replicas (one replica's GPUs a pod, restarted when it exits) with
+ * the engine's port and a readiness probe on its health path, and a v1
+ * Service on that port selecting its pods. A window service scales to
+ * zero outside its window: a CronJob pair runs `kubectl scale
+ * deployment/NAME --replicas=N` at the window's start and `--replicas=0`
+ * at its end on its days, in the spec's timeZone, as a ServiceAccount
+ * whose Role may get the Deployment and get, patch and update its scale
+ * subresource, nothing else. Chosen over KEDA's cron scaler: these are
+ * core objects any cluster has (KEDA's ScaledObject is a CRD to install
+ * first), checked by the same offline validator. The pod spec is the
+ * batch export's (export_k8s.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_k8s_int.h"
+#include "util.h"
+
+/* The container's port and readiness probe: the engine's health path on
+ * its port; ready once the weights are loaded (the probe keeps the pod
+ * out of the Service until then, however long that takes). */
+void k8s_serve_container(struct emit *e, const struct job *job, const struct serve_engine *se)
+{
+	char num[16];
+	snprintf(num, sizeof num, "%d", export_serve_port(job, se));
+	scalar(e, "ports");
+	seq_start(e);
+	map_start(e);
+	kv(e, "name", "http");
+	kv_plain(e, "containerPort", num);
+	map_end(e);
+	seq_end(e);
+	scalar(e, "readinessProbe");
+	map_start(e);
+	scalar(e, "httpGet");
+	map_start(e);
+	kv(e, "path", SERVE_HEALTH_PATH);
+	kv(e, "port", "http");
+	map_end(e);
+	kv_plain(e, "periodSeconds", "10");
+	map_end(e);
+}
+
+/* One serving job's objects: its name (the job's slug) and what they say. */
+struct service {
+	const struct job *job;
+	const struct sched_run *r; /* its first owned run: GPU model, replicas */
+	const struct serve_engine *se;
+	char slug[K8S_SLUG_MAX + 1], product[96], sa[K8S_NAME_MAX + 1];
+	int replicas, port;
+};
+
+/* A service's objects carry no month: they outlive it. */
+static void serve_metadata(struct emit *e, const struct service *sv, const char *name)
+{
+	scalar(e, "metadata");
+	map_start(e);
+	kv(e, "name", name);
+	put_namespace(e);
+	k8s_labels(e, sv->slug, NULL);
+	map_end(e);
+}
+
+static void deployment_doc(struct emit *e, const struct schedule *s, const struct service *sv)
+{
+	char num[96], *note = NULL;
+	if (export_serve_loopback(sv->job, sv->se)) {
+		note = xasprintf("%s binds 127.0.0.1 by default: add --host 0.0.0.0 to run.command "
+		                 "or the Service and the readiness probe cannot reach it.",
+		                 sv->se->name);
+		if (!note) {
+			e->ok = false;
+			return;
+		}
+	}
+	k8s_doc_start(e, note);
+	free(note);
+	head(e, "apps/v1", "Deployment");
+	scalar(e, "metadata");
+	map_start(e);
+	kv(e, "name", sv->slug);
+	put_namespace(e);
+	k8s_labels(e, sv->slug, NULL);
+	scalar(e, "annotations");
+	map_start(e);
+	kv(e, "planner.dev/job-name", sv->job->name);
+	kv(e, "planner.dev/serving", sv->job->serving == SERVING_WINDOW ? "window" : "always-on");
+	kv(e, "planner.dev/engine", sv->se->name);
+	kv(e, "planner.dev/resource", sv->r->resource);
+	kv(e, "planner.dev/month", s->month);
+	map_end(e);
+	map_end(e);
+	scalar(e, "spec");
+	map_start(e);
+	snprintf(num, sizeof num, "%d", sv->replicas);
+	kv_plain(e, "replicas", num);
+	scalar(e, "selector");
+	map_start(e);
+	scalar(e, "matchLabels");
+	map_start(e);
+	kv(e, "planner.dev/job", sv->slug);
+	map_end(e);
+	map_end(e);
+	k8s_template_start(e, sv->slug, NULL);
+	k8s_pod_spec(e, sv->job, sv->r, sv->slug, sv->product, sv->se);
+	map_end(e); /* template */
+	map_end(e); /* spec */
+	k8s_doc_end(e);
+}
+
+static void service_doc(struct emit *e, const struct service *sv)
+{
+	char num[16];
+	k8s_doc_start(e, NULL);
+	head(e, "v1", "Service");
+	serve_metadata(e, sv, sv->slug);
+	scalar(e, "spec");
+	map_start(e);
+	scalar(e, "selector");
+	map_start(e);
+	kv(e, "planner.dev/job", sv->slug);
+	map_end(e);
+	scalar(e, "ports");
+	seq_start(e);
+	map_start(e);
+	kv(e, "name", "http");
+	snprintf(num, sizeof num, "%d", sv->port);
+	kv_plain(e, "port", num);
+	kv(e, "targetPort", "http");
+	map_end(e);
+	seq_end(e);
+	map_end(e);
+	k8s_doc_end(e);
+}
+
+/* The scaler's rights: kubectl scale reads the Deployment (get) and
+ * writes its scale subresource (get, patch, update), this one only. */
+static void rule(struct emit *e, const char *resource, const char *name, const char *const *verbs)
+{
+	map_start(e);
+	scalar(e, "apiGroups");
+	seq_start(e);
+	quoted(e, "apps");
+	seq_end(e);
+	scalar(e, "resources");
+	seq_start(e);
+	quoted(e, resource);
+	seq_end(e);
+	scalar(e, "resourceNames");
+	seq_start(e);
+	quoted(e, name);
+	seq_end(e);
+	scalar(e, "verbs");
+	seq_start(e);
+	for (; *verbs; verbs++)
+		quoted(e, *verbs);
+	seq_end(e);
+	map_end(e);
+}
+
+static void scaler_rbac(struct emit *e, const struct service *sv)
+{
+	static const char *const get[] = {"get", NULL};
+	static const char *const scale[] = {"get", "patch", "update", NULL};
+	k8s_doc_start(e, NULL);
+	head(e, "v1", "ServiceAccount");
+	serve_metadata(e, sv, sv->sa);
+	k8s_doc_end(e);
+	k8s_doc_start(e, NULL);
+	head(e, "rbac.authorization.k8s.io/v1", "Role");
+	serve_metadata(e, sv, sv->sa);
+	scalar(e, "rules");
+	seq_start(e);
+	rule(e, "deployments", sv->slug, get);
+	rule(e, "deployments/scale", sv->slug, scale);
+	seq_end(e);
+	k8s_doc_end(e);
+	k8s_doc_start(e, NULL);
+	head(e, "rbac.authorization.k8s.io/v1", "RoleBinding");
+	serve_metadata(e, sv, sv->sa);
+	scalar(e, "roleRef");
+	map_start(e);
+	kv(e, "apiGroup", "rbac.authorization.k8s.io");
+	kv(e, "kind", "Role");
+	kv(e, "name", sv->sa);
+	map_end(e);
+	scalar(e, "subjects");
+	seq_start(e);
+	map_start(e);
+	kv(e, "kind", "ServiceAccount");
+	kv(e, "name", sv->sa);
+	put_namespace(e);
+	map_end(e);
+	seq_end(e);
+	k8s_doc_end(e);
+}
+
+/* The scaler image: Kubernetes' own kubectl image, registry.k8s.io/kubectl
+ * (added by kubernetes/kubernetes#116672, 2023-03, for every release
+ * since; the binary is /bin/kubectl, named as the command so the image's
+ * entrypoint does not matter; read 2026-12-02). A
+ * kubectl within one minor version of the API server is supported
+ * (kubernetes.io/releases/version-skew-policy, "kubectl"): bump the tag
+ * with the cluster. planner's choice over bitnami/kubectl, whose free
+ * tags Bitnami stopped updating in 2025. */
+#define K8S_KUBECTL_IMAGE "registry.k8s.io/kubectl:v1.31.0"
+
+/* A CronJob that sets the Deployment's replicas at minute (after local
+ * midnight) on mask's days, shifted by shift. */
+static void scale_cron(struct emit *e, const struct schedule *s, const struct service *sv,
+                       const char *suffix, int minute, unsigned mask, int shift, int replicas)
+{
+	char name[K8S_NAME_MAX + 1], days[32], sched[64], num[48], target[64];
+	snprintf(name, sizeof name, "%s-%s", sv->slug, suffix);
+	export_cron_days(mask, shift, days, sizeof days);
+	snprintf(sched, sizeof sched, "%d %d * * %s", minute % 60, minute / 60, days);
+	k8s_doc_start(e, NULL);
+	head(e, "batch/v1", "CronJob");
+	serve_metadata(e, sv, name);
+	scalar(e, "spec");
+	map_start(e);
+	kv(e, "schedule", sched);
+	kv(e, "timeZone", s->timezone);
+	kv(e, "concurrencyPolicy", "Forbid");
+	snprintf(num, sizeof num, "%d", K8S_START_DEADLINE_S);
+	kv_plain(e, "startingDeadlineSeconds", num);
+	scalar(e, "jobTemplate");
+	map_start(e);
+	scalar(e, "spec");
+	map_start(e);
+	kv_plain(e, "backoffLimit", "3");
+	k8s_template_start(e, sv->slug, NULL);
+	scalar(e, "spec");
+	map_start(e);
+	kv(e, "serviceAccountName", sv->sa);
+	kv(e, "restartPolicy", "OnFailure");
+	scalar(e, "containers");
+	seq_start(e);
+	map_start(e);
+	kv(e, "name", "kubectl");
+	kv(e, "image", K8S_KUBECTL_IMAGE);
+	scalar(e, "command");
+	seq_start(e);
+	quoted(e, "/bin/kubectl");
+	seq_end(e);
+	scalar(e, "args");
+	seq_start(e);
+	quoted(e, "scale");
+	snprintf(target, sizeof target, "deployment/%s", sv->slug);
+	quoted(e, target);
+	snprintf(num, sizeof num, "--replicas=%d", replicas);
+	quoted(e, num);
+	seq_end(e);
+	map_end(e);
+	seq_end(e);
+	map_end(e); /* pod spec */
+	map_end(e); /* template */
+	map_end(e); /* job spec */
+	map_end(e); /* jobTemplate */
+	map_end(e); /* spec */
+	k8s_doc_end(e);
+}
+
+/* A serving job's objects: the Deployment of its replicas and a Service
+ * on the engine's port; a window service also scales to zero outside its
+ * window, by a CronJob pair and the scaler's ServiceAccount, Role and
+ * RoleBinding. */
+void k8s_service_docs(struct emit *e, const struct schedule *s, const struct sched_run *r,
+                      const struct k8s_slug *slugs)
+{
+	struct service sv = {.job = s->jobs[r->job].job, .r = r};
+	sv.se = export_serve_engine(sv.job);
+	sv.port = export_serve_port(sv.job, sv.se);
+	sv.replicas = r->replicas > 1 ? r->replicas : 1;
+	snprintf(sv.slug, sizeof sv.slug, "%s", slugs[r->job].v);
+	snprintf(sv.sa, sizeof sv.sa, "%s-scaler", sv.slug);
+	k8s_gpu_product(r->gpu->name, sv.product, sizeof sv.product);
+	deployment_doc(e, s, &sv);
+	service_doc(e, &sv);
+	if (sv.job->serving != SERVING_WINDOW)
+		return;
+	const struct job_schedule *w = &sv.job->sched;
+	int shift = export_window_end_shift(w);
+	scaler_rbac(e, &sv);
+	scale_cron(e, s, &sv, "up", w->window_start, w->days_mask, 0, sv.replicas);
+	scale_cron(e, s, &sv, "down", w->window_end % SCHEDULE_MINUTES_PER_DAY, w->days_mask, shift, 0);
+}
