@@ -320,6 +320,52 @@ START_TEST(aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicate
 }
 END_TEST
 
+static const struct offer_term *find_term(const struct norm *n, const char *term,
+                                          const char *option)
+{
+	for (size_t i = 0; i < n->n_terms; i++)
+		if (!strcmp(n->terms[i].term, term) && !strcmp(n->terms[i].option, option))
+			return &n->terms[i];
+	return NULL;
+}
+
+START_TEST(aws_joins_a_reserved_rate_and_its_upfront_fee_by_offer_term_code)
+{
+	struct norm n;
+	char *err = NULL;
+	/* The recorded head's Shared Reserved SKU 222AMNDXSFRESBBK read as a
+	 * Linux c7i.2xlarge (fixture_server.py REAL "reserved"): 11 rows, 7
+	 * terms, the last (HU7G6KETJZ, 1yr Partial Upfront) without its fee
+	 * row, cut off by the excerpt. */
+	ck_assert_int_eq(cloud_fetch(&provider_aws, "real-reserved", "ca-central-1", &n, &err),
+	                 PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 0); /* no OnDemand row of it in the head */
+	ck_assert_uint_eq(n.n_terms, 6);
+	ck_assert_uint_eq(n.skipped, 1); /* the term without its fee */
+	const struct offer_term *t = find_term(&n, "3y", "Partial Upfront");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t->o.offer, "c7i.2xlarge");
+	ck_assert_str_eq(t->o.region, "ca-central-1");
+	ck_assert_str_eq(t->o.gpu, "Xeon Platinum 8488C");
+	ck_assert_double_eq(t->upfront, 20231);
+	CLOSE(t->o.price_per_hour, 0.76984 + 20231.0 / 26280);
+	t = find_term(&n, "1y", "All Upfront");
+	ck_assert_ptr_nonnull(t);
+	CLOSE(t->o.price_per_hour, 14359.0 / 8760);
+	t = find_term(&n, "1y", "No Upfront");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_double_eq(t->upfront, 0);
+	CLOSE(t->o.price_per_hour, 1.6614);
+	t = find_term(&n, "1y", "Partial Upfront convertible");
+	ck_assert_ptr_nonnull(t);
+	CLOSE(t->o.price_per_hour, 0.8496 + 7443.0 / 8760);
+	ck_assert_ptr_nonnull(find_term(&n, "1y", "No Upfront convertible"));
+	ck_assert_ptr_nonnull(find_term(&n, "3y", "No Upfront"));
+	ck_assert_ptr_null(find_term(&n, "1y", "Partial Upfront"));
+	norm_free(&n);
+}
+END_TEST
+
 START_TEST(aws_prices_c7i_and_c7a_as_offers_of_their_cpu_part)
 {
 	struct norm n;
@@ -489,6 +535,7 @@ Suite *providers_cloud_suite(void)
 	tcase_add_test(t, aws_default_regions_include_eu_central_1_and_eu_north_1);
 	tcase_add_test(t, aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicated_rows);
 	tcase_add_test(t, aws_prices_c7i_and_c7a_as_offers_of_their_cpu_part);
+	tcase_add_test(t, aws_joins_a_reserved_rate_and_its_upfront_fee_by_offer_term_code);
 	suite_add_tcase(s, t);
 	t = tcase_create("issue 11 prices over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);
