@@ -92,7 +92,8 @@ static int print_terms(const struct cli *c, const struct offer_term *t, size_t n
 		char offer[sizeof o->offer], region[sizeof o->region], option[sizeof t->option];
 		printf("%-10.10s %-26.26s %-12.12s %4d %-4s %-27.27s %9.3f %10.0f %-3s %s\n",
 		       o->provider, cli_safe(offer, sizeof offer, o->offer), o->gpu, o->gpu_count,
-		       t[i].term, cli_safe(option, sizeof option, t[i].option[0] ? t[i].option : "-"),
+		       t[i].term,
+		       cli_safe(option, sizeof option, t[i].option[0] ? t[i].option : "-"),
 		       o->price_per_hour, t[i].upfront, o->currency_published,
 		       cli_safe(region, sizeof region, o->region));
 	}
@@ -135,13 +136,15 @@ int offers_term_list(const struct cli *c, struct store *st, const char *term,
 	}
 	qsort(rows, kept, sizeof *rows, term_order);
 	if (dropped && !c->quiet)
-		fprintf(stderr, "planner: note: %zu commitment%s left out: no exchange rate for %s\n",
+		fprintf(stderr,
+		        "planner: note: %zu commitment%s left out: no exchange rate for %s\n",
 		        dropped, dropped == 1 ? "" : "s", currency);
 	if (!kept)
-		fprintf(stderr,
-		        "0 %s commitments match%s%s (%zu in the store); `planner refresh --provider "
-		        "aws,azure` reads the reserved prices of their feeds\n",
-		        term, f->region ? " in " : "", f->region ? f->region : "", n);
+		fprintf(
+		    stderr,
+		    "0 %s commitments match%s%s (%zu in the store); `planner refresh --provider "
+		    "aws,azure` reads the reserved prices of their feeds\n",
+		    term, f->region ? " in " : "", f->region ? f->region : "", n);
 	rc = print_terms(c, rows, kept, limit, currency);
 	free(rows);
 	return rc;

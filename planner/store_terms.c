@@ -126,8 +126,8 @@ int store_read_terms(struct store *st, const char *term, struct offer_term **out
 	if (term)
 		sqlite3_bind_text(s, 1, term, -1, SQLITE_STATIC);
 	void *rows;
-	int rc = store_collect(st, s, sizeof **out, read_term, &rows, n, "cannot read commitments",
-	                       err);
+	int rc =
+	    store_collect(st, s, sizeof **out, read_term, &rows, n, "cannot read commitments", err);
 	*out = rows;
 	return rc;
 }
