@@ -193,7 +193,7 @@ enum { OFFER_JSON_KEYS = 0 OFFER_COLUMNS(OFFER_COUNT) };
 /* Offer i of the JSON array (cli_print_json_items makes them in turn):
  * every column, in its json_at order (a place used twice does not
  * compile). */
-static int offer_json(void *ud, size_t i, cJSON **out, char **err)
+int offers_offer_json(void *ud, size_t i, cJSON **out, char **err)
 {
 	const struct offer *o = (const struct offer *)ud + i;
 	cJSON *x = cJSON_CreateObject();
@@ -215,7 +215,7 @@ static int print_offers(const struct cli *c, const struct offer *o, size_t n, si
 		limit = n;
 	if (c->format == FORMAT_JSON) {
 		cJSON *arr = cJSON_CreateArray();
-		return cli_print_json_items(arr, arr, limit, offer_json, (void *)o);
+		return cli_print_json_items(arr, arr, limit, offers_offer_json, (void *)o);
 	}
 	if (c->format == FORMAT_CSV) {
 		fputs("provider,offer,gpu,gpu_count,vram_gib,price_per_hour,spot,region,"
@@ -279,6 +279,8 @@ static char offers_help[4096];
 	"  --region R       where it runs: a group (eu, us, asia, …), a country code (DE)\n"     \
 	"                   or a provider's region name (eu-central-1); with --api, where\n"       \
 	"                   the host processes data\n"                                             \
+	"  --term T         1y or 3y: reserved and committed prices (effective per hour\n"      \
+	"                   over the term, and the upfront) instead of on-demand ones\n"        \
 	"  --api            per-token API prices instead (--model vendor/model, or an\n"          \
 	"                   open model's id: llama-3.1-70b finds every hosted copy;\n"            \
 	"                   --provider openrouter or litellm picks one feed)\n"                   \
@@ -301,6 +303,7 @@ static void describe(void)
 struct offers_args {
 	struct offer_filter f;
 	bool api;          /* --api: per-token prices instead of offers */
+	const char *term;  /* --term 1y|3y: commitments instead of on-demand offers */
 	const char *model; /* --model, with --api */
 	double limit;      /* --limit; 0 for all (any count, 1e20 too) */
 	const char *currency; /* --currency; "USD" unless given */
@@ -380,6 +383,7 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	                                     {"spot", no_argument, NULL, 's'},
 	                                     {"region", required_argument, NULL, 'r'},
 	                                     {"api", no_argument, NULL, 'a'},
+	                                     {"term", required_argument, NULL, 'T'},
 	                                     {"model", required_argument, NULL, 'M'},
 	                                     {"limit", required_argument, NULL, 'l'},
 	                                     {"currency", required_argument, NULL, 'C'},
@@ -420,6 +424,11 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 		case 'a':
 			a->api = true;
 			break;
+		case 'T':
+			if (strcmp(optarg, "1y") && strcmp(optarg, "3y"))
+				return cli_usage(c, "--term wants 1y or 3y");
+			a->term = optarg;
+			break;
 		case 'M':
 			a->model = optarg;
 			break;
@@ -442,6 +451,8 @@ static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *
 	}
 	if (optind != argc)
 		return cli_usage(c, "unexpected argument '%s'", argv[optind]);
+	if (a->term && a->api)
+		return cli_usage(c, "--term lists rented commitments; it does not go with --api");
 	if ((rc = spec_currency(c, a)))
 		return rc;
 	return check_names(c, a);
@@ -560,6 +571,12 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 	char *err = NULL;
 	if (a.api) {
 		rc = list_api(c, st, &a);
+	} else if (a.term) {
+		double r;
+		rc = currency_rate(c, a.currency, &r)
+		         ? offers_term_list(c, st, a.term, &a.f, a.currency,
+		                            (size_t)clamp_llong(a.limit, 0, LLONG_MAX))
+		         : PLANNER_EINPUT;
 	} else {
 		rc = list_offers(c, st, &a);
 	}
@@ -570,7 +587,7 @@ static int exec_offers(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_offers_entry = {
     .name = "offers",
     .args = "[--gpu G] [--min-vram N] [--max-price P] [--currency C] [--provider X] [--spot] "
-            "[--region R] [--api [--model M]] [--spec FILE] [--limit N] [--format F]",
+            "[--region R] [--api [--model M]] [--term 1y|3y] [--spec FILE] [--limit N] [--format F]",
     .summary = "the rentable GPU catalogue (or --api: per-token prices), cheapest first",
     .help = offers_help,
     .exec = exec_offers,

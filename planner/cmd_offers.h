@@ -10,6 +10,7 @@
 
 struct cli;
 struct fx_table;
+typedef struct cJSON cJSON;
 
 /* Keeps the rows of provider (all when NULL) whose host processes data in
  * region (all when NULL), in order; returns how many. */
@@ -30,5 +31,15 @@ void offers_api_empty(const char *model, const char *provider, const char *regio
  * units of it per unit of row i's; returns the exit status. */
 int offers_api_print(const struct cli *c, const struct api_price *a, size_t n, size_t limit,
                      const char *currency, const double *rate);
+
+/* Offer i of an array of offers ud as `offers --format json` makes it
+ * (json_make_fn, cli.h); price_published and currency_published set. */
+int offers_offer_json(void *ud, size_t i, cJSON **out, char **err);
+
+/* `offers --term`: the commitments of term ("1y" / "3y") the filter keeps
+ * (f->max_price in currency), in currency, the first limit (0: all);
+ * returns the exit status. */
+int offers_term_list(const struct cli *c, struct store *st, const char *term,
+                     const struct offer_filter *f, const char *currency, size_t limit);
 
 #endif

@@ -278,6 +278,14 @@ struct fx_rate {
 	double per_usd;             /* units of `code` per USD */
 };
 
+/* Most providers discounts: names (each one a rented provider). */
+#define SPEC_MAX_DISCOUNTS 16
+
+/* The share (0.2 for 20%) discounts: takes off provider's on-demand list
+ * prices; 0 when none. */
+struct jobspec;
+double jobspec_discount(const struct jobspec *spec, const char *provider);
+
 struct jobspec {
 	char *path;                 /* file as given */
 	char *name;                 /* name: the plan's title; NULL: none given */
@@ -291,6 +299,13 @@ struct jobspec {
 	struct fx_rate *fx;
 	size_t n_fx;
 	bool fx_auto;               /* fx: auto — the reference rates (refdata fx) */
+	/* discounts: negotiated shares off providers' on-demand list prices
+	 * (spec_discounts.c); n_discounts of them. */
+	struct spec_discount {
+		char provider[32];
+		double share; /* 0.2 for 20% */
+	} discounts[SPEC_MAX_DISCOUNTS];
+	size_t n_discounts;
 	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
 	char *timezone;             /* IANA name; default "UTC" */
 	double electricity_per_kwh; /* in `currency` */

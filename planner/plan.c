@@ -231,6 +231,9 @@ void plan_convert_offers(const struct jobspec *spec, const struct refdata *ref, 
 		o[w].price_published = o[i].price_per_hour;
 		snprintf(o[w].currency_published, sizeof o[w].currency_published, "%s", cur);
 		o[w].price_per_hour *= rate;
+		/* a negotiated rate: off the on-demand list price only */
+		if (!o[w].spot)
+			o[w].price_per_hour *= 1 - jobspec_discount(spec, o[w].provider);
 		w++;
 	}
 	*n = w;

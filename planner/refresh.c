@@ -249,6 +249,8 @@ static int write_rows(struct store *st, const struct provider *p, struct norm *r
 		rows->skipped += dups;
 		*n -= dups;
 	}
+	if (rc == PLANNER_OK && p->terms)
+		rc = store_replace_terms(st, p->name, rows->terms, rows->n_terms, err);
 	return rc;
 }
 

@@ -633,6 +633,16 @@ static const struct spec_key top_keys[] = {
              "snapshot's), for every pair through EUR. Offers published in another currency "
              "(EUR at Scaleway, OVHcloud) are converted with these rates when a plan is "
              "priced; the footer of compare names the rates and their date."},
+    {.name = "discounts",
+     .kind = SPEC_CUSTOM,
+     .read = spec_read_discounts,
+     .def_text = "none",
+     .example = "discounts: {aws: 20%, lambda: 10%}",
+     .type = "mapping of rented provider to percent",
+     .bounds = "0 to below 100 percent; at most 16 providers",
+     .desc = "Negotiated rates: the share taken off each provider's on-demand list prices "
+             "when a plan is priced (compare, fleet and the rest). Spot prices and "
+             "commitments (offers --term) are not list prices and keep theirs."},
     {.name = "timezone",
      .kind = SPEC_TEXT,
      .offset = offsetof(struct jobspec, timezone),

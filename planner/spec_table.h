@@ -132,6 +132,7 @@ extern const char *const spec_serving_names[SPEC_N_SERVING];   /* by enum servin
 extern const struct spec_table spec_request;                   /* jobs[].request */
 extern const struct spec_table spec_serverless;                /* jobs[].serverless */
 /* context: a whole number of tokens, with fit --context's suffixes. */
+int spec_read_discounts(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 int spec_read_context(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 /* batch: a whole number, or max (inference only). */
 int spec_read_batch(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);

@@ -86,6 +86,10 @@ static const char *const migrations[] = {
            "ALTER TABLE api_prices ADD COLUMN jurisdiction TEXT NOT NULL DEFAULT '';"
            "ALTER TABLE api_prices ADD COLUMN cache_read_per_token REAL NOT NULL DEFAULT 0;"
            "ALTER TABLE api_prices ADD COLUMN cache_write_per_token REAL NOT NULL DEFAULT 0;",
+    /* Commitments (issue 29): reserved, savings-plan and committed-use
+     * prices in offer_terms, from schema.sql, keyed by their term; the
+     * offers table and its readers stay as they were. */
+    [11] = NULL,
 };
 
 /* The schema version that added fx_rates (seed_fx runs for older ones). */

@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -77,6 +77,24 @@ struct offer {
 	double price_published;
 	char currency_published[4];
 };
+
+/* A commitment: a 1- or 3-year reserved, savings-plan or committed-use
+ * price of an offer (table offer_terms, schema 11). o.price_per_hour is
+ * the effective hourly price over the term (the recurring rate plus the
+ * upfront spread over the term's hours), in o.currency; o.spot is false. */
+struct offer_term {
+	struct offer o;
+	char term[4];    /* "1y" or "3y" */
+	char option[32]; /* how it is paid: "No Upfront", "All Upfront", …; "" one way */
+	double upfront;  /* paid once at the start, in o.currency; 0 none */
+};
+
+/* The hours a term bills: a reserved instance bills every hour of it
+ * (AWS: a 1-year term is 31,536,000 seconds, a 3-year 94,608,000, "Reserved
+ * Instance term", docs.aws.amazon.com/AWSEC2/latest/UserGuide/
+ * reserved-instances-types.html, read 2026-12-02; Azure reservations are
+ * 8,760 and 26,280 hours). 0 for a term that is neither "1y" nor "3y". */
+double offer_term_hours(const char *term);
 
 /* Long-prompt tiers one API price may have: OpenRouter lists up to two
  * (qwen/qwen3-max, 32000 and 128000, 2026-08-01), LiteLLM one per entry. */
@@ -220,6 +238,14 @@ size_t store_stage_rows(const struct store_stage *sg);
 int store_stage_apply(struct store_stage *sg, size_t *dups, char **err);
 void store_stage_free(struct store_stage *sg);
 /* Same for API prices. */
+/* Replaces provider's commitments by the n rows (none: deletes them). */
+int store_replace_terms(struct store *st, const char *provider, const struct offer_term *rows,
+                        size_t n, char **err);
+/* The commitments of term ("1y" / "3y"; NULL: both), cheapest effective
+ * hourly price first; *out is malloc'd (NULL when none). */
+int store_read_terms(struct store *st, const char *term, struct offer_term **out, size_t *n,
+                     char **err);
+
 int store_replace_api_prices(struct store *st, const char *provider,
 			     const struct api_price *rows, size_t n, char **err);
 

@@ -89,7 +89,8 @@ static const struct aws_family cpu_families[] = {
 /* The columns read, by header name. */
 enum col {
 	C_TERM, C_UNIT, C_PRICE, C_CURRENCY, C_TYPE, C_VCPU, C_MEMORY, C_GPU, C_TENANCY, C_OS,
-	C_SOFTWARE, C_CAPACITY, C_MARKET, C_REGION, C_COUNT
+	C_SOFTWARE, C_CAPACITY, C_MARKET, C_REGION, C_SKU, C_TERM_CODE, C_LEASE, C_PURCHASE,
+	C_CLASS, C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
 	[C_TERM] = "TermType",
@@ -106,13 +107,34 @@ static const char *const col_names[C_COUNT] = {
 	[C_CAPACITY] = "CapacityStatus",
 	[C_MARKET] = "MarketOption",
 	[C_REGION] = "Region Code",
+	[C_SKU] = "SKU",
+	[C_TERM_CODE] = "OfferTermCode",
+	[C_LEASE] = "LeaseContractLength",
+	[C_PURCHASE] = "PurchaseOption",
+	[C_CLASS] = "OfferingClass",
 };
 
 /* A value a row must have in a column to be kept; NULL: no test. Tested
  * as soon as the field is reached, so most rows end after a few fields. */
 static const char *const must_be[C_COUNT] = {
-	[C_TERM] = "OnDemand",  [C_UNIT] = "Hrs",        [C_CURRENCY] = "USD",
-	[C_TENANCY] = "Shared", [C_OS] = "Linux",        [C_CAPACITY] = "Used",
+	[C_CURRENCY] = "USD",   [C_TENANCY] = "Shared",  [C_OS] = "Linux",
+	[C_CAPACITY] = "Used",
+};
+
+/* A Reserved term (issue 29) comes as two rows of one SKU and
+ * OfferTermCode, one after the other in the price list: the hourly rate
+ * (Unit "Hrs") and, unless it is No Upfront, the "Upfront Fee" (Unit
+ * "Quantity"). Seen in the recorded head of the 2025-09-12 list
+ * (tests/fixtures/real/aws, SKU 2223B6PCG6QAUYY6). The rows of one term
+ * are gathered here and made one commitment when the next term begins. */
+struct aws_pending {
+	bool open;
+	char key[64];        /* SKU.OfferTermCode */
+	char type[64], region[64], term[4], option[32];
+	const struct aws_family *fam;
+	int gpus;
+	double vcpu, mem, hourly, upfront;
+	bool have_hourly, have_fee;
 };
 
 struct span {
@@ -135,6 +157,8 @@ struct aws_csv {
 	} plan[C_COUNT];
 	int n_plan;
 	unsigned have;           /* bit c: the header has column c */
+	struct aws_pending pend; /* the Reserved term being read */
+	size_t terms_at_start;   /* norm commitments before this stream */
 	size_t rows;             /* data rows seen */
 	size_t offers_at_start;  /* norm rows before this stream (reset drops back) */
 	size_t apis_at_start;
@@ -153,12 +177,16 @@ struct aws_csv *aws_csv_new(struct norm *out, const char *region)
 	snprintf(a->region, sizeof a->region, "%s", region ? region : "");
 	a->offers_at_start = norm_offers_total(out); /* flushed ones too (norm_truncate) */
 	a->apis_at_start = out->n_apis;
+	a->terms_at_start = out->n_terms;
 	return a;
 }
 
 void aws_csv_reset(struct aws_csv *a)
 {
 	norm_truncate(a->out, a->offers_at_start, a->apis_at_start);
+	if (a->out->n_terms > a->terms_at_start)
+		a->out->n_terms = a->terms_at_start;
+	a->pend.open = false;
 	a->carry_len = 0;
 	a->have_header = false;
 	a->rows = 0;
@@ -320,11 +348,18 @@ static void read_header(struct aws_csv *a, const char *p, const char *end)
 	}
 }
 
-/* Whether column c's value f lets the row go on; *fam is set at the
- * instance type. */
-static bool field_passes(enum col c, struct span f, const struct aws_family **fam)
+/* Whether column c's value f lets the row go on, given the row's values
+ * v read so far; *fam is set at the instance type. A row is an OnDemand
+ * hour, or a Reserved term's hourly rate or upfront fee. */
+static bool field_passes(enum col c, struct span f, const struct span *v,
+                         const struct aws_family **fam)
 {
 	if (must_be[c] && !span_must(f, must_be[c]))
+		return false;
+	if (c == C_TERM && !span_must(f, "OnDemand") && !span_must(f, "Reserved"))
+		return false;
+	if (c == C_UNIT && !span_must(f, "Hrs") &&
+	    !(span_is(v[C_TERM], "Reserved") && span_must(f, "Quantity")))
 		return false;
 	if (c == C_TYPE && !(*fam = family_of(f))) {
 		/* GPU families the table lacks start with g or p (g4ad,
@@ -356,7 +391,7 @@ static bool read_fields(const struct aws_csv *a, const char *p, const char *end,
 		idx++;
 		enum col c = a->plan[k].col;
 		v[c] = f;
-		if (!field_passes(c, f, fam))
+		if (!field_passes(c, f, v, fam))
 			return false;
 	}
 	for (int c = 0; c < C_COUNT; c++) /* columns the header lacks: empty */
@@ -365,9 +400,77 @@ static bool read_fields(const struct aws_csv *a, const char *p, const char *end,
 	return true;
 }
 
+/* The pending term as a commitment; nothing when none is open. */
+static void emit_pending(struct aws_csv *a)
+{
+	struct aws_pending *t = &a->pend;
+	if (!t->open)
+		return;
+	t->open = false;
+	/* A fee with no rate, or a Partial or All Upfront rate whose fee row
+	 * is missing (the recorded head ends after one such rate, SKU
+	 * 222AMNDXSFRESBBK HU7G6KETJZ): not a whole term, so not a price. */
+	if (!t->have_hourly || (strncmp(t->option, "No Upfront", 10) && !t->have_fee)) {
+		a->out->skipped++;
+		return;
+	}
+	struct raw_offer r = {
+		.offer = t->type,
+		.region = *t->region ? t->region : a->region,
+		.gpu_name = t->fam->gpu,
+		.gpu_count = t->gpus,
+		.vcpus = t->vcpu,
+		.ram_gib = t->mem,
+		.price = t->hourly,
+		.available = true,
+	};
+	norm_term(a->out, &r, t->term, t->option, t->upfront);
+}
+
+/* One Reserved row of a known family into the pending term: a new
+ * SKU.OfferTermCode ends the one before. */
+static void add_reserved(struct aws_csv *a, const struct span *v, const struct aws_family *fam,
+                         int gpus, double vcpu, double mem, double price)
+{
+	char key[64], lease[16], option[20], cls[16];
+	struct span sku = v[C_SKU], code = v[C_TERM_CODE];
+	snprintf(key, sizeof key, "%.*s.%.*s", (int)(sku.n < 30 ? sku.n : 30), sku.p,
+	         (int)(code.n < 30 ? code.n : 30), code.p);
+	struct aws_pending *t = &a->pend;
+	if (t->open && strcmp(t->key, key))
+		emit_pending(a);
+	if (!t->open) {
+		memset(t, 0, sizeof *t);
+		t->open = true;
+		snprintf(t->key, sizeof t->key, "%s", key);
+		span_copy(v[C_TYPE], t->type, sizeof t->type);
+		span_copy(v[C_REGION], t->region, sizeof t->region);
+		span_copy(v[C_LEASE], lease, sizeof lease);
+		span_copy(v[C_PURCHASE], option, sizeof option);
+		span_copy(v[C_CLASS], cls, sizeof cls);
+		/* "1yr" / "3yr"; anything else stays "", a term norm_term counts */
+		if (!strcmp(lease, "1yr") || !strcmp(lease, "3yr"))
+			snprintf(t->term, sizeof t->term, "%cy", lease[0]);
+		/* a convertible term is its own price beside the standard one */
+		snprintf(t->option, sizeof t->option, "%s%s", option,
+		         !strcmp(cls, "convertible") ? " convertible" : "");
+		t->fam = fam;
+		t->gpus = gpus;
+		t->vcpu = vcpu;
+		t->mem = mem;
+	}
+	if (span_is(v[C_UNIT], "Hrs")) {
+		t->hourly = price;
+		t->have_hourly = true;
+	} else {
+		t->upfront = price;
+		t->have_fee = true;
+	}
+}
+
 static void read_row(struct aws_csv *a, const char *p, const char *end)
 {
-	struct span v[C_COUNT];
+	struct span v[C_COUNT] = {{0}};
 	const struct aws_family *fam = NULL;
 	a->rows++;
 	if (!read_fields(a, p, end, v, &fam))
@@ -386,6 +489,9 @@ static void read_row(struct aws_csv *a, const char *p, const char *end)
 		return; /* no GPU: not an offer for us */
 	}
 	span_copy(v[C_TYPE], type, sizeof type);
+	bool reserved = span_is(v[C_TERM], "Reserved");
+	if (!fam && reserved)
+		return; /* its OnDemand row reports the unknown family */
 	if (!fam) {
 		norm_gpu(a->out, type, 0); /* reported as unknown */
 		return;
@@ -400,6 +506,10 @@ static void read_row(struct aws_csv *a, const char *p, const char *end)
 	if (gpus > INT_MAX || gpus != floor(gpus) || (cpu_family(fam) && !(vcpu > 0 && mem > 0))) {
 		/* a fraction of a GPU (g6f), or a CPU VM without its size */
 		a->out->skipped++;
+		return;
+	}
+	if (reserved) {
+		add_reserved(a, v, fam, (int)gpus, vcpu, mem, price);
 		return;
 	}
 	struct raw_offer r = {
@@ -493,6 +603,7 @@ bool aws_csv_finish(struct aws_csv *a, char **err)
 		read_line(a, a->carry, a->carry_len);
 		a->carry_len = 0;
 	}
+	emit_pending(a);
 	if (a->out->oom) {
 		a->fail = set_err(err, PLANNER_ESYS, "out of memory");
 		return false;
@@ -593,6 +704,7 @@ const struct provider provider_aws = {
 	.name = "aws",
 	.kind = PROVIDER_RENTED,
 	.own_datacentres = true,
+	.terms = true,
 	.base_url = "https://pricing.us-east-1.amazonaws.com",
 	.summary = "AWS EC2 on-demand GPU and CPU instances (bulk price list CSV, streamed)",
 	.fetch = fetch,

@@ -22,7 +22,8 @@
 
 static const char first_path[] =
 	"/api/retail/prices?api-version=2023-01-01-preview&$filter="
-	"serviceName%20eq%20%27Virtual%20Machines%27%20and%20priceType%20eq%20%27Consumption%27"
+	"serviceName%20eq%20%27Virtual%20Machines%27%20and%20(priceType%20eq%20%27Consumption%27"
+	"%20or%20priceType%20eq%20%27Reservation%27)"
 	"%20and%20contains(armSkuName,%20%27Standard_N%27)";
 
 /* GPU VM sizes, from Microsoft's size pages (learn.microsoft.com/azure/
@@ -118,6 +119,36 @@ static bool seen(const struct norm *out, const char *sku, const char *region, bo
 	return false;
 }
 
+/* A reservation (issue 29): unitPrice is the price of the whole term,
+ * paid upfront or spread monthly, although unitOfMeasure says "1 Hour"
+ * (the recorded rows: 3478 for a year of Standard_B16als_v2 whose hour is
+ * 0.673 pay-as-you-go, tests/fixtures/real/azure). reservationTerm is
+ * "1 Year" or "3 Years"; any other is a commitment with no term, which
+ * norm_term counts. */
+static void azure_reservation(struct norm *out, const cJSON *it, const struct azure_sku *m)
+{
+	const char *rt = pj_str(it, "reservationTerm");
+	const char *term = !strcmp(rt, "1 Year") ? "1y" : !strcmp(rt, "3 Years") ? "3y" : "";
+	struct raw_offer r = {
+	    .offer = pj_str(it, "armSkuName"),
+	    .region = pj_str(it, "armRegionName"),
+	    .gpu_name = m->gpu,
+	    .gpu_count = m->count,
+	    .price = 0, /* no hourly rate beside the term's price */
+	    .available = true,
+	    .currency = pj_str(it, "currencyCode"),
+	};
+	norm_term(out, &r, term, "", pj_num(it, "unitPrice"));
+}
+
+/* Whether the item is a Linux reservation of a whole size. */
+static bool reservation_item(const cJSON *it)
+{
+	return !strcmp(pj_str(it, "type"), "Reservation") &&
+	       !strcmp(pj_str(it, "unitOfMeasure"), "1 Hour") &&
+	       linux_product(pj_str(it, "productName"));
+}
+
 /* One item of a page's "Items" list (json_item_fn; ud is the norm). */
 static int azure_item(void *ud, const cJSON *it, char **err)
 {
@@ -125,6 +156,12 @@ static int azure_item(void *ud, const cJSON *it, char **err)
 	(void)err;
 	const char *sku_name = pj_str(it, "armSkuName");
 	const char *meter = pj_str(it, "meterName"), *sku = pj_str(it, "skuName");
+	if (reservation_item(it)) {
+		const struct azure_sku *m = find_sku(sku_name);
+		if (m && m->count > 0)
+			azure_reservation(out, it, m);
+		return PLANNER_OK;
+	}
 	if (strcmp(pj_str(it, "type"), "Consumption") ||
 	    strcmp(pj_str(it, "currencyCode"), "USD") ||
 	    strcmp(pj_str(it, "unitOfMeasure"), "1 Hour") || strstr(meter, "Low Priority") ||
@@ -228,8 +265,9 @@ const struct provider provider_azure = {
 	.name = "azure",
 	.kind = PROVIDER_RENTED,
 	.own_datacentres = true,
+	.terms = true,
 	.base_url = "https://prices.azure.com",
-	.summary = "Azure retail VM prices, pay-as-you-go and spot (GPU from the SKU)",
+	.summary = "Azure retail VM prices, pay-as-you-go, spot and 1-/3-year reservations (GPU from the SKU)",
 	.fetch = fetch,
 	.parse = parse,
 };

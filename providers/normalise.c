@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fx.h"
 #include "regions.h"
 #include "util.h"
 
@@ -30,6 +31,9 @@ void norm_free(struct norm *n)
 		return;
 	free(n->offers);
 	free(n->apis);
+	free(n->terms);
+	n->terms = NULL;
+	n->n_terms = n->cap_terms = 0;
 	free(n->fx);
 	n->fx = NULL;
 	for (size_t i = 0; i < n->n_unknown; i++)
@@ -274,6 +278,50 @@ bool norm_offer(struct norm *n, const struct raw_offer *r)
 	copy_text(o->currency, sizeof o->currency,
 	          r->currency && *r->currency ? r->currency : "USD");
 	locate(n, o);
+	return true;
+}
+
+/* Whether the exchange rates know code (EUR, their base, always). */
+static bool currency_known(const struct norm *n, const char *code)
+{
+	double per_eur;
+	if (!fx_code_ok(code))
+		return false;
+	return !strcmp(code, "EUR") || (n->ref && n->ref->fx && fx_per_eur(n->ref->fx, code, &per_eur));
+}
+
+bool norm_term(struct norm *n, const struct raw_offer *r, const char *term, const char *option,
+               double upfront)
+{
+	double hours = offer_term_hours(term);
+	const char *cur = r->currency && *r->currency ? r->currency : "USD";
+	if (!(hours > 0) || !currency_known(n, cur) || !(r->price >= 0) || !isfinite(r->price) ||
+	    !(upfront >= 0) || !isfinite(upfront) || r->per_gpu || r->spot) {
+		n->skipped++;
+		return false;
+	}
+	if (n->n_terms == n->cap_terms) {
+		size_t cap = n->cap_terms ? n->cap_terms * 2 : 16;
+		struct offer_term *t = realloc(n->terms, cap * sizeof *t);
+		if (!t) {
+			n->oom = true;
+			return false;
+		}
+		n->terms = t;
+		n->cap_terms = cap;
+	}
+	struct raw_offer eff = *r;
+	eff.price = r->price + upfront / hours;
+	/* norm_offer checks and fills the row; it is moved from the offers
+	 * at once, before any flush, so no reader of offers sees it. */
+	if (!norm_offer(n, &eff))
+		return false;
+	struct offer_term *t = &n->terms[n->n_terms++];
+	memset(t, 0, sizeof *t);
+	t->o = n->offers[--n->n_offers];
+	copy_text(t->term, sizeof t->term, term);
+	text_sanitize(t->option, sizeof t->option, option ? option : "", n->key);
+	t->upfront = upfront;
 	return true;
 }
 

@@ -101,6 +101,8 @@ struct norm {
 	char source[160];          /* stamped on every row; set by the adapter */
 	struct offer *offers;      /* owned */
 	size_t n_offers, cap_offers;
+	struct offer_term *terms;  /* commitments (norm_term; owned, never flushed) */
+	size_t n_terms, cap_terms;
 	struct api_price *apis;    /* owned */
 	size_t n_apis, cap_apis;
 	char *unknown[NORM_MAX_UNKNOWN]; /* distinct unknown GPU names (owned) */
@@ -182,6 +184,17 @@ const struct gpu_spec *norm_gpu(struct norm *n, const char *name, double vram_gi
  * NORM_MIN_PRICE_PER_GPU_HOUR a GPU, or over NORM_MAX_PRICE_PER_HOUR —
  * counted in implausible) or on out of memory (n->oom set). */
 bool norm_offer(struct norm *n, const struct raw_offer *r);
+
+/* Adds one commitment of the offer r (store.h, struct offer_term): term
+ * "1y" or "3y", paid by option (may be "" or NULL), r->price its recurring
+ * hourly rate and upfront its fee paid at the start, both in r->currency.
+ * Its effective hourly price is the rate plus the upfront over the term's
+ * hours; the row is then checked as norm_offer checks an offer. Counted
+ * in skipped, never kept as anything else: a term that is neither (a
+ * commitment with no term), a currency the exchange rates do not know, a
+ * negative or non-finite rate or fee. */
+bool norm_term(struct norm *n, const struct raw_offer *r, const char *term, const char *option,
+               double upfront);
 
 /* Adds one per-token API price (USD per token), with its host's
  * jurisdiction (regions_locate_api). Negative or non-finite prices are

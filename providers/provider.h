@@ -64,6 +64,9 @@ struct provider {
 	 * are marketplace hosts unless the feed says a row is in a data
 	 * centre (raw_offer.host). */
 	bool own_datacentres;
+	/* The feed carries commitments (norm_term): a refresh replaces the
+	 * provider's offer_terms by those it read, none included. */
+	bool terms;
 	/* ISO 4217 of the prices the feed publishes; NULL is USD. */
 	const char *currency;
 	/* Fetches the feed (every page, region or stream) and parses it into

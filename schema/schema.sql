@@ -31,6 +31,32 @@ CREATE TABLE IF NOT EXISTS offers (
 -- one Vast.ai search) and every index costs it; readers load the catalogue
 -- once per command and sort it, which takes milliseconds.
 
+-- Commitments (schema 11, issue 29): 1- and 3-year reserved, savings-plan
+-- and committed-use prices, kept apart from offers so that nothing that
+-- reads on-demand prices sees them. price_per_hour is the effective hourly
+-- price over the term (the recurring rate plus the upfront spread over the
+-- term's hours); upfront is paid once at the start. Both in currency.
+CREATE TABLE IF NOT EXISTS offer_terms (
+	provider        TEXT NOT NULL,
+	offer           TEXT NOT NULL,
+	region          TEXT NOT NULL DEFAULT '',
+	term            TEXT NOT NULL CHECK (term IN ('1y', '3y')),
+	option          TEXT NOT NULL DEFAULT '', -- "No Upfront", "All Upfront", …
+	gpu             TEXT NOT NULL,
+	gpu_count       INTEGER NOT NULL CHECK (gpu_count > 0),
+	vram_gib        REAL NOT NULL,
+	vcpus           REAL NOT NULL DEFAULT 0,
+	ram_gib         REAL NOT NULL DEFAULT 0,
+	price_per_hour  REAL NOT NULL CHECK (price_per_hour > 0),
+	upfront         REAL NOT NULL DEFAULT 0 CHECK (upfront >= 0),
+	currency        TEXT NOT NULL DEFAULT 'USD',
+	country         TEXT NOT NULL DEFAULT '',
+	region_group    TEXT NOT NULL DEFAULT '',
+	fetched_at      TEXT NOT NULL,
+	source          TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (provider, offer, region, term, option)
+);
+
 -- The date of each provider's last replace of its offers (schema 8, issue
 -- 16): an offer row dated by it keeps fetched_at = '' and reads as this
 -- date, so a refresh whose offer is unchanged but for the date writes

@@ -28,6 +28,58 @@ static double num(const cJSON *o, const char *k)
 	return v->valuedouble;
 }
 
+/* The rented route's figure of job `name` in a compare JSON. */
+static const cJSON *rented_of(const cJSON *root, const char *name)
+{
+	const cJSON *job;
+	cJSON_ArrayForEach(job, cJSON_GetObjectItem(root, "jobs"))
+	{
+		if (!strcmp(cJSON_GetObjectItem(job, "name")->valuestring, name))
+			return test_json_route(job, "rented");
+	}
+	return NULL;
+}
+
+/* discounts: a negotiated share off a provider's on-demand list prices:
+ * the lambda offer the plain plan picks costs half with lambda: 50%, and
+ * a spot price (vast's bid) is not a list price and keeps its own. */
+START_TEST(compare_discounts_take_a_share_off_on_demand_list_prices_only)
+{
+	char *db = db_arg(), *out = NULL, *err = NULL, *half = NULL;
+	const char *plain[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db, NULL};
+	const char *cut[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db,
+	                     "--set", "discounts={lambda: 50%, vast: 40%}", NULL};
+	ck_assert_int_eq(test_run_planner(plain, NULL, &out, &err), 0);
+	free(err);
+	ck_assert_int_eq(test_run_planner(cut, NULL, &half, &err), 0);
+	free(err);
+	cJSON *a = cJSON_Parse(out), *b = cJSON_Parse(half);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	const cJSON *ra = rented_of(a, "research-deepseek"), *rb = rented_of(b, "research-deepseek");
+	ck_assert_str_eq(cJSON_GetObjectItem(ra, "provider")->valuestring, "lambda");
+	ck_assert_str_eq(cJSON_GetObjectItem(rb, "offer")->valuestring,
+	                 cJSON_GetObjectItem(ra, "offer")->valuestring);
+	ck_assert_double_eq_tol(num(rb, "price_per_hour"), num(ra, "price_per_hour") / 2, 1e-3);
+	ck_assert_double_eq_tol(num(rb, "monthly_cost"), num(ra, "monthly_cost") / 2, 0.02);
+	const cJSON *sa = rented_of(a, "support-bot"), *sb = rented_of(b, "support-bot");
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(sa, "spot")));
+	ck_assert_str_eq(cJSON_GetObjectItem(sb, "offer")->valuestring,
+	                 cJSON_GetObjectItem(sa, "offer")->valuestring);
+	ck_assert_double_eq(num(sb, "price_per_hour"), num(sa, "price_per_hour"));
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	free(out);
+	free(half);
+	const char *bad[] = {"compare", "jobs/monthly.yaml", "--db", db, "--set",
+	                     "discounts={lambda: 120%}", NULL};
+	ck_assert_int_ne(test_run_planner(bad, NULL, NULL, &err), 0);
+	ck_assert_msg(strstr(err, "discount for lambda must be a percent"), "%s", err);
+	free(err);
+	free(db);
+}
+END_TEST
+
 /* --set is a what-if on the spec: the tour with a costs block and more
  * tokens for one job, its JSON reproduced from the terms printed beside
  * each figure (capital + power + upkeep; price x hours + setup), and a
@@ -1113,6 +1165,7 @@ Suite *compare_suite(void)
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("end to end");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, compare_discounts_take_a_share_off_on_demand_list_prices_only);
 	tcase_add_test(tc, compare_set_prices_a_what_if_and_the_cost_terms_add_up);
 	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
 	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_a_row_a_route);

@@ -228,6 +228,54 @@ START_TEST(an_azure_cloud_services_row_never_replaces_the_linux_row)
 }
 END_TEST
 
+START_TEST(an_azure_reservation_is_the_price_of_its_whole_term)
+{
+	struct norm n;
+	char *err = NULL;
+	/* The same 13 recorded rows: "Reservation" 1 Year 3478 and 3 Years
+	 * 6721, unitOfMeasure "1 Hour" although the price is the term's. */
+	ck_assert_int_eq(cloud_fetch(&provider_azure, "real-b16als", NULL, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n.n_terms, 2);
+	const struct offer_term *y1 = &n.terms[0], *y3 = &n.terms[1];
+	ck_assert_str_eq(y1->term, "1y");
+	ck_assert_str_eq(y1->o.offer, "Standard_NC24ads_A100_v4");
+	ck_assert_str_eq(y1->o.region, "australiacentral");
+	ck_assert_double_eq(y1->upfront, 3478);
+	CLOSE(y1->o.price_per_hour, 3478.0 / 8760);
+	ck_assert_str_eq(y3->term, "3y");
+	ck_assert_double_eq(y3->upfront, 6721);
+	CLOSE(y3->o.price_per_hour, 6721.0 / 26280);
+	/* cheaper an hour than pay-as-you-go (0.673), as a commitment is */
+	ck_assert(y1->o.price_per_hour < 0.673 && y3->o.price_per_hour < y1->o.price_per_hour);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_commitment_with_no_term_or_an_unknown_currency_is_counted_not_stored)
+{
+	struct norm n;
+	norm_init(&n, test_ref(), "azure");
+	struct raw_offer r = {.offer = "Standard_NC24ads_A100_v4",
+	                      .region = "australiacentral",
+	                      .gpu_name = "A100 80GB",
+	                      .gpu_count = 1,
+	                      .available = true};
+	ck_assert(!norm_term(&n, &r, "", "", 3478));   /* no term */
+	ck_assert(!norm_term(&n, &r, "5y", "", 3478)); /* no such term */
+	r.currency = "XYZ";                            /* no exchange rate knows it */
+	ck_assert(!norm_term(&n, &r, "1y", "", 3478));
+	r.currency = "USD";
+	ck_assert(!norm_term(&n, &r, "1y", "", -1)); /* a negative fee */
+	ck_assert_uint_eq(n.skipped, 4);
+	ck_assert_uint_eq(n.n_terms, 0);
+	ck_assert_uint_eq(n.n_offers, 0); /* and never kept as an on-demand offer */
+	ck_assert(norm_term(&n, &r, "1y", "", 3478));
+	ck_assert_uint_eq(n.n_terms, 1);
+	ck_assert_uint_eq(n.n_offers, 0);
+	norm_free(&n);
+}
+END_TEST
+
 START_TEST(an_azure_win_row_never_passes_as_linux_and_current_sizes_are_known)
 {
 	struct norm n;
@@ -316,6 +364,52 @@ START_TEST(aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicate
 			 PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 0);
 	ck_assert_uint_eq(n.n_unknown, 0);
+	norm_free(&n);
+}
+END_TEST
+
+static const struct offer_term *find_term(const struct norm *n, const char *term,
+                                          const char *option)
+{
+	for (size_t i = 0; i < n->n_terms; i++)
+		if (!strcmp(n->terms[i].term, term) && !strcmp(n->terms[i].option, option))
+			return &n->terms[i];
+	return NULL;
+}
+
+START_TEST(aws_joins_a_reserved_rate_and_its_upfront_fee_by_offer_term_code)
+{
+	struct norm n;
+	char *err = NULL;
+	/* The recorded head's Shared Reserved SKU 222AMNDXSFRESBBK read as a
+	 * Linux c7i.2xlarge (fixture_server.py REAL "reserved"): 11 rows, 7
+	 * terms, the last (HU7G6KETJZ, 1yr Partial Upfront) without its fee
+	 * row, cut off by the excerpt. */
+	ck_assert_int_eq(cloud_fetch(&provider_aws, "real-reserved", "ca-central-1", &n, &err),
+	                 PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 0); /* no OnDemand row of it in the head */
+	ck_assert_uint_eq(n.n_terms, 6);
+	ck_assert_uint_eq(n.skipped, 1); /* the term without its fee */
+	const struct offer_term *t = find_term(&n, "3y", "Partial Upfront");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t->o.offer, "c7i.2xlarge");
+	ck_assert_str_eq(t->o.region, "ca-central-1");
+	ck_assert_str_eq(t->o.gpu, "Xeon Platinum 8488C");
+	ck_assert_double_eq(t->upfront, 20231);
+	CLOSE(t->o.price_per_hour, 0.76984 + 20231.0 / 26280);
+	t = find_term(&n, "1y", "All Upfront");
+	ck_assert_ptr_nonnull(t);
+	CLOSE(t->o.price_per_hour, 14359.0 / 8760);
+	t = find_term(&n, "1y", "No Upfront");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_double_eq(t->upfront, 0);
+	CLOSE(t->o.price_per_hour, 1.6614);
+	t = find_term(&n, "1y", "Partial Upfront convertible");
+	ck_assert_ptr_nonnull(t);
+	CLOSE(t->o.price_per_hour, 0.8496 + 7443.0 / 8760);
+	ck_assert_ptr_nonnull(find_term(&n, "1y", "No Upfront convertible"));
+	ck_assert_ptr_nonnull(find_term(&n, "3y", "No Upfront"));
+	ck_assert_ptr_null(find_term(&n, "1y", "Partial Upfront"));
 	norm_free(&n);
 }
 END_TEST
@@ -484,11 +578,14 @@ Suite *providers_cloud_suite(void)
 	tcase_add_test(t, gcp_reads_spot_preemptible_descriptions_as_spot);
 	tcase_add_test(t, gcp_leaves_out_dws_calendar_reserved_and_commitment_skus);
 	tcase_add_test(t, an_azure_cloud_services_row_never_replaces_the_linux_row);
+	tcase_add_test(t, an_azure_reservation_is_the_price_of_its_whole_term);
+	tcase_add_test(t, a_commitment_with_no_term_or_an_unknown_currency_is_counted_not_stored);
 	tcase_add_test(t, an_azure_win_row_never_passes_as_linux_and_current_sizes_are_known);
 	tcase_add_test(t, aws_knows_gr6_g5g_g4ad_and_the_p6_variants);
 	tcase_add_test(t, aws_default_regions_include_eu_central_1_and_eu_north_1);
 	tcase_add_test(t, aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicated_rows);
 	tcase_add_test(t, aws_prices_c7i_and_c7a_as_offers_of_their_cpu_part);
+	tcase_add_test(t, aws_joins_a_reserved_rate_and_its_upfront_fee_by_offer_term_code);
 	suite_add_tcase(s, t);
 	t = tcase_create("issue 11 prices over loopback");
 	tcase_add_checked_fixture(t, cloud_start, cloud_stop);

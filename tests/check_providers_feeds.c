@@ -116,6 +116,55 @@ static bool lists(const cJSON *arr, const char *key, const char *value)
 	return false;
 }
 
+START_TEST(offers_term_lists_the_recorded_aws_and_azure_commitments_default_offers_none)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	const char *regions[] = {"PLANNER_AWS_REGIONS=ca-central-1", NULL};
+	/* The recorded rows (fixture_server.py REAL "b16als" and "reserved"). */
+	ck_assert_int_eq(feed_refresh(db, "azure", "real-b16als", NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(feed_refresh(db, "aws", "real-reserved", regions, &out, &err), 3);
+	/* aws has commitments but no on-demand offer in the head: the refresh
+	 * fails with no offers and stores nothing, its terms included. */
+	ck_assert_int_eq(feed_count(db, "SELECT count(*) FROM offer_terms WHERE provider = 'aws'",
+	                            NULL),
+	                 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(feed_count(db, "SELECT count(*) FROM offer_terms WHERE provider = 'azure'",
+	                            NULL),
+	                 2);
+	const char *y1[] = {"--term", "1y", "--provider", "azure", NULL};
+	cJSON *arr = feed_offers(db, y1);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 1);
+	const cJSON *o = cJSON_GetArrayItem(arr, 0);
+	ck_assert_str_eq(pj_str(o, "offer"), "Standard_NC24ads_A100_v4");
+	ck_assert_str_eq(pj_str(o, "term"), "1y");
+	ck_assert_double_eq(pj_num(o, "upfront"), 3478);
+	ck_assert_double_eq_tol(pj_num(o, "price_per_hour"), 3478.0 / 8760, 1e-9);
+	cJSON_Delete(arr);
+	const char *y3[] = {"--term", "3y", NULL};
+	arr = feed_offers(db, y3);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 1);
+	ck_assert_double_eq(pj_num(cJSON_GetArrayItem(arr, 0), "upfront"), 6721);
+	cJSON_Delete(arr);
+	/* on-demand offers stay as they were: the two pay-as-you-go rows */
+	const char *plain[] = {"--provider", "azure", NULL};
+	arr = feed_offers(db, plain);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 2);
+	cJSON_ArrayForEach(o, arr)
+	{
+		ck_assert_ptr_null(cJSON_GetObjectItem(o, "term"));
+		ck_assert_double_ne_tol(pj_num(o, "price_per_hour"), 3478.0 / 8760, 1e-6);
+	}
+	cJSON_Delete(arr);
+	const char *bad[] = {"offers", "--term", "2y", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(bad, NULL, NULL, NULL), 2);
+	free(db);
+}
+END_TEST
+
 START_TEST(litellm_on_the_real_map_stores_no_zero_priced_text_model)
 {
 	char *db = feed_db(), *out = NULL, *err = NULL;
@@ -955,6 +1004,7 @@ Suite *providers_feeds_suite(void)
 	tcase_add_test(t, a_cached_share_bills_cache_reads_and_writes_at_the_feeds_prices);
 	tcase_add_test(t, offers_api_in_the_eu_lists_three_eu_hosts_from_the_snapshot);
 	tcase_add_test(t, runpod_leaves_out_mig_slices_and_stores_the_new_blackwell_and_ada_parts);
+	tcase_add_test(t, offers_term_lists_the_recorded_aws_and_azure_commitments_default_offers_none);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -601,6 +601,66 @@ START_TEST(a_database_from_a_newer_planner_is_refused_before_the_switch_to_wal)
 }
 END_TEST
 
+/* Schema 11: a version-10 database gains offer_terms, its offers kept;
+ * commitments round-trip, a refresh's replace drops the provider's old
+ * ones, and the table refuses a term that is neither 1y nor 3y. */
+START_TEST(a_version_10_database_gains_offer_terms_and_commitments_round_trip)
+{
+	char *dir, *path, *err = NULL;
+	struct store *st = open_new(&dir, &path);
+	long offers = test_store_long(st, "SELECT count(*) FROM offers");
+	store_close(st);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DROP TABLE offer_terms; PRAGMA user_version = 10;", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), 11);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offer_terms"), 0);
+	struct offer_term t[2] = {0};
+	for (int i = 0; i < 2; i++) {
+		snprintf(t[i].o.offer, sizeof t[i].o.offer, "Standard_NC24ads_A100_v4");
+		snprintf(t[i].o.region, sizeof t[i].o.region, "australiacentral");
+		snprintf(t[i].o.gpu, sizeof t[i].o.gpu, "A100 80GB");
+		snprintf(t[i].o.currency, sizeof t[i].o.currency, "USD");
+		t[i].o.gpu_count = 1;
+		t[i].o.vram_gib = 80;
+	}
+	snprintf(t[0].term, sizeof t[0].term, "1y");
+	t[0].upfront = 3478;
+	t[0].o.price_per_hour = 3478.0 / 8760;
+	snprintf(t[1].term, sizeof t[1].term, "3y");
+	t[1].upfront = 6721;
+	t[1].o.price_per_hour = 6721.0 / 26280;
+	ck_assert_msg(store_replace_terms(st, "azure", t, 2, &err) == PLANNER_OK, "%s", err);
+	struct offer_term *rows = NULL;
+	size_t n = 0;
+	ck_assert_int_eq(store_read_terms(st, NULL, &rows, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(rows[0].term, "3y"); /* cheapest effective price first */
+	ck_assert_str_eq(rows[0].o.provider, "azure");
+	ck_assert_double_eq(rows[0].upfront, 6721);
+	free(rows);
+	ck_assert_int_eq(store_read_terms(st, "1y", &rows, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_double_eq_tol(rows[0].o.price_per_hour, 3478.0 / 8760, 1e-12);
+	free(rows);
+	snprintf(t[0].term, sizeof t[0].term, "2y");
+	ck_assert_int_eq(store_replace_terms(st, "azure", t, 1, &err), PLANNER_EDB);
+	free(err);
+	err = NULL;
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offer_terms"), 2); /* undone */
+	ck_assert_int_eq(store_replace_terms(st, "azure", NULL, 0, &err), PLANNER_OK);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offer_terms"), 0);
+	store_close(st);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked)
 {
 	char *dir, *path;
@@ -611,9 +671,11 @@ START_TEST(planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets
 	                              "PRAGMA application_id = 0; DROP TABLE fx_rates; "
 	                              "UPDATE offers SET fetched_at = (SELECT d.fetched_at FROM "
 	                              "offer_dates d WHERE d.provider = offers.provider) "
-	                              "WHERE fetched_at = ''; DROP TABLE offer_dates",
+	                              "WHERE fetched_at = ''; DROP TABLE offer_dates; "
+	                              "DROP TABLE offer_terms",
 	                              NULL, NULL, NULL),
-	                 SQLITE_OK); /* fx_rates came with version 7, offer_dates with 8, marked */
+	                 SQLITE_OK); /* fx_rates came with version 7, offer_dates with 8,
+	                              * offer_terms with 11, marked */
 	long offers = test_store_long(st, "SELECT count(*) FROM offers");
 	store_close(st);
 	ck_assert_int_eq(query_long(path, "PRAGMA application_id"), 0);
@@ -856,6 +918,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, a_database_from_a_newer_planner_is_refused_before_the_switch_to_wal);
 	tcase_add_test(tc,
 	               planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked);
+	tcase_add_test(tc, a_version_10_database_gains_offer_terms_and_commitments_round_trip);
 	tcase_add_test(tc, uri_and_in_memory_names_and_an_unset_home_are_refused_not_used);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);

@@ -128,6 +128,15 @@ REAL = {
         None, (b"Standard_B16als_v2", b"Standard_NC24ads_A100_v4")),
     # The recorded head of the 2025-09-12 EC2 index, for any region asked.
     ("aws", "sample"): ("../real/aws/ec2-global-index.csv.2025-09-12.head-sample.csv", None, None),
+    # The same head with its one Shared-tenancy Reserved SKU (m6id.2xlarge,
+    # Windows with SQL Server Standard, ca-central-1) read as a Linux c7i
+    # (issue 29): the SKU, OfferTermCodes, Hrs and "Upfront Fee" rows,
+    # lease lengths, purchase options and prices are real; the instance
+    # type, operating system and pre-installed software are substituted
+    # so that aws.c's filters and family table take them.
+    ("aws", "reserved"): ("../real/aws/ec2-global-index.csv.2025-09-12.head-sample.csv", None,
+                          ((b'"m6id.2xlarge"', b'"c7i.2xlarge"'), (b'"Windows"', b'"Linux"'),
+                           (b'"SQL Std"', b'"NA"'))),
     # C7i and C7a on-demand Linux rows of SkyPilot's AWS catalogue, put
     # back into the index's columns (reconstructed), for any region asked.
     ("aws", "cpu"): ("../real/aws/skypilot-vms.c7i-c7a.reconstructed.csv", None, None),
@@ -419,8 +428,10 @@ class Handler(BaseHTTPRequestHandler):
         else:
             with open(os.path.join(self.server.state.root, path), "rb") as f:
                 body = f.read()
-            if sub and not page:
-                body = body.replace(sub[0], sub[1])
+            # one (old, new) pair, or a tuple of them applied in order
+            for old, new in ((sub,) if sub and isinstance(sub[0], bytes) else sub or ()):
+                if not page:
+                    body = body.replace(old, new)
         self.reply(200, body, "text/csv" if ext == "csv" else "application/json")
 
     def handle_any(self):
