@@ -47,8 +47,8 @@ static long free_devices(const cJSON *row)
 }
 
 /* The rows of one price (on-demand or spot) of one server_meta row. */
-static void sizes(struct norm *out, struct raw_offer *r, const char *gpu_type, long most,
-		  long free, double cpus, double ram_gib)
+static void sizes(struct norm *out, struct raw_offer *r, const char *gpu_type, long most, long free,
+                  double cpus, double ram_gib)
 {
 	for (int c = 1; c <= most; c *= 2) {
 		char offer[96];
@@ -114,7 +114,9 @@ static int parse(struct norm *out, const char *body, size_t len, char **next, ch
 	}
 	const cJSON *row;
 	cJSON_ArrayForEach(row, meta)
+	{
 		read_row(out, row);
+	}
 out:
 	cJSON_Delete(root);
 	return rc;
