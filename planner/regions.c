@@ -84,6 +84,14 @@ struct cloud_region {
  * (SkyPilot's fetch_hyperstack.py rows; a public client's valid_regions
  * "NORWAY-1", "CANADA-1"); the country is the one the name gives. */
 #define HS(n, c) {"hyperstack", n, c, NULL}
+/* JarvisLabs: the regions its server_meta names, from gpuhunt's
+ * jarvislabs.py (dstackai/gpuhunt at 035b764b06b523d7182a674f083de9b1c672492e,
+ * JARVISLABS_REGION_URLS: india-01, india-noida-01, europe-01; Noida is in
+ * India); europe-01 names no country (its host backendeu.jarvislabs.net),
+ * so it is grouped eu only. IN1 and IN2 are SkyPilot's names for the two
+ * Indian regions (skypilot-org/skypilot-catalog catalogs/v8/jarvislabs/
+ * vms.csv at 57d65781a544958d7d07014f062f7d1cad8415a7), the snapshot's. */
+#define JL(n, c, g) {"jarvislabs", n, c, g}
 /* Fluidstack: the region names of SkyPilot's Fluidstack catalogue
  * (skypilot-org/skypilot-catalog catalogs/v5/fluidstack/vms.csv, stored
  * version 000c5ee3766dfe64034b4a297d38bdf23885564a, read 2026-11-30:
@@ -188,6 +196,8 @@ static const struct cloud_region clouds[] = {
     DO("fra1", "DE"), DO("lon1", "GB"), DO("sgp1", "SG"), DO("blr1", "IN"), DO("syd1", "AU"),
     VD("FIN-01", "FI"), VD("FIN-02", "FI"), VD("FIN-03", "FI"), VD("ICE-01", "IS"),
     HS("CANADA-1", "CA"), HS("NORWAY-1", "NO"), HS("US-1", "US"),
+    JL("india-01", "IN", NULL), JL("india-noida-01", "IN", NULL), JL("europe-01", NULL, "eu"),
+    JL("IN1", "IN", NULL), JL("IN2", "IN", NULL),
     FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
     OVH("GRA1", "FR"), OVH("GRA3", "FR"), OVH("GRA5", "FR"), OVH("GRA7", "FR"),
     OVH("GRA9", "FR"), OVH("GRA11", "FR"), OVH("SBG1", "FR"), OVH("SBG3", "FR"),

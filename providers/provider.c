@@ -25,6 +25,7 @@ const struct provider *const provider_list[] = {
     &provider_oci,
     &provider_cudo,
     &provider_tensordock,
+    &provider_jarvislabs,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

@@ -1,5 +1,5 @@
 /* check_keyed_feeds.c — the GPU feeds that need a key (providers/
- * digitalocean.c, verda.c, hyperstack.c, shadeform.c, fluidstack.c) over real HTTP on
+ * digitalocean.c, verda.c, hyperstack.c, shadeform.c, fluidstack.c, jarvislabs.c) over real HTTP on
  * loopback (tests/fixture_server.py): each one's units, paging, currency
  * and key header, what its error bodies say, and the one line a missing key
  * gives while the snapshot's rows stay. The shared fault and key tests
@@ -316,16 +316,70 @@ START_TEST(a_fluidstack_error_is_an_error_with_its_message)
 }
 END_TEST
 
+START_TEST(jarvislabs_prices_each_vm_size_per_gpu_and_passes_over_container_rows)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch(&provider_jarvislabs, "ok-jl", &n, &err) == PLANNER_OK, "%s", err);
+	/* L4 VM: num_gpus 8 gives 1, 2, 4 and 8; 3 free devices. */
+	const struct offer *l4 = find(&n, "L4-4x", "india-noida-01", false);
+	ck_assert_ptr_nonnull(l4);
+	CLOSE(l4->price_per_hour, 4 * 0.44);
+	ck_assert_int_eq(l4->gpu_count, 4);
+	CLOSE(l4->vcpus, 4 * 28);
+	ck_assert(!l4->available); /* 4 > 3 free */
+	ck_assert(find(&n, "L4-2x", "india-noida-01", false)->available);
+	ck_assert_str_eq(l4->country, "IN");
+	ck_assert(!l4->marketplace);
+	const struct offer *s = find(&n, "L4-2x", "india-noida-01", true);
+	ck_assert_ptr_nonnull(s);
+	CLOSE(s->price_per_hour, 2 * 0.29);
+	ck_assert(s->available); /* 2 spot devices free */
+	/* The container row is the same GPUs: not counted twice. */
+	ck_assert_uint_eq(count_of(&n, "L4-1x"), 2); /* on-demand and spot */
+	const struct offer *a = find(&n, "A100-80GB-1x", "india-noida-01", false);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "A100 80GB");
+	ck_assert_ptr_null(find(&n, "A100-80GB-8x", "india-noida-01", false)); /* num_gpus 4 */
+	/* workload_type null is a VM row; no num_gpus: one GPU; no spot. */
+	const struct offer *h = find(&n, "H100-1x", "europe-01", false);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_str_eq(h->region_group, "eu");
+	ck_assert_ptr_null(find(&n, "H100-2x", "europe-01", false));
+	ck_assert_ptr_null(find(&n, "H100-1x", "europe-01", true));
+	/* The H200 row's price is not a number: left out, counted. */
+	ck_assert_uint_eq(count_of(&n, "H200-1x"), 0);
+	ck_assert_uint_eq(n.skipped, 1);
+	char *log = test_fixture_log(&server, "ok-jl");
+	ck_assert_msg(strstr(log, "/misc/server_meta") && strstr(log, "Bearer"), "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_jarvislabs_body_without_server_meta_is_an_error_with_its_message)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse(&provider_jarvislabs, "{\"message\": \"Invalid token\"}", &n,
+			       NULL, &err),
+			 PLANNER_ENET);
+	ck_assert_msg(strstr(err, "jarvislabs says: Invalid token"), "%s", err);
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 /* Each keyed feed refreshed with its key variable empty: one line naming
  * the variable, exit 0, and the bundled snapshot's rows still there. */
 START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_rows_remain)
 {
 	static const char *const feeds[] = {"digitalocean", "verda", "hyperstack", "shadeform",
-					    "fluidstack"};
+					    "fluidstack", "jarvislabs"};
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
-	char *env[16];
+	char *env[20];
 	size_t e = 0;
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		const struct provider *p = provider_find(feeds[i]);
 		char var[64];
 		ck_assert_ptr_nonnull(p);
@@ -335,9 +389,9 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 	}
 	env[e] = NULL;
 	const char *argv[] = {"refresh", "--db", db, "--provider",
-			      "digitalocean,verda,hyperstack,shadeform,fluidstack", NULL};
+			      "digitalocean,verda,hyperstack,shadeform,fluidstack,jarvislabs", NULL};
 	ck_assert_int_eq(test_run_planner(argv, (const char *const *)env, &out, &err), 0);
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		const struct provider *p = provider_find(feeds[i]);
 		char want[96];
 		snprintf(want, sizeof want, "%s skipped", p->name);
@@ -375,6 +429,8 @@ Suite *keyed_feeds_suite(void)
 	tcase_add_test(t, shadeform_prices_are_cents_and_each_row_keeps_its_cloud);
 	tcase_add_test(t, fluidstack_multiplies_the_gpu_hour_price_out_for_each_count_and_region);
 	tcase_add_test(t, a_fluidstack_error_is_an_error_with_its_message);
+	tcase_add_test(t, jarvislabs_prices_each_vm_size_per_gpu_and_passes_over_container_rows);
+	tcase_add_test(t, a_jarvislabs_body_without_server_meta_is_an_error_with_its_message);
 	tcase_add_test(t, a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_rows_remain);
 	suite_add_tcase(s, t);
 	return s;

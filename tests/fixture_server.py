@@ -111,6 +111,7 @@ ROUTES = [
     (re.compile(r"^/a/ocom/docs/cloudestimator2/data/(shapes|products)\.json$"), "oci", "json"),
     (re.compile(r"^/v1/vms/machine-types-2$"), "cudo", "json"),
     (re.compile(r"^/api/v0/client/deploy/hostnodes$"), "tensordock", "json"),
+    (re.compile(r"^/misc/server_meta$"), "jarvislabs", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
