@@ -1,5 +1,9 @@
 /* cudo.c — CUDO Compute's VM machine types with per-component prices (GET
- * /v1/vms/machine-types-2 on rest.compute.cudo.org, no key needed), as
+ * /v1/vms/machine-types on rest.compute.cudo.org, no key needed; the older
+ * /v1/vms/machine-types-2 was superseded, issue 29 citing gpuhunt f3b9d50,
+ * 2025-05 (not confirmed here: no internet); several public fetchers in the
+ * code index call /v1/vms/machine-types and read the same `machineTypes[]`
+ * with `*PriceHr.value`, read 2026-12-02), as
  * dstackai/gpuhunt src/gpuhunt/providers/cudo.py reads them (API_URL,
  * list_vm_machine_types; stored version
  * 0db2acba8dfcc5111c3f7e74d427ae774e96972f, read 2026-11-30). One
@@ -132,7 +136,7 @@ out:
 
 static int fetch(struct fetch_ctx *fx, char **err)
 {
-	return provider_fetch_json(fx, "/v1/vms/machine-types-2", NULL, err);
+	return provider_fetch_json(fx, "/v1/vms/machine-types", NULL, err);
 }
 
 const struct provider provider_cudo = {

@@ -125,6 +125,23 @@ START_TEST(tensordock_reads_one_keyless_response)
 }
 END_TEST
 
+/* CUDO on its current endpoint, /v1/vms/machine-types (the "-2" one was
+ * superseded; the fixture server answers only the current path). */
+START_TEST(cudo_reads_the_current_machine_types_endpoint)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(cloud_fetch(&provider_cudo, "ok-cudo", NULL, &n, &err) == PLANNER_OK, "%s",
+		      err);
+	ck_assert_uint_gt(n.n_offers, 0);
+	char *log = test_fixture_log(&cloud_server, "ok-cudo");
+	ck_assert_ptr_nonnull(strstr(log, "\"path\": \"/v1/vms/machine-types\""));
+	ck_assert_ptr_null(strstr(log, "machine-types-2"));
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
 START_TEST(gcp_prices_a2_highgpu_1g_with_its_vcpus_and_ram_on_the_recorded_page)
 {
 	struct norm n;
@@ -574,6 +591,7 @@ Suite *providers_cloud_suite(void)
 	tcase_add_test(t, scaleway_reads_every_zone_and_follows_a_full_page);
 	tcase_add_test(t, seeweb_sends_its_token_in_a_header_and_reads_one_response);
 	tcase_add_test(t, tensordock_reads_one_keyless_response);
+	tcase_add_test(t, cudo_reads_the_current_machine_types_endpoint);
 	tcase_add_test(t, gcp_lists_only_the_machine_shapes_gcp_sells);
 	tcase_add_test(t, gcp_reads_spot_preemptible_descriptions_as_spot);
 	tcase_add_test(t, gcp_leaves_out_dws_calendar_reserved_and_commitment_skus);

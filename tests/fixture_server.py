@@ -109,7 +109,7 @@ ROUTES = [
     (re.compile(r"^/1\.0/order/catalog/public/cloud$"), "ovhcloud", "json"),
     (re.compile(r"^/v2/(plans|plans-metal)$"), "vultr", "json"),
     (re.compile(r"^/a/ocom/docs/cloudestimator2/data/(shapes|products)\.json$"), "oci", "json"),
-    (re.compile(r"^/v1/vms/machine-types-2$"), "cudo", "json"),
+    (re.compile(r"^/v1/vms/machine-types$"), "cudo", "json"),
     (re.compile(r"^/api/v0/client/deploy/hostnodes$"), "tensordock", "json"),
     (re.compile(r"^/misc/server_meta$"), "jarvislabs", "json"),
 ]
