@@ -555,8 +555,10 @@ static double split_runs(struct builder *b, size_t j, enum route k, const struct
  * its nominal month's days. A rented run costs its replica-hours at the
  * offer's price plus its setup (as gpu_runs' do); a serverless one its
  * busy seconds and cold starts (plan_mix's terms) of its hours. Returns
- * false, placing nothing, when the base is not in every allowed slot. */
-static bool mix_runs(struct builder *b, size_t j, size_t *cap, double *cost, int *rc)
+ * false, placing nothing, when the base is not in every allowed slot;
+ * else tags the job's owned runs from base_runs on as the mix's base. */
+static bool mix_runs(struct builder *b, size_t j, size_t base_runs, size_t *cap, double *cost,
+                     int *rc)
 {
 	struct schedule *s = b->out;
 	const struct route_mix *m = &b->mix[j];
@@ -574,6 +576,8 @@ static bool mix_runs(struct builder *b, size_t j, size_t *cap, double *cost, int
 	double cap_o = plan_mix_capacity(jr->job, &jr->routes[m->base_route]);
 	double cap_p = plan_mix_capacity(jr->job, x);
 	int per = x->gpu_count / x->replicas;
+	for (size_t i = base_runs; i < s->n_runs; i++)
+		s->runs[i].mix = "base"; /* owned_runs' of job j */
 	for (int t = 0; t < T;) {
 		int p = al[t] ? m->peak[s->slots[t].minute / 60 % 24] : 0;
 		if (p == 0) {
@@ -603,6 +607,7 @@ static bool mix_runs(struct builder *b, size_t j, size_t *cap, double *cost, int
 		offer_run(r, j, m->peak_route, x, t, len);
 		r->replicas = p;
 		r->gpu_count = p * per;
+		r->mix = "peak";
 		r->hours = len;
 		if (!m->per_second) {
 			double setup = tco_setup_run(b->spec, p, x->price_per_hour);
@@ -622,12 +627,13 @@ static int place_rest(struct builder *b, size_t j, size_t *cap)
 	const struct job_result *r = &b->plan->jobs[j];
 	struct sched_job_result *res = &s->jobs[j];
 	double frac = b->sol.rest[j], cost = 0;
+	size_t base_runs = s->n_runs;
 	int rc = owned_runs(b, j, cap, &cost);
 	if (rc)
 		return rc;
 	double unplaced = 0, rented_short = 0;
 	int free_hours = 0;
-	if (b->mix[j].found && mix_runs(b, j, cap, &cost, &rc)) {
+	if (b->mix[j].found && mix_runs(b, j, base_runs, cap, &cost, &rc)) {
 		if (rc)
 			return rc;
 		frac = 0; /* the mix's base and peak serve the whole load */

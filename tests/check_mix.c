@@ -302,6 +302,52 @@ static void run(const char *const *args, char **out)
 	free(err);
 }
 
+/* schedule --fleet shows the mix's runs in its table, JSON and calendar. */
+START_TEST(schedule_exports_show_the_peak_runs)
+{
+	char *spec = test_write(dir, "peaked.yaml", HEAD PEAKED);
+	char *out = NULL;
+	const char *json[] = {"schedule", spec, "--fleet", "--month", "2026-03", "--format", "json",
+	                      NULL};
+	run(json, &out);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	int base = 0, peak = 0;
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "runs"))
+	{
+		const cJSON *mix = cJSON_GetObjectItem(r, "mix");
+		ck_assert_ptr_nonnull(mix);
+		const char *route = cJSON_GetObjectItem(r, "route")->valuestring;
+		if (!strcmp(mix->valuestring, "base")) {
+			base++;
+			ck_assert_str_eq(route, "owned");
+		} else {
+			peak++;
+			ck_assert_str_eq(mix->valuestring, "peak");
+			ck_assert_str_eq(route, "rented");
+			ck_assert(strstr(cJSON_GetObjectItem(r, "start")->valuestring, "T11:00:00"));
+			ck_assert_int_eq(cJSON_GetObjectItem(r, "replicas")->valueint, 1);
+		}
+	}
+	ck_assert_int_eq(base, 22); /* one a weekday, 08:00-18:00 */
+	ck_assert_int_eq(peak, 22);
+	cJSON_Delete(root);
+	free(out);
+	const char *table[] = {"schedule", spec, "--fleet", "--month", "2026-03", NULL};
+	run(table, &out);
+	ck_assert_msg(strstr(out, "2026-03-02T11:00     1.0 h") && strstr(out, ", mix peak x1"), "%s",
+	              out);
+	free(out);
+	const char *ics[] = {"schedule", spec, "--fleet", "--month", "2026-03", "--format", "ics",
+	                     NULL};
+	run(ics, &out);
+	ck_assert_msg(strstr(out, "DTSTART:20260302T110000Z") && strstr(out, "mix: peak"), "%s", out);
+	free(out);
+	free(spec);
+}
+END_TEST
+
 START_TEST(compare_shows_the_mix_in_its_table_and_json)
 {
 	char *spec = test_write(dir, "peaked.yaml", HEAD PEAKED);
@@ -354,6 +400,7 @@ Suite *mix_suite(void)
 	tcase_add_test(tc, a_job_without_a_shape_gets_no_mix);
 	tcase_add_test(tc, a_profile_not_of_24_numbers_is_refused_at_its_place);
 	tcase_add_test(tc, compare_shows_the_mix_in_its_table_and_json);
+	tcase_add_test(tc, schedule_exports_show_the_peak_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
