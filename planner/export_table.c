@@ -172,7 +172,8 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		text_safe(res, sizeof res, r->resource);
 		if (r->mix) { /* a traffic-shape mix's peak (plan_mix) */
 			size_t used = strlen(res);
-			snprintf(res + used, sizeof res - used, ", mix %s x%d", r->mix, r->replicas);
+			snprintf(res + used, sizeof res - used, ", mix %s x%d", r->mix,
+			         r->replicas);
 		}
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		char row[128], what[300];

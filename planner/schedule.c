@@ -56,8 +56,8 @@ struct builder {
 	struct sched_option *opts;    /* n_jobs × n_pools */
 	unsigned char *allowed;       /* n_jobs × n_slots */
 	int *allowed_n;
-	struct route_mix *mix;        /* n_jobs: compare's mix (plan_mix), found or not */
-	int *mix_pool;                /* n_jobs: the pool its base runs on, -1 none */
+	struct route_mix *mix; /* n_jobs: compare's mix (plan_mix), found or not */
+	int *mix_pool;         /* n_jobs: the pool its base runs on, -1 none */
 	struct sched_solution sol;
 };
 
@@ -586,13 +586,16 @@ static bool mix_runs(struct builder *b, size_t j, size_t base_runs, size_t *cap,
 		}
 		int len = 0;
 		double c = 0;
-		while (t + len < T && al[t + len] && m->peak[s->slots[t + len].minute / 60 % 24] == p) {
+		while (t + len < T && al[t + len] &&
+		       m->peak[s->slots[t + len].minute / 60 % 24] == p) {
 			int h = s->slots[t + len].minute / 60 % 24;
 			if (m->per_second) {
-				double busy = 3600.0 * fmax(0, m->rps[h] - m->owned_replicas * cap_o) / cap_p;
+				double busy =
+				    3600.0 * fmax(0, m->rps[h] - m->owned_replicas * cap_o) / cap_p;
 				int before = m->peak[(h + 23) % 24];
 				int starts = p > before ? p - before : 0;
-				c += (busy + starts * (x->sls.cold_start_s + x->sls.idle_timeout_s)) *
+				c += (busy +
+				      starts * (x->sls.cold_start_s + x->sls.idle_timeout_s)) *
 				     x->price_per_hour / 3600.0;
 			} else {
 				c += x->price_per_hour * p;

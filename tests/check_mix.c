@@ -307,8 +307,8 @@ START_TEST(schedule_exports_show_the_peak_runs)
 {
 	char *spec = test_write(dir, "peaked.yaml", HEAD PEAKED);
 	char *out = NULL;
-	const char *json[] = {"schedule", spec, "--fleet", "--month", "2026-03", "--format", "json",
-	                      NULL};
+	const char *json[] = {"schedule", spec,       "--fleet", "--month",
+	                      "2026-03",  "--format", "json",    NULL};
 	run(json, &out);
 	cJSON *root = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(root);
@@ -326,7 +326,8 @@ START_TEST(schedule_exports_show_the_peak_runs)
 			peak++;
 			ck_assert_str_eq(mix->valuestring, "peak");
 			ck_assert_str_eq(route, "rented");
-			ck_assert(strstr(cJSON_GetObjectItem(r, "start")->valuestring, "T11:00:00"));
+			ck_assert(
+			    strstr(cJSON_GetObjectItem(r, "start")->valuestring, "T11:00:00"));
 			ck_assert_int_eq(cJSON_GetObjectItem(r, "replicas")->valueint, 1);
 		}
 	}
@@ -336,13 +337,14 @@ START_TEST(schedule_exports_show_the_peak_runs)
 	free(out);
 	const char *table[] = {"schedule", spec, "--fleet", "--month", "2026-03", NULL};
 	run(table, &out);
-	ck_assert_msg(strstr(out, "2026-03-02T11:00     1.0 h") && strstr(out, ", mix peak x1"), "%s",
-	              out);
+	ck_assert_msg(strstr(out, "2026-03-02T11:00     1.0 h") && strstr(out, ", mix peak x1"),
+	              "%s", out);
 	free(out);
-	const char *ics[] = {"schedule", spec, "--fleet", "--month", "2026-03", "--format", "ics",
-	                     NULL};
+	const char *ics[] = {"schedule", spec,       "--fleet", "--month",
+	                     "2026-03",  "--format", "ics",     NULL};
 	run(ics, &out);
-	ck_assert_msg(strstr(out, "DTSTART:20260302T110000Z") && strstr(out, "mix: peak"), "%s", out);
+	ck_assert_msg(strstr(out, "DTSTART:20260302T110000Z") && strstr(out, "mix: peak"), "%s",
+	              out);
 	free(out);
 	free(spec);
 }
