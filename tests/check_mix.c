@@ -217,6 +217,7 @@ START_TEST(schedule_places_the_base_owned_and_the_peak_rented)
 	for (int t = 0; t < T; t++) {
 		int h = s->slots[t].minute / 60;
 		ck_assert_int_eq(owned[t], al[t] ? m.owned_replicas : 0);
+		ck_assert_int_le(owned[t], s->pools[0].count); /* 1 GPU a replica */
 		ck_assert_msg(rented[t] == (al[t] ? m.peak[h] : 0), "slot %d", t);
 		peak_slots += rented[t] > 0;
 		ck_assert(rented[t] == 0 || h == 11); /* the profile's one busy hour */
@@ -229,6 +230,54 @@ START_TEST(schedule_places_the_base_owned_and_the_peak_rented)
 	free(owned);
 	free(rented);
 	schedule_free(s);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+/* A serverless peak in the schedule: a run in each weekday's busy hour,
+ * billed as plan_mix bills that hour (its busy seconds above the base
+ * and one cold start with the idle wait), the job's cost its runs'. */
+START_TEST(schedule_places_a_serverless_peak_by_the_hour)
+{
+	struct jobspec *spec = NULL;
+	char *yaml = xasprintf("%s%s", HEAD PEAKED, "    serverless: {idle_timeout_s: 60}\n");
+	memcpy(strstr(yaml, "[lambda]"), "[modal] ", 8);
+	struct plan *p = plan_of(yaml, &spec);
+	const struct job_result *r = &p->jobs[0];
+	const struct route_result *sv = &r->routes[ROUTE_SERVERLESS];
+	struct route_mix m;
+	plan_mix(spec, r, &m);
+	ck_assert(m.found && m.per_second);
+	double rest = job_load_rps_at_hour(r->job, 11) -
+	              m.owned_replicas * plan_mix_capacity(r->job, &r->routes[ROUTE_OWNED]);
+	double hour = (3600 * rest / plan_mix_capacity(r->job, sv) + sv->sls.cold_start_s + 60) *
+	              sv->price_per_hour / 3600;
+	struct fleet *f = NULL;
+	char *err = NULL;
+	ck_assert_msg(fleet_plan(spec, p, 2026, 3, &f, &err) == PLANNER_OK, "%s", err);
+	struct schedule *s = fleet_take_recommended(f);
+	fleet_free(f);
+	int peaks = 0;
+	double cost = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *x = &s->runs[i];
+		double c = x->hours * x->gpu_count * WATTS / 1000 * KWH;
+		if (x->route != ROUTE_OWNED) {
+			ck_assert_int_eq(x->route, ROUTE_SERVERLESS);
+			ck_assert_int_eq(x->n_slots, 1);
+			ck_assert_int_eq(s->slots[x->slot].minute, 11 * 60);
+			ck_assert_int_eq(x->replicas, m.peak[11]);
+			c = hour;
+			peaks++;
+		}
+		ck_assert_double_eq_tol(x->cost, c, 1e-9);
+		cost += c;
+	}
+	ck_assert_int_eq(peaks, 22);
+	ck_assert_double_eq_tol(s->jobs[0].cost, cost, 1e-6);
+	schedule_free(s);
+	free(yaml);
 	plan_free(p);
 	jobspec_free(spec);
 }
@@ -397,6 +446,7 @@ Suite *mix_suite(void)
 	tcase_add_test(tc, a_short_peak_goes_to_rented_above_an_owned_base);
 	tcase_add_test(tc, a_serverless_peak_is_billed_by_the_second);
 	tcase_add_test(tc, schedule_places_the_base_owned_and_the_peak_rented);
+	tcase_add_test(tc, schedule_places_a_serverless_peak_by_the_hour);
 	tcase_add_test(tc, a_flat_load_gets_no_mix);
 	tcase_add_test(tc, a_peak_factor_gets_the_same_split);
 	tcase_add_test(tc, a_job_without_a_shape_gets_no_mix);
