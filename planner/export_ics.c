@@ -140,6 +140,11 @@ static int write_ics(FILE *f, const struct schedule *s, struct export_opts *opts
 		         "route: %s\nresource: %s\nGPUs: %d x %s\nhours: %.2f\ncost: %.2f %s",
 		         route_name(r->route), r->resource, r->gpu_count,
 		         r->gpu ? r->gpu->name : "-", r->hours, r->cost, s->currency);
+		if (r->mix) { /* a traffic-shape mix's run (plan_mix) */
+			size_t used = strlen(tmp);
+			snprintf(tmp + used, sizeof tmp - used, "\nmix: %s, %d replica%s", r->mix,
+			         r->replicas, r->replicas == 1 ? "" : "s");
+		}
 		ok &= prop(f, &b, "DESCRIPTION", tmp, true);
 		ok &= prop(f, &b, "CATEGORIES", route_name(r->route), false);
 		ok &= prop(f, &b, "TRANSP", "OPAQUE", false);

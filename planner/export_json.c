@@ -28,6 +28,10 @@ static cJSON *run_json(const struct schedule *s, const struct sched_run *r)
 	cJSON_AddStringToObject(o, "end", end);
 	cJSON_AddNumberToObject(o, "hours", round_to(r->hours, 2));
 	cJSON_AddNumberToObject(o, "cost", round_to(r->cost, 2));
+	if (r->mix) { /* only a traffic-shape mix's runs (plan_mix) */
+		cJSON_AddStringToObject(o, "mix", r->mix);
+		cJSON_AddNumberToObject(o, "replicas", r->replicas);
+	}
 	return o;
 }
 

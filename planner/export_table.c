@@ -170,6 +170,11 @@ static int write_table(FILE *f, const struct schedule *s, struct export_opts *op
 		char start[32], name[256], res[256];
 		text_safe(name, sizeof name, s->jobs[r->job].job->name);
 		text_safe(res, sizeof res, r->resource);
+		if (r->mix) { /* a traffic-shape mix's peak (plan_mix) */
+			size_t used = strlen(res);
+			snprintf(res + used, sizeof res - used, ", mix %s x%d", r->mix,
+			         r->replicas);
+		}
 		sched_iso(r->start, r->start_offset, start, sizeof start);
 		char row[128], what[300];
 		char span[32];

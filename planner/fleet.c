@@ -3,6 +3,7 @@
  * plus the ones bought. */
 #include "fleet.h"
 
+#include "plan_mix.h"
 #include "tco.h"
 
 #include <limits.h>
@@ -719,6 +720,13 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 			              owned_fixed_monthly(spec, b->gpu, 1, b->price), n_slots);
 			least = c < least ? c : least;
 		}
+		/* A traffic-shape mix (plan_mix) places fewer owned replicas
+		 * than any route alone and rents the peak: its floor is not
+		 * modelled here, so it is 0 — the bound stays a bound. */
+		struct route_mix mix;
+		plan_mix(spec, r, &mix);
+		if (mix.found)
+			least = 0;
 		total += isfinite(least) ? least : 0;
 	}
 	return total;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan_mix.h"
 #include "tco.h"
 #include "util.h"
 #include "workload.h"
@@ -55,6 +56,8 @@ struct builder {
 	struct sched_option *opts;    /* n_jobs × n_pools */
 	unsigned char *allowed;       /* n_jobs × n_slots */
 	int *allowed_n;
+	struct route_mix *mix; /* n_jobs: compare's mix (plan_mix), found or not */
+	int *mix_pool;         /* n_jobs: the pool its base runs on, -1 none */
 	struct sched_solution sol;
 };
 
@@ -115,6 +118,38 @@ static double month_scale(const struct builder *b, size_t i)
 	return b->allowed_n[i] / j->hours_per_month;
 }
 
+/* Job i's mix (plan_mix, docs/estimation.md "Traffic shape"): when
+ * compare found one and a pool holds the base's GPU model, the job's
+ * option there becomes the mix's base, its owned replicas in every hour
+ * of its window; the peak runs are mix_runs'. Other jobs keep their
+ * options. This function can't fail. */
+static void mix_option(struct builder *b, size_t i)
+{
+	struct route_mix *m = &b->mix[i];
+	const struct job_result *r = &b->plan->jobs[i];
+	b->mix_pool[i] = -1;
+	plan_mix(b->spec, r, m);
+	if (!m->found)
+		return;
+	const struct route_result *base = &r->routes[m->base_route];
+	int gpus = m->owned_replicas * (base->gpu_count / base->replicas);
+	for (size_t k = 0; k < b->n_pools; k++) {
+		struct sched_option *o = &b->opts[i * b->n_pools + k];
+		if (b->pinfo[k].gpu != base->gpu || b->pools[k].count < gpus ||
+		    !workload_gpu_allowed(&r->work, base->gpu) || !(b->allowed_n[i] > 0))
+			continue;
+		struct tco_owned t;
+		tco_owned_month(b->spec, base->gpu, gpus, 0, b->pinfo[k].watts,
+		                b->pinfo[k].idle_watts, 0, true, &t);
+		o->gpus = gpus;
+		o->replicas = m->owned_replicas;
+		o->hours = b->allowed_n[i];
+		o->cost_per_hour = t.per_hour;
+		b->mix_pool[i] = (int)k;
+		return;
+	}
+}
+
 static int build_jobs(struct builder *b, char **err)
 {
 	const struct jobspec *spec = b->spec;
@@ -124,7 +159,9 @@ static int build_jobs(struct builder *b, char **err)
 	b->opts = calloc(J * M + 1, sizeof *b->opts);
 	b->allowed = calloc(J * (size_t)T + 1, 1);
 	b->allowed_n = calloc(J + 1, sizeof *b->allowed_n);
-	if (!b->jobs || !b->opts || !b->allowed || !b->allowed_n)
+	b->mix = calloc(J + 1, sizeof *b->mix);
+	b->mix_pool = calloc(J + 1, sizeof *b->mix_pool);
+	if (!b->jobs || !b->opts || !b->allowed || !b->allowed_n || !b->mix || !b->mix_pool)
 		return set_err(err, PLANNER_ESYS, "out of memory");
 	for (size_t i = 0; i < J; i++) {
 		const struct job *j = &spec->jobs[i];
@@ -173,6 +210,7 @@ static int build_jobs(struct builder *b, char **err)
 			                true, &t);
 			o->cost_per_hour = t.per_hour;
 		}
+		mix_option(b, i);
 	}
 	return PLANNER_OK;
 }
@@ -510,17 +548,99 @@ static double split_runs(struct builder *b, size_t j, enum route k, const struct
 	return got;
 }
 
+/* The mix's peak of job j (mix_option) when the solver put its base in
+ * every allowed slot: in each slot, by the slot's local hour, the mix's
+ * peak replicas of its peak route, consecutive slots of one count as one
+ * run. Per real day of this calendar month, where compare's mix counts
+ * its nominal month's days. A rented run costs its replica-hours at the
+ * offer's price plus its setup (as gpu_runs' do); a serverless one its
+ * busy seconds and cold starts (plan_mix's terms) of its hours. Returns
+ * false, placing nothing, when the base is not in every allowed slot;
+ * else tags the job's owned runs from base_runs on as the mix's base. */
+static bool mix_runs(struct builder *b, size_t j, size_t base_runs, size_t *cap, double *cost,
+                     int *rc)
+{
+	struct schedule *s = b->out;
+	const struct route_mix *m = &b->mix[j];
+	const int T = s->n_slots;
+	const int16_t *at = &b->sol.pool[j * T];
+	const unsigned char *al = b->jobs[j].allowed;
+	*rc = PLANNER_OK;
+	if (b->mix_pool[j] < 0)
+		return false;
+	for (int t = 0; t < T; t++)
+		if (al[t] && at[t] != b->mix_pool[j])
+			return false;
+	const struct job_result *jr = &b->plan->jobs[j];
+	const struct route_result *x = &jr->routes[m->peak_route];
+	double cap_o = plan_mix_capacity(jr->job, &jr->routes[m->base_route]);
+	double cap_p = plan_mix_capacity(jr->job, x);
+	int per = x->gpu_count / x->replicas;
+	for (size_t i = base_runs; i < s->n_runs; i++)
+		s->runs[i].mix = "base"; /* owned_runs' of job j */
+	for (int t = 0; t < T;) {
+		int p = al[t] ? m->peak[s->slots[t].minute / 60 % 24] : 0;
+		if (p == 0) {
+			t++;
+			continue;
+		}
+		int len = 0;
+		double c = 0;
+		while (t + len < T && al[t + len] &&
+		       m->peak[s->slots[t + len].minute / 60 % 24] == p) {
+			int h = s->slots[t + len].minute / 60 % 24;
+			if (m->per_second) {
+				double busy =
+				    3600.0 * fmax(0, m->rps[h] - m->owned_replicas * cap_o) / cap_p;
+				int before = m->peak[(h + 23) % 24];
+				int starts = p > before ? p - before : 0;
+				c += (busy +
+				      starts * (x->sls.cold_start_s + x->sls.idle_timeout_s)) *
+				     x->price_per_hour / 3600.0;
+			} else {
+				c += x->price_per_hour * p;
+			}
+			len++;
+		}
+		struct sched_run *r = new_run(s, cap);
+		if (!r) {
+			*rc = PLANNER_ESYS;
+			return true;
+		}
+		offer_run(r, j, m->peak_route, x, t, len);
+		r->replicas = p;
+		r->gpu_count = p * per;
+		r->mix = "peak";
+		r->hours = len;
+		if (!m->per_second) {
+			double setup = tco_setup_run(b->spec, p, x->price_per_hour);
+			c += setup;
+			s->setup_cost += setup;
+		}
+		r->cost = c;
+		*cost += c;
+		t += len;
+	}
+	return true;
+}
+
 static int place_rest(struct builder *b, size_t j, size_t *cap)
 {
 	struct schedule *s = b->out;
 	const struct job_result *r = &b->plan->jobs[j];
 	struct sched_job_result *res = &s->jobs[j];
 	double frac = b->sol.rest[j], cost = 0;
+	size_t base_runs = s->n_runs;
 	int rc = owned_runs(b, j, cap, &cost);
 	if (rc)
 		return rc;
 	double unplaced = 0, rented_short = 0;
 	int free_hours = 0;
+	if (b->mix[j].found && mix_runs(b, j, base_runs, cap, &cost, &rc)) {
+		if (rc)
+			return rc;
+		frac = 0; /* the mix's base and peak serve the whole load */
+	}
 	if (frac > FRACTION_EPS) {
 		enum route chain[ROUTE_MAX];
 		size_t n = route_fallbacks(r, chain);
@@ -705,6 +825,8 @@ static void builder_free(struct builder *b)
 	free(b->opts);
 	free(b->allowed);
 	free(b->allowed_n);
+	free(b->mix);
+	free(b->mix_pool);
 	sched_solution_free(&b->sol);
 }
 

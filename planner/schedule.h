@@ -174,6 +174,8 @@ struct sched_run {
 	char provider[64];          /* rented: the offer's provider */
 	char region[64];            /* rented: the offer's region, "" when unknown */
 	bool spot;                  /* rented: at a spot price */
+	const char *mix;            /* "base" or "peak" of a traffic-shape mix
+	                             * (plan_mix); NULL for any other run */
 };
 
 struct sched_job_result {

@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "jobspec.h"
+#include "fleet.h"
 #include "plan.h"
 #include "plan_mix.h"
 #include "route.h"
+#include "schedule.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -167,6 +169,120 @@ START_TEST(a_serverless_peak_is_billed_by_the_second)
 }
 END_TEST
 
+/* The schedule places the mix on the fleet that buys its base
+ * (schedule --fleet): the owned base replicas in every slot of the
+ * window, a rented run of the mix's peak replicas in each slot whose
+ * local hour has a peak, per real weekday of March 2026, and the job's
+ * cost is its runs' costs redone here from the prices. */
+START_TEST(schedule_places_the_base_owned_and_the_peak_rented)
+{
+	struct jobspec *spec = NULL;
+	struct plan *p = plan_of(HEAD PEAKED, &spec);
+	struct route_mix m;
+	plan_mix(spec, &p->jobs[0], &m);
+	ck_assert(m.found && m.peak_route == ROUTE_RENTED);
+	struct fleet *f = NULL;
+	char *err = NULL;
+	ck_assert_msg(fleet_plan(spec, p, 2026, 3, &f, &err) == PLANNER_OK, "%s", err);
+	struct schedule *s = fleet_take_recommended(f);
+	fleet_free(f);
+	ck_assert_ptr_nonnull(s);
+	const int T = s->n_slots;
+	unsigned char *al = calloc((size_t)T, 1);
+	int *owned = calloc((size_t)T, sizeof *owned), *rented = calloc((size_t)T, sizeof *rented);
+	sched_allowed(&spec->jobs[0].sched, s->slots, T, al);
+	double cost = 0, sum = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *r = &s->runs[i];
+		ck_assert_uint_eq(r->job, 0);
+		double c;
+		if (r->route == ROUTE_OWNED) {
+			ck_assert_str_eq(r->gpu->name, "RTX 4090");
+			ck_assert_int_eq(r->replicas, m.owned_replicas);
+			/* 400 W each, idle 0 W: a busy hour's power. */
+			c = r->hours * r->gpu_count * WATTS / 1000 * KWH;
+		} else {
+			ck_assert_int_eq(r->route, ROUTE_RENTED);
+			ck_assert_str_eq(r->gpu->name, "A100 80GB");
+			ck_assert_double_eq_tol(r->hours, r->n_slots, 1e-9);
+			c = r->hours * r->replicas * RENT_PRICE;
+		}
+		for (int t = r->slot; t < r->slot + r->n_slots; t++)
+			(r->route == ROUTE_OWNED ? owned : rented)[t] += r->replicas;
+		ck_assert_double_eq_tol(r->cost, c, 1e-9);
+		cost += c;
+		sum += r->cost;
+	}
+	int peak_slots = 0;
+	for (int t = 0; t < T; t++) {
+		int h = s->slots[t].minute / 60;
+		ck_assert_int_eq(owned[t], al[t] ? m.owned_replicas : 0);
+		ck_assert_int_le(owned[t], s->pools[0].count); /* 1 GPU a replica */
+		ck_assert_msg(rented[t] == (al[t] ? m.peak[h] : 0), "slot %d", t);
+		peak_slots += rented[t] > 0;
+		ck_assert(rented[t] == 0 || h == 11); /* the profile's one busy hour */
+	}
+	ck_assert_int_eq(peak_slots, 22); /* the weekdays of March 2026 */
+	ck_assert_double_eq_tol(s->jobs[0].cost, cost, 1e-6);
+	ck_assert_double_eq_tol(s->jobs[0].cost, sum, 1e-9);
+	ck_assert_double_eq_tol(s->jobs[0].unplaced_hours, 0, 1e-9);
+	free(al);
+	free(owned);
+	free(rented);
+	schedule_free(s);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
+/* A serverless peak in the schedule: a run in each weekday's busy hour,
+ * billed as plan_mix bills that hour (its busy seconds above the base
+ * and one cold start with the idle wait), the job's cost its runs'. */
+START_TEST(schedule_places_a_serverless_peak_by_the_hour)
+{
+	struct jobspec *spec = NULL;
+	char *yaml = xasprintf("%s%s", HEAD PEAKED, "    serverless: {idle_timeout_s: 60}\n");
+	memcpy(strstr(yaml, "[lambda]"), "[modal] ", 8);
+	struct plan *p = plan_of(yaml, &spec);
+	const struct job_result *r = &p->jobs[0];
+	const struct route_result *sv = &r->routes[ROUTE_SERVERLESS];
+	struct route_mix m;
+	plan_mix(spec, r, &m);
+	ck_assert(m.found && m.per_second);
+	double rest = job_load_rps_at_hour(r->job, 11) -
+	              m.owned_replicas * plan_mix_capacity(r->job, &r->routes[ROUTE_OWNED]);
+	double hour = (3600 * rest / plan_mix_capacity(r->job, sv) + sv->sls.cold_start_s + 60) *
+	              sv->price_per_hour / 3600;
+	struct fleet *f = NULL;
+	char *err = NULL;
+	ck_assert_msg(fleet_plan(spec, p, 2026, 3, &f, &err) == PLANNER_OK, "%s", err);
+	struct schedule *s = fleet_take_recommended(f);
+	fleet_free(f);
+	int peaks = 0;
+	double cost = 0;
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct sched_run *x = &s->runs[i];
+		double c = x->hours * x->gpu_count * WATTS / 1000 * KWH;
+		if (x->route != ROUTE_OWNED) {
+			ck_assert_int_eq(x->route, ROUTE_SERVERLESS);
+			ck_assert_int_eq(x->n_slots, 1);
+			ck_assert_int_eq(s->slots[x->slot].minute, 11 * 60);
+			ck_assert_int_eq(x->replicas, m.peak[11]);
+			c = hour;
+			peaks++;
+		}
+		ck_assert_double_eq_tol(x->cost, c, 1e-9);
+		cost += c;
+	}
+	ck_assert_int_eq(peaks, 22);
+	ck_assert_double_eq_tol(s->jobs[0].cost, cost, 1e-6);
+	schedule_free(s);
+	free(yaml);
+	plan_free(p);
+	jobspec_free(spec);
+}
+END_TEST
+
 START_TEST(a_flat_load_gets_no_mix)
 {
 	struct jobspec *spec = NULL;
@@ -235,6 +351,54 @@ static void run(const char *const *args, char **out)
 	free(err);
 }
 
+/* schedule --fleet shows the mix's runs in its table, JSON and calendar. */
+START_TEST(schedule_exports_show_the_peak_runs)
+{
+	char *spec = test_write(dir, "peaked.yaml", HEAD PEAKED);
+	char *out = NULL;
+	const char *json[] = {"schedule", spec,       "--fleet", "--month",
+	                      "2026-03",  "--format", "json",    NULL};
+	run(json, &out);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	int base = 0, peak = 0;
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "runs"))
+	{
+		const cJSON *mix = cJSON_GetObjectItem(r, "mix");
+		ck_assert_ptr_nonnull(mix);
+		const char *route = cJSON_GetObjectItem(r, "route")->valuestring;
+		if (!strcmp(mix->valuestring, "base")) {
+			base++;
+			ck_assert_str_eq(route, "owned");
+		} else {
+			peak++;
+			ck_assert_str_eq(mix->valuestring, "peak");
+			ck_assert_str_eq(route, "rented");
+			ck_assert(
+			    strstr(cJSON_GetObjectItem(r, "start")->valuestring, "T11:00:00"));
+			ck_assert_int_eq(cJSON_GetObjectItem(r, "replicas")->valueint, 1);
+		}
+	}
+	ck_assert_int_eq(base, 22); /* one a weekday, 08:00-18:00 */
+	ck_assert_int_eq(peak, 22);
+	cJSON_Delete(root);
+	free(out);
+	const char *table[] = {"schedule", spec, "--fleet", "--month", "2026-03", NULL};
+	run(table, &out);
+	ck_assert_msg(strstr(out, "2026-03-02T11:00     1.0 h") && strstr(out, ", mix peak x1"),
+	              "%s", out);
+	free(out);
+	const char *ics[] = {"schedule", spec,       "--fleet", "--month",
+	                     "2026-03",  "--format", "ics",     NULL};
+	run(ics, &out);
+	ck_assert_msg(strstr(out, "DTSTART:20260302T110000Z") && strstr(out, "mix: peak"), "%s",
+	              out);
+	free(out);
+	free(spec);
+}
+END_TEST
+
 START_TEST(compare_shows_the_mix_in_its_table_and_json)
 {
 	char *spec = test_write(dir, "peaked.yaml", HEAD PEAKED);
@@ -281,11 +445,14 @@ Suite *mix_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, a_short_peak_goes_to_rented_above_an_owned_base);
 	tcase_add_test(tc, a_serverless_peak_is_billed_by_the_second);
+	tcase_add_test(tc, schedule_places_the_base_owned_and_the_peak_rented);
+	tcase_add_test(tc, schedule_places_a_serverless_peak_by_the_hour);
 	tcase_add_test(tc, a_flat_load_gets_no_mix);
 	tcase_add_test(tc, a_peak_factor_gets_the_same_split);
 	tcase_add_test(tc, a_job_without_a_shape_gets_no_mix);
 	tcase_add_test(tc, a_profile_not_of_24_numbers_is_refused_at_its_place);
 	tcase_add_test(tc, compare_shows_the_mix_in_its_table_and_json);
+	tcase_add_test(tc, schedule_exports_show_the_peak_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
