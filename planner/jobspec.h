@@ -44,8 +44,12 @@ enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
  * read 2026-11-30). Converted to the spec's currency with its fx rate. */
 #define JOBSPEC_DEFAULT_ELECTRICITY_USD 0.16
 
-/* GPUs in one entry of owned/buy/quotes: eight 8-GPU servers. */
-#define JOBSPEC_MAX_GPU_COUNT 64
+/* GPUs in one entry of owned/buy/quotes/measurements: one training job's
+ * most (PARALLEL_MAX_TRAIN_GPUS, 128 8-GPU nodes; issue 25). */
+#define JOBSPEC_MAX_GPU_COUNT 1024
+/* GPUs of one host or node (costs.host.gpus, cluster.gpus_per_node): the
+ * most any one machine holds, as before (eight 8-GPU boards). */
+#define JOBSPEC_MAX_HOST_GPUS 64
 /* Watts per GPU: the largest boards (GB200 superchip) draw about 2.7 kW. */
 #define JOBSPEC_MAX_WATTS 5000.0
 
