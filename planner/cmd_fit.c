@@ -189,7 +189,9 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 		       l->split.layers, l->split.ram_gib);
 	if (c->format != FORMAT_CSV && l->n > 0 && l->g->kind == DEVICE_GPU && !l->layout_ok &&
 	    a->offload == OFFLOAD_NONE)
-		printf("  %s", l->layout_why);
+		printf("  %s", strstr(l->layout_why, "single-node only")
+		                   ? "single-node only: no node size or fabric known"
+		                   : l->layout_why);
 	else if (c->format != FORMAT_CSV)
 		fit_line_layout_text(a, l);
 	if (c->format != FORMAT_CSV && l->measured)
