@@ -24,6 +24,10 @@ int fit_parallel_check(struct cli *c, struct fit_args *a, const struct model_spe
 		a->gpus = parallel_gpus(&a->parallel);
 	if (a->parallel_given && !a->gpus)
 		return cli_usage(c, "--parallel with ep only needs --gpus N");
+	if (a->parallel_given && (a->offload != OFFLOAD_NONE || a->n_variants ||
+	                          (a->gpu && a->gpu->kind != DEVICE_GPU)))
+		return cli_usage(c, "--parallel lays a job out over GPUs; %s runs on one machine",
+		                 a->offload != OFFLOAD_NONE ? "--offload" : "that device");
 	if (a->task == TASK_INFERENCE && a->gpus > PARALLEL_MAX_INSTANCE_GPUS)
 		return cli_usage(c,
 		                 "--gpus %d: one serving instance spans at most %d GPUs; replicas "

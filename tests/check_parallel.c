@@ -233,6 +233,12 @@ START_TEST(fit_refuses_a_layout_it_cannot_estimate_with_the_reason)
 		free(out);
 		free(err);
 	}
+	const char *mac[] = {"fit", "llama-3.1-8b", "--gpu", "M3 Max", "--parallel", "tp=2", NULL};
+	char *mout = NULL, *merr = NULL;
+	ck_assert_int_ne(test_run_planner(mac, NULL, &mout, &merr), 0);
+	ck_assert_msg(strstr(merr, "one machine"), "%s", merr);
+	free(mout);
+	free(merr);
 	const char *pcie[] = {"fit", "llama-3.1-70b", "--gpu", "h100 pcie", "--gpus", "16", NULL};
 	char *out = NULL, *err = NULL;
 	ck_assert_int_ne(test_run_planner(pcie, NULL, &out, &err), 0);
