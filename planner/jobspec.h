@@ -61,6 +61,14 @@ struct src_pos {
 	int column; /* 1-based */
 };
 
+/* A layout over GPUs (parallel.h): tensor, pipeline, data and expert
+ * parallel degrees. 0 in a layout given by the user = not given. tp x pp x
+ * dp = the GPUs; ep splits the experts of an MoE model over ep of the
+ * tp x dp GPUs of a stage. */
+struct parallel {
+	int tp, pp, dp, ep;
+};
+
 /* days_mask bits: 1 << 0 is Monday … 1 << 6 is Sunday. */
 #define DAYS_ALL 0x7f
 
@@ -166,6 +174,8 @@ struct job {
 	char *optimizer;          /* canonical optimizer name; NULL = the engine's */
 	enum ckpt checkpointing;  /* activation checkpointing; default CKPT_ON */
 	double growth_percent;    /* growth: a month; NAN = the spec's (spec_tco.c) */
+	struct parallel parallel; /* parallel: its layout (spec_parallel.c); 0s = planner's */
+	struct src_pos parallel_pos; /* where `parallel:` is */
 };
 
 /* The HOSTING_* bits job j may rent on: its hosting:, else datacentres

@@ -126,6 +126,30 @@ bool parallel_engine_spans_nodes(const struct engine *e)
 	return e->max_tp > 1 && e->multi_gpu != MULTI_LAYER_SPLIT;
 }
 
+bool parallel_check_model(const struct model_spec *m, const struct parallel *l, char *why,
+                          size_t len)
+{
+	if (l->tp > 0 && m->heads > 0 && m->heads % l->tp) {
+		snprintf(why, len, "tp=%d does not divide the model's %d attention heads", l->tp,
+		         m->heads);
+		return false;
+	}
+	if (m->layers > 0 && l->pp > m->layers) {
+		snprintf(why, len, "pp=%d: more pipeline stages than the model's %d layers", l->pp,
+		         m->layers);
+		return false;
+	}
+	if (l->ep > 1 && m->experts <= 0) {
+		snprintf(why, len, "ep=%d: the model is dense, it has no experts to split", l->ep);
+		return false;
+	}
+	if (l->ep > 1 && m->experts % l->ep) {
+		snprintf(why, len, "ep=%d does not divide the model's %d experts", l->ep, m->experts);
+		return false;
+	}
+	return true;
+}
+
 /* The checks of a filled layout l of n GPUs (node: GPUs one node holds). */
 static bool check_layout(const struct engine *e, const struct model_spec *m,
                          const struct gpu_spec *g, int n, int node, enum task task,
@@ -147,20 +171,8 @@ static bool check_layout(const struct engine *e, const struct model_spec *m,
 		         e->max_tp);
 		return false;
 	}
-	if (m->heads > 0 && m->heads % l->tp) {
-		snprintf(why, len, "tp=%d does not divide the model's %d attention heads", l->tp,
-		         m->heads);
+	if (!parallel_check_model(m, l, why, len))
 		return false;
-	}
-	if (m->layers > 0 && l->pp > m->layers) {
-		snprintf(why, len, "pp=%d: more pipeline stages than the model's %d layers", l->pp,
-		         m->layers);
-		return false;
-	}
-	if (l->ep > 1 && m->experts <= 0) {
-		snprintf(why, len, "ep=%d: the model is dense, it has no experts to split", l->ep);
-		return false;
-	}
 	if (task == TASK_INFERENCE && l->dp > 1) {
 		snprintf(why, len,
 		         "dp=%d: a serving instance holds one copy of the model; replicas of it are "
@@ -168,9 +180,8 @@ static bool check_layout(const struct engine *e, const struct model_spec *m,
 		         l->dp);
 		return false;
 	}
-	if (l->ep > 1 && (m->experts % l->ep || (l->tp * l->dp) % l->ep)) {
-		snprintf(why, len, "ep=%d must divide the model's %d experts and tp x dp = %d", l->ep,
-		         m->experts, l->tp * l->dp);
+	if (l->ep > 1 && (l->tp * l->dp) % l->ep) {
+		snprintf(why, len, "ep=%d must divide tp x dp = %d", l->ep, l->tp * l->dp);
 		return false;
 	}
 	return true;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "engines.h"
+#include "jobspec.h"
 #include "refdata.h"
 #include "speed.h"
 
@@ -19,17 +20,18 @@
 #define PARALLEL_MAX_TRAIN_GPUS 1024
 #define PARALLEL_MAX_INSTANCE_GPUS 64
 
-/* A layout: tensor, pipeline, data and expert parallel degrees. 0 in a
- * layout given by the user = not given. tp x pp x dp = the GPUs; ep splits
- * the experts of an MoE model over ep of the tp x dp GPUs of a stage. */
-struct parallel {
-	int tp, pp, dp, ep;
-};
+/* struct parallel (a layout) is jobspec.h's: a job's `parallel:` holds one. */
 
 /* "tp=2,pp=4[,dp=8,ep=2]" into *out (keys not named stay 0). False with
  * why (an unknown key, a value that is not a whole number 1..1024, a key
  * given twice) otherwise. */
 bool parallel_parse(const char *s, struct parallel *out, char *why, size_t len);
+
+/* The checks of layout l (degrees 0 = not given) that need the model
+ * only: tp divides the attention heads, pp at most the layers, ep only on
+ * an MoE model and dividing its experts. False with why otherwise. */
+bool parallel_check_model(const struct model_spec *m, const struct parallel *l, char *why,
+                          size_t len);
 
 /* The GPUs a given layout names (the product of its given degrees), 0 if
  * none is given. */

@@ -52,6 +52,7 @@ struct workload_shape {
 	enum ckpt checkpointing; /* training: what the backward recomputes */
 	enum task task;
 	int batch; /* sequences at once; 0 = batch: max, the most that fit */
+	struct parallel parallel; /* the job's parallel: (0s = planner's choice) */
 };
 
 struct workload {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engines.h"
 #include "parallel.h"
@@ -264,6 +265,34 @@ START_TEST(a_given_layout_inside_one_node_pays_its_pipeline_bubble)
 }
 END_TEST
 
+START_TEST(a_specs_parallel_layout_is_refused_at_its_line_and_column)
+{
+	static const struct {
+		const char *layout, *says;
+	} cases[] = {{"{tp: 16}", ":6:20: 'tp' in parallel of job 'ft' is too large"},
+	             {"{tp: 2, ep: 2}", ":6:15: parallel of job 'ft': ep=2: the model is dense"},
+	             {"{tq: 2}", ":6:16: unknown key 'tq' in parallel of job 'ft'"}};
+	char path[] = "/tmp/check-parallel-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "jobs:\n  - name: ft\n    model: llama-3.1-70b\n    task: finetune-lora\n"
+		           "    hours_per_month: 10\n    parallel: %s\n", cases[i].layout);
+		fclose(f);
+		const char *argv[] = {"compare", path, NULL};
+		char *out = NULL, *err = NULL;
+		ck_assert_int_ne(test_run_planner(argv, NULL, &out, &err), 0);
+		ck_assert_msg(strstr(err, cases[i].says), "%s: %s", cases[i].layout, err);
+		free(out);
+		free(err);
+	}
+	unlink(path);
+}
+END_TEST
+
 Suite *parallel_suite(void)
 {
 	Suite *s = suite_create("parallel");
@@ -280,6 +309,7 @@ Suite *parallel_suite(void)
 	tcase_add_test(cli, gpus_1024_are_accepted_for_training_and_1025_refused);
 	tcase_add_test(cli, fit_refuses_a_layout_it_cannot_estimate_with_the_reason);
 	tcase_add_test(cli, a_given_layout_inside_one_node_pays_its_pipeline_bubble);
+	tcase_add_test(cli, a_specs_parallel_layout_is_refused_at_its_line_and_column);
 	suite_add_tcase(s, cli);
 	return s;
 }
