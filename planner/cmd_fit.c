@@ -92,6 +92,10 @@ void fit_line(const struct fit_args *a, const struct model_spec *m, const struct
 		l->per_gpu = vram_per_gpu_engine(e, &at, l->n);
 		sj.batch = l->batch > 0 ? l->batch : 1;
 		speed_estimate_device(e, m, p, &d, &sj, &l->s);
+		/* Past the engine's own split, or a layout given: the layout's
+		 * speed, or none where the model cannot estimate it. */
+		if (g->kind == DEVICE_GPU && !fit_line_layout(a, m, p, g, &sj, l))
+			l->fits = false;
 		l->measured = a->measured.file &&
 		              measured_entry_matches(&a->measured, a->model, p->name, e->name, g,
 		                                     l->n, a->input, a->output);
@@ -148,6 +152,7 @@ static void json_line(const struct fit_args *a, const struct fit_line *l, cJSON 
 				cJSON_AddStringToObject(o, "measured_file", a->measured.file);
 		}
 		cJSON_AddStringToObject(o, "confidence", confidence_name(l->conf));
+		fit_line_layout_json(l, o);
 	}
 	cJSON_AddItemToArray(gpus, o);
 }
@@ -182,6 +187,13 @@ static void text_line(const struct cli *c, const struct fit_args *a, const struc
 	if (c->format != FORMAT_CSV && a->offload != OFFLOAD_NONE)
 		printf("  %d of %d layers on the GPU, %.2f GiB in RAM", l->split.gpu_layers,
 		       l->split.layers, l->split.ram_gib);
+	if (c->format != FORMAT_CSV && l->n > 0 && l->g->kind == DEVICE_GPU && !l->layout_ok &&
+	    a->offload == OFFLOAD_NONE)
+		printf("  %s", strstr(l->layout_why, "single-node only")
+		                   ? "single-node only: no node size or fabric known"
+		                   : l->layout_why);
+	else if (c->format != FORMAT_CSV)
+		fit_line_layout_text(a, l);
 	if (c->format != FORMAT_CSV && l->measured)
 		printf("  measured (%s)", a->measured.file);
 	if (c->format != FORMAT_CSV)
@@ -407,10 +419,10 @@ static int fit_check(struct cli *c, struct fit_args *a, const char *engine, cons
 		                 "--micro-batch %d is more than --batch %d; give at most %d "
 		                 "(gradient accumulation runs batch / micro-batch steps)",
 		                 a->micro_batch, a->batch, a->batch);
-	if (a->gpus > a->engine->max_tp)
+	if (a->gpus > a->engine->max_tp && !parallel_engine_spans_nodes(a->engine))
 		return cli_usage(c, "--gpus %d: %s splits a model over at most %d GPUs", a->gpus,
 		                 a->engine->name, a->engine->max_tp);
-	return PLANNER_OK;
+	return fit_parallel_check(c, a, NULL);
 }
 
 static int fit_model(struct cli *c, struct fit_args *a)
@@ -443,7 +455,9 @@ static int fit_model(struct cli *c, struct fit_args *a)
 	if (a->context > m->max_context && m->max_context > 0)
 		warnf("context %ld is beyond %s's maximum of %ld", a->context, m->id,
 		      m->max_context);
-	rc = print_fit(c, a, m, p);
+	rc = fit_parallel_check(c, a, m);
+	if (rc == PLANNER_OK)
+		rc = print_fit(c, a, m, p);
 	model_spec_clear(&owned);
 	return rc;
 }
@@ -510,6 +524,7 @@ static const struct option fit_opts[] = {
     {"ram-gib", required_argument, NULL, OPT_RAM_GIB},
     {"ram-gbs", required_argument, NULL, OPT_RAM_GBS},
     {"measured", required_argument, NULL, OPT_MEASURED},
+    {"parallel", required_argument, NULL, OPT_PARALLEL},
     {0, 0, 0, 0}};
 
 /* fit's --help: the --engine paragraph names the rows of engines[] and
@@ -542,7 +557,11 @@ static char fit_help[4096];
 	"  --gpu G          only this GPU (a name or alias: 4090, h100, ...), an Apple\n"          \
 	"                   chip (\"M3 Max\": each variant a row), a Strix Halo PC, a CPU\n"       \
 	"                   (\"Ryzen 9 7950X\"; cpu lists them), or custom (below)\n"              \
-	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no)\n"              \
+	"  --gpus N         exactly N of them: says whether it fits (fits: yes/no);\n"             \
+	"                   past one node (up to 1024 training, 64 serving) on GPUs\n"            \
+	"                   whose node and fabric planner knows\n"                                 \
+	"  --parallel L     the layout of --gpus: tp=2,pp=4[,dp=8,ep=2] (tensor inside\n"         \
+	"                   a node, pipeline, data/FSDP, expert); default: planner's\n"           \
 	"  --memory-gib N   the chip's memory size, a CPU's RAM, custom's memory\n"                \
 	"  --bandwidth-gbs N, --tflops N  custom: memory GB/s, dense FP16 TFLOPS\n"                \
 	"                   (a CPU: its FP32 SIMD peak)\n"                                         \
@@ -689,9 +708,15 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 			gpu = optarg;
 			break;
 		case 'n':
-			if (!parse_count(optarg, &v) || v < 1 || v > 64 || v != (int)v)
-				return cli_usage(c, "--gpus wants a whole number of GPUs, 1 to 64");
+			if (!parse_count(optarg, &v) || v < 1 || v > PARALLEL_MAX_TRAIN_GPUS ||
+			    v != (int)v)
+				return cli_usage(c, "--gpus wants a whole number of GPUs, 1 to %d",
+				                 PARALLEL_MAX_TRAIN_GPUS);
 			a.gpus = (int)v;
+			break;
+		case OPT_PARALLEL:
+			if ((rc = fit_parallel_option(c, &a, optarg)))
+				return rc;
 			break;
 		case OPT_MEASURED:
 			a.measured.file = optarg;
@@ -725,7 +750,7 @@ static int exec_fit(struct cli *c, int argc, char **argv)
 const struct cmd_entry cmd_fit_entry = {
     .name = "fit",
     .args = "MODEL [--precision P] [--context N] [--batch N] [--task T] [--engine E] "
-            "[--gpu G [--gpus N]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
+            "[--gpu G [--gpus N [--parallel L]]] [--memory-gib N] [--bandwidth-gbs N --tflops N] [--kind K] "
             "[--threads N] [--offload auto|N --ram-gib N [--ram-gbs N]] [--input N --output M] "
             "[--kv-cache D] [--lora-rank R] "
             "[--lora-targets T] [--micro-batch N] [--optimizer O] [--checkpointing C] "

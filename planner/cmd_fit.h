@@ -11,6 +11,7 @@
 #include "local_device.h"
 #include "measured.h"
 #include "offload.h"
+#include "parallel.h"
 #include "speed.h"
 #include "vram.h"
 
@@ -53,6 +54,10 @@ struct fit_args {
 	/* --measured FILE: a benchmark of MODEL at --precision under --engine
 	 * on --gpus (default 1) of --gpu; measured.file NULL = none. */
 	struct measured_entry measured;
+	/* --parallel tp=..,pp=..,dp=..,ep=..: the layout of --gpus
+	 * (parallel.h); unset = planner's choice. */
+	struct parallel parallel;
+	bool parallel_given;
 };
 
 enum { OFFLOAD_NONE = -2, OFFLOAD_AUTO = -1 };
@@ -70,6 +75,12 @@ struct fit_line {
 	struct speed_est s;
 	struct offload_plan split; /* --offload: the layers on the GPU and in RAM */
 	enum confidence conf;      /* of the speeds: what the calibration set holds */
+	/* Its layout over nodes (cmd_fit_parallel.c): layout_ok false with
+	 * layout_why when the model cannot estimate n of g. */
+	struct parallel layout;
+	int nodes;
+	bool layout_ok;
+	char layout_why[240];
 };
 
 /* The memory job `fit` asks about, with b sequences. */
@@ -106,7 +117,34 @@ enum {
 	OPT_RAM_GIB,
 	OPT_RAM_GBS,
 	OPT_MEASURED,
+	OPT_PARALLEL,
 };
+
+/* --parallel S into a (a clear error for a layout it cannot read). */
+int fit_parallel_option(struct cli *c, struct fit_args *a, const char *s);
+
+/* The --gpus caps (a training job over up to PARALLEL_MAX_TRAIN_GPUS, a
+ * serving instance over up to PARALLEL_MAX_INSTANCE_GPUS) and, with --gpu
+ * and --gpus, the layout: refused naming why where the model cannot
+ * estimate it. m NULL: the caps only. */
+int fit_parallel_check(struct cli *c, struct fit_args *a, const struct model_spec *m);
+
+/* l's layout over l->n of g, and its speed where it is not the
+ * single-host estimate (l->s replaced). False when there is no layout. */
+bool fit_line_layout(const struct fit_args *a, const struct model_spec *m,
+                     const struct precision_info *p, const struct gpu_spec *g,
+                     const struct speed_job *sj, struct fit_line *l);
+
+/* Whether l's row says its layout (past one node, past the engine's own
+ * split, or --parallel given). */
+bool fit_line_multi(const struct fit_args *a, const struct fit_line *l);
+
+/* nodes, gpus_per_node and parallel {tp, pp, dp, ep} of l into o. */
+struct cJSON;
+void fit_line_layout_json(const struct fit_line *l, struct cJSON *o);
+
+/* "  H100 SXM x64 (8 nodes, tp1 pp1 dp64)" after a row that spans nodes. */
+void fit_line_layout_text(const struct fit_args *a, const struct fit_line *l);
 
 /* --gpu and the device flags, after --engine and before the engine's
  * default: a GPU of the table, the variants of a chip or CPU (each with

@@ -44,8 +44,12 @@ enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
  * read 2026-11-30). Converted to the spec's currency with its fx rate. */
 #define JOBSPEC_DEFAULT_ELECTRICITY_USD 0.16
 
-/* GPUs in one entry of owned/buy/quotes: eight 8-GPU servers. */
-#define JOBSPEC_MAX_GPU_COUNT 64
+/* GPUs in one entry of owned/buy/quotes/measurements: one training job's
+ * most (PARALLEL_MAX_TRAIN_GPUS, 128 8-GPU nodes; issue 25). */
+#define JOBSPEC_MAX_GPU_COUNT 1024
+/* GPUs of one host or node (costs.host.gpus, cluster.gpus_per_node): the
+ * most any one machine holds, as before (eight 8-GPU boards). */
+#define JOBSPEC_MAX_HOST_GPUS 64
 /* Watts per GPU: the largest boards (GB200 superchip) draw about 2.7 kW. */
 #define JOBSPEC_MAX_WATTS 5000.0
 
@@ -55,6 +59,14 @@ struct measured_flags;
 struct src_pos {
 	int line;   /* 1-based; 0 when not from the file */
 	int column; /* 1-based */
+};
+
+/* A layout over GPUs (parallel.h): tensor, pipeline, data and expert
+ * parallel degrees. 0 in a layout given by the user = not given. tp x pp x
+ * dp = the GPUs; ep splits the experts of an MoE model over ep of the
+ * tp x dp GPUs of a stage. */
+struct parallel {
+	int tp, pp, dp, ep;
 };
 
 /* days_mask bits: 1 << 0 is Monday … 1 << 6 is Sunday. */
@@ -186,6 +198,8 @@ struct job {
 	char *optimizer;          /* canonical optimizer name; NULL = the engine's */
 	enum ckpt checkpointing;  /* activation checkpointing; default CKPT_ON */
 	double growth_percent;    /* growth: a month; NAN = the spec's (spec_tco.c) */
+	struct parallel parallel; /* parallel: its layout (spec_parallel.c); 0s = planner's */
+	struct src_pos parallel_pos; /* where `parallel:` is */
 };
 
 /* The HOSTING_* bits job j may rent on: its hosting:, else datacentres

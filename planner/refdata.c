@@ -142,6 +142,30 @@ fail:
 	return false;
 }
 
+/* Whether it[key] is the string s. */
+static bool json_is(const cJSON *it, const char *key, const char *s)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, key);
+	return cJSON_IsString(v) && !strcmp(v->valuestring, s);
+}
+
+/* The node a GPU comes in and its links (gpus_per_node, interconnect,
+ * link_gbs, node_fabric, node_fabric_gbps). */
+static void load_node_fields(const cJSON *it, struct gpu_spec *g)
+{
+	g->gpus_per_node = (int)json_num(it, "gpus_per_node");
+	g->link_kind = json_is(it, "interconnect", "nvswitch") ? GPU_LINK_NVSWITCH
+	               : json_is(it, "interconnect", "nvlink") ? GPU_LINK_NVLINK
+	               : json_is(it, "interconnect", "pcie")   ? GPU_LINK_PCIE
+	                                                       : GPU_LINK_UNKNOWN;
+	g->link_gbs = json_num(it, "link_gbs");
+	g->fabric = json_is(it, "node_fabric", "infiniband") ? NODE_FABRIC_INFINIBAND
+	            : json_is(it, "node_fabric", "roce")     ? NODE_FABRIC_ROCE
+	            : json_is(it, "node_fabric", "ethernet") ? NODE_FABRIC_ETHERNET
+	                                                     : NODE_FABRIC_UNKNOWN;
+	g->fabric_gbps = json_num(it, "node_fabric_gbps");
+}
+
 /* The fields of a device that is not a discrete GPU (kind, family,
  * memory_options, threads, isa, gpu_share, socket_vcpus). False when out of memory. */
 static bool load_local_fields(const cJSON *it, struct gpu_spec *g)
@@ -156,6 +180,7 @@ static bool load_local_fields(const cJSON *it, struct gpu_spec *g)
 	g->threads = (int)json_num(it, "threads");
 	g->gpu_share = json_num(it, "gpu_share");
 	g->socket_vcpus = (int)json_num(it, "socket_vcpus");
+	load_node_fields(it, g);
 	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(it, "memory_options_gib");
 	int n = cJSON_IsArray(opts) ? cJSON_GetArraySize(opts) : 0;
 	if (n > 0 && !(g->memory_options = calloc((size_t)n, sizeof *g->memory_options)))

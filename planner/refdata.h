@@ -30,6 +30,22 @@ enum device_kind {
 	DEVICE_CPU,     /* CPU cores over host RAM */
 };
 
+/* How the GPUs of one node talk (gpus.json "interconnect"). */
+enum gpu_interconnect {
+	GPU_LINK_UNKNOWN,
+	GPU_LINK_PCIE,
+	GPU_LINK_NVLINK,   /* NVLink bridges between pairs */
+	GPU_LINK_NVSWITCH, /* every GPU to every GPU at full NVLink rate */
+};
+
+/* What joins nodes (gpus.json "node_fabric"). */
+enum node_fabric {
+	NODE_FABRIC_UNKNOWN,
+	NODE_FABRIC_INFINIBAND,
+	NODE_FABRIC_ROCE,
+	NODE_FABRIC_ETHERNET,
+};
+
 struct gpu_spec {
 	char *name;           /* canonical name, e.g. "H100 SXM", "A100 80GB" */
 	char *vendor;         /* "nvidia", "amd", "google" */
@@ -62,6 +78,13 @@ struct gpu_spec {
 	                        * 0 = the platform's rule (local_device_gpu_share) */
 	int socket_vcpus;      /* vCPUs a cloud sells of one socket (cores x the threads
 	                        * per core it leaves on); 0 = not a rented CPU part */
+	/* Past one GPU (gpus.json's node_source cites each): the node it comes
+	 * in, how its GPUs talk inside the node and between nodes. */
+	int gpus_per_node;          /* GPUs of one board or tray; 0 = not stated: one node only */
+	enum gpu_interconnect link_kind; /* inside a node */
+	double link_gbs;            /* GPU-to-GPU inside a node, GB/s per GPU, both directions */
+	enum node_fabric fabric;    /* between nodes; NODE_FABRIC_UNKNOWN = one node only */
+	double fabric_gbps;         /* between nodes, Gb/s per GPU, one direction */
 };
 
 struct model_spec {

@@ -630,6 +630,10 @@ static const struct spec_key job_keys[] = {
              "by default; off keeps every layer's activations and skips the forward "
              "recompute; selective recomputes only the attention core (Korthikanti et al. "
              "2022), which with flash attention holds what off holds."},
+    {.name = "parallel", .kind = SPEC_MAP, .sub = &spec_parallel, .check = spec_check_parallel,
+     .def_text = "planner's choice", .example = "parallel: {tp: 2, pp: 4}",
+     .desc = "The job's layout over its GPUs: tensor, pipeline, data and expert parallel "
+             "degrees (see jobs[].parallel)."},
 };
 
 _Static_assert(NELEM(token_keys) <= SPEC_MAX_KEYS, "token_keys: raise SPEC_MAX_KEYS");

@@ -154,6 +154,8 @@ int spec_check_load(struct spec_rd *r, const struct spec_key *k, const struct ke
 #define SPEC_N_LORA_TARGETS 2
 extern const char *const spec_lora_target_names[SPEC_N_LORA_TARGETS]; /* by enum lora_targets */
 extern const struct spec_table spec_lora;                              /* jobs[].lora */
+extern const struct spec_table spec_parallel; /* jobs[].parallel (spec_parallel.c) */
+int spec_check_parallel(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv);
 /* spec_measured.c: measurements[], benchmark results read with the spec. */
 extern const struct spec_table spec_measurement;
 /* spec_run.c: jobs[].run, how the exports start the job. */

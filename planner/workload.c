@@ -4,6 +4,7 @@
 #include "workload.h"
 
 #include "slo.h"
+#include "parallel.h"
 
 #include "tco.h"
 
@@ -76,6 +77,11 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	}
 	w->shape.task = j->task;
 	w->shape.batch = j->batch_max ? 0 : j->batch > 0 ? j->batch : 1;
+	w->shape.parallel = j->parallel;
+	char why[200];
+	if (!parallel_check_model(&j->model, &j->parallel, why, sizeof why))
+		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: parallel of job '%s': %s",
+		               spec->path, j->parallel_pos.line, j->parallel_pos.column, j->name, why);
 	return PLANNER_OK;
 }
 
@@ -85,7 +91,8 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
  * none is left, and update the sum. */
 _Static_assert(sizeof(struct workload_shape) == 5 * sizeof(void *) + sizeof(size_t) +
                                                     5 * sizeof(double) + sizeof(enum ckpt) +
-                                                    sizeof(enum task) + 2 * sizeof(int),
+                                                    sizeof(enum task) + 2 * sizeof(int) +
+                                                    sizeof(struct parallel),
                "struct workload_shape has padding: its bytes are the estimate cache's key");
 
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len)
@@ -261,6 +268,11 @@ static double rated_tokens(const struct job *j)
 	return j->task == TASK_INFERENCE ? j->output_tokens : j->input_tokens + j->output_tokens;
 }
 
+static bool layout_given(const struct workload_shape *s)
+{
+	return s->parallel.tp || s->parallel.pp || s->parallel.dp || s->parallel.ep;
+}
+
 void workload_shape_estimate(const struct workload_shape *s, const struct device *d, int *batch,
                              struct speed_est *out)
 {
@@ -276,6 +288,17 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
 	                        .micro_batch = s->micro_batch,
 	                        .checkpointing = s->checkpointing};
 	speed_estimate_device(s->engine, s->model, s->prec, d, &job, out);
+	/* A layout given: its speed on these GPUs, none where it cannot run
+	 * on them (workload_device_size says why). */
+	struct parallel l;
+	char why[8];
+	if (layout_given(s) && d->kind == DEVICE_GPU && d->gpu) {
+		if (parallel_layout(s->engine, s->model, d->gpu, d->count, s->task, &s->parallel, &l,
+		                    why, sizeof why))
+			parallel_speed(s->engine, s->model, s->prec, d->gpu, &l, &job, out);
+		else
+			*out = (struct speed_est){0};
+	}
 	/* Measured beats estimated: a benchmark of this configuration. */
 	const struct measured_entry *m = measured_find(
 	    s->measured, s->n_measured, s->model_ref ? s->model_ref : s->model->id, s->prec->name,
@@ -296,6 +319,15 @@ bool workload_device_size(const struct workload *w, const struct device *d, int 
 {
 	int batch;
 	struct speed_est s;
+	struct parallel l;
+	char lay[200];
+	if (layout_given(&w->shape) && d->kind == DEVICE_GPU && d->gpu &&
+	    !parallel_layout(w->engine, w->shape.model, d->gpu, d->count, w->shape.task,
+	                     &w->shape.parallel, &l, lay, sizeof lay)) {
+		snprintf(why, len, "the job's parallel layout on %d %s: %s", d->count, d->gpu->name,
+		         lay);
+		return false;
+	}
 	workload_shape_estimate(&w->shape, d, &batch, &s);
 	return workload_size_est(w, d, max_replicas, batch, &s, out, why, len);
 }

@@ -52,6 +52,7 @@ struct workload_shape {
 	enum ckpt checkpointing; /* training: what the backward recomputes */
 	enum task task;
 	int batch; /* sequences at once; 0 = batch: max, the most that fit */
+	struct parallel parallel; /* the job's parallel: (0s = planner's choice) */
 };
 
 struct workload {
@@ -66,9 +67,10 @@ struct workload {
 };
 
 /* Most GPUs planner sizes one route to when it adds replicas for capacity
- * (a policy bound, not a fact: eight 8-GPU servers, the same bound as an
- * owned/buy/quotes count). */
-#define WORKLOAD_MAX_GPUS JOBSPEC_MAX_GPU_COUNT
+ * (a policy bound, not a fact: eight 8-GPU servers). It stays at 64 while
+ * the routes price one instance per offer: a job past one node is
+ * `planner fit`'s (parallel.h) until they price multi-node layouts. */
+#define WORKLOAD_MAX_GPUS 64
 
 /* vLLM's default max_num_seqs, the most sequences it batches: 256, and
  * 1024 on cards of at least 70 GiB other than the A100
