@@ -609,6 +609,38 @@ START_TEST(a_company_name_refreshes_its_gpu_and_api_feeds)
 	free(out);
 	free(err);
 	CLOSE(runs_of(db, "litellm"), 2);
+
+	/* `providers` shows both feeds of a name: the JSON's api_feed, and a
+	 * line under the GPU row of the table. */
+	const char *js[] = {"providers", "--db", db, "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(js, NULL, &out, &err), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(arr);
+	size_t seen = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr)
+	{
+		const char *name = cJSON_GetObjectItem(it, "provider")->valuestring;
+		const cJSON *api = cJSON_GetObjectItem(it, "api_feed");
+		if (!strcmp(name, "scaleway") || !strcmp(name, "ovhcloud")) {
+			ck_assert_str_eq(api->valuestring, "litellm");
+			seen++;
+		} else {
+			ck_assert_ptr_null(api);
+		}
+	}
+	ck_assert_uint_eq(seen, 2);
+	cJSON_Delete(arr);
+	free(out);
+	free(err);
+	const char *tb[] = {"providers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(tb, NULL, &out, &err), 0);
+	const char *sc_row = strstr(out, "\nscaleway ");
+	ck_assert_ptr_nonnull(sc_row);
+	ck_assert_ptr_nonnull(
+	    strstr(sc_row, "api prices: litellm (refresh --provider scaleway runs both)"));
+	free(out);
+	free(err);
 	free(db);
 }
 END_TEST
