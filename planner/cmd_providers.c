@@ -77,6 +77,9 @@ static int print_json(const struct listing *l, size_t n)
 			cJSON_AddStringToObject(x, "last_error", s->last_error);
 		cJSON_AddBoolToObject(x, "stale", l[i].stale);
 		cJSON_AddBoolToObject(x, "from_snapshot", s->from_snapshot);
+		const char *api = provider_api_feed(s->name);
+		if (api && strcmp(api, s->name))
+			cJSON_AddStringToObject(x, "api_feed", api);
 		if (l[i].p && l[i].p->key_env) {
 			cJSON_AddStringToObject(x, "key_env", l[i].p->key_env);
 			cJSON_AddBoolToObject(x, "key_set", l[i].key_set);
@@ -106,6 +109,10 @@ static void print_table(const struct listing *l, size_t n)
 		       currency_of(&l[i]), s->rows, when,
 		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
 		       l[i].stale ? "yes" : "", key);
+		const char *api = provider_api_feed(s->name);
+		if (api && strcmp(api, s->name))
+			printf("%*s   api prices: %s (refresh --provider %s runs both)\n", w, "",
+			       api, s->name);
 		if (!strcmp(s->last_status, "failed") && s->last_error[0])
 			printf("%*s   last error: %s\n", w, "",
 			       cli_safe(err, sizeof err, s->last_error));

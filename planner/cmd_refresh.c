@@ -256,7 +256,10 @@ static void describe(void)
 	provider_names(PROVIDER_PICK_KEY_NEEDED, needed, sizeof needed);
 	provider_names(PROVIDER_PICK_KEY_OPTIONAL, optional, sizeof optional);
 	snprintf(refresh_help, sizeof refresh_help, "%s  --provider a,b       ", HELP_HEAD);
-	snprintf(text, sizeof text, "only these (%s)", all);
+	snprintf(text, sizeof text,
+	         "only these (%s); scaleway, ovhcloud and mistral also run litellm, the "
+	         "feed of their API prices",
+	         all);
 	cli_fill(refresh_help, sizeof refresh_help, HELP_INDENT, HELP_INDENT, HELP_WIDTH, text);
 	size_t n = strlen(refresh_help);
 	snprintf(refresh_help + n, sizeof refresh_help - n, "%s", HELP_OPTIONS);

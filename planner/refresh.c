@@ -46,13 +46,33 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
+/* Does the list name feed `name`, itself or as a company's API feed
+ * (provider_api_feed: "scaleway" also runs litellm)? */
+static bool selected(const char *list, const char *name)
+{
+	if (listed(list, name))
+		return true;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char word[64];
+		snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
+		const char *feed = provider_api_feed(word);
+		if (feed && !strcmp(feed, name))
+			return true;
+		p += n;
+		p += *p == ',';
+	}
+	return false;
+}
+
 int refresh_check_providers(const char *list, char **err)
 {
 	for (const char *p = list ? list : ""; *p;) {
 		size_t n = strcspn(p, ",");
 		char word[64];
 		snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
-		if (!provider_find(word) && strcmp(word, provider_ecb.name)) {
+		if (!provider_find(word) && !provider_api_feed(word) &&
+		    strcmp(word, provider_ecb.name)) {
 			/* Every adapter is a candidate, however long the list. */
 			size_t k = 0;
 			while (provider_list[k])
@@ -407,7 +427,7 @@ int refresh_run(struct store *st, const struct refdata *ref, const struct refres
 	/* The feeds, then the exchange rates (ecb.c) they are converted with. */
 	for (size_t i = 0; i <= total; i++) {
 		const struct provider *p = i < total ? provider_list[i] : &provider_ecb;
-		if (!listed(o->providers, p->name))
+		if (!selected(o->providers, p->name))
 			continue;
 		struct refresh_result *r = &res[count++];
 		struct provider_state state;

@@ -37,6 +37,26 @@ const struct provider *provider_find(const char *name)
 	return NULL;
 }
 
+/* A company whose GPU catalogue and per-token API prices come from two
+ * feeds: `refresh --provider NAME` runs both. The API rows of these hosts
+ * are LiteLLM's map entries under "NAME/" (litellm.c); mistral has no GPU
+ * feed, so the name stands for its API prices alone. */
+static const struct {
+	const char *name, *api_feed;
+} companies[] = {
+    {"scaleway", "litellm"},
+    {"ovhcloud", "litellm"},
+    {"mistral", "litellm"},
+};
+
+const char *provider_api_feed(const char *name)
+{
+	for (size_t i = 0; i < sizeof companies / sizeof *companies; i++)
+		if (!strcmp(companies[i].name, name))
+			return companies[i].api_feed;
+	return NULL;
+}
+
 /* The word `pick` takes from p, or NULL when it takes none. */
 static const char *picked(const struct provider *p, enum provider_pick pick)
 {

@@ -86,6 +86,10 @@ struct provider {
 extern const struct provider *const provider_list[];
 /* The adapter named `name`, or NULL. */
 const struct provider *provider_find(const char *name);
+/* The API feed that carries company `name`'s per-token prices when its
+ * GPU catalogue is another adapter (scaleway, ovhcloud) or it has none
+ * (mistral); NULL for any other name. */
+const char *provider_api_feed(const char *name);
 
 /* Which adapters provider_names() lists. */
 enum provider_pick {

@@ -905,6 +905,34 @@ START_TEST(a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none
 }
 END_TEST
 
+/* Issue 29 item 4: `refresh --provider scaleway` also runs the API feed,
+ * but the spec's providers: still restricts rented offers only: the API
+ * route is priced from every API feed, the rented one from scaleway. */
+START_TEST(spec_providers_restricts_rented_offers_only)
+{
+	char *out = compare_text("version: 1\nproviders: [scaleway]\njobs:\n  - name: a\n"
+				 "    model: llama-3.1-8b\n    hours_per_month: 10\n"
+				 "    tokens_per_month: {input: 20M, output: 4M}\n",
+				 "json");
+	cJSON *root = cJSON_Parse(out);
+	const cJSON *r = rented_route(root);
+	const cJSON *rp = cJSON_GetObjectItem(r, "provider");
+	if (cJSON_IsString(rp))
+		ck_assert_str_eq(rp->valuestring, "scaleway");
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0), *a, *api = NULL;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItem(job, "routes"))
+	if (!strcmp(cJSON_GetObjectItem(a, "route")->valuestring, "api"))
+		api = a;
+	ck_assert_ptr_nonnull(api);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(api, "feasible")));
+	const cJSON *ap = cJSON_GetObjectItem(api, "provider");
+	ck_assert(cJSON_IsString(ap));
+	ck_assert_str_ne(ap->valuestring, "scaleway");
+	cJSON_Delete(root);
+	free(out);
+}
+END_TEST
+
 /* hosting: takes the two words only, a near miss named with the fix. */
 START_TEST(a_misspelt_hosting_word_is_refused_at_its_line_and_column)
 {
@@ -1188,6 +1216,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, confidential_data_rents_no_marketplace_host_unless_hosting_allows_it);
 	tcase_add_test(tc, a_misspelt_hosting_word_is_refused_at_its_line_and_column);
 	tcase_add_test(tc, a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none);
+	tcase_add_test(tc, spec_providers_restricts_rented_offers_only);
 	suite_add_tcase(s, tc);
 	return s;
 }

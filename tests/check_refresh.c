@@ -574,6 +574,77 @@ START_TEST(an_unknown_provider_is_a_usage_error_with_a_suggestion)
 }
 END_TEST
 
+/* Issue 29 item 4: one company name runs its GPU catalogue and the API
+ * feed that carries its per-token prices; mistral, API-only, runs the
+ * API feed alone; a GPU-only name runs nothing more. */
+static double runs_of(const char *db, const char *provider)
+{
+	return q(db, "SELECT count(*) FROM refresh_runs WHERE provider = ?", provider);
+}
+
+START_TEST(a_company_name_refreshes_its_gpu_and_api_feeds)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *sc[] = {"--provider", "scaleway", NULL};
+	ck_assert_int_eq(refresh(db, sc, NULL, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	CLOSE(runs_of(db, "scaleway"), 1);
+	CLOSE(runs_of(db, "litellm"), 1);
+	CLOSE(runs_of(db, "lambda"), 0);
+	ck_assert(rows_of(db, "litellm") > 0);
+	char *st = last_run(db, "litellm", "status");
+	ck_assert_str_eq(st, "ok");
+	free(st);
+
+	const char *mi[] = {"--provider", "mistral", NULL};
+	ck_assert_int_eq(refresh(db, mi, NULL, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	CLOSE(runs_of(db, "litellm"), 2);
+	CLOSE(runs_of(db, "scaleway"), 1);
+
+	const char *la[] = {"--provider", "lambda", NULL};
+	ck_assert_int_eq(refresh(db, la, NULL, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	CLOSE(runs_of(db, "litellm"), 2);
+
+	/* `providers` shows both feeds of a name: the JSON's api_feed, and a
+	 * line under the GPU row of the table. */
+	const char *js[] = {"providers", "--db", db, "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(js, NULL, &out, &err), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(arr);
+	size_t seen = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr)
+	{
+		const char *name = cJSON_GetObjectItem(it, "provider")->valuestring;
+		const cJSON *api = cJSON_GetObjectItem(it, "api_feed");
+		if (!strcmp(name, "scaleway") || !strcmp(name, "ovhcloud")) {
+			ck_assert_str_eq(api->valuestring, "litellm");
+			seen++;
+		} else {
+			ck_assert_ptr_null(api);
+		}
+	}
+	ck_assert_uint_eq(seen, 2);
+	cJSON_Delete(arr);
+	free(out);
+	free(err);
+	const char *tb[] = {"providers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(tb, NULL, &out, &err), 0);
+	const char *sc_row = strstr(out, "\nscaleway ");
+	ck_assert_ptr_nonnull(sc_row);
+	ck_assert_ptr_nonnull(
+	    strstr(sc_row, "api prices: litellm (refresh --provider scaleway runs both)"));
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(providers_shows_stale_rows_and_never_a_key)
 {
 	char *db = new_db(), *out = NULL, *err = NULL;
@@ -789,6 +860,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, after_a_failed_refresh_stale_prices_are_one_warning_that_quiet_hides);
 	tcase_add_test(t, offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue);
 	tcase_add_test(t, rows_left_out_of_a_real_feed_are_counted_and_said);
+	tcase_add_test(t, a_company_name_refreshes_its_gpu_and_api_feeds);
 	suite_add_tcase(s, t);
 	return s;
 }
