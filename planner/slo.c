@@ -314,15 +314,8 @@ static void fail_why(const struct job *j, const struct device *d, int most, int 
 		         most, d->count, d->name, peak);
 }
 
-bool slo_size(const struct workload *w, const struct device *d, int max_replicas,
-              struct workload_run *out, char *why, size_t len)
-{
-	return slo_size_est(w, d, max_replicas, 0, NULL, out, why, len);
-}
-
-bool slo_size_est(const struct workload *w, const struct device *d, int max_replicas,
-                  int batch, const struct speed_est *est, struct workload_run *out, char *why,
-                  size_t len)
+bool slo_size(const struct workload *w, const struct device *d, int max_replicas, int batch,
+              const struct speed_est *est, struct workload_run *out, char *why, size_t len)
 {
 	const struct job *j = w->job;
 	struct slo_model m;
