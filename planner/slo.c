@@ -365,12 +365,15 @@ bool slo_size(const struct workload *w, const struct device *d, int max_replicas
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2, c;
 		struct slo_latency l;
-		if (best_cap(&m, w, peak, mid, fixed, &c, &l) <= 1)
+		if (best_cap(&m, w, peak, mid, fixed, &c, &l) <= 1) {
 			hi = mid;
-		else
+			cap = c;
+			lat = l;
+		} else {
 			lo = mid + 1;
+		}
 	}
-	best_cap(&m, w, peak, lo, fixed, &cap, &lat);
+	/* cap and lat are hi's (= lo's) best_cap, kept from its evaluation. */
 	out->replicas = lo;
 	out->batch = cap;
 	out->tps = cap / slo_step_s(&m, cap, 0); /* one replica's decode rate at the cap */
