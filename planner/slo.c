@@ -40,19 +40,27 @@
 /* Erlang C exactly up to this many servers, by Halfin-Whitt above. */
 #define SLO_EXACT_SERVERS 64
 
-void slo_model_build(const struct workload *w, const struct device *d, struct slo_model *m)
+/* slo_model_build, reusing `at_max` (when not NULL): w->shape's estimate
+ * on d at the most sequences that fit, max_batch of them, which the caller
+ * has already made (workload_size_est). The estimate is a pure function of
+ * the shape and device, so the model is the same as built afresh. */
+static void model_build(const struct workload *w, const struct device *d, int max_batch,
+                        const struct speed_est *at_max, struct slo_model *m)
 {
 	memset(m, 0, sizeof *m);
 	struct workload_shape s = w->shape;
 	s.batch = 0;
-	m->max_batch = workload_shape_batch(&s, d);
+	m->max_batch = at_max ? max_batch : workload_shape_batch(&s, d);
 	m->budget = m->max_batch > WORKLOAD_MAX_SEQS ? SLO_BUDGET_LARGE : SLO_BUDGET_SMALL;
 	for (int b = 1; m->n_points < SLO_MAX_POINTS; b *= SLO_POINT_STEP) {
 		int at = b < m->max_batch ? b : m->max_batch;
 		struct speed_est e;
 		int got;
 		s.batch = at;
-		workload_shape_estimate(&s, d, &got, &e);
+		if (at_max && at == m->max_batch)
+			e = *at_max;
+		else
+			workload_shape_estimate(&s, d, &got, &e);
 		m->batch[m->n_points] = at;
 		m->step_s[m->n_points] = e.decode_tps > 0 ? at / e.decode_tps : INFINITY;
 		if (m->n_points == 0)
@@ -61,6 +69,11 @@ void slo_model_build(const struct workload *w, const struct device *d, struct sl
 		if (at == m->max_batch)
 			break;
 	}
+}
+
+void slo_model_build(const struct workload *w, const struct device *d, struct slo_model *m)
+{
+	model_build(w, d, 0, NULL, m);
 }
 
 double slo_step_s(const struct slo_model *m, double n, double k)
@@ -301,12 +314,15 @@ static void fail_why(const struct job *j, const struct device *d, int most, int 
 		         most, d->count, d->name, peak);
 }
 
-bool slo_size(const struct workload *w, const struct device *d, int max_replicas,
-              struct workload_run *out, char *why, size_t len)
+bool slo_size(const struct workload *w, const struct device *d, int max_replicas, int batch,
+              const struct speed_est *est, struct workload_run *out, char *why, size_t len)
 {
 	const struct job *j = w->job;
 	struct slo_model m;
-	slo_model_build(w, d, &m);
+	/* The caller's estimate is at the most that fit only when the job's
+	 * batch is max (shape batch 0); otherwise build it all. */
+	bool at_max = est && w->shape.batch == 0;
+	model_build(w, d, batch, at_max ? est : NULL, &m);
 	m.z = slo_z(j->slo.percentile / 100);
 	/* An explicit batch over 1 is the cap; the default 1 or max lets it choose. */
 	int fixed = !j->batch_max && j->batch > 1 ? j->batch : 0;
@@ -349,12 +365,15 @@ bool slo_size(const struct workload *w, const struct device *d, int max_replicas
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2, c;
 		struct slo_latency l;
-		if (best_cap(&m, w, peak, mid, fixed, &c, &l) <= 1)
+		if (best_cap(&m, w, peak, mid, fixed, &c, &l) <= 1) {
 			hi = mid;
-		else
+			cap = c;
+			lat = l;
+		} else {
 			lo = mid + 1;
+		}
 	}
-	best_cap(&m, w, peak, lo, fixed, &cap, &lat);
+	/* cap and lat are hi's (= lo's) best_cap, kept from its evaluation. */
 	out->replicas = lo;
 	out->batch = cap;
 	out->tps = cap / slo_step_s(&m, cap, 0); /* one replica's decode rate at the cap */

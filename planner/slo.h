@@ -56,7 +56,10 @@ void slo_eval(const struct slo_model *m, int b, double rps, double concurrency, 
  * meet both targets, into out (replicas, batch, ttft_ms, tpot_ms,
  * slo_met). Returns false with the best latency it reaches in why when
  * none does. */
-bool slo_size(const struct workload *w, const struct device *d, int max_replicas,
-              struct workload_run *out, char *why, size_t len);
+/* batch and est: w->shape's estimate on d (workload_shape_estimate), which
+ * it reuses rather than estimating again (NULL: it makes its own); the
+ * same result either way. */
+bool slo_size(const struct workload *w, const struct device *d, int max_replicas, int batch,
+              const struct speed_est *est, struct workload_run *out, char *why, size_t len);
 
 #endif

@@ -449,7 +449,7 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
 	 * least the replicas of the work (slo.c). Each replica runs the
 	 * hours one copy does; the work's hours are spread over them. */
 	int copies = out->replicas;
-	if (!slo_size(w, d, max_replicas, out, why, len))
+	if (!slo_size(w, d, max_replicas, batch, est, out, why, len))
 		return false;
 	if (!j->has_hours && out->replicas != copies)
 		out->hours = out->work_hours / out->replicas;
