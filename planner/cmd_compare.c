@@ -1,5 +1,8 @@
 /* cmd_compare.c — `planner compare FILE`: every job against the four
- * routes, the cheapest, and where the curves cross. */
+ * routes, the cheapest, and where the curves cross.
+ * layout: long file — one route's JSON and text (latency, mix, energy and
+ * left-out lines) are printed here; splitting the JSON writer into its own
+ * file is the next step. */
 #include <cJSON.h>
 #include <math.h>
 #include <stdlib.h>

@@ -372,7 +372,8 @@ static int spec_currency(struct cli *c, struct offers_args *a)
 	return 0;
 }
 
-/* Reads the options into a; returns 0 to go on, else the exit status. */
+/* Reads the options into a; returns 0 to go on, else the exit status.
+ * layout: long function — one case per option of getopt_long's table. */
 static int parse_args(struct cli *c, int argc, char **argv, struct offers_args *a)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,

@@ -63,6 +63,8 @@ static void add_cache_json(cJSON *x, const char *key, double per_token, double r
 		cJSON_AddNullToObject(x, key);
 }
 
+/* layout: long function — the table, JSON and CSV of one list, over the
+ * same order and the same currency conversion. */
 int offers_api_print(const struct cli *c, const struct api_price *a, size_t n, size_t limit,
                      const char *currency, const double *rate)
 {

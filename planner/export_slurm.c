@@ -126,6 +126,8 @@ static void cluster_options(FILE *f, const struct job_cluster *cl)
 	}
 }
 
+/* layout: long function — the script's sections in the order sbatch reads
+ * them: header, one job per run or array, serving ports. */
 static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *opts, char **err)
 {
 	opts->skipped = 0;

@@ -1,7 +1,10 @@
 /* schedule.c — one calendar month as a schedule (see schedule.h): the
  * month's hours in the spec's time zone, each job's allowed hours, the
  * owned pools and what each job saves on them, the solver's answer turned
- * into runs, and the rest of every job on rented capacity or the API. */
+ * into runs, and the rest of every job on rented capacity or the API.
+ * layout: long file — the traffic-shape mix's placement (mix_option,
+ * mix_runs) reads the month builder's state; it moves to sched_mix.c once
+ * that struct is in an internal header (a next step, not yet done). */
 #include "schedule.h"
 
 #include <math.h>

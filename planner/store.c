@@ -2,7 +2,9 @@
  * seeding the database, the refresh lock, and the helpers its other parts
  * share (store_int.h). Every SQL statement of the program is in this file
  * or in store_offers.c, store_api.c, store_runs.c and store_check.c,
- * prepared and bound, never built from strings. */
+ * prepared and bound, never built from strings.
+ * layout: long file — the migrations of all eleven schema versions are
+ * here, each beside the schema change it brings; they read best together. */
 #include "store.h"
 
 #include <cJSON.h>
