@@ -338,17 +338,7 @@ END_TEST
 
 static void run(const char *const *args, char **out)
 {
-	const char *argv[16];
-	size_t n = 0;
-	for (; args[n]; n++)
-		argv[n] = args[n];
-	argv[n++] = "--db";
-	argv[n++] = db;
-	argv[n] = NULL;
-	char *err = NULL;
-	int rc = test_run_planner(argv, NULL, out, &err);
-	ck_assert_msg(rc == 0, "%s exited %d: %s", args[0], rc, err);
-	free(err);
+	test_run_ok(db, args, out);
 }
 
 /* schedule --fleet shows the mix's runs in its table, JSON and calendar. */

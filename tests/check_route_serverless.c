@@ -251,20 +251,9 @@ START_TEST(a_bad_serverless_key_names_its_place)
 }
 END_TEST
 
-/* Runs `planner ARGS --db db`; stdout into *out. */
 static void run(const char *const *args, char **out)
 {
-	const char *argv[16];
-	size_t n = 0;
-	for (; args[n]; n++)
-		argv[n] = args[n];
-	argv[n++] = "--db";
-	argv[n++] = db;
-	argv[n] = NULL;
-	char *err = NULL;
-	int rc = test_run_planner(argv, NULL, out, &err);
-	ck_assert_msg(rc == 0, "%s exited %d: %s", args[0], rc, err);
-	free(err);
+	test_run_ok(db, args, out);
 }
 
 START_TEST(the_route_appears_in_every_output)

@@ -384,3 +384,18 @@ struct plan *test_plan_of(struct store *st, const char *db, const char *yaml,
 	store_close(own);
 	return p;
 }
+
+void test_run_ok(const char *db, const char *const *args, char **out)
+{
+	const char *argv[16];
+	size_t n = 0;
+	for (; args[n] && n < 13; n++)
+		argv[n] = args[n];
+	argv[n++] = "--db";
+	argv[n++] = db;
+	argv[n] = NULL;
+	char *err = NULL;
+	int rc = test_run_planner(argv, NULL, out, &err);
+	ck_assert_msg(rc == 0, "%s exited %d: %s", args[0], rc, err);
+	free(err);
+}

@@ -41,6 +41,9 @@ char *test_write(const char *dir, const char *name, const char *text);
  * terminated, may be NULL). Captures stdout and stderr into malloc'd
  * strings (may pass NULL). Returns the exit status, or -1. */
 int test_run_planner(const char *const *argv, const char *const *env, char **out, char **errout);
+/* Runs `planner ARGS --db db` (at most 13 args), fails the test unless it
+ * exits 0; its stdout into *out (the caller frees it). */
+void test_run_ok(const char *db, const char *const *args, char **out);
 /* Same, as user `uid` when it is not 0 (the test must be root to switch):
  * a permission test means nothing to root, who may write anywhere. */
 int test_run_planner_as(unsigned uid, const char *const *argv, const char *const *env, char **out,
