@@ -14,6 +14,7 @@
 #include "engines.h"
 #include "jobspec.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -499,7 +500,10 @@ bool engine_gguf_precision(const char *precision)
 	if ((precision[0] == 'q' || precision[0] == 'Q') && precision[1] >= '1' &&
 	    precision[1] <= '8')
 		return true;
-	return strncasecmp(precision, "iq", 2) == 0 || strncasecmp(precision, "tq", 2) == 0;
+	/* "iq" or "tq" in any case, by hand: the memory estimate asks this of
+	 * every configuration (over a million times for 10,000 jobs). */
+	int c0 = tolower((unsigned char)precision[0]);
+	return (c0 == 'i' || c0 == 't') && tolower((unsigned char)precision[1]) == 'q';
 }
 
 const struct engine *engine_for(bool training, const char *precision)

@@ -38,6 +38,17 @@ static void read_provider(sqlite3_stmt *s, void *row)
 	store_copy_text(p->prices_as_of, sizeof p->prices_as_of, sqlite3_column_text(s, 8));
 }
 
+/* Provider p's oldest row date: the least of STORE_PROVIDER_ROW_DATES's
+ * for p, as one provider's lookups through the offers' key rather than a
+ * pass grouping every row (a fifth of compare's store time at 100,000
+ * rows). NULL when p holds no row. */
+#define PROVIDER_OLDEST_ROW                                                                        \
+	"SELECT min(at) FROM (SELECT min(o.fetched_at) AS at FROM offers o WHERE o.provider ="     \
+	" p.name AND o.fetched_at <> '' UNION ALL SELECT coalesce(d.fetched_at, '') FROM (SELECT"  \
+	" 1 WHERE EXISTS (SELECT 1 FROM offers o WHERE o.provider = p.name AND o.fetched_at ="     \
+	" '')) LEFT JOIN offer_dates d ON d.provider = p.name UNION ALL SELECT min(fetched_at)"    \
+	" FROM api_prices a WHERE a.provider = p.name)"
+
 int store_providers(struct store *st, struct provider_state **out, size_t *n, char **err)
 {
 	sqlite3_stmt *s = NULL;
@@ -49,9 +60,8 @@ int store_providers(struct store *st, struct provider_state **out, size_t *n, ch
 	        " p.from_snapshot, (SELECT count(*) FROM offers o WHERE o.provider = p.name) +"
 	        " (SELECT count(*) FROM api_prices a WHERE a.provider = p.name) +"
 	        " (CASE p.kind WHEN 'fx' THEN (SELECT count(*) FROM fx_rates) ELSE 0 END),"
-	        " coalesce(r.at, p.last_good, '') FROM providers p LEFT JOIN (SELECT provider,"
-	        " min(at) AS at FROM (" STORE_PROVIDER_ROW_DATES ") GROUP BY provider) r"
-	        " ON r.provider = p.name ORDER BY p.kind DESC, p.name",
+	        " coalesce((" PROVIDER_OLDEST_ROW "), p.last_good, '') FROM providers p"
+	        " ORDER BY p.kind DESC, p.name",
 	        -1, &s, NULL) != SQLITE_OK)
 		return store_db_err(st, err, "cannot read providers");
 	void *rows;
