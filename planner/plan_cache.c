@@ -58,11 +58,19 @@ struct size_shape {
 	size_t n_est;
 };
 
-/* One configuration's estimate for one shape. */
+/* One configuration's estimate for one shape; for a job with latency
+ * targets also its last sizing, which the job's other routes and passes
+ * ask for again (the same configuration rented, bought and serverless):
+ * kept for the job of memo_job (size_cache's jobs) and memo_max replicas. */
 struct size_entry {
 	bool done;
 	int batch;
 	struct speed_est s;
+	unsigned long memo_job; /* 0: none */
+	int memo_max;
+	bool memo_ok;
+	struct workload_run memo_run;
+	char *memo_why; /* its reason when not ok; NULL: not kept */
 };
 
 /* A GPU configuration: n GPUs of kind gpu. */
@@ -129,6 +137,7 @@ static bool shapes_rehash(struct size_cache *c)
 size_t size_cache_shape(struct size_cache *c, const struct workload *w)
 {
 	const struct workload_shape *s = &w->shape;
+	c->jobs++; /* a new job: the sizings kept are another job's */
 	if (!s->model_ref)
 		return SIZE_MAX;
 	if ((c->n_shapes + 1) * 2 > c->shape_cap && !shapes_rehash(c))
@@ -158,7 +167,13 @@ size_t size_cache_shape(struct size_cache *c, const struct workload *w)
 	/* A job of a shape met for the first time keeps nothing: a default
 	 * request shape follows the job's token split, so most shapes of jobs
 	 * given tokens are met once, and their estimates would only fill the
-	 * table. */
+	 * table. A job with latency targets keeps them: its routes estimate
+	 * each configuration twice, for its floor and then for its targets
+	 * (route_floors). Not with a parallel layout given, which the first
+	 * sizing checks (workload_device_size). */
+	const struct parallel *l = &s->parallel;
+	if (w->job->slo.given && !(l->tp || l->pp || l->dp || l->ep))
+		return c->n_shapes - 1;
 	return SIZE_MAX;
 }
 
@@ -232,25 +247,55 @@ bool size_cache_size(struct size_cache *c, size_t shape, const struct workload *
 		     const struct gpu_spec *gpu, int n, int max_replicas, struct workload_run *out,
 		     char *why, size_t len)
 {
+	return size_cache_size_within(c, shape, w, gpu, n, max_replicas, NULL, out, why, len);
+}
+
+bool size_cache_size_within(struct size_cache *c, size_t shape, const struct workload *w,
+                            const struct gpu_spec *gpu, int n, int max_replicas,
+                            const struct size_bound *bound, struct workload_run *out, char *why,
+                            size_t len)
+{
 	size_t f = shape == SIZE_MAX ? SIZE_MAX : config_of(c, gpu, n);
 	struct size_entry *e = f == SIZE_MAX ? NULL : entry_of(c, shape, f);
 	struct device d = device_from_gpu(gpu, n);
 	if (!e)
-		return workload_device_size(w, &d, max_replicas, out, why, len);
+		return workload_device_size_within(w, &d, max_replicas, bound, out, why, len);
 	if (!e->done) {
 		workload_shape_estimate(&w->shape, &d, &e->batch, &e->s);
 		e->done = true;
 		c->n++;
 	}
-	return workload_size_est(w, &d, max_replicas, e->batch, &e->s, out, why, len);
+	if (!w->job->slo.given)
+		return workload_size_within(w, &d, max_replicas, e->batch, &e->s, bound, out, why,
+		                            len);
+	if (e->memo_job == c->jobs && e->memo_max == max_replicas &&
+	    (e->memo_ok || e->memo_why || !why || !len)) {
+		*out = e->memo_run;
+		if (!e->memo_ok && why && len)
+			snprintf(why, len, "%s", e->memo_why);
+		return e->memo_ok;
+	}
+	bool ok = workload_size_within(w, &d, max_replicas, e->batch, &e->s, bound, out, why, len);
+	if (out->beaten)
+		return ok; /* not a whole sizing */
+	free(e->memo_why);
+	e->memo_why = !ok && why && len ? strdup(why) : NULL;
+	e->memo_job = c->jobs;
+	e->memo_max = max_replicas;
+	e->memo_ok = ok;
+	e->memo_run = *out;
+	return ok;
 }
 
 void size_cache_free(struct size_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n_shapes; i++)
+	for (size_t i = 0; i < c->n_shapes; i++) {
+		for (size_t k = 0; k < c->shapes[i].n_est; k++)
+			free(c->shapes[i].est[k].memo_why);
 		free(c->shapes[i].est);
+	}
 	free(c->shapes);
 	free(c->shape_slots);
 	free(c->configs);

@@ -48,6 +48,7 @@ struct size_cache {
 	size_t *config_slots; /* 1 + index into configs; 0 = empty; config_cap slots */
 	size_t config_cap;    /* a power of two, at least twice n_configs */
 	size_t n;             /* estimates made and kept */
+	unsigned long jobs;   /* jobs met (size_cache_shape), numbering their sizings kept */
 };
 
 /* The shape of w's job (an index kept by the cache), or SIZE_MAX when its
@@ -62,6 +63,12 @@ size_t size_cache_shape(struct size_cache *c, const struct workload *w);
 bool size_cache_size(struct size_cache *c, size_t shape, const struct workload *w,
 		     const struct gpu_spec *gpu, int n, int max_replicas, struct workload_run *out,
 		     char *why, size_t len);
+/* The same, stopping early at bound (NULL: none; workload.h, struct
+ * size_bound). */
+bool size_cache_size_within(struct size_cache *c, size_t shape, const struct workload *w,
+                            const struct gpu_spec *gpu, int n, int max_replicas,
+                            const struct size_bound *bound, struct workload_run *out, char *why,
+                            size_t len);
 /* Frees what the cache holds (not c itself); accepts NULL. */
 void size_cache_free(struct size_cache *c);
 

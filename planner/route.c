@@ -6,10 +6,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cJSON.h>
 
+#include "plan_cache.h"
 #include "route_price.h"
 #include "util.h"
 
@@ -222,6 +224,57 @@ void route_note_short_at(struct short_of *sh, const struct workload_run *run, co
 void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why)
 {
 	route_note_short_at(sh, run, why, SIZE_MAX);
+}
+
+bool route_floors_init(struct route_floors *fl, const struct route_ctx *c, size_t most)
+{
+	fl->at = NULL;
+	fl->n = 0;
+	if (!c->job->slo.given || !most)
+		return false;
+	fl->at = malloc(most * sizeof *fl->at);
+	return fl->at != NULL;
+}
+
+void route_floors_add(struct route_floors *fl, size_t at, double floor)
+{
+	if (!isnan(floor))
+		fl->at[fl->n++] = (struct route_floor){.at = at, .floor = floor};
+}
+
+static int floor_cmp(const void *a, const void *b)
+{
+	const struct route_floor *x = a, *y = b;
+	if (x->floor != y->floor)
+		return x->floor < y->floor ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+size_t route_floors_sort(struct route_floors *fl)
+{
+	if (fl->n > 1)
+		qsort(fl->at, fl->n, sizeof *fl->at, floor_cmp);
+	return fl->n;
+}
+
+void route_floors_free(struct route_floors *fl)
+{
+	free(fl->at);
+	fl->at = NULL;
+	fl->n = 0;
+}
+
+double route_floor_of(const struct route_ctx *c, const struct gpu_spec *gpu, int n,
+                      int max_replicas, struct size_bound *probe, struct workload_run *run,
+                      char *why, size_t len)
+{
+	/* Below any cost, the sizing stops at the work's own. */
+	probe->best = -INFINITY;
+	if (size_cache_size_within(c->sizes, c->shape, c->w, gpu, n, max_replicas, probe, run, why,
+	                           len) ||
+	    run->beaten)
+		return probe->floor(probe->ctx, run);
+	return NAN;
 }
 
 void route_cost_line(const struct job_result *j, size_t k, struct cost_line *l)

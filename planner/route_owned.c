@@ -5,24 +5,60 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan_cache.h"
 #include "route_price.h"
 #include "util.h"
 
-/* Considers owning up to max_sets sets of n GPUs of kind g (as many as
- * the work needs); keeps it when cheaper. */
-static void consider_owned(const struct route_ctx *c, struct route_result *r,
-                           const struct gpu_spec *g, int n, double capex_per_gpu, double watts,
-                           double idle_watts, int entry, int max_sets, struct short_of *sh)
+/* What an owned configuration's floor reads (struct size_bound). */
+struct owned_floor {
+	const struct jobspec *spec;
+	const struct gpu_spec *gpu;
+	int n;
+	double capex_per_gpu, watts, idle_watts;
+	bool on_hand;
+};
+
+static double owned_floor(const void *ctx, const struct workload_run *run)
 {
+	const struct owned_floor *f = ctx;
+	return tco_owned_floor(f->spec, f->gpu, f->n * run->replicas, f->capex_per_gpu, f->watts,
+	                       f->idle_watts, run->hours, f->on_hand);
+}
+
+/* A kind to own: up to max_sets sets of n GPUs of kind gpu, bought at
+ * price each (0 on hand: owned: entry `entry`, else -1); `at` is its
+ * place in price_owned's pass. */
+struct owned_cand {
+	const struct gpu_spec *gpu;
+	int n, entry, max_sets;
+	double price, watts, idle_watts;
+	size_t at;
+};
+
+/* Considers owning candidate k (as many sets as the work needs); keeps it
+ * when cheaper. */
+static void consider_owned(const struct route_ctx *c, struct route_result *r,
+                           const struct owned_cand *k, struct short_of *sh, size_t *best_at)
+{
+	const struct gpu_spec *g = k->gpu;
+	int n = k->n, entry = k->entry;
+	double capex_per_gpu = k->price, watts = k->watts, idle_watts = k->idle_watts;
 	bool on_hand = entry >= 0;
 	struct workload_run run;
 	char why_short[256];
-	if (!size_cache_size(c->sizes, c->shape, c->w, g, n, max_sets, &run, why_short,
-	                     sizeof why_short)) {
-		route_note_short(sh, &run, why_short);
+	/* Once one fits, a kind that cannot beat it is not sized to latency
+	 * targets (struct size_bound). */
+	struct owned_floor f = {c->spec, g, n, capex_per_gpu, watts, idle_watts, on_hand};
+	struct size_bound bound = {.floor = owned_floor,
+	                           .ctx = &f,
+	                           .best = r->feasible ? r->monthly_cost : INFINITY};
+	if (!size_cache_size_within(c->sizes, c->shape, c->w, g, n, k->max_sets, &bound, &run,
+	                            why_short, sizeof why_short)) {
+		if (!run.beaten)
+			route_note_short_at(sh, &run, why_short, k->at);
 		return;
 	}
 	/* One set runs at most the job's hours (or a month's); more work
@@ -32,9 +68,14 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	tco_owned_month(c->spec, g, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
 	                &t);
 	double cost = t.monthly;
+	/* The cheaper, then on hand, then the first met: a total order, so
+	 * the kinds may come in any order (route_floors). */
 	if (r->feasible &&
-	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand))))
+	    (cost > r->monthly_cost ||
+	     (cost == r->monthly_cost && (r->already_owned || !on_hand) &&
+	      !(r->already_owned == on_hand && k->at < *best_at))))
 		return;
+	*best_at = k->at;
 	r->feasible = true;
 	r->gpu = g;
 	/* gpu_count x watts x gpu_hours is the energy used. */
@@ -107,6 +148,12 @@ struct owned_scan {
 	/* The kinds on hand the job may not use, in the spec's order. */
 	const struct gpu_spec *left_out[OWNED_LEFT_OUT_MAX];
 	int n_left_out;
+	size_t met;     /* kinds that fit, in the order met */
+	size_t best_at; /* r's kind's place in that order */
+	/* A job sized to latency targets: the kinds that fit, by floor. */
+	bool by_floor;
+	struct route_floors floors;
+	struct owned_cand *cands;
 };
 
 /* Why the job cannot use the owned g: a Mac or a CPU box runs llama.cpp
@@ -167,6 +214,23 @@ static void write_left_out(const struct route_ctx *c, struct route_result *r,
 	}
 }
 
+/* The least owning candidate k can cost (route_floor_of); NAN when the
+ * work does not fit it (noted in sh). */
+static double kind_floor(const struct route_ctx *c, const struct owned_cand *k,
+                         struct short_of *sh)
+{
+	struct owned_floor f = {c->spec, k->gpu,   k->n,          k->price,
+	                        k->watts, k->idle_watts, k->entry >= 0};
+	struct size_bound probe = {.floor = owned_floor, .ctx = &f};
+	struct workload_run run;
+	char why_short[256];
+	double floor =
+	    route_floor_of(c, k->gpu, k->n, k->max_sets, &probe, &run, why_short, sizeof why_short);
+	if (isnan(floor))
+		route_note_short_at(sh, &run, why_short, k->at);
+	return floor;
+}
+
 /* Considers owning GPUs of kind g, `stock` of them at most (on hand:
  * owned: entry `entry`, else -1 for the most buy: allows), each bought at
  * price (0 on hand). */
@@ -184,10 +248,40 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 	if (g->vram_gib > s->max_vram)
 		s->max_vram = g->vram_gib;
 	int n = workload_min_gpus(c->w, g);
-	if (n > 0 && n <= stock)
-		consider_owned(c, r, g, n, price, watts, idle_watts, entry, stock / n, &s->sh);
-	else if (n > 0)
+	if (n > 0 && n <= stock) {
+		struct owned_cand k = {.gpu = g,
+		                       .n = n,
+		                       .entry = entry,
+		                       .max_sets = stock / n,
+		                       .price = price,
+		                       .watts = watts,
+		                       .idle_watts = idle_watts,
+		                       .at = s->met++};
+		if (s->by_floor) {
+			s->cands[k.at] = k;
+			route_floors_add(&s->floors, k.at, kind_floor(c, &k, &s->sh));
+		} else {
+			consider_owned(c, r, &k, &s->sh, &s->best_at);
+		}
+	} else if (n > 0) {
 		note_too_few(&s->few, g, n, stock, on_hand);
+	}
+}
+
+/* Sizes the kinds of a job with latency targets from the lowest floor up,
+ * until one cannot beat the best (route_floors). */
+static void consider_by_floor(const struct route_ctx *c, struct route_result *r,
+                              struct owned_scan *s)
+{
+	size_t n = route_floors_sort(&s->floors);
+	for (size_t m = 0; m < n; m++) {
+		const struct route_floor *f = &s->floors.at[m];
+		if (r->feasible && size_floor_above(f->floor, r->monthly_cost))
+			break;
+		consider_owned(c, r, &s->cands[f->at], &s->sh, &s->best_at);
+	}
+	route_floors_free(&s->floors);
+	free(s->cands);
 }
 
 /* Why the owned g, the only kind on hand, cannot run the job, and what to
@@ -211,6 +305,12 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	const struct jobspec *spec = c->spec;
 	const struct refdata *ref = c->ref;
 	struct owned_scan s = {0};
+	size_t kinds = spec->n_owned + (spec->has_buy ? spec->n_buy : ref->n_gpus);
+	s.by_floor = route_floors_init(&s.floors, c, kinds);
+	if (s.by_floor && !(s.cands = malloc(kinds * sizeof *s.cands))) {
+		route_floors_free(&s.floors);
+		s.by_floor = false;
+	}
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		/* The shared pass (plan_share.c) leaves a job what others have
@@ -231,6 +331,8 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 			consider_kind(c, r, &s, g, WORKLOAD_MAX_GPUS,
 			              g->price_usd * spec->usd_to_currency, g->watts, 0, -1);
 	}
+	if (s.by_floor)
+		consider_by_floor(c, r, &s);
 	r->left_out[0] = '\0';
 	/* With no other device, the reason is the route's whole answer. */
 	if (r->feasible || s.considered > 0 || s.n_left_out > 1)

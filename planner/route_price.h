@@ -76,6 +76,33 @@ void route_note_short_at(struct short_of *sh, const struct workload_run *run, co
                          size_t at);
 void route_note_short(struct short_of *sh, const struct workload_run *run, const char *why);
 
+/* A route's candidates in the order of their floors (struct size_bound):
+ * for a job sized to latency targets each candidate's work is sized first,
+ * cheaply, and the candidates are then sized to the targets from the
+ * lowest floor up, until the next floor is above the best found. Any order
+ * finds the same answer when the route's comparison is a total order. */
+struct route_floors {
+	struct route_floor {
+		size_t at;    /* the route's own number of the candidate */
+		double floor; /* the least it can cost */
+	} *at;
+	size_t n;
+};
+/* False, with nothing to free, when the job has no latency targets (or
+ * memory runs out): then the route sizes each candidate as it meets it. */
+bool route_floors_init(struct route_floors *fl, const struct route_ctx *c, size_t most);
+/* Adds candidate `at` (none when floor is NAN: its work does not fit). */
+void route_floors_add(struct route_floors *fl, size_t at, double floor);
+/* Sorts them, lowest floor first (then by at); returns how many. */
+size_t route_floors_sort(struct route_floors *fl);
+void route_floors_free(struct route_floors *fl);
+/* The floor (probe->floor) of n GPUs of kind gpu at the job's work
+ * sizing, before its latency targets; NAN, with the reason in why and
+ * the sizing in *run, when the work alone does not fit. */
+double route_floor_of(const struct route_ctx *c, const struct gpu_spec *gpu, int n,
+                      int max_replicas, struct size_bound *probe, struct workload_run *run,
+                      char *why, size_t len);
+
 /* The latency a route's run was sized to (slo.c), into r. */
 void route_copy_latency(struct route_result *r, const struct workload_run *run);
 /* The route's reason from sh (route_why) and, when the job's slo: was

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "offer_index.h"
 #include "plan_cache.h"
@@ -73,6 +74,13 @@ static struct rental offer_rental(const struct offer *o, const struct gpu_spec *
 	                       .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
 }
 
+/* The least a rental at *price an hour costs at run's sizing or more
+ * (struct size_bound): its replica-hours at the price. */
+static double rental_floor(const void *price, const struct workload_run *run)
+{
+	return run->replicas * run->hours * *(const double *)price;
+}
+
 /* What a pass over the groups saw, for the reason when nothing fits. */
 struct rent_scan {
 	double max_vram;
@@ -80,22 +88,89 @@ struct rent_scan {
 	size_t considered;
 };
 
+/* The cheapest so far of a pass over the groups. */
+struct rent_best {
+	size_t i; /* its offer; OFFER_NONE: none yet */
+	double cost;
+	const struct gpu_spec *gpu;
+};
+
+/* A GPU's speed is the part's; a rented CPU's, its VM's share. */
+static const struct gpu_spec *group_device(const struct offer_group *g)
+{
+	return g->gpu->kind == DEVICE_CPU ? &g->sized : g->gpu;
+}
+
+/* Sizes group k, priced by its cheapest offer h lets through, and keeps
+ * it in b when cheaper: then lower-priced, then earlier, a total order,
+ * so the groups may come in any order. */
+static void size_group(const struct route_ctx *c, const struct offer_hits *h, size_t k,
+                       struct short_of *sh, struct rent_best *b)
+{
+	const struct offer_index *x = c->idx;
+	const struct offer_group *g = &x->groups[k];
+	const struct gpu_spec *dev = group_device(g);
+	size_t i = h->cheapest[k];
+	struct workload_run run;
+	char why_short[256];
+	/* A group that cannot beat the best is not sized to latency targets
+	 * (struct size_bound). */
+	struct size_bound bound = {.floor = rental_floor,
+	                           .ctx = &x->offers[i].price_per_hour,
+	                           .best = b->i == OFFER_NONE ? INFINITY : b->cost};
+	if (!size_cache_size_within(c->sizes, c->shape, c->w, dev, g->count,
+	                            WORKLOAD_MAX_GPUS / g->count, &bound, &run, why_short,
+	                            sizeof why_short)) {
+		if (!run.beaten)
+			route_note_short_at(sh, &run, why_short, h->first[k]);
+		return;
+	}
+	double cost = run.replicas * run.hours * x->offers[i].price_per_hour;
+	double best_price = b->i == OFFER_NONE ? 0 : x->offers[b->i].price_per_hour;
+	if (b->i == OFFER_NONE || cost < b->cost ||
+	    (cost == b->cost && (x->offers[i].price_per_hour < best_price ||
+	                         (i < b->i && x->offers[i].price_per_hour == best_price)))) {
+		b->i = i;
+		b->gpu = dev;
+		b->cost = cost;
+	}
+}
+
+/* The least group k can cost (route_floor_of): its rental at the work's
+ * own sizing; NAN when the work does not fit it (noted in sh). */
+static double group_floor(const struct route_ctx *c, const struct offer_hits *h, size_t k,
+                          struct short_of *sh)
+{
+	const struct offer_group *g = &c->idx->groups[k];
+	const double *price = &c->idx->offers[h->cheapest[k]].price_per_hour;
+	struct size_bound probe = {.floor = rental_floor, .ctx = price};
+	struct workload_run run;
+	char why_short[256];
+	double floor = route_floor_of(c, group_device(g), g->count, WORKLOAD_MAX_GPUS / g->count,
+	                              &probe, &run, why_short, sizeof why_short);
+	if (isnan(floor))
+		route_note_short_at(sh, &run, why_short, h->first[k]);
+	return floor;
+}
+
 /* The cheapest offer h lets through, as a pass over every offer keeping
  * the cheaper (then lower-priced, then earlier) would find it: the offers
  * of a group share memory and speed, so each group is sized once and
  * priced by the cheapest offer the filters let through (offer_index.h).
+ * A job sized to latency targets takes the groups from the lowest floor
+ * up and stops at the first that cannot beat the best (route_floors).
  * OFFER_NONE when none fits; else *gpu is its device, *cost its month. */
 static size_t cheapest_offer(const struct route_ctx *c, const struct offer_hits *h,
                              struct short_of *sh, struct rent_scan *s,
                              const struct gpu_spec **gpu, double *cost_out)
 {
 	const struct offer_index *x = c->idx;
-	size_t best = OFFER_NONE;
-	double best_cost = 0;
+	struct rent_best b = {.i = OFFER_NONE};
+	struct route_floors fl;
+	bool by_floor = route_floors_init(&fl, c, x->n_groups);
 	for (size_t k = 0; k < x->n_groups; k++) {
 		const struct offer_group *g = &x->groups[k];
-		size_t i = h->cheapest[k];
-		if (i == OFFER_NONE)
+		if (h->cheapest[k] == OFFER_NONE)
 			continue;
 		s->considered++;
 		if (g->sized.vram_gib > s->max_vram)
@@ -104,29 +179,21 @@ static size_t cheapest_offer(const struct route_ctx *c, const struct offer_hits 
 			s->max_count = g->count;
 		if (!workload_fits(c->w, &g->sized, g->count))
 			continue;
-		/* A GPU's speed is the part's; a rented CPU's, its VM's share. */
-		const struct gpu_spec *dev = g->gpu->kind == DEVICE_CPU ? &g->sized : g->gpu;
-		struct workload_run run;
-		char why_short[256];
-		if (!size_cache_size(c->sizes, c->shape, c->w, dev, g->count,
-		                     WORKLOAD_MAX_GPUS / g->count, &run, why_short,
-		                     sizeof why_short)) {
-			route_note_short_at(sh, &run, why_short, h->first[k]);
-			continue;
-		}
-		double cost = run.replicas * run.hours * x->offers[i].price_per_hour;
-		double best_price = best == OFFER_NONE ? 0 : x->offers[best].price_per_hour;
-		if (best == OFFER_NONE || cost < best_cost ||
-		    (cost == best_cost &&
-		     (x->offers[i].price_per_hour < best_price ||
-		      (i < best && x->offers[i].price_per_hour == best_price)))) {
-			best = i;
-			*gpu = dev;
-			best_cost = cost;
-		}
+		if (by_floor)
+			route_floors_add(&fl, k, group_floor(c, h, k, sh));
+		else
+			size_group(c, h, k, sh, &b);
 	}
-	*cost_out = best_cost;
-	return best;
+	size_t n_fl = by_floor ? route_floors_sort(&fl) : 0;
+	for (size_t m = 0; m < n_fl; m++) {
+		if (b.i != OFFER_NONE && size_floor_above(fl.at[m].floor, b.cost))
+			break;
+		size_group(c, h, fl.at[m].at, sh, &b);
+	}
+	route_floors_free(&fl);
+	*gpu = b.gpu;
+	*cost_out = b.i == OFFER_NONE ? 0 : b.cost;
+	return b.i;
 }
 
 /* r->left_out when the job's hosting: (or data: confidential's default)

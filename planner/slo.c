@@ -326,7 +326,7 @@ bool slo_size(const struct workload *w, const struct device *d, int max_replicas
 	m.z = slo_z(j->slo.percentile / 100);
 	/* An explicit batch over 1 is the cap; the default 1 or max lets it choose. */
 	int fixed = !j->batch_max && j->batch > 1 ? j->batch : 0;
-	double peak = job_load_peak_rps(j);
+	double peak = w->peak_rps;
 	int lo = out->replicas > 1 ? out->replicas : 1,
 	    most = max_replicas > lo ? max_replicas : lo;
 	/* Below the prefill's and the decode's capacity no replica count

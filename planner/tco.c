@@ -106,3 +106,19 @@ double tco_setup_cost(const struct jobspec *spec, const struct job *j, double ho
 {
 	return tco_rented_runs(j, hours) * tco_setup_run(spec, replicas, price_per_hour);
 }
+
+double tco_owned_floor(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                       double price_per_gpu, double watts, double idle_watts, double busy_hours,
+                       bool on_hand)
+{
+	double busy = power_cost(spec, gpus, watts - idle_watts, busy_hours);
+	if (busy < 0)
+		return -INFINITY;
+	const struct tco_costs *c = &spec->costs;
+	double capex = on_hand ? 0 : price_per_gpu * gpus + c->host_price * tco_hosts(c, gpu, gpus);
+	/* resale_percent is at most 100, so the capital grows with the capex. */
+	double capital =
+	    capital_month(capex, capex * c->resale_percent / 100.0, spec->amortize_months,
+	                  c->capital_rate_percent / 100.0 / MONTHS_PER_YEAR);
+	return capital + c->maintenance_per_gpu_month * gpus + busy;
+}

@@ -43,6 +43,15 @@ void tco_owned_month_of(const struct jobspec *spec, const struct gpu_spec *gpu, 
                         double price_per_gpu, double watts, double idle_watts, double busy_hours,
                         double month_hours, bool on_hand, struct tco_owned *out);
 
+/* A lower bound of tco_owned_month's monthly figure over every sizing of
+ * at least `gpus` GPUs and at least gpus x busy_hours GPU-hours: the
+ * capital, upkeep and busy power, which grow with both (the idle and host
+ * power, left out, are never negative). -INFINITY when a busy hour costs
+ * less than nothing (idle_watts above watts), so no bound holds. */
+double tco_owned_floor(const struct jobspec *spec, const struct gpu_spec *gpu, int gpus,
+                       double price_per_gpu, double watts, double idle_watts, double busy_hours,
+                       bool on_hand);
+
 /* Rented runs a job needs for `hours` of one replica's work in a month:
  * one per schedule window (a run may not outlast it, nor max_run), one in
  * all without a window; 0 without hours. */

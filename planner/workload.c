@@ -78,6 +78,9 @@ int workload_init(struct workload *w, const struct jobspec *spec, const struct j
 	w->shape.task = j->task;
 	w->shape.batch = j->batch_max ? 0 : j->batch > 0 ? j->batch : 1;
 	w->shape.parallel = j->parallel;
+	w->window_hours = schedule_month_hours(&j->sched);
+	if (j->slo.given)
+		w->peak_rps = job_load_peak_rps(j);
 	char why[200];
 	if (!parallel_check_model(&j->model, &j->parallel, why, sizeof why))
 		return set_err(err, PLANNER_EINPUT, "%s:%d:%d: parallel of job '%s': %s",
@@ -317,6 +320,14 @@ void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int
 bool workload_device_size(const struct workload *w, const struct device *d, int max_replicas,
                           struct workload_run *out, char *why, size_t len)
 {
+	return workload_device_size_within(w, d, max_replicas, NULL, out, why, len);
+}
+
+bool workload_device_size_within(const struct workload *w, const struct device *d,
+                                 int max_replicas, const struct size_bound *bound,
+                                 struct workload_run *out, char *why, size_t len)
+{
+	out->beaten = false;
 	int batch;
 	struct speed_est s;
 	struct parallel l;
@@ -329,7 +340,7 @@ bool workload_device_size(const struct workload *w, const struct device *d, int 
 		return false;
 	}
 	workload_shape_estimate(&w->shape, d, &batch, &s);
-	return workload_size_est(w, d, max_replicas, batch, &s, out, why, len);
+	return workload_size_within(w, d, max_replicas, batch, &s, bound, out, why, len);
 }
 
 bool workload_size(const struct workload *w, const struct gpu_spec *gpu, int n, int max_replicas,
@@ -390,7 +401,7 @@ static bool size_for_work(const struct workload *w, const struct device *d, int 
 	out->hours = j->hours_per_month;
 	/* What one copy may run: the job's hours, within its window's hours
 	 * in the month (schedule_month_hours); beyond, more copies. */
-	double window = schedule_month_hours(&j->sched);
+	double window = w->window_hours;
 	double span = j->has_hours ? fmin(j->hours_per_month, window) : window;
 	double hour_copies = j->has_hours ? ceil(j->hours_per_month / span - 1e-9) : 1;
 	if (hour_copies > 1 && tune)
@@ -440,11 +451,27 @@ bool workload_size_est(const struct workload *w, const struct device *d, int max
                        int batch, const struct speed_est *est, struct workload_run *out, char *why,
                        size_t len)
 {
+	return workload_size_within(w, d, max_replicas, batch, est, NULL, out, why, len);
+}
+
+bool size_floor_above(double floor, double best)
+{
+	return floor - fabs(floor) * 1e-9 > best;
+}
+
+bool workload_size_within(const struct workload *w, const struct device *d, int max_replicas,
+                          int batch, const struct speed_est *est, const struct size_bound *bound,
+                          struct workload_run *out, char *why, size_t len)
+{
 	const struct job *j = w->job;
 	if (!size_for_work(w, d, max_replicas, batch, est, out, why, len))
 		return false;
 	if (!j->slo.given)
 		return true;
+	if (bound && size_floor_above(bound->floor(bound->ctx, out), bound->best)) {
+		out->beaten = true;
+		return false;
+	}
 	/* Latency targets: the replicas and batch they need at the peak, at
 	 * least the replicas of the work (slo.c). Each replica runs the
 	 * hours one copy does; the work's hours are spread over them. */

@@ -64,6 +64,8 @@ struct workload {
 	double kv_bytes;                   /* bytes per KV element (job's kv_cache) */
 	double attended;                   /* mean tokens a decode step attends to */
 	struct workload_shape shape;       /* what the estimate reads (workload_init) */
+	double peak_rps;                   /* load: the peak hour's requests a second (slo.c) */
+	double window_hours;               /* schedule_month_hours of the job's window */
 };
 
 /* Most GPUs planner sizes one route to when it adds replicas for capacity
@@ -95,7 +97,27 @@ struct workload_run {
 	double tpot_ms;       /* slo: time per output token at its percentile */
 	bool slo_sized;       /* sized to the job's slo: (ttft_ms, tpot_ms set) */
 	bool slo_met;         /* and the targets hold */
+	bool beaten;          /* not sized: it cannot cost less than the bound (size_bound) */
 };
+
+/* A cost a configuration must get under to be worth sizing to the job's
+ * latency targets. Those only add replicas to the work's own sizing: with
+ * hours given each replica keeps its hours, with tokens the replicas share
+ * the same work hours. So a configuration whose work sizing alone cannot
+ * cost less than the best so far is not sized further (the sizing returns
+ * false with beaten set), and the answers are those of a full sizing. */
+struct size_bound {
+	/* The least the configuration can cost at any sizing of at least
+	 * run's replicas and run's replicas x hours; -INFINITY when none is
+	 * known. */
+	double (*floor)(const void *ctx, const struct workload_run *run);
+	const void *ctx;
+	double best; /* the cost to get under; INFINITY: none yet */
+};
+
+/* Whether a floor is above best, the floor taken a hair low: work hours
+ * spread over more replicas may sum to an ulp under the work's own. */
+bool size_floor_above(double floor, double best);
 
 /* Builds the workload of job j of spec: its precision, its engine profile
  * and its memory need. Returns PLANNER_OK, or PLANNER_EINPUT with *err set
@@ -167,6 +189,10 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
 /* workload_size (below) on device d. */
 bool workload_device_size(const struct workload *w, const struct device *d, int max_replicas,
                           struct workload_run *out, char *why, size_t len);
+/* The same, stopping early at bound (NULL: none; struct size_bound). */
+bool workload_device_size_within(const struct workload *w, const struct device *d,
+                                 int max_replicas, const struct size_bound *bound,
+                                 struct workload_run *out, char *why, size_t len);
 
 /* workload_gpu_hours (below) on device d. */
 double workload_device_hours(const struct workload *w, const struct device *d, double *tps);
@@ -216,6 +242,10 @@ void workload_estimate(const struct workload *w, const struct gpu_spec *gpu, int
 bool workload_size_est(const struct workload *w, const struct device *d, int max_replicas,
                        int batch, const struct speed_est *est, struct workload_run *out, char *why,
                        size_t len);
+/* The same, stopping early at bound (NULL: none; struct size_bound). */
+bool workload_size_within(const struct workload *w, const struct device *d, int max_replicas,
+                          int batch, const struct speed_est *est, const struct size_bound *bound,
+                          struct workload_run *out, char *why, size_t len);
 
 /* Electricity for `gpus` GPUs of `watts` each running `hours`, with the
  * spec's PUE and price per kWh, in the spec's currency. hours = 1 gives
