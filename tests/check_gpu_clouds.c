@@ -1,7 +1,8 @@
 /* check_gpu_clouds.c — the GPU clouds added for issue 29 item 3
  * (providers/cloudrift.c, hotaisle.c) over real HTTP on loopback
  * (tests/fixture_server.py): units, offers per datacenter, what a row
- * without a usable GPU becomes, the key header, and the error bodies. The
+ * without a usable GPU becomes, the key header, and the error bodies; and
+ * Paperspace, whose dated price list is bundled rows alone. The
  * fixtures' provenance is in tests/fixtures/real/<provider>/PROVENANCE.md;
  * the shared fault and key tests (check_faults.c, check_security.c) run
  * on them through provider_list. */
@@ -13,6 +14,9 @@
 
 #include "provider.h"
 #include "testutil.h"
+#include "util.h"
+
+#include <cJSON.h>
 
 static struct test_fixture server;
 
@@ -217,6 +221,56 @@ START_TEST(a_hotaisle_error_body_is_an_error_with_its_message)
 }
 END_TEST
 
+/* --- paperspace ------------------------------------------------------ */
+
+/* A JSON list's element whose "offer" is `offer`, or NULL. */
+static const cJSON *row_of(const cJSON *list, const char *offer)
+{
+	const cJSON *r;
+	cJSON_ArrayForEach(r, list)
+	{
+		if (!strcmp(pj_str(r, "offer"), offer))
+			return r;
+	}
+	return NULL;
+}
+
+START_TEST(paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
+	const char *argv[] = {"offers", "--db", db, "--provider", "paperspace", "--format", "json",
+	                      NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_msg(cJSON_IsArray(root), "%s", out);
+	ck_assert_int_eq(cJSON_GetArraySize(root), 4);
+	const cJSON *h = row_of(root, "H100");
+	ck_assert_ptr_nonnull(h);
+	CLOSE(pj_num(h, "price_per_hour"), 3.09);
+	ck_assert_str_eq(pj_str(h, "region"), "East Coast (NY2)");
+	ck_assert_str_eq(pj_str(h, "country"), "US");
+	ck_assert_str_eq(pj_str(h, "fetched_at"), "2026-09-20T00:00:00Z");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(h, "marketplace")));
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(h, "estimated")));
+	CLOSE(pj_num(row_of(root, "A4000"), "price_per_hour"), 0.76);
+	/* The list names no region for the A6000: none is made up. */
+	ck_assert_str_eq(pj_str(row_of(root, "A6000"), "region"), "");
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	/* Not a feed: `planner providers` shows its snapshot, refresh has no adapter. */
+	const char *list[] = {"providers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(list, NULL, &out, &err), 0);
+	const char *line = strstr(out, "\npaperspace ");
+	ck_assert_msg(line && strstr(line, "2026-09-20"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_ptr_null(provider_find("paperspace"));
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *gpu_clouds_suite(void)
 {
 	Suite *s = suite_create("gpu_clouds");
@@ -229,6 +283,7 @@ Suite *gpu_clouds_suite(void)
 	tcase_add_test(t, hotaisle_prices_a_vm_in_cents_per_hour_with_the_token_header_in_michigan);
 	tcase_add_test(t, hotaisle_null_is_no_vm_available_and_a_missing_team_is_an_error);
 	tcase_add_test(t, a_hotaisle_error_body_is_an_error_with_its_message);
+	tcase_add_test(t, paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre);
 	suite_add_tcase(s, t);
 	return s;
 }
