@@ -221,6 +221,38 @@ START_TEST(a_hotaisle_error_body_is_an_error_with_its_message)
 }
 END_TEST
 
+/* Through the CLI: cloudrift's rows stored as marketplace rows; hotaisle
+ * skipped with one line without its key, and failing, naming the team
+ * variable, with a key but no team. */
+START_TEST(refresh_stores_cloudrift_and_says_what_hotaisle_lacks)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
+	char *env[5] = {xasprintf("PLANNER_CLOUDRIFT_URL=http://127.0.0.1:%d/ok-cli", server.port),
+	                xasprintf("PLANNER_HOTAISLE_URL=http://127.0.0.1:%d/ok-cli", server.port),
+	                xstrdup("HOTAISLE_API_KEY="), xstrdup("HOTAISLE_TEAM_HANDLE="), NULL};
+	const char *argv[] = {"refresh", "--db", db, "--provider", "cloudrift,hotaisle", NULL};
+	ck_assert_int_eq(test_run_planner(argv, (const char *const *)env, &out, &err), 0);
+	ck_assert_msg(strstr(err, "hotaisle skipped") && strstr(err, "HOTAISLE_API_KEY"), "%s", err);
+	char *rows = test_query(db, "SELECT count(*) FROM offers WHERE provider = ? AND marketplace = 1",
+	                        "cloudrift");
+	ck_assert_str_eq(rows, "3");
+	free(rows);
+	free(out);
+	free(err);
+	free(env[2]);
+	env[2] = xstrdup("HOTAISLE_API_KEY=k");
+	const char *ha[] = {"refresh", "--db", db, "--provider", "hotaisle", NULL};
+	ck_assert_int_eq(test_run_planner(ha, (const char *const *)env, &out, &err), 3);
+	ck_assert_msg(strstr(err, "HOTAISLE_TEAM_HANDLE"), "%s", err);
+	for (size_t i = 0; env[i]; i++)
+		free(env[i]);
+	free(out);
+	free(err);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 /* --- paperspace ------------------------------------------------------ */
 
 /* A JSON list's element whose "offer" is `offer`, or NULL. */
@@ -283,6 +315,7 @@ Suite *gpu_clouds_suite(void)
 	tcase_add_test(t, hotaisle_prices_a_vm_in_cents_per_hour_with_the_token_header_in_michigan);
 	tcase_add_test(t, hotaisle_null_is_no_vm_available_and_a_missing_team_is_an_error);
 	tcase_add_test(t, a_hotaisle_error_body_is_an_error_with_its_message);
+	tcase_add_test(t, refresh_stores_cloudrift_and_says_what_hotaisle_lacks);
 	tcase_add_test(t, paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre);
 	suite_add_tcase(s, t);
 	return s;
