@@ -36,10 +36,10 @@
 
 /* The request gpuhunt sends (cloudrift.py above: CLOUDRIFT_API_VERSION
  * "2025-03-21", VM instance types only). */
-#define CLOUDRIFT_REQUEST                                                                     \
-	"{\"version\": \"2025-03-21\", \"data\": {\"selector\": "                               \
+#define CLOUDRIFT_REQUEST                                                                          \
+	"{\"version\": \"2025-03-21\", \"data\": {\"selector\": "                                  \
 	"{\"ByServiceAndLocation\": {\"services\": [\"vm\"]}}}}"
-#define CLOUDRIFT_MAX_GPUS 16
+#define CLOUDRIFT_MAX_GPUS  16
 #define CLOUDRIFT_MAX_NODES 100000
 
 /* The names brand_short is matched against, as gpuhunt's GPU_MAP lists

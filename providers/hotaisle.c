@@ -26,12 +26,12 @@
 #include "util.h"
 
 /* The one location the feed's VMs are in (gpuhunt's hotaisle.py above). */
-#define HOTAISLE_REGION "us-michigan-1"
+#define HOTAISLE_REGION   "us-michigan-1"
 #define HOTAISLE_TEAM_ENV "HOTAISLE_TEAM_HANDLE"
 /* An 8x MI300X bare-metal server is the largest machine Hot Aisle names
  * (dstack release 0.22.3 notes, github.com/dstackai/dstack/releases/tag/
  * 0.22.3, read 2026-12-02: bm-mi300x-8); twice that for margin. */
-#define HOTAISLE_MAX_GPUS 16
+#define HOTAISLE_MAX_GPUS  16
 #define HOTAISLE_MAX_CORES 4096
 
 static void read_vm(struct norm *out, const cJSON *vm)
@@ -51,7 +51,8 @@ static void read_vm(struct norm *out, const cJSON *vm)
 	}
 	pj_number(specs, "ram_capacity", &ram);
 	char offer[160];
-	snprintf(offer, sizeof offer, "%ldx %s %ldx %s", count, model, cores, pj_str(cpus, "model"));
+	snprintf(offer, sizeof offer, "%ldx %s %ldx %s", count, model, cores,
+	         pj_str(cpus, "model"));
 	struct raw_offer r = {
 	    .offer = offer,
 	    .region = HOTAISLE_REGION,

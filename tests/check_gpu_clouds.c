@@ -30,13 +30,13 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
+#define CLOSE(a, b)                                                                                \
+	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
 
 /* Runs p's fetch against `scenario` into n, with `key` (NULL: none) and
  * the settings opts (n_opts of them). */
 static int fetch_with(const struct provider *p, const char *scenario, const char *key,
-                      const struct provider_option *opts, size_t n_opts, struct norm *n,
-                      char **err)
+                      const struct provider_option *opts, size_t n_opts, struct norm *n, char **err)
 {
 	struct http_opts o;
 	char base[128];
@@ -126,12 +126,13 @@ START_TEST(a_cloudrift_brand_the_gpu_table_does_not_know_is_counted_unknown)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_cloudrift,
-	                       "{\"data\": {\"instance_types\": [{\"name\": \"x\", \"brand_short\": "
-	                       "\"Quantum QPU 9\", \"variants\": [{\"name\": \"x.1\", \"gpu_count\": 1, "
-	                       "\"cost_per_hour\": 100, \"nodes_per_dc\": {\"us-east-nc-nr-1\": 1}}]}]}}",
-	                       &n, &err),
-	                 PLANNER_OK);
+	ck_assert_int_eq(
+	    parse(&provider_cloudrift,
+	          "{\"data\": {\"instance_types\": [{\"name\": \"x\", \"brand_short\": "
+	          "\"Quantum QPU 9\", \"variants\": [{\"name\": \"x.1\", \"gpu_count\": 1, "
+	          "\"cost_per_hour\": 100, \"nodes_per_dc\": {\"us-east-nc-nr-1\": 1}}]}]}}",
+	          &n, &err),
+	    PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 0);
 	ck_assert_uint_eq(n.unknown_rows, 1);
 	norm_free(&n);
@@ -142,8 +143,9 @@ START_TEST(a_cloudrift_body_without_instance_types_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_cloudrift, "{\"error\": \"Unsupported version\"}", &n, &err),
-	                 PLANNER_ENET);
+	ck_assert_int_eq(
+	    parse(&provider_cloudrift, "{\"error\": \"Unsupported version\"}", &n, &err),
+	    PLANNER_ENET);
 	ck_assert_msg(strstr(err, "cloudrift says: Unsupported version"), "%s", err);
 	free(err);
 	norm_free(&n);
@@ -232,9 +234,10 @@ START_TEST(refresh_stores_cloudrift_and_says_what_hotaisle_lacks)
 	                xstrdup("HOTAISLE_API_KEY="), xstrdup("HOTAISLE_TEAM_HANDLE="), NULL};
 	const char *argv[] = {"refresh", "--db", db, "--provider", "cloudrift,hotaisle", NULL};
 	ck_assert_int_eq(test_run_planner(argv, (const char *const *)env, &out, &err), 0);
-	ck_assert_msg(strstr(err, "hotaisle skipped") && strstr(err, "HOTAISLE_API_KEY"), "%s", err);
-	char *rows = test_query(db, "SELECT count(*) FROM offers WHERE provider = ? AND marketplace = 1",
-	                        "cloudrift");
+	ck_assert_msg(strstr(err, "hotaisle skipped") && strstr(err, "HOTAISLE_API_KEY"), "%s",
+	              err);
+	char *rows = test_query(
+	    db, "SELECT count(*) FROM offers WHERE provider = ? AND marketplace = 1", "cloudrift");
 	ck_assert_str_eq(rows, "3");
 	free(rows);
 	free(out);
@@ -270,8 +273,8 @@ static const cJSON *row_of(const cJSON *list, const char *offer)
 START_TEST(paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
-	const char *argv[] = {"offers", "--db", db, "--provider", "paperspace", "--format", "json",
-	                      NULL};
+	const char *argv[] = {"offers",     "--db",     db,     "--provider",
+	                      "paperspace", "--format", "json", NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
 	cJSON *root = cJSON_Parse(out);
 	ck_assert_msg(cJSON_IsArray(root), "%s", out);
@@ -308,8 +311,8 @@ Suite *gpu_clouds_suite(void)
 	Suite *s = suite_create("gpu_clouds");
 	TCase *t = tcase_create("feeds");
 	tcase_add_unchecked_fixture(t, start, stop);
-	tcase_add_test(t,
-	               cloudrift_prices_each_variant_in_cents_per_hour_in_each_datacenter_it_has_nodes_in);
+	tcase_add_test(
+	    t, cloudrift_prices_each_variant_in_cents_per_hour_in_each_datacenter_it_has_nodes_in);
 	tcase_add_test(t, a_cloudrift_brand_the_gpu_table_does_not_know_is_counted_unknown);
 	tcase_add_test(t, a_cloudrift_body_without_instance_types_is_an_error_with_its_message);
 	tcase_add_test(t, hotaisle_prices_a_vm_in_cents_per_hour_with_the_token_header_in_michigan);
