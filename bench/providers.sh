@@ -66,7 +66,7 @@ for p in json.load(sys.stdin):
 
 # Seconds, peak RSS (KiB) and rows of one refresh.
 measure() { # measure NAME PORT DB
-	/usr/bin/time -f '%e %M' -o "$DIR/time" env $(envs "$2") VERDA_CLIENT_ID=bench-id PLANNER_AWS_REGIONS=us-east-1 \
+	/usr/bin/time -f '%e %M' -o "$DIR/time" env $(envs "$2") VERDA_CLIENT_ID=bench-id HOTAISLE_TEAM_HANDLE=bench-team PLANNER_AWS_REGIONS=us-east-1 \
 		PLANNER_VAST_LIMIT=50000 "$BIN" refresh --quiet --provider "$1" --db "$3" \
 		> /dev/null 2> "$DIR/err" || echo "  ($1 failed: $(head -c 200 "$DIR/err"))" >&2
 	rows=$("$BIN" providers --db "$3" --format json | python3 -c \

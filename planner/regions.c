@@ -92,6 +92,23 @@ struct cloud_region {
  * Indian regions (skypilot-org/skypilot-catalog catalogs/v8/jarvislabs/
  * vms.csv at 57d65781a544958d7d07014f062f7d1cad8415a7), the snapshot's. */
 #define JL(n, c, g) {"jarvislabs", n, c, g}
+/* CloudRift: datacenter names from CloudRift's OpenAPI description
+ * (rift-server 0.61.0, the examples of InstanceTypeDatacenter and
+ * nodes_per_dc; berops/terraform-provider-cloudrift pkg/cloudriftapi/
+ * api.json at c013542eacf971ee214abf3f23c255f48875bbd9, read 2026-12-02):
+ * us-east-nc-nr-1 with country_code US there; us-central-tx-nr-1 names
+ * no country there, US from its name (unconfirmed). */
+#define CR(n, c) {"cloudrift", n, c, NULL}
+/* Hot Aisle: the one location gpuhunt gives its VMs (dstackai/gpuhunt
+ * src/gpuhunt/providers/hotaisle.py at
+ * 35841515de3792fe6be73b0422ac8901b6b929c8, read 2026-12-02); Michigan is
+ * in the US. */
+#define HA(n, c) {"hotaisle", n, c, NULL}
+/* Paperspace: the region name of SkyPilot's Paperspace catalogue
+ * (skypilot-org/skypilot-catalog catalogs/v6/paperspace/vms.csv at
+ * e520054145d1bce6748bcf18c9a25ddd6ea9a348, read 2026-12-02), the
+ * snapshot's; NY2 is New York, in the US. */
+#define PS(n, c) {"paperspace", n, c, NULL}
 /* Fluidstack: the region names of SkyPilot's Fluidstack catalogue
  * (skypilot-org/skypilot-catalog catalogs/v5/fluidstack/vms.csv, stored
  * version 000c5ee3766dfe64034b4a297d38bdf23885564a, read 2026-11-30:
@@ -198,6 +215,9 @@ static const struct cloud_region clouds[] = {
     HS("CANADA-1", "CA"), HS("NORWAY-1", "NO"), HS("US-1", "US"),
     JL("india-01", "IN", NULL), JL("india-noida-01", "IN", NULL), JL("europe-01", NULL, "eu"),
     JL("IN1", "IN", NULL), JL("IN2", "IN", NULL),
+    CR("us-east-nc-nr-1", "US"), CR("us-central-tx-nr-1", "US"),
+    HA("us-michigan-1", "US"),
+    PS("East Coast (NY2)", "US"),
     FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
     OVH("GRA1", "FR"), OVH("GRA3", "FR"), OVH("GRA5", "FR"), OVH("GRA7", "FR"),
     OVH("GRA9", "FR"), OVH("GRA11", "FR"), OVH("SBG1", "FR"), OVH("SBG3", "FR"),

@@ -26,6 +26,8 @@ const struct provider *const provider_list[] = {
     &provider_cudo,
     &provider_tensordock,
     &provider_jarvislabs,
+    &provider_cloudrift,
+    &provider_hotaisle,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

@@ -82,6 +82,7 @@ static char **env_for(char set, const char *runpod, const char *extra)
 	}
 	/* Verda's OAuth client id, read beside its key variable. */
 	env[e++] = xstrdup("VERDA_CLIENT_ID=fixture-client-id");
+	env[e++] = xstrdup("HOTAISLE_TEAM_HANDLE=fixture-team");
 	/* The exchange rates step reads its recorded document in both sets. */
 	env[e++] = xasprintf("PLANNER_ECB_URL=http://127.0.0.1:%d/ok", server.port);
 	const char *fixed[] = {"PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=20000",

@@ -47,6 +47,8 @@ static void add_keys(char **env, size_t *e)
 						provider_list[i]->name);
 	/* Verda's OAuth client id, read beside its key variable. */
 	env[(*e)++] = xstrdup("VERDA_CLIENT_ID=fault-verda-id");
+	/* Hot Aisle's team handle, a path segment beside its key. */
+	env[(*e)++] = xstrdup("HOTAISLE_TEAM_HANDLE=fault-team");
 }
 
 /* Limits that end every fault in well under a second; a whole good fetch

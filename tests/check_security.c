@@ -84,7 +84,7 @@ static int run(const char *const *argv, const char *who, const char *scen, char 
 		if (p->key_env)
 			env[e++] = xasprintf("%s=%s", p->key_env, key_of(p, key, sizeof key));
 	}
-	const char *fixed[] = {"VERDA_CLIENT_ID=sec-verda-client-id",
+	const char *fixed[] = {"VERDA_CLIENT_ID=sec-verda-client-id", "HOTAISLE_TEAM_HANDLE=sec-team",
 			       "PLANNER_AWS_REGIONS=us-east-1", "PLANNER_HTTP_TIMEOUT_MS=3000",
 			       "PLANNER_HTTP_RETRIES=0", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
@@ -233,9 +233,11 @@ START_TEST(every_keyed_provider_sends_its_key_in_a_header_never_in_the_url)
 		ck_assert_int_eq(run(argv, kp->name, scen, &out, &err), 0);
 		char *log = server_log(scen);
 		/* Bearer, Google's key header, a named key header (shadeform's
-		 * X-API-KEY, hyperstack's api_key, fluidstack's api-key), or an OAuth client secret
-		 * POSTed for a token that then travels as Bearer (verda). */
+		 * X-API-KEY, hyperstack's api_key, fluidstack's api-key), Hot Aisle's "Token"
+		 * scheme, or an OAuth client secret POSTed for a token that then travels as
+		 * Bearer (verda). */
 		ck_assert_msg(strstr(log, "\"auth\": \"Bearer\"") || strstr(log, "\"goog_key\": true") ||
+				  strstr(log, "\"auth\": \"Token\"") ||
 				  strstr(log, "\"key_header\": \"X-API-KEY\"") ||
 				  strstr(log, "\"key_header\": \"api_key\"") ||
 				  strstr(log, "\"key_header\": \"api-key\"") ||
