@@ -92,6 +92,14 @@ struct cloud_region {
  * Indian regions (skypilot-org/skypilot-catalog catalogs/v8/jarvislabs/
  * vms.csv at 57d65781a544958d7d07014f062f7d1cad8415a7), the snapshot's. */
 #define JL(n, c, g) {"jarvislabs", n, c, g}
+/* Prime Intellect: its rows' dataCenter tokens with the country each row
+ * gives (the recorded response PrimeIntellect-ai/prime tests/data/
+ * availability_response.json at 66fb4b704377aa56b0f580756c80f3bc824a797a,
+ * "country"; SkyPilot's catalogue skypilot-org/skypilot-catalog catalogs/
+ * v8/primeintellect/vms.csv at d9a304ea01e96cd4a043159c60d9326d8de4cf0f,
+ * Region = the country, AvailabilityZone = the data centre), read
+ * 2026-12-02. */
+#define PI(n, c) {"primeintellect", n, c, NULL}
 /* Fluidstack: the region names of SkyPilot's Fluidstack catalogue
  * (skypilot-org/skypilot-catalog catalogs/v5/fluidstack/vms.csv, stored
  * version 000c5ee3766dfe64034b4a297d38bdf23885564a, read 2026-11-30:
@@ -198,6 +206,10 @@ static const struct cloud_region clouds[] = {
     HS("CANADA-1", "CA"), HS("NORWAY-1", "NO"), HS("US-1", "US"),
     JL("india-01", "IN", NULL), JL("india-noida-01", "IN", NULL), JL("europe-01", NULL, "eu"),
     JL("IN1", "IN", NULL), JL("IN2", "IN", NULL),
+    PI("US-KS-2", "US"), PI("US-MO-1", "US"), PI("US-WA-1", "US"), PI("US-CA-2", "US"),
+    PI("CA-MTL-1", "CA"), PI("CA-MTL-3", "CA"), PI("us-midwest-1", "US"), PI("CANADA-1", "CA"),
+    PI("FIN-01", "FI"), PI("FIN-02", "FI"), PI("us-east1-a", "US"), PI("us-central1", "US"),
+    PI("us-south-2", "US"), PI("eu-north1", "FI"), PI("eu-west1", "FR"),
     FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
     OVH("GRA1", "FR"), OVH("GRA3", "FR"), OVH("GRA5", "FR"), OVH("GRA7", "FR"),
     OVH("GRA9", "FR"), OVH("GRA11", "FR"), OVH("SBG1", "FR"), OVH("SBG3", "FR"),

@@ -26,6 +26,7 @@ const struct provider *const provider_list[] = {
     &provider_cudo,
     &provider_tensordock,
     &provider_jarvislabs,
+    &provider_primeintellect,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

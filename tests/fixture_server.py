@@ -112,6 +112,7 @@ ROUTES = [
     (re.compile(r"^/v1/vms/machine-types$"), "cudo", "json"),
     (re.compile(r"^/api/v0/client/deploy/hostnodes$"), "tensordock", "json"),
     (re.compile(r"^/misc/server_meta$"), "jarvislabs", "json"),
+    (re.compile(r"^/api/v1/availability/gpus$"), "primeintellect", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -173,6 +174,7 @@ PRICE_KEYS = {
     "price",  # ovhcloud: pricings[].price, 1e-8 EUR
     "hourly_cost", "hourly_cost_preemptible", "monthly_cost",  # vultr
     "value",  # oci: currencyCodeLocalizations[].prices[].value; cudo: *PriceHr.value
+    "onDemand", "communityPrice",  # primeintellect: prices.*
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
