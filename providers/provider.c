@@ -27,6 +27,7 @@ const struct provider *const provider_list[] = {
     &provider_tensordock,
     &provider_jarvislabs,
     &provider_primeintellect,
+    &provider_hyperbolic,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

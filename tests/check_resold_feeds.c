@@ -1,5 +1,5 @@
 /* check_resold_feeds.c — the GPU feeds of marketplaces and resellers added
- * for issue 29 (providers/primeintellect.c) over real HTTP on loopback
+ * for issue 29 (providers/primeintellect.c, hyperbolic.c) over real HTTP on loopback
  * (tests/fixture_server.py): each one's units, paging and key header,
  * what its error bodies say, and that its rows are marketplace hosts. The
  * shared fault and key tests (check_faults.c, check_security.c) run on
@@ -147,6 +147,83 @@ START_TEST(a_primeintellect_body_without_items_is_an_error_with_its_message)
 }
 END_TEST
 
+/* A peer's test payload in the shape Hyperbolic's docs give (coinbase
+ * agentkit's, tests/fixtures/providers/hyperbolic.json): cents per
+ * GPU-hour, POSTed with an empty filter and no key needed. */
+START_TEST(hyperbolic_reads_cents_per_gpu_hour_from_the_marketplace_list)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch(&provider_hyperbolic, "ok-hb", &n, &err) == PLANNER_OK, "%s", err);
+	ck_assert_uint_eq(n.n_offers, 2); /* one-GPU machines: one size each */
+	const struct offer *a = find(&n, "korea-amd14-78-1x", "region-1");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "RTX 3070");
+	CLOSE(a->price_per_hour, 20.0); /* amount 2000 */
+	CLOSE(a->vram_gib, 8.0);        /* ram 8192 MiB */
+	CLOSE(a->vcpus, 32);
+	ck_assert(a->available);
+	ck_assert(a->marketplace);
+	CLOSE(find(&n, "korea-amd11-181-1x", "region-1")->price_per_hour, 16.0);
+	char *log = test_fixture_log(&server, "ok-hb");
+	ck_assert_msg(strstr(log, "\"POST\"") && strstr(log, "\"/v1/marketplace\"") &&
+	                  strstr(log, "filters"),
+	              "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+/* A machine's sizes up to gpus_total, priced per GPU, free when enough
+ * GPUs are not in use; a reserved machine offers nothing free. */
+START_TEST(hyperbolic_offers_each_size_of_a_machine_while_its_gpus_are_free)
+{
+	struct norm n;
+	char *err = NULL;
+	const char *body =
+	    "{\"instances\": ["
+	    "{\"id\": \"m8\", \"status\": \"node_ready\", \"gpus_total\": 8, \"gpus_reserved\": 5,"
+	    " \"reserved\": false, \"location\": {\"region\": \"r\"},"
+	    " \"hardware\": {\"gpus\": [{\"model\": \"NVIDIA-H100-80GB-HBM3\", \"ram\": 81559}],"
+	    " \"cpus\": [{\"virtual_cores\": 160}], \"ram\": [{\"capacity\": 1600}]},"
+	    " \"pricing\": {\"price\": {\"amount\": 150, \"period\": \"hourly\"}}},"
+	    "{\"id\": \"r1\", \"status\": \"node_ready\", \"gpus_total\": 1, \"gpus_reserved\": 0,"
+	    " \"reserved\": true, \"hardware\": {\"gpus\": [{\"model\": "
+	    "\"NVIDIA-H100-80GB-HBM3\"}]},"
+	    " \"pricing\": {\"price\": {\"amount\": 150}}},"
+	    "{\"id\": \"x\", \"gpus_total\": 1, \"hardware\": {\"gpus\": [{\"model\": \"A\"}]},"
+	    " \"pricing\": {}}"
+	    "]}";
+	ck_assert_int_eq(parse(&provider_hyperbolic, body, &n, &err), PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 5); /* 1, 2, 4, 8 of m8; 1 of r1 */
+	ck_assert_uint_eq(n.skipped, 1);  /* no price */
+	const struct offer *two = find(&n, "m8-2x", "r"), *four = find(&n, "m8-4x", "r");
+	ck_assert_ptr_nonnull(two);
+	ck_assert_ptr_nonnull(four);
+	ck_assert_str_eq(two->gpu, "H100 SXM");
+	CLOSE(two->price_per_hour, 3.0);
+	CLOSE(two->vcpus, 40);
+	CLOSE(two->ram_gib, 400);
+	ck_assert(two->available); /* 3 free */
+	ck_assert(!four->available);
+	ck_assert(!find(&n, "r1-1x", "")->available);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_hyperbolic_body_without_instances_is_an_error_with_its_message)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(
+	    parse(&provider_hyperbolic, "{\"error\": \"Not authenticated\"}", &n, &err),
+	    PLANNER_ENET);
+	ck_assert_msg(strstr(err, "hyperbolic says: Not authenticated"), "%s", err);
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 Suite *resold_feeds_suite(void)
 {
 	Suite *s = suite_create("resold_feeds");
@@ -156,6 +233,9 @@ Suite *resold_feeds_suite(void)
 	    t, primeintellect_prices_each_resold_machine_in_its_data_centre_as_a_marketplace_row);
 	tcase_add_test(t, primeintellect_reads_a_machines_total_memory_and_community_prices);
 	tcase_add_test(t, a_primeintellect_body_without_items_is_an_error_with_its_message);
+	tcase_add_test(t, hyperbolic_reads_cents_per_gpu_hour_from_the_marketplace_list);
+	tcase_add_test(t, hyperbolic_offers_each_size_of_a_machine_while_its_gpus_are_free);
+	tcase_add_test(t, a_hyperbolic_body_without_instances_is_an_error_with_its_message);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -113,6 +113,7 @@ ROUTES = [
     (re.compile(r"^/api/v0/client/deploy/hostnodes$"), "tensordock", "json"),
     (re.compile(r"^/misc/server_meta$"), "jarvislabs", "json"),
     (re.compile(r"^/api/v1/availability/gpus$"), "primeintellect", "json"),
+    (re.compile(r"^/v1/marketplace$"), "hyperbolic", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -175,6 +176,7 @@ PRICE_KEYS = {
     "hourly_cost", "hourly_cost_preemptible", "monthly_cost",  # vultr
     "value",  # oci: currencyCodeLocalizations[].prices[].value; cudo: *PriceHr.value
     "onDemand", "communityPrice",  # primeintellect: prices.*
+    "price.amount",  # hyperbolic: pricing.price.amount, US cents (transform_json)
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -213,7 +215,10 @@ def scale(v, f):
 
 def transform_json(v, kind, key=None):
     if isinstance(v, dict):
-        return {k: transform_json(x, kind, k) for k, x in v.items()}
+        # "amount" is a price only under "price" (hyperbolic), not in
+        # digitalocean's vram {amount, unit}.
+        return {k: transform_json(x, kind, "price.amount" if (key, k) == ("price", "amount") else k)
+                for k, x in v.items()}
     if isinstance(v, list):
         return [transform_json(x, kind, key) for x in v]
     if kind == "strnum" and isinstance(v, (int, float)) and not isinstance(v, bool):
