@@ -109,6 +109,14 @@ struct cloud_region {
  * e520054145d1bce6748bcf18c9a25ddd6ea9a348, read 2026-12-02), the
  * snapshot's; NY2 is New York, in the US. */
 #define PS(n, c) {"paperspace", n, c, NULL}
+/* Prime Intellect: its rows' dataCenter tokens with the country each row
+ * gives (the recorded response PrimeIntellect-ai/prime tests/data/
+ * availability_response.json at 66fb4b704377aa56b0f580756c80f3bc824a797a,
+ * "country"; SkyPilot's catalogue skypilot-org/skypilot-catalog catalogs/
+ * v8/primeintellect/vms.csv at d9a304ea01e96cd4a043159c60d9326d8de4cf0f,
+ * Region = the country, AvailabilityZone = the data centre), read
+ * 2026-12-02. */
+#define PI(n, c) {"primeintellect", n, c, NULL}
 /* Fluidstack: the region names of SkyPilot's Fluidstack catalogue
  * (skypilot-org/skypilot-catalog catalogs/v5/fluidstack/vms.csv, stored
  * version 000c5ee3766dfe64034b4a297d38bdf23885564a, read 2026-11-30:
@@ -218,6 +226,10 @@ static const struct cloud_region clouds[] = {
     CR("us-east-nc-nr-1", "US"), CR("us-central-tx-nr-1", "US"),
     HA("us-michigan-1", "US"),
     PS("East Coast (NY2)", "US"),
+    PI("US-KS-2", "US"), PI("US-MO-1", "US"), PI("US-WA-1", "US"), PI("US-CA-2", "US"),
+    PI("CA-MTL-1", "CA"), PI("CA-MTL-3", "CA"), PI("us-midwest-1", "US"), PI("CANADA-1", "CA"),
+    PI("FIN-01", "FI"), PI("FIN-02", "FI"), PI("us-east1-a", "US"), PI("us-central1", "US"),
+    PI("us-south-2", "US"), PI("eu-north1", "FI"), PI("eu-west1", "FR"),
     FS("norway_2_eu", "NO"), FS("norway_4_eu", "NO"), FS("generic_1_canada", "CA"),
     OVH("GRA1", "FR"), OVH("GRA3", "FR"), OVH("GRA5", "FR"), OVH("GRA7", "FR"),
     OVH("GRA9", "FR"), OVH("GRA11", "FR"), OVH("SBG1", "FR"), OVH("SBG3", "FR"),

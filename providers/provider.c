@@ -28,6 +28,8 @@ const struct provider *const provider_list[] = {
     &provider_jarvislabs,
     &provider_cloudrift,
     &provider_hotaisle,
+    &provider_primeintellect,
+    &provider_hyperbolic,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

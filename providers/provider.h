@@ -125,6 +125,8 @@ extern const struct provider provider_hyperstack;
 extern const struct provider provider_jarvislabs;
 extern const struct provider provider_cloudrift;
 extern const struct provider provider_hotaisle;
+extern const struct provider provider_primeintellect;
+extern const struct provider provider_hyperbolic;
 extern const struct provider provider_shadeform;
 extern const struct provider provider_fluidstack;
 /* The ECB's exchange rates: a refresh step, not a price feed. */

@@ -760,8 +760,12 @@ START_TEST(offers_never_cuts_an_offer_name_it_goes_on_under_the_column)
 		char name[512] = "";
 		size_t pieces = 0;
 		for (;;) {
-			char piece[64];
-			snprintf(piece, sizeof piece, "%.28s", strlen(line) > 11 ? line + 11 : "");
+			char piece[96];
+			const char *at = strlen(line) > 11 ? line + 11 : "";
+			/* A word wider than the column is printed whole (cmd_offers.c
+			 * name_piece): the piece then runs on to the word's end. */
+			size_t word = strcspn(at, " ");
+			snprintf(piece, sizeof piece, "%.*s", word > 28 ? (int)word : 28, at);
 			for (size_t k = strlen(piece); k && piece[k - 1] == ' ';)
 				piece[--k] = '\0';
 			if (pieces++)

@@ -114,6 +114,8 @@ ROUTES = [
     (re.compile(r"^/misc/server_meta$"), "jarvislabs", "json"),
     (re.compile(r"^/api/v1/instance-types/list$"), "cloudrift", "json"),
     (re.compile(r"^/api/teams/[A-Za-z0-9_-]+/virtual_machines/available/$"), "hotaisle", "json"),
+    (re.compile(r"^/api/v1/availability/gpus$"), "primeintellect", "json"),
+    (re.compile(r"^/v1/marketplace$"), "hyperbolic", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -177,6 +179,8 @@ PRICE_KEYS = {
     "value",  # oci: currencyCodeLocalizations[].prices[].value; cudo: *PriceHr.value
     "cost_per_hour",  # cloudrift: cents per variant-hour
     "OnDemandPrice",  # hotaisle: cents per VM-hour
+    "onDemand", "communityPrice",  # primeintellect: prices.*
+    "price.amount",  # hyperbolic: pricing.price.amount, US cents (transform_json)
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -215,7 +219,10 @@ def scale(v, f):
 
 def transform_json(v, kind, key=None):
     if isinstance(v, dict):
-        return {k: transform_json(x, kind, k) for k, x in v.items()}
+        # "amount" is a price only under "price" (hyperbolic), not in
+        # digitalocean's vram {amount, unit}.
+        return {k: transform_json(x, kind, "price.amount" if (key, k) == ("price", "amount") else k)
+                for k, x in v.items()}
     if isinstance(v, list):
         return [transform_json(x, kind, key) for x in v]
     if kind == "strnum" and isinstance(v, (int, float)) and not isinstance(v, bool):
