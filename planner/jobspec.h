@@ -34,6 +34,10 @@ enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
 enum serving_mode { SERVING_ON_DEMAND, SERVING_ALWAYS_ON, SERVING_WINDOW };
 /* country_use: whose electricity price a country: gives (schema/countries.json). */
 enum country_use { COUNTRY_BUSINESS, COUNTRY_HOUSEHOLD };
+
+/* commit: the longest commitment (offer_terms: reserved, savings-plan,
+ * committed-use prices) the rented route may weigh; none refuses them. */
+enum commit_term { COMMIT_NONE, COMMIT_1Y, COMMIT_3Y };
 /* lora.targets: the linear layers LoRA adapters sit on. */
 enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 
@@ -320,6 +324,7 @@ struct jobspec {
 		double share; /* 0.2 for 20% */
 	} discounts[SPEC_MAX_DISCOUNTS];
 	size_t n_discounts;
+	int commit;                 /* enum commit_term: the longest term weighed; default 3y */
 	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
 	char *timezone;             /* IANA name; default "UTC" */
 	double electricity_per_kwh; /* in `currency` */

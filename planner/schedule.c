@@ -315,8 +315,12 @@ static void offer_run(struct sched_run *r, size_t j, enum route k, const struct 
 {
 	r->job = j;
 	r->route = k;
-	fmt(r->resource, sizeof r->resource, "%s %s%s", x->provider, x->offer,
-	    x->spot ? " (spot)" : "");
+	char kind[32] = "";
+	if (x->spot)
+		fmt(kind, sizeof kind, " (spot)");
+	else if (x->term[0]) /* rented on a commitment (route_rented.c) */
+		fmt(kind, sizeof kind, " (%s commitment)", x->term);
+	fmt(r->resource, sizeof r->resource, "%s %s%s", x->provider, x->offer, kind);
 	r->gpu = x->gpu;
 	r->gpu_count = x->gpu_count;
 	r->replicas = x->replicas > 0 ? x->replicas : 1;
@@ -325,6 +329,17 @@ static void offer_run(struct sched_run *r, size_t j, enum route k, const struct 
 	r->spot = x->spot;
 	r->slot = t;
 	r->n_slots = len;
+}
+
+/* What an hour of a rented replica costs: its price, or on a commitment
+ * (route_rented.c) the fixed month spread over the hours compare sized it
+ * for, so that a job placed whole pays the commitment's month and a share
+ * of it pays that share. */
+static double rent_hourly(const struct route_result *rent)
+{
+	if (!rent->term[0] || !(rent->gpu_hours > 0))
+		return rent->price_per_hour;
+	return rent->monthly_cost / (rent->gpu_hours * (rent->replicas > 0 ? rent->replicas : 1));
 }
 
 /* Places `need` hours of job j on route k's GPUs (rented) in its allowed
@@ -368,9 +383,11 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 		}
 		offer_run(r, j, k, rent, t, len);
 		r->hours = left < len ? left : len;
-		r->cost = r->hours * rent->price_per_hour * rent->replicas; /* all copies run */
-		/* Each run starts its nodes anew: its setup hours (costs:). */
-		double setup = tco_setup_run(b->spec, r->replicas, rent->price_per_hour);
+		r->cost = r->hours * rent_hourly(rent) * rent->replicas; /* all copies run */
+		/* Each run starts its nodes anew: its setup hours (costs:); a
+		 * commitment's instances stay up. */
+		double setup =
+		    rent->term[0] ? 0 : tco_setup_run(b->spec, r->replicas, rent->price_per_hour);
 		r->cost += setup;
 		s->setup_cost += setup;
 		*cost += r->cost;
