@@ -192,9 +192,8 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 /* The commitment t on gpu run as `run` sizes it, into r: every instance
  * billed COMMIT_HOURS_PER_MONTH at the effective rate (the upfront spread
  * over the term), no setup hours (the instances stay up). */
-static void keep_term(const struct route_ctx *c, struct route_result *r,
-                      const struct offer_term *t, const struct gpu_spec *gpu,
-                      const struct workload_run *run, double cost)
+static void keep_term(const struct route_ctx *c, struct route_result *r, const struct offer_term *t,
+                      const struct gpu_spec *gpu, const struct workload_run *run, double cost)
 {
 	const struct offer *o = &t->o;
 	r->feasible = true;
@@ -400,7 +399,8 @@ static void rented_report_detail(char *buf, size_t len, const struct route_resul
 		n = term_text(buf, len, n, r, cur);
 		if (n >= 0 && (size_t)n < len)
 			snprintf(buf + n, len - (size_t)n, ", runs %.1f h%s, %.0f output tokens/s",
-			         r->gpu_hours, r->replicas > 1 ? " each" : "", r->tokens_per_second);
+			         r->gpu_hours, r->replicas > 1 ? " each" : "",
+			         r->tokens_per_second);
 		return;
 	}
 	snprintf(buf, len, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s",
@@ -415,8 +415,9 @@ static void rented_summary(char *buf, size_t len, const struct job_result *j, co
 	char reps[48];
 	route_gpu_count_text(reps, sizeof reps, r);
 	if (r->term[0])
-		snprintf(buf, len, "commit %s to %s %s at %s (%s), %.2f %s upfront, %.2f %s a month",
-		         r->term, reps, r->gpu->name, r->provider, r->offer, r->upfront, cur,
+		snprintf(buf, len,
+		         "commit %s to %s %s at %s (%s), %.2f %s upfront, %.2f %s a month", r->term,
+		         reps, r->gpu->name, r->provider, r->offer, r->upfront, cur,
 		         r->monthly_cost, cur);
 	else
 		snprintf(buf, len, "rent %s %s at %s (%s)%s", reps, r->gpu->name, r->provider,

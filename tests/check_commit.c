@@ -1,0 +1,233 @@
+/* check_commit.c — commitments weighed by compare and fleet (issue 29
+ * item 6, route_rented.c's consider_terms, the spec's commit:): the
+ * recorded Azure reservation rows (tests/fixtures/real/PROVENANCE.md,
+ * scenario real-b16als) stored by the real `planner refresh` over loopback,
+ * then the plan read back against the stored rows. */
+#include <cJSON.h>
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider.h"
+#include "testutil.h"
+
+/* A year's 8,760 hours over 12 months: what a commitment bills a month. */
+#define TEST_COMMIT_HOURS 730.0
+
+static struct test_fixture fx;
+
+static void fx_start(void)
+{
+	test_fixture_start(&fx, 2.0);
+}
+
+static void fx_stop(void)
+{
+	test_fixture_stop(&fx);
+}
+
+/* A store holding azure's recorded rows: two pay-as-you-go offers of
+ * Standard_NC24ads_A100_v4 (on demand 0.673, spot 0.6057) and its 1- and
+ * 3-year reservations (3478 and 6721 for the term). Returns the path. */
+static char *azure_db(void)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
+	char *url = xasprintf("PLANNER_AZURE_URL=http://127.0.0.1:%d/real-b16als", fx.port);
+	const char *env[] = {url, "PLANNER_HTTP_RETRIES=1", "PLANNER_HTTP_BACKOFF_MS=1", NULL};
+	const char *argv[] = {"refresh", "--db", db, "--provider", "azure", NULL};
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, env, &out, &err) == 0, "%s", err);
+	free(out);
+	free(err);
+	free(url);
+	free(dir);
+	return db;
+}
+
+/* A number the store holds (the first column of sql's first row). */
+static double stored(const char *db, const char *sql, const char *param)
+{
+	char *v = test_query(db, sql, param);
+	ck_assert_msg(*v, "no row: %s", sql);
+	double d = atof(v);
+	free(v);
+	return d;
+}
+
+/* Two jobs on one A100 80GB at azure only: 600 and 100 hours a month. */
+static const char *SPEC = "version: 1\n"
+                          "providers: [azure]\n"
+                          "buy: []\n"
+                          "jobs:\n"
+                          "  - {name: always-on, model: llama-3.1-8b, precision: bf16, "
+                          "context: 8192, batch: 8, hours_per_month: 600, data: public}\n"
+                          "  - {name: evenings, model: llama-3.1-8b, precision: bf16, "
+                          "context: 8192, batch: 8, hours_per_month: 100, data: public}\n";
+
+/* `planner compare SPEC --db DB [--set SET] --format json` parsed. */
+static cJSON *compare_json(const char *db, const char *spec, const char *set)
+{
+	const char *argv[10] = {"compare", spec, "--db", db, "--format", "json"};
+	size_t a = 6;
+	if (set) {
+		argv[a++] = "--set";
+		argv[a++] = set;
+	}
+	argv[a] = NULL;
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	free(out);
+	free(err);
+	return root;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+	ck_assert_msg(cJSON_IsNumber(v), "no number %s", key);
+	return v->valuedouble;
+}
+
+static const cJSON *rented_of(const cJSON *root, const char *job)
+{
+	const cJSON *r = test_json_route(test_json_job(root, job), "rented");
+	ck_assert_ptr_nonnull(r);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	return r;
+}
+
+START_TEST(compare_rents_on_a_commitment_only_when_the_jobs_hours_make_it_cheaper)
+{
+	char *db = azure_db(), *dir = test_tmpdir();
+	char *spec = test_write(dir, "spec.yaml", SPEC);
+	double od = stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0",
+	                   "azure");
+	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
+	double up3 = stored(db, "SELECT upfront FROM offer_terms WHERE term = ?", "3y");
+	/* the stored term is the recorded one: 6721 over 26,280 hours */
+	ck_assert_double_eq(up3, 6721);
+	ck_assert_double_eq_tol(y3, 6721.0 / 26280, 1e-9);
+	cJSON *root = compare_json(db, spec, NULL);
+	/* 600 h on demand cost more than the commitment's fixed month */
+	const cJSON *r = rented_of(root, "always-on");
+	ck_assert(600 * od > y3 * TEST_COMMIT_HOURS);
+	const cJSON *t = cJSON_GetObjectItem(r, "commitment");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "term")->valuestring, "3y");
+	ck_assert_double_eq_tol(num(t, "upfront"), up3, 0.005);
+	ck_assert_double_eq_tol(num(t, "effective_per_hour"), y3, 5e-5);
+	ck_assert_double_eq_tol(num(t, "monthly_cost"), y3 * TEST_COMMIT_HOURS, 0.005);
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), y3 * TEST_COMMIT_HOURS, 0.005);
+	ck_assert_double_eq_tol(num(r, "price_per_hour"), y3, 5e-5);
+	ck_assert_double_eq(num(r, "gpu_hours"), 600);
+	ck_assert_double_eq(num(r, "setup_cost"), 0);
+	/* 100 h are too few: 100 x 0.673 is less than a month of the term */
+	r = rented_of(root, "evenings");
+	ck_assert(100 * od < y3 * TEST_COMMIT_HOURS);
+	ck_assert_ptr_null(cJSON_GetObjectItem(r, "commitment"));
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), 100 * od, 0.005);
+	ck_assert_double_eq_tol(num(r, "price_per_hour"), od, 5e-5);
+	cJSON_Delete(root);
+	/* the table says the term, the upfront and the month */
+	const char *argv[] = {"compare", spec, "--db", db, NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	char want[160];
+	snprintf(want, sizeof want,
+	         "3y commitment, %.2f USD upfront, %.4g USD/h effective x 730 h "
+	         "= %.2f USD/month, runs 600.0 h",
+	         up3, y3, y3 * TEST_COMMIT_HOURS);
+	ck_assert_msg(strstr(out, want), "%s\nnot in\n%s", want, out);
+	free(out);
+	free(spec);
+	free(dir);
+	free(db);
+}
+END_TEST
+
+START_TEST(commit_caps_the_term_weighed_and_none_refuses_commitments)
+{
+	char *db = azure_db(), *dir = test_tmpdir();
+	char *spec = test_write(dir, "spec.yaml", SPEC);
+	double od = stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0",
+	                   "azure");
+	double y1 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "1y");
+	double up1 = stored(db, "SELECT upfront FROM offer_terms WHERE term = ?", "1y");
+	ck_assert_double_eq(up1, 3478);
+	cJSON *root = compare_json(db, spec, "commit=1y");
+	const cJSON *r = rented_of(root, "always-on");
+	const cJSON *t = cJSON_GetObjectItem(r, "commitment");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "term")->valuestring, "1y");
+	ck_assert_double_eq_tol(num(t, "upfront"), up1, 0.005);
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), y1 * TEST_COMMIT_HOURS, 0.005);
+	cJSON_Delete(root);
+	root = compare_json(db, spec, "commit=none");
+	r = rented_of(root, "always-on");
+	ck_assert_ptr_null(cJSON_GetObjectItem(r, "commitment"));
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), 600 * od, 0.005);
+	cJSON_Delete(root);
+	const char *bad[] = {"compare", spec, "--db", db, "--set", "commit=2y", NULL};
+	char *err = NULL;
+	ck_assert_int_eq(test_run_planner(bad, NULL, NULL, &err), 1); /* bad input */
+	ck_assert_msg(strstr(err, "unknown commit '2y'"), "%s", err);
+	free(err);
+	free(spec);
+	free(dir);
+	free(db);
+}
+END_TEST
+
+/* fleet's buy-nothing month: the committed job pays the commitment's month
+ * in the schedule, not its hours at the effective rate. */
+START_TEST(fleet_bills_a_committed_rental_its_fixed_month)
+{
+	char *db = azure_db(), *dir = test_tmpdir();
+	char *text = xasprintf("%s", SPEC);
+	char *at = strstr(text, "buy: []");
+	ck_assert_ptr_nonnull(at);
+	char *fleet_spec = xasprintf("%.*sbuy: [{gpu: RTX 4090, price: 1800}]%s", (int)(at - text),
+	                             text, at + strlen("buy: []"));
+	char *spec = test_write(dir, "fleet.yaml", fleet_spec);
+	double od = stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0",
+	                   "azure");
+	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
+	const char *argv[] = {"fleet", spec, "--db", db, "--format", "json", NULL};
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	const cJSON *none =
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(root, "alternatives"), "buy_nothing");
+	ck_assert_ptr_nonnull(none);
+	double rented = num(cJSON_GetObjectItem(none, "by_route"), "rented");
+	ck_assert_double_eq_tol(rented, y3 * TEST_COMMIT_HOURS + 100 * od, 0.01);
+	/* at the effective rate for its 600 hours it would be less */
+	ck_assert(y3 * 600 + 100 * od < rented - 1);
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	free(spec);
+	free(fleet_spec);
+	free(text);
+	free(dir);
+	free(db);
+}
+END_TEST
+
+Suite *commit_suite(void)
+{
+	Suite *s = suite_create("commit");
+	TCase *t = tcase_create("commitments against on-demand over loopback");
+	tcase_add_checked_fixture(t, fx_start, fx_stop);
+	tcase_set_timeout(t, 0); /* no wall-clock limit */
+	tcase_add_test(t, compare_rents_on_a_commitment_only_when_the_jobs_hours_make_it_cheaper);
+	tcase_add_test(t, commit_caps_the_term_weighed_and_none_refuses_commitments);
+	tcase_add_test(t, fleet_bills_a_committed_rental_its_fixed_month);
+	suite_add_tcase(s, t);
+	return s;
+}
