@@ -211,6 +211,8 @@ struct job {
  * rents nothing: workload_route_allowed). This function can't fail. */
 unsigned job_hosting(const struct job *j);
 
+struct offer_term; /* store.h */
+
 struct owned_gpu {
 	const struct gpu_spec *gpu; /* points into the refdata, or at sized */
 	int count;
@@ -218,6 +220,9 @@ struct owned_gpu {
 	struct gpu_spec *sized;     /* owned: the part at memory_gib (name with the size) */
 	double watts;               /* per GPU; default the reference board power */
 	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
+	/* fleet only (fleet_spec): the GPUs of a shared commitment, not owned
+	 * (the plan's offer_terms); NULL for every entry of a spec. */
+	const struct offer_term *commit;
 	struct src_pos pos;
 };
 
@@ -233,6 +238,7 @@ struct buy_option {
 	double watts;               /* per GPU */
 	int max_count;              /* most GPUs one would buy; default 8 */
 	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
+	const struct offer_term *commit; /* fleet's shared commitment (fleet.c); NULL: a purchase */
 	struct src_pos pos;
 };
 

@@ -420,7 +420,8 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 	size_cache_free(&sizes);
 	free(provs);
 	free(offers);
-	free(terms);
+	p->terms = terms; /* fleet shares them across the jobs */
+	p->n_terms = n_terms;
 	*out = p;
 	return PLANNER_OK;
 fail:
@@ -445,6 +446,7 @@ void plan_free(struct plan *p)
 	free(p->moves);
 	free(p->jobs);
 	free(p->offer_groups);
+	free(p->terms);
 	free(p);
 }
 

@@ -34,9 +34,8 @@ struct route_ctx {
 	size_t n_terms;
 };
 
-/* The hours a month a commitment bills: a year's 8,760 over 12 months
- * (store.h, offer_term_hours). */
-#define COMMIT_HOURS_PER_MONTH 730.0
+/* The hours a month a commitment bills (store.h). */
+#define COMMIT_HOURS_PER_MONTH OFFER_TERM_HOURS_PER_MONTH
 
 /* plan.c: the factor that prices an amount in currency cur in the spec's
  * currency (the spec's fx, else the reference rates); false when cur has

@@ -228,6 +228,7 @@ static void keep_term(const struct route_ctx *c, struct route_result *r, const s
 static void consider_terms(const struct route_ctx *c, struct route_result *r)
 {
 	unsigned hosting = job_hosting(c->job);
+	double on_demand = r->feasible ? r->monthly_cost : 0;
 	for (size_t i = 0; i < c->n_terms; i++) {
 		const struct offer_term *t = &c->terms[i];
 		struct gpu_spec sized;
@@ -242,10 +243,11 @@ static void consider_terms(const struct route_ctx *c, struct route_result *r)
 		                     WORKLOAD_MAX_GPUS / t->o.gpu_count, &run, why, sizeof why) ||
 		    !(run.hours > 0) || run.hours > HOURS_PER_MONTH)
 			continue;
-		double cost = run.replicas * t->o.price_per_hour * COMMIT_HOURS_PER_MONTH;
+		double cost = offer_term_month(t, run.replicas);
 		if (r->feasible && !(cost < r->monthly_cost))
 			continue;
 		keep_term(c, r, t, gpu, &run, cost);
+		r->on_demand_cost = on_demand;
 	}
 }
 
