@@ -6,6 +6,7 @@
 #include <cJSON.h>
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,139 @@ START_TEST(fleet_bills_a_committed_rental_its_fixed_month)
 }
 END_TEST
 
+/* `planner fleet SPEC --db DB [--set SET] --format json` parsed. */
+static cJSON *fleet_json(const char *db, const char *spec, const char *set)
+{
+	const char *argv[10] = {"fleet", spec, "--db", db, "--format", "json"};
+	size_t a = 6;
+	if (set) {
+		argv[a++] = "--set";
+		argv[a++] = set;
+	}
+	argv[a] = NULL;
+	char *out = NULL, *err = NULL;
+	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	free(out);
+	free(err);
+	return root;
+}
+
+/* The where of job `name`'s only run in fleet's recommended month. */
+static const char *only_run_where(const cJSON *root, const char *name)
+{
+	const cJSON *j;
+	cJSON_ArrayForEach(j, cJSON_GetObjectItem(root, "jobs"))
+	{
+		if (strcmp(cJSON_GetObjectItem(j, "name")->valuestring, name))
+			continue;
+		const cJSON *runs = cJSON_GetObjectItem(j, "runs_on");
+		ck_assert_int_eq(cJSON_GetArraySize(runs), 1);
+		return cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 0), "where")->valuestring;
+	}
+	ck_abort_msg("no job %s", name);
+	return NULL;
+}
+
+/* Two jobs of 600 and 100 hours fit one instance's month: fleet commits
+ * to one and runs both on it, where compare, pricing each job alone, pays
+ * the commitment and 100 hours on demand. A job of data: restricted may
+ * not leave the house: it never runs on the commitment. */
+START_TEST(fleet_shares_one_commitment_across_jobs_as_it_shares_gpus_on_hand)
+{
+	char *db = azure_db(), *dir = test_tmpdir();
+	char *text = xasprintf("%s  - {name: secret, model: llama-3.1-8b, precision: bf16, "
+	                       "context: 8192, batch: 8, hours_per_month: 50, data: restricted}\n",
+	                       SPEC);
+	char *spec = test_write(dir, "shared.yaml", text);
+	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
+	double up3 = stored(db, "SELECT upfront FROM offer_terms WHERE term = ?", "3y");
+	cJSON *root = fleet_json(db, spec, NULL);
+	const cJSON *buy = cJSON_GetObjectItem(root, "purchase");
+	ck_assert_int_eq(cJSON_GetArraySize(buy), 1);
+	const cJSON *b = cJSON_GetArrayItem(buy, 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(b, "gpu")->valuestring, "A100 80GB");
+	ck_assert_double_eq(num(b, "price"), 0);
+	const cJSON *t = cJSON_GetObjectItem(b, "commitment");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "term")->valuestring, "3y");
+	ck_assert_double_eq(num(t, "instances"), 1);
+	ck_assert_double_eq_tol(num(t, "upfront"), up3, 0.005);
+	ck_assert_double_eq_tol(num(t, "monthly_cost"), y3 * TEST_COMMIT_HOURS, 0.005);
+	/* the month is the commitment's alone: both jobs on its one A100 */
+	ck_assert_double_eq_tol(num(root, "monthly_total"), y3 * TEST_COMMIT_HOURS, 0.01);
+	ck_assert_double_eq(num(root, "capex"), 0);
+	ck_assert_ptr_nonnull(strstr(only_run_where(root, "always-on"), "(azure 3y)"));
+	ck_assert_ptr_nonnull(strstr(only_run_where(root, "evenings"), "(azure 3y)"));
+	const cJSON *j;
+	cJSON_ArrayForEach(j, cJSON_GetObjectItem(root, "jobs"))
+	{
+		if (strcmp(cJSON_GetObjectItem(j, "name")->valuestring, "secret"))
+			continue;
+		ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "runs_on")), 0);
+		ck_assert_double_eq(num(j, "unplaced_hours"), 50);
+	}
+	cJSON_Delete(root);
+	/* commit: none: no commitment to share, each job rents on demand */
+	root = fleet_json(db, spec, "commit=none");
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "purchase")), 0);
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "buy_candidates"))
+	    ck_assert_ptr_null(strstr(c->valuestring, "commitment"));
+	cJSON_Delete(root);
+	free(spec);
+	free(text);
+	free(dir);
+	free(db);
+}
+END_TEST
+
+/* With two RTX 4090 bought, the owned pools leave the 600-hour job a few
+ * hours to rent: those cost their on-demand share, not a year's
+ * commitment nor its effective rate. */
+START_TEST(leftover_hours_of_a_committed_job_are_billed_on_demand)
+{
+	char *db = azure_db(), *dir = test_tmpdir();
+	char *text = xasprintf("%s", SPEC);
+	char *at = strstr(text, "buy: []");
+	ck_assert_ptr_nonnull(at);
+	char *body = xasprintf("%.*sbuy: [{gpu: RTX 4090, price: 1800}]%s  - {name: secret, "
+	                       "model: llama-3.1-8b, precision: bf16, context: 8192, batch: 8, "
+	                       "hours_per_month: 50, data: restricted}\n",
+	                       (int)(at - text), text, at + strlen("buy: []"));
+	char *spec = test_write(dir, "left.yaml", body);
+	double od = stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0",
+	                   "azure");
+	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
+	cJSON *root = fleet_json(db, spec, NULL);
+	bool rented = false;
+	const cJSON *j, *run;
+	cJSON_ArrayForEach(j, cJSON_GetObjectItem(root, "jobs"))
+	{
+		if (strcmp(cJSON_GetObjectItem(j, "name")->valuestring, "always-on"))
+			continue;
+		cJSON_ArrayForEach(run, cJSON_GetObjectItem(j, "runs_on"))
+		{
+			if (strcmp(cJSON_GetObjectItem(run, "route")->valuestring, "rented"))
+				continue;
+			double h = num(run, "hours");
+			/* below 277 h on demand costs less than the month */
+			ck_assert(h * od < y3 * TEST_COMMIT_HOURS);
+			ck_assert_double_eq_tol(num(run, "cost"), h * od, 0.01);
+			rented = true;
+		}
+	}
+	ck_assert_msg(rented, "the owned pools took the whole job: nothing to check");
+	cJSON_Delete(root);
+	free(spec);
+	free(body);
+	free(text);
+	free(dir);
+	free(db);
+}
+END_TEST
+
 Suite *commit_suite(void)
 {
 	Suite *s = suite_create("commit");
@@ -228,6 +362,8 @@ Suite *commit_suite(void)
 	tcase_add_test(t, compare_rents_on_a_commitment_only_when_the_jobs_hours_make_it_cheaper);
 	tcase_add_test(t, commit_caps_the_term_weighed_and_none_refuses_commitments);
 	tcase_add_test(t, fleet_bills_a_committed_rental_its_fixed_month);
+	tcase_add_test(t, fleet_shares_one_commitment_across_jobs_as_it_shares_gpus_on_hand);
+	tcase_add_test(t, leftover_hours_of_a_committed_job_are_billed_on_demand);
 	suite_add_tcase(s, t);
 	return s;
 }
