@@ -1,8 +1,9 @@
 /* check_commit.c — commitments weighed by compare and fleet (issue 29
- * item 6, route_rented.c's consider_terms, the spec's commit:): the
- * recorded Azure reservation rows (tests/fixtures/real/PROVENANCE.md,
- * scenario real-b16als) stored by the real `planner refresh` over loopback,
- * then the plan read back against the stored rows. */
+ * item 6, route_rented.c's consider_terms, fleet_commit.c, the spec's
+ * commit:): the recorded Azure reservation rows and AWS p4d.24xlarge
+ * reserved rates (tests/fixtures/real/PROVENANCE.md, scenarios real-b16als
+ * and real-p4d) stored by the real `planner refresh` over loopback, then
+ * the plan read back against the stored rows. */
 #include <cJSON.h>
 #include <check.h>
 #include <math.h>
@@ -29,15 +30,16 @@ static void fx_stop(void)
 	test_fixture_stop(&fx);
 }
 
-/* A store holding azure's recorded rows: two pay-as-you-go offers of
- * Standard_NC24ads_A100_v4 (on demand 0.673, spot 0.6057) and its 1- and
- * 3-year reservations (3478 and 6721 for the term). Returns the path. */
-static char *azure_db(void)
+/* A store refreshed by `planner refresh --provider NAME` with NAME's feed
+ * at the fixture's scenario scen (its URL variable var); extra: one more
+ * "K=V" or NULL. Returns the path. */
+static char *feed_db(const char *name, const char *var, const char *scen, const char *extra)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir);
-	char *url = xasprintf("PLANNER_AZURE_URL=http://127.0.0.1:%d/real-b16als", fx.port);
-	const char *env[] = {url, "PLANNER_HTTP_RETRIES=1", "PLANNER_HTTP_BACKOFF_MS=1", NULL};
-	const char *argv[] = {"refresh", "--db", db, "--provider", "azure", NULL};
+	char *url = xasprintf("%s=http://127.0.0.1:%d/%s", var, fx.port, scen);
+	const char *env[] = {url, "PLANNER_HTTP_RETRIES=1", "PLANNER_HTTP_BACKOFF_MS=1", extra,
+	                     NULL};
+	const char *argv[] = {"refresh", "--db", db, "--provider", name, NULL};
 	char *out = NULL, *err = NULL;
 	ck_assert_msg(test_run_planner(argv, env, &out, &err) == 0, "%s", err);
 	free(out);
@@ -45,6 +47,14 @@ static char *azure_db(void)
 	free(url);
 	free(dir);
 	return db;
+}
+
+/* A store holding azure's recorded rows: two pay-as-you-go offers of
+ * Standard_NC24ads_A100_v4 (on demand 0.673, spot 0.6057) and its 1- and
+ * 3-year reservations (3478 and 6721 for the term). */
+static char *azure_db(void)
+{
+	return feed_db("azure", "PLANNER_AZURE_URL", "real-b16als", NULL);
 }
 
 /* A number the store holds (the first column of sql's first row). */
@@ -353,6 +363,56 @@ START_TEST(leftover_hours_of_a_committed_job_are_billed_on_demand)
 }
 END_TEST
 
+/* A GPU's recorded reserved rates (ec2instances.info's p4d.24xlarge page,
+ * scenario real-p4d): 8x A100 40GB at 32.773 on demand, 20.175 and 12.499
+ * on 1- and 3-year No Upfront terms. offers --term lists them; compare
+ * commits for 600 h a month and rents 100 h by the hour. */
+START_TEST(aws_reserved_gpu_rates_from_a_recording_are_weighed_by_compare)
+{
+	char *db = feed_db("aws", "PLANNER_AWS_URL", "real-p4d", "PLANNER_AWS_REGIONS=us-east-1");
+	char *dir = test_tmpdir();
+	const char *term_args[] = {"offers", "--term", "1y", "--db", db, "--format", "json", NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(term_args, NULL, &out, NULL), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 1);
+	const cJSON *o = cJSON_GetArrayItem(arr, 0);
+	ck_assert_str_eq(cJSON_GetObjectItem(o, "offer")->valuestring, "p4d.24xlarge");
+	ck_assert_str_eq(cJSON_GetObjectItem(o, "gpu")->valuestring, "A100 40GB");
+	ck_assert_double_eq(num(o, "price_per_hour"), 20.175);
+	ck_assert_double_eq(num(o, "upfront"), 0);
+	cJSON_Delete(arr);
+	free(out);
+	char *text = xasprintf("%s", SPEC);
+	char *at = strstr(text, "[azure]");
+	ck_assert_ptr_nonnull(at);
+	char *body = xasprintf("%.*s[aws]%s", (int)(at - text), text, at + strlen("[azure]"));
+	char *spec = test_write(dir, "aws.yaml", body);
+	double od =
+	    stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0", "aws");
+	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
+	ck_assert_double_eq(od, 32.773);
+	ck_assert_double_eq(y3, 12.499);
+	cJSON *root = compare_json(db, spec, NULL);
+	const cJSON *r = rented_of(root, "always-on");
+	const cJSON *t = cJSON_GetObjectItem(r, "commitment");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "term")->valuestring, "3y");
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "option")->valuestring, "No Upfront");
+	ck_assert_double_eq(num(t, "upfront"), 0);
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), y3 * TEST_COMMIT_HOURS, 0.005);
+	r = rented_of(root, "evenings");
+	ck_assert_ptr_null(cJSON_GetObjectItem(r, "commitment"));
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), 100 * od, 0.005);
+	cJSON_Delete(root);
+	free(spec);
+	free(body);
+	free(text);
+	free(dir);
+	free(db);
+}
+END_TEST
+
 Suite *commit_suite(void)
 {
 	Suite *s = suite_create("commit");
@@ -364,6 +424,7 @@ Suite *commit_suite(void)
 	tcase_add_test(t, fleet_bills_a_committed_rental_its_fixed_month);
 	tcase_add_test(t, fleet_shares_one_commitment_across_jobs_as_it_shares_gpus_on_hand);
 	tcase_add_test(t, leftover_hours_of_a_committed_job_are_billed_on_demand);
+	tcase_add_test(t, aws_reserved_gpu_rates_from_a_recording_are_weighed_by_compare);
 	suite_add_tcase(s, t);
 	return s;
 }
