@@ -349,9 +349,10 @@ static void rented_json(cJSON *o, const struct plan *p, const struct route_resul
 	cJSON_AddNumberToObject(t, "monthly_cost", round_to(r->monthly_cost, 2));
 }
 
-/* " 3y commitment (All Upfront), 6721 USD upfront, 0.2557 USD/h effective
- * x 730 h = 186.65 USD/month;" of a rental on a commitment, into buf at n
- * (len bytes in all); returns the new n. */
+/* "3y commitment (All Upfront), 6721.00 USD upfront, 0.2557 USD/h
+ * effective x 730 h = 186.69 USD/month" of a rental on a commitment (the
+ * hours of all its instances), into buf at n (len bytes in all); returns
+ * the new n. */
 static int term_text(char *buf, size_t len, int n, const struct route_result *r, const char *cur)
 {
 	if (n < 0 || (size_t)n >= len)
