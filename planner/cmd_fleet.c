@@ -26,7 +26,8 @@ struct where {
 static void place_of(const struct sched_run *r, char *buf, size_t len)
 {
 	if (route_has(r->route, ROUTE_HAS_CAPACITY))
-		snprintf(buf, len, "%s", r->gpu ? r->gpu->name : r->resource);
+		/* a shared commitment's pool has a provider: its name says whose */
+		snprintf(buf, len, "%s", r->provider[0] || !r->gpu ? r->resource : r->gpu->name);
 	else if (route_has(r->route, ROUTE_HOURLY))
 		snprintf(buf, len, "%s %s%s", r->provider, r->gpu ? r->gpu->name : "",
 			 r->spot ? " spot" : "");
@@ -105,6 +106,22 @@ static void purchase_json(cJSON *a, const struct fleet *f, const struct fleet_ch
 		cJSON_AddStringToObject(x, "gpu", f->buy[i].gpu->name);
 		cJSON_AddNumberToObject(x, "count", c->counts[i]);
 		cJSON_AddNumberToObject(x, "price", round_to(f->buy[i].price, 2));
+		const struct offer_term *t = f->buy[i].commit;
+		if (!t)
+			continue;
+		/* a shared commitment: nothing bought, a fixed month */
+		int instances = fleet_commit_instances(&f->buy[i], c->counts[i]);
+		cJSON *m = cJSON_AddObjectToObject(x, "commitment");
+		cJSON_AddStringToObject(m, "provider", t->o.provider);
+		cJSON_AddStringToObject(m, "offer", t->o.offer);
+		cJSON_AddStringToObject(m, "region", t->o.region);
+		cJSON_AddStringToObject(m, "term", t->term);
+		cJSON_AddStringToObject(m, "option", t->option);
+		cJSON_AddNumberToObject(m, "instances", instances);
+		cJSON_AddNumberToObject(m, "upfront", round_to(t->upfront * instances, 2));
+		cJSON_AddNumberToObject(m, "effective_per_hour", round_to(t->o.price_per_hour, 4));
+		cJSON_AddNumberToObject(m, "monthly_cost",
+		                        round_to(offer_term_month(t, instances), 2));
 	}
 }
 
@@ -190,8 +207,15 @@ static cJSON *fleet_json(const struct jobspec *spec, const struct plan *plan, co
 	cJSON_AddBoolToObject(root, "buy_list_derived", f->derived);
 	cJSON *types = cJSON_CreateArray();
 	cJSON_AddItemToObject(root, "buy_candidates", types);
-	for (size_t i = 0; i < f->n_types; i++)
-		cJSON_AddItemToArray(types, cJSON_CreateString(f->buy[i].gpu->name));
+	for (size_t i = 0; i < f->n_types; i++) {
+		char name[96];
+		if (f->buy[i].commit)
+			snprintf(name, sizeof name, "%s (%s %s commitment)", f->buy[i].gpu->name,
+			         f->buy[i].commit->o.provider, f->buy[i].commit->term);
+		else
+			snprintf(name, sizeof name, "%s", f->buy[i].gpu->name);
+		cJSON_AddItemToArray(types, cJSON_CreateString(name));
+	}
 	cJSON_AddItemToObject(root, "runout", runout_json(f, run));
 	return root;
 }
@@ -250,6 +274,11 @@ static void strategies_table(FILE *out, const struct jobspec *spec, const struct
 	for (int r = 0; r < (int)route_count(); r++)
 		ROW(route_name((enum route)r), ch[k]->by_route[r]);
 	ROW("  of which purchase", ch[k]->purchase_monthly);
+	bool committed = false; /* shared commitments (fleet_commit.c) */
+	for (size_t k = 0; k < n; k++)
+		committed |= ch[k]->commit_monthly > 0;
+	if (committed)
+		ROW("  of which commitments", ch[k]->commit_monthly);
 	/* The owned pools' fixed month (schedule.h, owned_fixed), when costs:
 	 * or idle_watts give one. */
 	bool fixed = false;

@@ -15,9 +15,6 @@
 #include "util.h"
 #include "workload.h"
 
-/* The scheduler's bound on one pool (schedule.c, SCHED_MAX_POOL_GPUS: a
- * run's GPUs are a 64-bit set). */
-#define FLEET_MAX_POOL_GPUS 64
 
 
 static double job_floor(const struct jobspec *spec, const struct workload *w,
@@ -280,6 +277,7 @@ int fleet_spec(const struct jobspec *spec, const int *counts, struct jobspec *co
 		o->count = counts[i];
 		o->watts = spec->buy[i].watts;
 		o->idle_watts = spec->buy[i].idle_watts;
+		o->commit = spec->buy[i].commit;
 		o->pos = spec->buy[i].pos;
 	}
 	return PLANNER_OK;
@@ -325,6 +323,11 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	c->n_buy = spec->n_buy;
 	for (size_t i = 0; i < spec->n_buy; i++) {
 		c->counts[i] = counts[i];
+		if (spec->buy[i].commit) { /* a fixed month, nothing bought */
+			c->commit_monthly += offer_term_month(
+			    spec->buy[i].commit, fleet_commit_instances(&spec->buy[i], counts[i]));
+			continue;
+		}
 		struct tco_owned t; /* the purchase with its hosts (costs:) */
 		tco_owned_month(spec, spec->buy[i].gpu, counts[i], spec->buy[i].price, 0, 0, 0,
 		                false, &t);
@@ -337,8 +340,8 @@ static int choose(const struct month_ctx *m, const int *counts, unsigned flags,
 	double penalty = 0;
 	for (int r = 0; r < (int)route_count(); r++)
 		c->by_route[r] = s->route_cost[r];
-	c->by_route[ROUTE_OWNED] += c->purchase_monthly;
-	c->monthly_total = s->total_cost + c->purchase_monthly;
+	c->by_route[ROUTE_OWNED] += c->purchase_monthly + c->commit_monthly;
+	c->monthly_total = s->total_cost + c->purchase_monthly + c->commit_monthly;
 	for (size_t j = 0; j < s->n_jobs; j++) {
 		c->unplaced_hours += s->jobs[j].unplaced_hours;
 		if (s->jobs[j].hours_needed > 0)
@@ -386,15 +389,19 @@ static int type_max(const struct jobspec *spec, const struct plan *plan, size_t 
 	const struct buy_option *b = &spec->buy[i];
 	int on_hand = 0;
 	for (size_t k = 0; k < spec->n_owned; k++)
-		if (spec->owned[k].gpu == b->gpu && spec->owned[k].watts == b->watts)
+		if (spec->owned[k].gpu == b->gpu && spec->owned[k].watts == b->watts &&
+		    spec->owned[k].commit == b->commit)
 			on_hand += spec->owned[k].count;
 	int room = FLEET_MAX_POOL_GPUS - on_hand;
 	for (size_t k = 0; k < i; k++) /* an earlier identical entry shares the pool */
-		if (spec->buy[k].gpu == b->gpu && spec->buy[k].watts == b->watts)
+		if (spec->buy[k].gpu == b->gpu && spec->buy[k].watts == b->watts &&
+		    spec->buy[k].commit == b->commit)
 			room -= spec->buy[k].max_count;
 	int max = b->max_count < room ? b->max_count : room;
 	for (size_t j = 0; j < plan->n_jobs; j++) {
 		const struct workload *w = &plan->jobs[j].work;
+		if (b->commit && !workload_commit_allowed(w, b->commit, b->gpu))
+			continue;
 		int n = workload_gpu_allowed(w, b->gpu) ? workload_min_gpus(w, b->gpu) : 0;
 		if (n > 0 && n <= max)
 			return max;
@@ -577,7 +584,8 @@ static int add_given(const struct jobspec *spec, const struct fleet_opts *o, str
 	return PLANNER_OK;
 }
 
-/* f->buy: the spec's buy: list, or the derived one, and the given GPUs. */
+/* f->buy: the spec's buy: list, or the derived one, the given GPUs and
+ * the shared commitments. */
 static int buy_list(const struct jobspec *spec, const struct plan *plan, const struct fleet_opts *o,
                     struct fleet *f, int *given, char **err)
 {
@@ -592,7 +600,11 @@ static int buy_list(const struct jobspec *spec, const struct plan *plan, const s
 	} else if (o->ref) {
 		rc = derive_buy(spec, plan, o->ref, f, err);
 	}
-	return rc ? rc : add_given(spec, o, f, given, err);
+	if (rc == PLANNER_OK)
+		rc = add_given(spec, o, f, given, err);
+	if (rc == PLANNER_OK)
+		fleet_add_commitments(plan, o->ref, f);
+	return rc;
 }
 
 /* The search over f->buy (the work spec) and the strategies beside it. */
@@ -715,9 +727,14 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		}
 		for (size_t i = 0; i < spec->n_buy; i++) {
 			const struct buy_option *b = &spec->buy[i];
-			double c =
-			    job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
-			              owned_fixed_monthly(spec, b->gpu, 1, b->price), n_slots);
+			if (b->commit && !workload_commit_allowed(&r->work, b->commit, b->gpu))
+				continue; /* data: restricted, providers:, regions: … */
+			/* a commitment's GPU: its share of the fixed month */
+			double fixed = b->commit ? offer_term_month(b->commit, 1) /
+			                               b->commit->o.gpu_count
+			                         : owned_fixed_monthly(spec, b->gpu, 1, b->price);
+			double c = job_floor(spec, &r->work, b->gpu, b->watts, FLEET_MAX_POOL_GPUS,
+			                     fixed, n_slots);
 			least = c < least ? c : least;
 		}
 		/* A traffic-shape mix (plan_mix) places fewer owned replicas
@@ -739,10 +756,15 @@ void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *
 	size_t used = 0, n = c->buy ? c->n_buy : spec->n_buy;
 	const struct buy_option *buy = c->buy ? c->buy : spec->buy;
 	buf[0] = 0;
-	for (size_t i = 0; i < n && used < len; i++)
-		if (c->counts[i] > 0)
-			used += (size_t)snprintf(buf + used, len - used, "%s%dx %s",
-			                         used ? ", " : "", c->counts[i], buy[i].gpu->name);
+	for (size_t i = 0; i < n && used < len; i++) {
+		if (c->counts[i] <= 0)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%dx %s", used ? ", " : "",
+		                         c->counts[i], buy[i].gpu->name);
+		if (buy[i].commit && used < len)
+			used += (size_t)snprintf(buf + used, len - used, " (%s %s commitment)",
+			                         buy[i].commit->o.provider, buy[i].commit->term);
+	}
 	if (!buf[0])
 		snprintf(buf, len, "nothing");
 }

@@ -23,6 +23,10 @@
 #include "refdata.h"
 #include "schedule.h"
 
+/* The scheduler's bound on one pool (schedule.c, SCHED_MAX_POOL_GPUS: a
+ * run's GPUs are a 64-bit set). */
+#define FLEET_MAX_POOL_GPUS 64
+
 /* Most buy: entries the search takes (a policy bound: each adds a
  * dimension to the local search's neighbourhood). */
 #define FLEET_MAX_TYPES 16
@@ -117,6 +121,8 @@ struct fleet_choice {
 	double capex;                /* purchase, currency */
 	double purchase_monthly;     /* its capital a month (tco_owned_month); its
 				      * maintenance is in the schedule's owned_fixed */
+	double commit_monthly;       /* the shared commitments' fixed month (offer_term_month),
+				      * in by_route's owned: capacity like owned GPUs */
 	double monthly_total;        /* the month's bill, purchase share included */
 	double by_route[ROUTE_MAX];/* owned: power + purchase share */
 	double unplaced_hours;       /* work no route could take */
@@ -267,7 +273,26 @@ void fleet_spec_release(struct jobspec *copy);
  * bought GPU's monthly cost at full use (windows and sharing ignored). */
 double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_slots);
 
-/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing": c's purchase. */
+/* Most shared commitments the search weighs beside the purchases: the
+ * cheapest per GPU-hour of distinct GPU models some job may run on (a
+ * policy bound, as FLEET_AUTO_TYPES: each adds moves to every step of the
+ * local search). */
+#define FLEET_COMMIT_TYPES 2
+
+/* The instances of commitment entry b that `count` of its GPUs take:
+ * whole instances of its offer's GPUs. */
+int fleet_commit_instances(const struct buy_option *b, int count);
+
+/* The plan's commitments (its spec's commit:) as entries onto f->buy
+ * (ref: the GPUs they name; NULL adds none): for each GPU model some job
+ * may run on, its cheapest per GPU-hour, the FLEET_COMMIT_TYPES cheapest
+ * of those, each with no price and no power (the provider's), up to
+ * JOBSPEC_DEFAULT_MAX_BUY GPUs in whole instances. This function can't
+ * fail. */
+void fleet_add_commitments(const struct plan *plan, const struct refdata *ref, struct fleet *f);
+
+/* "2x RTX 5090, 1x RTX 6000 Ada", or "nothing": c's purchase; a shared
+ * commitment reads "1x A100 80GB (azure 3y commitment)". */
 void fleet_purchase_text(const struct jobspec *spec, const struct fleet_choice *c, char *buf,
 			 size_t len);
 /* c's payback against buying nothing: "23.9 months", "not within N

@@ -34,6 +34,10 @@ enum kv_cache_type { KV_CACHE_BF16, KV_CACHE_FP8 };
 enum serving_mode { SERVING_ON_DEMAND, SERVING_ALWAYS_ON, SERVING_WINDOW };
 /* country_use: whose electricity price a country: gives (schema/countries.json). */
 enum country_use { COUNTRY_BUSINESS, COUNTRY_HOUSEHOLD };
+
+/* commit: the longest commitment (offer_terms: reserved, savings-plan,
+ * committed-use prices) the rented route may weigh; none refuses them. */
+enum commit_term { COMMIT_NONE, COMMIT_1Y, COMMIT_3Y };
 /* lora.targets: the linear layers LoRA adapters sit on. */
 enum lora_targets { LORA_ALL_LINEAR, LORA_ATTENTION };
 
@@ -207,6 +211,8 @@ struct job {
  * rents nothing: workload_route_allowed). This function can't fail. */
 unsigned job_hosting(const struct job *j);
 
+struct offer_term; /* store.h */
+
 struct owned_gpu {
 	const struct gpu_spec *gpu; /* points into the refdata, or at sized */
 	int count;
@@ -214,6 +220,9 @@ struct owned_gpu {
 	struct gpu_spec *sized;     /* owned: the part at memory_gib (name with the size) */
 	double watts;               /* per GPU; default the reference board power */
 	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
+	/* fleet only (fleet_spec): the GPUs of a shared commitment, not owned
+	 * (the plan's offer_terms); NULL for every entry of a spec. */
+	const struct offer_term *commit;
 	struct src_pos pos;
 };
 
@@ -229,6 +238,7 @@ struct buy_option {
 	double watts;               /* per GPU */
 	int max_count;              /* most GPUs one would buy; default 8 */
 	double idle_watts;          /* per GPU between runs; 0 = switched off (spec_tco.c) */
+	const struct offer_term *commit; /* fleet's shared commitment (fleet.c); NULL: a purchase */
 	struct src_pos pos;
 };
 
@@ -320,6 +330,7 @@ struct jobspec {
 		double share; /* 0.2 for 20% */
 	} discounts[SPEC_MAX_DISCOUNTS];
 	size_t n_discounts;
+	int commit;                 /* enum commit_term: the longest term weighed; default 3y */
 	double usd_to_currency;     /* resolved rate for `currency` (1 for USD) */
 	char *timezone;             /* IANA name; default "UTC" */
 	double electricity_per_kwh; /* in `currency` */

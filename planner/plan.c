@@ -306,6 +306,47 @@ static int load_offers(struct store *st, const struct jobspec *spec, const struc
 	return PLANNER_OK;
 }
 
+/* The commitments the spec's commit: lets the rented route weigh (none:
+ * none read), priced in the spec's currency as offers are but with no
+ * discounts: (a negotiated rate is off the on-demand list price); a term
+ * whose currency has no rate is left out (counted with the offers). *out
+ * is malloc'd (NULL when none). */
+static int load_terms(struct store *st, const struct jobspec *spec, const struct refdata *ref,
+                      struct plan *p, struct offer_term **out, size_t *n, char **err)
+{
+	*out = NULL;
+	*n = 0;
+	if (spec->commit == COMMIT_NONE)
+		return PLANNER_OK;
+	struct offer_term *t;
+	size_t k;
+	int rc = store_read_terms(st, NULL, &t, &k, err);
+	if (rc)
+		return rc;
+	size_t w = 0;
+	double longest = offer_term_hours(spec->commit == COMMIT_1Y ? "1y" : "3y");
+	for (size_t i = 0; i < k; i++) {
+		double rate;
+		bool ref_rate;
+		if (!(offer_term_hours(t[i].term) <= longest))
+			continue;
+		if (!offer_rate(spec, ref, &t[i].o, &rate, &ref_rate)) {
+			p->fx_dropped++;
+			continue;
+		}
+		if (ref_rate)
+			note_rate(p, t[i].o.currency[0] ? t[i].o.currency : "USD", rate);
+		t[w] = t[i];
+		t[w].o.price_published = t[i].o.price_per_hour;
+		t[w].o.price_per_hour *= rate;
+		t[w].upfront *= rate;
+		w++;
+	}
+	*out = t;
+	*n = w;
+	return PLANNER_OK;
+}
+
 int plan_compare(const struct jobspec *spec, const struct refdata *ref, struct store *st,
 		 struct plan **out, char **err)
 {
@@ -317,10 +358,11 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 {
 	struct provider_state *provs = NULL;
 	struct offer *offers = NULL;
+	struct offer_term *terms = NULL;
 	struct offer_index idx = {0};
 	struct api_cache api = {0};
 	struct size_cache sizes = {0};
-	size_t n_provs = 0, n_offers = 0;
+	size_t n_provs = 0, n_offers = 0, n_terms = 0;
 	int rc;
 	struct plan *p = calloc(1, sizeof *p);
 	if (!p || !(p->jobs = calloc(spec->n_jobs + 1, sizeof *p->jobs))) {
@@ -340,7 +382,8 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 	}
 	note_sources(p, provs, n_provs);
 	if ((rc = load_offers(st, spec, ref, p, &offers, &n_offers, err)) ||
-	    (rc = offer_index_build(&idx, ref, offers, n_offers, err)))
+	    (rc = offer_index_build(&idx, ref, offers, n_offers, err)) ||
+	    (rc = load_terms(st, spec, ref, p, &terms, &n_terms, err)))
 		goto fail;
 	for (size_t i = 0; i < n_provs; i++) {
 		/* A provider holding no rows prices nothing: not stale. */
@@ -352,8 +395,14 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 		}
 		p->n_stale++;
 	}
-	struct route_ctx base = {
-		.spec = spec, .ref = ref, .st = st, .idx = &idx, .api = &api, .sizes = &sizes};
+	struct route_ctx base = {.spec = spec,
+	                         .ref = ref,
+	                         .st = st,
+	                         .idx = &idx,
+	                         .api = &api,
+	                         .sizes = &sizes,
+	                         .terms = terms,
+	                         .n_terms = n_terms};
 	for (size_t i = 0; i < spec->n_jobs; i++) {
 		if ((rc = price_job(&base, &spec->jobs[i], &p->jobs[i], err)))
 			goto fail;
@@ -371,6 +420,8 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 	size_cache_free(&sizes);
 	free(provs);
 	free(offers);
+	p->terms = terms; /* fleet shares them across the jobs */
+	p->n_terms = n_terms;
 	*out = p;
 	return PLANNER_OK;
 fail:
@@ -379,6 +430,7 @@ fail:
 	size_cache_free(&sizes);
 	free(provs);
 	free(offers);
+	free(terms);
 	plan_free(p);
 	return rc;
 }
@@ -394,6 +446,7 @@ void plan_free(struct plan *p)
 	free(p->moves);
 	free(p->jobs);
 	free(p->offer_groups);
+	free(p->terms);
 	free(p);
 }
 

@@ -72,6 +72,16 @@ struct route_result {
 	double cost_per_mtok;    /* monthly_cost per million tokens; NAN without tokens */
 	struct tco_owned tco;    /* owned: the month's terms, monthly_cost = tco.monthly (tco.h) */
 	double setup_cost;       /* rented: costs.setup_hours of its runs, in monthly_cost */
+	/* rented on a commitment (offer_terms, route_rented.c): its term
+	 * ("1y", "3y"; "" on demand), how it is paid ("All Upfront", ""), the
+	 * upfront of all its instances in currency; monthly_cost is then the
+	 * fixed month (price_per_hour, the effective rate, x COMMIT_HOURS_PER_MONTH
+	 * x instances) whatever the job's hours. */
+	char term[4];
+	char term_option[32];
+	double upfront;
+	double on_demand_cost;   /* on a commitment: the month of the cheapest on-demand
+	                          * rental or quote it replaced; 0 when there was none */
 	enum confidence confidence; /* rented, owned: of tokens_per_second (confidence.h) */
 	struct serverless_terms sls; /* serverless: what its bill is made of */
 	/* The month's energy and CO2e (carbon.h), set for every priced route. */
@@ -186,6 +196,10 @@ struct plan {
 	bool owned_shared;             /* the GPUs on hand were shared (plan_opts, a spec with owned:) */
 	struct capacity_move *moves;   /* the jobs the shared pass moved, in the order it moved them */
 	size_t n_moves;
+	/* The commitments the spec's commit: lets a plan weigh, priced in its
+	 * currency (route_rented.c; fleet's shared commitments), n_terms. */
+	struct offer_term *terms;
+	size_t n_terms;
 };
 
 /* Prices every job of spec on the three routes, each job alone. Returns

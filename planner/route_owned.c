@@ -388,6 +388,11 @@ double breakeven_owned_rented_hours(const struct breakeven_pair *bp, const struc
 		return NAN;
 	if (!rent->feasible || !own->feasible || !(own->gpu_hours > 0))
 		return NAN;
+	if (rent->term[0]) {
+		/* Neither month grows with renting's hours: no hour to cross at. */
+		snprintf(note, len, "rented on a %s commitment", rent->term);
+		return NAN;
+	}
 	double power_per_hour = own->tco.per_hour;
 	double rent_per_own_hour =
 	    rent->price_per_hour * rent->replicas * rent->gpu_hours / own->gpu_hours +

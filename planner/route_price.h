@@ -28,7 +28,14 @@ struct route_ctx {
 	/* GPUs of each owned: entry this job may still take (the shared
 	 * pass, plan_share.c); NULL: each entry's count. */
 	const int *owned_free;
+	/* The commitments the rented route may weigh (offer_terms up to the
+	 * spec's commit:, priced in its currency), n_terms of them. */
+	const struct offer_term *terms;
+	size_t n_terms;
 };
+
+/* The hours a month a commitment bills (store.h). */
+#define COMMIT_HOURS_PER_MONTH OFFER_TERM_HOURS_PER_MONTH
 
 /* plan.c: the factor that prices an amount in currency cur in the spec's
  * currency (the spec's fx, else the reference rates); false when cur has

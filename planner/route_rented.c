@@ -256,6 +256,68 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 	return PLANNER_OK;
 }
 
+/* The commitment t on gpu run as `run` sizes it, into r: every instance
+ * billed COMMIT_HOURS_PER_MONTH at the effective rate (the upfront spread
+ * over the term), no setup hours (the instances stay up). */
+static void keep_term(const struct route_ctx *c, struct route_result *r, const struct offer_term *t,
+                      const struct gpu_spec *gpu, const struct workload_run *run, double cost)
+{
+	const struct offer *o = &t->o;
+	r->feasible = true;
+	r->gpu = gpu;
+	r->gpu_count = o->gpu_count * run->replicas;
+	r->replicas = run->replicas;
+	r->batch = run->batch;
+	route_copy_latency(r, run);
+	r->work_hours = run->work_hours;
+	r->spot = false;
+	r->price_per_hour = o->price_per_hour;
+	r->gpu_hours = run->hours;
+	r->tokens_per_second = run->tps * run->replicas;
+	r->measured = run->measured;
+	r->confidence = route_confidence(c->w, gpu, o->gpu_count);
+	r->monthly_cost = cost;
+	r->setup_cost = 0;
+	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
+	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
+	snprintf(r->region, sizeof r->region, "%s", o->region);
+	snprintf(r->country, sizeof r->country, "%s", o->country);
+	snprintf(r->term, sizeof r->term, "%s", t->term);
+	snprintf(r->term_option, sizeof r->term_option, "%s", t->option);
+	r->upfront = t->upfront * run->replicas;
+}
+
+/* Weighs the commitments the job may rent (the offers' rules: providers:,
+ * regions:, hosting, accelerator; GPUs only) against r, the cheapest
+ * on-demand rental or quote when there is one: a commitment's month is
+ * fixed, so it replaces r only when it costs less at the job's hours,
+ * and only when each instance runs the job within the month. */
+static void consider_terms(const struct route_ctx *c, struct route_result *r)
+{
+	unsigned hosting = job_hosting(c->job);
+	double on_demand = r->feasible ? r->monthly_cost : 0;
+	for (size_t i = 0; i < c->n_terms; i++) {
+		const struct offer_term *t = &c->terms[i];
+		struct gpu_spec sized;
+		const struct gpu_spec *gpu = workload_offer_gpu(c->w, c->ref, &t->o, &sized);
+		if (!gpu || gpu->kind == DEVICE_CPU || t->o.gpu_count <= 0 ||
+		    !workload_hosting_allowed(hosting, t->o.marketplace) ||
+		    !workload_fits(c->w, &sized, t->o.gpu_count))
+			continue;
+		struct workload_run run;
+		char why[256];
+		if (!size_cache_size(c->sizes, c->shape, c->w, gpu, t->o.gpu_count,
+		                     WORKLOAD_MAX_GPUS / t->o.gpu_count, &run, why, sizeof why) ||
+		    !(run.hours > 0) || run.hours > HOURS_PER_MONTH)
+			continue;
+		double cost = offer_term_month(t, run.replicas);
+		if (r->feasible && !(cost < r->monthly_cost))
+			continue;
+		keep_term(c, r, t, gpu, &run, cost);
+		r->on_demand_cost = on_demand;
+	}
+}
+
 static int price_rented(const struct route_ctx *c, struct route_result *r, char **err)
 {
 	const struct job *j = c->job;
@@ -292,6 +354,7 @@ static int price_rented(const struct route_ctx *c, struct route_result *r, char 
 		                      .max_replicas = 1};
 		consider_rental(c, r, &rent, &sh);
 	}
+	consider_terms(c, r);
 	if (r->feasible)
 		return PLANNER_OK;
 	if (sh.any)
@@ -314,9 +377,15 @@ static int price_rented(const struct route_ctx *c, struct route_result *r, char 
 	return PLANNER_OK;
 }
 
-/* No fixed part; at no use, the hourly price. */
+/* No fixed part; at no use, the hourly price. On a commitment, all of
+ * it is fixed. */
 static void rented_cost_line(const struct route_result *r, double use, struct cost_line *l)
 {
+	if (r->term[0]) {
+		l->fixed = r->monthly_cost;
+		l->slope = 0;
+		return;
+	}
 	l->fixed = 0;
 	l->slope = use > 0 ? r->monthly_cost / use : r->price_per_hour;
 }
@@ -335,6 +404,32 @@ static void rented_json(cJSON *o, const struct plan *p, const struct route_resul
 	route_json_speed(o, r);
 	cJSON_AddStringToObject(o, "confidence", confidence_name(r->confidence));
 	cJSON_AddNumberToObject(o, "setup_cost", round_to(r->setup_cost, 2));
+	if (!r->term[0])
+		return;
+	/* On a commitment only: the output of a store without terms stays. */
+	cJSON *t = cJSON_AddObjectToObject(o, "commitment");
+	cJSON_AddStringToObject(t, "term", r->term);
+	cJSON_AddStringToObject(t, "option", r->term_option);
+	cJSON_AddNumberToObject(t, "upfront", round_to(r->upfront, 2));
+	cJSON_AddNumberToObject(t, "effective_per_hour", round_to(r->price_per_hour, 4));
+	cJSON_AddNumberToObject(t, "hours_per_month", COMMIT_HOURS_PER_MONTH);
+	cJSON_AddNumberToObject(t, "monthly_cost", round_to(r->monthly_cost, 2));
+}
+
+/* "3y commitment (All Upfront), 6721.00 USD upfront, 0.2557 USD/h
+ * effective x 730 h = 186.69 USD/month" of a rental on a commitment (the
+ * hours of all its instances), into buf at n (len bytes in all); returns
+ * the new n. */
+static int term_text(char *buf, size_t len, int n, const struct route_result *r, const char *cur)
+{
+	if (n < 0 || (size_t)n >= len)
+		return n;
+	return n + snprintf(buf + n, len - (size_t)n,
+	                    "%s commitment%s%s%s, %.2f %s upfront, %.4g %s/h effective x %.0f h "
+	                    "= %.2f %s/month",
+	                    r->term, r->term_option[0] ? " (" : "", r->term_option,
+	                    r->term_option[0] ? ")" : "", r->upfront, cur, r->price_per_hour, cur,
+	                    COMMIT_HOURS_PER_MONTH * r->replicas, r->monthly_cost, cur);
 }
 
 static int rented_detail(char *buf, size_t len, const struct route_result *r, const char *cur,
@@ -343,6 +438,16 @@ static int rented_detail(char *buf, size_t len, const struct route_result *r, co
 	(void)costs;
 	char reps[48];
 	route_gpu_count_text(reps, sizeof reps, r);
+	if (r->term[0]) {
+		int n = snprintf(buf, len, "%s %s (%s %s), ", r->provider, r->offer, reps,
+		                 r->gpu->name);
+		n = term_text(buf, len, n, r, cur);
+		if (n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, ", runs %.1f h%s, %s%.0f tok/s",
+			              r->gpu_hours, r->replicas > 1 ? " each" : "",
+			              route_speed_mark(r), r->tokens_per_second);
+		return route_speed_text(buf, len, n, r);
+	}
 	int n = snprintf(buf, len, "%s %s (%s %s%s), %.4g %s/h x %.1f h%s, %s%.0f tok/s",
 	                 r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
 	                 r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
@@ -358,6 +463,16 @@ static void rented_report_detail(char *buf, size_t len, const struct route_resul
 {
 	char reps[48];
 	route_gpu_count_text(reps, sizeof reps, r);
+	if (r->term[0]) {
+		int n = snprintf(buf, len, "%s %s (%s %s): ", r->provider, r->offer, reps,
+		                 r->gpu->name);
+		n = term_text(buf, len, n, r, cur);
+		if (n >= 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, ", runs %.1f h%s, %.0f output tokens/s",
+			         r->gpu_hours, r->replicas > 1 ? " each" : "",
+			         r->tokens_per_second);
+		return;
+	}
 	snprintf(buf, len, "%s %s (%s %s%s): %.4g %s/h x %.1f h%s, %.0f output tokens/s",
 	         r->provider, r->offer, reps, r->gpu->name, r->spot ? ", spot" : "",
 	         r->price_per_hour, cur, r->gpu_hours, r->replicas > 1 ? " each" : "",
@@ -366,20 +481,29 @@ static void rented_report_detail(char *buf, size_t len, const struct route_resul
 
 static void rented_summary(char *buf, size_t len, const struct job_result *j, const char *cur)
 {
-	(void)cur;
 	const struct route_result *r = &j->routes[j->best];
 	char reps[48];
 	route_gpu_count_text(reps, sizeof reps, r);
-	snprintf(buf, len, "rent %s %s at %s (%s)%s", reps, r->gpu->name, r->provider, r->offer,
-	         r->spot ? ", spot" : "");
+	if (r->term[0])
+		snprintf(buf, len,
+		         "commit %s to %s %s at %s (%s), %.2f %s upfront, %.2f %s a month", r->term,
+		         reps, r->gpu->name, r->provider, r->offer, r->upfront, cur,
+		         r->monthly_cost, cur);
+	else
+		snprintf(buf, len, "rent %s %s at %s (%s)%s", reps, r->gpu->name, r->provider,
+		         r->offer, r->spot ? ", spot" : "");
 }
 
 static void rented_decision(char *buf, size_t len, const struct route_result *r)
 {
 	char reps[48];
 	route_gpu_count_text(reps, sizeof reps, r);
-	snprintf(buf, len, "rent %s %s at %s%s", reps, r->gpu->name, r->provider,
-	         r->spot ? " (spot)" : "");
+	if (r->term[0])
+		snprintf(buf, len, "commit %s to %s %s at %s", r->term, reps, r->gpu->name,
+		         r->provider);
+	else
+		snprintf(buf, len, "rent %s %s at %s%s", reps, r->gpu->name, r->provider,
+		         r->spot ? " (spot)" : "");
 }
 
 static const enum route_field rented_head[] = {

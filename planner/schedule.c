@@ -46,6 +46,9 @@ struct pool_info {
 	double watts;
 	double idle_watts;  /* between runs; 0 = switched off */
 	int first;          /* number of the pool's first GPU among its model, 0-based */
+	/* a shared commitment's GPUs (fleet.c): no power or fixed month here,
+	 * only jobs that may rent them; NULL: GPUs on hand */
+	const struct offer_term *commit;
 };
 
 struct builder {
@@ -78,12 +81,18 @@ static int build_pools(struct builder *b, char **err)
 		for (; k < b->n_pools; k++) {
 			if (b->pinfo[k].gpu != o->gpu)
 				continue;
-			if (b->pinfo[k].watts == o->watts && b->pinfo[k].idle_watts == o->idle_watts)
+			if (b->pinfo[k].watts == o->watts && b->pinfo[k].idle_watts == o->idle_watts &&
+			    b->pinfo[k].commit == o->commit)
 				break;
 			first = b->pinfo[k].first + b->pools[k].count;
 		}
 		if (k == b->n_pools) {
-			snprintf(b->pools[k].name, sizeof b->pools[k].name, "%s", o->gpu->name);
+			if (o->commit)
+				fmt(b->pools[k].name, sizeof b->pools[k].name, "%s (%s %s)", o->gpu->name,
+				    o->commit->o.provider, o->commit->term);
+			else
+				snprintf(b->pools[k].name, sizeof b->pools[k].name, "%s", o->gpu->name);
+			b->pinfo[k].commit = o->commit;
 			b->pinfo[k].gpu = o->gpu;
 			b->pinfo[k].watts = o->watts;
 			b->pinfo[k].idle_watts = o->idle_watts;
@@ -138,7 +147,7 @@ static void mix_option(struct builder *b, size_t i)
 	int gpus = m->owned_replicas * (base->gpu_count / base->replicas);
 	for (size_t k = 0; k < b->n_pools; k++) {
 		struct sched_option *o = &b->opts[i * b->n_pools + k];
-		if (b->pinfo[k].gpu != base->gpu || b->pools[k].count < gpus ||
+		if (b->pinfo[k].gpu != base->gpu || b->pinfo[k].commit || b->pools[k].count < gpus ||
 		    !workload_gpu_allowed(&r->work, base->gpu) || !(b->allowed_n[i] > 0))
 			continue;
 		struct tco_owned t;
@@ -189,7 +198,8 @@ static int build_jobs(struct builder *b, char **err)
 		for (size_t m = 0; m < M; m++) {
 			const struct pool_info *pi = &b->pinfo[m];
 			struct sched_option *o = &b->opts[i * M + m];
-			if (!workload_gpu_allowed(&r->work, pi->gpu))
+			if (!workload_gpu_allowed(&r->work, pi->gpu) ||
+			    (pi->commit && !workload_commit_allowed(&r->work, pi->commit, pi->gpu)))
 				continue;
 			int n = workload_min_gpus(&r->work, pi->gpu);
 			if (n <= 0 || n > b->pools[m].count)
@@ -211,7 +221,8 @@ static int build_jobs(struct builder *b, char **err)
 			struct tco_owned t;
 			tco_owned_month(spec, pi->gpu, o->gpus, 0, pi->watts, pi->idle_watts, 0,
 			                true, &t);
-			o->cost_per_hour = t.per_hour;
+			/* a commitment's hour is paid in its fixed month (fleet.c) */
+			o->cost_per_hour = pi->commit ? 0 : t.per_hour;
 		}
 		mix_option(b, i);
 	}
@@ -288,6 +299,11 @@ static int owned_runs(struct builder *b, size_t j, size_t *cap, double *cost)
 		r->job = j;
 		r->route = ROUTE_OWNED; /* the pools are the spec's owned: GPUs */
 		r->gpu = b->pinfo[m].gpu;
+		if (b->pinfo[m].commit) { /* or a shared commitment's (fleet.c) */
+			fmt(r->resource, sizeof r->resource, "%s", b->pools[m].name);
+			fmt(r->provider, sizeof r->provider, "%s", b->pinfo[m].commit->o.provider);
+			fmt(r->region, sizeof r->region, "%s", b->pinfo[m].commit->o.region);
+		}
 		r->gpu_count = o->gpus;
 		r->replicas = o->replicas > 0 ? o->replicas : 1;
 		r->pool = m;
@@ -315,8 +331,12 @@ static void offer_run(struct sched_run *r, size_t j, enum route k, const struct 
 {
 	r->job = j;
 	r->route = k;
-	fmt(r->resource, sizeof r->resource, "%s %s%s", x->provider, x->offer,
-	    x->spot ? " (spot)" : "");
+	char kind[32] = "";
+	if (x->spot)
+		fmt(kind, sizeof kind, " (spot)");
+	else if (x->term[0]) /* rented on a commitment (route_rented.c) */
+		fmt(kind, sizeof kind, " (%s commitment)", x->term);
+	fmt(r->resource, sizeof r->resource, "%s %s%s", x->provider, x->offer, kind);
 	r->gpu = x->gpu;
 	r->gpu_count = x->gpu_count;
 	r->replicas = x->replicas > 0 ? x->replicas : 1;
@@ -325,6 +345,28 @@ static void offer_run(struct sched_run *r, size_t j, enum route k, const struct 
 	r->spot = x->spot;
 	r->slot = t;
 	r->n_slots = len;
+}
+
+/* The bill of the runs [first, n_runs) that gpu_runs placed, `placed`
+ * hours, of a rental on a commitment (route_rented.c): its fixed month,
+ * or that share of the on-demand rental it replaced when renting the
+ * share on demand costs less (a few hours the owned pools leave over are
+ * not worth a year's commitment), spread over the runs by their hours;
+ * *cost gets the difference from what the runs held. */
+static void commit_bill(struct schedule *s, size_t first, double placed,
+                        const struct route_result *rent, double *cost)
+{
+	if (!(placed > 0))
+		return;
+	double bill = rent->monthly_cost;
+	double share = rent->gpu_hours > 0 ? placed / rent->gpu_hours : 1;
+	if (rent->on_demand_cost > 0 && share * rent->on_demand_cost < bill)
+		bill = share * rent->on_demand_cost;
+	for (size_t i = first; i < s->n_runs; i++) {
+		*cost -= s->runs[i].cost;
+		s->runs[i].cost = bill * s->runs[i].hours / placed;
+		*cost += s->runs[i].cost;
+	}
 }
 
 /* Places `need` hours of job j on route k's GPUs (rented) in its allowed
@@ -339,6 +381,7 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 	const struct sched_job *sj = &b->jobs[j];
 	const int T = s->n_slots;
 	double placed = 0;
+	size_t first = s->n_runs;
 	*rc = PLANNER_OK;
 	for (int t = 0; t < T && need - placed > FRACTION_EPS;) {
 		bool owned_before = t > 0 && busy_at(at, t - 1);
@@ -369,14 +412,18 @@ static double gpu_runs(struct builder *b, size_t j, enum route k, const struct r
 		offer_run(r, j, k, rent, t, len);
 		r->hours = left < len ? left : len;
 		r->cost = r->hours * rent->price_per_hour * rent->replicas; /* all copies run */
-		/* Each run starts its nodes anew: its setup hours (costs:). */
-		double setup = tco_setup_run(b->spec, r->replicas, rent->price_per_hour);
+		/* Each run starts its nodes anew: its setup hours (costs:); a
+		 * commitment's instances stay up. */
+		double setup =
+		    rent->term[0] ? 0 : tco_setup_run(b->spec, r->replicas, rent->price_per_hour);
 		r->cost += setup;
 		s->setup_cost += setup;
 		*cost += r->cost;
 		placed += r->hours;
 		t += len + (sj->max_run > 0 ? 1 : 0);
 	}
+	if (rent->term[0])
+		commit_bill(s, first, placed, rent, cost);
 	return placed;
 }
 
@@ -805,6 +852,8 @@ static void owned_fixed(struct builder *b)
 {
 	struct schedule *s = b->out;
 	for (size_t m = 0; m < b->n_pools; m++) {
+		if (b->pinfo[m].commit) /* the provider's hosts and power */
+			continue;
 		double gpu_hours = 0;
 		for (size_t i = 0; i < s->n_runs; i++)
 			if (s->runs[i].route == ROUTE_OWNED && s->runs[i].pool == (int)m)

@@ -176,6 +176,12 @@ const char *const spec_country_use_names[SPEC_N_COUNTRY_USE] = {
     [COUNTRY_HOUSEHOLD] = "household",
 };
 
+const char *const spec_commit_names[SPEC_N_COMMIT] = {
+    [COMMIT_NONE] = "none",
+    [COMMIT_1Y] = "1y",
+    [COMMIT_3Y] = "3y",
+};
+
 /* After country and country_use: the country's currency and time zone
  * where the spec gives none. A country of several zones needs timezone:. */
 static int apply_country(struct spec_rd *r, const struct spec_key *k, const struct keyed *kv)
@@ -643,6 +649,21 @@ static const struct spec_key top_keys[] = {
      .desc = "Negotiated rates: the share taken off each provider's on-demand list prices "
              "when a plan is priced (compare, fleet and the rest). Spot prices and "
              "commitments (offers --term) are not list prices and keep theirs."},
+    {.name = "commit",
+     .kind = SPEC_ENUM,
+     .offset = offsetof(struct jobspec, commit),
+     .store = STORE_INT,
+     .names = spec_commit_names,
+     .n_names = SPEC_N_COMMIT,
+     .def = COMMIT_3Y,
+     .has_def = true,
+     .def_text = "3y",
+     .example = "commit: 1y",
+     .desc = "The longest commitment the rented route weighs against on-demand prices: a "
+             "1- or 3-year reserved, savings-plan or committed-use price the store holds "
+             "(offers --term) is a fixed month for its instances (effective hourly price x "
+             "730 h), chosen only when the job's hours make it cheaper; none refuses "
+             "commitments (or --set commit=none)."},
     {.name = "timezone",
      .kind = SPEC_TEXT,
      .offset = offsetof(struct jobspec, timezone),

@@ -123,6 +123,8 @@ extern const size_t jobspec_n_task_names, jobspec_n_data_names;
 /* spec_keys.c: country_use values, by enum country_use. */
 #define SPEC_N_COUNTRY_USE 2
 extern const char *const spec_country_use_names[SPEC_N_COUNTRY_USE];
+#define SPEC_N_COMMIT 3
+extern const char *const spec_commit_names[SPEC_N_COMMIT]; /* by enum commit_term */
 
 /* spec_serve.c: the serving keys' values, nested table and checks. */
 #define SPEC_N_KV_CACHE 2

@@ -96,6 +96,13 @@ struct offer_term {
  * 8,760 and 26,280 hours). 0 for a term that is neither "1y" nor "3y". */
 double offer_term_hours(const char *term);
 
+/* The hours a month a commitment bills: a year's 8,760 over 12 months. */
+#define OFFER_TERM_HOURS_PER_MONTH 730.0
+
+/* The fixed month of `instances` instances of commitment t: its effective
+ * hourly price x OFFER_TERM_HOURS_PER_MONTH each. */
+double offer_term_month(const struct offer_term *t, int instances);
+
 /* Long-prompt tiers one API price may have: OpenRouter lists up to two
  * (qwen/qwen3-max, 32000 and 128000, 2026-08-01), LiteLLM one per entry. */
 #define API_MAX_TIERS 4

@@ -17,6 +17,11 @@ double offer_term_hours(const char *term)
 	return 0;
 }
 
+double offer_term_month(const struct offer_term *t, int instances)
+{
+	return instances * t->o.price_per_hour * OFFER_TERM_HOURS_PER_MONTH;
+}
+
 static void bind_term(sqlite3_stmt *s, const struct offer_term *t, const char *now)
 {
 	const struct offer *o = &t->o;

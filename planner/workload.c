@@ -98,6 +98,16 @@ _Static_assert(sizeof(struct workload_shape) == 5 * sizeof(void *) + sizeof(size
                                                     sizeof(struct parallel),
                "struct workload_shape has padding: its bytes are the estimate cache's key");
 
+bool workload_commit_allowed(const struct workload *w, const struct offer_term *t,
+                             const struct gpu_spec *gpu)
+{
+	const struct offer *o = &t->o;
+	return workload_route_allowed(w, ROUTE_RENTED, NULL, 0) &&
+	       workload_rental_allowed(w, o->provider, gpu, false) &&
+	       workload_region_allowed(w, o->region, o->country, o->region_group) &&
+	       workload_hosting_allowed(job_hosting(w->job), o->marketplace);
+}
+
 bool workload_route_allowed(const struct workload *w, enum route r, char *why, size_t len)
 {
 	const struct job *j = w->job;

@@ -164,6 +164,13 @@ bool workload_rental_allowed(const struct workload *w, const char *provider,
  * marketplace host (else a provider's own data centre). */
 bool workload_hosting_allowed(unsigned hosting, bool marketplace);
 
+/* Whether the job may run on the instances of commitment t, of GPU gpu
+ * (a shared commitment in fleet, fleet.c): the rented route's rules, as
+ * route_rented.c applies them to one job's commitment — its data class
+ * may leave the house, providers:, regions:, hosting: and accelerator:. */
+bool workload_commit_allowed(const struct workload *w, const struct offer_term *t,
+                             const struct gpu_spec *gpu);
+
 const struct gpu_spec *workload_offer_gpu(const struct workload *w, const struct refdata *ref,
                                           const struct offer *o, struct gpu_spec *sized);
 

@@ -142,6 +142,11 @@ REAL = {
     ("aws", "reserved"): ("../real/aws/ec2-global-index.csv.2025-09-12.head-sample.csv", None,
                           ((b'"m6id.2xlarge"', b'"c7i.2xlarge"'), (b'"Windows"', b'"Linux"'),
                            (b'"SQL Std"', b'"NA"'))),
+    # p4d.24xlarge in us-east-1 from ec2instances.info's recorded page
+    # (on demand and the 1- and 3-year Standard No Upfront reserved rates),
+    # put back into the index's columns (reconstructed), for any region.
+    ("aws", "p4d"): ("../real/aws/ec2instances-info.p4d.24xlarge.us-east-1.reconstructed.csv",
+                     None, None),
     # C7i and C7a on-demand Linux rows of SkyPilot's AWS catalogue, put
     # back into the index's columns (reconstructed), for any region asked.
     ("aws", "cpu"): ("../real/aws/skypilot-vms.c7i-c7a.reconstructed.csv", None, None),
