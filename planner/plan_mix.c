@@ -129,8 +129,10 @@ void plan_mix(const struct jobspec *spec, const struct job_result *r, struct rou
 			const struct route_result *p = &r->routes[q];
 			double cap_p = plan_mix_capacity(j, p);
 			bool per_second = !route_has((enum route)q, ROUTE_HOURLY);
+			/* A rental on a commitment is a whole month's capacity
+			 * at its effective rate, not hours bought for the peak. */
 			if (q == b || route_has((enum route)q, ROUTE_HAS_CAPACITY) || cap_p <= 0 ||
-			    !p->gpu || (per_second && p->sls.always_on))
+			    !p->gpu || (per_second && p->sls.always_on) || p->term[0])
 				continue;
 			for (int k = 0; k <= o->replicas; k++) {
 				try.base_route = (enum route)b;
