@@ -216,10 +216,8 @@ static int job_json(void *ud, size_t i, cJSON **out, char **err)
 		cJSON_AddNumberToObject(t, "output", r->job->output_tokens);
 	}
 	serving_json(j, r->job);
-	struct route_mix mix;
-	plan_mix(jj->spec, r, &mix);
-	if (mix.found)
-		plan_mix_json(j, &mix, r);
+	if (r->mix)
+		plan_mix_json(j, r->mix, r);
 	cJSON *routes = cJSON_AddArrayToObject(j, "routes");
 	for (int k = 0; k < (int)route_count(); k++)
 		cJSON_AddItemToArray(routes, route_json(p, r->job, &r->routes[k]));
@@ -666,10 +664,8 @@ static int print_table(const struct cli *c, const struct jobspec *spec, const st
 			latency_line(c, detail_col, j->job, &j->routes[k]);
 		}
 		char line[512];
-		struct route_mix mix;
-		plan_mix(spec, j, &mix);
-		if (mix.found) {
-			plan_mix_text(line, sizeof line, &mix, j, p->currency);
+		if (j->mix) {
+			plan_mix_text(line, sizeof line, j->mix, j, p->currency);
 			cli_wrap(c, 4, "%s", line);
 		}
 		breakeven_line(line, sizeof line, j);

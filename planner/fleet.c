@@ -740,9 +740,7 @@ double fleet_bound(const struct jobspec *spec, const struct plan *plan, int n_sl
 		/* A traffic-shape mix (plan_mix) places fewer owned replicas
 		 * than any route alone and rents the peak: its floor is not
 		 * modelled here, so it is 0 — the bound stays a bound. */
-		struct route_mix mix;
-		plan_mix(spec, r, &mix);
-		if (mix.found)
+		if (r->mix)
 			least = 0;
 		total += isfinite(least) ? least : 0;
 	}

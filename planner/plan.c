@@ -12,6 +12,7 @@
 #include "fx.h"
 #include "offer_index.h"
 #include "plan_cache.h"
+#include "plan_mix.h"
 #include "route_price.h"
 #include "util.h"
 
@@ -409,7 +410,8 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 		p->n_jobs++;
 	}
 	p->owned_shared = opts && opts->share_owned && spec->n_owned > 0;
-	if (p->owned_shared && (rc = plan_share_owned(&base, p, err)))
+	if ((p->owned_shared && (rc = plan_share_owned(&base, p, err))) ||
+	    (rc = plan_mix_all(p, spec, err)))
 		goto fail;
 	/* A rented CPU route's device is its group's (the VM's share of the
 	 * socket, route_rented.c): the groups live as long as the plan. */
@@ -447,6 +449,7 @@ void plan_free(struct plan *p)
 	free(p->jobs);
 	free(p->offer_groups);
 	free(p->terms);
+	free(p->mixes);
 	free(p);
 }
 

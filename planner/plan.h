@@ -128,6 +128,8 @@ bool breakeven_already_owned(const struct breakeven *be);
  * Returns buf. */
 char *plan_payback_text(const struct breakeven *be, char *buf, size_t len);
 
+struct route_mix;
+
 struct job_result {
 	const struct job *job;
 	struct workload work;          /* the job as the pricing rules see it */
@@ -136,6 +138,9 @@ struct job_result {
 	struct route_result routes[ROUTE_MAX]; /* by route index (route.h) */
 	int best;                      /* index into routes; -1 when none feasible */
 	struct breakeven be;
+	/* The traffic-shape mix of its routes (plan_mix.h), computed once the
+	 * plan's routes are final; NULL when none was found. */
+	const struct route_mix *mix;
 };
 
 /* A job the shared pass (plan_share.c) moved off GPUs on hand: the
@@ -168,6 +173,7 @@ struct plan_opts {
 struct offer_group;
 
 struct plan {
+	struct route_mix *mixes; /* n_jobs, job_result.mix points in; NULL: no job has a shape */
 	/* The offer index's groups, kept: a rented CPU route's gpu points at
 	 * its group's device (the VM's share of the socket). */
 	struct offer_group *offer_groups;

@@ -16,6 +16,7 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tco.h"
@@ -151,6 +152,23 @@ void plan_mix(const struct jobspec *spec, const struct job_result *r, struct rou
 	best.found = isfinite(best.monthly_cost) && best.owned_replicas > 0 && best.peak_hours > 0;
 	best.beats_every_route = best.found && best.monthly_cost < best.best_single;
 	*m = best;
+}
+
+int plan_mix_all(struct plan *p, const struct jobspec *spec, char **err)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->n_jobs && !any; i++)
+		any = shaped(p->jobs[i].job);
+	if (!any)
+		return PLANNER_OK;
+	if (!(p->mixes = calloc(p->n_jobs, sizeof *p->mixes)))
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	for (size_t i = 0; i < p->n_jobs; i++) {
+		plan_mix(spec, &p->jobs[i], &p->mixes[i]);
+		if (p->mixes[i].found)
+			p->jobs[i].mix = &p->mixes[i];
+	}
+	return PLANNER_OK;
 }
 
 void plan_mix_text(char *buf, size_t len, const struct route_mix *m, const struct job_result *r,

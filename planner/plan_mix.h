@@ -39,6 +39,11 @@ struct route_mix {
  * cheapest choice is one route alone. This function can't fail. */
 void plan_mix(const struct jobspec *spec, const struct job_result *r, struct route_mix *m);
 
+/* plan_mix of every job of p whose load has an hourly shape, into
+ * p->mixes, each found one at its job's mix. PLANNER_ESYS with *err when
+ * memory runs out. */
+int plan_mix_all(struct plan *p, const struct jobspec *spec, char **err);
+
 /* Replicas of capacity cap (requests a second each) that rps needs. */
 int plan_mix_replicas(double rps, double cap);
 

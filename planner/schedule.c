@@ -140,9 +140,9 @@ static void mix_option(struct builder *b, size_t i)
 	struct route_mix *m = &b->mix[i];
 	const struct job_result *r = &b->plan->jobs[i];
 	b->mix_pool[i] = -1;
-	plan_mix(b->spec, r, m);
-	if (!m->found)
+	if (!r->mix)
 		return;
+	*m = *r->mix;
 	const struct route_result *base = &r->routes[m->base_route];
 	int gpus = m->owned_replicas * (base->gpu_count / base->replicas);
 	for (size_t k = 0; k < b->n_pools; k++) {
