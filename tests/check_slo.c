@@ -17,6 +17,7 @@
 #include "route.h"
 #include "store.h"
 #include "slo.h"
+#include "tco.h"
 #include "testutil.h"
 #include "util.h"
 #include "workload.h"
@@ -382,6 +383,80 @@ START_TEST(unreachable_target_is_infeasible_with_the_best)
 }
 END_TEST
 
+/* The owned route of jobs with latency targets skips sizing a kind whose
+ * floor cannot beat the best so far (struct size_bound, route_floors):
+ * it must still find what sizing every kind fully finds. Each job's
+ * owned route is recomputed here over every buy: entry, each sized with
+ * workload_size (no bound) and priced by tco_owned_month; ties keep the
+ * first entry, as one pass in the spec's order would. Hours given and
+ * tokens given, batch max, a cap and the default, a tight and a loose
+ * target, so that the best moves between the cheap and the big cards. */
+#define BOUND_BUY                                                                                  \
+	"buy: [{gpu: RTX 4090, price: 1800}, {gpu: H100 SXM, price: 30000}, {gpu: RTX 5090, "     \
+	"price: 2400}, {gpu: L40S, price: 8000}, {gpu: A100 80GB, price: 15000}, {gpu: RTX "        \
+	"3090, price: 900}]\n"
+START_TEST(bounded_owned_route_finds_the_full_sizing_best)
+{
+	struct jobspec *spec = parse(
+	    "version: 1\n" BOUND_BUY "jobs:\n"
+	    " - {name: a, model: llama-3.1-8b, request: {input: 800, output: 150}, hours_per_month: "
+	    "300, load: {peak_requests_per_second: 12}, slo: {ttft_ms: 800, tpot_ms: 30}}\n"
+	    " - {name: b, model: qwen2.5-7b, precision: fp8, batch: max, request: {input: 600, "
+	    "output: 120}, hours_per_month: 700, load: {peak_requests_per_second: 40}, slo: "
+	    "{ttft_ms: 600, tpot_ms: 40}}\n"
+	    " - {name: c, model: llama-3.1-70b, precision: fp8, batch: 8, request: {input: 700, "
+	    "output: 130}, tokens_per_month: {input: 900M, output: 160M}, load: "
+	    "{peak_requests_per_second: 6}, slo: {ttft_ms: 900, tpot_ms: 50}}\n"
+	    " - {name: d, model: qwen2.5-32b, precision: q4_k_m, request: {input: 500, output: 100}, "
+	    "hours_per_month: 200, load: {peak_requests_per_second: 2}, slo: {ttft_ms: 3000, "
+	    "tpot_ms: 90}}\n");
+	struct plan *p = NULL;
+	char *err = NULL;
+	struct store *st = NULL;
+	char *dir = test_tmpdir(), *db = xasprintf("%s/bound.db", dir);
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	int feasible = 0;
+	for (size_t i = 0; i < spec->n_jobs; i++) {
+		struct workload w;
+		ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[i], &err), PLANNER_OK);
+		double best = INFINITY;
+		const struct gpu_spec *best_gpu = NULL;
+		for (size_t b = 0; b < spec->n_buy; b++) {
+			const struct buy_option *o = &spec->buy[b];
+			int n = workload_min_gpus(&w, o->gpu);
+			struct workload_run run;
+			char why[256];
+			if (n <= 0 || n > o->max_count ||
+			    !workload_size(&w, o->gpu, n, o->max_count / n, &run, why, sizeof why))
+				continue;
+			struct tco_owned t;
+			tco_owned_month(spec, o->gpu, n * run.replicas, o->price, o->watts,
+			                o->idle_watts, run.hours, false, &t);
+			if (t.monthly < best) {
+				best = t.monthly;
+				best_gpu = o->gpu;
+			}
+		}
+		const struct route_result *r = &p->jobs[i].routes[ROUTE_OWNED];
+		ck_assert_msg(r->feasible == isfinite(best), "job %s: feasible %d, full sizing %g",
+		              spec->jobs[i].name, r->feasible, best);
+		if (!r->feasible)
+			continue;
+		feasible++;
+		ck_assert_msg(r->monthly_cost == best && r->gpu == best_gpu,
+		              "job %s: %s %.6f, full sizing %s %.6f", spec->jobs[i].name,
+		              r->gpu->name, r->monthly_cost, best_gpu->name, best);
+	}
+	ck_assert_int_ge(feasible, 3);
+	plan_free(p);
+	store_close(st);
+	jobspec_free(spec);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 /* A published latency at a load on named GPUs, kept with its source in
  * NIM_TSV: NVIDIA NIM's Llama-3.3-70B-Instruct fp8 TP2 on 2 x H100 80G,
  * 5000 in / 500 out, mean TTFT and ITL by concurrency. */
@@ -452,6 +527,7 @@ Suite *slo_suite(void)
 	tcase_add_test(tc, double_the_peak_double_the_gpus);
 	tcase_add_test(tc, published_nim_latency);
 	tcase_add_test(tc, unreachable_target_is_infeasible_with_the_best);
+	tcase_add_test(tc, bounded_owned_route_finds_the_full_sizing_best);
 	suite_add_tcase(s, tc);
 	return s;
 }
