@@ -52,9 +52,8 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	/* Once one fits, a kind that cannot beat it is not sized to latency
 	 * targets (struct size_bound). */
 	struct owned_floor f = {c->spec, g, n, capex_per_gpu, watts, idle_watts, on_hand};
-	struct size_bound bound = {.floor = owned_floor,
-	                           .ctx = &f,
-	                           .best = r->feasible ? r->monthly_cost : INFINITY};
+	struct size_bound bound = {
+	    .floor = owned_floor, .ctx = &f, .best = r->feasible ? r->monthly_cost : INFINITY};
 	if (!size_cache_size_within(c->sizes, c->shape, c->w, g, n, k->max_sets, &bound, &run,
 	                            why_short, sizeof why_short)) {
 		if (!run.beaten)
@@ -71,9 +70,8 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	/* The cheaper, then on hand, then the first met: a total order, so
 	 * the kinds may come in any order (route_floors). */
 	if (r->feasible &&
-	    (cost > r->monthly_cost ||
-	     (cost == r->monthly_cost && (r->already_owned || !on_hand) &&
-	      !(r->already_owned == on_hand && k->at < *best_at))))
+	    (cost > r->monthly_cost || (cost == r->monthly_cost && (r->already_owned || !on_hand) &&
+	                                !(r->already_owned == on_hand && k->at < *best_at))))
 		return;
 	*best_at = k->at;
 	r->feasible = true;
@@ -216,10 +214,9 @@ static void write_left_out(const struct route_ctx *c, struct route_result *r,
 
 /* The least owning candidate k can cost (route_floor_of); NAN when the
  * work does not fit it (noted in sh). */
-static double kind_floor(const struct route_ctx *c, const struct owned_cand *k,
-                         struct short_of *sh)
+static double kind_floor(const struct route_ctx *c, const struct owned_cand *k, struct short_of *sh)
 {
-	struct owned_floor f = {c->spec, k->gpu,   k->n,          k->price,
+	struct owned_floor f = {c->spec,  k->gpu,        k->n,         k->price,
 	                        k->watts, k->idle_watts, k->entry >= 0};
 	struct size_bound probe = {.floor = owned_floor, .ctx = &f};
 	struct workload_run run;

@@ -92,7 +92,7 @@ struct route_floors {
 	struct route_floor {
 		size_t at;    /* the route's own number of the candidate */
 		double floor; /* the least it can cost */
-	} *at;
+	} * at;
 	size_t n;
 };
 /* False, with nothing to free, when the job has no latency targets (or

@@ -333,9 +333,9 @@ bool workload_device_size(const struct workload *w, const struct device *d, int 
 	return workload_device_size_within(w, d, max_replicas, NULL, out, why, len);
 }
 
-bool workload_device_size_within(const struct workload *w, const struct device *d,
-                                 int max_replicas, const struct size_bound *bound,
-                                 struct workload_run *out, char *why, size_t len)
+bool workload_device_size_within(const struct workload *w, const struct device *d, int max_replicas,
+                                 const struct size_bound *bound, struct workload_run *out,
+                                 char *why, size_t len)
 {
 	out->beaten = false;
 	int batch;

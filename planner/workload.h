@@ -197,9 +197,9 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
 bool workload_device_size(const struct workload *w, const struct device *d, int max_replicas,
                           struct workload_run *out, char *why, size_t len);
 /* The same, stopping early at bound (NULL: none; struct size_bound). */
-bool workload_device_size_within(const struct workload *w, const struct device *d,
-                                 int max_replicas, const struct size_bound *bound,
-                                 struct workload_run *out, char *why, size_t len);
+bool workload_device_size_within(const struct workload *w, const struct device *d, int max_replicas,
+                                 const struct size_bound *bound, struct workload_run *out,
+                                 char *why, size_t len);
 
 /* workload_gpu_hours (below) on device d. */
 double workload_device_hours(const struct workload *w, const struct device *d, double *tps);
