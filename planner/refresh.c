@@ -264,13 +264,14 @@ static int write_rows(struct store *st, const struct provider *p, struct norm *r
 	if (p->kind == PROVIDER_API)
 		return store_replace_api_prices(st, p->name, rows->apis, *n, err);
 	size_t dups = 0;
+	/* Offers and commitments in one write: a failure keeps both. */
+	if (p->terms)
+		store_stage_terms(stage, rows->terms, rows->n_terms);
 	int rc = store_stage_apply(stage, &dups, err);
 	if (rc == PLANNER_OK) {
 		rows->skipped += dups;
 		*n -= dups;
 	}
-	if (rc == PLANNER_OK && p->terms)
-		rc = store_replace_terms(st, p->name, rows->terms, rows->n_terms, err);
 	return rc;
 }
 

@@ -242,6 +242,10 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 int store_stage_drop(struct store_stage *sg, size_t keep, char **err);
 /* Rows staged (after apply: stored). */
 size_t store_stage_rows(const struct store_stage *sg);
+/* The provider's commitments (none: n = 0), replacing its stored ones in
+ * the write that store_stage_apply makes of its offers: both or neither.
+ * rows stay the caller's until the apply. */
+void store_stage_terms(struct store_stage *sg, const struct offer_term *rows, size_t n);
 int store_stage_apply(struct store_stage *sg, size_t *dups, char **err);
 void store_stage_free(struct store_stage *sg);
 /* Same for API prices. */

@@ -48,6 +48,11 @@ struct store_stage {
 	bool attached;      /* "stage" is attached, so detached at the end */
 	int data_version;  /* PRAGMA data_version when the stored rows were read */
 	uint64_t digest;   /* of those rows (stored_pass), to tell at apply */
+	/* The provider's commitments, replaced in the same write as its
+	 * offers (store_stage_terms); the caller's rows. */
+	bool has_terms;
+	const struct offer_term *terms;
+	size_t n_terms;
 };
 
 /* The staging table, in schema %1$s (stage_exec): the offers table's
@@ -597,6 +602,13 @@ static int still_current(struct store_stage *sg, char **err)
 	return rc;
 }
 
+void store_stage_terms(struct store_stage *sg, const struct offer_term *rows, size_t n)
+{
+	sg->has_terms = true;
+	sg->terms = rows;
+	sg->n_terms = n;
+}
+
 int store_stage_apply(struct store_stage *sg, size_t *dups, char **err)
 {
 	struct store *st = sg->st;
@@ -621,7 +633,9 @@ int store_stage_apply(struct store_stage *sg, size_t *dups, char **err)
 	for (size_t i = 0; i < sizeof apply_sql / sizeof *apply_sql; i++)
 		if ((rc = apply_one(st, apply_sql[i], sg->provider, at, now, err)))
 			goto fail;
-	if ((rc = store_mark_fresh(st, sg->provider, "rented", at, err)) ||
+	if ((sg->has_terms &&
+	     (rc = store_replace_terms(st, sg->provider, sg->terms, sg->n_terms, err))) ||
+	    (rc = store_mark_fresh(st, sg->provider, "rented", at, err)) ||
 	    (rc = store_write_end(st, &w, err)))
 		goto fail;
 	*dups = sg->rows - sg->distinct;

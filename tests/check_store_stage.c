@@ -356,6 +356,62 @@ START_TEST(a_repeated_key_is_its_last_row_against_the_stored_offer)
 }
 END_TEST
 
+/* A provider's commitments are replaced in the write of its offers: a
+ * commitment the store refuses (a GPU count of 0) keeps both the offers
+ * and the commitments as they were; a good one lands with the offers. */
+static void make_term(struct offer_term *t, int gpus, double price)
+{
+	memset(t, 0, sizeof *t);
+	make_offer(&t->o, 1, price, "2026-11-03T00:00:00Z");
+	t->o.gpu_count = gpus;
+	snprintf(t->term, sizeof t->term, "1y");
+	snprintf(t->option, sizeof t->option, "No Upfront");
+}
+
+static void stage_with_terms(struct store *st, const struct offer *rows, size_t n,
+                             const struct offer_term *terms, size_t n_terms, int want)
+{
+	struct store_stage *sg = NULL;
+	size_t dups = 0;
+	char *err = NULL;
+	ck_assert_msg(store_stage_open(st, "vast", &sg, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(store_stage_put(sg, rows, n, &err), PLANNER_OK);
+	store_stage_terms(sg, terms, n_terms);
+	ck_assert_int_eq(store_stage_apply(sg, &dups, &err), want);
+	free(err);
+	store_stage_free(sg);
+}
+
+START_TEST(offers_and_commitments_are_written_together_or_not_at_all)
+{
+	struct test_db db = test_db_open();
+	struct offer rows[8];
+	for (int i = 0; i < 8; i++)
+		make_offer(&rows[i], i, first_price(i), "2026-11-01T00:00:00Z");
+	struct offer_term good, bad;
+	make_term(&good, 1, 0.4);
+	make_term(&bad, 0, 0.4);
+	stage_with_terms(db.st, rows, 8, &good, 1, PLANNER_OK);
+	ck_assert_int_eq(test_store_long(db.st, "SELECT count(*) FROM offer_terms"), 1);
+	double sum = one_double(db.st, "SELECT sum(price_per_hour) FROM offers WHERE provider = "
+	                               "'vast'");
+	for (int i = 0; i < 8; i++)
+		rows[i].price_per_hour *= 2;
+	stage_with_terms(db.st, rows, 8, &bad, 1, PLANNER_EDB);
+	ck_assert_double_eq_tol(
+	    one_double(db.st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'"),
+	    sum, 1e-9);
+	ck_assert_double_eq_tol(one_double(db.st, "SELECT price_per_hour FROM offer_terms"), 0.4,
+	                        1e-12);
+	stage_with_terms(db.st, rows, 8, NULL, 0, PLANNER_OK);
+	ck_assert_double_eq_tol(
+	    one_double(db.st, "SELECT sum(price_per_hour) FROM offers WHERE provider = 'vast'"),
+	    2 * sum, 1e-9);
+	ck_assert_int_eq(test_store_long(db.st, "SELECT count(*) FROM offer_terms"), 0);
+	test_db_close(&db);
+}
+END_TEST
+
 START_TEST(a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were)
 {
 	struct test_db db = test_db_open();
@@ -440,6 +496,7 @@ Suite *store_stage_suite(void)
 	tcase_add_test(tc, an_unchanged_offer_is_not_rewritten_and_reads_the_refresh_date);
 	tcase_add_test(tc, a_repeated_key_is_its_last_row_against_the_stored_offer);
 	tcase_add_test(tc, a_feed_that_fails_midway_leaves_prices_dates_and_history_as_they_were);
+	tcase_add_test(tc, offers_and_commitments_are_written_together_or_not_at_all);
 	suite_add_tcase(s, tc);
 	return s;
 }
