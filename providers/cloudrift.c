@@ -111,26 +111,13 @@ static void read_type(struct norm *out, const cJSON *t)
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	cJSON *root = provider_json(body, len, err);
-	int rc = PLANNER_OK;
-	if (next)
-		*next = NULL;
-	if (!root)
-		return PLANNER_ENET;
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data");
-	const cJSON *types = cJSON_GetObjectItemCaseSensitive(data, "instance_types");
-	if (!cJSON_IsArray(types)) {
-		rc = provider_says("cloudrift", root, "no \"instance_types\" list", err);
-		goto out;
-	}
-	const cJSON *t;
-	cJSON_ArrayForEach(t, types)
-	{
-		read_type(out, t);
-	}
-out:
-	cJSON_Delete(root);
-	return rc;
+	static const struct provider_items feed = {
+	    .provider = "cloudrift",
+	    .path = {"data", "instance_types"},
+	    .missing = "no \"instance_types\" list",
+	    .item = read_type,
+	};
+	return provider_parse_items(&feed, out, body, len, next, err);
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)

@@ -69,26 +69,14 @@ static void read_vm(struct norm *out, const cJSON *vm)
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	cJSON *root = provider_json(body, len, err);
-	int rc = PLANNER_OK;
-	if (next)
-		*next = NULL;
-	if (!root)
-		return PLANNER_ENET;
-	if (cJSON_IsNull(root))
-		goto out; /* nothing can be created now: no offers */
-	if (!cJSON_IsArray(root)) {
-		rc = provider_says("hotaisle", root, "no list of virtual machines", err);
-		goto out;
-	}
-	const cJSON *vm;
-	cJSON_ArrayForEach(vm, root)
-	{
-		read_vm(out, vm);
-	}
-out:
-	cJSON_Delete(root);
-	return rc;
+	static const struct provider_items feed = {
+	    .provider = "hotaisle",
+	    .path = {NULL},
+	    .missing = "no list of virtual machines",
+	    .null_is_empty = true, /* nothing can be created now: no offers */
+	    .item = read_vm,
+	};
+	return provider_parse_items(&feed, out, body, len, next, err);
 }
 
 /* A team handle goes into the path: letters, digits, '-' and '_' only. */

@@ -92,25 +92,13 @@ static void read_instance(struct norm *out, const cJSON *in)
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	cJSON *root = provider_json(body, len, err);
-	int rc = PLANNER_OK;
-	if (next)
-		*next = NULL;
-	if (!root)
-		return PLANNER_ENET;
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "instances");
-	if (!cJSON_IsArray(list)) {
-		rc = provider_says("hyperbolic", root, "response has no \"instances\" list", err);
-		goto out;
-	}
-	const cJSON *in;
-	cJSON_ArrayForEach(in, list)
-	{
-		read_instance(out, in);
-	}
-out:
-	cJSON_Delete(root);
-	return rc;
+	static const struct provider_items feed = {
+	    .provider = "hyperbolic",
+	    .path = {"instances"},
+	    .missing = "response has no \"instances\" list",
+	    .item = read_instance,
+	};
+	return provider_parse_items(&feed, out, body, len, next, err);
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)

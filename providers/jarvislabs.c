@@ -101,25 +101,13 @@ static void read_row(struct norm *out, const cJSON *row)
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	cJSON *root = provider_json(body, len, err);
-	int rc = PLANNER_OK;
-	if (next)
-		*next = NULL;
-	if (!root)
-		return PLANNER_ENET;
-	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "server_meta");
-	if (!cJSON_IsArray(meta)) {
-		rc = provider_says("jarvislabs", root, "no \"server_meta\" list", err);
-		goto out;
-	}
-	const cJSON *row;
-	cJSON_ArrayForEach(row, meta)
-	{
-		read_row(out, row);
-	}
-out:
-	cJSON_Delete(root);
-	return rc;
+	static const struct provider_items feed = {
+	    .provider = "jarvislabs",
+	    .path = {"server_meta"},
+	    .missing = "no \"server_meta\" list",
+	    .item = read_row,
+	};
+	return provider_parse_items(&feed, out, body, len, next, err);
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)

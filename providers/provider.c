@@ -334,3 +334,30 @@ int provider_get(struct fetch_ctx *fx, const char *url, const char *post, const 
 	http_response_free(&resp);
 	return rc;
 }
+
+int provider_parse_items(const struct provider_items *f, struct norm *out, const char *body,
+                         size_t len, char **next, char **err)
+{
+	if (next)
+		*next = NULL;
+	cJSON *root = provider_json(body, len, err);
+	if (!root)
+		return PLANNER_ENET;
+	int rc = PLANNER_OK;
+	const cJSON *list = root;
+	for (size_t i = 0; i < sizeof f->path / sizeof *f->path && f->path[i]; i++)
+		list = cJSON_GetObjectItemCaseSensitive(list, f->path[i]);
+	if (f->null_is_empty && cJSON_IsNull(root)) {
+		/* nothing on offer now */
+	} else if (!cJSON_IsArray(list)) {
+		rc = provider_says(f->provider, root, f->missing, err);
+	} else {
+		const cJSON *it;
+		cJSON_ArrayForEach(it, list)
+		{
+			f->item(out, it);
+		}
+	}
+	cJSON_Delete(root);
+	return rc;
+}

@@ -172,6 +172,19 @@ struct cJSON *provider_json(const char *body, size_t len, char **err);
  * adapter), else `what` (the list that is missing). Always PLANNER_ENET. */
 int provider_says(const char *name, const struct cJSON *root, const char *what, char **err);
 
+/* A feed whose body holds its items in one JSON list: at path (keys from
+ * the root, NULL-terminated; none: the body is the list). */
+struct provider_items {
+	const char *provider;
+	const char *path[3];
+	const char *missing; /* provider_says's what when the list is not there */
+	bool null_is_empty;  /* a body of JSON null holds no items (not an error) */
+	void (*item)(struct norm *out, const struct cJSON *item);
+};
+/* The parse of such a feed: item() of each entry of the list. */
+int provider_parse_items(const struct provider_items *f, struct norm *out, const char *body,
+                         size_t len, char **next, char **err);
+
 /* cJSON accessors tolerant of nulls and wrong types. */
 const char *pj_str(const struct cJSON *o, const char *key);   /* "" when absent */
 double pj_num(const struct cJSON *o, const char *key);        /* 0 when absent */

@@ -71,6 +71,8 @@ static void read_label(const char *label, char *name, size_t len, double *gib)
 /* One plan into out: a row per region it may run in. */
 static void read_plan(struct norm *out, const cJSON *plan)
 {
+	if (!cJSON_IsObject(plan))
+		return;
 	const char *label = pj_str(plan, "gpu_label");
 	double gpus = 0, price = 0, cpu = 0, ram = 0;
 	lenient_number(plan, "gpu", &gpus);
@@ -110,27 +112,13 @@ static void read_plan(struct norm *out, const cJSON *plan)
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	cJSON *root = provider_json(body, len, err);
-	int rc = PLANNER_OK;
-	if (next)
-		*next = NULL;
-	if (!root)
-		return PLANNER_ENET;
-	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(root, "plans");
-	if (!cJSON_IsArray(plans)) {
-		/* An error object ({"message"} or {"error"}) says why. */
-		rc = provider_says("seeweb", root, "response has no \"plans\" array", err);
-		goto out;
-	}
-	const cJSON *plan;
-	cJSON_ArrayForEach(plan, plans)
-	{
-		if (cJSON_IsObject(plan))
-			read_plan(out, plan);
-	}
-out:
-	cJSON_Delete(root);
-	return rc;
+	static const struct provider_items feed = {
+	    .provider = "seeweb",
+	    .path = {"plans"},
+	    .missing = "response has no \"plans\" array",
+	    .item = read_plan,
+	};
+	return provider_parse_items(&feed, out, body, len, next, err);
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)

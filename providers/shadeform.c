@@ -102,26 +102,13 @@ static void read_type(struct norm *out, const cJSON *t)
 
 static int parse(struct norm *out, const char *body, size_t len, char **next, char **err)
 {
-	if (next)
-		*next = NULL;
-	cJSON *root = provider_json(body, len, err);
-	if (!root)
-		return PLANNER_ENET;
-	int rc = PLANNER_OK;
-	const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "instance_types");
-	if (!cJSON_IsArray(types)) {
-		rc = provider_says("shadeform", root, "response has no \"instance_types\" list",
-		                   err);
-		goto out;
-	}
-	const cJSON *t;
-	cJSON_ArrayForEach(t, types)
-	{
-		read_type(out, t);
-	}
-out:
-	cJSON_Delete(root);
-	return rc;
+	static const struct provider_items feed = {
+	    .provider = "shadeform",
+	    .path = {"instance_types"},
+	    .missing = "response has no \"instance_types\" list",
+	    .item = read_type,
+	};
+	return provider_parse_items(&feed, out, body, len, next, err);
 }
 
 static int fetch(struct fetch_ctx *fx, char **err)
