@@ -303,10 +303,15 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 	uint64_t keys[SEEN_AHEAD];
 	for (size_t i = 0; i < n; i++) {
 		/* The catalogue's fabric where the feed states none (fabric.h):
-		 * on a copy, as the feed's rows are its own. */
-		struct offer marked = rows[i];
-		fabric_mark_offer(&marked);
-		const struct offer *o = &marked;
+		 * on a copy, as the feed's rows are its own, of the few rows the
+		 * catalogue names. */
+		const struct offer *o = &rows[i];
+		struct offer marked;
+		if (!o->fabric[0] && fabric_find(o->provider, o->offer)) {
+			marked = *o;
+			fabric_mark_offer(&marked);
+			o = &marked;
+		}
 		bool skip, hist;
 		/* The keys of the next rows first, their slots fetched ahead. */
 		if (i % SEEN_AHEAD == 0)
