@@ -113,27 +113,19 @@ static char *array_command(const struct job *job)
 
 /* run.command as torchrun over the job's nodes, one launcher per node
  * (srun, --ntasks-per-node=1) starting `gpus` workers, all meeting at the
- * first node of the allocation (c10d rendezvous; torchrun's --nnodes,
- * --nproc-per-node, --rdzv-id, --rdzv-backend, --rdzv-endpoint and
- * --no-python, same page). A command that is torchrun already gets the
- * flags after its name; a python script loses its interpreter, which
- * torchrun is; anything else runs with --no-python. The batch shell finds
- * the first node (scontrol show hostnames) and exports it, so srun's
- * tasks (pyxis's sh -c in the image too) read it from their environment.
- * NULL when out of memory. */
+ * first node of the allocation (c10d rendezvous: torchrun's --nnodes,
+ * --nproc-per-node, --rdzv-id, --rdzv-backend, --rdzv-endpoint). The
+ * batch shell finds the first node (scontrol show hostnames) and exports
+ * it, so srun's tasks (pyxis's sh -c in the image too) read it from their
+ * environment. NULL when out of memory. */
 static char *torchrun_command(const char *c, int gpus)
 {
-	const char *rest = c, *extra = "";
-	if (!strncmp(c, "torchrun ", 9))
-		rest = c + 9;
-	else if (!strncmp(c, "python ", 7) || !strncmp(c, "python3 ", 8))
-		rest = strchr(c, ' ') + 1;
-	else
-		extra = "--no-python ";
-	return xasprintf("torchrun --nnodes=\"$SLURM_NNODES\" --nproc-per-node=%d "
-	                 "--rdzv-id=\"$SLURM_JOB_ID\" --rdzv-backend=c10d "
-	                 "--rdzv-endpoint=\"$PLANNER_RDZV_HOST:%d\" %s%s",
-	                 gpus, TORCHRUN_RDZV_PORT, extra, rest);
+	char flags[256];
+	snprintf(flags, sizeof flags,
+	         "--nnodes=\"$SLURM_NNODES\" --nproc-per-node=%d --rdzv-id=\"$SLURM_JOB_ID\" "
+	         "--rdzv-backend=c10d --rdzv-endpoint=\"$PLANNER_RDZV_HOST:%d\" ",
+	         gpus, TORCHRUN_RDZV_PORT);
+	return export_torchrun(c, flags);
 }
 
 /* gres type: the model's letters and digits, lower case ("h100sxm"). */

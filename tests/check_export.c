@@ -1060,6 +1060,60 @@ START_TEST(skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tas
 }
 END_TEST
 
+/* A rented training job past one node (4 joined p5.48xlarge, 32 H100s):
+ * SkyPilot's num_nodes and dstack's nodes are the nodes, each node's GPUs
+ * in resources, and run.command is torchrun on each node with the rank
+ * and master address the tool sets; both hold their schema extracts. */
+static const char multinode_yaml[] =
+	"version: 1\n"
+	"timezone: Europe/London\n"
+	"jobs:\n"
+	"  - {name: ft70b, model: llama-3.1-70b, task: finetune-full, context: 4096, batch: 32, "
+	"parallel: {dp: 32}, hours_per_month: 100, "
+	"run: {command: \"python train.py --config ft70b.yaml\"}}\n";
+
+START_TEST(a_rented_job_over_four_nodes_is_num_nodes_and_nodes_with_torchrun)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "multinode.yaml", multinode_yaml);
+	char *sky = schedule_to(&f, "skypilot", "sky.yaml"), *out = NULL;
+	int rc = schema_validate("skypilot-task.json", sky, &out);
+	ck_assert_msg(rc == 0 && strstr(out, "1 document(s), 0 invalid"), "%s", out ? out : "");
+	free(out);
+	char *ds = schedule_to(&f, "dstack", "d.yml");
+	rc = schema_validate("dstack-task.json", ds, &out);
+	ck_assert_msg(rc == 0 && strstr(out, "1 document(s), 0 invalid"), "%s", out ? out : "");
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c '\n"
+		"import yaml, sys\n"
+		"t = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][0]\n"
+		"assert t[\"num_nodes\"] == 4, t\n"
+		"assert t[\"resources\"][\"accelerators\"] == \"H100:8\", t\n"
+		"assert t[\"resources\"][\"cloud\"] == \"aws\", t\n"
+		"assert \"torchrun --nnodes=\\\"$SKYPILOT_NUM_NODES\\\"\" in t[\"run\"], t\n"
+		"assert \"--node-rank=\\\"$SKYPILOT_NODE_RANK\\\"\" in t[\"run\"], t\n"
+		"assert t[\"run\"].endswith(\" train.py --config ft70b.yaml\"), t\n"
+		"d = [d for d in yaml.safe_load_all(open(sys.argv[2])) if d][0]\n"
+		"assert d[\"nodes\"] == 4 and d[\"resources\"][\"gpu\"] == \"H100:8\", d\n"
+		"c = d[\"commands\"][0]\n"
+		"assert c.startswith(\"torchrun --nnodes=\\\"$DSTACK_NODES_NUM\\\"\"), c\n"
+		"assert \"--master-addr=\\\"$DSTACK_MASTER_NODE_IP\\\"\" in c, c\n"
+		"print(\"ok\")\n"
+		"' '%s' '%s' 2>&1",
+		sky, ds);
+	rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(ds);
+	free(sky);
+	free_fx(&f);
+}
+END_TEST
+
 START_TEST(dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run)
 {
 	struct fx f;
@@ -1250,6 +1304,7 @@ Suite *export_suite(void)
 	tcase_add_test(tc, skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field);
 	tcase_add_test(tc, skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks);
 	tcase_add_test(tc, dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run);
+	tcase_add_test(tc, a_rented_job_over_four_nodes_is_num_nodes_and_nodes_with_torchrun);
 	tcase_add_test(tc, rented_serving_jobs_are_skyserve_and_dstack_services);
 	tcase_add_test(tc, run_weights_must_be_a_claim_or_an_absolute_path);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);
