@@ -6,6 +6,7 @@
 
 #include "export.h"
 #include "route.h"
+#include "util.h"
 
 /* --help text is wrapped to fit an 80-column terminal, as the hand-written
  * help of every command is. */
@@ -136,4 +137,23 @@ char *export_skipped_note(const struct schedule *s, bool (*writes)(const struct 
 	if (used < len)
 		snprintf(buf + used, len - used, " left out: %s cannot express them", format);
 	return buf;
+}
+
+int export_run_nodes(const struct sched_run *r)
+{
+	int replicas = r->replicas > 0 ? r->replicas : 1;
+	int per = r->gpu ? r->gpu->gpus_per_node : 0, gpus = r->gpu_count / replicas;
+	return per > 0 && gpus > per ? (gpus + per - 1) / per : 1;
+}
+
+char *export_torchrun(const char *c, const char *flags)
+{
+	const char *rest = c, *extra = "";
+	if (!strncmp(c, "torchrun ", 9))
+		rest = c + 9;
+	else if (!strncmp(c, "python ", 7) || !strncmp(c, "python3 ", 8))
+		rest = strchr(c, ' ') + 1;
+	else
+		extra = "--no-python ";
+	return xasprintf("torchrun %s%s%s", flags, extra, rest);
 }

@@ -137,6 +137,20 @@ void export_launchable_note(FILE *f, const struct schedule *s, const char *forma
  * -> "A100-80GB", "RTX 4090" -> "RTX4090"), at most len-1 bytes. */
 void export_sky_accel(const char *gpu, char *out, size_t len);
 
+/* Past one node (issue 25): the nodes one replica of run r spans, its
+ * GPUs over its GPU's node (gpus.json gpus_per_node; a rented run past
+ * one node is instances of that size, route_rented.c); 1 within a node
+ * or where the GPU states no node. */
+int export_run_nodes(const struct sched_run *r);
+
+/* run.command launched by torchrun with `flags` (each ending in a space):
+ * a command that is torchrun already gets the flags after its name; a
+ * python script loses its interpreter, as torchrun runs python scripts;
+ * anything else runs with --no-python (torchrun's options: docs.pytorch.org
+ * /docs/stable/elastic/run.html, read 2026-12-02). Allocated; NULL when
+ * out of memory. */
+char *export_torchrun(const char *command, const char *flags);
+
 /* Serving jobs (export_serve.c): a job with serving: always-on or window
  * is a service, written as one object per job, not as runs. */
 bool export_serving(const struct job *job);

@@ -15,6 +15,7 @@
  * per task and each is applied at its start time. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
@@ -55,6 +56,17 @@ static void dstack_gpu(const struct sched_run *r, int count, char *out, size_t l
 	}
 }
 
+/* torchrun's flags on a dstack task past one node: the node count, rank,
+ * GPUs and master address dstack's runner sets on each node
+ * (DSTACK_NODES_NUM, DSTACK_NODE_RANK, DSTACK_GPUS_PER_NODE,
+ * DSTACK_MASTER_NODE_IP; dstack docs, "Distributed tasks" and
+ * examples/distributed-training/torchrun, read 2026-12-02; its port
+ * 12345). */
+#define DSTACK_TORCHRUN_FLAGS                                                                      \
+	"--nnodes=\"$DSTACK_NODES_NUM\" --nproc-per-node=\"$DSTACK_GPUS_PER_NODE\" "              \
+	"--node-rank=\"$DSTACK_NODE_RANK\" --master-addr=\"$DSTACK_MASTER_NODE_IP\" "             \
+	"--master-port=12345 "
+
 /* False when out of memory. */
 static bool write_config(FILE *f, const struct schedule *s, const struct sched_run *r, size_t k)
 {
@@ -65,8 +77,14 @@ static bool write_config(FILE *f, const struct schedule *s, const struct sched_r
 	sched_iso(r->end, r->end_offset, end, sizeof end);
 	export_slug(job->name, slug, sizeof slug);
 	int replicas = r->replicas > 0 ? r->replicas : 1;
-	dstack_gpu(r, r->gpu_count / replicas, gpu, sizeof gpu);
+	/* Past one node each replica is `nodes` nodes of the task. */
+	int nodes = export_run_nodes(r);
+	dstack_gpu(r, r->gpu_count / replicas / nodes, gpu, sizeof gpu);
 	long minutes = (long)ceil(r->hours * 60 - 1e-6);
+	char *torchrun = NULL;
+	if (nodes > 1 && job->task != TASK_INFERENCE && job->run_command &&
+	    !(torchrun = export_torchrun(job->run_command, DSTACK_TORCHRUN_FLAGS)))
+		return false;
 	fputs("---\n", f);
 	bool ok = export_comment(f, "task %zu: %s on %s, %s to %s (%.2f h, %.2f %s)", k, job->name,
 	                         r->resource, start, end, r->hours, r->cost, s->currency);
@@ -75,9 +93,16 @@ static bool write_config(FILE *f, const struct schedule *s, const struct sched_r
 	if (!backend)
 		ok &= export_comment(
 		    f, "%s is not a dstack backend: no backends or regions are set", r->provider);
+	if (nodes > 1)
+		ok &= export_comment(f,
+		                     "%d nodes of %d GPUs%s: dstack runs a task over several nodes "
+		                     "on a fleet with placement: cluster",
+		                     nodes, r->gpu_count / replicas / nodes,
+		                     torchrun ? ", torchrun on each meeting at DSTACK_MASTER_NODE_IP"
+		                              : "");
 	fprintf(f, "type: task\nname: %s-%zu\n", slug, k);
-	if (replicas > 1)
-		fprintf(f, "nodes: %d\n", replicas);
+	if (replicas * nodes > 1)
+		fprintf(f, "nodes: %d\n", replicas * nodes);
 	if (job->run_image) {
 		fputs("image: ", f);
 		export_yaml_str(f, job->run_image);
@@ -86,7 +111,8 @@ static bool write_config(FILE *f, const struct schedule *s, const struct sched_r
 	fputs("commands:\n  - ", f);
 	/* dstack wants commands or an image; `true` keeps a job without
 	 * run.command valid and says nothing runs. */
-	export_yaml_str(f, job->run_command ? job->run_command : "true");
+	export_yaml_str(f, torchrun ? torchrun : job->run_command ? job->run_command : "true");
+	free(torchrun);
 	fputc('\n', f);
 	fputs("resources:\n  gpu: ", f);
 	export_yaml_str(f, gpu);

@@ -358,16 +358,23 @@ static void node_selector(struct emit *e, const char *product)
 void k8s_pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
                   const char *name, const char *product, const struct serve_engine *se)
 {
+	k8s_pod_spec_as(e, job, r, name, product, se, se != NULL, true);
+}
+
+void k8s_pod_spec_as(struct emit *e, const struct job *job, const struct sched_run *r,
+                     const char *name, const char *product, const struct serve_engine *se,
+                     bool restart, bool tp)
+{
 	scalar(e, "spec");
 	map_start(e);
-	kv(e, "restartPolicy", se ? "Always" : "Never");
+	kv(e, "restartPolicy", restart ? "Always" : "Never");
 	node_selector(e, product);
 	scalar(e, "containers");
 	seq_start(e);
 	map_start(e);
 	kv(e, "name", name);
 	kv(e, "image", job->run_image);
-	container_command(e, job, pod_gpus(r));
+	container_command(e, job, tp ? pod_gpus(r) : 1);
 	if (se)
 		k8s_serve_container(e, job, se);
 	container_resources(e, r);
@@ -452,6 +459,17 @@ static void cron_doc(struct emit *e, const struct schedule *s, const struct wind
 	k8s_doc_end(e);
 }
 
+/* The nodes run r takes: its GPUs over cluster.gpus_per_node, else over
+ * its GPU's node (export_run_nodes). */
+static int k8s_run_nodes(const struct emit *e, const struct sched_run *r)
+{
+	int per = e->cl && e->cl->gpus_per_node ? e->cl->gpus_per_node : 0;
+	if (per <= 0)
+		return export_run_nodes(r);
+	int gpus = r->gpu_count / (r->replicas > 0 ? r->replicas : 1);
+	return gpus > per ? (gpus + per - 1) / per : 1;
+}
+
 /* Whether run i opens its window: no earlier run shares it. */
 static bool window_first(const struct schedule *s, size_t i)
 {
@@ -485,6 +503,7 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 	yaml_emitter_set_width(&e.em, -1);
 	yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING);
 	put(&e);
+	int jobsets = 0;
 	for (size_t i = 0; i < s->n_runs && e.ok; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (!k8s_writes(r))
@@ -496,6 +515,12 @@ static int write_k8s(FILE *f, const struct schedule *s, struct export_opts *opts
 		if (export_serving(s->jobs[r->job].job)) {
 			if (export_serve_first(s, i, k8s_writes))
 				k8s_service_docs(&e, s, r, slugs);
+			continue;
+		}
+		/* Past one node, a training run is a JobSet of its own. */
+		int nodes = k8s_run_nodes(&e, r);
+		if (nodes > 1 && s->jobs[r->job].job->task != TASK_INFERENCE) {
+			k8s_jobset_doc(&e, s, i, slugs, nodes, ++jobsets);
 			continue;
 		}
 		if (!window_first(s, i))

@@ -27,6 +27,16 @@
  * this many seconds, else the run is skipped. planner's choice. */
 #define K8S_START_DEADLINE_S 600
 
+/* The scaler image: Kubernetes' own kubectl image, registry.k8s.io/kubectl
+ * (added by kubernetes/kubernetes#116672, 2023-03, for every release
+ * since; the binary is /bin/kubectl, named as the command so the image's
+ * entrypoint does not matter; read 2026-12-02). A
+ * kubectl within one minor version of the API server is supported
+ * (kubernetes.io/releases/version-skew-policy, "kubectl"): bump the tag
+ * with the cluster. planner's choice over bitnami/kubectl, whose free
+ * tags Bitnami stopped updating in 2025. */
+#define K8S_KUBECTL_IMAGE "registry.k8s.io/kubectl:v1.31.0"
+
 /* One job's slug, unique within the export. */
 struct k8s_slug {
 	char v[K8S_SLUG_MAX + 1];
@@ -155,6 +165,13 @@ bool k8s_writes(const struct sched_run *r);
  * port and readiness probe (k8s_serve_container), a batch pod runs once. */
 void k8s_pod_spec(struct emit *e, const struct job *job, const struct sched_run *r,
                   const char *name, const char *product, const struct serve_engine *se);
+/* The same, restarting when `restart` whatever se is (a worker pod of a
+ * LeaderWorkerSet serves no port and restarts, as a StatefulSet's pods
+ * must), and adding the engine's tensor-parallel option only when `tp`
+ * (a LeaderWorkerSet's commands carry their own). */
+void k8s_pod_spec_as(struct emit *e, const struct job *job, const struct sched_run *r,
+                     const char *name, const char *product, const struct serve_engine *se,
+                     bool restart, bool tp);
 
 /* export_k8s_serve.c: the container's port and readiness probe; and a
  * serving job's objects (Deployment, Service, and for a window its
@@ -163,5 +180,10 @@ void k8s_pod_spec(struct emit *e, const struct job *job, const struct sched_run 
 void k8s_serve_container(struct emit *e, const struct job *job, const struct serve_engine *se);
 void k8s_service_docs(struct emit *e, const struct schedule *s, const struct sched_run *r,
                       const struct k8s_slug *slugs);
+
+/* export_k8s_jobset.c: owned run i, a training job over `nodes` nodes,
+ * as the k-th JobSet of the export (suspended, its start in a comment). */
+void k8s_jobset_doc(struct emit *e, const struct schedule *s, size_t i,
+                    const struct k8s_slug *slugs, int nodes, int k);
 
 #endif

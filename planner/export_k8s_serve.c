@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines.h"
 #include "export_k8s_int.h"
 #include "util.h"
 
@@ -50,7 +51,20 @@ struct service {
 	const struct serve_engine *se;
 	char slug[K8S_SLUG_MAX + 1], product[96], sa[K8S_NAME_MAX + 1];
 	int replicas, port;
+	int nodes; /* nodes one replica spans: > 1, a LeaderWorkerSet */
 };
+
+/* The kind and API group that hold the replicas, for kubectl scale and
+ * the scaler's Role. */
+static const char *replica_kind(const struct service *sv)
+{
+	return sv->nodes > 1 ? "leaderworkerset" : "deployment";
+}
+
+static const char *replica_group(const struct service *sv)
+{
+	return sv->nodes > 1 ? "leaderworkerset.x-k8s.io" : "apps";
+}
 
 /* A service's objects carry no month: they outlive it. */
 static void serve_metadata(struct emit *e, const struct service *sv, const char *name)
@@ -110,6 +124,127 @@ static void deployment_doc(struct emit *e, const struct schedule *s, const struc
 	k8s_doc_end(e);
 }
 
+/* The nodes one replica of run r spans: its GPUs over cluster.gpus_per_node,
+ * else over its GPU's node (export_run_nodes). */
+static int k8s_serve_nodes(const struct emit *e, const struct sched_run *r)
+{
+	int per = e->cl && e->cl->gpus_per_node ? e->cl->gpus_per_node : 0;
+	if (per <= 0)
+		return export_run_nodes(r);
+	int gpus = r->gpu_count / (r->replicas > 0 ? r->replicas : 1);
+	return gpus > per ? (gpus + per - 1) / per : 1;
+}
+
+/* vLLM over several nodes in a LeaderWorkerSet: the vLLM image's
+ * multi-node-serving.sh starts a Ray head on the leader for the group's
+ * LWS_GROUP_SIZE pods and Ray workers joining LWS_LEADER_ADDRESS, which
+ * LeaderWorkerSet sets in every pod; the leader then runs the server with
+ * tensor parallel over a node and one pipeline stage a node (the LWS vLLM
+ * example, github.com/kubernetes-sigs/lws docs/examples/vllm/GPU/lws.yaml
+ * at commit 060ab4da17eea1f0865fcbd3236bb1075e2cea32, read 2026-12-02).
+ * Kubernetes expands $(VAR) in a container's command. */
+#define VLLM_MULTINODE_SCRIPT "bash /vllm-workspace/examples/online_serving/multi-node-serving.sh"
+
+/* One pod template of the LeaderWorkerSet: the leader serves (port,
+ * readiness probe, run.command), a worker joins it. */
+static void lws_template(struct emit *e, const struct service *sv, const char *key, bool leader,
+                         int gpus)
+{
+	struct sched_run node = *sv->r;
+	node.gpu_count = gpus;
+	node.replicas = 1;
+	struct job per = *sv->job;
+	char *cmd = NULL;
+	bool vllm = sv->job->run_command && !strcmp(sv->se->word, "vllm");
+	if (vllm && leader) {
+		const struct engine *en = sv->job->engine ? engine_find(sv->job->engine) : NULL;
+		const char *tp = engine_tp_option(en ? en : engine_for(false, sv->job->precision),
+		                                  sv->job->run_command);
+		char tps[48] = "";
+		if (tp)
+			snprintf(tps, sizeof tps, " %s %d", tp, gpus);
+		cmd = xasprintf("%s leader --ray_cluster_size=$(LWS_GROUP_SIZE); %s%s "
+		                "--pipeline-parallel-size %d",
+		                VLLM_MULTINODE_SCRIPT, sv->job->run_command, tps, sv->nodes);
+	} else if (vllm) {
+		cmd = xasprintf("%s worker --ray_address=$(LWS_LEADER_ADDRESS)", VLLM_MULTINODE_SCRIPT);
+	}
+	if (vllm && !cmd) {
+		e->ok = false;
+		return;
+	}
+	if (cmd)
+		per.run_command = cmd;
+	scalar(e, key);
+	map_start(e);
+	scalar(e, "metadata");
+	map_start(e);
+	scalar(e, "labels");
+	map_start(e);
+	kv(e, "app.kubernetes.io/managed-by", "planner");
+	kv(e, "planner.dev/job", sv->slug);
+	kv(e, "planner.dev/role", leader ? "leader" : "worker");
+	map_end(e);
+	map_end(e);
+	k8s_pod_spec_as(e, &per, &node, sv->slug, sv->product, leader ? sv->se : NULL, true,
+	                !vllm);
+	map_end(e);
+	free(cmd);
+}
+
+/* A serving instance past one node: a LeaderWorkerSet
+ * (leaderworkerset.x-k8s.io/v1, github.com/kubernetes-sigs/lws; its CRD
+ * config/crd/bases/leaderworkerset.x-k8s.io_leaderworkersets.yaml at the
+ * commit above, which the tests validate against) of the service's
+ * replicas, each a group of one pod a node (size), the group recreated
+ * when one of its pods restarts. */
+static void lws_doc(struct emit *e, const struct schedule *s, const struct service *sv)
+{
+	char num[96];
+	int gpus = sv->r->gpu_count / sv->replicas / sv->nodes;
+	char *note = xasprintf("%s: each replica %d nodes of %d %s, one pod a node%s", sv->job->name,
+	                       sv->nodes, gpus, sv->r->gpu->name,
+	                       strcmp(sv->se->word, "vllm")
+	                           ? "; run.command must start the engine's own multi-node server "
+	                             "on the leader and its workers"
+	                           : ", vLLM over Ray");
+	if (!note) {
+		e->ok = false;
+		return;
+	}
+	k8s_doc_start(e, note);
+	free(note);
+	head(e, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet");
+	scalar(e, "metadata");
+	map_start(e);
+	kv(e, "name", sv->slug);
+	put_namespace(e);
+	k8s_labels(e, sv->slug, NULL);
+	scalar(e, "annotations");
+	map_start(e);
+	kv(e, "planner.dev/job-name", sv->job->name);
+	kv(e, "planner.dev/serving", sv->job->serving == SERVING_WINDOW ? "window" : "always-on");
+	kv(e, "planner.dev/engine", sv->se->name);
+	kv(e, "planner.dev/resource", sv->r->resource);
+	kv(e, "planner.dev/month", s->month);
+	map_end(e);
+	map_end(e);
+	scalar(e, "spec");
+	map_start(e);
+	snprintf(num, sizeof num, "%d", sv->replicas);
+	kv_plain(e, "replicas", num);
+	scalar(e, "leaderWorkerTemplate");
+	map_start(e);
+	snprintf(num, sizeof num, "%d", sv->nodes);
+	kv_plain(e, "size", num);
+	kv(e, "restartPolicy", "RecreateGroupOnPodRestart");
+	lws_template(e, sv, "leaderTemplate", true, gpus);
+	lws_template(e, sv, "workerTemplate", false, gpus);
+	map_end(e); /* leaderWorkerTemplate */
+	map_end(e); /* spec */
+	k8s_doc_end(e);
+}
+
 static void service_doc(struct emit *e, const struct service *sv)
 {
 	char num[16];
@@ -121,6 +256,8 @@ static void service_doc(struct emit *e, const struct service *sv)
 	scalar(e, "selector");
 	map_start(e);
 	kv(e, "planner.dev/job", sv->slug);
+	if (sv->nodes > 1) /* the leader serves; its workers hold layers */
+		kv(e, "planner.dev/role", "leader");
 	map_end(e);
 	scalar(e, "ports");
 	seq_start(e);
@@ -137,12 +274,13 @@ static void service_doc(struct emit *e, const struct service *sv)
 
 /* The scaler's rights: kubectl scale reads the Deployment (get) and
  * writes its scale subresource (get, patch, update), this one only. */
-static void rule(struct emit *e, const char *resource, const char *name, const char *const *verbs)
+static void rule(struct emit *e, const char *group, const char *resource, const char *name,
+                 const char *const *verbs)
 {
 	map_start(e);
 	scalar(e, "apiGroups");
 	seq_start(e);
-	quoted(e, "apps");
+	quoted(e, group);
 	seq_end(e);
 	scalar(e, "resources");
 	seq_start(e);
@@ -173,8 +311,11 @@ static void scaler_rbac(struct emit *e, const struct service *sv)
 	serve_metadata(e, sv, sv->sa);
 	scalar(e, "rules");
 	seq_start(e);
-	rule(e, "deployments", sv->slug, get);
-	rule(e, "deployments/scale", sv->slug, scale);
+	char res[48];
+	snprintf(res, sizeof res, "%ss", replica_kind(sv));
+	rule(e, replica_group(sv), res, sv->slug, get);
+	snprintf(res, sizeof res, "%ss/scale", replica_kind(sv));
+	rule(e, replica_group(sv), res, sv->slug, scale);
 	seq_end(e);
 	k8s_doc_end(e);
 	k8s_doc_start(e, NULL);
@@ -197,15 +338,6 @@ static void scaler_rbac(struct emit *e, const struct service *sv)
 	k8s_doc_end(e);
 }
 
-/* The scaler image: Kubernetes' own kubectl image, registry.k8s.io/kubectl
- * (added by kubernetes/kubernetes#116672, 2023-03, for every release
- * since; the binary is /bin/kubectl, named as the command so the image's
- * entrypoint does not matter; read 2026-12-02). A
- * kubectl within one minor version of the API server is supported
- * (kubernetes.io/releases/version-skew-policy, "kubectl"): bump the tag
- * with the cluster. planner's choice over bitnami/kubectl, whose free
- * tags Bitnami stopped updating in 2025. */
-#define K8S_KUBECTL_IMAGE "registry.k8s.io/kubectl:v1.31.0"
 
 /* A CronJob that sets the Deployment's replicas at minute (after local
  * midnight) on mask's days, shifted by shift. */
@@ -248,7 +380,7 @@ static void scale_cron(struct emit *e, const struct schedule *s, const struct se
 	scalar(e, "args");
 	seq_start(e);
 	quoted(e, "scale");
-	snprintf(target, sizeof target, "deployment/%s", sv->slug);
+	snprintf(target, sizeof target, "%s/%s", replica_kind(sv), sv->slug);
 	quoted(e, target);
 	snprintf(num, sizeof num, "--replicas=%d", replicas);
 	quoted(e, num);
@@ -277,7 +409,11 @@ void k8s_service_docs(struct emit *e, const struct schedule *s, const struct sch
 	snprintf(sv.slug, sizeof sv.slug, "%s", slugs[r->job].v);
 	snprintf(sv.sa, sizeof sv.sa, "%s-scaler", sv.slug);
 	k8s_gpu_product(r->gpu->name, sv.product, sizeof sv.product);
-	deployment_doc(e, s, &sv);
+	sv.nodes = k8s_serve_nodes(e, r);
+	if (sv.nodes > 1)
+		lws_doc(e, s, &sv);
+	else
+		deployment_doc(e, s, &sv);
 	service_doc(e, &sv);
 	if (sv.job->serving != SERVING_WINDOW)
 		return;

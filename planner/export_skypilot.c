@@ -14,6 +14,7 @@
  * launched at its start time with `sky launch`; a file with one rented
  * run is a task as it stands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
@@ -58,6 +59,15 @@ void export_sky_accel(const char *gpu, char *out, size_t len)
 			out[n++] = *gpu;
 	out[n] = '\0';
 }
+
+/* torchrun's flags on a SkyPilot cluster past one node: the node count,
+ * GPUs and rank SkyPilot sets on each node, the first node of
+ * SKYPILOT_NODE_IPS as the master (SkyPilot docs, "Distributed
+ * Multi-Node Jobs", docs.skypilot.co/en/stable/running-jobs/
+ * distributed-jobs.html, read 2026-12-02; its example's port 8008). */
+#define SKY_TORCHRUN_FLAGS                                                                         \
+	"--nnodes=\"$SKYPILOT_NUM_NODES\" --nproc-per-node=\"$SKYPILOT_NUM_GPUS_PER_NODE\" "      \
+	"--node-rank=\"$SKYPILOT_NODE_RANK\" --master-addr=\"$MASTER_ADDR\" --master-port=8008 "
 
 /* resources: of one replica (or node), with ports when port > 0. */
 static void resources(FILE *f, const struct job *job, const struct sched_run *r, const char *cloud,
@@ -106,11 +116,33 @@ static bool write_task(FILE *f, const struct schedule *s, const struct sched_run
 		                     "%s is not a SkyPilot cloud: no cloud or region is set, so "
 		                     "SkyPilot picks one",
 		                     r->provider);
+	/* Past one node each replica is `nodes` nodes of the cluster. */
+	int nodes = export_run_nodes(r);
+	char *torchrun = NULL;
+	if (nodes > 1 && job->task != TASK_INFERENCE && job->run_command) {
+		torchrun = export_torchrun(job->run_command, SKY_TORCHRUN_FLAGS);
+		if (!torchrun)
+			return false;
+		ok &= export_comment(f,
+		                     "%d nodes of %d GPUs: torchrun on each, meeting at the first of "
+		                     "SKYPILOT_NODE_IPS",
+		                     nodes, r->gpu_count / replicas / nodes);
+	}
 	fprintf(f, "name: %s-%zu\n", slug, k);
-	if (replicas > 1)
-		fprintf(f, "num_nodes: %d\n", replicas);
-	resources(f, job, r, cloud, accel, replicas, 0);
-	if (job->run_command) {
+	if (replicas * nodes > 1)
+		fprintf(f, "num_nodes: %d\n", replicas * nodes);
+	resources(f, job, r, cloud, accel, replicas * nodes, 0);
+	if (torchrun) {
+		char *run = xasprintf("MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1); %s",
+		                      torchrun);
+		free(torchrun);
+		if (!run)
+			return false;
+		fputs("run: ", f);
+		export_yaml_str(f, run);
+		fputc('\n', f);
+		free(run);
+	} else if (job->run_command) {
 		fputs("run: ", f);
 		export_yaml_str(f, job->run_command);
 		fputc('\n', f);

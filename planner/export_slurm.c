@@ -16,6 +16,10 @@
 #include "export.h"
 #include "util.h"
 
+/* The first node of the job's allocation, exported for the launchers. */
+#define RDZV_HOST_LINE                                                                             \
+	"export PLANNER_RDZV_HOST=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1); "
+
 /* Single-quoted for sh (POSIX, no $'...'): ' becomes '\''. Only for the
  * words inside a pyxis step, which is itself quoted for bash by
  * export_shell_quote. */
@@ -53,6 +57,36 @@ static int wrap_pyxis(FILE *f, const struct job *job)
 	return PLANNER_OK;
 }
 
+/* The --wrap text of a training job past one node, quoted: the batch
+ * shell exports the rendezvous host, then srun starts torchrun on every
+ * node (in the job's image through pyxis when it says so). PLANNER_ESYS
+ * when out of memory. */
+static int wrap_torchrun(FILE *f, const struct job *job)
+{
+	char *inner = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&inner, &len);
+	if (!m)
+		return PLANNER_ESYS;
+	fputs(RDZV_HOST_LINE, m);
+	if (job->run_pyxis && job->run_image) {
+		fputs("srun --container-image=", m);
+		sh_quote(m, job->run_image);
+		fputs(" sh -c ", m);
+		sh_quote(m, job->run_command);
+	} else {
+		fputs("srun ", m);
+		fputs(job->run_command, m);
+	}
+	if (fclose(m) != 0) {
+		free(inner);
+		return PLANNER_ESYS;
+	}
+	export_shell_quote(f, inner);
+	free(inner);
+	return PLANNER_OK;
+}
+
 /* The command of a serving job's array tasks: each replica on a port of
  * its own, the engine's (or run.command's --port N) plus
  * SLURM_ARRAY_TASK_ID, so replicas that share a node do not collide; the
@@ -70,6 +104,28 @@ static char *array_command(const struct job *job)
 		return xasprintf("%s --port $((%d + SLURM_ARRAY_TASK_ID))", c, port);
 	const char *v = p + 7, *end = v + strcspn(v, " ");
 	return xasprintf("%.*s$((%d + SLURM_ARRAY_TASK_ID))%s", (int)(v - c), c, port, end);
+}
+
+/* The torchrun port of a job's rendezvous: torchrun's own default for
+ * --rdzv-endpoint without one, 29400 (docs.pytorch.org/docs/stable/
+ * elastic/run.html, "Usage", read 2026-12-02). */
+#define TORCHRUN_RDZV_PORT 29400
+
+/* run.command as torchrun over the job's nodes, one launcher per node
+ * (srun, --ntasks-per-node=1) starting `gpus` workers, all meeting at the
+ * first node of the allocation (c10d rendezvous: torchrun's --nnodes,
+ * --nproc-per-node, --rdzv-id, --rdzv-backend, --rdzv-endpoint). The
+ * batch shell finds the first node (scontrol show hostnames) and exports
+ * it, so srun's tasks (pyxis's sh -c in the image too) read it from their
+ * environment. NULL when out of memory. */
+static char *torchrun_command(const char *c, int gpus)
+{
+	char flags[256];
+	snprintf(flags, sizeof flags,
+	         "--nnodes=\"$SLURM_NNODES\" --nproc-per-node=%d --rdzv-id=\"$SLURM_JOB_ID\" "
+	         "--rdzv-backend=c10d --rdzv-endpoint=\"$PLANNER_RDZV_HOST:%d\" ",
+	         gpus, TORCHRUN_RDZV_PORT);
+	return export_torchrun(c, flags);
 }
 
 /* gres type: the model's letters and digits, lower case ("h100sxm"). */
@@ -169,10 +225,13 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		 * each, with one replica's GPUs (a batch run keeps one job). */
 		int tasks = export_serving(job) && r->replicas > 1 ? r->replicas : 1;
 		int gpus = r->gpu_count / tasks, nodes = 1;
-		if (cl && cl->gpus_per_node && gpus > cl->gpus_per_node) {
-			nodes = (gpus + cl->gpus_per_node - 1) / cl->gpus_per_node;
-			gpus = cl->gpus_per_node; /* --gres is per node */
+		/* The node: cluster.gpus_per_node, else the GPU's own board. */
+		int per = cl && cl->gpus_per_node ? cl->gpus_per_node : r->gpu->gpus_per_node;
+		if (per > 0 && gpus > per) {
+			nodes = (gpus + per - 1) / per;
+			gpus = per; /* --gres is per node */
 		}
+		bool torchrun = nodes > 1 && job->task != TASK_INFERENCE && job->run_command;
 		export_slug(job->name, slug, sizeof slug);
 		long minutes = (long)ceil(r->hours * 60 - 1e-6);
 		if (minutes < 1)
@@ -185,6 +244,15 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		    !export_comment(f, "replica N (SLURM_ARRAY_TASK_ID) listens on port %d + N",
 		                    export_serve_port(job, export_serve_engine(job))))
 			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+		if (torchrun &&
+		    !export_comment(f, "%d nodes of %d GPUs: torchrun on each, meeting at the first",
+		                    nodes, gpus))
+			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+		if (nodes > 1 && !torchrun && job->run_command &&
+		    !export_comment(f, "%d nodes of %d GPUs: run.command launches the engine's own "
+		                       "multi-node server (vLLM and SGLang over Ray)",
+		                    nodes, gpus))
+			return set_err(err, PLANNER_ESYS, "out of memory writing the script");
 		if (!job->run_command) {
 			fputs("# no run.command in the job spec; add run: {command: ...} to submit "
 			      "this run\n# ",
@@ -193,8 +261,12 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 		}
 		fprintf(f, "sbatch --parsable --job-name=");
 		export_shell_quote(f, job->name);
-		fprintf(f, " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=%d --ntasks=%d", begin,
-		        minutes / 1440, minutes / 60 % 24, minutes % 60, nodes, nodes);
+		fprintf(f, " --begin=%s --time=%ld-%02ld:%02ld:00 --nodes=%d", begin, minutes / 1440,
+		        minutes / 60 % 24, minutes % 60, nodes);
+		if (nodes > 1)
+			fputs(" --ntasks-per-node=1", f); /* one launcher a node */
+		else
+			fputs(" --ntasks=1", f);
 		if (tasks > 1)
 			fprintf(f, " --array=0-%d", tasks - 1);
 		cluster_options(f, cl);
@@ -207,9 +279,15 @@ static int write_slurm(FILE *f, const struct schedule *s, struct export_opts *op
 			if (!(cmd = array_command(job)))
 				return set_err(err, PLANNER_ESYS, "out of memory writing the script");
 			per_task.run_command = cmd;
+		} else if (torchrun) {
+			if (!(cmd = torchrun_command(job->run_command, gpus)))
+				return set_err(err, PLANNER_ESYS, "out of memory writing the script");
+			per_task.run_command = cmd;
 		}
 		int rc = PLANNER_OK;
-		if (job->run_pyxis && job->run_image && job->run_command)
+		if (torchrun)
+			rc = wrap_torchrun(f, &per_task);
+		else if (job->run_pyxis && job->run_image && job->run_command)
 			rc = wrap_pyxis(f, &per_task);
 		else
 			export_shell_quote(f, per_task.run_command ? per_task.run_command : "true");

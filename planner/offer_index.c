@@ -133,6 +133,16 @@ int offer_index_build(struct offer_index *x, const struct refdata *ref, const st
 	qsort(e, m, sizeof *e, by_price_cmp);
 	for (size_t i = 0; i < m; i++)
 		x->by_price[i] = e[i].idx;
+	for (size_t i = 0; i < m; i++)
+		x->n_joinable += offers[e[i].idx].fabric[0] != '\0';
+	x->joinable = calloc(x->n_joinable + 1, sizeof *x->joinable);
+	if (!x->joinable) {
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0, k = 0; i < m; i++)
+		if (offers[e[i].idx].fabric[0])
+			x->joinable[k++] = e[i].idx;
 	rc = fill_groups(x, e, m, err);
 out:
 	free(e);
@@ -151,6 +161,7 @@ void offer_index_free(struct offer_index *x)
 	}
 	free(x->hits);
 	free(x->by_price);
+	free(x->joinable);
 	free(x->by_index);
 	free(x->groups);
 	memset(x, 0, sizeof *x);

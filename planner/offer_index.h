@@ -54,6 +54,10 @@ struct offer_index {
 	struct offer_group *groups;
 	size_t n_groups;
 	size_t unknown; /* offers whose GPU the reference data does not know */
+	/* Offers whose instances join over a fabric (offers.fabric, fabric.h),
+	 * cheapest first: the few a job past one node may use. */
+	size_t *joinable;
+	size_t n_joinable;
 	struct offer_hits *hits; /* one per distinct set of filters met so far */
 	size_t n_hits;
 };

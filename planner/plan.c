@@ -455,7 +455,13 @@ void plan_free(struct plan *p)
 
 void route_gpu_count_text(char *buf, size_t len, const struct route_result *r)
 {
-	if (r->replicas > 1)
+	/* Past one node: "4 nodes of 8x", "2 replicas of 4 nodes of 8x". */
+	if (r->nodes > 1 && r->replicas > 1)
+		snprintf(buf, len, "%d replicas of %d nodes of %dx", r->replicas, r->nodes,
+		         r->gpu_count / r->replicas / r->nodes);
+	else if (r->nodes > 1)
+		snprintf(buf, len, "%d nodes of %dx", r->nodes, r->gpu_count / r->nodes);
+	else if (r->replicas > 1)
 		snprintf(buf, len, "%d replicas of %dx", r->replicas, r->gpu_count / r->replicas);
 	else
 		snprintf(buf, len, "%dx", r->gpu_count);

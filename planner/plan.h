@@ -40,6 +40,13 @@ struct route_result {
 	char region[64];         /* rented */
 	const struct gpu_spec *gpu; /* rented, owned */
 	int gpu_count;           /* every GPU of the route: replicas x one configuration's */
+	/* Past one node (docs/estimation.md, "Past one node"): the nodes one
+	 * configuration spans (0: one), their GPUs each, the layout over
+	 * them and, rented, the fabric that joins the instances. */
+	int nodes;
+	int gpus_per_node;
+	struct parallel layout;
+	char fabric[16];
 	bool spot;               /* rented at a spot price */
 	bool already_owned;      /* owned route uses GPUs on hand (capex sunk) */
 	int owned_entry;         /* already_owned: the index of its owned: entry */

@@ -44,6 +44,7 @@ enum node_fabric {
 	NODE_FABRIC_INFINIBAND,
 	NODE_FABRIC_ROCE,
 	NODE_FABRIC_ETHERNET,
+	NODE_FABRIC_EFA, /* AWS's Elastic Fabric Adapter (SRD over its network); offers only */
 };
 
 struct gpu_spec {

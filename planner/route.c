@@ -12,6 +12,7 @@
 #include <cJSON.h>
 
 #include "plan_cache.h"
+#include "parallel.h"
 #include "route_price.h"
 #include "util.h"
 
@@ -21,6 +22,37 @@ void route_json_speed(cJSON *o, const struct route_result *r)
 	cJSON_AddStringToObject(o, "speed_source", r->measured ? "measured" : "estimated");
 	if (r->measured)
 		cJSON_AddStringToObject(o, "measured_file", r->measured);
+}
+
+void route_json_nodes(cJSON *o, const struct route_result *r)
+{
+	if (r->nodes <= 1)
+		return;
+	cJSON_AddNumberToObject(o, "nodes", r->nodes);
+	cJSON_AddNumberToObject(o, "gpus_per_node", r->gpus_per_node);
+	cJSON *x = cJSON_AddObjectToObject(o, "parallel");
+	cJSON_AddNumberToObject(x, "tp", r->layout.tp);
+	cJSON_AddNumberToObject(x, "pp", r->layout.pp);
+	cJSON_AddNumberToObject(x, "dp", r->layout.dp);
+	cJSON_AddNumberToObject(x, "ep", r->layout.ep);
+	if (r->fabric[0])
+		cJSON_AddStringToObject(o, "fabric", r->fabric);
+}
+
+void route_set_nodes(struct route_result *r, const struct workload *w, const struct gpu_spec *g,
+                     int n)
+{
+	char why[8];
+	r->nodes = 0;
+	r->gpus_per_node = 0;
+	r->layout = (struct parallel){0};
+	r->fabric[0] = '\0';
+	if (parallel_nodes(g, n) <= 1 ||
+	    !parallel_layout(w->engine, w->shape.model, g, n, w->shape.task, &w->shape.parallel,
+	                     &r->layout, why, sizeof why))
+		return;
+	r->nodes = parallel_nodes(g, n);
+	r->gpus_per_node = g->gpus_per_node;
 }
 
 int route_speed_text(char *buf, size_t len, int n, const struct route_result *r)

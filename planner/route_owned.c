@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "plan_cache.h"
 #include "route_price.h"
 #include "util.h"
@@ -78,6 +79,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->gpu = g;
 	/* gpu_count x watts x gpu_hours is the energy used. */
 	r->gpu_count = n * sets;
+	route_set_nodes(r, c->w, g, n);
 	r->replicas = sets;
 	r->batch = run.batch;
 	route_copy_latency(r, &run);
@@ -245,6 +247,11 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 	if (g->vram_gib > s->max_vram)
 		s->max_vram = g->vram_gib;
 	int n = workload_min_gpus(c->w, g);
+	/* Past one node: a job no node holds, or whose parallel: names more
+	 * GPUs than a node has, on hosts of the GPU's node size. */
+	if (g->gpus_per_node > 0 &&
+	    (n == 0 || parallel_gpus(&c->w->shape.parallel) > g->gpus_per_node))
+		n = workload_nodes_min_gpus(c->w, g, g->gpus_per_node);
 	if (n > 0 && n <= stock) {
 		struct owned_cand k = {.gpu = g,
 		                       .n = n,
@@ -440,6 +447,7 @@ static void owned_json(cJSON *o, const struct plan *p, const struct route_result
 	(void)p;
 	cJSON_AddStringToObject(o, "gpu", r->gpu->name);
 	cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
+	route_json_nodes(o, r);
 	cJSON_AddBoolToObject(o, "already_owned", r->already_owned);
 	cJSON_AddNumberToObject(o, "capex", round_to(r->capex, 2));
 	cJSON_AddNumberToObject(o, "watts", round_to(r->watts, 1));

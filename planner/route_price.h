@@ -57,6 +57,15 @@ int plan_share_owned(const struct route_ctx *base, struct plan *p, char **err);
 /* route.c: a GPU route's speed in JSON: tokens_per_second, speed_source
  * ("measured" or "estimated") and, when measured, measured_file. */
 void route_json_speed(struct cJSON *o, const struct route_result *r);
+/* route.c: r's nodes, gpus_per_node, layout (parallel) and, when joined by
+ * one, fabric, for a configuration past one node; nothing otherwise, so
+ * the JSON of a single-node route stays as it was. */
+void route_json_nodes(struct cJSON *o, const struct route_result *r);
+/* route.c: records on r the layout of n GPUs of g that w runs past one
+ * node (r->nodes, gpus_per_node, layout); r->nodes 0 when n takes one. */
+void route_set_nodes(struct route_result *r, const struct workload *w, const struct gpu_spec *g,
+                     int n);
+
 /* route.c: " (measured, FILE)" after a measured route's tok/s, appended to
  * buf at n (what snprintf returned so far, len bytes in all); returns the
  * new n. */

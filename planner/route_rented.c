@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fabric.h"
 #include "offer_index.h"
 #include "plan_cache.h"
 #include "route_price.h"
@@ -21,6 +22,11 @@ struct rental {
 	bool spot;
 	const char *provider, *offer, *region, *country;
 	int max_replicas; /* offers: up to WORKLOAD_MAX_GPUS; a quote: itself only */
+	/* Instances joined past one node (join_offers): the run already sized
+	 * on `sized`, the GPU with the offer's fabric; NULL for one instance. */
+	const struct workload_run *run;
+	const struct gpu_spec *sized;
+	const char *fabric;
 };
 
 /* Considers one rentable configuration; keeps it in r when it is cheaper. */
@@ -29,8 +35,10 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 {
 	struct workload_run run;
 	char why_short[256];
-	if (!size_cache_size(c->sizes, c->shape, c->w, o->gpu, o->count, o->max_replicas, &run,
-	                     why_short, sizeof why_short)) {
+	if (o->run)
+		run = *o->run;
+	else if (!size_cache_size(c->sizes, c->shape, c->w, o->gpu, o->count, o->max_replicas,
+	                          &run, why_short, sizeof why_short)) {
 		route_note_short(sh, &run, why_short);
 		return;
 	}
@@ -42,6 +50,9 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	r->feasible = true;
 	r->gpu = o->gpu;
 	r->gpu_count = o->count * run.replicas;
+	route_set_nodes(r, c->w, o->sized ? o->sized : o->gpu, o->count);
+	if (r->nodes > 1 && o->fabric)
+		snprintf(r->fabric, sizeof r->fabric, "%s", o->fabric);
 	r->replicas = run.replicas;
 	r->batch = run.batch;
 	route_copy_latency(r, &run);
@@ -196,6 +207,44 @@ static size_t cheapest_offer(const struct route_ctx *c, const struct offer_hits 
 	return b.i;
 }
 
+/* A job no single instance runs, on instances of one joinable offer
+ * (fabric.h): one provider, one region, one instance type, whole
+ * instances as nodes of the GPU's node size, joined over the fabric the
+ * provider documents, at its rate per GPU; the instances are assumed
+ * placed together (an EC2 cluster placement group, an Azure scale set),
+ * as the provider requires for that fabric (docs/estimation.md, "Past one
+ * node"). The cheapest such set into r. Few offers are joinable, so each
+ * is sized afresh. */
+static void join_offers(const struct route_ctx *c, struct route_result *r, struct short_of *sh)
+{
+	const struct offer_index *x = c->idx;
+	for (size_t k = 0; k < x->n_joinable; k++) {
+		const struct offer *o = &x->offers[x->joinable[k]];
+		struct gpu_spec joined;
+		const struct gpu_spec *g = workload_offer_gpu(c->w, c->ref, o, &joined);
+		if (!g || g->kind != DEVICE_GPU || o->gpu_count != g->gpus_per_node)
+			continue;
+		joined.fabric = fabric_kind(o->fabric);
+		joined.fabric_gbps = o->fabric_gbps;
+		int n = workload_nodes_min_gpus(c->w, &joined, o->gpu_count);
+		if (n == 0)
+			continue;
+		struct workload_run run;
+		char why[256];
+		if (!workload_size(c->w, &joined, n, WORKLOAD_MAX_GPUS / n, &run, why, sizeof why)) {
+			route_note_short_at(sh, &run, why, x->joinable[k]);
+			continue;
+		}
+		struct rental rent = offer_rental(o, g);
+		rent.count = n;
+		rent.price = o->price_per_hour * (n / o->gpu_count);
+		rent.run = &run;
+		rent.sized = &joined;
+		rent.fabric = o->fabric;
+		consider_rental(c, r, &rent, sh);
+	}
+}
+
 /* r->left_out when the job's hosting: (or data: confidential's default)
  * kept out the offer that would otherwise have been the cheapest, o. */
 static void hosting_left_out(const struct route_ctx *c, struct route_result *r,
@@ -237,7 +286,8 @@ static int rent_offers(const struct route_ctx *c, struct route_result *r, struct
 	if (best != OFFER_NONE) {
 		struct rental rent = offer_rental(&x->offers[best], best_gpu);
 		consider_rental(c, r, &rent, sh);
-	}
+	} else if (x->n_joinable)
+		join_offers(c, r, sh);
 	if (hosting == HOSTING_ALL)
 		return PLANNER_OK;
 	/* The hits of every host are read once per set of filters, as the
@@ -398,6 +448,7 @@ static void rented_json(cJSON *o, const struct plan *p, const struct route_resul
 	cJSON_AddStringToObject(o, "region", r->region);
 	cJSON_AddStringToObject(o, "gpu", r->gpu->name);
 	cJSON_AddNumberToObject(o, "gpu_count", r->gpu_count);
+	route_json_nodes(o, r);
 	cJSON_AddBoolToObject(o, "spot", r->spot);
 	cJSON_AddNumberToObject(o, "price_per_hour", round_to(r->price_per_hour, 4));
 	cJSON_AddNumberToObject(o, "gpu_hours", round_to(r->gpu_hours, 4));

@@ -7,6 +7,8 @@
  * that struct is in an internal header (a next step, not yet done). */
 #include "schedule.h"
 
+#include "parallel.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -202,6 +204,10 @@ static int build_jobs(struct builder *b, char **err)
 			    (pi->commit && !workload_commit_allowed(&r->work, pi->commit, pi->gpu)))
 				continue;
 			int n = workload_min_gpus(&r->work, pi->gpu);
+			/* Past one node, as compare's owned route lays it out. */
+			if (pi->gpu->gpus_per_node > 0 &&
+			    (n == 0 || parallel_gpus(&r->work.shape.parallel) > pi->gpu->gpus_per_node))
+				n = workload_nodes_min_gpus(&r->work, pi->gpu, pi->gpu->gpus_per_node);
 			if (n <= 0 || n > b->pools[m].count)
 				continue;
 			/* As compare sizes it: replicas of n GPUs when the tokens

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fabric.h"
 #include "fx.h"
 #include "provider.h"
 #include "regions.h"
@@ -92,6 +93,11 @@ static const char *const migrations[] = {
      * prices in offer_terms, from schema.sql, keyed by their term; the
      * offers table and its readers stay as they were. */
     [11] = NULL,
+    /* Multi-node jobs (issue 25): what joins an offer's instances and
+     * its rate per GPU; mark_fabric_rows then fills the rows the
+     * catalogue names (fabric.h). Every other row is single-node only. */
+    [12] = "ALTER TABLE offers ADD COLUMN fabric TEXT NOT NULL DEFAULT '';"
+           "ALTER TABLE offers ADD COLUMN fabric_gbps REAL NOT NULL DEFAULT 0;",
 };
 
 /* The schema version that added fx_rates (seed_fx runs for older ones). */
@@ -105,6 +111,9 @@ static const char *const migrations[] = {
 
 /* The schema version that added offers.marketplace (mark_datacentre_rows). */
 #define STORE_HOSTING_VERSION 9
+
+/* The schema version that added offers.fabric (mark_fabric_rows). */
+#define STORE_FABRIC_VERSION 12
 
 /* The schema version that added api_prices.currency, jurisdiction and the
  * cached-input prices (locate_rows again for the jurisdictions). */
@@ -526,6 +535,33 @@ static int mark_datacentre_rows(struct store *st, char **err)
 	return rc;
 }
 
+/* Fills offers.fabric and fabric_gbps of the rows an older database kept
+ * whose instance type the catalogue names (fabric.h), as a refresh now
+ * would. */
+static int mark_fabric_rows(struct store *st, char **err)
+{
+	sqlite3_stmt *up = NULL;
+	size_t n;
+	const struct fabric_entry *f = fabric_catalogue(&n);
+	int rc = PLANNER_OK;
+	if (sqlite3_prepare_v2(st->db,
+	                       "UPDATE offers SET fabric = ?, fabric_gbps = ? WHERE provider = ? "
+	                       "AND offer = ? AND fabric = ''",
+	                       -1, &up, NULL) != SQLITE_OK)
+		return store_db_err(st, err, "cannot mark joinable offers");
+	for (size_t i = 0; i < n && rc == PLANNER_OK; i++) {
+		sqlite3_reset(up);
+		sqlite3_bind_text(up, 1, f[i].fabric, -1, SQLITE_STATIC);
+		sqlite3_bind_double(up, 2, f[i].gbps_per_gpu);
+		sqlite3_bind_text(up, 3, f[i].provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(up, 4, f[i].offer, -1, SQLITE_STATIC);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			rc = store_db_err(st, err, "cannot mark joinable offers");
+	}
+	sqlite3_finalize(up);
+	return rc;
+}
+
 /* Runs `alter` (a literal ALTER TABLE adding price_history column `name`)
  * unless the table has the column (schema.sql made it). */
 static int add_history_column(struct store *st, const char *name, const char *alter, char **err)
@@ -586,6 +622,8 @@ static int migrate(struct store *st, const struct refdata *ref, bool marked, cha
 		    (rc = locate_rows(st, err)))
 			goto fail;
 		if (v < STORE_HOSTING_VERSION && (rc = mark_datacentre_rows(st, err)))
+			goto fail;
+		if (v < STORE_FABRIC_VERSION && (rc = mark_fabric_rows(st, err)))
 			goto fail;
 		if (v < STORE_GONE_VERSION &&
 		    (rc = add_history_column(st, "gone",

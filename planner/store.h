@@ -13,7 +13,7 @@
 #include "refdata.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 
 /* Provider name of rows that came from the bundled snapshot. */
 #define STORE_SNAPSHOT_SOURCE "snapshot"
@@ -60,7 +60,10 @@ struct store;
 	X(estimated, BOOL, 0, DATA, "", as_is, 14)      /* not confirmed at the provider itself */ \
 	X(currency, TEXT, 4, DATA, "USD", published, 6) /* ISO 4217 of price_per_hour */        \
 	X(marketplace, BOOL, 0, DATA, "", as_is, 13) /* a marketplace or community host, not the \
-	                                              * provider's own data centre (normalise.h) */
+	                                              * provider's own data centre (normalise.h) */ \
+	X(fabric, TEXT, 16, DATA, "", as_is, 19) /* joins instances: "efa", "infiniband", "roce"; \
+	                                          * "" single-node only (fabric.h) */             \
+	X(fabric_gbps, REAL, 0, DATA, "", as_is, 20) /* that fabric per GPU, Gb/s; 0 = none */
 
 /* A field of struct offer from its row of OFFER_COLUMNS. */
 #define OFFER_FIELD(name, type, size, role, empty, json, json_at) OFFER_FIELD_##type(name, size)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric.h"
 #include "util.h"
 
 struct store_stage {
@@ -306,7 +307,16 @@ int store_stage_put(struct store_stage *sg, const struct offer *rows, size_t n, 
 	sqlite3_stmt *s = sg->ins;
 	uint64_t keys[SEEN_AHEAD];
 	for (size_t i = 0; i < n; i++) {
+		/* The catalogue's fabric where the feed states none (fabric.h):
+		 * on a copy, as the feed's rows are its own, of the few rows the
+		 * catalogue names. */
 		const struct offer *o = &rows[i];
+		struct offer marked;
+		if (!o->fabric[0] && fabric_find(o->provider, o->offer)) {
+			marked = *o;
+			fabric_mark_offer(&marked);
+			o = &marked;
+		}
 		bool skip, hist;
 		/* The keys of the next rows first, their slots fetched ahead. */
 		if (i % SEEN_AHEAD == 0)

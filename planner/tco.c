@@ -37,6 +37,11 @@ static int tco_hosts(const struct tco_costs *c, const struct gpu_spec *gpu, int 
 	if (gpu && gpu->kind != DEVICE_GPU)
 		return 0;
 	int per_host = c->host_gpus > 0 ? c->host_gpus : 1;
+	/* Past one node of its GPU a job runs on whole nodes (parallel.h),
+	 * each node one host of the GPU's board (gpus.json gpus_per_node),
+	 * which costs.host's price and watts then price (issue 25). */
+	if (gpu && gpu->gpus_per_node > 0 && gpus > gpu->gpus_per_node)
+		per_host = gpu->gpus_per_node;
 	return (gpus + per_host - 1) / per_host;
 }
 

@@ -286,6 +286,34 @@ static bool layout_given(const struct workload_shape *s)
 	return s->parallel.tp || s->parallel.pp || s->parallel.dp || s->parallel.ep;
 }
 
+/* Whether n GPUs of the device take more than one node of its GPU (a
+ * GPU whose node gpus.json states): the single-host estimate does not
+ * answer for them, the layout's does (parallel.h). */
+static bool past_one_node(const struct device *d)
+{
+	return d->kind == DEVICE_GPU && d->gpu && parallel_nodes(d->gpu, d->count) > 1;
+}
+
+int workload_nodes_min_gpus(const struct workload *w, const struct gpu_spec *g, int node)
+{
+	if (node <= 0 || g->kind != DEVICE_GPU || !parallel_engine_spans_nodes(w->engine))
+		return 0;
+	int most = w->shape.task == TASK_INFERENCE ? PARALLEL_MAX_INSTANCE_GPUS
+	                                           : PARALLEL_MAX_TRAIN_GPUS;
+	int given = parallel_gpus(&w->shape.parallel);
+	if (given)
+		return given > node && given % node == 0 && given <= most && workload_fits(w, g, given)
+		           ? given
+		           : 0;
+	/* Memory per GPU falls as GPUs are added (every part of the need is
+	 * split over them but the per-GPU overhead), so the first count that
+	 * holds the job is the fewest. */
+	for (int n = 2 * node; n <= most; n += node)
+		if (workload_fits(w, g, n))
+			return n;
+	return 0;
+}
+
 void workload_shape_estimate(const struct workload_shape *s, const struct device *d, int *batch,
                              struct speed_est *out)
 {
@@ -305,9 +333,9 @@ void workload_shape_estimate(const struct workload_shape *s, const struct device
 	 * on them (workload_device_size says why). */
 	struct parallel l;
 	char why[8];
-	if (layout_given(s) && d->kind == DEVICE_GPU && d->gpu) {
-		if (parallel_layout(s->engine, s->model, d->gpu, d->count, s->task, &s->parallel, &l,
-		                    why, sizeof why))
+	if ((layout_given(s) && d->kind == DEVICE_GPU && d->gpu) || past_one_node(d)) {
+		if (parallel_layout(s->engine, s->model, d->gpu, d->count, s->task,
+		                    layout_given(s) ? &s->parallel : NULL, &l, why, sizeof why))
 			parallel_speed(s->engine, s->model, s->prec, d->gpu, &l, &job, out);
 		else
 			*out = (struct speed_est){0};
@@ -342,9 +370,10 @@ bool workload_device_size_within(const struct workload *w, const struct device *
 	struct speed_est s;
 	struct parallel l;
 	char lay[200];
-	if (layout_given(&w->shape) && d->kind == DEVICE_GPU && d->gpu &&
+	if (((layout_given(&w->shape) && d->kind == DEVICE_GPU && d->gpu) || past_one_node(d)) &&
 	    !parallel_layout(w->engine, w->shape.model, d->gpu, d->count, w->shape.task,
-	                     &w->shape.parallel, &l, lay, sizeof lay)) {
+	                     layout_given(&w->shape) ? &w->shape.parallel : NULL, &l, lay,
+	                     sizeof lay)) {
 		snprintf(why, len, "the job's parallel layout on %d %s: %s", d->count, d->gpu->name,
 		         lay);
 		return false;

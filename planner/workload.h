@@ -68,11 +68,12 @@ struct workload {
 	double window_hours;               /* schedule_month_hours of the job's window */
 };
 
-/* Most GPUs planner sizes one route to when it adds replicas for capacity
- * (a policy bound, not a fact: eight 8-GPU servers). It stays at 64 while
- * the routes price one instance per offer: a job past one node is
- * `planner fit`'s (parallel.h) until they price multi-node layouts. */
-#define WORKLOAD_MAX_GPUS 64
+/* Most GPUs planner sizes one route to: one training job laid out over up
+ * to PARALLEL_MAX_TRAIN_GPUS (128 8-GPU nodes), or the replicas of a
+ * serving instance, each instance at most PARALLEL_MAX_INSTANCE_GPUS
+ * (parallel.h), the replicas on top up to this bound (a policy bound, not
+ * a fact; issue 25). */
+#define WORKLOAD_MAX_GPUS 1024
 
 /* vLLM's default max_num_seqs, the most sequences it batches: 256, and
  * 1024 on cards of at least 70 GiB other than the A100
@@ -192,6 +193,16 @@ int workload_shape_batch(const struct workload_shape *s, const struct device *d)
  * (plan_cache.h). */
 void workload_shape_estimate(const struct workload_shape *s, const struct device *d, int *batch,
                              struct speed_est *out);
+
+/* The fewest GPUs of kind g in whole nodes of `node` GPUs, more than one
+ * node, that one instance of the job fits on: the GPUs its parallel:
+ * names when it names more than a node, else the first count of whole
+ * nodes whose memory holds the job, up to PARALLEL_MAX_TRAIN_GPUS for
+ * training or PARALLEL_MAX_INSTANCE_GPUS for a serving instance. 0 when
+ * none does, node is not positive, g is not a GPU or the job's engine runs
+ * on one host (parallel_engine_spans_nodes). Whether the layout then runs
+ * on g (a fabric between nodes) is workload_size's answer. */
+int workload_nodes_min_gpus(const struct workload *w, const struct gpu_spec *g, int node);
 
 /* workload_size (below) on device d. */
 bool workload_device_size(const struct workload *w, const struct device *d, int max_replicas,

@@ -25,6 +25,11 @@ CREATE TABLE IF NOT EXISTS offers (
 	-- a marketplace or community host (Vast.ai, RunPod community), not the
 	-- provider's own data centre; unknown counts as a marketplace (schema 9)
 	marketplace     INTEGER NOT NULL DEFAULT 1,
+	-- what joins instances of the offer into one multi-node job ("efa",
+	-- "infiniband", "roce"; '' = single-node only) and its Gb/s per GPU,
+	-- from planner/fabric.c's catalogue (schema 12)
+	fabric          TEXT NOT NULL DEFAULT '',
+	fabric_gbps     REAL NOT NULL DEFAULT 0,
 	PRIMARY KEY (provider, offer, region, spot)
 );
 -- No secondary indexes: a refresh rewrites a provider's rows (100,000 from

@@ -309,7 +309,7 @@ static const char impossible_spec[] = "version: 1\njobs:\n"
 				      "  - name: impossible\n"
 				      "    model: llama-3.1-70b\n"
 				      "    hours_per_month: 10\n"
-				      "    tokens_per_month: {input: 1B, output: 1B}\n";
+				      "    tokens_per_month: {input: 1B, output: 3B}\n";
 
 /* compare of text in format; the output, exit status 0. */
 static char *compare_text(const char *text, const char *format)
@@ -342,7 +342,7 @@ static int check_capacity(const cJSON *job, double hours, double output)
 			replicated += num(r, "replicas") > 1;
 		} else {
 			const char *why = cJSON_GetObjectItem(r, "why")->valuestring;
-			ck_assert_msg(strstr(why, "needs 27778 tok/s over 10 h; ") && strstr(why, " does "),
+			ck_assert_msg(strstr(why, "needs 83333 tok/s over 10 h; ") && strstr(why, " does "),
 				      "%s", why);
 		}
 	}
@@ -354,15 +354,16 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	char *out = compare_text(impossible_spec, "json");
 	cJSON *root = cJSON_Parse(out);
 	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
-	check_capacity(job, 10, 1e9);
-	/* Neither GPU route can: 70B at batch 1 needs over 64 GPUs. */
+	check_capacity(job, 10, 3e9);
+	/* Neither GPU route can: 70B at batch 1 needs over 1,024 GPUs, the
+	 * most one route is sized to (WORKLOAD_MAX_GPUS). */
 	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(test_json_route(job, "rented"), "feasible")));
 	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")->valuestring,
 			 "api");
 	cJSON_Delete(root);
 	free(out);
 	out = compare_text(impossible_spec, "table");
-	ck_assert_msg(strstr(out, "rented                -  not possible: needs 27778 tok/s over 10 h"),
+	ck_assert_msg(strstr(out, "rented                -  not possible: needs 83333 tok/s over 10 h"),
 		      "%s", out);
 	free(out);
 
@@ -374,7 +375,7 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	out = compare_text(spec, "json");
 	root = cJSON_Parse(out);
 	job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
-	ck_assert_int_ge(check_capacity(job, 10, 1e9), 1);
+	ck_assert_int_ge(check_capacity(job, 10, 3e9), 1);
 	const cJSON *r = test_json_route(job, "rented");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 	ck_assert(num(r, "replicas") > 1 && num(r, "batch") > 1);

@@ -1060,6 +1060,174 @@ START_TEST(skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tas
 }
 END_TEST
 
+/* A rented training job past one node (4 joined p5.48xlarge, 32 H100s):
+ * SkyPilot's num_nodes and dstack's nodes are the nodes, each node's GPUs
+ * in resources, and run.command is torchrun on each node with the rank
+ * and master address the tool sets; both hold their schema extracts. */
+static const char multinode_yaml[] =
+	"version: 1\n"
+	"timezone: Europe/London\n"
+	"jobs:\n"
+	"  - {name: ft70b, model: llama-3.1-70b, task: finetune-full, context: 4096, batch: 32, "
+	"parallel: {dp: 32}, hours_per_month: 100, "
+	"run: {command: \"python train.py --config ft70b.yaml\"}}\n";
+
+START_TEST(a_rented_job_over_four_nodes_is_num_nodes_and_nodes_with_torchrun)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "multinode.yaml", multinode_yaml);
+	char *sky = schedule_to(&f, "skypilot", "sky.yaml"), *out = NULL;
+	int rc = schema_validate("skypilot-task.json", sky, &out);
+	ck_assert_msg(rc == 0 && strstr(out, "1 document(s), 0 invalid"), "%s", out ? out : "");
+	free(out);
+	char *ds = schedule_to(&f, "dstack", "d.yml");
+	rc = schema_validate("dstack-task.json", ds, &out);
+	ck_assert_msg(rc == 0 && strstr(out, "1 document(s), 0 invalid"), "%s", out ? out : "");
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c '\n"
+		"import yaml, sys\n"
+		"t = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][0]\n"
+		"assert t[\"num_nodes\"] == 4, t\n"
+		"assert t[\"resources\"][\"accelerators\"] == \"H100:8\", t\n"
+		"assert t[\"resources\"][\"cloud\"] == \"aws\", t\n"
+		"assert \"torchrun --nnodes=\\\"$SKYPILOT_NUM_NODES\\\"\" in t[\"run\"], t\n"
+		"assert \"--node-rank=\\\"$SKYPILOT_NODE_RANK\\\"\" in t[\"run\"], t\n"
+		"assert t[\"run\"].endswith(\" train.py --config ft70b.yaml\"), t\n"
+		"d = [d for d in yaml.safe_load_all(open(sys.argv[2])) if d][0]\n"
+		"assert d[\"nodes\"] == 4 and d[\"resources\"][\"gpu\"] == \"H100:8\", d\n"
+		"c = d[\"commands\"][0]\n"
+		"assert c.startswith(\"torchrun --nnodes=\\\"$DSTACK_NODES_NUM\\\"\"), c\n"
+		"assert \"--master-addr=\\\"$DSTACK_MASTER_NODE_IP\\\"\" in c, c\n"
+		"print(\"ok\")\n"
+		"' '%s' '%s' 2>&1",
+		sky, ds);
+	rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(ds);
+	free(sky);
+	free_fx(&f);
+}
+END_TEST
+
+/* tests/tools/crd_validate.py: the documents of the CRD extract's kind in
+ * path against it; its exit status, its output in *out. */
+static int crd_validate(const char *extract, const char *path, char **out)
+{
+	char *cmd = xasprintf("/usr/bin/python3 tests/tools/crd_validate.py "
+			      "tests/fixtures/schemas/%s '%s' 2>&1",
+			      extract, path);
+	int rc = test_sh(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+/* Owned GPUs past one node: a training run is a JobSet (suspended, one
+ * Indexed Job of a pod a node, torchrun ranked by the completion index
+ * meeting at the first pod's hostname), a serving instance a
+ * LeaderWorkerSet of a leader and its workers, vLLM over Ray, with the
+ * Service on the leader; both hold their published CRD schemas (extracts
+ * in tests/fixtures/schemas/) and a misspelt field fails. */
+static const char owned_multinode_yaml[] =
+	"version: 1\n"
+	"timezone: Europe/London\n"
+	"owned:\n"
+	"  - {gpu: H100 SXM, count: 32}\n"
+	"jobs:\n"
+	"  - {name: ft70b, model: llama-3.1-70b, task: finetune-full, context: 4096, batch: 32, "
+	"parallel: {dp: 32}, hours_per_month: 100, data: restricted, "
+	"run: {command: \"python train.py --config ft70b.yaml\", image: \"nvcr.io/nvidia/pytorch:24.08-py3\"}}\n"
+	"  - {name: big, model: llama-3.1-405b, precision: bf16, context: 8192, serving: always-on, "
+	"request: {input: 1000, output: 200}, tokens_per_month: {input: 100M, output: 20M}, "
+	"data: restricted, run: {command: \"vllm serve meta-llama/Llama-3.1-405B-Instruct --host "
+	"0.0.0.0\", image: \"vllm/vllm-openai:v0.8.5\"}}\n";
+
+START_TEST(owned_jobs_past_one_node_are_a_jobset_and_a_leaderworkerset)
+{
+	struct fx f;
+	setup_fx(&f);
+	free(f.spec);
+	f.spec = test_write(f.dir, "multinode.yaml", owned_multinode_yaml);
+	char *path = schedule_to(&f, "k8s", "k.yaml"), *out = NULL;
+	ck_assert_msg(crd_validate("jobset-v1alpha2.json", path, &out) == 0 &&
+			      strstr(out, "1 JobSet document(s), 0 invalid"),
+		      "JobSet's CRD rejects the export (apt-get install python3-jsonschema "
+		      "python3-yaml): %s",
+		      out ? out : "");
+	free(out);
+	ck_assert_msg(crd_validate("leaderworkerset-v1.json", path, &out) == 0 &&
+			      strstr(out, "1 LeaderWorkerSet document(s), 0 invalid"),
+		      "%s", out ? out : "");
+	free(out);
+	ck_assert_msg(k8s_validate_kinds(path,
+					 "JobSet LeaderWorkerSet Service ServiceAccount Role "
+					 "RoleBinding CronJob",
+					 &out) == 0,
+		      "%s", out ? out : "");
+	free(out);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 -c '\n"
+		"import yaml, sys\n"
+		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+		"js = [d for d in docs if d[\"kind\"] == \"JobSet\"][0]\n"
+		"n = js[\"metadata\"][\"name\"]\n"
+		"assert js[\"spec\"][\"suspend\"] is True, js\n"
+		"j = js[\"spec\"][\"replicatedJobs\"][0]\n"
+		"assert j[\"name\"] == \"node\" and j[\"replicas\"] == 1, j\n"
+		"js_ = j[\"template\"][\"spec\"]\n"
+		"assert js_[\"parallelism\"] == 4 and js_[\"completions\"] == 4, js_\n"
+		"assert js_[\"completionMode\"] == \"Indexed\", js_\n"
+		"c = js_[\"template\"][\"spec\"][\"containers\"][0]\n"
+		"assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"8\", c\n"
+		"want = (\"torchrun --nnodes=4 --nproc-per-node=8 --node-rank=\\\"$JOB_COMPLETION_INDEX\\\" \"\n"
+		"        \"--master-addr=%%s-node-0-0.%%s --master-port=29500 train.py --config ft70b.yaml\" %% (n, n))\n"
+		"assert c[\"command\"] == [\"/bin/sh\", \"-c\", want], c[\"command\"]\n"
+		"cj = [d for d in docs if d[\"kind\"] == \"CronJob\"][0]\n"
+		"assert cj[\"spec\"][\"schedule\"] == \"0 0 1 10 *\", cj\n"
+		"k = cj[\"spec\"][\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
+		"assert k[\"args\"][:3] == [\"patch\", \"jobset\", n], k\n"
+		"lw = [d for d in docs if d[\"kind\"] == \"LeaderWorkerSet\"][0]\n"
+		"t = lw[\"spec\"][\"leaderWorkerTemplate\"]\n"
+		"assert t[\"size\"] == 2, t\n"
+		"lead = t[\"leaderTemplate\"][\"spec\"][\"containers\"][0]\n"
+		"work = t[\"workerTemplate\"][\"spec\"][\"containers\"][0]\n"
+		"assert lead[\"command\"][2].endswith(\"--tensor-parallel-size 8 --pipeline-parallel-size 2\"), lead\n"
+		"assert \"leader --ray_cluster_size=$(LWS_GROUP_SIZE)\" in lead[\"command\"][2], lead\n"
+		"assert \"worker --ray_address=$(LWS_LEADER_ADDRESS)\" in work[\"command\"][2], work\n"
+		"assert \"ports\" in lead and \"ports\" not in work, (lead, work)\n"
+		"svc = [d for d in docs if d[\"kind\"] == \"Service\"][0]\n"
+		"assert svc[\"spec\"][\"selector\"][\"planner.dev/role\"] == \"leader\", svc\n"
+		"print(\"ok\")\n"
+		"' '%s' 2>&1",
+		path);
+	int rc = test_sh(cmd, &out);
+	ck_assert_msg(rc == 0, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	/* The validator fails on a misspelt field of each. */
+	char *bad = xasprintf("%s/bad.yaml", f.dir);
+	cmd = xasprintf("sed 's/completionMode/completionMod/; s/leaderTemplate/leadTemplate/' "
+			"'%s' > '%s'",
+			path, bad);
+	ck_assert_int_eq(test_sh(cmd, &out), 0);
+	free(out);
+	ck_assert_int_ne(crd_validate("jobset-v1alpha2.json", bad, &out), 0);
+	ck_assert_msg(strstr(out, "'completionMod' was unexpected"), "%s", out);
+	free(out);
+	ck_assert_int_ne(crd_validate("leaderworkerset-v1.json", bad, &out), 0);
+	ck_assert_msg(strstr(out, "'leadTemplate' was unexpected"), "%s", out);
+	free(out);
+	free(cmd);
+	free(bad);
+	free(path);
+	free_fx(&f);
+}
+END_TEST
+
 START_TEST(dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run)
 {
 	struct fx f;
@@ -1250,6 +1418,8 @@ Suite *export_suite(void)
 	tcase_add_test(tc, skypilot_tasks_hold_skypilots_task_schema_and_fail_on_a_misspelt_field);
 	tcase_add_test(tc, skypilot_tasks_read_back_one_per_rented_run_and_split_into_single_tasks);
 	tcase_add_test(tc, dstack_tasks_hold_dstacks_schema_and_read_back_one_per_rented_run);
+	tcase_add_test(tc, a_rented_job_over_four_nodes_is_num_nodes_and_nodes_with_torchrun);
+	tcase_add_test(tc, owned_jobs_past_one_node_are_a_jobset_and_a_leaderworkerset);
 	tcase_add_test(tc, rented_serving_jobs_are_skyserve_and_dstack_services);
 	tcase_add_test(tc, run_weights_must_be_a_claim_or_an_absolute_path);
 	tcase_add_test(tc, a_month_with_no_runs_writes_every_format);

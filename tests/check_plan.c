@@ -443,14 +443,15 @@ START_TEST(an_owned_route_short_of_gpus_names_how_many_would_fit_and_how_many_th
 	free(yaml);
 	plan_free(p);
 	jobspec_free(spec);
-	/* 1.2 TiB: 8 H200, the engine's most, do not hold it. */
+	/* 1.2 TiB: 8 H200, one node, do not hold it; two nodes of them would. */
 	p = plan_of(SPEC_HEAD "owned: [{gpu: H200, count: 8}]\nbuy: []\n"
 	                      "jobs:\n - {name: a, model: deepseek-v3, precision: bf16, "
 	                      "hours_per_month: 60, data: restricted}\n",
 	            &spec);
 	r = &p->jobs[0].routes[ROUTE_OWNED];
 	ck_assert(!r->feasible);
-	ck_assert_msg(strstr(r->why, "has 140 GiB, and 8 of them are not enough"), "%s", r->why);
+	ck_assert_msg(strstr(r->why, "which 16x H200 would hold; 8 are on hand (owned: count)"),
+	              "%s", r->why);
 	plan_free(p);
 	jobspec_free(spec);
 }

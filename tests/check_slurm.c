@@ -279,6 +279,73 @@ START_TEST(more_gpus_than_the_node_has_is_rejected)
 }
 END_TEST
 
+/* A training job over four nodes of 8 H100s (32 owned, 70B in full):
+ * --nodes=4 --ntasks-per-node=1 with 8 GPUs a node, and torchrun on each
+ * node meeting at the first. With four nodes (tests/slurm/start.sh's cloud
+ * nodes) sbatch --test-only must place it on four; on a cluster of fewer,
+ * it must refuse it for the node count alone ("Requested node
+ * configuration is not available"), which says every option parsed. */
+static const char multinode_spec[] =
+    "version: 1\n"
+    "timezone: Europe/London\n"
+    "owned:\n"
+    "  - {gpu: H100 SXM, count: 32}\n"
+    "jobs:\n"
+    "  - {name: ft70b, model: llama-3.1-70b, task: finetune-full, context: 4096, batch: 32, "
+    "parallel: {dp: 32}, hours_per_month: 100, data: restricted, "
+    "run: {command: \"python train.py --config ft70b.yaml\"}}\n";
+
+/* The nodes of the cluster's default partition (scontrol's TotalNodes:
+ * sinfo hides powered-down cloud nodes). */
+static int partition_nodes(void)
+{
+	char *out = NULL;
+	int n = 0;
+	if (test_sh("scontrol show partition debug 2>&1", &out) == 0) {
+		const char *t = strstr(out, "TotalNodes=");
+		n = t ? atoi(t + 11) : 0;
+	}
+	free(out);
+	return n;
+}
+
+START_TEST(a_training_job_over_four_nodes_is_torchrun_on_each)
+{
+	char *sbatch = slurm_or_skip("a_training_job_over_four_nodes_is_torchrun_on_each");
+	if (!sbatch)
+		return;
+	struct fx f;
+	setup_fx(&f, sbatch);
+	char *script = serving_script(&f, multinode_spec);
+	char *text = test_slurp(script);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strstr(text, " --nodes=4 --ntasks-per-node=1 --gres=gpu:h100sxm:8 "), "%s",
+	              text);
+	ck_assert_msg(strstr(text, "srun torchrun --nnodes=\"$SLURM_NNODES\" --nproc-per-node=8 "
+	                           "--rdzv-id=\"$SLURM_JOB_ID\" --rdzv-backend=c10d "
+	                           "--rdzv-endpoint=\"$PLANNER_RDZV_HOST:29400\" train.py --config "
+	                           "ft70b.yaml"),
+	              "%s", text);
+	char *out = NULL;
+	int rc = submit(&f, script, &out);
+	if (partition_nodes() >= 4) {
+		ck_assert_msg(rc == 0 && strstr(out, " to start at ") && strstr(out, " on nodes "),
+		              "%s", out);
+	} else {
+		printf("slurm: %d node(s): checked only that sbatch refuses the 4-node job for its "
+		       "node count\n",
+		       partition_nodes());
+		ck_assert_msg(rc != 0 && strstr(out, "Requested node configuration is not available"),
+		              "%s", out);
+	}
+	free(out);
+	free(text);
+	free(script);
+	free(sbatch);
+	free_fx(&f);
+}
+END_TEST
+
 Suite *slurm_suite(void)
 {
 	Suite *s = suite_create("slurm");
@@ -287,6 +354,7 @@ Suite *slurm_suite(void)
 	tcase_add_test(tc, a_gpu_type_the_node_lacks_is_rejected);
 	tcase_add_test(tc, a_serving_fleet_is_one_array_task_per_replica_on_the_mapped_gres);
 	tcase_add_test(tc, more_gpus_than_the_node_has_is_rejected);
+	tcase_add_test(tc, a_training_job_over_four_nodes_is_torchrun_on_each);
 	suite_add_tcase(s, tc);
 	return s;
 }

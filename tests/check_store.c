@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fabric.h"
 #include "store.h"
 #include "testutil.h"
 #include "util.h"
@@ -240,6 +241,8 @@ START_TEST(a_version_9_database_gets_api_currencies_jurisdictions_and_cache_pric
 	ck_assert_int_eq(
 	    sqlite3_exec(db,
 	                 "DELETE FROM api_prices;"
+	                 "ALTER TABLE offers DROP COLUMN fabric;"
+	                 "ALTER TABLE offers DROP COLUMN fabric_gbps;"
 	                 "ALTER TABLE api_prices DROP COLUMN currency;"
 	                 "ALTER TABLE api_prices DROP COLUMN jurisdiction;"
 	                 "ALTER TABLE api_prices DROP COLUMN cache_read_per_token;"
@@ -612,12 +615,14 @@ START_TEST(a_version_10_database_gains_offer_terms_and_commitments_round_trip)
 	store_close(st);
 	sqlite3 *db;
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "DROP TABLE offer_terms; PRAGMA user_version = 10;", NULL,
+	ck_assert_int_eq(sqlite3_exec(db, "DROP TABLE offer_terms; ALTER TABLE offers DROP COLUMN fabric; "
+	                                  "ALTER TABLE offers DROP COLUMN fabric_gbps; "
+	                                  "PRAGMA user_version = 10;", NULL,
 	                              NULL, NULL),
 	                 SQLITE_OK);
 	sqlite3_close(db);
 	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
-	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), 11);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
 	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offer_terms"), 0);
 	struct offer_term t[2] = {0};
@@ -655,6 +660,55 @@ START_TEST(a_version_10_database_gains_offer_terms_and_commitments_round_trip)
 	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offer_terms"), 2); /* undone */
 	ck_assert_int_eq(store_replace_terms(st, "azure", NULL, 0, &err), PLANNER_OK);
 	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offer_terms"), 0);
+	store_close(st);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/* Schema 12: a version-11 database gains offers.fabric and fabric_gbps,
+ * filled on exactly the rows whose instance type the catalogue names
+ * (fabric.h); every other row stays single-node only. */
+START_TEST(a_version_11_database_marks_the_offers_the_fabric_catalogue_names)
+{
+	char *dir, *path, *err = NULL;
+	struct store *st = open_new(&dir, &path);
+	long offers = test_store_long(st, "SELECT count(*) FROM offers");
+	store_close(st);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+	                              "ALTER TABLE offers DROP COLUMN fabric; ALTER TABLE offers "
+	                              "DROP COLUMN fabric_gbps; PRAGMA user_version = 11;",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_msg(store_open(path, test_ref(), &st, &err) == PLANNER_OK, "%s", err);
+	ck_assert_int_eq(test_store_long(st, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers"), offers);
+	/* The snapshot's p5.48xlarge rows: EFA, 3,200 Gb/s over 8 GPUs. */
+	long p5 = test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'aws' AND "
+	                              "offer = 'p5.48xlarge'");
+	ck_assert_int_gt(p5, 0);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE provider = 'aws' "
+	                                     "AND offer = 'p5.48xlarge' AND fabric = 'efa' AND "
+	                                     "fabric_gbps = 400"),
+	                 p5);
+	size_t n;
+	const struct fabric_entry *f = fabric_catalogue(&n);
+	long named = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *sql = xasprintf("SELECT count(*) FROM offers WHERE provider = '%s' AND "
+		                      "offer = '%s' AND fabric = '%s'",
+		                      f[i].provider, f[i].offer, f[i].fabric);
+		named += test_store_long(st, sql);
+		free(sql);
+	}
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE fabric != ''"),
+	                 named);
+	ck_assert_int_eq(test_store_long(st, "SELECT count(*) FROM offers WHERE fabric = '' AND "
+	                                     "fabric_gbps != 0"),
+	                 0);
 	store_close(st);
 	free(path);
 	free(dir);
@@ -919,6 +973,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc,
 	               planner_databases_are_marked_and_an_unmarked_older_one_opens_and_gets_marked);
 	tcase_add_test(tc, a_version_10_database_gains_offer_terms_and_commitments_round_trip);
+	tcase_add_test(tc, a_version_11_database_marks_the_offers_the_fabric_catalogue_names);
 	tcase_add_test(tc, uri_and_in_memory_names_and_an_unset_home_are_refused_not_used);
 	tcase_add_test(tc, refresh_runs_are_recorded_and_mark_the_provider);
 	tcase_add_test(tc, the_default_path_follows_planner_db_then_xdg_data_home);

@@ -12,8 +12,17 @@
 # controller when a job would start; nothing ever runs on them.
 # Stop it all with tests/slurm/stop.sh DIR.
 #
+# Beside it, SLURM_TEST_CLOUD_NODES more nodes with the same GPUs, in
+# state CLOUD (powered down, resumed by /bin/true, never started): a job
+# over several nodes then gets an answer from --test-only too, as the
+# controller schedules powered-down cloud nodes as if they were up (Slurm
+# power_save.html, "Cloud Support"; checked with 22.05 on 2026-12-02).
+#
 # Environment: SLURM_TEST_GRES  the node's GPUs, "type:count ..." (default
 #                               below: the tour's owned and buyable models)
+#              SLURM_TEST_CLOUD_NODES  the cloud nodes (default 3: four
+#                               nodes in all, for tests/check_slurm.c's
+#                               job over 4 nodes)
 #              SLURM_TEST_PORT  slurmctld's port; slurmd uses the next one
 #                               (default 6817)
 set -euo pipefail
@@ -54,6 +63,19 @@ for g in $gres_list; do
 	gres_conf+="NodeName=$host Name=gpu Type=$type File=$dir/dev/${type}_[0-$((n - 1))]"$'\n'
 done
 
+cloud_conf=''
+extra=${SLURM_TEST_CLOUD_NODES:-3}
+if [ "$extra" -gt 0 ]; then
+	cloud_conf="SuspendProgram=/bin/true
+ResumeProgram=/bin/true
+SuspendTime=600
+NodeName=cloud[1-$extra] CPUs=$cpus Gres=$node_gres State=CLOUD
+"
+	for g in $gres_list; do
+		type=${g%%:*} n=${g##*:}
+		gres_conf+="NodeName=cloud[1-$extra] Name=gpu Type=$type Count=$n"$'\n'
+	done
+fi
 cat > "$dir/slurm.conf" <<CONF
 # written by tests/slurm/start.sh
 ClusterName=plannertest
@@ -87,7 +109,7 @@ ReturnToService=2
 GresTypes=gpu
 PlugStackConfig=$dir/plugstack.conf
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus Gres=$node_gres State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+${cloud_conf}PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 printf 'AutoDetect=off\n%s' "$gres_conf" > "$dir/gres.conf"
 : > "$dir/plugstack.conf"
