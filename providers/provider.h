@@ -31,15 +31,15 @@ struct provider_option {
 
 /* What one fetch works with. Built by refresh.c; adapters read it. */
 struct fetch_ctx {
-	const struct provider *p;      /* the adapter running */
-	const struct http_opts *http;  /* timeouts, retries, caps */
-	const char *base;              /* scheme://host[:port][/prefix], no trailing '/':
-					* PLANNER_<NAME>_URL, else p->base_url */
-	const char *key;               /* the key from p->key_env; NULL when unset */
+	const struct provider *p;              /* the adapter running */
+	const struct http_opts *http;          /* timeouts, retries, caps */
+	const char *base;                      /* scheme://host[:port][/prefix], no trailing '/':
+	                                        * PLANNER_<NAME>_URL, else p->base_url */
+	const char *key;                       /* the key from p->key_env; NULL when unset */
 	const struct provider_option *options; /* n_options settings, any adapter's */
 	size_t n_options;
-	struct norm *out;              /* rows go here */
-	long http_status;              /* the last response's status, for refresh_runs */
+	struct norm *out; /* rows go here */
+	long http_status; /* the last response's status, for refresh_runs */
 };
 
 struct provider {
@@ -69,6 +69,16 @@ struct provider {
 	bool terms;
 	/* ISO 4217 of the prices the feed publishes; NULL is USD. */
 	const char *currency;
+	/* NULL while the feed is live. Else the date ("2026-02-25") of the
+	 * evidence that its API is gone or no longer kept by anyone (issue
+	 * 29); retired_why says what the evidence is, retired_confirmed
+	 * whether it shows the API gone (else nothing here confirms it either
+	 * way: there is no network to call it). A retired feed is not run by
+	 * a plain refresh, refused by refresh --provider NAME, holds no rows
+	 * of the bundled snapshot and is not counted among the live ones. */
+	const char *retired;
+	const char *retired_why;
+	bool retired_confirmed;
 	/* Fetches the feed (every page, region or stream) and parses it into
 	 * fx->out. Returns PLANNER_OK or PLANNER_ENET (PLANNER_ESYS when out of
 	 * memory) with *err set; leaves the store alone (refresh.c writes the
@@ -169,8 +179,8 @@ struct cJSON *provider_json(const char *body, size_t len, char **err);
 int provider_says(const char *name, const struct cJSON *root, const char *what, char **err);
 
 /* cJSON accessors tolerant of nulls and wrong types. */
-const char *pj_str(const struct cJSON *o, const char *key);   /* "" when absent */
-double pj_num(const struct cJSON *o, const char *key);        /* 0 when absent */
+const char *pj_str(const struct cJSON *o, const char *key); /* "" when absent */
+double pj_num(const struct cJSON *o, const char *key);      /* 0 when absent */
 /* A finite number, or a string holding one ("0.00000015"); false otherwise. */
 bool pj_number(const struct cJSON *o, const char *key, double *v);
 /* A count (GPUs, context tokens) truncated to a whole number; 0 when
@@ -304,9 +314,9 @@ int provider_stream_json_raw(struct fetch_ctx *fx, const char *path, const char 
 struct json_flat {
 	const char *const *names; /* the members wanted */
 	size_t n_names;
-	struct cJSON *nodes;      /* n_names nodes the values go in */
+	struct cJSON *nodes;        /* n_names nodes the values go in */
 	const struct cJSON **found; /* n_names: a member's node, NULL when absent */
-	char *text;               /* the string values' bytes, NUL-terminated */
+	char *text;                 /* the string values' bytes, NUL-terminated */
 	size_t text_size;
 };
 /* Reads the object at p (within n bytes): found[k] is the node of the

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "provider.h"
 #include "refdata.h"
 #include "testutil.h"
 #include "util.h"
@@ -71,7 +72,7 @@ START_TEST(a_changed_input_row_makes_the_committed_snapshot_differ)
 {
 	char *dir = test_tmpdir(), *out = NULL;
 	char *cmd = xasprintf("cp -R schema/snapshot '%s/s' && sed -i.bak "
-	                      "'0,/\"price_per_hour\": 4.29/s//\"price_per_hour\": 4.3/' "
+	                      "'0,/\"price_per_hour\": 8.38/s//\"price_per_hour\": 8.39/' "
 	                      "'%s/s/rows/lambda.json' && ! cmp -s '%s/s/rows/lambda.json' "
 	                      "'%s/s/rows/lambda.json.bak'",
 	                      dir, dir, dir, dir);
@@ -190,6 +191,36 @@ START_TEST(a_catalogue_row_becomes_an_on_demand_and_a_spot_row_and_a_null_gpu_is
 }
 END_TEST
 
+/* Issue 29 item 2: a retired feed keeps no fresh-looking rows: the
+ * bundled snapshot holds none of a provider whose adapter is retired, and
+ * the three found retired are. */
+START_TEST(the_snapshot_holds_no_row_of_a_retired_provider)
+{
+	cJSON *snap = cJSON_Parse(planner_snapshot_json);
+	ck_assert_ptr_nonnull(snap);
+	size_t retired = 0;
+	for (size_t i = 0; provider_list[i]; i++) {
+		const struct provider *p = provider_list[i];
+		if (!p->retired)
+			continue;
+		retired++;
+		ck_assert_msg(p->retired_why && *p->retired_why && strlen(p->retired) == 10,
+		              "%s: a retired feed says when (YYYY-MM-DD) and why", p->name);
+		const cJSON *o;
+		cJSON_ArrayForEach(o, cJSON_GetObjectItem(snap, "offers"))
+		{
+			ck_assert_msg(
+			    strcmp(cJSON_GetObjectItem(o, "provider")->valuestring, p->name),
+			    "the snapshot holds a row of retired %s", p->name);
+		}
+	}
+	ck_assert_uint_eq(retired, 3);
+	ck_assert(provider_find("cudo")->retired && provider_find("fluidstack")->retired &&
+	          provider_find("tensordock")->retired);
+	cJSON_Delete(snap);
+}
+END_TEST
+
 Suite *snapshot_suite(void)
 {
 	Suite *s = suite_create("snapshot");
@@ -199,6 +230,7 @@ Suite *snapshot_suite(void)
 	tcase_add_test(tc, rows_more_than_90_days_before_the_snapshots_own_date_are_named);
 	tcase_add_test(
 	    tc, a_catalogue_row_becomes_an_on_demand_and_a_spot_row_and_a_null_gpu_is_left_out);
+	tcase_add_test(tc, the_snapshot_holds_no_row_of_a_retired_provider);
 	suite_add_tcase(s, tc);
 	return s;
 }
