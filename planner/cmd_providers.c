@@ -12,8 +12,8 @@
 
 /* One line of the listing: an adapter, a database row, or both. */
 struct listing {
-	const struct provider *p; /* NULL for rows no adapter owns */
-	struct provider_state s;  /* zeroed when the database has none */
+	const struct provider *p;   /* NULL for rows no adapter owns */
+	struct provider_state s;    /* zeroed when the database has none */
 	bool key_set;
 	bool stale;
 };
@@ -109,20 +109,19 @@ static void print_table(const struct listing *l, size_t n)
 		dated_age(s->prices_as_of, when, sizeof when);
 		if (l[i].p && l[i].p->key_env)
 			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
-			         l[i].key_set ? "set" : "unset",
-			         l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
+				 l[i].key_set ? "set" : "unset",
+				 l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
 		const char *retired = l[i].p ? l[i].p->retired : NULL;
 		printf("%-*s %-6s %-4s %6ld %-21s %-9s %-5s %s\n", w, s->name, s->kind,
 		       currency_of(&l[i]), s->rows, when,
-		       retired             ? "retired"
-		       : s->from_snapshot  ? "snapshot"
+		       retired            ? "retired"
+		       : s->from_snapshot ? "snapshot"
 		       : s->last_status[0] ? s->last_status
-		                           : "never",
+		                          : "never",
 		       l[i].stale ? "yes" : "", key);
 		if (retired)
 			printf("%*s   retired %s%s: %s\n", w, "", retired,
-			       l[i].p->retired_confirmed ? "" : " (unconfirmed)",
-			       l[i].p->retired_why);
+			       l[i].p->retired_confirmed ? "" : " (unconfirmed)", l[i].p->retired_why);
 		const char *api = provider_api_feed(s->name);
 		if (api && strcmp(api, s->name))
 			printf("%*s   api prices: %s (refresh --provider %s runs both)\n", w, "",
@@ -163,9 +162,9 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 		l[n].p = p;
 		snprintf(l[n].s.name, sizeof l[n].s.name, "%s", p->name);
 		snprintf(l[n].s.kind, sizeof l[n].s.kind, "%s",
-		         p->kind == PROVIDER_API  ? "api"
-		         : p->kind == PROVIDER_FX ? "fx"
-		                                  : "rented");
+			 p->kind == PROVIDER_API  ? "api"
+			 : p->kind == PROVIDER_FX ? "fx"
+						  : "rented");
 		for (size_t k = 0; k < n_ps; k++)
 			if (!strcmp(ps[k].name, p->name))
 				l[n].s = ps[k];
@@ -188,19 +187,19 @@ static int exec_providers(struct cli *c, int argc, char **argv)
 }
 
 const struct cmd_entry cmd_providers_entry = {
-    .name = "providers",
-    .args = "[--format table|json]",
-    .summary = "each price feed: last good refresh, rows held, staleness, key",
-    .help = "Lists every provider adapter with the date of its prices, the rows it holds,\n"
-            "the status of the last attempt, whether the rows are stale (the last\n"
-            "refresh failed, or they are the bundled snapshot) and whether its key is\n"
-            "set in the environment (never the key itself). The date is that of its\n"
-            "oldest row, the one compare and report name for the same prices (after a\n"
-            "refresh, the refresh's; for the bundled snapshot, its oldest entry), with\n"
-            "its age beside it; the JSON has it as prices_as_of, beside last_good.\n"
-            "A feed whose API is gone or no longer kept by anyone is marked retired,\n"
-            "with the date of the evidence and what it is (JSON: retired {date,\n"
-            "reason, confirmed}); refresh skips it and refuses to run it by name.\n\n"
-            "example:\n  planner providers --format json\n",
-    .exec = exec_providers,
+	.name = "providers",
+	.args = "[--format table|json]",
+	.summary = "each price feed: last good refresh, rows held, staleness, key",
+	.help = "Lists every provider adapter with the date of its prices, the rows it holds,\n"
+		"the status of the last attempt, whether the rows are stale (the last\n"
+		"refresh failed, or they are the bundled snapshot) and whether its key is\n"
+		"set in the environment (never the key itself). The date is that of its\n"
+		"oldest row, the one compare and report name for the same prices (after a\n"
+		"refresh, the refresh's; for the bundled snapshot, its oldest entry), with\n"
+		"its age beside it; the JSON has it as prices_as_of, beside last_good.\n"
+		"A feed whose API is gone or no longer kept by anyone is marked retired,\n"
+		"with the date of the evidence and what it is (JSON: retired {date,\n"
+		"reason, confirmed}); refresh skips it and refuses to run it by name.\n\n"
+		"example:\n  planner providers --format json\n",
+	.exec = exec_providers,
 };

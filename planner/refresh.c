@@ -172,9 +172,9 @@ static size_t fnv1a(const char *s)
 }
 
 /* Drops each row whose key comes again later in the feed and counts it in
- * rows->skipped (API prices; a rented feed's staging drops its own): the store keeps one row per
- * key (the last, as its INSERT OR REPLACE did), so the row count and the price history must see
- * that one only, not a phantom second price. False when out of memory. */
+ * rows->skipped (API prices; a rented feed's staging drops its own): the store keeps one row per key (the last, as its INSERT
+ * OR REPLACE did), so the row count and the price history must see that
+ * one only, not a phantom second price. False when out of memory. */
 static bool drop_duplicates(struct norm *rows, bool api)
 {
 	size_t n = api ? rows->n_apis : rows->n_offers, cap = 16, w = 0;
@@ -255,8 +255,7 @@ static int settle_rows(const struct provider *p, struct norm *rows, char **err)
 {
 	int rc = norm_flush(rows, err);
 	if (rc == PLANNER_OK && rows->sink_failed)
-		rc = set_err(err, PLANNER_EDB,
-		             "cannot drop the staged offers of a retried download");
+		rc = set_err(err, PLANNER_EDB, "cannot drop the staged offers of a retried download");
 	if (rc == PLANNER_OK && p->kind == PROVIDER_API && !drop_duplicates(rows, true))
 		rows->oom = true;
 	return rc;
@@ -319,9 +318,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
                         struct refresh_result *r)
 {
 	const struct provider *p = r->p;
-	const char *kind = p->kind == PROVIDER_API  ? "api"
-	                   : p->kind == PROVIDER_FX ? "fx"
-	                                            : "rented";
+	const char *kind = p->kind == PROVIDER_API ? "api" : p->kind == PROVIDER_FX ? "fx" : "rented";
 	const char *key = p->key_env ? getenv(p->key_env) : NULL;
 	char started[24], ended[24];
 	char *base = NULL, *err = NULL;
@@ -366,9 +363,7 @@ static void refresh_one(struct store *st, const struct refdata *ref, const struc
 		rc = set_err(&err, PLANNER_ESYS, "out of memory");
 	if (rc == PLANNER_OK && n == 0)
 		rc = set_err(&err, PLANNER_ENET, "no usable %s in the response%s%s",
-		             p->kind == PROVIDER_RENTED ? "offers"
-		             : p->kind == PROVIDER_FX   ? "rates"
-		                                        : "prices",
+		             p->kind == PROVIDER_RENTED ? "offers" : p->kind == PROVIDER_FX ? "rates" : "prices",
 		             rows.unknown_rows ? " (every GPU unknown)" : "",
 		             rows.implausible ? " (implausible rows left out)" : "");
 	if (rc == PLANNER_OK && p->kind == PROVIDER_FX)

@@ -60,7 +60,7 @@ static void read_plan(struct norm *out, const cJSON *plan)
 	{
 		double v = 0;
 		if (!(cJSON_IsNumber(c) ? (v = c->valuedouble, true)
-		                        : cJSON_IsString(c) && norm_number(c->valuestring, &v)) ||
+					: cJSON_IsString(c) && norm_number(c->valuestring, &v)) ||
 		    !(v >= 1 && v <= FS_MAX_GPUS)) {
 			out->skipped++;
 			continue;

@@ -31,15 +31,15 @@ struct provider_option {
 
 /* What one fetch works with. Built by refresh.c; adapters read it. */
 struct fetch_ctx {
-	const struct provider *p;              /* the adapter running */
-	const struct http_opts *http;          /* timeouts, retries, caps */
-	const char *base;                      /* scheme://host[:port][/prefix], no trailing '/':
-	                                        * PLANNER_<NAME>_URL, else p->base_url */
-	const char *key;                       /* the key from p->key_env; NULL when unset */
+	const struct provider *p;      /* the adapter running */
+	const struct http_opts *http;  /* timeouts, retries, caps */
+	const char *base;              /* scheme://host[:port][/prefix], no trailing '/':
+					* PLANNER_<NAME>_URL, else p->base_url */
+	const char *key;               /* the key from p->key_env; NULL when unset */
 	const struct provider_option *options; /* n_options settings, any adapter's */
 	size_t n_options;
-	struct norm *out; /* rows go here */
-	long http_status; /* the last response's status, for refresh_runs */
+	struct norm *out;              /* rows go here */
+	long http_status;              /* the last response's status, for refresh_runs */
 };
 
 struct provider {
@@ -179,8 +179,8 @@ struct cJSON *provider_json(const char *body, size_t len, char **err);
 int provider_says(const char *name, const struct cJSON *root, const char *what, char **err);
 
 /* cJSON accessors tolerant of nulls and wrong types. */
-const char *pj_str(const struct cJSON *o, const char *key); /* "" when absent */
-double pj_num(const struct cJSON *o, const char *key);      /* 0 when absent */
+const char *pj_str(const struct cJSON *o, const char *key);   /* "" when absent */
+double pj_num(const struct cJSON *o, const char *key);        /* 0 when absent */
 /* A finite number, or a string holding one ("0.00000015"); false otherwise. */
 bool pj_number(const struct cJSON *o, const char *key, double *v);
 /* A count (GPUs, context tokens) truncated to a whole number; 0 when
@@ -314,9 +314,9 @@ int provider_stream_json_raw(struct fetch_ctx *fx, const char *path, const char 
 struct json_flat {
 	const char *const *names; /* the members wanted */
 	size_t n_names;
-	struct cJSON *nodes;        /* n_names nodes the values go in */
+	struct cJSON *nodes;      /* n_names nodes the values go in */
 	const struct cJSON **found; /* n_names: a member's node, NULL when absent */
-	char *text;                 /* the string values' bytes, NUL-terminated */
+	char *text;               /* the string values' bytes, NUL-terminated */
 	size_t text_size;
 };
 /* Reads the object at p (within n bytes): found[k] is the node of the

@@ -47,8 +47,7 @@ static const cJSON *rented_of(const cJSON *root, const char *name)
 START_TEST(compare_discounts_take_a_share_off_on_demand_list_prices_only)
 {
 	char *db = db_arg(), *out = NULL, *err = NULL, *half = NULL;
-	const char *plain[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db,
-	                       NULL};
+	const char *plain[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(plain, NULL, &out, &err), 0);
 	free(err);
 	cJSON *a = cJSON_Parse(out);
@@ -60,8 +59,8 @@ START_TEST(compare_discounts_take_a_share_off_on_demand_list_prices_only)
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(sa, "spot")));
 	char *set = strcmp(big, spot) ? xasprintf("discounts={%s: 50%%, %s: 40%%}", big, spot)
 	                              : xasprintf("discounts={%s: 50%%}", big);
-	const char *cut[] = {
-	    "compare", "jobs/monthly.yaml", "--format", "json", "--db", db, "--set", set, NULL};
+	const char *cut[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db,
+	                     "--set", set, NULL};
 	ck_assert_int_eq(test_run_planner(cut, NULL, &half, &err), 0);
 	free(err);
 	cJSON *b = cJSON_Parse(half);
@@ -80,8 +79,8 @@ START_TEST(compare_discounts_take_a_share_off_on_demand_list_prices_only)
 	cJSON_Delete(b);
 	free(out);
 	free(half);
-	const char *bad[] = {"compare", "jobs/monthly.yaml",        "--db", db,
-	                     "--set",   "discounts={lambda: 120%}", NULL};
+	const char *bad[] = {"compare", "jobs/monthly.yaml", "--db", db, "--set",
+	                     "discounts={lambda: 120%}", NULL};
 	ck_assert_int_ne(test_run_planner(bad, NULL, NULL, &err), 0);
 	ck_assert_msg(strstr(err, "discount for lambda must be a percent"), "%s", err);
 	free(err);
@@ -96,14 +95,8 @@ END_TEST
 START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
 {
 	char *db = db_arg(), *out = NULL, *err = NULL;
-	const char *argv[] = {"compare",
-	                      "jobs/monthly.yaml",
-	                      "--format",
-	                      "json",
-	                      "--db",
-	                      db,
-	                      "--set",
-	                      "jobs.support-bot.tokens_per_month.input=400M",
+	const char *argv[] = {"compare", "jobs/monthly.yaml", "--format", "json", "--db", db,
+	                      "--set", "jobs.support-bot.tokens_per_month.input=400M",
 	                      "--set",
 	                      "costs={host: {price: 3000, watts: 250}, capital_rate_percent: 6, "
 	                      "maintenance_per_gpu_month: 20, setup_hours: 0.25}",
@@ -119,23 +112,22 @@ START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
 	{
 		const char *name = cJSON_GetObjectItem(job, "name")->valuestring;
 		if (!strcmp(name, "support-bot")) {
-			ck_assert_double_eq(
-			    num(cJSON_GetObjectItem(job, "tokens_per_month"), "input"), 400e6);
+			ck_assert_double_eq(num(cJSON_GetObjectItem(job, "tokens_per_month"), "input"),
+			                    400e6);
 			set_seen = true;
 		}
 		const cJSON *o = test_json_route(job, "owned"), *r = test_json_route(job, "rented");
 		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "feasible"))) {
 			double sum = num(o, "capital_cost") + num(o, "power_cost") +
 			             num(o, "maintenance_cost");
-			ck_assert_msg(fabs(num(o, "monthly_cost") - sum) <= 0.011,
-			              "%s owned %.2f != %.2f", name, num(o, "monthly_cost"), sum);
-			ck_assert_double_eq_tol(num(o, "maintenance_cost"),
-			                        20 * num(o, "gpu_count"), 1e-9);
+			ck_assert_msg(fabs(num(o, "monthly_cost") - sum) <= 0.011, "%s owned %.2f != %.2f",
+			              name, num(o, "monthly_cost"), sum);
+			ck_assert_double_eq_tol(num(o, "maintenance_cost"), 20 * num(o, "gpu_count"),
+			                        1e-9);
 		}
 		if (cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible"))) {
-			double want =
-			    num(r, "price_per_hour") * num(r, "gpu_hours") * num(r, "replicas") +
-			    num(r, "setup_cost");
+			double want = num(r, "price_per_hour") * num(r, "gpu_hours") * num(r, "replicas") +
+			              num(r, "setup_cost");
 			ck_assert_msg(fabs(num(r, "monthly_cost") - want) <= 0.01 + want * 1e-4,
 			              "%s rented %.2f != %.2f", name, num(r, "monthly_cost"), want);
 			setup_seen |= num(r, "setup_cost") > 0;
@@ -143,17 +135,13 @@ START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
 		/* horizon: months entries a route; cumulative the running sum */
 		const cJSON *hz = cJSON_GetObjectItem(job, "horizon");
 		ck_assert_int_eq((int)num(hz, "months"), (int)months);
-		const cJSON *cum =
-		    cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "cumulative"), "rented");
-		const cJSON *mon =
-		    cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "monthly"), "rented");
+		const cJSON *cum = cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "cumulative"), "rented");
+		const cJSON *mon = cJSON_GetObjectItem(cJSON_GetObjectItem(hz, "monthly"), "rented");
 		ck_assert_int_eq(cJSON_GetArraySize(cum), (int)months);
 		double run = 0;
-		for (int m = 0; cJSON_IsNumber(cJSON_GetArrayItem(mon, 0)) && m < (int)months;
-		     m++) {
+		for (int m = 0; cJSON_IsNumber(cJSON_GetArrayItem(mon, 0)) && m < (int)months; m++) {
 			run += cJSON_GetArrayItem(mon, m)->valuedouble;
-			ck_assert_double_eq_tol(cJSON_GetArrayItem(cum, m)->valuedouble, run,
-			                        0.01 * (m + 1));
+			ck_assert_double_eq_tol(cJSON_GetArrayItem(cum, m)->valuedouble, run, 0.01 * (m + 1));
 		}
 		const cJSON *be = cJSON_GetObjectItem(job, "breakeven");
 		const cJSON *pb = cJSON_GetObjectItem(be, "owned_payback_months");
@@ -168,14 +156,11 @@ START_TEST(compare_set_prices_a_what_if_and_the_cost_terms_add_up)
 	free(out);
 	free(err);
 	/* A bad override is an input error naming it, as a bad line is. */
-	const char *bad[] = {"compare", "jobs/monthly.yaml",
-	                     "--db",    db,
-	                     "--set",   "jobs.support-bot.tokens_per_month.inpt=400M",
-	                     NULL};
+	const char *bad[] = {"compare", "jobs/monthly.yaml", "--db", db, "--set",
+	                     "jobs.support-bot.tokens_per_month.inpt=400M", NULL};
 	ck_assert_int_eq(test_run_planner(bad, NULL, &out, &err), 1);
 	ck_assert_msg(strstr(err, "--set jobs.support-bot.tokens_per_month.inpt=400M: unknown key "
-	                          "'inpt'") &&
-	                  strstr(err, "did you mean 'input'"),
+	                          "'inpt'") && strstr(err, "did you mean 'input'"),
 	              "%s", err);
 	free(out);
 	free(err);
@@ -232,8 +217,8 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 				/* Cost per million tokens on every route that has tokens. */
 				double mtok = (num(tok, "input") + num(tok, "output")) / 1e6;
 				ck_assert_msg(fabs(num(r, "cost_per_mtok") - cost / mtok) <=
-				                  1e-4 + cost / mtok * 1e-3,
-				              "%s %s cost_per_mtok", name, rn);
+						  1e-4 + cost / mtok * 1e-3,
+					      "%s %s cost_per_mtok", name, rn);
 			} else {
 				ck_assert(cJSON_IsNull(cpm));
 			}
@@ -242,48 +227,45 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 				/* Capacity: with hours and tokens both given, the route's
 				 * GPUs produce the output tokens in those hours. */
 				if (tok && num(job, "gpu_hours_per_month") > 0 &&
-				    !strcmp(cJSON_GetObjectItem(job, "task")->valuestring,
-				            "inference"))
-					ck_assert_msg(
-					    num(r, "tokens_per_second") * num(r, "gpu_hours") *
-					            3600 >=
-					        num(tok, "output"),
-					    "%s %s: %.0f tok/s x %.1f h cannot make %.0f tokens",
-					    name, rn, num(r, "tokens_per_second"),
-					    num(r, "gpu_hours"), num(tok, "output"));
+				    !strcmp(cJSON_GetObjectItem(job, "task")->valuestring, "inference"))
+					ck_assert_msg(num(r, "tokens_per_second") * num(r, "gpu_hours") *
+							      3600 >=
+							  num(tok, "output"),
+						      "%s %s: %.0f tok/s x %.1f h cannot make %.0f tokens",
+						      name, rn, num(r, "tokens_per_second"),
+						      num(r, "gpu_hours"), num(tok, "output"));
 			}
 			if (!strcmp(rn, "rented")) {
-				double want = num(r, "price_per_hour") * num(r, "gpu_hours") *
-				              num(r, "replicas");
+				double want =
+					num(r, "price_per_hour") * num(r, "gpu_hours") * num(r, "replicas");
 				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-4,
-				              "%s rented %.2f != %.2f", name, cost, want);
+					      "%s rented %.2f != %.2f", name, cost, want);
 				ck_assert(num(r, "tokens_per_second") > 0);
 				ck_assert(cJSON_IsString(cJSON_GetObjectItem(r, "gpu")));
 				if (num(r, "gpu_count") > 1)
 					multi_gpu = true;
 			} else if (!strcmp(rn, "owned")) {
 				double power = num(r, "gpu_count") * num(r, "watts") * pue *
-				               num(r, "gpu_hours") / 1000 * elec;
+					       num(r, "gpu_hours") / 1000 * elec;
 				double want = num(r, "capex") / months + power;
 				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-4,
-				              "%s owned %.2f != %.2f", name, cost, want);
+					      "%s owned %.2f != %.2f", name, cost, want);
 				if (cJSON_IsTrue(cJSON_GetObjectItem(r, "already_owned")))
 					on_hand = true;
 			} else if (!strcmp(rn, "serverless")) {
 				/* Every billed second: busy, idle and starting. */
-				double seconds =
-				    (num(r, "busy_hours") + num(r, "idle_hours")) * 3600 +
-				    num(r, "cold_starts") * num(r, "cold_start_s");
+				double seconds = (num(r, "busy_hours") + num(r, "idle_hours")) * 3600 +
+				                 num(r, "cold_starts") * num(r, "cold_start_s");
 				double want = seconds * num(r, "price_per_second");
 				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-2,
 				              "%s serverless %.2f != %.2f", name, cost, want);
 			} else {
 				const cJSON *t = cJSON_GetObjectItem(job, "tokens_per_month");
 				double want = (num(t, "input") * num(r, "input_per_mtok") +
-				               num(t, "output") * num(r, "output_per_mtok")) /
-				              1e6;
+					       num(t, "output") * num(r, "output_per_mtok")) /
+					      1e6;
 				ck_assert_msg(fabs(cost - want) <= 0.01 + want * 1e-3,
-				              "%s api %.2f != %.2f", name, cost, want);
+					      "%s api %.2f != %.2f", name, cost, want);
 			}
 		}
 		const cJSON *best = cJSON_GetObjectItem(job, "best");
@@ -296,27 +278,25 @@ START_TEST(compare_json_follows_the_contract_and_every_number_reproduces_by_hand
 		/* Break-even owned vs rented by hand from the printed numbers. */
 		const cJSON *be = cJSON_GetObjectItem(job, "breakeven");
 		const cJSON *h = cJSON_GetObjectItem(be, "owned_vs_rented_hours_per_month");
-		const cJSON *rent = test_json_route(job, "rented"),
-		            *own = test_json_route(job, "owned");
+		const cJSON *rent = test_json_route(job, "rented"), *own = test_json_route(job, "owned");
 		if (cJSON_IsNumber(h)) {
 			/* Equal work: an owned hour stands for rented/owned hours. */
-			double margin =
-			    num(rent, "price_per_hour") * num(rent, "replicas") *
-			        num(rent, "gpu_hours") / num(own, "gpu_hours") -
-			    num(own, "gpu_count") * num(own, "watts") * pue / 1000 * elec;
+			double margin = num(rent, "price_per_hour") * num(rent, "replicas") *
+						num(rent, "gpu_hours") / num(own, "gpu_hours") -
+					num(own, "gpu_count") * num(own, "watts") * pue / 1000 * elec;
 			double want = num(own, "capex") / months / margin;
 			ck_assert_msg(fabs(h->valuedouble - want) <= 0.06 + want * 1e-3,
-			              "%s break-even %.2f != %.2f", name, h->valuedouble, want);
+				      "%s break-even %.2f != %.2f", name, h->valuedouble, want);
 		} else {
 			ck_assert(cJSON_IsNull(h));
 		}
 		const cJSON *pb = cJSON_GetObjectItem(be, "owned_payback_months");
 		if (cJSON_IsNumber(pb)) {
 			double power = num(own, "gpu_count") * num(own, "watts") * pue *
-			               num(own, "gpu_hours") / 1000 * elec;
+				       num(own, "gpu_hours") / 1000 * elec;
 			double want = num(own, "capex") / (num(rent, "monthly_cost") - power);
 			ck_assert_msg(fabs(pb->valuedouble - want) <= 0.06 + want * 1e-3,
-			              "%s payback %.2f != %.2f", name, pb->valuedouble, want);
+				      "%s payback %.2f != %.2f", name, pb->valuedouble, want);
 		} else {
 			ck_assert(cJSON_IsNull(pb));
 		}
@@ -334,10 +314,10 @@ END_TEST
 /* 1B input + 1B output tokens in 10 hours: about 28,000 output tokens a
  * second. Was priced on 2x H100 at 25 tok/s as the best route. */
 static const char impossible_spec[] = "version: 1\njobs:\n"
-                                      "  - name: impossible\n"
-                                      "    model: llama-3.1-70b\n"
-                                      "    hours_per_month: 10\n"
-                                      "    tokens_per_month: {input: 1B, output: 1B}\n";
+				      "  - name: impossible\n"
+				      "    model: llama-3.1-70b\n"
+				      "    hours_per_month: 10\n"
+				      "    tokens_per_month: {input: 1B, output: 1B}\n";
 
 /* compare of text in format; the output, exit status 0. */
 static char *compare_text(const char *text, const char *format)
@@ -370,9 +350,8 @@ static int check_capacity(const cJSON *job, double hours, double output)
 			replicated += num(r, "replicas") > 1;
 		} else {
 			const char *why = cJSON_GetObjectItem(r, "why")->valuestring;
-			ck_assert_msg(strstr(why, "needs 27778 tok/s over 10 h; ") &&
-			                  strstr(why, " does "),
-			              "%s", why);
+			ck_assert_msg(strstr(why, "needs 27778 tok/s over 10 h; ") && strstr(why, " does "),
+				      "%s", why);
 		}
 	}
 	return replicated;
@@ -386,21 +365,20 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	check_capacity(job, 10, 1e9);
 	/* Neither GPU route can: 70B at batch 1 needs over 64 GPUs. */
 	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(test_json_route(job, "rented"), "feasible")));
-	ck_assert_str_eq(
-	    cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")->valuestring, "api");
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")->valuestring,
+			 "api");
 	cJSON_Delete(root);
 	free(out);
 	out = compare_text(impossible_spec, "table");
-	ck_assert_msg(
-	    strstr(out, "rented                -  not possible: needs 27778 tok/s over 10 h"), "%s",
-	    out);
+	ck_assert_msg(strstr(out, "rented                -  not possible: needs 27778 tok/s over 10 h"),
+		      "%s", out);
 	free(out);
 
 	/* Served as a throughput server would, with an FP8 KV cache, it fits
 	 * in replicas, priced as such. */
 	char *spec = xasprintf("%s    batch: max\n    kv_cache: fp8\n"
-	                       "    request: {input: 500, output: 500}\n",
-	                       impossible_spec);
+			       "    request: {input: 500, output: 500}\n",
+			       impossible_spec);
 	out = compare_text(spec, "json");
 	root = cJSON_Parse(out);
 	job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
@@ -409,7 +387,7 @@ START_TEST(the_impossible_job_is_resized_or_infeasible_with_the_reason)
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 	ck_assert(num(r, "replicas") > 1 && num(r, "batch") > 1);
 	ck_assert_double_eq_tol(num(r, "monthly_cost"),
-	                        num(r, "replicas") * num(r, "price_per_hour") * 10, 0.01);
+				num(r, "replicas") * num(r, "price_per_hour") * 10, 0.01);
 	cJSON_Delete(root);
 	free(out);
 	out = compare_text(spec, "table");
@@ -422,9 +400,9 @@ END_TEST
 START_TEST(an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok)
 {
 	char *out = compare_text("version: 1\njobs:\n  - name: chat\n    model: llama-3.1-8b\n"
-	                         "    serving: always-on\n    batch: max\n"
-	                         "    tokens_per_month: {input: 2B, output: 1B}\n",
-	                         "json");
+				 "    serving: always-on\n    batch: max\n"
+				 "    tokens_per_month: {input: 2B, output: 1B}\n",
+				 "json");
 	cJSON *root = cJSON_Parse(out);
 	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(job, "serving")->valuestring, "always-on");
@@ -433,7 +411,7 @@ START_TEST(an_always_on_service_is_priced_for_the_month_with_its_cost_per_mtok)
 		const cJSON *r = test_json_route(job, k == 0 ? "api" : k == 1 ? "rented" : "owned");
 		ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
 		ck_assert_double_eq_tol(num(r, "cost_per_mtok"), num(r, "monthly_cost") / 3000,
-		                        1e-4);
+					1e-4);
 		if (k)
 			ck_assert_double_eq(num(r, "gpu_hours"), 744);
 	}
@@ -444,10 +422,10 @@ END_TEST
 
 /* issue 27: the staff assistant, from people to tokens, up its window. */
 #define STAFF_SPEC                                                                                 \
-	"version: 1\njobs:\n  - name: staff\n    model: qwen2.5-14b\n    precision: q4_k_m\n"      \
-	"    api_models: [qwen/qwen-2.5-72b-instruct]\n"                                           \
-	"    usage: {users: 12, requests_per_user_day: 20}\n"                                      \
-	"    request: {input: 1500, output: 300}\n"                                                \
+	"version: 1\njobs:\n  - name: staff\n    model: qwen2.5-14b\n    precision: q4_k_m\n"        \
+	"    api_models: [qwen/qwen-2.5-72b-instruct]\n"                                              \
+	"    usage: {users: 12, requests_per_user_day: 20}\n"                                         \
+	"    request: {input: 1500, output: 300}\n"                                                   \
 	"    schedule: {window: \"08:00-18:00\", days: weekdays}\n"
 
 START_TEST(an_interactive_job_is_priced_for_its_window_with_its_usage_shown)
@@ -535,14 +513,13 @@ END_TEST
 START_TEST(the_summary_widens_its_job_column_for_a_long_name)
 {
 	char *dir = test_tmpdir(), *db = db_arg(), *out = NULL;
-	char *spec =
-	    test_write(dir, "long.yaml",
-	               "jobs:\n"
-	               "  - {name: nightly-embedding-refresh-eu-west, model: llama-3.1-8b, "
-	               "hours_per_month: 100}\n"
-	               "  - {name: nightly-embedding-refresh-us-east, model: llama-3.1-8b, "
-	               "hours_per_month: 100}\n"
-	               "  - {name: bot, model: llama-3.1-8b, hours_per_month: 100}\n");
+	char *spec = test_write(dir, "long.yaml",
+	                        "jobs:\n"
+	                        "  - {name: nightly-embedding-refresh-eu-west, model: llama-3.1-8b, "
+	                        "hours_per_month: 100}\n"
+	                        "  - {name: nightly-embedding-refresh-us-east, model: llama-3.1-8b, "
+	                        "hours_per_month: 100}\n"
+	                        "  - {name: bot, model: llama-3.1-8b, hours_per_month: 100}\n");
 	const char *argv[] = {"compare", spec, "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	ck_assert_msg(strstr(out, "\nnightly-embedding-refresh-eu-west rented ") &&
@@ -640,8 +617,7 @@ START_TEST(at_80_columns_compare_wraps_and_shows_every_figure_of_the_json)
 			 * marked ~ when JSON's confidence is short of calibrated. */
 			double tps = num(r, "tokens_per_second");
 			const cJSON *cf = cJSON_GetObjectItem(r, "confidence");
-			ck_assert_msg(cJSON_IsString(cf), "%s: a GPU route without confidence",
-			              name);
+			ck_assert_msg(cJSON_IsString(cf), "%s: a GPU route without confidence", name);
 			const char *conf = cf->valuestring;
 			const char *mark = strcmp(conf, "calibrated") ? "~" : "";
 			char lo[32], hi[32];
@@ -695,8 +671,8 @@ START_TEST(the_table_says_what_its_units_are_and_counts_tokens_in_one_unit)
 	ck_assert_ptr_nonnull(be);
 	be += strlen("api vs rented ");
 	/* The crossing (about 3 billion tokens) in millions, as the prices. */
-	ck_assert_msg(strstr(be, " Mtok/month") == strpbrk(be, " "),
-	              "token count not in Mtok: %.40s", be);
+	ck_assert_msg(strstr(be, " Mtok/month") == strpbrk(be, " "), "token count not in Mtok: %.40s",
+	              be);
 	free(out);
 	free(spec);
 	free(dir);
@@ -734,8 +710,8 @@ START_TEST(a_bad_job_spec_names_file_line_and_column_and_exits_1)
 {
 	char *dir = test_tmpdir();
 	char *spec = test_write(dir, "bad.yaml",
-	                        "version: 1\njobs:\n  - name: a\n    model: llama-3.1-8b\n"
-	                        "    hours_per_mnth: 10\n");
+				"version: 1\njobs:\n  - name: a\n    model: llama-3.1-8b\n"
+				"    hours_per_mnth: 10\n");
 	char *db = db_arg(), *err = NULL;
 	const char *argv[] = {"compare", spec, "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
@@ -752,8 +728,8 @@ END_TEST
 
 START_TEST(fit_json_lists_gpus_with_the_fewest_that_hold_the_model)
 {
-	const char *argv[] = {"fit",      "llama-3.1-70b", "--precision", "bf16",
-	                      "--format", "json",          NULL};
+	const char *argv[] = {"fit", "llama-3.1-70b", "--precision", "bf16", "--format", "json",
+			      NULL};
 	char *out = NULL;
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	cJSON *root = cJSON_Parse(out);
@@ -828,10 +804,9 @@ static cJSON *rented_route(cJSON *root)
 {
 	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
 	const cJSON *r;
-	cJSON_ArrayForEach(
-	    r, cJSON_GetObjectItem(
-	           job, "routes")) if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring,
-	                                       "rented")) return (cJSON *)r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(job, "routes"))
+	if (!strcmp(cJSON_GetObjectItem(r, "route")->valuestring, "rented"))
+		return (cJSON *)r;
 	ck_abort_msg("no rented route");
 	return NULL;
 }
@@ -842,18 +817,17 @@ static bool chosen_is_marketplace(const char *db, const cJSON *r)
 	const char *provider = cJSON_GetObjectItem(r, "provider")->valuestring;
 	const char *offer = cJSON_GetObjectItem(r, "offer")->valuestring;
 	const char *region = cJSON_GetObjectItem(r, "region")->valuestring;
-	const char *argv[] = {"offers", "--provider", provider, "--format",
-	                      "json",   "--db",       db,       NULL};
+	const char *argv[] = {"offers", "--provider", provider, "--format", "json", "--db", db, NULL};
 	char *out = NULL;
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	cJSON *arr = cJSON_Parse(out);
 	int found = -1;
 	const cJSON *o;
-	cJSON_ArrayForEach(
-	    o, arr) if (!strcmp(cJSON_GetObjectItem(o, "offer")->valuestring, offer) &&
-	                !strcmp(cJSON_GetObjectItem(o, "region")->valuestring, region) &&
-	                !cJSON_IsTrue(cJSON_GetObjectItem(o, "spot"))) found =
-	    cJSON_IsTrue(cJSON_GetObjectItem(o, "marketplace"));
+	cJSON_ArrayForEach(o, arr)
+	if (!strcmp(cJSON_GetObjectItem(o, "offer")->valuestring, offer) &&
+	    !strcmp(cJSON_GetObjectItem(o, "region")->valuestring, region) &&
+	    !cJSON_IsTrue(cJSON_GetObjectItem(o, "spot")))
+		found = cJSON_IsTrue(cJSON_GetObjectItem(o, "marketplace"));
 	ck_assert_msg(found >= 0, "offers lists no %s %s in %s", provider, offer, region);
 	cJSON_Delete(arr);
 	free(out);
@@ -888,7 +862,7 @@ START_TEST(confidential_data_rents_no_marketplace_host_unless_hosting_allows_it)
 	ck_assert_msg(cJSON_IsString(left), "no left_out on the rented route");
 	ck_assert_ptr_nonnull(strstr(left->valuestring, "marketplace hosts ("));
 	ck_assert_ptr_nonnull(strstr(left->valuestring, "data: confidential; allow with hosting: "
-	                                                "[marketplace, datacenter]"));
+							"[marketplace, datacenter]"));
 	double kept_cost = num(r, "monthly_cost");
 
 	char *text = test_slurp(CONFIDENTIAL_EU);
@@ -927,9 +901,9 @@ END_TEST
 START_TEST(a_confidential_job_with_only_marketplace_hosts_says_why_it_rents_none)
 {
 	char *out = compare_text("version: 1\nproviders: [vast]\njobs:\n  - name: a\n"
-	                         "    model: llama-3.2-3b\n    hours_per_month: 10\n"
-	                         "    data: confidential\n",
-	                         "json");
+				 "    model: llama-3.2-3b\n    hours_per_month: 10\n"
+				 "    data: confidential\n",
+				 "json");
 	cJSON *root = cJSON_Parse(out);
 	const cJSON *r = rented_route(root);
 	ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
@@ -948,20 +922,18 @@ END_TEST
 START_TEST(spec_providers_restricts_rented_offers_only)
 {
 	char *out = compare_text("version: 1\nproviders: [scaleway]\njobs:\n  - name: a\n"
-	                         "    model: llama-3.1-8b\n    hours_per_month: 10\n"
-	                         "    tokens_per_month: {input: 20M, output: 4M}\n",
-	                         "json");
+				 "    model: llama-3.1-8b\n    hours_per_month: 10\n"
+				 "    tokens_per_month: {input: 20M, output: 4M}\n",
+				 "json");
 	cJSON *root = cJSON_Parse(out);
 	const cJSON *r = rented_route(root);
 	const cJSON *rp = cJSON_GetObjectItem(r, "provider");
 	if (cJSON_IsString(rp))
 		ck_assert_str_eq(rp->valuestring, "scaleway");
-	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0), *a,
-	            *api = NULL;
-	cJSON_ArrayForEach(
-	    a, cJSON_GetObjectItem(
-	           job, "routes")) if (!strcmp(cJSON_GetObjectItem(a, "route")->valuestring, "api"))
-	    api = a;
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0), *a, *api = NULL;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItem(job, "routes"))
+	if (!strcmp(cJSON_GetObjectItem(a, "route")->valuestring, "api"))
+		api = a;
 	ck_assert_ptr_nonnull(api);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(api, "feasible")));
 	const cJSON *ap = cJSON_GetObjectItem(api, "provider");
@@ -977,9 +949,9 @@ START_TEST(a_misspelt_hosting_word_is_refused_at_its_line_and_column)
 {
 	char *dir = test_tmpdir();
 	char *spec = test_write(dir, "job.yaml",
-	                        "version: 1\njobs:\n  - name: a\n    model: llama-3.2-3b\n"
-	                        "    hours_per_month: 10\n    data: confidential\n"
-	                        "    hosting: [datacenter, marketplce]\n");
+				"version: 1\njobs:\n  - name: a\n    model: llama-3.2-3b\n"
+				"    hours_per_month: 10\n    data: confidential\n"
+				"    hosting: [datacenter, marketplce]\n");
 	char *db = xasprintf("%s/prices.db", dir), *err = NULL;
 	const char *argv[] = {"compare", spec, "--db", db, NULL};
 	ck_assert_int_eq(test_run_planner(argv, NULL, NULL, &err), 1);
@@ -1005,9 +977,9 @@ START_TEST(offers_json_carries_the_documented_keys_cheapest_first)
 	const cJSON *o;
 	cJSON_ArrayForEach(o, arr)
 	{
-		static const char *const keys[] = {"provider",  "offer",    "gpu",
-		                                   "gpu_count", "vram_gib", "price_per_hour",
-		                                   "spot",      "region",   "fetched_at"};
+		static const char *const keys[] = {"provider", "offer",  "gpu",    "gpu_count",
+						   "vram_gib", "price_per_hour", "spot", "region",
+						   "fetched_at"};
 		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			ck_assert_msg(cJSON_GetObjectItem(o, keys[i]) != NULL, "no %s", keys[i]);
 		ck_assert_str_eq(cJSON_GetObjectItem(o, "gpu")->valuestring, "H100 SXM");
@@ -1036,9 +1008,9 @@ END_TEST
 static double qlora_gib(const char *extra)
 {
 	char *spec = xasprintf("version: 1\njobs:\n  - name: tune\n    model: llama-3.1-8b\n"
-	                       "    task: finetune-qlora\n    hours_per_month: 20\n"
-	                       "    context: 2048\n    batch: 8\n%s",
-	                       extra);
+			       "    task: finetune-qlora\n    hours_per_month: 20\n"
+			       "    context: 2048\n    batch: 8\n%s",
+			       extra);
 	char *out = compare_text(spec, "json");
 	cJSON *root = cJSON_Parse(out);
 	ck_assert_ptr_nonnull(root);
@@ -1057,13 +1029,13 @@ START_TEST(a_qlora_jobs_memory_follows_its_rank_optimizer_and_micro_batch)
 	double p16 = vram_lora_params(m, 16, false);
 	double base = qlora_gib("");
 	/* rank 64: four times the adapter */
-	ck_assert_double_eq_tol(qlora_gib("    lora: {rank: 64}\n") - base,
-	                        3 * p16 * 16 / 1073741824.0, 0.011);
+	ck_assert_double_eq_tol(qlora_gib("    lora: {rank: 64}\n") - base, 3 * p16 * 16 / 1073741824.0,
+				0.011);
 	/* 8-bit AdamW keeps 2 bytes of moments, a paged one none on the GPU */
 	ck_assert_double_eq_tol(base - qlora_gib("    optimizer: adamw-8bit\n"),
-	                        p16 * 6 / 1073741824.0, 0.011);
+				p16 * 6 / 1073741824.0, 0.011);
 	ck_assert_double_eq_tol(base - qlora_gib("    optimizer: paged-adamw-8bit\n"),
-	                        p16 * 8 / 1073741824.0, 0.011);
+				p16 * 8 / 1073741824.0, 0.011);
 	/* attention only: q, k, v, o adapters are a fraction of all-linear */
 	ck_assert(qlora_gib("    lora: {targets: attention}\n") < base);
 	/* micro-batches of 2 with gradient accumulation: a quarter of the
@@ -1077,23 +1049,10 @@ END_TEST
 
 START_TEST(fit_takes_the_fine_tuning_flags)
 {
-	const char *argv[] = {"fit",
-	                      "llama-3.1-8b",
-	                      "--task",
-	                      "finetune-qlora",
-	                      "--lora-rank",
-	                      "64",
-	                      "--optimizer",
-	                      "adamw-8bit",
-	                      "--batch",
-	                      "4",
-	                      "--micro-batch",
-	                      "2",
-	                      "--gpu",
-	                      "RTX 4090",
-	                      "--format",
-	                      "json",
-	                      NULL};
+	const char *argv[] = {"fit",         "llama-3.1-8b",  "--task",      "finetune-qlora",
+			      "--lora-rank", "64",            "--optimizer", "adamw-8bit",
+			      "--batch",     "4",             "--micro-batch", "2",
+			      "--gpu",       "RTX 4090",      "--format",    "json", NULL};
 	char *out = NULL;
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	cJSON *root = cJSON_Parse(out);
@@ -1101,7 +1060,7 @@ START_TEST(fit_takes_the_fine_tuning_flags)
 	const struct model_spec *m = refdata_model(test_ref(), "llama-3.1-8b");
 	/* rank 64 adapters at 8 + 2 bytes each */
 	ck_assert_double_eq_tol(num(cJSON_GetObjectItem(root, "need"), "training_gib"),
-	                        vram_lora_params(m, 64, false) * 10 / 1073741824.0, 0.006);
+				vram_lora_params(m, 64, false) * 10 / 1073741824.0, 0.006);
 	const cJSON *t = cJSON_GetObjectItem(root, "training");
 	ck_assert_str_eq(cJSON_GetObjectItem(t, "optimizer")->valuestring, "adamw-8bit");
 	ck_assert_int_eq((int)num(t, "lora_rank"), 64);
@@ -1111,12 +1070,12 @@ START_TEST(fit_takes_the_fine_tuning_flags)
 	/* usage errors: a fine-tuning flag on inference, an unknown optimizer,
 	 * a micro-batch above the batch */
 	const char *inf[] = {"fit", "llama-3.1-8b", "--optimizer", "adamw", NULL};
-	const char *unk[] = {"fit",         "llama-3.1-8b", "--task", "finetune-lora",
-	                     "--optimizer", "sgd",          NULL};
+	const char *unk[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--optimizer", "sgd",
+			     NULL};
 	const char *mb[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--micro-batch", "4",
-	                    NULL};
-	const char *tg[] = {
-	    "fit", "llama-3.1-8b", "--task", "finetune-lora", "--lora-targets", "mlp", NULL};
+			    NULL};
+	const char *tg[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--lora-targets",
+			    "mlp", NULL};
 	char *err = NULL;
 	ck_assert_int_eq(test_run_planner(inf, NULL, NULL, &err), 2);
 	ck_assert_msg(strstr(err, "--optimizer is for fine-tuning"), "%s", err);
@@ -1137,9 +1096,9 @@ END_TEST
  * H100: its activations and training tokens/s; the mode read back. */
 static void fit_ckpt(const char *mode, double *act, double *tps)
 {
-	const char *argv[] = {
-	    "fit", "llama-3.1-8b", "--task", "finetune-lora",   "--gpu", "H100 SXM", "--gpus",
-	    "1",   "--format",     "json",   "--checkpointing", mode,    NULL};
+	const char *argv[] = {"fit",    "llama-3.1-8b",    "--task", "finetune-lora",
+			      "--gpu",  "H100 SXM",        "--gpus", "1",
+			      "--format", "json", "--checkpointing", mode, NULL};
 	char *out = NULL;
 	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
 	cJSON *root = cJSON_Parse(out);
@@ -1147,8 +1106,7 @@ static void fit_ckpt(const char *mode, double *act, double *tps)
 	const cJSON *t = cJSON_GetObjectItem(root, "training");
 	ck_assert_str_eq(cJSON_GetObjectItem(t, "checkpointing")->valuestring, mode);
 	*act = num(cJSON_GetObjectItem(root, "need"), "activation_gib");
-	*tps = num(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "gpus"), 0),
-	           "train_tokens_per_second");
+	*tps = num(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "gpus"), 0), "train_tokens_per_second");
 	cJSON_Delete(root);
 	free(out);
 }
@@ -1169,13 +1127,13 @@ START_TEST(fit_checkpointing_trades_activation_memory_for_recompute)
 	ck_assert_double_eq_tol(sel_act, off_act, 1e-9);
 	ck_assert(sel_tps < off_tps && sel_tps > 0.9 * off_tps);
 	/* a bad mode, and the flag on inference, are usage errors */
-	const char *bad[] = {
-	    "fit", "llama-3.1-8b", "--task", "finetune-lora", "--checkpointing", "partial", NULL};
+	const char *bad[] = {"fit", "llama-3.1-8b", "--task", "finetune-lora", "--checkpointing",
+			     "partial", NULL};
 	const char *inf[] = {"fit", "llama-3.1-8b", "--checkpointing", "off", NULL};
 	char *err = NULL;
 	ck_assert_int_eq(test_run_planner(bad, NULL, NULL, &err), 2);
 	ck_assert_msg(strstr(err, "unknown --checkpointing 'partial'; use on, off or selective"),
-	              "%s", err);
+		      "%s", err);
 	free(err);
 	ck_assert_int_eq(test_run_planner(inf, NULL, NULL, &err), 2);
 	ck_assert_msg(strstr(err, "--checkpointing is for fine-tuning"), "%s", err);
@@ -1195,11 +1153,8 @@ START_TEST(the_staff_assistant_is_priced_on_all_four_routes_for_its_window)
 	for (int k = 0; k < 2; k++) {
 		char *db = db_arg(), *out = NULL, *err = NULL;
 		char *set = xasprintf("jobs.staff-assistant.%s", data[k]);
-		const char *argv[] = {"compare",  "jobs/staff-assistant.yaml",
-		                      "--format", "json",
-		                      "--db",     db,
-		                      "--set",    set,
-		                      NULL};
+		const char *argv[] = {"compare", "jobs/staff-assistant.yaml", "--format", "json",
+		                      "--db", db, "--set", set, NULL};
 		int rc = test_run_planner(argv, NULL, &out, &err);
 		ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
 		cJSON *root = cJSON_Parse(out);
@@ -1218,9 +1173,9 @@ START_TEST(the_staff_assistant_is_priced_on_all_four_routes_for_its_window)
 			if (num(r, "monthly_cost") < least)
 				least = num(r, "monthly_cost"), cheapest = names[i];
 		}
-		ck_assert_str_eq(
-		    cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")->valuestring,
-		    cheapest);
+		ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(job, "best"), "route")
+		                     ->valuestring,
+		                 cheapest);
 		ck_assert_double_eq_tol(num(test_json_route(job, "rented"), "gpu_hours"), window,
 		                        0.01);
 		ck_assert_double_eq_tol(num(test_json_route(job, "owned"), "gpu_hours"), window,
@@ -1244,12 +1199,65 @@ START_TEST(the_staff_assistant_is_priced_on_all_four_routes_for_its_window)
 }
 END_TEST
 
+/* Issue 29 item 1: a route priced with a bundled-snapshot row dated more
+ * than 90 days before the snapshot's own as_of says so, one note naming
+ * the provider and the row's date (the API feeds' rows of 2025-10-03 and
+ * 2026-07-24 against as_of 2026-12-02); a plan priced only with recent
+ * rows (Verda's catalogue rows of 2026-12-02) notes nothing of the kind. */
+START_TEST(compare_notes_the_old_snapshot_rows_it_prices_with)
+{
+	const char *note = "priced with bundled-snapshot rows more than 90 days older than the "
+	                   "snapshot (as of 2026-12-02): ";
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
+	char *api = test_write(dir, "api.yaml",
+	                       "version: 1\njobs:\n  - name: chat\n    model: llama-3.1-8b\n"
+	                       "    tokens_per_month: {input: 10M, output: 2M}\n");
+	const char *a[] = {"compare", api, "--format", "json", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(a, NULL, &out, &err), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	const cJSON *job = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "jobs"), 0);
+	const cJSON *r = test_json_route(job, "api");
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(r, "feasible")));
+	const char *host = cJSON_GetObjectItem(r, "provider")->valuestring;
+	const char *date = !strcmp(host, "openrouter") ? "2025-10-03" : "2026-07-24";
+	char *want = xasprintf("%s %s", host, date);
+	const char *at = strstr(err, note);
+	ck_assert_msg(at && strstr(at, want) && strchr(at, '\n') > strstr(at, want),
+	              "no note of %s in: %s", want, err);
+	ck_assert_ptr_null(strstr(at + 1, note)); /* one line */
+	cJSON_Delete(root);
+	free(want);
+	free(out);
+	free(err);
+	char *fresh = test_write(dir, "fresh.yaml",
+	                         "version: 1\nproviders: [verda]\njobs:\n  - name: ledger\n"
+	                         "    model: llama-3.2-3b\n    hours_per_month: 10\n"
+	                         "    data: confidential\n");
+	const char *f[] = {"compare", fresh, "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(f, NULL, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "verda "));
+	ck_assert_msg(!strstr(err, "priced with bundled-snapshot rows"), "%s", err);
+	free(out);
+	free(err);
+	unlink(api);
+	unlink(fresh);
+	unlink(db);
+	rmdir(dir);
+	free(api);
+	free(fresh);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("end to end");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, compare_discounts_take_a_share_off_on_demand_list_prices_only);
+	tcase_add_test(tc, compare_notes_the_old_snapshot_rows_it_prices_with);
 	tcase_add_test(tc, compare_set_prices_a_what_if_and_the_cost_terms_add_up);
 	tcase_add_test(tc, compare_json_follows_the_contract_and_every_number_reproduces_by_hand);
 	tcase_add_test(tc, the_table_names_every_job_and_the_csv_has_a_row_a_route);

@@ -27,8 +27,7 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-#define CLOSE(a, b)                                                                                \
-	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
+#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
 
 /* Runs p's fetch against `scenario` into n with the key "test-key". */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
@@ -45,14 +44,14 @@ static int fetch(const struct provider *p, const char *scenario, struct norm *n,
 
 /* Parses body with p's parse into n. */
 static int parse(const struct provider *p, const char *body, struct norm *n, char **next,
-                 char **err)
+		 char **err)
 {
 	norm_init(n, test_ref(), p->name);
 	return p->parse(n, body, strlen(body), next, err);
 }
 
 static const struct offer *find(const struct norm *n, const char *offer, const char *region,
-                                bool spot)
+				bool spot)
 {
 	for (size_t i = 0; i < n->n_offers; i++)
 		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region) &&
@@ -123,11 +122,10 @@ START_TEST(a_digitalocean_error_object_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL, *next = NULL;
-	ck_assert_int_eq(
-	    parse(&provider_digitalocean,
-	          "{\"id\": \"Unauthorized\", \"message\": \"Unable to authenticate you\"}", &n,
-	          &next, &err),
-	    PLANNER_ENET);
+	ck_assert_int_eq(parse(&provider_digitalocean,
+			       "{\"id\": \"Unauthorized\", \"message\": \"Unable to authenticate you\"}",
+			       &n, &next, &err),
+			 PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "digitalocean says: Unable to authenticate you"));
 	ck_assert_ptr_null(next);
 	free(err);
@@ -164,9 +162,9 @@ START_TEST(verda_trades_its_client_credentials_for_a_token_and_prices_on_demand_
 	ck_assert_uint_eq(count_of(&n, "CPU.120V.480G"), 0);
 	char *log = test_fixture_log(&server, "ok-verda");
 	ck_assert_msg(strstr(log, "/v1/oauth2/token") && strstr(log, "\"client_secret\": true") &&
-	                  strstr(log, "\"client_id\": \"test-client-id\"") &&
-	                  strstr(log, "client_credentials"),
-	              "%s", log);
+			  strstr(log, "\"client_id\": \"test-client-id\"") &&
+			  strstr(log, "client_credentials"),
+		      "%s", log);
 	ck_assert_msg(strstr(log, "is_spot=true") && strstr(log, "is_spot=false"), "%s", log);
 	ck_assert_ptr_nonnull(strstr(log, "\"auth\": \"Bearer\""));
 	ck_assert_ptr_null(strstr(log, "test-key"));
@@ -227,8 +225,8 @@ START_TEST(hyperstack_prices_a_flavor_as_its_gpu_count_times_the_pricebook_value
 	ck_assert_uint_eq(count_of(&n, "n1-cpu-small"), 0);
 	char *log = test_fixture_log(&server, "ok-hs");
 	ck_assert_msg(strstr(log, "/v1/pricebook") && strstr(log, "/v1/core/flavors") &&
-	                  strstr(log, "\"key_header\": \"api_key\"") && !strstr(log, "Bearer"),
-	              "%s", log);
+			  strstr(log, "\"key_header\": \"api_key\"") && !strstr(log, "Bearer"),
+		      "%s", log);
 	free(log);
 	norm_free(&n);
 }
@@ -239,9 +237,8 @@ START_TEST(a_hyperstack_status_false_is_an_error_with_its_message)
 	struct norm n;
 	char *err = NULL;
 	ck_assert_int_eq(parse(&provider_hyperstack,
-	                       "{\"status\": false, \"message\": \"Invalid API key\"}", &n, NULL,
-	                       &err),
-	                 PLANNER_ENET);
+			       "{\"status\": false, \"message\": \"Invalid API key\"}", &n, NULL, &err),
+			 PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "hyperstack says: Invalid API key"));
 	free(err);
 	norm_free(&n);
@@ -259,8 +256,7 @@ START_TEST(shadeform_prices_are_cents_and_each_row_keeps_its_cloud)
 	ck_assert_int_eq(c->gpu_count, 8);
 	ck_assert_str_eq(c->gpu, "H100 SXM");
 	ck_assert(c->available);
-	ck_assert(
-	    !find(&n, "crusoe/h100-80gb-sxm-ib.8x", "crusoe/eu-iceland1-a", false)->available);
+	ck_assert(!find(&n, "crusoe/h100-80gb-sxm-ib.8x", "crusoe/eu-iceland1-a", false)->available);
 	/* The same GPU name over PCIe is the PCIe part. */
 	const struct offer *p = find(&n, "hyperstack/n3-H100x1", "hyperstack/canada-1", false);
 	ck_assert_ptr_nonnull(p);
@@ -268,11 +264,11 @@ START_TEST(shadeform_prices_are_cents_and_each_row_keeps_its_cloud)
 	CLOSE(p->price_per_hour, 1.90);
 	ck_assert_str_eq(p->country, "CA"); /* the underlying cloud's region */
 	CLOSE(find(&n, "massedcompute/gpu_1x_a6000", "massedcompute/us-central-2", false)
-	          ->price_per_hour,
+		  ->price_per_hour,
 	      0.57);
 	char *log = test_fixture_log(&server, "ok-sf");
 	ck_assert_msg(strstr(log, "\"key_header\": \"X-API-KEY\"") && !strstr(log, "Bearer"), "%s",
-	              log);
+		      log);
 	free(log);
 	norm_free(&n);
 }
@@ -302,8 +298,8 @@ START_TEST(fluidstack_multiplies_the_gpu_hour_price_out_for_each_count_and_regio
 	ck_assert_uint_eq(n.n_unknown, 1); /* Z9000: reported, not guessed */
 	char *log = test_fixture_log(&server, "ok-fs");
 	ck_assert_msg(strstr(log, "/list_available_configurations") &&
-	                  strstr(log, "\"key_header\": \"api-key\"") && !strstr(log, "Bearer"),
-	              "%s", log);
+			  strstr(log, "\"key_header\": \"api-key\"") && !strstr(log, "Bearer"),
+		      "%s", log);
 	free(log);
 	norm_free(&n);
 }
@@ -313,9 +309,9 @@ START_TEST(a_fluidstack_error_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(
-	    parse(&provider_fluidstack, "{\"error\": \"Invalid API key\"}", &n, NULL, &err),
-	    PLANNER_ENET);
+	ck_assert_int_eq(parse(&provider_fluidstack, "{\"error\": \"Invalid API key\"}", &n, NULL,
+			       &err),
+			 PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "fluidstack says: Invalid API key"));
 	free(err);
 	norm_free(&n);
@@ -367,9 +363,9 @@ START_TEST(a_jarvislabs_body_without_server_meta_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(
-	    parse(&provider_jarvislabs, "{\"message\": \"Invalid token\"}", &n, NULL, &err),
-	    PLANNER_ENET);
+	ck_assert_int_eq(parse(&provider_jarvislabs, "{\"message\": \"Invalid token\"}", &n,
+			       NULL, &err),
+			 PLANNER_ENET);
 	ck_assert_msg(strstr(err, "jarvislabs says: Invalid token"), "%s", err);
 	free(err);
 	norm_free(&n);
@@ -397,7 +393,7 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 {
 	/* fluidstack is retired: refresh refuses it by name (check_refresh). */
 	static const char *const feeds[] = {"digitalocean", "verda", "hyperstack", "shadeform",
-	                                    "jarvislabs"};
+					    "jarvislabs"};
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
 	char *env[20];
 	size_t e = 0;
@@ -410,12 +406,8 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 		env[e++] = xasprintf("%s=", p->key_env);
 	}
 	env[e] = NULL;
-	const char *argv[] = {"refresh",
-	                      "--db",
-	                      db,
-	                      "--provider",
-	                      "digitalocean,verda,hyperstack,shadeform,jarvislabs",
-	                      NULL};
+	const char *argv[] = {"refresh", "--db", db, "--provider",
+			      "digitalocean,verda,hyperstack,shadeform,jarvislabs", NULL};
 	ck_assert_int_eq(test_run_planner(argv, (const char *const *)env, &out, &err), 0);
 	long kept = 0;
 	for (size_t i = 0; i < 5; i++) {
@@ -424,11 +416,10 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 		snprintf(want, sizeof want, "%s skipped", p->name);
 		const char *hit = strstr(err, p->key_env);
 		ck_assert_msg(hit && !strstr(hit + 1, p->key_env) && strstr(err, want), "%s", err);
-		char *rows =
-		    test_query(db, "SELECT count(*) FROM offers WHERE provider = ?", p->name);
+		char *rows = test_query(db, "SELECT count(*) FROM offers WHERE provider = ?", p->name);
 		long want_rows = snapshot_rows(p->name);
 		ck_assert_msg(atol(rows) == want_rows, "%s: %s rows, the snapshot has %ld", p->name,
-		              rows, want_rows);
+			      rows, want_rows);
 		kept += want_rows;
 		free(rows);
 	}
@@ -450,15 +441,11 @@ Suite *keyed_feeds_suite(void)
 	Suite *s = suite_create("keyed_feeds");
 	TCase *t = tcase_create("over loopback");
 	tcase_add_checked_fixture(t, start, stop);
-	tcase_add_test(
-	    t, digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole_droplets);
-	tcase_add_test(t,
-	               digitalocean_on_the_peer_recorded_sizes_keeps_the_h100_and_mi300x_droplets);
+	tcase_add_test(t, digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole_droplets);
+	tcase_add_test(t, digitalocean_on_the_peer_recorded_sizes_keeps_the_h100_and_mi300x_droplets);
 	tcase_add_test(t, a_digitalocean_error_object_is_an_error_with_its_message);
-	tcase_add_test(
-	    t, verda_trades_its_client_credentials_for_a_token_and_prices_on_demand_and_spot);
-	tcase_add_test(
-	    t, verda_on_the_peer_recorded_rows_prices_spot_where_the_spot_list_names_the_type);
+	tcase_add_test(t, verda_trades_its_client_credentials_for_a_token_and_prices_on_demand_and_spot);
+	tcase_add_test(t, verda_on_the_peer_recorded_rows_prices_spot_where_the_spot_list_names_the_type);
 	tcase_add_test(t, verda_without_a_client_id_fails_naming_the_variable);
 	tcase_add_test(t, hyperstack_prices_a_flavor_as_its_gpu_count_times_the_pricebook_value);
 	tcase_add_test(t, a_hyperstack_status_false_is_an_error_with_its_message);
@@ -467,8 +454,7 @@ Suite *keyed_feeds_suite(void)
 	tcase_add_test(t, a_fluidstack_error_is_an_error_with_its_message);
 	tcase_add_test(t, jarvislabs_prices_each_vm_size_per_gpu_and_passes_over_container_rows);
 	tcase_add_test(t, a_jarvislabs_body_without_server_meta_is_an_error_with_its_message);
-	tcase_add_test(
-	    t, a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_rows_remain);
+	tcase_add_test(t, a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_rows_remain);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -27,11 +27,12 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
+
 /* Keys long and odd enough that finding one anywhere is no accident. */
 #define LAMBDA_KEY "lambda-key-Zq81vXk2"
 #define RUNPOD_KEY "runpod-key-Pp03mWq7"
-#define GCP_KEY    "gcp-key-Hh55tRe9"
-#define VAST_KEY   "vast-key-Yy19aBc4"
+#define GCP_KEY "gcp-key-Hh55tRe9"
+#define VAST_KEY "vast-key-Yy19aBc4"
 
 /* What a refresh of everything runs: every feed, then the exchange rates. */
 static double n_steps(void)
@@ -45,7 +46,7 @@ static double n_steps(void)
 /* Runs `planner refresh --db DB ARGS…` with each provider pointed at the
  * fixture server: scenario "ok" unless `scen` ("LAMBDA=drop", …) says. */
 static int refresh(const char *db, const char *const *args, const char *const *scen,
-                   const char *const *extra_env, char **out, char **err)
+		   const char *const *extra_env, char **out, char **err)
 {
 	const char *argv[24] = {"refresh", "--db", db};
 	size_t a = 3;
@@ -72,12 +73,12 @@ static int refresh(const char *db, const char *const *args, const char *const *s
 		provider_url_env(p, var, sizeof var);
 		env[e++] = xasprintf("%s=http://127.0.0.1:%d/%s", var, server.port, s);
 	}
-	const char *fixed[] = {"LAMBDA_API_KEY=" LAMBDA_KEY,  "RUNPOD_API_KEY=" RUNPOD_KEY,
-	                       "GCP_API_KEY=" GCP_KEY,        "VAST_API_KEY=" VAST_KEY,
-	                       "OPENROUTER_API_KEY=",         "PLANNER_AWS_REGIONS=us-east-1",
-	                       "PLANNER_HTTP_TIMEOUT_MS=400", "PLANNER_HTTP_STREAM_TIMEOUT_MS=400",
-	                       "PLANNER_HTTP_RETRIES=1",      "PLANNER_HTTP_BACKOFF_MS=1",
-	                       "PLANNER_HTTP_MAX_WAIT_MS=5",  "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
+	const char *fixed[] = {"LAMBDA_API_KEY=" LAMBDA_KEY, "RUNPOD_API_KEY=" RUNPOD_KEY,
+			       "GCP_API_KEY=" GCP_KEY, "VAST_API_KEY=" VAST_KEY,
+			       "OPENROUTER_API_KEY=", "PLANNER_AWS_REGIONS=us-east-1",
+			       "PLANNER_HTTP_TIMEOUT_MS=400", "PLANNER_HTTP_STREAM_TIMEOUT_MS=400",
+			       "PLANNER_HTTP_RETRIES=1", "PLANNER_HTTP_BACKOFF_MS=1",
+			       "PLANNER_HTTP_MAX_WAIT_MS=5", "PLANNER_REFRESH_LOCK_WAIT_MS=100"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		env[e++] = xasprintf("%s", fixed[i]);
 	/* The other keyed feeds get a key too, so that every feed refreshes
@@ -119,7 +120,7 @@ static double q(const char *db, const char *sql, const char *param)
 	double v = NAN;
 	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &s, NULL) == SQLITE_OK, "%s: %s", sql,
-	              sqlite3_errmsg(h));
+		      sqlite3_errmsg(h));
 	if (param)
 		sqlite3_bind_text(s, 1, param, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
@@ -132,21 +133,20 @@ static double q(const char *db, const char *sql, const char *param)
 static double rows_of(const char *db, const char *provider)
 {
 	return q(db,
-	         "SELECT (SELECT count(*) FROM offers WHERE provider = ?1) + "
-	         "(SELECT count(*) FROM api_prices WHERE provider = ?1)",
-	         provider);
+		 "SELECT (SELECT count(*) FROM offers WHERE provider = ?1) + "
+		 "(SELECT count(*) FROM api_prices WHERE provider = ?1)",
+		 provider);
 }
 
 static char *last_run(const char *db, const char *provider, const char *col)
 {
 	char sql[160];
 	snprintf(sql, sizeof sql,
-	         "SELECT %s FROM refresh_runs WHERE provider = ? ORDER BY id DESC LIMIT 1", col);
+		 "SELECT %s FROM refresh_runs WHERE provider = ? ORDER BY id DESC LIMIT 1", col);
 	return test_query(db, sql, provider);
 }
 
-#define CLOSE(a, b)                                                                                \
-	ck_assert_msg(fabs((a) - (b)) < 1e-6, "%.10g != %.10g", (double)(a), (double)(b))
+#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-6, "%.10g != %.10g", (double)(a), (double)(b))
 
 START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 {
@@ -156,38 +156,25 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 	CLOSE(rows_of(db, "lambda"), 4);
 	CLOSE(rows_of(db, "vast"), 6);
 	CLOSE(rows_of(db, "runpod"), 24);
-	CLOSE(rows_of(db, "azure"), 5); /* three pages followed */
-	CLOSE(rows_of(db, "aws"), 5);   /* g4ad's Radeon Pro V520 is known */
-	CLOSE(rows_of(db, "gcp"), 22);  /* two pages followed */
+	CLOSE(rows_of(db, "azure"), 5);   /* three pages followed */
+	CLOSE(rows_of(db, "aws"), 5);     /* g4ad's Radeon Pro V520 is known */
+	CLOSE(rows_of(db, "gcp"), 22);    /* two pages followed */
 	CLOSE(rows_of(db, "openrouter"), 3);
 	CLOSE(rows_of(db, "litellm"), 4);
-	CLOSE(rows_of(db, "seeweb"), 8);     /* a row per plan and region */
+	CLOSE(rows_of(db, "seeweb"), 8); /* a row per plan and region */
 	CLOSE(rows_of(db, "tensordock"), 0); /* retired: not run, though the fixture answers */
 	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE provider = 'tensordock'", NULL), 0);
-	CLOSE(q(db,
-	        "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
-	        "offer='gpu_1x_a100_sxm4'",
-	        NULL),
-	      1.29);
-	CLOSE(q(db,
-	        "SELECT price_per_hour FROM offers WHERE provider='azure' AND "
-	        "offer='Standard_ND96asr_v4'",
-	        NULL),
-	      27.197);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
+		    "offer='gpu_1x_a100_sxm4'", NULL), 1.29);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='azure' AND "
+		    "offer='Standard_ND96asr_v4'", NULL), 27.197);
 	/* GPU + vCPU + RAM SKUs, the A3 core on page 1 and its RAM on page 2. */
-	CLOSE(q(db,
-	        "SELECT price_per_hour FROM offers WHERE provider='gcp' AND "
-	        "offer='a3-highgpu-8g'",
-	        NULL),
-	      8 * 11.060822 + 208 * 0.03 + 1872 * 0.004);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='gcp' AND "
+		    "offer='a3-highgpu-8g'", NULL), 8 * 11.060822 + 208 * 0.03 + 1872 * 0.004);
 	CLOSE(q(db, "SELECT gpu_count FROM offers WHERE provider='aws' AND offer='p5.48xlarge'",
-	        NULL),
-	      8);
-	CLOSE(q(db,
-	        "SELECT input_per_token FROM api_prices WHERE provider='openrouter' AND "
-	        "model='openai/gpt-4o-mini'",
-	        NULL),
-	      1.5e-7);
+		NULL), 8);
+	CLOSE(q(db, "SELECT input_per_token FROM api_prices WHERE provider='openrouter' AND "
+		    "model='openai/gpt-4o-mini'", NULL), 1.5e-7);
 	/* No snapshot row survives for a provider that refreshed. */
 	CLOSE(q(db, "SELECT count(*) FROM providers WHERE from_snapshot = 1", NULL), 0);
 	/* Every feed and the exchange rates step, last: the ECB's 30 rates
@@ -195,14 +182,14 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE status = 'ok'", NULL), n_steps());
 	CLOSE(q(db, "SELECT count(*) FROM fx_rates WHERE as_of = '2025-05-09'", NULL), 30);
 	CLOSE(q(db, "SELECT per_eur FROM fx_rates WHERE currency = 'USD'", NULL), 1.1252);
-	char *last =
-	    test_query(db, "SELECT provider FROM refresh_runs ORDER BY id DESC LIMIT 1", NULL);
+	char *last = test_query(db, "SELECT provider FROM refresh_runs ORDER BY id DESC LIMIT 1",
+				NULL);
 	ck_assert_str_eq(last, "ecb");
 	free(last);
 	char *rows = last_run(db, "runpod", "rows");
 	ck_assert_str_eq(rows, "24");
-	ck_assert_int_eq(
-	    (int)q(db, "SELECT http_status FROM refresh_runs WHERE provider='vast'", NULL), 200);
+	ck_assert_int_eq((int)q(db, "SELECT http_status FROM refresh_runs WHERE provider='vast'",
+				NULL), 200);
 	free(rows);
 	free(out);
 	free(err);
@@ -214,7 +201,7 @@ END_TEST
  * the provider failed, kept its rows, and is marked failed with the time
  * of its last good refresh. Returns the stderr of the failed run. */
 static char *fails_and_keeps(const char *name, const char *provider, const char *scenario,
-                             const char *why)
+			     const char *why)
 {
 	char *db = new_db(), *out = NULL, *err = NULL;
 	ck_assert_int_eq(refresh(db, NULL, NULL, NULL, &out, &err), 0);
@@ -312,8 +299,7 @@ START_TEST(a_provider_past_its_deadline_fails_and_keeps_its_rows)
 	const char *scen[] = {"lambda=slow", NULL};
 	const char *env[] = {"PLANNER_HTTP_TIMEOUT_MS=10000", "PLANNER_HTTP_RETRIES=3", NULL};
 	ck_assert_int_eq(refresh(db, args, scen, env, &out, &err), 3);
-	ck_assert_msg(strstr(err, "planner: lambda: ") && strstr(err, "deadline of 1 s"), "%s",
-	              err);
+	ck_assert_msg(strstr(err, "planner: lambda: ") && strstr(err, "deadline of 1 s"), "%s", err);
 	ck_assert_msg(strstr(err, "keeping"), "%s", err);
 	CLOSE(rows_of(db, "lambda"), before);
 	char *msg = last_run(db, "lambda", "error");
@@ -335,8 +321,8 @@ static cJSON *compare_json(const char *db)
 {
 	char *dir = test_tmpdir();
 	char *spec = test_write(dir, "spec.yaml",
-	                        "version: 1\njobs:\n  - name: j\n    model: llama-3.1-8b\n"
-	                        "    precision: q4_k_m\n    hours_per_month: 10\n");
+				"version: 1\njobs:\n  - name: j\n    model: llama-3.1-8b\n"
+				"    precision: q4_k_m\n    hours_per_month: 10\n");
 	const char *argv[] = {"compare", spec, "--db", db, "--format", "json", NULL};
 	char *out = NULL, *err = NULL;
 	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
@@ -523,7 +509,7 @@ START_TEST(a_changed_price_adds_a_history_row_and_an_unchanged_one_does_not)
 	char *db = new_db(), *out = NULL, *err = NULL;
 	const char *args[] = {"--provider", "lambda", NULL};
 	const char sql[] = "SELECT count(*) FROM price_history WHERE provider='lambda' AND "
-	                   "offer='gpu_1x_a100_sxm4'";
+			   "offer='gpu_1x_a100_sxm4'";
 	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 0);
 	free(out);
 	free(err);
@@ -535,11 +521,8 @@ START_TEST(a_changed_price_adds_a_history_row_and_an_unchanged_one_does_not)
 	const char *s[] = {"LAMBDA=v2", NULL};
 	ck_assert_int_eq(refresh(db, args, s, NULL, &out, &err), 0);
 	CLOSE(q(db, sql, NULL), first + 1);
-	CLOSE(q(db,
-	        "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
-	        "offer='gpu_1x_a100_sxm4'",
-	        NULL),
-	      1.39);
+	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
+		    "offer='gpu_1x_a100_sxm4'", NULL), 1.39);
 	free(out);
 	free(err);
 	free(db);
@@ -752,8 +735,8 @@ END_TEST
  * `providers` row, and in the JSON's prices_as_of. */
 START_TEST(providers_and_compare_state_one_date_for_the_same_rows)
 {
-	char *db = new_db(), *out = NULL, *err = NULL, *pout = NULL, *perr = NULL, *jout = NULL,
-	     *jerr = NULL;
+	char *db = new_db(), *out = NULL, *err = NULL, *pout = NULL, *perr = NULL,
+	     *jout = NULL, *jerr = NULL;
 	const char *cmp[] = {"compare", "jobs/monthly.yaml", "--db", db, NULL};
 	const char *prov[] = {"providers", "--db", db, NULL};
 	const char *json[] = {"providers", "--db", db, "--format", "json", NULL};
@@ -766,7 +749,7 @@ START_TEST(providers_and_compare_state_one_date_for_the_same_rows)
 	int named = 0;
 	char name[32], date[11];
 	for (int used = 0; sscanf(list, "%*[, ]%31[a-z] %10[0-9-]%n", name, date, &used) == 2 ||
-	                   sscanf(list, "%31[a-z] %10[0-9-]%n", name, date, &used) == 2;
+			   sscanf(list, "%31[a-z] %10[0-9-]%n", name, date, &used) == 2;
 	     list += used, named++) {
 		char *row = xasprintf("\n%s ", name), *iso = xasprintf("%sT", date);
 		const char *r = strstr(pout, row);
@@ -774,7 +757,7 @@ START_TEST(providers_and_compare_state_one_date_for_the_same_rows)
 		const char *eol = strchr(r + 1, '\n');
 		const char *d = strstr(r, date);
 		ck_assert_msg(d && (!eol || d < eol), "%s: compare says %s, providers: %.*s", name,
-		              date, (int)(eol ? eol - r : 80), r);
+			      date, (int)(eol ? eol - r : 80), r);
 		char *key = xasprintf("\"provider\":\t\"%s\"", name);
 		const char *j = strstr(jout, key), *at = j ? strstr(j, "\"prices_as_of\"") : NULL;
 		ck_assert_msg(at && strstr(at, iso) == strchr(at, '2'), "%s: JSON date", name);
@@ -836,8 +819,8 @@ END_TEST
 /* `planner offers --db DB --provider vast --region R --format json`, parsed. */
 static cJSON *vast_offers_in(const char *db, const char *region)
 {
-	const char *argv[] = {"offers",   "--db", db,         "--provider", "vast",
-	                      "--region", region, "--format", "json",       NULL};
+	const char *argv[] = {"offers", "--db", db, "--provider", "vast", "--region", region,
+			      "--format", "json", NULL};
 	char *out = NULL, *err = NULL;
 	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
 	cJSON *arr = cJSON_Parse(out);
@@ -866,9 +849,9 @@ START_TEST(offers_region_eu_lists_only_the_eu_hosts_of_a_refreshed_catalogue)
 	}
 	ck_assert_int_gt(cJSON_GetArraySize(us), 0);
 	cJSON_ArrayForEach(it, us)
-	    ck_assert_str_eq(cJSON_GetObjectItem(it, "country")->valuestring, "US");
+		ck_assert_str_eq(cJSON_GetObjectItem(it, "country")->valuestring, "US");
 	ck_assert(q(db, "SELECT count(*) FROM offers WHERE provider = 'vast' AND country = ''",
-	            NULL) == 0);
+		    NULL) == 0);
 	cJSON_Delete(eu);
 	cJSON_Delete(us);
 	cJSON_Delete(no);
