@@ -13,6 +13,7 @@
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
 #   make spec-doc   rewrite docs/spec.md and planner-spec.5 from the job spec's key tables
 #   make report-png rewrite docs/report.png, README's picture, from the tour's report
+#   make snapshot   rebuild schema/snapshot.json from schema/snapshot/ (build.py)
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -66,7 +67,7 @@ TEST_BIN := $(BUILD)/tests/run
 EMBEDDED := $(wildcard schema/*.sql schema/*.json)
 
 .PHONY: all readme run check check-slow asan valgrind install uninstall clean bench deps format lint tidy \
-        spec-doc report-png calibration posix-check
+        spec-doc report-png calibration posix-check snapshot snapshot-check
 
 all: $(BIN)
 
@@ -141,6 +142,19 @@ spec-doc: $(BUILD)/gen_spec_doc
 	$(BUILD)/gen_spec_doc > docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 	$(BUILD)/gen_spec_doc --man > planner-spec.5.tmp && mv planner-spec.5.tmp planner-spec.5
 
+# The bundled snapshot is built, never edited: schema/snapshot/build.py
+# assembles it from the catalogue extracts, hand-transcribed rows, API
+# prices and fx block under schema/snapshot/ and names the rows older than
+# 90 days before its as_of. `make check` rebuilds it into a temporary file
+# and holds the committed one to it byte for byte, under Debian's python3.
+snapshot:
+	python3 schema/snapshot/build.py
+
+snapshot-check:
+	@mkdir -p $(BUILD)
+	/usr/bin/python3 schema/snapshot/build.py --out $(BUILD)/snapshot-rebuilt.json > /dev/null
+	cmp schema/snapshot.json $(BUILD)/snapshot-rebuilt.json
+
 # README's and docs/tour.md's console blocks: every `$ planner ...` run again with the binary
 # on PATH and a fresh database; `make check` holds the README to it
 # (tests/tools/readme_walk.py says what is not compared).
@@ -181,7 +195,7 @@ deps:
 # tests/testutil.c) and validated against its contract in schema/json/
 # (docs/design.md, "JSON contract") with Debian's python3-jsonschema.
 JSON_LOG := $(BUILD)/json-outputs
-check: posix-check $(BIN) $(TEST_BIN)
+check: posix-check snapshot-check $(BIN) $(TEST_BIN)
 	rm -rf $(JSON_LOG) && mkdir -p $(JSON_LOG)
 	PLANNER_JSON_LOG=$(abspath $(JSON_LOG)) PLANNER_BIN=$(abspath $(BIN)) $(TEST_BIN)
 	/usr/bin/python3 tests/tools/schema_validate.py --outputs $(JSON_LOG)

@@ -301,6 +301,26 @@ static void note_prices_short(const struct plan *p)
 	}
 }
 
+/* The bundled-snapshot rows a route is priced with that are over 90 days
+ * older than the snapshot itself (plan.h, old_rows): each provider and
+ * date with --verbose or off a terminal, else how many in one short line. */
+static void note_old_rows(const struct cli *c, const struct plan *p)
+{
+	if (!p->old_rows[0])
+		return;
+	if (c->err_tty && !c->verbose) {
+		size_t n = 1;
+		for (const char *q = p->old_rows; (q = strstr(q, ", ")); q++)
+			n++;
+		notef("priced with snapshot rows of %zu date%s over 90 days older than the "
+		      "snapshot (--verbose)",
+		      n, n == 1 ? "" : "s");
+	} else
+		notef("priced with bundled-snapshot rows more than 90 days older than the "
+		      "snapshot (as of %s): %s; run 'planner refresh'",
+		      p->old_rows_as_of, p->old_rows);
+}
+
 /* Says where the prices come from, on stderr so data output stays clean:
  * every provider's date with --verbose or off a terminal, else in one
  * short line. */
@@ -321,6 +341,7 @@ static void note_prices(const struct cli *c, const struct plan *p)
 	} else
 		notef("prices as of %s", p->prices_as_of);
 	warn_stale(p);
+	note_old_rows(c, p);
 }
 
 /* Whether a route of the plan buys GPUs that need a computer around them

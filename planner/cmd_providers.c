@@ -80,6 +80,12 @@ static int print_json(const struct listing *l, size_t n)
 		const char *api = provider_api_feed(s->name);
 		if (api && strcmp(api, s->name))
 			cJSON_AddStringToObject(x, "api_feed", api);
+		if (l[i].p && l[i].p->retired) {
+			cJSON *r = cJSON_AddObjectToObject(x, "retired");
+			cJSON_AddStringToObject(r, "date", l[i].p->retired);
+			cJSON_AddStringToObject(r, "reason", l[i].p->retired_why);
+			cJSON_AddBoolToObject(r, "confirmed", l[i].p->retired_confirmed);
+		}
 		if (l[i].p && l[i].p->key_env) {
 			cJSON_AddStringToObject(x, "key_env", l[i].p->key_env);
 			cJSON_AddBoolToObject(x, "key_set", l[i].key_set);
@@ -105,10 +111,17 @@ static void print_table(const struct listing *l, size_t n)
 			snprintf(key, sizeof key, "%s %s%s", l[i].p->key_env,
 				 l[i].key_set ? "set" : "unset",
 				 l[i].p->key_optional && !l[i].key_set ? " (optional)" : "");
+		const char *retired = l[i].p ? l[i].p->retired : NULL;
 		printf("%-*s %-6s %-4s %6ld %-21s %-9s %-5s %s\n", w, s->name, s->kind,
 		       currency_of(&l[i]), s->rows, when,
-		       s->from_snapshot ? "snapshot" : s->last_status[0] ? s->last_status : "never",
+		       retired            ? "retired"
+		       : s->from_snapshot ? "snapshot"
+		       : s->last_status[0] ? s->last_status
+		                          : "never",
 		       l[i].stale ? "yes" : "", key);
+		if (retired)
+			printf("%*s   retired %s%s: %s\n", w, "", retired,
+			       l[i].p->retired_confirmed ? "" : " (unconfirmed)", l[i].p->retired_why);
 		const char *api = provider_api_feed(s->name);
 		if (api && strcmp(api, s->name))
 			printf("%*s   api prices: %s (refresh --provider %s runs both)\n", w, "",
@@ -183,7 +196,10 @@ const struct cmd_entry cmd_providers_entry = {
 		"set in the environment (never the key itself). The date is that of its\n"
 		"oldest row, the one compare and report name for the same prices (after a\n"
 		"refresh, the refresh's; for the bundled snapshot, its oldest entry), with\n"
-		"its age beside it; the JSON has it as prices_as_of, beside last_good.\n\n"
+		"its age beside it; the JSON has it as prices_as_of, beside last_good.\n"
+		"A feed whose API is gone or no longer kept by anyone is marked retired,\n"
+		"with the date of the evidence and what it is (JSON: retired {date,\n"
+		"reason, confirmed}); refresh skips it and refuses to run it by name.\n\n"
 		"example:\n  planner providers --format json\n",
 	.exec = exec_providers,
 };

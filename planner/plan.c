@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "carbon.h"
 #include "fx.h"
@@ -140,6 +141,53 @@ char *plan_snapshot_names(const struct plan *p, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
 						 p->sources[i].name);
 	return buf;
+}
+
+/* Rows dated more than this before the bundled snapshot's own as_of are
+ * old (issue 29): schema/snapshot/build.py's STALE_DAYS reports the same
+ * rows when it builds the snapshot. */
+#define SNAPSHOT_STALE_DAYS 90
+
+/* Whether the ", "-separated list holds item whole. */
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *q = list; (q = strstr(q, item)); q += n)
+		if ((q == list || q[-1] == ' ') && (!q[n] || q[n] == ','))
+			return true;
+	return false;
+}
+
+/* Fills p->old_rows with the provider and date of every bundled-snapshot
+ * row a feasible route of the plan is priced with that is dated more than
+ * SNAPSHOT_STALE_DAYS before as_of (the snapshot's, never the clock).
+ * Rows from a refresh are the provider's own, whatever their date. */
+static void note_old_rows(struct plan *p, const char *as_of)
+{
+	long long t = as_of ? iso_to_epoch(as_of) : -1;
+	if (t < 0)
+		return;
+	time_t cut_t = (time_t)(t - (long long)SNAPSHOT_STALE_DAYS * 86400);
+	struct tm tm;
+	char cut[16];
+	if (!gmtime_r(&cut_t, &tm) || !strftime(cut, sizeof cut, "%Y-%m-%d", &tm))
+		return;
+	snprintf(p->old_rows_as_of, sizeof p->old_rows_as_of, "%.10s", as_of);
+	size_t used = 0;
+	for (size_t i = 0; i < p->n_jobs; i++)
+		for (size_t k = 0; k < route_count(); k++) {
+			const struct route_result *r = &p->jobs[i].routes[k];
+			if (!r->feasible || strlen(r->fetched_at) < 10 ||
+			    strncmp(r->fetched_at, cut, 10) >= 0 ||
+			    strcmp(plan_provider_source(p, r->provider), "snapshot"))
+				continue;
+			char item[96];
+			snprintf(item, sizeof item, "%s %.10s", r->provider, r->fetched_at);
+			if (list_has(p->old_rows, item) || used >= sizeof p->old_rows)
+				continue;
+			used += (size_t)snprintf(p->old_rows + used, sizeof p->old_rows - used,
+			                         "%s%s", used ? ", " : "", item);
+		}
 }
 
 /* Units of code per USD: the spec's own fx first, then the reference
@@ -413,6 +461,7 @@ int plan_compare_opts(const struct jobspec *spec, const struct refdata *ref, str
 	if ((p->owned_shared && (rc = plan_share_owned(&base, p, err))) ||
 	    (rc = plan_mix_all(p, spec, err)))
 		goto fail;
+	note_old_rows(p, ref->snapshot_as_of);
 	/* A rented CPU route's device is its group's (the VM's share of the
 	 * socket, route_rented.c): the groups live as long as the plan. */
 	p->offer_groups = idx.groups;

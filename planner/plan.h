@@ -38,6 +38,7 @@ struct route_result {
 	char provider[64];       /* api, rented */
 	char offer[160];         /* api model / rented offer id / quote */
 	char region[64];         /* rented */
+	char fetched_at[24];     /* api, rented: the date of the price row ("" a quote) */
 	const struct gpu_spec *gpu; /* rented, owned */
 	int gpu_count;           /* every GPU of the route: replicas x one configuration's */
 	/* Past one node (docs/estimation.md, "Past one node"): the nodes one
@@ -198,6 +199,12 @@ struct plan {
 	const char *prices_source;     /* "live", "snapshot" or "mixed" (static) */
 	char snapshot_dates[1024];     /* "aws 2026-06-30, openrouter 2025-10-03" (snapshot rows):
 	                               * about 25 bytes a provider, room for 40 */
+	/* "openrouter 2025-10-03, runpod 2026-03-10": the bundled snapshot's
+	 * rows a route is priced with that are dated more than
+	 * SNAPSHOT_STALE_DAYS (plan.c) before the snapshot's own as_of, never
+	 * today's clock, so the note does not drift day to day; "" none. */
+	char old_rows[512];
+	char old_rows_as_of[11];       /* that as_of, "YYYY-MM-DD" */
 	char **stale;                  /* providers whose last refresh failed */
 	size_t n_stale;
 	struct job_result *jobs;

@@ -305,6 +305,9 @@ int refdata_load(struct refdata **out, char **err)
 		cJSON *root = cJSON_Parse(planner_gpus_json);
 		ref->as_of = json_str(root, "as_of");
 		cJSON_Delete(root);
+		root = cJSON_Parse(planner_snapshot_json);
+		ref->snapshot_as_of = json_str(root, "as_of");
+		cJSON_Delete(root);
 	}
 	if (rc != PLANNER_OK) {
 		refdata_free(ref);
@@ -326,6 +329,7 @@ void refdata_free(struct refdata *ref)
 		model_spec_clear(&ref->models[i]);
 	free(ref->models);
 	free(ref->as_of);
+	free(ref->snapshot_as_of);
 	free(ref->fx);
 	refdata_free_serverless(ref);
 	refdata_free_countries(ref);

@@ -193,6 +193,7 @@ struct refdata {
 	struct model_spec *models; /* owned */
 	size_t n_models;
 	char *as_of;               /* date of the reference data */
+	char *snapshot_as_of;      /* the bundled snapshot's own as_of (owned) */
 	struct gpu_alias *keys;    /* every name and alias, normalised and sorted */
 	size_t n_keys;
 	/* Exchange rates through EUR (fx.h, owned): the bundled snapshot's, or

@@ -89,6 +89,13 @@ int refresh_check_providers(const char *list, char **err)
 			free(names);
 			return rc;
 		}
+		const struct provider *r = provider_find(word);
+		if (r && r->retired)
+			return set_err(err, PLANNER_EUSAGE,
+			               "%s is retired (%s%s): %s; not refreshed (see 'planner "
+			               "providers')",
+			               word, r->retired,
+			               r->retired_confirmed ? "" : ", unconfirmed", r->retired_why);
 		p += n;
 		p += *p == ',';
 	}
@@ -428,7 +435,9 @@ int refresh_run(struct store *st, const struct refdata *ref, const struct refres
 	/* The feeds, then the exchange rates (ecb.c) they are converted with. */
 	for (size_t i = 0; i <= total; i++) {
 		const struct provider *p = i < total ? provider_list[i] : &provider_ecb;
-		if (!selected(o->providers, p->name))
+		/* A retired feed runs only when named, and naming it is refused
+		 * above (refresh_check_providers). */
+		if (!selected(o->providers, p->name) || p->retired)
 			continue;
 		struct refresh_result *r = &res[count++];
 		struct provider_state state;

@@ -62,8 +62,8 @@ struct refresh_opts {
 };
 
 /* Checks a --provider list: PLANNER_OK, or PLANNER_EUSAGE with *err set
- * naming the unknown provider and the nearest known one (PLANNER_ESYS when
- * out of memory). */
+ * naming the unknown provider and the nearest known one, or a retired one
+ * with its date and why (PLANNER_ESYS when out of memory). */
 int refresh_check_providers(const char *list, char **err);
 
 /* Runs the refresh. Returns PLANNER_OK when it ran (see each result for

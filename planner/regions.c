@@ -164,6 +164,12 @@ struct cloud_region {
  * for the countries of the table above, so a host in another country
  * keeps no country. */
 #define TD(n, c) {"tensordock", n, c, NULL}
+/* OCI: region identifiers as SkyPilot's OCI catalogue lists them
+ * (skypilot-org/skypilot-catalog catalogs/v8/oci/vms.csv at
+ * 0588751183820cf2dab5c8a89447e8aac9f73fd5, Region column, read
+ * 2026-12-02); the country is the city's the identifier names (marseille
+ * France, milan Italy, madrid Spain, chicago and phoenix USA). */
+#define OCI(n, c) {"oci", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -255,6 +261,8 @@ static const struct cloud_region clouds[] = {
     RP("US-PA-1", "US"), RP("US-TX-1", "US"), RP("US-TX-2", "US"), RP("US-TX-3", "US"),
     RP("US-TX-4", "US"), RP("US-TX-5", "US"), RP("US-TX-6", "US"), RP("US-WA-1", "US"),
     SWB("it-fr2", "IT"), SWB("it-mi2", "IT"), SWB("ch-lug1", "CH"), SWB("bg-sof1", "BG"),
+    OCI("eu-marseille-1", "FR"), OCI("eu-milan-1", "IT"), OCI("eu-madrid-3", "ES"),
+    OCI("us-chicago-1", "US"), OCI("us-phoenix-1", "US"),
     TD("austria", "AT"), TD("belgium", "BE"), TD("bulgaria", "BG"), TD("croatia", "HR"),
     TD("cyprus", "CY"), TD("czechia", "CZ"), TD("czechrepublic", "CZ"), TD("denmark", "DK"),
     TD("estonia", "EE"), TD("finland", "FI"), TD("france", "FR"), TD("germany", "DE"),

@@ -9,6 +9,11 @@
 #include "route_price.h"
 #include "util.h"
 
+/* price_api copies a price row's date whole into the route. */
+_Static_assert(sizeof((struct route_result *)0)->fetched_at ==
+                   sizeof((struct api_price *)0)->fetched_at,
+               "an API price's fetched_at and a route's are one size");
+
 /* What a cached_share of the input costs per input token at one API
  * price: the cached share at the feed's cached-read price (the full input
  * price where none is listed: no discount assumed) and the rest at the
@@ -89,6 +94,7 @@ static int price_api(const struct route_ctx *c, struct route_result *r, char **e
 				r->monthly_cost = cost;
 				snprintf(r->provider, sizeof r->provider, "%s", rows[i].provider);
 				snprintf(r->offer, sizeof r->offer, "%s", rows[i].model);
+				memcpy(r->fetched_at, rows[i].fetched_at, sizeof r->fetched_at);
 				snprintf(r->price_currency, sizeof r->price_currency, "%s",
 				         rows[i].currency[0] ? rows[i].currency : "USD");
 				r->input_per_mtok = in * 1e6 * rate;

@@ -21,7 +21,8 @@ struct rental {
 	double price;
 	bool spot;
 	const char *provider, *offer, *region, *country;
-	int max_replicas; /* offers: up to WORKLOAD_MAX_GPUS; a quote: itself only */
+	const char *fetched_at; /* the row's date; NULL for a quote */
+	int max_replicas;       /* offers: up to WORKLOAD_MAX_GPUS; a quote: itself only */
 	/* Instances joined past one node (join_offers): the run already sized
 	 * on `sized`, the GPU with the offer's fabric; NULL for one instance. */
 	const struct workload_run *run;
@@ -68,6 +69,7 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
 	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
 	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
+	snprintf(r->fetched_at, sizeof r->fetched_at, "%s", o->fetched_at ? o->fetched_at : "");
 	snprintf(r->country, sizeof r->country, "%s", o->country ? o->country : "");
 }
 
@@ -82,6 +84,7 @@ static struct rental offer_rental(const struct offer *o, const struct gpu_spec *
 	                       .offer = o->offer,
 	                       .region = o->region,
 	                       .country = o->country,
+	                       .fetched_at = o->fetched_at,
 	                       .max_replicas = WORKLOAD_MAX_GPUS / o->gpu_count};
 }
 

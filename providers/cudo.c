@@ -147,6 +147,15 @@ const struct provider provider_cudo = {
     .summary = "CUDO Compute VM machine types, priced by part (GPU, vCPU, RAM, disk, IPv4) at "
                "planner's sizes for 1-8 GPUs; USD",
     .currency = NULL,
+    /* gpuhunt dropped its CUDO provider ("Drop Cudo provider",
+     * dstackai/gpuhunt#237, merged 2026-06-12) and dstack its CUDO backend
+     * after it (dstackai/dstack#4017, 2026-07-09); neither says why, and
+     * the endpoint this adapter calls is the current one, so it is not
+     * confirmed gone. Found with the search tools 2026-12-02. */
+    .retired = "2026-06-12",
+    .retired_why = "gpuhunt dropped its CUDO provider (dstackai/gpuhunt#237) and dstack its "
+                   "CUDO backend (dstackai/dstack#4017); no peer keeps the feed",
+    .retired_confirmed = false,
     .fetch = fetch,
     .parse = parse,
 };

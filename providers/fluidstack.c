@@ -127,6 +127,14 @@ const struct provider provider_fluidstack = {
     .key_env = "FLUIDSTACK_API_KEY",
     .key_header = "api-key",
     .summary = "Fluidstack GPU plans per GPU-hour, per region (Norway, Canada …)",
+    /* SkyPilot's catalogue v8 has no fluidstack directory (skypilot-org/
+     * skypilot-catalog, find_files under catalogs/v8, 2026-12-02), its
+     * last Fluidstack catalogues are v5 and v6; nothing found says whether
+     * the platform.fluidstack.io API still answers. */
+    .retired = "2026-12-02",
+    .retired_why = "SkyPilot stopped publishing a Fluidstack catalogue after v6 (none under "
+                   "catalogs/v8 of skypilot-org/skypilot-catalog)",
+    .retired_confirmed = false,
     .fetch = fetch,
     .parse = parse,
 };

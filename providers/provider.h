@@ -69,6 +69,16 @@ struct provider {
 	bool terms;
 	/* ISO 4217 of the prices the feed publishes; NULL is USD. */
 	const char *currency;
+	/* NULL while the feed is live. Else the date ("2026-02-25") of the
+	 * evidence that its API is gone or no longer kept by anyone (issue
+	 * 29); retired_why says what the evidence is, retired_confirmed
+	 * whether it shows the API gone (else nothing here confirms it either
+	 * way: there is no network to call it). A retired feed is not run by
+	 * a plain refresh, refused by refresh --provider NAME, holds no rows
+	 * of the bundled snapshot and is not counted among the live ones. */
+	const char *retired;
+	const char *retired_why;
+	bool retired_confirmed;
 	/* Fetches the feed (every page, region or stream) and parses it into
 	 * fx->out. Returns PLANNER_OK or PLANNER_ENET (PLANNER_ESYS when out of
 	 * memory) with *err set; leaves the store alone (refresh.c writes the

@@ -225,6 +225,17 @@ const struct provider provider_tensordock = {
     .summary = "TensorDock marketplace host nodes (RTX 30/40, A-series, L40, A100, H100), "
                "priced per GPU, vCPU, GB RAM and disk; USD",
     .currency = "USD",
+    /* The v0 marketplace API this adapter reads: "no longer maintained now
+     * that Tensordock API v2 has been released" (livepeer/comfystream#111,
+     * 2025-04-10); gpuhunt's tensordock provider "is broken"
+     * (dstackai/gpuhunt#214, 2026-02-25) after "Migrate tensordock to v2
+     * API" (dstackai/gpuhunt#144); dstack dropped the backend
+     * (dstackai/dstack#3094, 2025-09-11). v2 needs a key. Found with the
+     * search tools 2026-12-02. */
+    .retired = "2026-02-25",
+    .retired_why = "the v0 marketplace API is superseded by v2, which needs a key "
+                   "(dstackai/gpuhunt#144, #214; livepeer/comfystream#111)",
+    .retired_confirmed = true,
     .fetch = fetch,
     .parse = parse,
 };

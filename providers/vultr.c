@@ -63,6 +63,37 @@ static bool id_token(const char *id, int i, char *buf, size_t len)
 	return *buf != '\0';
 }
 
+/* The card behind a Vultr GPU name that the GPU table reads as another
+ * one. Vultr's cloud A100 is the 80 GB card: its plans are shares of it
+ * ("NVIDIA A100 (1/2 GPU, 40GB)" for vcg-a100-6c-60g-40vram in public
+ * Vultr walkthroughs found with the search tools, stored file id
+ * 19124092516; gpuhunt counts gpu_vram_gb 160 as 2 x 80), so 40 GB is half
+ * a card, left out like the 4 GB share, not a whole A100 40GB. The bare
+ * metal "l40" is an L40S (gpuhunt src/gpuhunt/providers/vultr.py
+ * BARE_METAL_GPU_DETAILS, "vbm-64c-2048gb-8-l40-gpu": (8, "L40S", 48),
+ * stored file id 4544914980; a public Terraform module's table of
+ * GET /v2/plans-metal, "8x L40S", stored file id 69038306779; read
+ * 2026-12-02). */
+static const struct {
+	const char *name; /* as gpu_words spells it */
+	bool metal;       /* for bare-metal plans only */
+	const char *card; /* the GPU table's name */
+} VULTR_CARDS[] = {
+    {"A100", false, "A100 80GB"},
+    {"L40", true, "L40S"},
+};
+
+/* name, as gpu_words spelt it, replaced by its card; whether it was. */
+static bool vultr_card(char *name, size_t len, bool metal)
+{
+	for (size_t i = 0; i < sizeof VULTR_CARDS / sizeof *VULTR_CARDS; i++)
+		if (!strcmp(name, VULTR_CARDS[i].name) && (!VULTR_CARDS[i].metal || metal)) {
+			snprintf(name, len, "%s", VULTR_CARDS[i].card);
+			return true;
+		}
+	return false;
+}
+
 /* "NVIDIA_A100_SXM" → "A100 SXM"; "a40" → "A40". */
 static void gpu_words(const char *in, char *buf, size_t len)
 {
@@ -90,16 +121,21 @@ static bool family_memory(const struct refdata *ref, const struct gpu_spec *base
 }
 
 /* GPUs in a plan without gpu_count: the fewest (1, 2, 4, 8) whose share
- * of `total` GB is one GPU's memory; 0 for a share of a GPU (4 GB of an
- * A100); 1 for a part the table does not know, reported unknown. */
-static long count_by_memory(const struct refdata *ref, const char *name, double total)
+ * of `total` GB is one GPU's memory (of that card only when `exact`, a
+ * VULTR_CARDS one; else of any member of its family); 0 for a share of a
+ * GPU (4 GB of an A100); 1 for a part the table does not know, reported
+ * unknown. */
+static long count_by_memory(const struct refdata *ref, const char *name, double total, bool exact)
 {
 	const struct gpu_spec *base = refdata_gpu(ref, name);
 	if (!base)
 		return 1;
-	for (long n = 1; n <= 8; n *= 2)
-		if (family_memory(ref, base, total / (double)n))
+	for (long n = 1; n <= 8; n *= 2) {
+		double per = total / (double)n;
+		if (exact ? fabs(base->vram_gib - per) <= VULTR_MEMORY_SLACK * base->vram_gib
+		          : family_memory(ref, base, per))
 			return n;
+	}
 	return 0;
 }
 
@@ -121,6 +157,7 @@ static bool plan_gpu(struct norm *out, const cJSON *p, bool metal, char *name, s
 		return false;
 	else
 		gpu_words(tok, name, len);
+	bool exact = vultr_card(name, len, metal);
 	if (!pj_number(p, "gpu_vram_gb", &total) && !metal && id_token(id, -1, tok, sizeof tok) &&
 	    strstr(tok, "vram"))
 		total = atof(tok);
@@ -133,7 +170,7 @@ static bool plan_gpu(struct norm *out, const cJSON *p, bool metal, char *name, s
 		        ? atol(tok)
 		        : 1; /* "vbm-64c-2048gb-l40-gpu": no count, one */
 	if (n <= 0 && total > 0)
-		n = count_by_memory(out->ref, name, total);
+		n = count_by_memory(out->ref, name, total, exact);
 	else if (n <= 0)
 		n = 1;
 	*count = n > VULTR_MAX_GPUS ? 0 : (int)n;

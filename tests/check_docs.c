@@ -191,9 +191,11 @@ START_TEST(every_relative_link_in_the_markdown_names_a_file_in_the_repository)
 }
 END_TEST
 
-/* `make run` shows the answer, not the build: at most two lines before the
- * table and no compiler or make lines (issue 13). Run on the build the
- * tests use, which is up to date (make check builds it first). */
+/* `make run` shows the answer, not the build: before the table, two lines
+ * of make's and the compare's notes only (where the prices come from, the
+ * bundled rows over 90 days older than the snapshot, the host computer),
+ * no compiler or make lines (issue 13). Run on the build the tests use,
+ * which is up to date (make check builds it first). */
 START_TEST(make_run_prints_the_answer_without_the_build)
 {
 	const char *bin = getenv("PLANNER_BIN");
@@ -212,7 +214,7 @@ START_TEST(make_run_prints_the_answer_without_the_build)
 	int lines = 0;
 	for (const char *p = out; p < table; p++)
 		lines += *p == '\n';
-	ck_assert_msg(lines <= 3, "%d lines before the answer:\n%s", lines, out);
+	ck_assert_msg(lines <= 4, "%d lines before the answer:\n%s", lines, out);
 	ck_assert_msg(!strstr(out, "make[") && !strstr(out, "cc ") && !strstr(out, "-Wall"), "%s",
 		      out);
 	free(out);

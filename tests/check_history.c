@@ -463,8 +463,8 @@ START_TEST(streamed_rows_are_the_stored_rows_in_their_order_until_the_callback_s
 		ck_assert_int_eq(store_each_price_point(st, gpus[g], "histco", tally_row, &t, &err),
 				 PLANNER_OK);
 		ck_assert_uint_eq(t.n, 4);
-		/* histco's rows in the stored order; other providers' H100 rows
-		 * (the snapshot's) may sort between them by recorded_at. */
+		/* histco's are the H100s, in the stored order, other providers'
+		 * rows (the snapshot's) between them or not */
 		size_t k = 0;
 		for (size_t i = 0; i < t.n; i++, k++) {
 			while (k < n && strcmp(rows[k].provider, "histco"))

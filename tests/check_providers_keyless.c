@@ -171,8 +171,10 @@ static const struct offer *find_spot(const struct norm *n, const char *offer, co
 
 /* hourly_cost is USD per instance-hour (2.397 for the 80 GB A100 plan,
  * whose monthly_cost is 1750); ram is MB; gpu_vram_gb is the plan's total,
- * so 80 is one A100 80GB; a "1/4" count and 4 GB of an A100 are shares of
- * a GPU, left out; a vdm plan without GPU fields is read from its id. */
+ * so 80 is one A100 80GB; a "1/4" count and 4 GB or 40 GB of an A100 (Vultr's
+ * A100 is the 80 GB card: 40 GB is half of one, not an A100 40GB) are shares
+ * of a GPU, left out and counted; a vdm plan without GPU fields is read from
+ * its id. */
 START_TEST(vultr_prices_are_usd_per_instance_hour_and_shares_of_a_gpu_are_left_out)
 {
 	struct norm n;
@@ -195,6 +197,9 @@ START_TEST(vultr_prices_are_usd_per_instance_hour_and_shares_of_a_gpu_are_left_o
 	ck_assert_str_eq(find(&n, "vcg-a40-24c-120g-48vram", "blr")->gpu, "A40");
 	ck_assert_uint_eq(count_offer(&n, "vcg-a40-6c-30g-12vram"), 0);
 	ck_assert_uint_eq(count_offer(&n, "vcg-a100-1c-6g-4vram"), 0);
+	ck_assert_uint_eq(count_offer(&n, "vcg-a100-6c-60g-40vram"), 0);
+	/* the three shares, and the MI325X plan whose 1536 GB is no 1, 2, 4 or 8 cards */
+	ck_assert_uint_eq(n.skipped, 4);
 	ck_assert_uint_eq(count_offer(&n, "vc2-2c-4gb"), 0);
 	/* No location: sold nowhere. */
 	ck_assert_uint_eq(count_offer(&n, "vcg-mi325x-252c-2872g-1536vram"), 0);
@@ -203,7 +208,7 @@ START_TEST(vultr_prices_are_usd_per_instance_hour_and_shares_of_a_gpu_are_left_o
 END_TEST
 
 /* Bare metal: the count and GPU from the id, the preemptible price a spot
- * row; the instance's price, not a GPU's. */
+ * row; the instance's price, not a GPU's; the id's "l40" is an L40S. */
 START_TEST(vultr_bare_metal_counts_gpus_from_the_id_and_has_spot_rows)
 {
 	struct norm n;
@@ -218,8 +223,13 @@ START_TEST(vultr_bare_metal_counts_gpus_from_the_id_and_has_spot_rows)
 	const struct offer *m = find_spot(&n, "vbm-256c-2048gb-8-mi300x-gpu", "ord", false);
 	ck_assert_str_eq(m->gpu, "MI300X");
 	ck_assert_int_eq(m->gpu_count, 8);
+	const struct offer *l = find_spot(&n, "vbm-64c-2048gb-8-l40-gpu", "ewr", false);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->gpu, "L40S");
+	ck_assert_int_eq(l->gpu_count, 8);
+	CLOSE(l->price_per_hour, 13.37);
 	ck_assert_uint_eq(count_offer(&n, "vbm-4c-32gb"), 0);
-	ck_assert_uint_eq(n.n_offers, 4);
+	ck_assert_uint_eq(n.n_offers, 5);
 	norm_free(&n);
 }
 END_TEST

@@ -38,8 +38,8 @@ static void stop(void)
 static double n_steps(void)
 {
 	size_t n = 0;
-	while (provider_list[n])
-		n++;
+	for (size_t i = 0; provider_list[i]; i++)
+		n += !provider_list[i]->retired; /* a plain refresh skips retired feeds */
 	return (double)n + 1;
 }
 
@@ -163,7 +163,8 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 	CLOSE(rows_of(db, "openrouter"), 3);
 	CLOSE(rows_of(db, "litellm"), 4);
 	CLOSE(rows_of(db, "seeweb"), 8); /* a row per plan and region */
-	CLOSE(rows_of(db, "tensordock"), 8); /* a row per node, model and GPU count */
+	CLOSE(rows_of(db, "tensordock"), 0); /* retired: not run, though the fixture answers */
+	CLOSE(q(db, "SELECT count(*) FROM refresh_runs WHERE provider = 'tensordock'", NULL), 0);
 	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='lambda' AND "
 		    "offer='gpu_1x_a100_sxm4'", NULL), 1.29);
 	CLOSE(q(db, "SELECT price_per_hour FROM offers WHERE provider='azure' AND "
@@ -579,6 +580,64 @@ START_TEST(an_unknown_provider_is_a_usage_error_with_a_suggestion)
 }
 END_TEST
 
+/* Issue 29 item 2: a retired feed named to refresh is refused up front,
+ * exit 2, with its date and why, and nothing is refreshed, the live feed
+ * named beside it neither; `providers` shows it retired, in the table and
+ * the JSON, with no rows. */
+START_TEST(a_retired_provider_is_refused_by_name_and_shown_retired)
+{
+	char *db = new_db(), *out = NULL, *err = NULL;
+	const char *seed[] = {"providers", "--db", db, NULL}; /* the database, seeded */
+	ck_assert_int_eq(test_run_planner(seed, NULL, &out, &err), 0);
+	free(out);
+	free(err);
+	const char *args[] = {"--provider", "lambda,tensordock", NULL};
+	ck_assert_int_eq(refresh(db, args, NULL, NULL, &out, &err), 2);
+	ck_assert_msg(strstr(err, "tensordock is retired (2026-02-25): the v0 marketplace API is "
+	                          "superseded by v2"),
+	              "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "not refreshed (see 'planner providers')"));
+	free(out);
+	free(err);
+	ck_assert_double_eq(q(db, "SELECT count(*) FROM refresh_runs", NULL), 0);
+	const char *argv[] = {"providers", "--db", db, "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(root);
+	size_t retired = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, root)
+	{
+		const char *name = cJSON_GetObjectItem(x, "provider")->valuestring;
+		const cJSON *r = cJSON_GetObjectItem(x, "retired");
+		const struct provider *p = provider_find(name);
+		ck_assert_msg(!r == !(p && p->retired), "%s: retired in the JSON, not the adapter",
+		              name);
+		if (!r)
+			continue;
+		retired++;
+		ck_assert_str_eq(cJSON_GetObjectItem(r, "date")->valuestring, p->retired);
+		ck_assert_str_eq(cJSON_GetObjectItem(r, "reason")->valuestring, p->retired_why);
+		ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(r, "confirmed")),
+		                 p->retired_confirmed);
+		ck_assert_double_eq(cJSON_GetObjectItem(x, "rows")->valuedouble, 0);
+	}
+	ck_assert_uint_eq(retired, 3); /* cudo, fluidstack, tensordock */
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	const char *table[] = {"providers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(table, NULL, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "retired 2026-06-12 (unconfirmed): gpuhunt dropped"));
+	const char *t = strstr(out, "\ntensordock ");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(strstr(t, " retired "));
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 /* Issue 29 item 4: one company name runs its GPU catalogue and the API
  * feed that carries its per-token prices; mistral, API-only, runs the
  * API feed alone; a GPU-only name runs nothing more. */
@@ -860,6 +919,7 @@ Suite *refresh_suite(void)
 	tcase_add_test(t, quiet_prints_nothing_when_all_is_well);
 	tcase_add_test(t, a_second_refresh_says_another_is_running);
 	tcase_add_test(t, an_unknown_provider_is_a_usage_error_with_a_suggestion);
+	tcase_add_test(t, a_retired_provider_is_refused_by_name_and_shown_retired);
 	tcase_add_test(t, providers_shows_stale_rows_and_never_a_key);
 	tcase_add_test(t, providers_and_compare_state_one_date_for_the_same_rows);
 	tcase_add_test(t, after_a_failed_refresh_stale_prices_are_one_warning_that_quiet_hides);

@@ -339,7 +339,7 @@ START_TEST(the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast)
 	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
 	cJSON *arr = cJSON_Parse(out);
 	ck_assert(cJSON_IsArray(arr));
-	size_t aws = 0, runpod = 0, vast = 0, confirmed = 0;
+	size_t aws = 0, runpod = 0, vast = 0, confirmed = 0, catalogue = 0;
 	const cJSON *o;
 	cJSON_ArrayForEach(o, arr)
 	{
@@ -348,16 +348,24 @@ START_TEST(the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast)
 		aws += !strcmp(p, "aws");
 		runpod += !strcmp(p, "runpod");
 		vast += !strcmp(p, "vast");
-		confirmed += (!strcmp(p, "aws") || !strcmp(p, "runpod")) &&
-			     cJSON_IsFalse(cJSON_GetObjectItem(o, "estimated"));
+		bool listed = cJSON_IsFalse(cJSON_GetObjectItem(o, "estimated"));
+		confirmed += listed;
+		/* The SkyPilot catalogue rows schema/snapshot/sources.json lists
+		 * as list prices: Verda's (Finland), OCI's (eu-marseille-1) and
+		 * Hyperstack's (NORWAY-1); and primeintellect's rows from SkyPilot's catalogue. */
+		bool cat = !strcmp(p, "verda") || !strcmp(p, "oci") || !strcmp(p, "hyperstack") ||
+		           !strcmp(p, "primeintellect");
+		catalogue += cat;
+		ck_assert_msg(!listed || cat || !strcmp(p, "aws"), "%s: an EU row not estimated", p);
 	}
 	/* AWS rows read from SkyPilot's copy of the AWS price list are
-	 * confirmed; RunPod's per-data-centre rows are not (stock unknown).
-	 * Other providers' catalogue rows (primeintellect's) count apart. */
+	 * confirmed, as are the catalogue extracts'; RunPod's per-data-centre
+	 * rows are not (stock unknown). */
 	ck_assert_uint_eq(aws, 12); /* eu-west-2's p5 is in GB: "europe", not "eu" */
 	ck_assert_uint_eq(runpod, 6);
 	ck_assert_uint_ge(vast, 1);
-	ck_assert_uint_eq(confirmed, 12);
+	ck_assert_uint_gt(catalogue, 0);
+	ck_assert_uint_eq(confirmed, 12 + catalogue);
 	cJSON_Delete(arr);
 	free(out);
 	free(err);
