@@ -58,6 +58,16 @@ static size_t n_feeds(void)
 	return n;
 }
 
+/* The feeds a plain refresh runs: the adapters less the retired ones
+ * (struct provider, `retired`), which it skips. */
+static size_t n_live_feeds(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; provider_list[i]; i++)
+		n += !provider_list[i]->retired;
+	return n;
+}
+
 /* The environment for a refresh of feed set `set` ('a': "ok" and Vast
  * gen-a; 'b': "shift" and Vast gen-b), RUNPOD in `runpod` when not NULL,
  * and `extra`. NULL-terminated, malloc'd strings; free with env_free. */
@@ -216,7 +226,7 @@ START_TEST(two_refreshes_started_together_never_write_at_once)
 			"GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)",
 			NULL);
 	char *check = test_query(db, "PRAGMA integrity_check", NULL);
-	ck_assert_int_eq(atoi(ok), 3 * ((int)n_feeds() + 1));
+	ck_assert_int_eq(atoi(ok), 3 * ((int)n_live_feeds() + 1));
 	ck_assert_int_eq(atoi(vast), GEN_OFFERS);
 	ck_assert_str_eq(dups, "0");
 	ck_assert_str_eq(check, "ok");
@@ -413,7 +423,9 @@ START_TEST(kill_9_at_random_points_leaves_each_provider_its_old_or_new_rows)
 	for (size_t i = 0; i < n_fp; i++) {
 		fp[i][0] = fingerprint(db, provider_list[i]->name);
 		fp[i][1] = fingerprint(bdb, provider_list[i]->name);
-		ck_assert_str_ne(fp[i][0], fp[i][1]);
+		/* A retired feed is not run: it holds no rows either way. */
+		if (!provider_list[i]->retired)
+			ck_assert_str_ne(fp[i][0], fp[i][1]);
 	}
 	unsigned seed = 9;
 	int killed = 0, finished = 0, changed = 0;
