@@ -365,7 +365,8 @@ bool workload_device_size_within(const struct workload *w, const struct device *
                                  const struct size_bound *bound, struct workload_run *out,
                                  char *why, size_t len)
 {
-	out->beaten = false;
+	/* A layout refused below leaves no sizing: none of it is read as one. */
+	memset(out, 0, sizeof *out);
 	int batch;
 	struct speed_est s;
 	struct parallel l;
