@@ -230,6 +230,12 @@ void cli_wrap(const struct cli *c, int indent, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (!text_wraps(c->term_width, indent)) { /* not a terminal: the line as it is */
+		vprintf(fmt, ap);
+		va_end(ap);
+		putchar('\n');
+		return;
+	}
 	char *line = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (!line)

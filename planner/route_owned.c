@@ -96,9 +96,7 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	r->tokens_per_second = run.tps * sets;
 	r->measured = run.measured;
 	r->confidence = route_confidence(c->w, g, n);
-	r->monthly_cost = cost;
-	snprintf(r->offer, sizeof r->offer, "%s %dx %s", on_hand ? "owned" : "buy", n * sets,
-	         g->name);
+	r->monthly_cost = cost; /* r->offer: once the best is known (price_owned) */
 }
 
 /* A kind of GPU that would hold the job with more of it than the spec has
@@ -341,8 +339,11 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	/* With no other device, the reason is the route's whole answer. */
 	if (r->feasible || s.considered > 0 || s.n_left_out > 1)
 		write_left_out(c, r, &s);
-	if (r->feasible)
+	if (r->feasible) {
+		snprintf(r->offer, sizeof r->offer, "%s %dx %s", r->already_owned ? "owned" : "buy",
+		         r->gpu_count, r->gpu->name);
 		return PLANNER_OK;
+	}
 	if (s.sh.any)
 		route_why_short(r, &s.sh);
 	else if (s.considered == 0 && s.n_left_out == 1)

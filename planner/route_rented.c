@@ -53,7 +53,7 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	r->gpu_count = o->count * run.replicas;
 	route_set_nodes(r, c->w, o->sized ? o->sized : o->gpu, o->count);
 	if (r->nodes > 1 && o->fabric)
-		snprintf(r->fabric, sizeof r->fabric, "%s", o->fabric);
+		text_copy(r->fabric, sizeof r->fabric, o->fabric);
 	r->replicas = run.replicas;
 	r->batch = run.batch;
 	route_copy_latency(r, &run);
@@ -66,11 +66,11 @@ static void consider_rental(const struct route_ctx *c, struct route_result *r,
 	r->confidence = route_confidence(c->w, o->gpu, o->count);
 	r->monthly_cost = cost;
 	r->setup_cost = setup;
-	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
-	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
-	snprintf(r->region, sizeof r->region, "%s", o->region ? o->region : "");
-	snprintf(r->fetched_at, sizeof r->fetched_at, "%s", o->fetched_at ? o->fetched_at : "");
-	snprintf(r->country, sizeof r->country, "%s", o->country ? o->country : "");
+	text_copy(r->provider, sizeof r->provider, o->provider);
+	text_copy(r->offer, sizeof r->offer, o->offer);
+	text_copy(r->region, sizeof r->region, o->region);
+	text_copy(r->fetched_at, sizeof r->fetched_at, o->fetched_at);
+	text_copy(r->country, sizeof r->country, o->country);
 }
 
 /* The rental an offer is (prices converted by load_offers). */
@@ -331,12 +331,12 @@ static void keep_term(const struct route_ctx *c, struct route_result *r, const s
 	r->confidence = route_confidence(c->w, gpu, o->gpu_count);
 	r->monthly_cost = cost;
 	r->setup_cost = 0;
-	snprintf(r->provider, sizeof r->provider, "%s", o->provider);
-	snprintf(r->offer, sizeof r->offer, "%s", o->offer);
-	snprintf(r->region, sizeof r->region, "%s", o->region);
-	snprintf(r->country, sizeof r->country, "%s", o->country);
-	snprintf(r->term, sizeof r->term, "%s", t->term);
-	snprintf(r->term_option, sizeof r->term_option, "%s", t->option);
+	text_copy(r->provider, sizeof r->provider, o->provider);
+	text_copy(r->offer, sizeof r->offer, o->offer);
+	text_copy(r->region, sizeof r->region, o->region);
+	text_copy(r->country, sizeof r->country, o->country);
+	text_copy(r->term, sizeof r->term, t->term);
+	text_copy(r->term_option, sizeof r->term_option, t->option);
 	r->upfront = t->upfront * run->replicas;
 }
 

@@ -25,11 +25,16 @@
 /* vasprintf is GNU and BSD, not POSIX: measured, then printed. */
 char *xvasprintf(const char *fmt, va_list ap)
 {
+	/* Most strings are short: formatted once into buf, and only a longer
+	 * one a second time into its own allocation. */
+	char buf[256];
 	va_list again;
 	va_copy(again, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-	if (s && vsnprintf(s, (size_t)n + 1, fmt, again) != n) {
+	if (s && (size_t)n < sizeof buf)
+		memcpy(s, buf, (size_t)n + 1);
+	else if (s && vsnprintf(s, (size_t)n + 1, fmt, again) != n) {
 		free(s);
 		s = NULL;
 	}
@@ -754,7 +759,7 @@ size_t text_columns(const char *s)
 
 void text_wrap_to(FILE *f, int width, int indent, const char *line)
 {
-	if (width <= 1 || indent > width - 10) { /* no room to wrap into */
+	if (!text_wraps(width, indent)) {
 		fprintf(f, "%s\n", line);
 		return;
 	}

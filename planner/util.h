@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Entries of a static array. */
 #define NELEM(a) (sizeof(a) / sizeof *(a))
@@ -181,6 +182,23 @@ size_t text_columns(const char *s);
  * is never cut, so neither is a figure: one wider than the room left
  * starts the next line whole. */
 void text_wrap_to(FILE *f, int width, int indent, const char *line);
+/* src into dst (len bytes), cut to fit and always terminated: what
+ * snprintf(dst, len, "%s", src) does, without parsing a format. NULL src
+ * is "". */
+static inline void text_copy(char *dst, size_t len, const char *src)
+{
+	if (!len)
+		return;
+	size_t n = src ? strnlen(src, len - 1) : 0;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+/* Whether text_wrap_to wraps at `width` columns with `indent`: false when
+ * there is no width (not a terminal) or no room to wrap into. */
+static inline bool text_wraps(int width, int indent)
+{
+	return width > 1 && indent <= width - 10;
+}
 /* Writes a CSV field (RFC 4180 quoting; a leading = + - @ TAB or CR is
  * prefixed with a quote mark so spreadsheets do not run it as a formula;
  * a plain signed number is left as it is). */

@@ -5,6 +5,7 @@
  * converted to GiB in the reference data, not here. */
 #include "vram.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -458,6 +459,16 @@ bool vram_device_fits(const struct engine *e, const struct vram_need *need, cons
 {
 	struct vram_fit fit;
 	return place(e, need, d, &fit, NULL, 0);
+}
+
+double vram_device_slack(const struct engine *e, const struct vram_need *need,
+                         const struct device *d)
+{
+	struct vram_fit fit;
+	place(e, need, d, &fit, NULL, 0);
+	if (!device_modelled(d, NULL, 0))
+		return -INFINITY;
+	return fit.usable_gib[DEVICE_TIER_LOCAL] - fit.need_gib[DEVICE_TIER_LOCAL];
 }
 
 int vram_device_min_count(const struct engine *e, const struct vram_need *need,

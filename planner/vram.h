@@ -183,6 +183,12 @@ bool vram_place(const struct engine *e, const struct vram_need *need, const stru
  * answer. */
 bool vram_device_fits(const struct engine *e, const struct vram_need *need, const struct device *d);
 
+/* What the job (need, estimated for e) leaves free on each device of d,
+ * in GiB: usable less needed, negative when it does not fit, and -INFINITY
+ * on a device the fit does not model. vram_device_fits is this >= 0. */
+double vram_device_slack(const struct engine *e, const struct vram_need *need,
+                         const struct device *d);
+
 /* Memory of one device's own tier that a model may use: its size times the
  * usable fraction that engine e pre-allocates. */
 double vram_device_usable(const struct engine *e, const struct device *d);

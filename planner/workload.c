@@ -216,16 +216,17 @@ int workload_min_gpus(const struct workload *w, const struct gpu_spec *gpu)
 	return workload_device_min_count(w, &d);
 }
 
-/* Whether b sequences of `attended` tokens fit on device d. */
-static bool batch_fits(const struct engine *e, const struct model_spec *m,
-                       const struct precision_info *p, double attended, double kv_bytes,
-                       const struct device *d, int b)
+/* What b sequences of `attended` tokens leave free on device d, in GiB
+ * (vram_device_slack: negative when they do not fit). */
+static double batch_slack(const struct engine *e, const struct model_spec *m,
+                          const struct precision_info *p, double attended, double kv_bytes,
+                          const struct device *d, int b)
 {
 	struct engine kv_e = *e;
 	kv_e.kv_bytes_per_element = kv_bytes;
 	struct vram_need need;
 	vram_estimate(&kv_e, m, p, TASK_INFERENCE, (long)ceil(attended), b, &need);
-	return vram_device_fits(e, &need, d);
+	return vram_device_slack(e, &need, d);
 }
 
 int workload_max_batch(const struct engine *e, const struct model_spec *m,
@@ -237,13 +238,34 @@ int workload_max_batch(const struct engine *e, const struct model_spec *m,
 	                 !(d->name && strstr(d->name, "A100"))
 	             ? WORKLOAD_MAX_SEQS_LARGE
 	             : WORKLOAD_MAX_SEQS;
-	int lo = 1;
-	if (batch_fits(e, m, p, attended, kv_bytes, d, hi))
+	double top = batch_slack(e, m, p, attended, kv_bytes, d, hi);
+	if (top >= 0)
 		return hi;
+	double one = batch_slack(e, m, p, attended, kv_bytes, d, 1);
+	if (!(one >= 0) || hi <= 2)
+		return 1; /* the floor, as the search below would end on it */
+	/* The need grows with b (the search below rests on that) and, for the
+	 * KV cache and activations, about linearly: the line through b = 1
+	 * and b = hi gives a first guess, which one more estimate on each
+	 * side confirms. Where it does not, the guess still narrows the gap
+	 * the halving works on, so the answer is the search's own. */
+	int lo = 1;
+	double guess = 1.0 + (hi - 1) * one / (one - top);
+	int g = guess >= hi - 1 ? hi - 1 : (int)guess;
+	if (g > lo) {
+		if (batch_slack(e, m, p, attended, kv_bytes, d, g) >= 0) {
+			lo = g;
+			if (batch_slack(e, m, p, attended, kv_bytes, d, g + 1) < 0)
+				return g;
+			lo = g + 1;
+		} else {
+			hi = g;
+		}
+	}
 	/* lo fits (or is the floor), hi does not: halve the gap. */
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
-		if (batch_fits(e, m, p, attended, kv_bytes, d, mid))
+		if (batch_slack(e, m, p, attended, kv_bytes, d, mid) >= 0)
 			lo = mid;
 		else
 			hi = mid;

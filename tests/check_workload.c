@@ -274,6 +274,66 @@ START_TEST(batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_con
 }
 END_TEST
 
+/* workload_max_batch guesses from a line through b = 1 and the engine's
+ * cap, then halves: the answer must be the largest batch that fits (or
+ * 1), as counting down from the cap finds it, on dense, MoE and hybrid
+ * models, at several precisions, contexts, cache types and GPU counts. */
+START_TEST(batch_max_is_the_largest_fitting_batch_a_count_down_finds)
+{
+	const struct refdata *ref = test_ref();
+	const char *precs[] = {"fp16", "fp8", "q4_k_m"};
+	const char *gpus[] = {"RTX 4090", "L4", "A100 80GB", "H100 SXM"};
+	const double attended[] = {300, 4000, 30000};
+	int checked = 0, between = 0;
+	for (size_t mi = 0; mi < ref->n_models; mi += 4) {
+		const struct model_spec *m = &ref->models[mi];
+		for (size_t pi = 0; pi < sizeof precs / sizeof *precs; pi++) {
+			const struct precision_info *p = precision_find(precs[pi]);
+			const struct engine *e = engine_for(false, precs[pi]);
+			ck_assert_ptr_nonnull(p);
+			for (size_t gi = 0; gi < sizeof gpus / sizeof *gpus; gi++) {
+				const struct gpu_spec *g = refdata_gpu(ref, gpus[gi]);
+				ck_assert_ptr_nonnull(g);
+				for (int n = 1; n <= 8; n *= 8)
+					for (size_t ai = 0; ai < 3; ai++)
+						for (double kv = 1; kv <= 2; kv++) {
+							struct device d = device_from_gpu(g, n);
+							int got = workload_max_batch(
+							    e, m, p, attended[ai], kv, &d);
+							int want =
+							    g->vram_gib >=
+							                WORKLOAD_LARGE_CARD_GIB &&
+							            !strstr(g->name, "A100")
+							        ? WORKLOAD_MAX_SEQS_LARGE
+							        : WORKLOAD_MAX_SEQS;
+							struct engine kv_e = *e;
+							kv_e.kv_bytes_per_element = kv;
+							for (; want > 1; want--) {
+								struct vram_need need;
+								vram_estimate(
+								    &kv_e, m, p, TASK_INFERENCE,
+								    (long)ceil(attended[ai]), want,
+								    &need);
+								if (vram_device_fits(e, &need, &d))
+									break;
+							}
+							ck_assert_msg(
+							    got == want,
+							    "%s %s %s x%d at %.0f: %d, not %d",
+							    m->name, p->name, g->name, n,
+							    attended[ai], got, want);
+							checked++;
+							between +=
+							    got > 1 && got < WORKLOAD_MAX_SEQS;
+						}
+			}
+		}
+	}
+	ck_assert_int_gt(checked, 1000);
+	ck_assert_int_gt(between, 100); /* batches between the floor and the cap */
+}
+END_TEST
+
 START_TEST(batch_max_stops_at_vllms_max_num_seqs)
 {
 	struct jobspec *spec = spec_of("version: 1\njobs:\n - {name: a, model: llama-3.1-8b, "
@@ -430,6 +490,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, power_costs_watts_times_pue_times_hours_at_the_kwh_price);
 	tcase_add_test(tc, batch_max_is_the_largest_batch_whose_kv_fits_at_the_mean_attended_context);
 	tcase_add_test(tc, batch_max_stops_at_vllms_max_num_seqs);
+	tcase_add_test(tc, batch_max_is_the_largest_fitting_batch_a_count_down_finds);
 	tcase_add_test(tc, tokens_alone_split_into_replicas_of_at_most_a_month);
 	tcase_add_test(tc, the_largest_token_count_needs_more_copies_than_an_int_and_says_so);
 	tcase_add_test(tc, decode_reads_the_kv_cache_to_the_mean_attended_context_in_its_type);
