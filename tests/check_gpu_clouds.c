@@ -2,7 +2,8 @@
  * (providers/cloudrift.c, hotaisle.c) over real HTTP on loopback
  * (tests/fixture_server.py): units, offers per datacenter, what a row
  * without a usable GPU becomes, the key header, and the error bodies; and
- * Paperspace, whose dated price list is bundled rows alone. The
+ * Paperspace and Yotta, whose dated price list and catalogue rows are
+ * bundled rows alone. The
  * fixtures' provenance is in tests/fixtures/real/<provider>/PROVENANCE.md;
  * the shared fault and key tests (check_faults.c, check_security.c) run
  * on them through provider_list. */
@@ -306,6 +307,50 @@ START_TEST(paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre)
 }
 END_TEST
 
+/* --- yotta ------------------------------------------------------------ */
+
+/* Yotta's catalogue rows (SkyPilot's v8 catalogue) are bundled alone:
+ * each 1 to 8 RTX 5090 type in both regions at the list price, located in
+ * the US, a secure-cloud data centre, dated by its retrieval. */
+START_TEST(yotta_has_its_catalogue_rows_bundled_in_its_two_us_regions)
+{
+	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
+	const char *argv[] = {"offers", "--db",     db,     "--provider",
+	                      "yotta",  "--format", "json", NULL};
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, &err), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_msg(cJSON_IsArray(root), "%s", out);
+	ck_assert_int_eq(cJSON_GetArraySize(root), 8);
+	const cJSON *one = row_of(root, "1x14v119g_NVIDIA_GeForce_RTX_5090_32G_SECURE");
+	ck_assert_ptr_nonnull(one);
+	ck_assert_str_eq(pj_str(one, "gpu"), "RTX 5090");
+	CLOSE(pj_num(one, "gpu_count"), 1);
+	CLOSE(pj_num(one, "price_per_hour"), 0.65);
+	ck_assert_str_eq(pj_str(one, "region"), "us-east-2");
+	ck_assert_str_eq(pj_str(one, "country"), "US");
+	ck_assert_str_eq(pj_str(one, "fetched_at"), "2026-12-02T00:00:00Z");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(one, "marketplace")));
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(one, "spot")));
+	const cJSON *eight = row_of(root, "8x240v920g_NVIDIA_GeForce_RTX_5090_32G_SECURE");
+	ck_assert_ptr_nonnull(eight);
+	CLOSE(pj_num(eight, "gpu_count"), 8);
+	CLOSE(pj_num(eight, "price_per_hour"), 5.2);
+	ck_assert_str_eq(pj_str(eight, "country"), "US");
+	cJSON_Delete(root);
+	free(out);
+	free(err);
+	const char *list[] = {"providers", "--db", db, NULL};
+	ck_assert_int_eq(test_run_planner(list, NULL, &out, &err), 0);
+	const char *line = strstr(out, "\nyotta ");
+	ck_assert_msg(line && strstr(line, "2026-12-02"), "%s", out);
+	free(out);
+	free(err);
+	ck_assert_ptr_null(provider_find("yotta"));
+	free(db);
+	free(dir);
+}
+END_TEST
+
 Suite *gpu_clouds_suite(void)
 {
 	Suite *s = suite_create("gpu_clouds");
@@ -320,6 +365,7 @@ Suite *gpu_clouds_suite(void)
 	tcase_add_test(t, a_hotaisle_error_body_is_an_error_with_its_message);
 	tcase_add_test(t, refresh_stores_cloudrift_and_says_what_hotaisle_lacks);
 	tcase_add_test(t, paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre);
+	tcase_add_test(t, yotta_has_its_catalogue_rows_bundled_in_its_two_us_regions);
 	suite_add_tcase(s, t);
 	return s;
 }
