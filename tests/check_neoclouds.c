@@ -1,7 +1,8 @@
 /* check_neoclouds.c — the GPU clouds of issue 29 item 3 that planner
  * prices from bundled rows alone, because they publish no price feed it
- * can read (Nebius: a gRPC calculator behind a service-account JWT). The
- * rows come from a published catalogue (schema/snapshot/sources.json,
+ * can read (Nebius: a gRPC calculator behind a service-account JWT;
+ * Crusoe: an API that carries no price). The rows come from a published
+ * catalogue or price list (schema/snapshot/sources.json, rows/<name>.json,
  * schema/snapshot/sources/PROVENANCE.md); the tests read them as a new
  * user does, through `planner offers` on a fresh database. */
 #include <check.h>
@@ -100,11 +101,45 @@ START_TEST(nebius_has_skypilots_catalogue_rows_per_region_on_demand_and_spot)
 }
 END_TEST
 
+/* --- crusoe ---------------------------------------------------------- */
+
+START_TEST(crusoe_has_its_dated_per_gpu_list_prices_as_whole_8_gpu_vms)
+{
+	char *dir = test_tmpdir();
+	cJSON *rows = bundled_offers(dir, "crusoe");
+	/* Eight 8-GPU products, on-demand only (no B200: its price was an estimate). */
+	ck_assert_int_eq(cJSON_GetArraySize(rows), 8);
+	const cJSON *h = offer_in(rows, "h100-80gb-sxm-ib.8x", "", false);
+	ck_assert_ptr_nonnull(h);
+	/* 3.90 per GPU-hour on crusoe.ai/cloud/pricing: 8 x 3.90 the VM. */
+	CLOSE(pj_num(h, "price_per_hour"), 31.20);
+	CLOSE(pj_num(h, "price_per_gpu_hour"), 3.90);
+	ck_assert_str_eq(pj_str(h, "gpu"), "H100 SXM");
+	ck_assert_int_eq((int)pj_num(h, "vcpus"), 176);
+	ck_assert_str_eq(pj_str(h, "fetched_at"), "2026-02-26T00:00:00Z");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(h, "marketplace")));
+	/* The list names no location: none is made up. */
+	ck_assert_str_eq(pj_str(h, "region_group"), "");
+	/* H200 came into the transcription on 2026-03-03. */
+	const cJSON *h200 = offer_in(rows, "h200-141gb-sxm-ib.8x", "", false);
+	CLOSE(pj_num(h200, "price_per_hour"), 34.32);
+	ck_assert_str_eq(pj_str(h200, "fetched_at"), "2026-03-03T00:00:00Z");
+	/* PCIe 40 GB and 80 GB A100s are different parts. */
+	ck_assert_str_eq(pj_str(offer_in(rows, "a100.8x", "", false), "gpu"), "A100 40GB");
+	ck_assert_str_eq(pj_str(offer_in(rows, "a100-80gb.8x", "", false), "gpu"), "A100 80GB");
+	CLOSE(pj_num(offer_in(rows, "mi300x-192gb-ib.8x", "", false), "price_per_hour"), 27.60);
+	cJSON_Delete(rows);
+	listed_as_snapshot(dir, "crusoe", "2026-02-26");
+	free(dir);
+}
+END_TEST
+
 Suite *neoclouds_suite(void)
 {
 	Suite *s = suite_create("neoclouds");
 	TCase *t = tcase_create("bundled");
 	tcase_add_test(t, nebius_has_skypilots_catalogue_rows_per_region_on_demand_and_spot);
+	tcase_add_test(t, crusoe_has_its_dated_per_gpu_list_prices_as_whole_8_gpu_vms);
 	suite_add_tcase(s, t);
 	return s;
 }
