@@ -115,6 +115,12 @@ struct cloud_region {
  * snapshot's; us-east-2 and us-central-2 are in the US (the names alone
  * say so; Yotta publishes no region table in that catalogue). */
 #define YT(n, c) {"yotta", n, c, NULL}
+/* Nebius: the region names of SkyPilot's Nebius catalogue (skypilot-org/
+ * skypilot-catalog catalogs/v8/nebius/vms.csv at
+ * 0082b0435f3912ae4c566856b272455cc78f4f61, read 2026-12-02), the
+ * snapshot's. No page found here gives their countries: only the group
+ * each name states (eu-*, us-*). */
+#define NEB(n, g) {"nebius", n, NULL, g}
 /* Prime Intellect: its rows' dataCenter tokens with the country each row
  * gives (the recorded response PrimeIntellect-ai/prime tests/data/
  * availability_response.json at 66fb4b704377aa56b0f580756c80f3bc824a797a,
@@ -239,6 +245,7 @@ static const struct cloud_region clouds[] = {
     HA("us-michigan-1", "US"),
     PS("East Coast (NY2)", "US"),
     YT("us-east-2", "US"), YT("us-central-2", "US"),
+    NEB("eu-north1", "eu"), NEB("eu-west1", "eu"), NEB("us-central1", "us"),
     PI("US-KS-2", "US"), PI("US-MO-1", "US"), PI("US-WA-1", "US"), PI("US-CA-2", "US"),
     PI("CA-MTL-1", "CA"), PI("CA-MTL-3", "CA"), PI("us-midwest-1", "US"), PI("CANADA-1", "CA"),
     PI("FIN-01", "FI"), PI("FIN-02", "FI"), PI("us-east1-a", "US"), PI("us-central1", "US"),

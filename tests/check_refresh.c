@@ -177,14 +177,16 @@ START_TEST(refresh_of_every_provider_writes_its_rows_and_records_the_run)
 	CLOSE(q(db, "SELECT input_per_token FROM api_prices WHERE provider='openrouter' AND "
 		    "model='openai/gpt-4o-mini'", NULL), 1.5e-7);
 	/* No snapshot row survives for a provider that refreshed; Paperspace's
-	 * dated list and Yotta's catalogue rows are bundled rows with no feed,
-	 * and stay. */
+	 * and Crusoe's dated lists and Nebius's and Yotta's catalogue rows are
+	 * bundled rows with no feed, and stay. */
 	CLOSE(q(db,
 	        "SELECT count(*) FROM providers WHERE from_snapshot = 1 AND name NOT IN "
-	        "('paperspace', 'yotta')",
+	        "('paperspace', 'nebius', 'crusoe', 'yotta')",
 	        NULL),
 	      0);
 	CLOSE(rows_of(db, "paperspace"), 4);
+	CLOSE(rows_of(db, "nebius"), 29);
+	CLOSE(rows_of(db, "crusoe"), 8);
 	CLOSE(rows_of(db, "yotta"), 8);
 	/* Every feed and the exchange rates step, last: the ECB's 30 rates
 	 * of 2025-05-09, USD 1.1252 per EUR (tests/fixtures/providers/ecb.xml). */

@@ -352,9 +352,10 @@ START_TEST(the_bundled_snapshot_has_eu_rows_from_aws_runpod_and_vast)
 		confirmed += listed;
 		/* The SkyPilot catalogue rows schema/snapshot/sources.json lists
 		 * as list prices: Verda's (Finland), OCI's (eu-marseille-1) and
-		 * Hyperstack's (NORWAY-1); and primeintellect's rows from SkyPilot's catalogue. */
+		 * Hyperstack's (NORWAY-1); and primeintellect's rows from SkyPilot's catalogue;
+		 * Nebius's (eu-north1, eu-west1). */
 		bool cat = !strcmp(p, "verda") || !strcmp(p, "oci") || !strcmp(p, "hyperstack") ||
-		           !strcmp(p, "primeintellect");
+		           !strcmp(p, "primeintellect") || !strcmp(p, "nebius");
 		catalogue += cat;
 		ck_assert_msg(!listed || cat || !strcmp(p, "aws"), "%s: an EU row not estimated", p);
 	}
