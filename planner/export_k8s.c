@@ -440,20 +440,59 @@ void k8s_doc_end(struct emit *e)
 	put(e);
 }
 
-
-static void cron_doc(struct emit *e, const struct schedule *s, const struct window *w)
+void k8s_cron_spec_start(struct emit *e, const char *schedule, const char *timezone)
 {
 	char num[32];
-	k8s_doc_start(e, NULL);
-	head(e, "batch/v1", "CronJob");
-	cron_metadata(e, s, w);
 	scalar(e, "spec");
 	map_start(e);
-	kv(e, "schedule", w->schedule);
-	kv(e, "timeZone", s->timezone);
+	kv(e, "schedule", schedule);
+	kv(e, "timeZone", timezone);
 	kv(e, "concurrencyPolicy", "Forbid");
 	snprintf(num, sizeof num, "%d", K8S_START_DEADLINE_S);
 	kv_plain(e, "startingDeadlineSeconds", num);
+}
+
+void k8s_kubectl_job(struct emit *e, const char *sa, const char *slug, const char *month,
+                     const char *const *args)
+{
+	scalar(e, "jobTemplate");
+	map_start(e);
+	scalar(e, "spec");
+	map_start(e);
+	kv_plain(e, "backoffLimit", "3");
+	k8s_template_start(e, slug, month);
+	scalar(e, "spec");
+	map_start(e);
+	kv(e, "serviceAccountName", sa);
+	kv(e, "restartPolicy", "OnFailure");
+	scalar(e, "containers");
+	seq_start(e);
+	map_start(e);
+	kv(e, "name", "kubectl");
+	kv(e, "image", K8S_KUBECTL_IMAGE);
+	scalar(e, "command");
+	seq_start(e);
+	quoted(e, "/bin/kubectl");
+	seq_end(e);
+	scalar(e, "args");
+	seq_start(e);
+	for (; *args; args++)
+		quoted(e, *args);
+	seq_end(e);
+	map_end(e);
+	seq_end(e);
+	map_end(e); /* pod spec */
+	map_end(e); /* template */
+	map_end(e); /* job spec */
+	map_end(e); /* jobTemplate */
+}
+
+static void cron_doc(struct emit *e, const struct schedule *s, const struct window *w)
+{
+	k8s_doc_start(e, NULL);
+	head(e, "batch/v1", "CronJob");
+	cron_metadata(e, s, w);
+	k8s_cron_spec_start(e, w->schedule, s->timezone);
 	job_template(e, s, w);
 	map_end(e); /* cron spec */
 	k8s_doc_end(e);

@@ -149,6 +149,15 @@ void k8s_meta_labels(struct emit *e, const char *slug, const char *month);
  * the mapping. */
 void k8s_template_start(struct emit *e, const char *slug, const char *month);
 
+/* A CronJob's "spec:", its mapping opened, with its schedule in timezone,
+ * no overlapping runs and the start deadline; the caller closes it. */
+void k8s_cron_spec_start(struct emit *e, const char *schedule, const char *timezone);
+/* A CronJob's jobTemplate: one kubectl container under ServiceAccount sa
+ * running args (NULL-ended), in a pod template labelled slug (and month
+ * when not NULL); closed. */
+void k8s_kubectl_job(struct emit *e, const char *sa, const char *slug, const char *month,
+                     const char *const *args);
+
 /* A document's start, after a comment line when note is not NULL, with
  * its top mapping opened; k8s_doc_end closes both. */
 void k8s_doc_start(struct emit *e, const char *note);

@@ -107,7 +107,7 @@ static void resume_rbac(struct emit *e, const char *sa, const char *name, const 
 static void resume_cron(struct emit *e, const struct schedule *s, const struct sched_run *r,
                         const char *sa, const char *name, const char *slug)
 {
-	char sched[64], num[32];
+	char sched[64];
 	time_t t = r->start + r->start_offset;
 	struct tm tm;
 	gmtime_r(&t, &tm);
@@ -116,47 +116,10 @@ static void resume_cron(struct emit *e, const struct schedule *s, const struct s
 	k8s_doc_start(e, NULL);
 	head(e, "batch/v1", "CronJob");
 	meta(e, sa, slug, s->month);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "schedule", sched);
-	kv(e, "timeZone", s->timezone);
-	kv(e, "concurrencyPolicy", "Forbid");
-	snprintf(num, sizeof num, "%d", K8S_START_DEADLINE_S);
-	kv_plain(e, "startingDeadlineSeconds", num);
-	scalar(e, "jobTemplate");
-	map_start(e);
-	scalar(e, "spec");
-	map_start(e);
-	kv_plain(e, "backoffLimit", "3");
-	k8s_template_start(e, slug, s->month);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "serviceAccountName", sa);
-	kv(e, "restartPolicy", "OnFailure");
-	scalar(e, "containers");
-	seq_start(e);
-	map_start(e);
-	kv(e, "name", "kubectl");
-	kv(e, "image", K8S_KUBECTL_IMAGE);
-	scalar(e, "command");
-	seq_start(e);
-	quoted(e, "/bin/kubectl");
-	seq_end(e);
-	scalar(e, "args");
-	seq_start(e);
-	quoted(e, "patch");
-	quoted(e, "jobset");
-	quoted(e, name);
-	quoted(e, "--type=merge");
-	quoted(e, "-p");
-	quoted(e, "{\"spec\":{\"suspend\":false}}");
-	seq_end(e);
-	map_end(e);
-	seq_end(e);
-	map_end(e); /* pod spec */
-	map_end(e); /* template */
-	map_end(e); /* job spec */
-	map_end(e); /* jobTemplate */
+	k8s_cron_spec_start(e, sched, s->timezone);
+	const char *args[] = {
+	    "patch", "jobset", name, "--type=merge", "-p", "{\"spec\":{\"suspend\":false}}", NULL};
+	k8s_kubectl_job(e, sa, slug, s->month, args);
 	map_end(e); /* spec */
 	k8s_doc_end(e);
 }

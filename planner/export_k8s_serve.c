@@ -66,32 +66,15 @@ static const char *replica_group(const struct service *sv)
 	return sv->nodes > 1 ? "leaderworkerset.x-k8s.io" : "apps";
 }
 
-/* A service's objects carry no month: they outlive it. */
-static void serve_metadata(struct emit *e, const struct service *sv, const char *name)
+/* A serving object's document up to its spec's replicas: the note as its
+ * comment, apiVersion and kind, the metadata with the job's annotations;
+ * leaves the spec's map open. */
+static void service_head(struct emit *e, const struct schedule *s, const struct service *sv,
+                         const char *api_version, const char *kind, const char *note)
 {
-	scalar(e, "metadata");
-	map_start(e);
-	kv(e, "name", name);
-	put_namespace(e);
-	k8s_labels(e, sv->slug, NULL);
-	map_end(e);
-}
-
-static void deployment_doc(struct emit *e, const struct schedule *s, const struct service *sv)
-{
-	char num[96], *note = NULL;
-	if (export_serve_loopback(sv->job, sv->se)) {
-		note = xasprintf("%s binds 127.0.0.1 by default: add --host 0.0.0.0 to run.command "
-		                 "or the Service and the readiness probe cannot reach it.",
-		                 sv->se->name);
-		if (!note) {
-			e->ok = false;
-			return;
-		}
-	}
+	char num[32];
 	k8s_doc_start(e, note);
-	free(note);
-	head(e, "apps/v1", "Deployment");
+	head(e, api_version, kind);
 	scalar(e, "metadata");
 	map_start(e);
 	kv(e, "name", sv->slug);
@@ -110,6 +93,33 @@ static void deployment_doc(struct emit *e, const struct schedule *s, const struc
 	map_start(e);
 	snprintf(num, sizeof num, "%d", sv->replicas);
 	kv_plain(e, "replicas", num);
+}
+
+/* A service's objects carry no month: they outlive it. */
+static void serve_metadata(struct emit *e, const struct service *sv, const char *name)
+{
+	scalar(e, "metadata");
+	map_start(e);
+	kv(e, "name", name);
+	put_namespace(e);
+	k8s_labels(e, sv->slug, NULL);
+	map_end(e);
+}
+
+static void deployment_doc(struct emit *e, const struct schedule *s, const struct service *sv)
+{
+	char *note = NULL;
+	if (export_serve_loopback(sv->job, sv->se)) {
+		note = xasprintf("%s binds 127.0.0.1 by default: add --host 0.0.0.0 to run.command "
+		                 "or the Service and the readiness probe cannot reach it.",
+		                 sv->se->name);
+		if (!note) {
+			e->ok = false;
+			return;
+		}
+	}
+	service_head(e, s, sv, "apps/v1", "Deployment", note);
+	free(note);
 	scalar(e, "selector");
 	map_start(e);
 	scalar(e, "matchLabels");
@@ -212,27 +222,8 @@ static void lws_doc(struct emit *e, const struct schedule *s, const struct servi
 		e->ok = false;
 		return;
 	}
-	k8s_doc_start(e, note);
+	service_head(e, s, sv, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet", note);
 	free(note);
-	head(e, "leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet");
-	scalar(e, "metadata");
-	map_start(e);
-	kv(e, "name", sv->slug);
-	put_namespace(e);
-	k8s_labels(e, sv->slug, NULL);
-	scalar(e, "annotations");
-	map_start(e);
-	kv(e, "planner.dev/job-name", sv->job->name);
-	kv(e, "planner.dev/serving", sv->job->serving == SERVING_WINDOW ? "window" : "always-on");
-	kv(e, "planner.dev/engine", sv->se->name);
-	kv(e, "planner.dev/resource", sv->r->resource);
-	kv(e, "planner.dev/month", s->month);
-	map_end(e);
-	map_end(e);
-	scalar(e, "spec");
-	map_start(e);
-	snprintf(num, sizeof num, "%d", sv->replicas);
-	kv_plain(e, "replicas", num);
 	scalar(e, "leaderWorkerTemplate");
 	map_start(e);
 	snprintf(num, sizeof num, "%d", sv->nodes);
@@ -351,46 +342,11 @@ static void scale_cron(struct emit *e, const struct schedule *s, const struct se
 	k8s_doc_start(e, NULL);
 	head(e, "batch/v1", "CronJob");
 	serve_metadata(e, sv, name);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "schedule", sched);
-	kv(e, "timeZone", s->timezone);
-	kv(e, "concurrencyPolicy", "Forbid");
-	snprintf(num, sizeof num, "%d", K8S_START_DEADLINE_S);
-	kv_plain(e, "startingDeadlineSeconds", num);
-	scalar(e, "jobTemplate");
-	map_start(e);
-	scalar(e, "spec");
-	map_start(e);
-	kv_plain(e, "backoffLimit", "3");
-	k8s_template_start(e, sv->slug, NULL);
-	scalar(e, "spec");
-	map_start(e);
-	kv(e, "serviceAccountName", sv->sa);
-	kv(e, "restartPolicy", "OnFailure");
-	scalar(e, "containers");
-	seq_start(e);
-	map_start(e);
-	kv(e, "name", "kubectl");
-	kv(e, "image", K8S_KUBECTL_IMAGE);
-	scalar(e, "command");
-	seq_start(e);
-	quoted(e, "/bin/kubectl");
-	seq_end(e);
-	scalar(e, "args");
-	seq_start(e);
-	quoted(e, "scale");
+	k8s_cron_spec_start(e, sched, s->timezone);
 	snprintf(target, sizeof target, "%s/%s", replica_kind(sv), sv->slug);
-	quoted(e, target);
 	snprintf(num, sizeof num, "--replicas=%d", replicas);
-	quoted(e, num);
-	seq_end(e);
-	map_end(e);
-	seq_end(e);
-	map_end(e); /* pod spec */
-	map_end(e); /* template */
-	map_end(e); /* job spec */
-	map_end(e); /* jobTemplate */
+	const char *args[] = {"scale", target, num, NULL};
+	k8s_kubectl_job(e, sv->sa, sv->slug, NULL, args);
 	map_end(e); /* spec */
 	k8s_doc_end(e);
 }
