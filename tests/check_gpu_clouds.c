@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "provider.h"
+#include "providers_util.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -31,50 +32,12 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-#define CLOSE(a, b)                                                                                \
-	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
-
 /* Runs p's fetch against `scenario` into n, with `key` (NULL: none) and
  * the settings opts (n_opts of them). */
 static int fetch_with(const struct provider *p, const char *scenario, const char *key,
                       const struct provider_option *opts, size_t n_opts, struct norm *n, char **err)
 {
-	struct http_opts o;
-	char base[128];
-	http_opts_init(&o);
-	o.retries = 0;
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/%s", server.port, scenario);
-	norm_init(n, test_ref(), p->name);
-	struct fetch_ctx fx = {.p = p,
-	                       .http = &o,
-	                       .base = base,
-	                       .key = key,
-	                       .options = opts,
-	                       .n_options = n_opts,
-	                       .out = n};
-	return p->fetch(&fx, err);
-}
-
-static int parse(const struct provider *p, const char *body, struct norm *n, char **err)
-{
-	norm_init(n, test_ref(), p->name);
-	return p->parse(n, body, strlen(body), NULL, err);
-}
-
-static const struct offer *find(const struct norm *n, const char *offer, const char *region)
-{
-	for (size_t i = 0; i < n->n_offers; i++)
-		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region))
-			return &n->offers[i];
-	return NULL;
-}
-
-static size_t count_of(const struct norm *n, const char *offer)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n->n_offers; i++)
-		k += !strcmp(n->offers[i].offer, offer);
-	return k;
+	return fetch_scenario(p, server.port, scenario, key, opts, n_opts, n, err);
 }
 
 /* --- cloudrift ------------------------------------------------------ */
@@ -87,7 +50,7 @@ START_TEST(cloudrift_prices_each_variant_in_cents_per_hour_in_each_datacenter_it
 	                  PLANNER_OK,
 	              "%s", err);
 	/* rtx49-8c-nr.1: 3277 cents per variant-hour, nodes in two DCs. */
-	const struct offer *a = find(&n, "rtx49-8c-nr.1", "us-east-nc-nr-1");
+	const struct offer *a = find_first(&n, "rtx49-8c-nr.1", "us-east-nc-nr-1");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "RTX 4090");
 	ck_assert_int_eq(a->gpu_count, 1);
@@ -98,19 +61,19 @@ START_TEST(cloudrift_prices_each_variant_in_cents_per_hour_in_each_datacenter_it
 	ck_assert(a->available); /* one free node there */
 	ck_assert_str_eq(a->country, "US");
 	ck_assert(a->marketplace); /* partners' machines, not CloudRift's own */
-	ck_assert_ptr_nonnull(find(&n, "rtx49-8c-nr.1", "us-central-tx-nr-1"));
+	ck_assert_ptr_nonnull(find_first(&n, "rtx49-8c-nr.1", "us-central-tx-nr-1"));
 	/* The 2-GPU size: the variant's price, not per GPU; no free node. */
-	const struct offer *b = find(&n, "rtx49-8c-nr.2", "us-east-nc-nr-1");
+	const struct offer *b = find_first(&n, "rtx49-8c-nr.2", "us-east-nc-nr-1");
 	ck_assert_ptr_nonnull(b);
 	ck_assert_int_eq(b->gpu_count, 2);
 	CLOSE(b->price_per_hour, 65.54);
 	CLOSE(b->ram_gib, 100);
 	ck_assert(!b->available);
-	ck_assert_uint_eq(count_of(&n, "rtx49-8c-nr.2"), 1);
+	ck_assert_uint_eq(count_named(&n, "rtx49-8c-nr.2"), 1);
 	/* A MIG variant is a slice, and p4d names no GPU (brand_short null):
 	 * both left out and counted, nothing guessed from "p4d". */
-	ck_assert_uint_eq(count_of(&n, "rtx49-8c-nr.mig"), 0);
-	ck_assert_uint_eq(count_of(&n, "p4d.24xlarge"), 0);
+	ck_assert_uint_eq(count_named(&n, "rtx49-8c-nr.mig"), 0);
+	ck_assert_uint_eq(count_named(&n, "p4d.24xlarge"), 0);
 	ck_assert_uint_eq(n.skipped, 2);
 	ck_assert_uint_eq(n.n_offers, 3);
 	/* One POST with gpuhunt's selector, and no key header. */
@@ -128,11 +91,11 @@ START_TEST(a_cloudrift_brand_the_gpu_table_does_not_know_is_counted_unknown)
 	struct norm n;
 	char *err = NULL;
 	ck_assert_int_eq(
-	    parse(&provider_cloudrift,
-	          "{\"data\": {\"instance_types\": [{\"name\": \"x\", \"brand_short\": "
-	          "\"Quantum QPU 9\", \"variants\": [{\"name\": \"x.1\", \"gpu_count\": 1, "
-	          "\"cost_per_hour\": 100, \"nodes_per_dc\": {\"us-east-nc-nr-1\": 1}}]}]}}",
-	          &n, &err),
+	    parse_body(&provider_cloudrift,
+	               "{\"data\": {\"instance_types\": [{\"name\": \"x\", \"brand_short\": "
+	               "\"Quantum QPU 9\", \"variants\": [{\"name\": \"x.1\", \"gpu_count\": 1, "
+	               "\"cost_per_hour\": 100, \"nodes_per_dc\": {\"us-east-nc-nr-1\": 1}}]}]}}",
+	               &n, NULL, &err),
 	    PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 0);
 	ck_assert_uint_eq(n.unknown_rows, 1);
@@ -145,7 +108,7 @@ START_TEST(a_cloudrift_body_without_instance_types_is_an_error_with_its_message)
 	struct norm n;
 	char *err = NULL;
 	ck_assert_int_eq(
-	    parse(&provider_cloudrift, "{\"error\": \"Unsupported version\"}", &n, &err),
+	    parse_body(&provider_cloudrift, "{\"error\": \"Unsupported version\"}", &n, NULL, &err),
 	    PLANNER_ENET);
 	ck_assert_msg(strstr(err, "cloudrift says: Unsupported version"), "%s", err);
 	free(err);
@@ -165,7 +128,7 @@ START_TEST(hotaisle_prices_a_vm_in_cents_per_hour_with_the_token_header_in_michi
 	                  PLANNER_OK,
 	              "%s", err);
 	ck_assert_uint_eq(n.n_offers, 1);
-	const struct offer *o = find(&n, "1x MI300X 13x Xeon Platinum 8470", "us-michigan-1");
+	const struct offer *o = find_first(&n, "1x MI300X 13x Xeon Platinum 8470", "us-michigan-1");
 	ck_assert_ptr_nonnull(o);
 	ck_assert_str_eq(o->gpu, "MI300X");
 	ck_assert_int_eq(o->gpu_count, 1);
@@ -189,7 +152,7 @@ START_TEST(hotaisle_null_is_no_vm_available_and_a_missing_team_is_an_error)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_hotaisle, "null", &n, &err), PLANNER_OK);
+	ck_assert_int_eq(parse_body(&provider_hotaisle, "null", &n, NULL, &err), PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 0);
 	norm_free(&n);
 	/* No team handle (none set in the test environment): no request. */
@@ -216,8 +179,9 @@ START_TEST(a_hotaisle_error_body_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_hotaisle, "{\"message\": \"Invalid token.\"}", &n, &err),
-	                 PLANNER_ENET);
+	ck_assert_int_eq(
+	    parse_body(&provider_hotaisle, "{\"message\": \"Invalid token.\"}", &n, NULL, &err),
+	    PLANNER_ENET);
 	ck_assert_msg(strstr(err, "hotaisle says: Invalid token."), "%s", err);
 	free(err);
 	norm_free(&n);

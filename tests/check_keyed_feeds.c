@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "provider.h"
+#include "providers_util.h"
 #include "refdata.h"
 #include "testutil.h"
 
@@ -27,45 +28,10 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
-
 /* Runs p's fetch against `scenario` into n with the key "test-key". */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
 {
-	struct http_opts o;
-	char base[128];
-	http_opts_init(&o);
-	o.retries = 0;
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/%s", server.port, scenario);
-	norm_init(n, test_ref(), p->name);
-	struct fetch_ctx fx = {.p = p, .http = &o, .base = base, .key = "test-key", .out = n};
-	return p->fetch(&fx, err);
-}
-
-/* Parses body with p's parse into n. */
-static int parse(const struct provider *p, const char *body, struct norm *n, char **next,
-		 char **err)
-{
-	norm_init(n, test_ref(), p->name);
-	return p->parse(n, body, strlen(body), next, err);
-}
-
-static const struct offer *find(const struct norm *n, const char *offer, const char *region,
-				bool spot)
-{
-	for (size_t i = 0; i < n->n_offers; i++)
-		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region) &&
-		    n->offers[i].spot == spot)
-			return &n->offers[i];
-	return NULL;
-}
-
-static size_t count_of(const struct norm *n, const char *offer)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n->n_offers; i++)
-		k += !strcmp(n->offers[i].offer, offer);
-	return k;
+	return fetch_scenario(p, server.port, scenario, "test-key", NULL, 0, n, err);
 }
 
 START_TEST(digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole_droplets)
@@ -83,7 +49,7 @@ START_TEST(digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole
 	ck_assert(h8->available);
 	ck_assert_str_eq(h8->country, "US");
 	/* One row per region the size can be created in. */
-	ck_assert_uint_eq(count_of(&n, "gpu-h100x1-80gb"), 2);
+	ck_assert_uint_eq(count_named(&n, "gpu-h100x1-80gb"), 2);
 	ck_assert_str_eq(find(&n, "gpu-h100x1-80gb", "tor1", false)->country, "CA");
 	/* No region: one row, not available. */
 	const struct offer *ada = find(&n, "gpu-6000adax1-48gb", "", false);
@@ -94,7 +60,7 @@ START_TEST(digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole
 	const struct offer *mi = find(&n, "gpu-mi300x8-1536gb", "atl1", false);
 	ck_assert_ptr_nonnull(mi);
 	ck_assert_str_eq(mi->gpu, "MI300X");
-	ck_assert_uint_eq(count_of(&n, "s-1vcpu-512mb-10gb"), 0); /* a CPU Droplet */
+	ck_assert_uint_eq(count_named(&n, "s-1vcpu-512mb-10gb"), 0); /* a CPU Droplet */
 	char *log = test_fixture_log(&server, "ok-do");
 	ck_assert_msg(strstr(log, "per_page=200") && strstr(log, "page=2&per_page=200"), "%s", log);
 	ck_assert_ptr_nonnull(strstr(log, "\"auth\": \"Bearer\""));
@@ -122,10 +88,11 @@ START_TEST(a_digitalocean_error_object_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL, *next = NULL;
-	ck_assert_int_eq(parse(&provider_digitalocean,
-			       "{\"id\": \"Unauthorized\", \"message\": \"Unable to authenticate you\"}",
-			       &n, &next, &err),
-			 PLANNER_ENET);
+	ck_assert_int_eq(
+	    parse_body(&provider_digitalocean,
+	               "{\"id\": \"Unauthorized\", \"message\": \"Unable to authenticate you\"}",
+	               &n, &next, &err),
+	    PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "digitalocean says: Unable to authenticate you"));
 	ck_assert_ptr_null(next);
 	free(err);
@@ -159,7 +126,7 @@ START_TEST(verda_trades_its_client_credentials_for_a_token_and_prices_on_demand_
 	const struct offer *none = find(&n, "1H100.80S.30V", "", true);
 	ck_assert_ptr_nonnull(none);
 	ck_assert(!none->available);
-	ck_assert_uint_eq(count_of(&n, "CPU.120V.480G"), 0);
+	ck_assert_uint_eq(count_named(&n, "CPU.120V.480G"), 0);
 	char *log = test_fixture_log(&server, "ok-verda");
 	ck_assert_msg(strstr(log, "/v1/oauth2/token") && strstr(log, "\"client_secret\": true") &&
 			  strstr(log, "\"client_id\": \"test-client-id\"") &&
@@ -185,7 +152,7 @@ START_TEST(verda_on_the_peer_recorded_rows_prices_spot_where_the_spot_list_names
 	/* On demand, 1V100.6V is in no location of the on-demand list. */
 	ck_assert(!find(&n, "1V100.6V", "", false)->available);
 	CLOSE(find(&n, "1V100.6V", "", false)->price_per_hour, 0.89);
-	ck_assert_uint_eq(count_of(&n, "CPU.120V.480G"), 0);
+	ck_assert_uint_eq(count_named(&n, "CPU.120V.480G"), 0);
 	norm_free(&n);
 }
 END_TEST
@@ -220,9 +187,9 @@ START_TEST(hyperstack_prices_a_flavor_as_its_gpu_count_times_the_pricebook_value
 	ck_assert_str_eq(h->region_group, "eu");
 	CLOSE(find(&n, "n3-RTX-A6000x1", "NORWAY-1", false)->price_per_hour, 0.50);
 	/* The H200 flavor has no pricebook row: left out, counted. */
-	ck_assert_uint_eq(count_of(&n, "n3-H200-SXM5x8"), 0);
+	ck_assert_uint_eq(count_named(&n, "n3-H200-SXM5x8"), 0);
 	ck_assert_uint_eq(n.skipped, 1);
-	ck_assert_uint_eq(count_of(&n, "n1-cpu-small"), 0);
+	ck_assert_uint_eq(count_named(&n, "n1-cpu-small"), 0);
 	char *log = test_fixture_log(&server, "ok-hs");
 	ck_assert_msg(strstr(log, "/v1/pricebook") && strstr(log, "/v1/core/flavors") &&
 			  strstr(log, "\"key_header\": \"api_key\"") && !strstr(log, "Bearer"),
@@ -236,9 +203,10 @@ START_TEST(a_hyperstack_status_false_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_hyperstack,
-			       "{\"status\": false, \"message\": \"Invalid API key\"}", &n, NULL, &err),
-			 PLANNER_ENET);
+	ck_assert_int_eq(parse_body(&provider_hyperstack,
+	                            "{\"status\": false, \"message\": \"Invalid API key\"}", &n,
+	                            NULL, &err),
+	                 PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "hyperstack says: Invalid API key"));
 	free(err);
 	norm_free(&n);
@@ -285,7 +253,7 @@ START_TEST(fluidstack_multiplies_the_gpu_hour_price_out_for_each_count_and_regio
 	ck_assert_str_eq(h->gpu, "H100 SXM");
 	ck_assert_str_eq(h->country, "NO");
 	ck_assert_str_eq(h->region_group, "eu");
-	ck_assert_uint_eq(count_of(&n, "H100_SXM5_80GB::1"), 2); /* two regions */
+	ck_assert_uint_eq(count_named(&n, "H100_SXM5_80GB::1"), 2); /* two regions */
 	const struct offer *a = find(&n, "RTX_A6000_48GB::2", "norway_4_eu", false);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "RTX A6000");
@@ -309,9 +277,9 @@ START_TEST(a_fluidstack_error_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_fluidstack, "{\"error\": \"Invalid API key\"}", &n, NULL,
-			       &err),
-			 PLANNER_ENET);
+	ck_assert_int_eq(
+	    parse_body(&provider_fluidstack, "{\"error\": \"Invalid API key\"}", &n, NULL, &err),
+	    PLANNER_ENET);
 	ck_assert_ptr_nonnull(strstr(err, "fluidstack says: Invalid API key"));
 	free(err);
 	norm_free(&n);
@@ -338,7 +306,7 @@ START_TEST(jarvislabs_prices_each_vm_size_per_gpu_and_passes_over_container_rows
 	CLOSE(s->price_per_hour, 2 * 0.29);
 	ck_assert(s->available); /* 2 spot devices free */
 	/* The container row is the same GPUs: not counted twice. */
-	ck_assert_uint_eq(count_of(&n, "L4-1x"), 2); /* on-demand and spot */
+	ck_assert_uint_eq(count_named(&n, "L4-1x"), 2); /* on-demand and spot */
 	const struct offer *a = find(&n, "A100-80GB-1x", "india-noida-01", false);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "A100 80GB");
@@ -350,7 +318,7 @@ START_TEST(jarvislabs_prices_each_vm_size_per_gpu_and_passes_over_container_rows
 	ck_assert_ptr_null(find(&n, "H100-2x", "europe-01", false));
 	ck_assert_ptr_null(find(&n, "H100-1x", "europe-01", true));
 	/* The H200 row's price is not a number: left out, counted. */
-	ck_assert_uint_eq(count_of(&n, "H200-1x"), 0);
+	ck_assert_uint_eq(count_named(&n, "H200-1x"), 0);
 	ck_assert_uint_eq(n.skipped, 1);
 	char *log = test_fixture_log(&server, "ok-jl");
 	ck_assert_msg(strstr(log, "/misc/server_meta") && strstr(log, "Bearer"), "%s", log);
@@ -363,9 +331,9 @@ START_TEST(a_jarvislabs_body_without_server_meta_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_jarvislabs, "{\"message\": \"Invalid token\"}", &n,
-			       NULL, &err),
-			 PLANNER_ENET);
+	ck_assert_int_eq(
+	    parse_body(&provider_jarvislabs, "{\"message\": \"Invalid token\"}", &n, NULL, &err),
+	    PLANNER_ENET);
 	ck_assert_msg(strstr(err, "jarvislabs says: Invalid token"), "%s", err);
 	free(err);
 	norm_free(&n);

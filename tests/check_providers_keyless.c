@@ -11,40 +11,8 @@
 #include <string.h>
 
 #include "provider.h"
+#include "providers_util.h"
 #include "testutil.h"
-
-#define CLOSE(a, b)                                                                                \
-	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
-
-/* Parses tests/fixtures/providers/<file> with p's parse into n. */
-static int parse_file(const struct provider *p, const char *file, struct norm *n, char **err)
-{
-	char path[256];
-	size_t len = 0;
-	snprintf(path, sizeof path, "tests/fixtures/providers/%s", file);
-	norm_init(n, test_ref(), p->name);
-	char *body = read_file(path, &len);
-	ck_assert_msg(body != NULL, "cannot read %s", path);
-	int rc = p->parse(n, body, len, NULL, err);
-	free(body);
-	return rc;
-}
-
-static const struct offer *find(const struct norm *n, const char *offer, const char *region)
-{
-	for (size_t i = 0; i < n->n_offers; i++)
-		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region))
-			return &n->offers[i];
-	return NULL;
-}
-
-static size_t count_offer(const struct norm *n, const char *offer)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n->n_offers; i++)
-		k += !strcmp(n->offers[i].offer, offer);
-	return k;
-}
 
 /* How many times needle occurs in hay. */
 static size_t count_str(const char *hay, const char *needle)
@@ -67,17 +35,10 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-/* Runs p's fetch against `scenario` of the fixture server into n. */
+/* Runs p's fetch against `scenario` into n. */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
 {
-	struct http_opts o;
-	char base[128];
-	http_opts_init(&o);
-	o.retries = 0;
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/%s", server.port, scenario);
-	norm_init(n, test_ref(), p->name);
-	struct fetch_ctx fx = {.p = p, .http = &o, .base = base, .out = n};
-	return p->fetch(&fx, err);
+	return fetch_scenario(p, server.port, scenario, NULL, NULL, 0, n, err);
 }
 
 /* --- ovhcloud ------------------------------------------------------- */
@@ -90,8 +51,9 @@ START_TEST(ovhcloud_prices_are_1e8_eur_per_instance_hour_in_each_region_of_the_f
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_ovhcloud, "ovhcloud.json", &n, &err), PLANNER_OK);
-	const struct offer *h = find(&n, "h100-380", "GRA11");
+	ck_assert_int_eq(parse_file(&provider_ovhcloud, "ovhcloud.json", &n, NULL, &err),
+	                 PLANNER_OK);
+	const struct offer *h = find_first(&n, "h100-380", "GRA11");
 	ck_assert_ptr_nonnull(h);
 	CLOSE(h->price_per_hour, 2.80);
 	ck_assert_str_eq(h->currency, "EUR");
@@ -100,25 +62,25 @@ START_TEST(ovhcloud_prices_are_1e8_eur_per_instance_hour_in_each_region_of_the_f
 	CLOSE(h->ram_gib, 380);
 	ck_assert_str_eq(h->country, "FR");
 	ck_assert_str_eq(h->region_group, "eu");
-	ck_assert_ptr_nonnull(find(&n, "h100-380", "BHS5"));
-	ck_assert_uint_eq(count_offer(&n, "h100-380"), 2); /* not the Local Zone plan */
-	const struct offer *h8 = find(&n, "h200-1920", "GRA11");
+	ck_assert_ptr_nonnull(find_first(&n, "h100-380", "BHS5"));
+	ck_assert_uint_eq(count_named(&n, "h100-380"), 2); /* not the Local Zone plan */
+	const struct offer *h8 = find_first(&n, "h200-1920", "GRA11");
 	ck_assert_ptr_nonnull(h8);
 	ck_assert_str_eq(h8->gpu, "H200");
 	ck_assert_int_eq(h8->gpu_count, 8);
 	CLOSE(h8->price_per_hour, 42.0); /* the instance's, not a GPU's */
-	CLOSE(find(&n, "t1-45", "WAW1")->price_per_hour, 0.70);
-	ck_assert_str_eq(find(&n, "t1-45", "WAW1")->country, "PL");
-	ck_assert_str_eq(find(&n, "t1-45", "UK1")->region_group, "europe");
-	CLOSE(find(&n, "a10-45", "SBG7")->price_per_hour, 0.76);
+	CLOSE(find_first(&n, "t1-45", "WAW1")->price_per_hour, 0.70);
+	ck_assert_str_eq(find_first(&n, "t1-45", "WAW1")->country, "PL");
+	ck_assert_str_eq(find_first(&n, "t1-45", "UK1")->region_group, "europe");
+	CLOSE(find_first(&n, "a10-45", "SBG7")->price_per_hour, 0.76);
 	/* "Tesla V100S" (t2) is the table's V100S, a 32 GB PCIe part. */
-	ck_assert_str_eq(find(&n, "t2-45", "GRA9")->gpu, "V100S");
-	CLOSE(find(&n, "t2-45", "GRA9")->price_per_hour, 0.88);
+	ck_assert_str_eq(find_first(&n, "t2-45", "GRA9")->gpu, "V100S");
+	CLOSE(find_first(&n, "t2-45", "GRA9")->price_per_hour, 0.88);
 	/* Windows flavours, the per-minute AI serving addon and CPU flavours
 	 * are not GPU instance-hours. */
-	ck_assert_uint_eq(count_offer(&n, "win-t1-45"), 0);
-	ck_assert_uint_eq(count_offer(&n, "ai-serving L4"), 0);
-	ck_assert_uint_eq(count_offer(&n, "b3-8"), 0);
+	ck_assert_uint_eq(count_named(&n, "win-t1-45"), 0);
+	ck_assert_uint_eq(count_named(&n, "ai-serving L4"), 0);
+	ck_assert_uint_eq(count_named(&n, "b3-8"), 0);
 	for (size_t i = 0; i < n.n_offers; i++)
 		ck_assert_str_eq(n.offers[i].currency, "EUR");
 	ck_assert_uint_eq(n.skipped, 0);
@@ -179,8 +141,8 @@ START_TEST(vultr_prices_are_usd_per_instance_hour_and_shares_of_a_gpu_are_left_o
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_vultr, "vultr.json", &n, &err), PLANNER_OK);
-	const struct offer *a = find(&n, "vcg-a100-12c-120g-80vram", "ewr");
+	ck_assert_int_eq(parse_file(&provider_vultr, "vultr.json", &n, NULL, &err), PLANNER_OK);
+	const struct offer *a = find_first(&n, "vcg-a100-12c-120g-80vram", "ewr");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "A100 80GB");
 	ck_assert_int_eq(a->gpu_count, 1);
@@ -189,20 +151,20 @@ START_TEST(vultr_prices_are_usd_per_instance_hour_and_shares_of_a_gpu_are_left_o
 	CLOSE(a->ram_gib, 120); /* 122880 MB */
 	CLOSE(a->vcpus, 12);
 	ck_assert_str_eq(a->country, "US");
-	const struct offer *l = find(&n, "vcg-l40s-16c-180g-48vram", "fra");
+	const struct offer *l = find_first(&n, "vcg-l40s-16c-180g-48vram", "fra");
 	ck_assert_ptr_nonnull(l);
 	ck_assert_str_eq(l->gpu, "L40S");
 	ck_assert_str_eq(l->region_group, "eu");
-	ck_assert_uint_eq(count_offer(&n, "vcg-l40s-16c-180g-48vram"), 3); /* a row a location */
-	ck_assert_str_eq(find(&n, "vcg-a40-24c-120g-48vram", "blr")->gpu, "A40");
-	ck_assert_uint_eq(count_offer(&n, "vcg-a40-6c-30g-12vram"), 0);
-	ck_assert_uint_eq(count_offer(&n, "vcg-a100-1c-6g-4vram"), 0);
-	ck_assert_uint_eq(count_offer(&n, "vcg-a100-6c-60g-40vram"), 0);
+	ck_assert_uint_eq(count_named(&n, "vcg-l40s-16c-180g-48vram"), 3); /* a row a location */
+	ck_assert_str_eq(find_first(&n, "vcg-a40-24c-120g-48vram", "blr")->gpu, "A40");
+	ck_assert_uint_eq(count_named(&n, "vcg-a40-6c-30g-12vram"), 0);
+	ck_assert_uint_eq(count_named(&n, "vcg-a100-1c-6g-4vram"), 0);
+	ck_assert_uint_eq(count_named(&n, "vcg-a100-6c-60g-40vram"), 0);
 	/* the three shares, and the MI325X plan whose 1536 GB is no 1, 2, 4 or 8 cards */
 	ck_assert_uint_eq(n.skipped, 4);
-	ck_assert_uint_eq(count_offer(&n, "vc2-2c-4gb"), 0);
+	ck_assert_uint_eq(count_named(&n, "vc2-2c-4gb"), 0);
 	/* No location: sold nowhere. */
-	ck_assert_uint_eq(count_offer(&n, "vcg-mi325x-252c-2872g-1536vram"), 0);
+	ck_assert_uint_eq(count_named(&n, "vcg-mi325x-252c-2872g-1536vram"), 0);
 	norm_free(&n);
 }
 END_TEST
@@ -213,7 +175,8 @@ START_TEST(vultr_bare_metal_counts_gpus_from_the_id_and_has_spot_rows)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_vultr, "vultr.metal.json", &n, &err), PLANNER_OK);
+	ck_assert_int_eq(parse_file(&provider_vultr, "vultr.metal.json", &n, NULL, &err),
+	                 PLANNER_OK);
 	const struct offer *h = find_spot(&n, "vbm-112c-2048gb-8-h100-gpu", "sea", false);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_int_eq(h->gpu_count, 8);
@@ -228,7 +191,7 @@ START_TEST(vultr_bare_metal_counts_gpus_from_the_id_and_has_spot_rows)
 	ck_assert_str_eq(l->gpu, "L40S");
 	ck_assert_int_eq(l->gpu_count, 8);
 	CLOSE(l->price_per_hour, 13.37);
-	ck_assert_uint_eq(count_offer(&n, "vbm-4c-32gb"), 0);
+	ck_assert_uint_eq(count_named(&n, "vbm-4c-32gb"), 0);
 	ck_assert_uint_eq(n.n_offers, 5);
 	norm_free(&n);
 }
@@ -254,11 +217,11 @@ START_TEST(vultr_reads_both_lists_and_follows_the_cursor)
 	struct norm n;
 	char *err = NULL;
 	ck_assert_msg(fetch(&provider_vultr, "paged-vultr", &n, &err) == PLANNER_OK, "%s", err);
-	ck_assert_ptr_nonnull(find(&n, "vcg-a100-12c-120g-80vram", "ewr"));
-	const struct offer *two = find(&n, "vcg-l40s-32c-375g-96vram", "ewr"); /* page 2 */
+	ck_assert_ptr_nonnull(find_first(&n, "vcg-a100-12c-120g-80vram", "ewr"));
+	const struct offer *two = find_first(&n, "vcg-l40s-32c-375g-96vram", "ewr"); /* page 2 */
 	ck_assert_ptr_nonnull(two);
 	ck_assert_int_eq(two->gpu_count, 2);
-	ck_assert_ptr_nonnull(find(&n, "vbm-112c-2048gb-8-h100-gpu", "sea"));
+	ck_assert_ptr_nonnull(find_first(&n, "vbm-112c-2048gb-8-h100-gpu", "sea"));
 	char *log = test_fixture_log(&server, "paged-vultr");
 	ck_assert_uint_eq(count_str(log, "\"method\""), 3);
 	ck_assert_msg(strstr(log, "type=all&per_page=500\"") &&
@@ -280,7 +243,7 @@ START_TEST(oci_prices_are_usd_per_gpu_hour_times_the_gpus_of_the_shape)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_oci, "oci.json", &n, &err), PLANNER_OK);
+	ck_assert_int_eq(parse_file(&provider_oci, "oci.json", &n, NULL, &err), PLANNER_OK);
 	const struct offer *h = find_spot(&n, "BM.GPU.H100.8", "", false);
 	ck_assert_ptr_nonnull(h);
 	CLOSE(h->price_per_hour, 80.0);
@@ -302,7 +265,7 @@ START_TEST(oci_prices_are_usd_per_gpu_hour_times_the_gpus_of_the_shape)
 	CLOSE(gb->vcpus, 128); /* Grace: an OCPU is a core */
 	CLOSE(find_spot(&n, "VM.GPU3.1", "", true)->price_per_hour, 2.95 / 2);
 	ck_assert_ptr_null(find_spot(&n, "BM.GPU.H100.8", "", true));
-	ck_assert_uint_eq(count_offer(&n, "BM.DenseIO.E5.128"), 0);
+	ck_assert_uint_eq(count_named(&n, "BM.DenseIO.E5.128"), 0);
 	norm_free(&n);
 }
 END_TEST
@@ -340,8 +303,8 @@ START_TEST(cudo_prices_a_size_as_the_sum_of_its_parts_in_usd_per_hour)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse_file(&provider_cudo, "cudo.json", &n, &err), PLANNER_OK);
-	const struct offer *a = find(&n, "epyc-rome-rtx-a5000.1gpu", "no-luster-1");
+	ck_assert_int_eq(parse_file(&provider_cudo, "cudo.json", &n, NULL, &err), PLANNER_OK);
+	const struct offer *a = find_first(&n, "epyc-rome-rtx-a5000.1gpu", "no-luster-1");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "RTX A5000");
 	CLOSE(a->ram_gib, 48);
@@ -351,15 +314,15 @@ START_TEST(cudo_prices_a_size_as_the_sum_of_its_parts_in_usd_per_hour)
 	ck_assert_str_eq(a->country, "NO");
 	ck_assert_str_eq(a->region_group, "eu");
 	ck_assert(a->available);
-	ck_assert_int_eq(find(&n, "epyc-rome-rtx-a5000.4gpu", "no-luster-1")->gpu_count, 4);
-	ck_assert_ptr_null(find(&n, "epyc-rome-rtx-a5000.8gpu", "no-luster-1")); /* 4 free */
+	ck_assert_int_eq(find_first(&n, "epyc-rome-rtx-a5000.4gpu", "no-luster-1")->gpu_count, 4);
+	ck_assert_ptr_null(find_first(&n, "epyc-rome-rtx-a5000.8gpu", "no-luster-1")); /* 4 free */
 	/* No GPU free: one size, unavailable. */
-	const struct offer *none = find(&n, "epyc-rome-rtx-a5000.1gpu", "se-smedjebacken-1");
+	const struct offer *none = find_first(&n, "epyc-rome-rtx-a5000.1gpu", "se-smedjebacken-1");
 	ck_assert_ptr_nonnull(none);
 	ck_assert(!none->available);
-	ck_assert_ptr_null(find(&n, "epyc-rome-rtx-a5000.2gpu", "se-smedjebacken-1"));
-	ck_assert_uint_eq(count_offer(&n, "epyc-rome.1gpu"), 0); /* no GPU */
-	ck_assert_ptr_nonnull(find(&n, "cascade-lake.4gpu", "br-saopaulo-1"));
+	ck_assert_ptr_null(find_first(&n, "epyc-rome-rtx-a5000.2gpu", "se-smedjebacken-1"));
+	ck_assert_uint_eq(count_named(&n, "epyc-rome.1gpu"), 0); /* no GPU */
+	ck_assert_ptr_nonnull(find_first(&n, "cascade-lake.4gpu", "br-saopaulo-1"));
 	norm_free(&n);
 }
 END_TEST

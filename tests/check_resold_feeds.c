@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "provider.h"
+#include "providers_util.h"
 #include "testutil.h"
 
 static struct test_fixture server;
@@ -25,35 +26,10 @@ static void stop(void)
 	test_fixture_stop(&server);
 }
 
-#define CLOSE(a, b)                                                                                \
-	ck_assert_msg(fabs((a) - (b)) < 1e-9, "%.10g != %.10g", (double)(a), (double)(b))
-
 /* Runs p's fetch against `scenario` into n with the key "test-key". */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
 {
-	struct http_opts o;
-	char base[128];
-	http_opts_init(&o);
-	o.retries = 0;
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/%s", server.port, scenario);
-	norm_init(n, test_ref(), p->name);
-	struct fetch_ctx fx = {.p = p, .http = &o, .base = base, .key = "test-key", .out = n};
-	return p->fetch(&fx, err);
-}
-
-/* Parses body with p's parse into n. */
-static int parse(const struct provider *p, const char *body, struct norm *n, char **err)
-{
-	norm_init(n, test_ref(), p->name);
-	return p->parse(n, body, strlen(body), NULL, err);
-}
-
-static const struct offer *find(const struct norm *n, const char *offer, const char *region)
-{
-	for (size_t i = 0; i < n->n_offers; i++)
-		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region))
-			return &n->offers[i];
-	return NULL;
+	return fetch_scenario(p, server.port, scenario, "test-key", NULL, 0, n, err);
 }
 
 /* The recorded response (PrimeIntellect-ai/prime's test data): 8 runpod
@@ -65,7 +41,7 @@ START_TEST(primeintellect_prices_each_resold_machine_in_its_data_centre_as_a_mar
 	ck_assert_msg(fetch(&provider_primeintellect, "ok-pi", &n, &err) == PLANNER_OK, "%s", err);
 	ck_assert_uint_eq(n.n_offers, 8);
 	ck_assert_uint_eq(n.skipped + n.unknown_rows, 0);
-	const struct offer *a = find(&n, "runpod:NVIDIA A100 80GB PCIe:1", "US-KS-2");
+	const struct offer *a = find_first(&n, "runpod:NVIDIA A100 80GB PCIe:1", "US-KS-2");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "A100 80GB");
 	CLOSE(a->price_per_hour, 1.6567999999999998);
@@ -77,8 +53,8 @@ START_TEST(primeintellect_prices_each_resold_machine_in_its_data_centre_as_a_mar
 	ck_assert(a->marketplace);
 	ck_assert_str_eq(a->country, "US");
 	/* The socket tells the two H100s apart in one data centre. */
-	const struct offer *sxm = find(&n, "runpod:NVIDIA H100 80GB HBM3:1", "CA-MTL-3");
-	const struct offer *pcie = find(&n, "runpod:NVIDIA H100 PCIe:1", "CA-MTL-3");
+	const struct offer *sxm = find_first(&n, "runpod:NVIDIA H100 80GB HBM3:1", "CA-MTL-3");
+	const struct offer *pcie = find_first(&n, "runpod:NVIDIA H100 PCIe:1", "CA-MTL-3");
 	ck_assert_ptr_nonnull(sxm);
 	ck_assert_ptr_nonnull(pcie);
 	ck_assert_str_eq(sxm->gpu, "H100 SXM");
@@ -117,13 +93,13 @@ START_TEST(primeintellect_reads_a_machines_total_memory_and_community_prices)
 	                   "{\"cloudId\": \"z\", \"gpuType\": \"A100_80GB\", \"provider\": \"q\","
 	                   " \"dataCenter\": \"US-KS-2\", \"gpuCount\": 1, \"prices\": {}}"
 	                   "], \"totalCount\": 4}";
-	ck_assert_int_eq(parse(&provider_primeintellect, body, &n, &err), PLANNER_OK);
-	const struct offer *h = find(&n, "p:x2:2", "US-KS-2");
+	ck_assert_int_eq(parse_body(&provider_primeintellect, body, &n, NULL, &err), PLANNER_OK);
+	const struct offer *h = find_first(&n, "p:x2:2", "US-KS-2");
 	ck_assert_ptr_nonnull(h);
 	ck_assert_str_eq(h->gpu, "H200");
 	CLOSE(h->price_per_hour, 5.0); /* not 2 x 5 */
 	ck_assert_int_eq(h->gpu_count, 2);
-	const struct offer *c = find(&n, "q:c1:1", "US-KS-2");
+	const struct offer *c = find_first(&n, "q:c1:1", "US-KS-2");
 	ck_assert_ptr_nonnull(c);
 	CLOSE(c->price_per_hour, 0.9);
 	ck_assert(!c->available);
@@ -138,8 +114,9 @@ START_TEST(a_primeintellect_body_without_items_is_an_error_with_its_message)
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_primeintellect,
-	                       "{\"detail\": \"x\", \"message\": \"Unauthorized\"}", &n, &err),
+	ck_assert_int_eq(parse_body(&provider_primeintellect,
+	                            "{\"detail\": \"x\", \"message\": \"Unauthorized\"}", &n, NULL,
+	                            &err),
 	                 PLANNER_ENET);
 	ck_assert_msg(strstr(err, "primeintellect says: Unauthorized"), "%s", err);
 	free(err);
@@ -156,7 +133,7 @@ START_TEST(hyperbolic_reads_cents_per_gpu_hour_from_the_marketplace_list)
 	char *err = NULL;
 	ck_assert_msg(fetch(&provider_hyperbolic, "ok-hb", &n, &err) == PLANNER_OK, "%s", err);
 	ck_assert_uint_eq(n.n_offers, 2); /* one-GPU machines: one size each */
-	const struct offer *a = find(&n, "korea-amd14-78-1x", "region-1");
+	const struct offer *a = find_first(&n, "korea-amd14-78-1x", "region-1");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "RTX 3070");
 	CLOSE(a->price_per_hour, 20.0); /* amount 2000 */
@@ -164,7 +141,7 @@ START_TEST(hyperbolic_reads_cents_per_gpu_hour_from_the_marketplace_list)
 	CLOSE(a->vcpus, 32);
 	ck_assert(a->available);
 	ck_assert(a->marketplace);
-	CLOSE(find(&n, "korea-amd11-181-1x", "region-1")->price_per_hour, 16.0);
+	CLOSE(find_first(&n, "korea-amd11-181-1x", "region-1")->price_per_hour, 16.0);
 	char *log = test_fixture_log(&server, "ok-hb");
 	ck_assert_msg(strstr(log, "\"POST\"") && strstr(log, "\"/v1/marketplace\"") &&
 	                  strstr(log, "filters"),
@@ -194,10 +171,11 @@ START_TEST(hyperbolic_offers_each_size_of_a_machine_while_its_gpus_are_free)
 	    "{\"id\": \"x\", \"gpus_total\": 1, \"hardware\": {\"gpus\": [{\"model\": \"A\"}]},"
 	    " \"pricing\": {}}"
 	    "]}";
-	ck_assert_int_eq(parse(&provider_hyperbolic, body, &n, &err), PLANNER_OK);
+	ck_assert_int_eq(parse_body(&provider_hyperbolic, body, &n, NULL, &err), PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 5); /* 1, 2, 4, 8 of m8; 1 of r1 */
 	ck_assert_uint_eq(n.skipped, 1);  /* no price */
-	const struct offer *two = find(&n, "m8-2x", "r"), *four = find(&n, "m8-4x", "r");
+	const struct offer *two = find_first(&n, "m8-2x", "r"),
+	                   *four = find_first(&n, "m8-4x", "r");
 	ck_assert_ptr_nonnull(two);
 	ck_assert_ptr_nonnull(four);
 	ck_assert_str_eq(two->gpu, "H100 SXM");
@@ -206,7 +184,7 @@ START_TEST(hyperbolic_offers_each_size_of_a_machine_while_its_gpus_are_free)
 	CLOSE(two->ram_gib, 400);
 	ck_assert(two->available); /* 3 free */
 	ck_assert(!four->available);
-	ck_assert(!find(&n, "r1-1x", "")->available);
+	ck_assert(!find_first(&n, "r1-1x", "")->available);
 	norm_free(&n);
 }
 END_TEST
@@ -216,7 +194,7 @@ START_TEST(a_hyperbolic_body_without_instances_is_an_error_with_its_message)
 	struct norm n;
 	char *err = NULL;
 	ck_assert_int_eq(
-	    parse(&provider_hyperbolic, "{\"error\": \"Not authenticated\"}", &n, &err),
+	    parse_body(&provider_hyperbolic, "{\"error\": \"Not authenticated\"}", &n, NULL, &err),
 	    PLANNER_ENET);
 	ck_assert_msg(strstr(err, "hyperbolic says: Not authenticated"), "%s", err);
 	free(err);

@@ -1,8 +1,10 @@
 /* providers_util.c — the helpers of providers_util.h. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "http.h"
 #include "providers_util.h"
 #include "testutil.h"
 #include "util.h"
@@ -23,6 +25,47 @@ int parse_file(const struct provider *p, const char *file, struct norm *n, char 
 	free(body);
 	free(path);
 	return rc;
+}
+
+int parse_body(const struct provider *p, const char *body, struct norm *n, char **next, char **err)
+{
+	norm_init(n, test_ref(), p->name);
+	return p->parse(n, body, strlen(body), next, err);
+}
+
+int fetch_scenario(const struct provider *p, int port, const char *scenario, const char *key,
+                   const struct provider_option *opts, size_t n_opts, struct norm *n, char **err)
+{
+	struct http_opts o;
+	char base[128];
+	http_opts_init(&o);
+	o.retries = 0;
+	snprintf(base, sizeof base, "http://127.0.0.1:%d/%s", port, scenario);
+	norm_init(n, test_ref(), p->name);
+	struct fetch_ctx fx = {.p = p,
+	                       .http = &o,
+	                       .base = base,
+	                       .key = key,
+	                       .options = opts,
+	                       .n_options = n_opts,
+	                       .out = n};
+	return p->fetch(&fx, err);
+}
+
+const struct offer *find_first(const struct norm *n, const char *offer, const char *region)
+{
+	for (size_t i = 0; i < n->n_offers; i++)
+		if (!strcmp(n->offers[i].offer, offer) && !strcmp(n->offers[i].region, region))
+			return &n->offers[i];
+	return NULL;
+}
+
+size_t count_named(const struct norm *n, const char *offer)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n->n_offers; i++)
+		k += !strcmp(n->offers[i].offer, offer);
+	return k;
 }
 
 const struct offer *find(const struct norm *n, const char *offer, const char *region, bool spot)

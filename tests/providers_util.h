@@ -13,6 +13,17 @@
 
 /* Parses a fixture file with p's parse into n; returns the parse status. */
 int parse_file(const struct provider *p, const char *file, struct norm *n, char **next, char **err);
+/* Parses body (a string) with p's parse into n; returns the parse status. */
+int parse_body(const struct provider *p, const char *body, struct norm *n, char **next, char **err);
+/* Runs p's fetch, with no retries, against `scenario` of the fixture
+ * server on port into n, with `key` (NULL: none) and the settings opts
+ * (n_opts of them); returns the fetch status. */
+int fetch_scenario(const struct provider *p, int port, const char *scenario, const char *key,
+                   const struct provider_option *opts, size_t n_opts, struct norm *n, char **err);
+/* The first offer of that name and region in n, spot or not, or NULL. */
+const struct offer *find_first(const struct norm *n, const char *offer, const char *region);
+/* How many offers of n have that name. */
+size_t count_named(const struct norm *n, const char *offer);
 /* The offer of that name, region and spot flag in n, or NULL. */
 const struct offer *find(const struct norm *n, const char *offer, const char *region, bool spot);
 /* The API row of that model in n, or NULL. */
