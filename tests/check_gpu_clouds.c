@@ -20,24 +20,12 @@
 
 #include <cJSON.h>
 
-static struct test_fixture server;
-
-static void start(void)
-{
-	test_fixture_start(&server, 2.0);
-}
-
-static void stop(void)
-{
-	test_fixture_stop(&server);
-}
-
 /* Runs p's fetch against `scenario` into n, with `key` (NULL: none) and
  * the settings opts (n_opts of them). */
 static int fetch_with(const struct provider *p, const char *scenario, const char *key,
                       const struct provider_option *opts, size_t n_opts, struct norm *n, char **err)
 {
-	return fetch_scenario(p, server.port, scenario, key, opts, n_opts, n, err);
+	return fetch_scenario(p, feed_server.port, scenario, key, opts, n_opts, n, err);
 }
 
 /* --- cloudrift ------------------------------------------------------ */
@@ -77,7 +65,7 @@ START_TEST(cloudrift_prices_each_variant_in_cents_per_hour_in_each_datacenter_it
 	ck_assert_uint_eq(n.skipped, 2);
 	ck_assert_uint_eq(n.n_offers, 3);
 	/* One POST with gpuhunt's selector, and no key header. */
-	char *log = test_fixture_log(&server, "ok-cr");
+	char *log = test_fixture_log(&feed_server, "ok-cr");
 	ck_assert_msg(strstr(log, "/api/v1/instance-types/list") && strstr(log, "POST") &&
 	                  strstr(log, "ByServiceAndLocation") && !strstr(log, "Bearer"),
 	              "%s", log);
@@ -105,14 +93,8 @@ END_TEST
 
 START_TEST(a_cloudrift_body_without_instance_types_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(
-	    parse_body(&provider_cloudrift, "{\"error\": \"Unsupported version\"}", &n, NULL, &err),
-	    PLANNER_ENET);
-	ck_assert_msg(strstr(err, "cloudrift says: Unsupported version"), "%s", err);
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_cloudrift, "{\"error\": \"Unsupported version\"}",
+	              "cloudrift says: Unsupported version");
 }
 END_TEST
 
@@ -139,7 +121,7 @@ START_TEST(hotaisle_prices_a_vm_in_cents_per_hour_with_the_token_header_in_michi
 	ck_assert(!o->spot);
 	ck_assert(!o->marketplace);
 	ck_assert_str_eq(o->country, "US");
-	char *log = test_fixture_log(&server, "ok-ha");
+	char *log = test_fixture_log(&feed_server, "ok-ha");
 	ck_assert_msg(strstr(log, "/api/teams/test-team/virtual_machines/available/") &&
 	                  strstr(log, "Token"),
 	              "%s", log);
@@ -169,7 +151,7 @@ START_TEST(hotaisle_null_is_no_vm_available_and_a_missing_team_is_an_error)
 	                 PLANNER_ENET);
 	free(err);
 	norm_free(&n);
-	char *log = test_fixture_log(&server, "ok-ha-none");
+	char *log = test_fixture_log(&feed_server, "ok-ha-none");
 	ck_assert_msg(!strstr(log, "/api/"), "%s", log);
 	free(log);
 }
@@ -177,14 +159,8 @@ END_TEST
 
 START_TEST(a_hotaisle_error_body_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(
-	    parse_body(&provider_hotaisle, "{\"message\": \"Invalid token.\"}", &n, NULL, &err),
-	    PLANNER_ENET);
-	ck_assert_msg(strstr(err, "hotaisle says: Invalid token."), "%s", err);
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_hotaisle, "{\"message\": \"Invalid token.\"}",
+	              "hotaisle says: Invalid token.");
 }
 END_TEST
 
@@ -194,9 +170,10 @@ END_TEST
 START_TEST(refresh_stores_cloudrift_and_says_what_hotaisle_lacks)
 {
 	char *dir = test_tmpdir(), *db = xasprintf("%s/prices.db", dir), *out = NULL, *err = NULL;
-	char *env[5] = {xasprintf("PLANNER_CLOUDRIFT_URL=http://127.0.0.1:%d/ok-cli", server.port),
-	                xasprintf("PLANNER_HOTAISLE_URL=http://127.0.0.1:%d/ok-cli", server.port),
-	                xstrdup("HOTAISLE_API_KEY="), xstrdup("HOTAISLE_TEAM_HANDLE="), NULL};
+	char *env[5] = {
+	    xasprintf("PLANNER_CLOUDRIFT_URL=http://127.0.0.1:%d/ok-cli", feed_server.port),
+	    xasprintf("PLANNER_HOTAISLE_URL=http://127.0.0.1:%d/ok-cli", feed_server.port),
+	    xstrdup("HOTAISLE_API_KEY="), xstrdup("HOTAISLE_TEAM_HANDLE="), NULL};
 	const char *argv[] = {"refresh", "--db", db, "--provider", "cloudrift,hotaisle", NULL};
 	ck_assert_int_eq(test_run_planner(argv, (const char *const *)env, &out, &err), 0);
 	ck_assert_msg(strstr(err, "hotaisle skipped") && strstr(err, "HOTAISLE_API_KEY"), "%s",
@@ -319,7 +296,7 @@ Suite *gpu_clouds_suite(void)
 {
 	Suite *s = suite_create("gpu_clouds");
 	TCase *t = tcase_create("feeds");
-	tcase_add_unchecked_fixture(t, start, stop);
+	tcase_add_unchecked_fixture(t, feed_server_start, feed_server_stop);
 	tcase_add_test(
 	    t, cloudrift_prices_each_variant_in_cents_per_hour_in_each_datacenter_it_has_nodes_in);
 	tcase_add_test(t, a_cloudrift_brand_the_gpu_table_does_not_know_is_counted_unknown);

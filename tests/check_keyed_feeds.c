@@ -16,22 +16,10 @@
 #include "refdata.h"
 #include "testutil.h"
 
-static struct test_fixture server;
-
-static void start(void)
-{
-	test_fixture_start(&server, 2.0);
-}
-
-static void stop(void)
-{
-	test_fixture_stop(&server);
-}
-
 /* Runs p's fetch against `scenario` into n with the key "test-key". */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
 {
-	return fetch_scenario(p, server.port, scenario, "test-key", NULL, 0, n, err);
+	return fetch_scenario(p, feed_server.port, scenario, "test-key", NULL, 0, n, err);
 }
 
 START_TEST(digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole_droplets)
@@ -61,7 +49,7 @@ START_TEST(digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole
 	ck_assert_ptr_nonnull(mi);
 	ck_assert_str_eq(mi->gpu, "MI300X");
 	ck_assert_uint_eq(count_named(&n, "s-1vcpu-512mb-10gb"), 0); /* a CPU Droplet */
-	char *log = test_fixture_log(&server, "ok-do");
+	char *log = test_fixture_log(&feed_server, "ok-do");
 	ck_assert_msg(strstr(log, "per_page=200") && strstr(log, "page=2&per_page=200"), "%s", log);
 	ck_assert_ptr_nonnull(strstr(log, "\"auth\": \"Bearer\""));
 	free(log);
@@ -127,7 +115,7 @@ START_TEST(verda_trades_its_client_credentials_for_a_token_and_prices_on_demand_
 	ck_assert_ptr_nonnull(none);
 	ck_assert(!none->available);
 	ck_assert_uint_eq(count_named(&n, "CPU.120V.480G"), 0);
-	char *log = test_fixture_log(&server, "ok-verda");
+	char *log = test_fixture_log(&feed_server, "ok-verda");
 	ck_assert_msg(strstr(log, "/v1/oauth2/token") && strstr(log, "\"client_secret\": true") &&
 			  strstr(log, "\"client_id\": \"test-client-id\"") &&
 			  strstr(log, "client_credentials"),
@@ -190,7 +178,7 @@ START_TEST(hyperstack_prices_a_flavor_as_its_gpu_count_times_the_pricebook_value
 	ck_assert_uint_eq(count_named(&n, "n3-H200-SXM5x8"), 0);
 	ck_assert_uint_eq(n.skipped, 1);
 	ck_assert_uint_eq(count_named(&n, "n1-cpu-small"), 0);
-	char *log = test_fixture_log(&server, "ok-hs");
+	char *log = test_fixture_log(&feed_server, "ok-hs");
 	ck_assert_msg(strstr(log, "/v1/pricebook") && strstr(log, "/v1/core/flavors") &&
 			  strstr(log, "\"key_header\": \"api_key\"") && !strstr(log, "Bearer"),
 		      "%s", log);
@@ -201,15 +189,8 @@ END_TEST
 
 START_TEST(a_hyperstack_status_false_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(parse_body(&provider_hyperstack,
-	                            "{\"status\": false, \"message\": \"Invalid API key\"}", &n,
-	                            NULL, &err),
-	                 PLANNER_ENET);
-	ck_assert_ptr_nonnull(strstr(err, "hyperstack says: Invalid API key"));
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_hyperstack, "{\"status\": false, \"message\": \"Invalid API key\"}",
+	              "hyperstack says: Invalid API key");
 }
 END_TEST
 
@@ -234,7 +215,7 @@ START_TEST(shadeform_prices_are_cents_and_each_row_keeps_its_cloud)
 	CLOSE(find(&n, "massedcompute/gpu_1x_a6000", "massedcompute/us-central-2", false)
 		  ->price_per_hour,
 	      0.57);
-	char *log = test_fixture_log(&server, "ok-sf");
+	char *log = test_fixture_log(&feed_server, "ok-sf");
 	ck_assert_msg(strstr(log, "\"key_header\": \"X-API-KEY\"") && !strstr(log, "Bearer"), "%s",
 		      log);
 	free(log);
@@ -264,7 +245,7 @@ START_TEST(fluidstack_multiplies_the_gpu_hour_price_out_for_each_count_and_regio
 	ck_assert_str_eq(none->gpu, "A100 80GB");
 	ck_assert(!none->available);
 	ck_assert_uint_eq(n.n_unknown, 1); /* Z9000: reported, not guessed */
-	char *log = test_fixture_log(&server, "ok-fs");
+	char *log = test_fixture_log(&feed_server, "ok-fs");
 	ck_assert_msg(strstr(log, "/list_available_configurations") &&
 			  strstr(log, "\"key_header\": \"api-key\"") && !strstr(log, "Bearer"),
 		      "%s", log);
@@ -275,14 +256,8 @@ END_TEST
 
 START_TEST(a_fluidstack_error_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(
-	    parse_body(&provider_fluidstack, "{\"error\": \"Invalid API key\"}", &n, NULL, &err),
-	    PLANNER_ENET);
-	ck_assert_ptr_nonnull(strstr(err, "fluidstack says: Invalid API key"));
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_fluidstack, "{\"error\": \"Invalid API key\"}",
+	              "fluidstack says: Invalid API key");
 }
 END_TEST
 
@@ -320,7 +295,7 @@ START_TEST(jarvislabs_prices_each_vm_size_per_gpu_and_passes_over_container_rows
 	/* The H200 row's price is not a number: left out, counted. */
 	ck_assert_uint_eq(count_named(&n, "H200-1x"), 0);
 	ck_assert_uint_eq(n.skipped, 1);
-	char *log = test_fixture_log(&server, "ok-jl");
+	char *log = test_fixture_log(&feed_server, "ok-jl");
 	ck_assert_msg(strstr(log, "/misc/server_meta") && strstr(log, "Bearer"), "%s", log);
 	free(log);
 	norm_free(&n);
@@ -329,14 +304,8 @@ END_TEST
 
 START_TEST(a_jarvislabs_body_without_server_meta_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(
-	    parse_body(&provider_jarvislabs, "{\"message\": \"Invalid token\"}", &n, NULL, &err),
-	    PLANNER_ENET);
-	ck_assert_msg(strstr(err, "jarvislabs says: Invalid token"), "%s", err);
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_jarvislabs, "{\"message\": \"Invalid token\"}",
+	              "jarvislabs says: Invalid token");
 }
 END_TEST
 
@@ -370,7 +339,7 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 		char var[64];
 		ck_assert_ptr_nonnull(p);
 		provider_url_env(p, var, sizeof var);
-		env[e++] = xasprintf("%s=http://127.0.0.1:%d/ok-nokey", var, server.port);
+		env[e++] = xasprintf("%s=http://127.0.0.1:%d/ok-nokey", var, feed_server.port);
 		env[e++] = xasprintf("%s=", p->key_env);
 	}
 	env[e] = NULL;
@@ -392,7 +361,7 @@ START_TEST(a_missing_key_skips_each_keyed_feed_with_one_line_and_its_snapshot_ro
 		free(rows);
 	}
 	ck_assert_int_gt(kept, 0); /* verda's, hyperstack's and jarvislabs' at least */
-	char *log = test_fixture_log(&server, "ok-nokey");
+	char *log = test_fixture_log(&feed_server, "ok-nokey");
 	ck_assert_str_eq(log, "[]"); /* nothing was asked */
 	free(log);
 	for (size_t i = 0; i < e; i++)
@@ -408,7 +377,7 @@ Suite *keyed_feeds_suite(void)
 {
 	Suite *s = suite_create("keyed_feeds");
 	TCase *t = tcase_create("over loopback");
-	tcase_add_checked_fixture(t, start, stop);
+	tcase_add_checked_fixture(t, feed_server_start, feed_server_stop);
 	tcase_add_test(t, digitalocean_prices_a_droplet_hour_in_usd_and_reads_vram_as_the_whole_droplets);
 	tcase_add_test(t, digitalocean_on_the_peer_recorded_sizes_keeps_the_h100_and_mi300x_droplets);
 	tcase_add_test(t, a_digitalocean_error_object_is_an_error_with_its_message);

@@ -23,22 +23,10 @@ static size_t count_str(const char *hay, const char *needle)
 	return k;
 }
 
-static struct test_fixture server;
-
-static void start(void)
-{
-	test_fixture_start(&server, 2.0);
-}
-
-static void stop(void)
-{
-	test_fixture_stop(&server);
-}
-
 /* Runs p's fetch against `scenario` into n. */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
 {
-	return fetch_scenario(p, server.port, scenario, NULL, NULL, 0, n, err);
+	return fetch_scenario(p, feed_server.port, scenario, NULL, NULL, 0, n, err);
 }
 
 /* --- ovhcloud ------------------------------------------------------- */
@@ -109,7 +97,7 @@ START_TEST(ovhcloud_asks_the_fr_catalogue_once_without_a_key)
 	char *err = NULL;
 	ck_assert_msg(fetch(&provider_ovhcloud, "ok-ovh", &n, &err) == PLANNER_OK, "%s", err);
 	ck_assert_uint_gt(n.n_offers, 10);
-	char *log = test_fixture_log(&server, "ok-ovh");
+	char *log = test_fixture_log(&feed_server, "ok-ovh");
 	ck_assert_msg(strstr(log, "/1.0/order/catalog/public/cloud") &&
 	                  strstr(log, "ovhSubsidiary=FR") && strstr(log, "\"auth\": \"\""),
 	              "%s", log);
@@ -222,7 +210,7 @@ START_TEST(vultr_reads_both_lists_and_follows_the_cursor)
 	ck_assert_ptr_nonnull(two);
 	ck_assert_int_eq(two->gpu_count, 2);
 	ck_assert_ptr_nonnull(find_first(&n, "vbm-112c-2048gb-8-h100-gpu", "sea"));
-	char *log = test_fixture_log(&server, "paged-vultr");
+	char *log = test_fixture_log(&feed_server, "paged-vultr");
 	ck_assert_uint_eq(count_str(log, "\"method\""), 3);
 	ck_assert_msg(strstr(log, "type=all&per_page=500\"") &&
 	                  strstr(log, "per_page=500&cursor=bmV4dF9fdmNnLWE%3D") &&
@@ -278,7 +266,7 @@ START_TEST(oci_fetches_shapes_and_products_and_needs_both)
 	char *err = NULL;
 	ck_assert_msg(fetch(&provider_oci, "ok-oci", &n, &err) == PLANNER_OK, "%s", err);
 	ck_assert_ptr_nonnull(find_spot(&n, "BM.GPU.H100.8", "", false));
-	char *log = test_fixture_log(&server, "ok-oci");
+	char *log = test_fixture_log(&feed_server, "ok-oci");
 	ck_assert_msg(strstr(log, "cloudestimator2/data/products.json") &&
 	                  strstr(log, "cloudestimator2/data/shapes.json"),
 	              "%s", log);
@@ -355,7 +343,7 @@ Suite *providers_keyless_suite(void)
 	tcase_add_test(t, a_cudo_error_object_is_an_error_with_its_message);
 	suite_add_tcase(s, t);
 	t = tcase_create("over loopback");
-	tcase_add_checked_fixture(t, start, stop);
+	tcase_add_checked_fixture(t, feed_server_start, feed_server_stop);
 	tcase_add_test(t, ovhcloud_asks_the_fr_catalogue_once_without_a_key);
 	tcase_add_test(t, vultr_reads_both_lists_and_follows_the_cursor);
 	tcase_add_test(t, oci_fetches_shapes_and_products_and_needs_both);

@@ -14,22 +14,10 @@
 #include "providers_util.h"
 #include "testutil.h"
 
-static struct test_fixture server;
-
-static void start(void)
-{
-	test_fixture_start(&server, 2.0);
-}
-
-static void stop(void)
-{
-	test_fixture_stop(&server);
-}
-
 /* Runs p's fetch against `scenario` into n with the key "test-key". */
 static int fetch(const struct provider *p, const char *scenario, struct norm *n, char **err)
 {
-	return fetch_scenario(p, server.port, scenario, "test-key", NULL, 0, n, err);
+	return fetch_scenario(p, feed_server.port, scenario, "test-key", NULL, 0, n, err);
 }
 
 /* The recorded response (PrimeIntellect-ai/prime's test data): 8 runpod
@@ -63,7 +51,7 @@ START_TEST(primeintellect_prices_each_resold_machine_in_its_data_centre_as_a_mar
 	CLOSE(pcie->price_per_hour, 2.4068);
 	ck_assert_str_eq(pcie->country, "CA");
 	/* Eight items are less than a page of 100: no second page asked. */
-	char *log = test_fixture_log(&server, "ok-pi");
+	char *log = test_fixture_log(&feed_server, "ok-pi");
 	ck_assert_msg(strstr(log, "\"/api/v1/availability/gpus\"") &&
 	                  strstr(log, "\"page=1&page_size=100\"") && !strstr(log, "page=2") &&
 	                  strstr(log, "Bearer"),
@@ -112,15 +100,9 @@ END_TEST
 
 START_TEST(a_primeintellect_body_without_items_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(parse_body(&provider_primeintellect,
-	                            "{\"detail\": \"x\", \"message\": \"Unauthorized\"}", &n, NULL,
-	                            &err),
-	                 PLANNER_ENET);
-	ck_assert_msg(strstr(err, "primeintellect says: Unauthorized"), "%s", err);
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_primeintellect,
+	              "{\"detail\": \"x\", \"message\": \"Unauthorized\"}",
+	              "primeintellect says: Unauthorized");
 }
 END_TEST
 
@@ -142,7 +124,7 @@ START_TEST(hyperbolic_reads_cents_per_gpu_hour_from_the_marketplace_list)
 	ck_assert(a->available);
 	ck_assert(a->marketplace);
 	CLOSE(find_first(&n, "korea-amd11-181-1x", "region-1")->price_per_hour, 16.0);
-	char *log = test_fixture_log(&server, "ok-hb");
+	char *log = test_fixture_log(&feed_server, "ok-hb");
 	ck_assert_msg(strstr(log, "\"POST\"") && strstr(log, "\"/v1/marketplace\"") &&
 	                  strstr(log, "filters"),
 	              "%s", log);
@@ -191,14 +173,8 @@ END_TEST
 
 START_TEST(a_hyperbolic_body_without_instances_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(
-	    parse_body(&provider_hyperbolic, "{\"error\": \"Not authenticated\"}", &n, NULL, &err),
-	    PLANNER_ENET);
-	ck_assert_msg(strstr(err, "hyperbolic says: Not authenticated"), "%s", err);
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_hyperbolic, "{\"error\": \"Not authenticated\"}",
+	              "hyperbolic says: Not authenticated");
 }
 END_TEST
 
@@ -206,7 +182,7 @@ Suite *resold_feeds_suite(void)
 {
 	Suite *s = suite_create("resold_feeds");
 	TCase *t = tcase_create("over loopback");
-	tcase_add_checked_fixture(t, start, stop);
+	tcase_add_checked_fixture(t, feed_server_start, feed_server_stop);
 	tcase_add_test(
 	    t, primeintellect_prices_each_resold_machine_in_its_data_centre_as_a_marketplace_row);
 	tcase_add_test(t, primeintellect_reads_a_machines_total_memory_and_community_prices);

@@ -27,6 +27,18 @@ int parse_file(const struct provider *p, const char *file, struct norm *n, char 
 	return rc;
 }
 
+struct test_fixture feed_server;
+
+void feed_server_start(void)
+{
+	test_fixture_start(&feed_server, 2.0);
+}
+
+void feed_server_stop(void)
+{
+	test_fixture_stop(&feed_server);
+}
+
 int parse_body(const struct provider *p, const char *body, struct norm *n, char **next, char **err)
 {
 	norm_init(n, test_ref(), p->name);
@@ -50,6 +62,16 @@ int fetch_scenario(const struct provider *p, int port, const char *scenario, con
 	                       .n_options = n_opts,
 	                       .out = n};
 	return p->fetch(&fx, err);
+}
+
+void ck_error_body(const struct provider *p, const char *body, const char *says)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse_body(p, body, &n, NULL, &err), PLANNER_ENET);
+	ck_assert_msg(err && strstr(err, says), "%s: %s", p->name, err ? err : "(no message)");
+	free(err);
+	norm_free(&n);
 }
 
 const struct offer *find_first(const struct norm *n, const char *offer, const char *region)

@@ -10,9 +10,16 @@
 
 #include "provider.h"
 #include "store.h"
+#include "testutil.h"
 
 /* Parses a fixture file with p's parse into n; returns the parse status. */
 int parse_file(const struct provider *p, const char *file, struct norm *n, char **next, char **err);
+/* The fixture server (tests/fixture_server.py) the feed suites fetch
+ * from, and its start and stop for tcase_add_(un)checked_fixture. */
+extern struct test_fixture feed_server;
+void feed_server_start(void);
+void feed_server_stop(void);
+
 /* Parses body (a string) with p's parse into n; returns the parse status. */
 int parse_body(const struct provider *p, const char *body, struct norm *n, char **next, char **err);
 /* Runs p's fetch, with no retries, against `scenario` of the fixture
@@ -20,6 +27,9 @@ int parse_body(const struct provider *p, const char *body, struct norm *n, char 
  * (n_opts of them); returns the fetch status. */
 int fetch_scenario(const struct provider *p, int port, const char *scenario, const char *key,
                    const struct provider_option *opts, size_t n_opts, struct norm *n, char **err);
+/* Asserts that p's parse takes body as the provider's error: PLANNER_ENET,
+ * with `says` in the message ("cloudrift says: ..."). */
+void ck_error_body(const struct provider *p, const char *body, const char *says);
 /* The first offer of that name and region in n, spot or not, or NULL. */
 const struct offer *find_first(const struct norm *n, const char *offer, const char *region);
 /* How many offers of n have that name. */
