@@ -566,67 +566,68 @@ START_TEST(k8s_serving_jobs_are_deployments_and_services_a_window_scales_to_zero
 				    &out);
 	ck_assert_msg(rc == 0, "the Kubernetes types reject the export: %s", out ? out : "");
 	free(out);
-	char *cmd = xasprintf(
-		"/usr/bin/python3 -c 'import collections,json,sys,yaml\n"
-		"text = open(sys.argv[1]).read()\n"
-		"docs = [d for d in yaml.safe_load_all(text) if d]\n"
-		"kinds = collections.Counter(d[\"kind\"] for d in docs)\n"
-		"assert kinds == {\"Deployment\": 2, \"Service\": 2, \"ServiceAccount\": 1, \"Role\": 1,\n"
-		"    \"RoleBinding\": 1, \"CronJob\": 2}, kinds\n"
-		"assert all(d[\"metadata\"][\"namespace\"] == \"inference\" for d in docs)\n"
-		"by = {(d[\"kind\"], d[\"metadata\"][\"name\"]): d for d in docs}\n"
-		"runs = json.load(open(sys.argv[2]))[\"runs\"]\n"
-		"port = {\"fleet\": 8000, \"staff-assistant\": 8080}\n"
-		"for job in port:\n"
-		"    dep = by[(\"Deployment\", job)][\"spec\"]\n"
-		"    pod = dep[\"template\"][\"spec\"]\n"
-		"    c = pod[\"containers\"][0]\n"
-		"    n = int(c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"])\n"
-		"    gpus = {r[\"gpu_count\"] for r in runs if r[\"job\"] == job and r[\"route\"] == \"owned\"}\n"
-		"    assert gpus == {dep[\"replicas\"] * n}, (job, gpus, dep[\"replicas\"], n)\n"
-		"    assert pod[\"restartPolicy\"] == \"Always\" and pod[\"nodeSelector\"] == {\n"
-		"        \"nvidia.com/gpu.product\": \"NVIDIA-GeForce-RTX-4090\", \"pool\": \"gpu\"}, pod\n"
-		"    assert c[\"ports\"] == [{\"name\": \"http\", \"containerPort\": port[job]}], c\n"
-		"    assert c[\"readinessProbe\"][\"httpGet\"] == {\"path\": \"/health\", \"port\": \"http\"}\n"
-		"    vols = {v[\"name\"]: v for v in pod[\"volumes\"]}\n"
-		"    assert vols[\"dshm\"][\"emptyDir\"][\"medium\"] == \"Memory\", vols\n"
-		"    sel = dep[\"selector\"][\"matchLabels\"]\n"
-		"    assert sel.items() <= dep[\"template\"][\"metadata\"][\"labels\"].items()\n"
-		"    svc = by[(\"Service\", job)][\"spec\"]\n"
-		"    assert svc[\"selector\"] == sel, svc\n"
-		"    assert svc[\"ports\"] == [{\"name\": \"http\", \"port\": port[job],\n"
-		"        \"targetPort\": \"http\"}], svc\n"
-		"fleet = by[(\"Deployment\", \"fleet\")][\"spec\"]\n"
-		"c = fleet[\"template\"][\"spec\"][\"containers\"][0]\n"
-		"assert fleet[\"replicas\"] == 3, fleet[\"replicas\"]\n"
-		"assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"2\", c\n"
-		"assert c[\"command\"][2].endswith(\" --tensor-parallel-size 2\"), c\n"
-		"staff = by[(\"Deployment\", \"staff-assistant\")][\"spec\"][\"replicas\"]\n"
-		"up = by[(\"CronJob\", \"staff-assistant-up\")][\"spec\"]\n"
-		"down = by[(\"CronJob\", \"staff-assistant-down\")][\"spec\"]\n"
-		"assert up[\"schedule\"] == \"0 8 * * 1,2,3,4,5\", up\n"
-		"assert down[\"schedule\"] == \"0 18 * * 1,2,3,4,5\", down\n"
-		"sa = \"staff-assistant-scaler\"\n"
-		"for cj, n in ((up, staff), (down, 0)):\n"
-		"    assert cj[\"timeZone\"] == \"Europe/Berlin\", cj\n"
-		"    p = cj[\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"]\n"
-		"    assert p[\"serviceAccountName\"] == sa, p\n"
-		"    assert p[\"containers\"][0][\"command\"] == [\"/bin/kubectl\"], p\n"
-		"    assert p[\"containers\"][0][\"args\"] == [\"scale\", \"deployment/staff-assistant\",\n"
-		"        \"--replicas=%%d\" %% n], p\n"
-		"rules = by[(\"Role\", sa)][\"rules\"]\n"
-		"assert {\"apiGroups\": [\"apps\"], \"resources\": [\"deployments/scale\"],\n"
-		"    \"resourceNames\": [\"staff-assistant\"], \"verbs\": [\"get\", \"patch\", \"update\"]} in rules\n"
-		"rb = by[(\"RoleBinding\", sa)]\n"
-		"assert rb[\"roleRef\"][\"name\"] == sa and rb[\"subjects\"][0][\"name\"] == sa, rb\n"
-		"note = text.index(\"--host 0.0.0.0\")\n"
-		"assert note < text.index(\"llama-server -m\"), note\n"
-		"' '%s' '%s' 2>&1",
-		path, json);
-	rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "%s", out ? out : "");
-	free(out);
-	free(cmd);
+	py_check(
+	    "import collections,json,sys,yaml\n"
+	    "text = open(sys.argv[1]).read()\n"
+	    "docs = [d for d in yaml.safe_load_all(text) if d]\n"
+	    "kinds = collections.Counter(d[\"kind\"] for d in docs)\n"
+	    "assert kinds == {\"Deployment\": 2, \"Service\": 2, \"ServiceAccount\": 1, \"Role\": "
+	    "1,\n"
+	    "    \"RoleBinding\": 1, \"CronJob\": 2}, kinds\n"
+	    "assert all(d[\"metadata\"][\"namespace\"] == \"inference\" for d in docs)\n"
+	    "by = {(d[\"kind\"], d[\"metadata\"][\"name\"]): d for d in docs}\n"
+	    "runs = json.load(open(sys.argv[2]))[\"runs\"]\n"
+	    "port = {\"fleet\": 8000, \"staff-assistant\": 8080}\n"
+	    "for job in port:\n"
+	    "    dep = by[(\"Deployment\", job)][\"spec\"]\n"
+	    "    pod = dep[\"template\"][\"spec\"]\n"
+	    "    c = pod[\"containers\"][0]\n"
+	    "    n = int(c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"])\n"
+	    "    gpus = {r[\"gpu_count\"] for r in runs if r[\"job\"] == job and r[\"route\"] == "
+	    "\"owned\"}\n"
+	    "    assert gpus == {dep[\"replicas\"] * n}, (job, gpus, dep[\"replicas\"], n)\n"
+	    "    assert pod[\"restartPolicy\"] == \"Always\" and pod[\"nodeSelector\"] == {\n"
+	    "        \"nvidia.com/gpu.product\": \"NVIDIA-GeForce-RTX-4090\", \"pool\": \"gpu\"}, "
+	    "pod\n"
+	    "    assert c[\"ports\"] == [{\"name\": \"http\", \"containerPort\": port[job]}], c\n"
+	    "    assert c[\"readinessProbe\"][\"httpGet\"] == {\"path\": \"/health\", \"port\": "
+	    "\"http\"}\n"
+	    "    vols = {v[\"name\"]: v for v in pod[\"volumes\"]}\n"
+	    "    assert vols[\"dshm\"][\"emptyDir\"][\"medium\"] == \"Memory\", vols\n"
+	    "    sel = dep[\"selector\"][\"matchLabels\"]\n"
+	    "    assert sel.items() <= dep[\"template\"][\"metadata\"][\"labels\"].items()\n"
+	    "    svc = by[(\"Service\", job)][\"spec\"]\n"
+	    "    assert svc[\"selector\"] == sel, svc\n"
+	    "    assert svc[\"ports\"] == [{\"name\": \"http\", \"port\": port[job],\n"
+	    "        \"targetPort\": \"http\"}], svc\n"
+	    "fleet = by[(\"Deployment\", \"fleet\")][\"spec\"]\n"
+	    "c = fleet[\"template\"][\"spec\"][\"containers\"][0]\n"
+	    "assert fleet[\"replicas\"] == 3, fleet[\"replicas\"]\n"
+	    "assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"2\", c\n"
+	    "assert c[\"command\"][2].endswith(\" --tensor-parallel-size 2\"), c\n"
+	    "staff = by[(\"Deployment\", \"staff-assistant\")][\"spec\"][\"replicas\"]\n"
+	    "up = by[(\"CronJob\", \"staff-assistant-up\")][\"spec\"]\n"
+	    "down = by[(\"CronJob\", \"staff-assistant-down\")][\"spec\"]\n"
+	    "assert up[\"schedule\"] == \"0 8 * * 1,2,3,4,5\", up\n"
+	    "assert down[\"schedule\"] == \"0 18 * * 1,2,3,4,5\", down\n"
+	    "sa = \"staff-assistant-scaler\"\n"
+	    "for cj, n in ((up, staff), (down, 0)):\n"
+	    "    assert cj[\"timeZone\"] == \"Europe/Berlin\", cj\n"
+	    "    p = cj[\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"]\n"
+	    "    assert p[\"serviceAccountName\"] == sa, p\n"
+	    "    assert p[\"containers\"][0][\"command\"] == [\"/bin/kubectl\"], p\n"
+	    "    assert p[\"containers\"][0][\"args\"] == [\"scale\", "
+	    "\"deployment/staff-assistant\",\n"
+	    "        \"--replicas=%d\" % n], p\n"
+	    "rules = by[(\"Role\", sa)][\"rules\"]\n"
+	    "assert {\"apiGroups\": [\"apps\"], \"resources\": [\"deployments/scale\"],\n"
+	    "    \"resourceNames\": [\"staff-assistant\"], \"verbs\": [\"get\", \"patch\", "
+	    "\"update\"]} in rules\n"
+	    "rb = by[(\"RoleBinding\", sa)]\n"
+	    "assert rb[\"roleRef\"][\"name\"] == sa and rb[\"subjects\"][0][\"name\"] == sa, rb\n"
+	    "note = text.index(\"--host 0.0.0.0\")\n"
+	    "assert note < text.index(\"llama-server -m\"), note\n",
+	    path, json);
 	free(json);
 	free(path);
 	free_fx(&f);
@@ -1086,28 +1087,22 @@ START_TEST(a_rented_job_over_four_nodes_is_num_nodes_and_nodes_with_torchrun)
 	rc = schema_validate("dstack-task.json", ds, &out);
 	ck_assert_msg(rc == 0 && strstr(out, "1 document(s), 0 invalid"), "%s", out ? out : "");
 	free(out);
-	char *cmd = xasprintf(
-		"/usr/bin/python3 -c '\n"
-		"import yaml, sys\n"
-		"t = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][0]\n"
-		"assert t[\"num_nodes\"] == 4, t\n"
-		"assert t[\"resources\"][\"accelerators\"] == \"H100:8\", t\n"
-		"assert t[\"resources\"][\"cloud\"] == \"aws\", t\n"
-		"assert \"torchrun --nnodes=\\\"$SKYPILOT_NUM_NODES\\\"\" in t[\"run\"], t\n"
-		"assert \"--node-rank=\\\"$SKYPILOT_NODE_RANK\\\"\" in t[\"run\"], t\n"
-		"assert t[\"run\"].endswith(\" train.py --config ft70b.yaml\"), t\n"
-		"d = [d for d in yaml.safe_load_all(open(sys.argv[2])) if d][0]\n"
-		"assert d[\"nodes\"] == 4 and d[\"resources\"][\"gpu\"] == \"H100:8\", d\n"
-		"c = d[\"commands\"][0]\n"
-		"assert c.startswith(\"torchrun --nnodes=\\\"$DSTACK_NODES_NUM\\\"\"), c\n"
-		"assert \"--master-addr=\\\"$DSTACK_MASTER_NODE_IP\\\"\" in c, c\n"
-		"print(\"ok\")\n"
-		"' '%s' '%s' 2>&1",
-		sky, ds);
-	rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "%s", out ? out : "");
-	free(out);
-	free(cmd);
+	py_check("\n"
+	         "import yaml, sys\n"
+	         "t = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][0]\n"
+	         "assert t[\"num_nodes\"] == 4, t\n"
+	         "assert t[\"resources\"][\"accelerators\"] == \"H100:8\", t\n"
+	         "assert t[\"resources\"][\"cloud\"] == \"aws\", t\n"
+	         "assert \"torchrun --nnodes=\\\"$SKYPILOT_NUM_NODES\\\"\" in t[\"run\"], t\n"
+	         "assert \"--node-rank=\\\"$SKYPILOT_NODE_RANK\\\"\" in t[\"run\"], t\n"
+	         "assert t[\"run\"].endswith(\" train.py --config ft70b.yaml\"), t\n"
+	         "d = [d for d in yaml.safe_load_all(open(sys.argv[2])) if d][0]\n"
+	         "assert d[\"nodes\"] == 4 and d[\"resources\"][\"gpu\"] == \"H100:8\", d\n"
+	         "c = d[\"commands\"][0]\n"
+	         "assert c.startswith(\"torchrun --nnodes=\\\"$DSTACK_NODES_NUM\\\"\"), c\n"
+	         "assert \"--master-addr=\\\"$DSTACK_MASTER_NODE_IP\\\"\" in c, c\n"
+	         "print(\"ok\")\n",
+	         sky, ds);
 	free(ds);
 	free(sky);
 	free_fx(&f);
@@ -1169,50 +1164,50 @@ START_TEST(owned_jobs_past_one_node_are_a_jobset_and_a_leaderworkerset)
 					 &out) == 0,
 		      "%s", out ? out : "");
 	free(out);
-	char *cmd = xasprintf(
-		"/usr/bin/python3 -c '\n"
-		"import yaml, sys\n"
-		"docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
-		"js = [d for d in docs if d[\"kind\"] == \"JobSet\"][0]\n"
-		"n = js[\"metadata\"][\"name\"]\n"
-		"assert js[\"spec\"][\"suspend\"] is True, js\n"
-		"j = js[\"spec\"][\"replicatedJobs\"][0]\n"
-		"assert j[\"name\"] == \"node\" and j[\"replicas\"] == 1, j\n"
-		"js_ = j[\"template\"][\"spec\"]\n"
-		"assert js_[\"parallelism\"] == 4 and js_[\"completions\"] == 4, js_\n"
-		"assert js_[\"completionMode\"] == \"Indexed\", js_\n"
-		"c = js_[\"template\"][\"spec\"][\"containers\"][0]\n"
-		"assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"8\", c\n"
-		"want = (\"torchrun --nnodes=4 --nproc-per-node=8 --node-rank=\\\"$JOB_COMPLETION_INDEX\\\" \"\n"
-		"        \"--master-addr=%%s-node-0-0.%%s --master-port=29500 train.py --config ft70b.yaml\" %% (n, n))\n"
-		"assert c[\"command\"] == [\"/bin/sh\", \"-c\", want], c[\"command\"]\n"
-		"cj = [d for d in docs if d[\"kind\"] == \"CronJob\"][0]\n"
-		"assert cj[\"spec\"][\"schedule\"] == \"0 0 1 10 *\", cj\n"
-		"k = cj[\"spec\"][\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
-		"assert k[\"args\"][:3] == [\"patch\", \"jobset\", n], k\n"
-		"lw = [d for d in docs if d[\"kind\"] == \"LeaderWorkerSet\"][0]\n"
-		"t = lw[\"spec\"][\"leaderWorkerTemplate\"]\n"
-		"assert t[\"size\"] == 2, t\n"
-		"lead = t[\"leaderTemplate\"][\"spec\"][\"containers\"][0]\n"
-		"work = t[\"workerTemplate\"][\"spec\"][\"containers\"][0]\n"
-		"assert lead[\"command\"][2].endswith(\"--tensor-parallel-size 8 --pipeline-parallel-size 2\"), lead\n"
-		"assert \"leader --ray_cluster_size=$(LWS_GROUP_SIZE)\" in lead[\"command\"][2], lead\n"
-		"assert \"worker --ray_address=$(LWS_LEADER_ADDRESS)\" in work[\"command\"][2], work\n"
-		"assert \"ports\" in lead and \"ports\" not in work, (lead, work)\n"
-		"svc = [d for d in docs if d[\"kind\"] == \"Service\"][0]\n"
-		"assert svc[\"spec\"][\"selector\"][\"planner.dev/role\"] == \"leader\", svc\n"
-		"print(\"ok\")\n"
-		"' '%s' 2>&1",
-		path);
-	int rc = test_sh(cmd, &out);
-	ck_assert_msg(rc == 0, "%s", out ? out : "");
-	free(out);
-	free(cmd);
+	py_check(
+	    "\n"
+	    "import yaml, sys\n"
+	    "docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]\n"
+	    "js = [d for d in docs if d[\"kind\"] == \"JobSet\"][0]\n"
+	    "n = js[\"metadata\"][\"name\"]\n"
+	    "assert js[\"spec\"][\"suspend\"] is True, js\n"
+	    "j = js[\"spec\"][\"replicatedJobs\"][0]\n"
+	    "assert j[\"name\"] == \"node\" and j[\"replicas\"] == 1, j\n"
+	    "js_ = j[\"template\"][\"spec\"]\n"
+	    "assert js_[\"parallelism\"] == 4 and js_[\"completions\"] == 4, js_\n"
+	    "assert js_[\"completionMode\"] == \"Indexed\", js_\n"
+	    "c = js_[\"template\"][\"spec\"][\"containers\"][0]\n"
+	    "assert c[\"resources\"][\"limits\"][\"nvidia.com/gpu\"] == \"8\", c\n"
+	    "want = (\"torchrun --nnodes=4 --nproc-per-node=8 "
+	    "--node-rank=\\\"$JOB_COMPLETION_INDEX\\\" \"\n"
+	    "        \"--master-addr=%s-node-0-0.%s --master-port=29500 train.py --config "
+	    "ft70b.yaml\" % (n, n))\n"
+	    "assert c[\"command\"] == [\"/bin/sh\", \"-c\", want], c[\"command\"]\n"
+	    "cj = [d for d in docs if d[\"kind\"] == \"CronJob\"][0]\n"
+	    "assert cj[\"spec\"][\"schedule\"] == \"0 0 1 10 *\", cj\n"
+	    "k = "
+	    "cj[\"spec\"][\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"][\"containers\"][0]\n"
+	    "assert k[\"args\"][:3] == [\"patch\", \"jobset\", n], k\n"
+	    "lw = [d for d in docs if d[\"kind\"] == \"LeaderWorkerSet\"][0]\n"
+	    "t = lw[\"spec\"][\"leaderWorkerTemplate\"]\n"
+	    "assert t[\"size\"] == 2, t\n"
+	    "lead = t[\"leaderTemplate\"][\"spec\"][\"containers\"][0]\n"
+	    "work = t[\"workerTemplate\"][\"spec\"][\"containers\"][0]\n"
+	    "assert lead[\"command\"][2].endswith(\"--tensor-parallel-size 8 "
+	    "--pipeline-parallel-size 2\"), lead\n"
+	    "assert \"leader --ray_cluster_size=$(LWS_GROUP_SIZE)\" in lead[\"command\"][2], lead\n"
+	    "assert \"worker --ray_address=$(LWS_LEADER_ADDRESS)\" in work[\"command\"][2], work\n"
+	    "assert \"ports\" in lead and \"ports\" not in work, (lead, work)\n"
+	    "svc = [d for d in docs if d[\"kind\"] == \"Service\"][0]\n"
+	    "assert svc[\"spec\"][\"selector\"][\"planner.dev/role\"] == \"leader\", svc\n"
+	    "print(\"ok\")\n",
+	    path, NULL);
 	/* The validator fails on a misspelt field of each. */
 	char *bad = xasprintf("%s/bad.yaml", f.dir);
-	cmd = xasprintf("sed 's/completionMode/completionMod/; s/leaderTemplate/leadTemplate/' "
-			"'%s' > '%s'",
-			path, bad);
+	char *cmd =
+	    xasprintf("sed 's/completionMode/completionMod/; s/leaderTemplate/leadTemplate/' "
+	              "'%s' > '%s'",
+	              path, bad);
 	ck_assert_int_eq(test_sh(cmd, &out), 0);
 	free(out);
 	ck_assert_int_ne(crd_validate("jobset-v1alpha2.json", bad, &out), 0);
