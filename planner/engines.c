@@ -276,14 +276,14 @@ bool engine_big_card(double gib, const char *name)
 #define LOGITS_FP32 4.0
 /* Megatron's training MFU of the BF16 rate; its FP8 runs (Transformer
  * Engine, current scaling) reach FP8_TRAIN_SHARE (speed.c) of it on the
- * FP8 tensor rate. FITTED, by the README's procedure, on the dense rows of
- * the fit source megatron-bridge-perf-summary-25.11@00b7660 that planner
- * can express (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md,
- * 25.11 container, Llama 3 8B/70B/405B FP8-CS on DGX-H100/B200/GB200/
- * GB300; calibration train_throughput-084..112): see the value's note in
- * tests/calibration/README.md ("Megatron"). Every row it rests on trained
- * in FP8: the BF16 rate is this share of the BF16 peak, unconfirmed for
- * Megatron. */
+ * FP8 tensor rate. Held to the dense single-node FP8 rows of the fit
+ * source megatron-bridge-perf-summary-25.11@00b7660 (NVIDIA-NeMo/
+ * Megatron-Bridge docs/performance-summary.md, 25.11 container, Llama 3
+ * 8B FP8-CS on DGX-H100/B200/GB200/GB300; calibration train_throughput-084,
+ * -093, -102, -110): measured / estimated 1.08, 0.91, 0.98, 1.05 at 0.45,
+ * median 1.02, so the value was not moved (tests/calibration/README.md,
+ * "Megatron"). Every row it rests on trained in FP8: the BF16 rate is this
+ * share of the BF16 peak, unconfirmed for Megatron. */
 #define MEGATRON_MFU 0.45
 
 const struct engine engines[] = {

@@ -266,7 +266,7 @@ static int row_count(const struct row *r)
 }
 
 /* The row's engine profile, or NULL (mlc, exllamav2, nim, llm-foundry and
- * megatron are not modelled). */
+ * others are not modelled). */
 static const struct engine *row_engine(const struct row *r)
 {
 	return engine_find(r->c[C_ENGINE]);
@@ -618,7 +618,7 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 	if ((o->skip = not_expressible(k, r)))
 		return;
 	if (!(x.e = row_engine(r)))
-		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron, "
+		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, "
 		          "torchtitan, litgpt)";
 	else if (!(x.m = row_model(r)))
 		o->skip = "model not in the reference or architecture table";
