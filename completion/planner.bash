@@ -88,7 +88,7 @@ _planner()
 		return 0
 		;;
 	--engine)
-		COMPREPLY=($(compgen -W "vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune" -- "$cur"))
+		COMPREPLY=($(compgen -W "vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune megatron" -- "$cur"))
 		return 0
 		;;
 	--kv-cache)

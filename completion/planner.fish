@@ -61,7 +61,7 @@ complete -c planner -n "__fish_seen_subcommand_from schedule" -l allow-unplaced 
 complete -c planner -n "__fish_seen_subcommand_from fit; and test (count (commandline -opc)) -eq 2" -x -a '(__planner_names models)'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l precision -x -a 'fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q5_k_s q5_1 q5_0 q4_k_m q4_k_s q4_1 q4_0 q3_k_l q3_k_m q3_k_s q2_k q2_k_s q8_1 q8_k iq4_nl iq4_xs iq3_m iq3_s iq3_xs iq3_xxs iq2_m iq2_s iq2_xs iq2_xxs iq1_m iq1_s tq2_0 tq1_0 int4 awq gptq gptq-int8 nf4 nvfp4 mxfp4'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l task -x -a 'inference finetune-lora finetune-qlora finetune-full'
-complete -c planner -n "__fish_seen_subcommand_from fit" -l engine -x -a 'vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune'
+complete -c planner -n "__fish_seen_subcommand_from fit" -l engine -x -a 'vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune megatron'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l kv-cache -x -a 'bf16 fp8'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l lora-targets -x -a 'all-linear attention'
 complete -c planner -n "__fish_seen_subcommand_from fit" -l optimizer -x -a 'adamw adamw-bf16 adamw-8bit paged-adamw-8bit'
@@ -85,7 +85,7 @@ complete -c planner -n "__fish_seen_subcommand_from fit compare" -l measured -r 
 complete -c planner -n "__fish_seen_subcommand_from compare" -l show -x -a co2 -d 'more figures: co2'
 complete -c planner -n "__fish_seen_subcommand_from compare" -l gpus -x -d 'GPUs --measured ran on'
 complete -c planner -n "__fish_seen_subcommand_from compare" -l precision -x -a 'fp32 bf16 fp16 fp8 int8 q8_0 q6_k q5_k_m q4_k_m q4_0 int4'
-complete -c planner -n "__fish_seen_subcommand_from compare" -l engine -x -a 'vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune'
+complete -c planner -n "__fish_seen_subcommand_from compare" -l engine -x -a 'vllm sglang tensorrt-llm llama.cpp hf unsloth torchtune megatron'
 complete -c planner -n "__fish_seen_subcommand_from compare" -l model -x -a '(__planner_names models)'
 complete -c planner -n "__fish_seen_subcommand_from fit offers compare" -l gpu -x -a '(__planner_names gpus)'
 

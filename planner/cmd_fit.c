@@ -96,6 +96,13 @@ void fit_line(const struct fit_args *a, const struct model_spec *m, const struct
 		 * speed, or none where the model cannot estimate it. */
 		if (g->kind == DEVICE_GPU && !fit_line_layout(a, m, p, g, &sj, l))
 			l->fits = false;
+		/* A given layout under an engine whose optimizer shards apart
+		 * (Megatron): each GPU holds what that layout leaves it. */
+		if (l->layout_ok && a->parallel_given && e->dist_optimizer_bytes > 0) {
+			l->per_gpu =
+			    vram_per_gpu_layout(&at, l->layout.tp, l->layout.pp, l->layout.dp);
+			l->fits = l->batch > 0 && l->per_gpu <= vram_device_usable(e, &d);
+		}
 		l->measured = a->measured.file &&
 		              measured_entry_matches(&a->measured, a->model, p->name, e->name, g,
 		                                     l->n, a->input, a->output);

@@ -19,6 +19,11 @@ const struct confirmed confidence_rows[] = {
     {"llama.cpp", false, "nvidia hbm", 4, false},   {"llama.cpp", false, "unified", 1, false},
     {"llama.cpp", false, "cpu", 1, false},          {"torchtune", true, "nvidia hbm", 8, false},
     {"torchtune", true, "nvidia gddr", 4, false},
+    /* Megatron-Bridge 25.11 and NeMo 24.07 (the gddr row is GB300's:
+     * device_gpu_hbm does not name GB300 or B300, so they are classed
+     * as GDDR; pre-existing, not mended here) */
+    {"megatron", true, "nvidia hbm", 1024, true},
+    {"megatron", true, "nvidia gddr", 8, false},
 };
 
 const size_t confidence_n_rows = sizeof confidence_rows / sizeof confidence_rows[0];

@@ -260,6 +260,32 @@ bool engine_big_card(double gib, const char *name)
 #define LOGITS_CHUNKED 3.0
 #define LOGITS_FUSED 0.0
 
+/* Megatron-LM / Megatron-Bridge (NeMo). Full training with bf16 weights
+ * and fp32 main gradients keeps 18 bytes per parameter without the
+ * distributed optimizer and 6 + 12/d with it, d the data-parallel size
+ * (NVIDIA/Megatron-LM docs/user-guide/features/dist_optimizer.md at
+ * 859b66a, 2026-04-20): bf16 weights 2 and fp32 gradients 4 on every
+ * data-parallel rank (split by tp x pp), the fp32 master copy 4 and Adam's
+ * two fp32 moments 8 sharded over the d ranks. */
+#define MEGATRON_GRAD_BYTES    4.0
+#define MEGATRON_SHARDED_BYTES 12.0
+/* The loss holds the logits in fp32: 4sbv bytes (Korthikanti et al. 2022,
+ * arXiv:2205.05198 sec. 4.1, "output layer"), split over the
+ * tensor-parallel ranks with the vocabulary (vocab-parallel cross
+ * entropy). */
+#define LOGITS_FP32 4.0
+/* Megatron's training MFU of the BF16 rate; its FP8 runs (Transformer
+ * Engine, current scaling) reach FP8_TRAIN_SHARE (speed.c) of it on the
+ * FP8 tensor rate. Held to the dense single-node FP8 rows of the fit
+ * source megatron-bridge-perf-summary-25.11@00b7660 (NVIDIA-NeMo/
+ * Megatron-Bridge docs/performance-summary.md, 25.11 container, Llama 3
+ * 8B FP8-CS on DGX-H100/B200/GB200/GB300; calibration train_throughput-084,
+ * -093, -102, -110): measured / estimated 1.08, 0.91, 0.98, 1.05 at 0.45,
+ * median 1.02, so the value was not moved (tests/calibration/README.md,
+ * "Megatron"). Every row it rests on trained in FP8: the BF16 rate is this
+ * share of the BF16 peak, unconfirmed for Megatron. */
+#define MEGATRON_MFU 0.45
+
 const struct engine engines[] = {
     {
         .name = "vllm",
@@ -477,6 +503,47 @@ const struct engine engines[] = {
          * charge the 8-bit moments only. */
         .full_ft_bytes = ADAM_8BIT_BYTES,
         .optimizer = "adamw",
+    },
+    {
+        .name = "megatron",
+        .summary = "Megatron-LM / NeMo: distributed optimizer, selective recompute, TE fp8",
+        .training = true,
+        .usable_fraction = TRAIN_USABLE_FRACTION,
+        .overhead_gib = CUDA_CONTEXT_GIB,
+        .kv_bytes_per_element = KV_BF16,
+        .prefill_chunk_tokens = UBATCH_LLAMA_CPP,
+        .max_tp = MAX_TP_NODE,
+        /* data parallel with the distributed optimizer inside a node,
+         * tensor and pipeline parallel given with --parallel or past one
+         * node (parallel.c) */
+        .multi_gpu = MULTI_DATA_PARALLEL,
+        .decode_eta = {VLLM_ETA_GDDR, VLLM_ETA_HBM},
+        .compute_eta = {VLLM_COMPUTE_ETA, VLLM_COMPUTE_ETA},
+        .train_mfu = MEGATRON_MFU,
+        .tp_efficiency = {1.0, 1.0},
+        .max_batch = 1,
+        .logit_bytes = LOGITS_FP32,
+        /* Transformer Engine's fused attention (flash / cuDNN) keeps no
+         * score matrix; recompute_granularity "selective" recomputes only
+         * the attention core, the layer's other 34 sbh bytes stay
+         * (Korthikanti et al. 2022 sec. 5; Megatron-LM
+         * megatron/core/transformer/transformer_config.py,
+         * recompute_granularity: None | "full" | "selective", at
+         * d98e8a6): with flash attention that holds what no recompute
+         * holds. */
+        .flash_attention = true,
+        .selective_recompute = true,
+        .selective_default = true,
+        /* LoRA adapters: fp32 Adam moments (Megatron's optimizer is
+         * always fp32 Adam, dist_optimizer.md). */
+        .optimizer_bytes = ADAM_FP32_BYTES,
+        .full_ft_bytes = MEGATRON_GRAD_BYTES + MEGATRON_SHARDED_BYTES,
+        .dist_optimizer_bytes = MEGATRON_SHARDED_BYTES,
+        .optimizer = "adamw",
+        /* NeMo's LoRA recipes run the frozen base through Transformer
+         * Engine in FP8 (Megatron-Bridge performance summary, LoRA
+         * tables, "Precision FP8") */
+        .fp8_frozen = true,
     },
 };
 

@@ -85,6 +85,17 @@ struct engine {
 	double full_ft_bytes;      /* full fine-tuning: bytes per parameter beyond the
 	                            * 16-bit weights (gradients, master copy, optimizer) */
 	const char *optimizer;     /* the recipe's default optimizer, for messages */
+	double dist_optimizer_bytes; /* of full_ft_bytes, the bytes per parameter a
+	                              * distributed optimizer shards over the
+	                              * data-parallel ranks (Megatron: fp32 master
+	                              * copy and Adam moments) while weights and
+	                              * gradients are split by tp x pp only; 0 = the
+	                              * engine shards everything alike (FSDP) */
+	bool selective_default;      /* the engine's own checkpointing (a job's `on`) is
+	                              * selective recomputation, and its train_mfu is of
+	                              * runs that recompute no more (Megatron) */
+	bool fp8_frozen;             /* LoRA on an fp8 base multiplies in FP8 too
+	                              * (Transformer Engine): the FP8 training rate */
 
 	/* Launch (export_k8s.c): how a run command that starts this engine asks
 	 * for tensor parallelism over a pod's GPUs; NULL launcher: none is

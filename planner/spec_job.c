@@ -592,8 +592,8 @@ static const struct spec_key job_keys[] = {
      .check = check_engine,
      .example = "engine: llama.cpp",
      .type = "text, engine name",
-     .bounds = "vllm, sglang, tensorrt-llm, llama.cpp (inference); hf, unsloth, torchtune "
-               "(fine-tuning)",
+     .bounds = "vllm, sglang, tensorrt-llm, llama.cpp (inference); hf, unsloth, torchtune, "
+               "megatron (fine-tuning)",
      .desc = "Software that runs the job; sets the usable share of each card, overhead, "
              "multi-GPU mode and efficiency (docs/estimation.md, \"Engines\"). Default: "
              "llama.cpp for GGUF precisions (q4_k_m, q8_0, ...), vllm for other inference, "

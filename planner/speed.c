@@ -182,16 +182,19 @@ static double train_flops_per_param(enum task task)
  * engine's own checkpointing. */
 #define ATTN_CORE_FLOPS_PER_TOKEN_WIDTH 4.0
 
-static double recompute_gain(const struct model_spec *m, const struct speed_job *job)
+static double recompute_gain(const struct engine *e, const struct model_spec *m,
+                             const struct speed_job *job)
 {
 	if (job->checkpointing == CKPT_ON)
 		return 1.0;
 	double model = train_flops_per_param(job->task) * flop_params(m);
-	double redo = 0.0;
-	if (job->checkpointing == CKPT_SELECTIVE)
-		redo = ATTN_CORE_FLOPS_PER_TOKEN_WIDTH * (double)job->context * m->heads *
-		       m->head_dim * m->layers;
-	return (model + FWD_FLOPS_PER_PARAM * flop_params(m)) / (model + redo);
+	double core = ATTN_CORE_FLOPS_PER_TOKEN_WIDTH * (double)job->context * m->heads *
+	              m->head_dim * m->layers;
+	double redo = job->checkpointing == CKPT_SELECTIVE ? core : 0.0;
+	/* What the engine's own runs recompute, which its MFU was measured
+	 * with: every layer's forward, or the attention core (Megatron). */
+	double own = e->selective_default ? core : FWD_FLOPS_PER_PARAM * flop_params(m);
+	return (model + own) / (model + redo);
 }
 
 /* What one configuration reaches of its device: bytes/s a step reads the
@@ -289,7 +292,8 @@ static double moe_train_share(const struct model_spec *m, double tokens)
 /* FLOP/s one GPU of d delivers to a training job's model FLOPs: the
  * engine's MFU of the BF16 rate (training multiplies in 16 bits whatever
  * the stored precision), or of the FP8 rate at FP8_TRAIN_SHARE for full
- * fine-tuning at fp8 on a card that has it, times the MoE share at the
+ * fine-tuning at fp8 on a card that has it (and LoRA on an fp8 base under
+ * an engine that runs it in FP8, fp8_frozen), times the MoE share at the
  * job's micro-batch (its micro_batch, else the batch split over the GPUs,
  * at least one sequence, of `context` tokens). */
 static double train_rate(const struct engine *e, const struct model_spec *m,
@@ -297,7 +301,9 @@ static double train_rate(const struct engine *e, const struct model_spec *m,
                          const struct speed_job *job)
 {
 	double rate = d->fp16_tflops * 1e12;
-	if (job->task == TASK_FINETUNE_FULL && p->fp8_compute && d->fp8_tflops > 0)
+	bool fp8_task =
+	    job->task == TASK_FINETUNE_FULL || (e->fp8_frozen && job->task == TASK_FINETUNE_LORA);
+	if (fp8_task && p->fp8_compute && d->fp8_tflops > 0)
 		rate = d->fp8_tflops * 1e12 * FP8_TRAIN_SHARE;
 	int gpus = d->count > 0 ? d->count : 1;
 	double seqs = job->micro_batch > 0 ? job->micro_batch : (double)(job->batch / gpus);
@@ -395,7 +401,7 @@ void speed_estimate_device(const struct engine *e, const struct model_spec *m,
 
 	if (job->task != TASK_INFERENCE)
 		out->train_tps = train_rate(e, m, p, &one, job) * gpu_factor(e, &one, n) *
-		                 recompute_gain(m, job) /
+		                 recompute_gain(e, m, job) /
 		                 (train_flops_per_param(job->task) * flop_params(m));
 }
 

@@ -378,6 +378,9 @@ void vram_estimate_job(const struct engine *e, const struct model_spec *m,
 	if (vram_kv_replicated(e, m))
 		out->unsplit_gib += out->kv_gib;
 	out->training_gib = train_bytes / GIB;
+	out->dp_sharded_gib = job->task == TASK_FINETUNE_FULL && e->dist_optimizer_bytes > 0
+	                          ? fmin(params * e->dist_optimizer_bytes, train_bytes) / GIB
+	                          : 0.0;
 	if (job->task != TASK_INFERENCE && job->micro_batch > 0) {
 		/* Each GPU holds the activations of its own micro-batch; the
 		 * rest of the batch comes from gradient accumulation. */
@@ -408,6 +411,15 @@ double vram_per_gpu(const struct vram_need *need, int n)
 	double split = need->weights_gib + need->kv_gib + need->training_gib +
 	               need->activation_gib - need->unsplit_gib;
 	return split / n + need->unsplit_gib + need->overhead_gib;
+}
+
+double vram_per_gpu_layout(const struct vram_need *need, int tp, int pp, int dp)
+{
+	int mp = (tp < 1 ? 1 : tp) * (pp < 1 ? 1 : pp), n = mp * (dp < 1 ? 1 : dp);
+	double state = need->weights_gib + need->training_gib - need->dp_sharded_gib;
+	double act = need->activation_gib - need->unsplit_gib;
+	return state / mp + need->dp_sharded_gib / n + act / ((tp < 1 ? 1 : tp) * (n / mp)) +
+	       need->unsplit_gib / (tp < 1 ? 1 : tp) + need->kv_gib / n + need->overhead_gib;
 }
 
 double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n)

@@ -66,6 +66,9 @@ struct vram_need {
 	double unsplit_gib;    /* of kv_gib + activation_gib, what every GPU of a
 	                        * multi-GPU run holds whole: an MLA latent cache under
 	                        * tensor parallelism, a per-GPU micro-batch's activations */
+	double dp_sharded_gib; /* of training_gib, what a distributed optimizer shards
+	                        * over the data-parallel ranks (engines.h,
+	                        * dist_optimizer_bytes); 0 for other engines */
 };
 
 /* Bytes of KV cache one token of one sequence holds while it is inside
@@ -161,6 +164,17 @@ double vram_per_gpu(const struct vram_need *need, int n);
  * weights and training state and splits the job's batch (sequences at
  * once, all GPUs together) over the GPUs, so all of it divides by n. */
 double vram_per_gpu_engine(const struct engine *e, const struct vram_need *need, int n);
+
+/* Memory needed on each GPU of a Megatron-style layout of tp x pp x dp
+ * GPUs (a training need): weights, gradients and the training state the
+ * optimizer does not shard split by tp x pp; dp_sharded_gib split over
+ * every GPU; activations split by tp (sequence parallelism) and, when
+ * they are the whole batch's, by dp; overhead on each. Korthikanti et al.
+ * 2022 sec. 4.2-4.3: with 1F1B the first stage holds pp micro-batches of
+ * its L/pp layers, one micro-batch of all L layers. Without a layout
+ * (vram_per_gpu) planner takes the one that needs least: every byte split
+ * over the n GPUs, as tensor x pipeline parallel over all of them does. */
+double vram_per_gpu_layout(const struct vram_need *need, int tp, int pp, int dp);
 
 /* Where a job's memory lies on a device: what each device of its count
  * holds in each memory tier, and how much of the tier the engine plans

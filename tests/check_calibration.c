@@ -28,6 +28,7 @@
 
 #include "confidence.h"
 #include "engines.h"
+#include "parallel.h"
 #include "speed.h"
 #include "testutil.h"
 #include "util.h"
@@ -265,7 +266,7 @@ static int row_count(const struct row *r)
 }
 
 /* The row's engine profile, or NULL (mlc, exllamav2, nim, llm-foundry and
- * megatron are not modelled). */
+ * others are not modelled). */
 static const struct engine *row_engine(const struct row *r)
 {
 	return engine_find(r->c[C_ENGINE]);
@@ -281,6 +282,36 @@ static double to_gib(const struct row *r, double v)
 		return v * 1e9 / GIB;
 	return v;
 }
+
+/* The layout of a Megatron row ("TP 4, PP 8, CP 2, VP 5, EP 1, ..."): tp,
+ * pp and ep as given, dp what is left of the GPUs. Context parallelism
+ * (CP) splits each sequence over GPUs that each do 1/CP of its work, as
+ * data parallelism splits the batch: it is counted in dp, its ring
+ * exchange of K and V not modelled. The virtual pipeline (VP) is not
+ * modelled: the bubble is the plain 1F1B one. False when the row states
+ * none; out may be NULL. */
+static bool row_layout(const struct row *r, struct parallel *out)
+{
+	const char *s = r->c[C_PARALLEL];
+	const char *tp = strstr(s, "TP "), *pp = strstr(s, "PP "), *ep = strstr(s, "EP ");
+	if (strcmp(r->c[C_ENGINE], "megatron") || !tp || !pp)
+		return false;
+	struct parallel l = {.tp = atoi(tp + 3), .pp = atoi(pp + 3), .ep = ep ? atoi(ep + 3) : 1};
+	int n = (int)strtol(r->c[C_COUNT], NULL, 10);
+	if (l.tp < 1 || l.pp < 1 || n < l.tp * l.pp || n % (l.tp * l.pp))
+		return false;
+	l.dp = n / (l.tp * l.pp);
+	if (l.ep < 1)
+		l.ep = 1;
+	if (out)
+		*out = l;
+	return true;
+}
+
+/* Skip reasons that start with this are counted apart: rows the model
+ * cannot express yet (issue 25: runs past one node or past one instance's 8
+ * GPUs, FP4 formats), recorded so they are estimated once it can. */
+#define NOT_EXPRESSIBLE "not expressible: "
 
 /* ---- One estimate per kind ------------------------------------------------ */
 
@@ -430,7 +461,9 @@ static const char *row_training(const struct ctx *x, struct vram_job *j, struct 
 {
 	const struct row *r = x->r;
 	const char *ft = r->c[C_FT];
-	if (strstr(ft, "pretraining"))
+	/* A pre-training step is a full training step; Megatron's rows say
+	 * their layout (row_layout), which planner lays out like a job's. */
+	if (strstr(ft, "pretraining") && !row_layout(r, NULL))
 		return "pre-training recipe (model not in the tables)";
 	/* Unsloth's offloaded checkpoints are its engine's own (engines.c);
 	 * any other offload is not modelled. */
@@ -498,7 +531,29 @@ static void est_train(const struct ctx *x, struct outcome *o)
 	                       .batch = j.batch,
 	                       .checkpointing = j.checkpointing};
 	struct speed_est s;
-	speed_estimate_job(&e, x->m, x->p, x->g, x->n, &sj, &s);
+	struct parallel l;
+	if (row_layout(x->r, &l)) {
+		/* the global batch (sequences), in micro-batches per GPU */
+		sj.batch = (int)cell_num(x->r, C_BATCH);
+		sj.micro_batch = (int)cell_num(x->r, C_MICRO);
+		if (sj.batch < 1 || sj.micro_batch < 1) {
+			o->skip = "batch or micro-batch not stated";
+			return;
+		}
+		/* a layout `fit --parallel` would refuse is not estimated (no
+		 * fabric between nodes in gpus.json: GB200, GB300) */
+		struct parallel checked;
+		char why[200];
+		if (!parallel_layout(&e, x->m, x->g, x->n, sj.task, &l, &checked, why,
+		                     sizeof why)) {
+			o->skip = NOT_EXPRESSIBLE "a layout parallel_layout refuses (no node size "
+			                          "or fabric in gpus.json)";
+			return;
+		}
+		parallel_speed(&e, x->m, x->p, x->g, &checked, &sj, &s);
+	} else {
+		speed_estimate_job(&e, x->m, x->p, x->g, x->n, &sj, &s);
+	}
 	o->est = s.train_tps;
 	if (strstr(x->r->c[C_UNIT], "/gpu"))
 		o->est /= x->n;
@@ -536,16 +591,15 @@ static const struct {
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
-/* Skip reasons that start with this are counted apart: rows the model
- * cannot express yet (issue 25: runs past one node or past one instance's 8
- * GPUs, FP4 formats), recorded so they are estimated once it can. */
-#define NOT_EXPRESSIBLE "not expressible: "
-
 /* Why planner cannot express row r at all yet, or NULL. An FP4 precision
  * counts only while planner's table lacks it. */
 static const char *not_expressible(size_t k, const struct row *r)
 {
 	const char *p = r->c[C_PREC];
+	/* Megatron's rows state their layout, which planner lays out (as
+	 * `fit --parallel` does), nodes and all. */
+	if (!strcmp(kinds[k].kind, "train_throughput") && row_layout(r, NULL))
+		return NULL;
 	if (strstr(r->c[C_PARALLEL], "node"))
 		return NOT_EXPRESSIBLE "more than one node";
 	if (row_count(r) > 8)
@@ -564,7 +618,7 @@ static void estimate_row(size_t k, const struct row *r, struct outcome *o)
 	if ((o->skip = not_expressible(k, r)))
 		return;
 	if (!(x.e = row_engine(r)))
-		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, megatron, "
+		o->skip = "engine not modelled (mlc, exllamav2, nim, llm-foundry, "
 		          "torchtitan, litgpt)";
 	else if (!(x.m = row_model(r)))
 		o->skip = "model not in the reference or architecture table";

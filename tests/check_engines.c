@@ -172,7 +172,7 @@ START_TEST(the_names_by_task_are_the_rows_of_that_task)
 	ck_assert_str_eq(engine_names_for(false, ", ", " or ", buf, sizeof buf),
 	                 "vllm, sglang, tensorrt-llm or llama.cpp");
 	ck_assert_str_eq(engine_names_for(true, ", ", " or ", buf, sizeof buf),
-	                 "hf, unsloth or torchtune");
+	                 "hf, unsloth, torchtune or megatron");
 	for (int training = 0; training < 2; training++) {
 		want[0] = '\0';
 		for (size_t i = 0; i < n_engines; i++)
@@ -393,6 +393,162 @@ START_TEST(fit_answers_for_a_fixed_gpu_and_count_with_every_speed)
 }
 END_TEST
 
+/* Megatron (engines.c): a spec's `engine: megatron` and `fit --engine
+ * megatron` choose it for training; it runs no inference, and says so. */
+START_TEST(megatron_is_chosen_by_name_and_refuses_inference)
+{
+	struct jobspec *spec = NULL;
+	struct workload w;
+	char *err = NULL;
+	ck_assert_int_eq(load(", task: finetune-full, engine: megatron", &spec, &w, &err),
+	                 PLANNER_OK);
+	ck_assert_str_eq(w.engine->name, "megatron");
+	jobspec_free(spec);
+	spec = NULL;
+	ck_assert_int_eq(load(", engine: megatron", &spec, &w, &err), PLANNER_EINPUT);
+	ck_assert_msg(strstr(err, "t.yaml:3:") && strstr(err, "megatron") &&
+	                  strstr(err, "does not run inference"),
+	              "%s", err);
+	free(err);
+	err = NULL;
+	jobspec_free(spec);
+
+	const char *inf[] = {"fit", "llama-3.1-8b", "--engine", "megatron", NULL};
+	ck_assert_int_eq(test_run_planner(inf, NULL, NULL, &err), 2);
+	ck_assert_msg(strstr(err, "'megatron' does not run inference"), "%s", err);
+	free(err);
+	const char *ft[] = {"fit",      "llama-3.1-8b", "--task", "finetune-lora",
+	                    "--engine", "megatron",     "--gpu",  "h100",
+	                    "--format", "json",         NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(ft, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	ck_assert_str_eq(cJSON_GetObjectItem(root, "engine")->valuestring, "megatron");
+	cJSON_Delete(root);
+	free(out);
+}
+END_TEST
+
+/* Megatron's memory: bf16 weights and fp32 gradients on every
+ * data-parallel rank, the fp32 master copy and Adam moments sharded over
+ * them: 6 + 12/d bytes per parameter (Megatron-LM
+ * docs/user-guide/features/dist_optimizer.md at 859b66a, its table's
+ * "bf16 parameters, fp32 gradients" row: 18 without the distributed
+ * optimizer). Activations of one micro-batch: 34 sbh per layer (selective
+ * recompute, Korthikanti et al. 2022 sec. 5) and the 4sbv fp32 logits,
+ * split over tp by sequence parallelism. */
+START_TEST(megatron_memory_is_the_distributed_optimizers)
+{
+	const struct engine *e = engine_find("megatron");
+	ck_assert_ptr_nonnull(e);
+	struct vram_job j = {
+	    .task = TASK_FINETUNE_FULL, .context = 4096, .batch = 8, .micro_batch = 1};
+	struct vram_need need;
+	vram_estimate_job(e, &llama31_8b, precision_find("bf16"), &j, &need);
+	double p = llama31_8b.params_total / 1073741824.0;
+	ck_assert_double_eq_tol(need.weights_gib + need.training_gib, 18.0 * p, 1e-6);
+	struct vram_need state = need;
+	state.activation_gib = state.unsplit_gib = state.overhead_gib = 0;
+	const int d[] = {1, 8, 64};
+	for (size_t i = 0; i < 3; i++)
+		ck_assert_double_eq_tol(vram_per_gpu_layout(&state, 1, 1, d[i]),
+		                        (6.0 + 12.0 / d[i]) * p, 1e-6);
+	/* tp x pp split the replicated 6 bytes too */
+	ck_assert_double_eq_tol(vram_per_gpu_layout(&state, 4, 2, 8), (6.0 / 8 + 12.0 / 64) * p,
+	                        1e-6);
+	const struct model_spec *m = &llama31_8b;
+	double act = (34.0 * m->hidden * m->layers + 4.0 * m->vocab) * 4096 / 1073741824.0;
+	ck_assert_double_eq_tol(need.activation_gib, act, 1e-6);
+	struct vram_need a = need;
+	a.weights_gib = a.training_gib = a.dp_sharded_gib = a.overhead_gib = 0;
+	ck_assert_double_eq_tol(vram_per_gpu_layout(&a, 4, 1, 2), act / 4, 1e-6);
+	/* other engines shard nothing apart: FSDP's plain split */
+	vram_estimate_job(engine_find("hf"), m, precision_find("bf16"), &j, &need);
+	ck_assert_double_eq(need.dp_sharded_gib, 0.0);
+}
+END_TEST
+
+/* Megatron's speed against published runs of sources no constant was
+ * fitted on (MEGATRON_MFU rests on Megatron-Bridge 25.11 only):
+ * NeMo 24.07's Llama 3 8B pre-training on 8 H100 at FP8, 12,273 tokens/s
+ * per GPU (NVIDIA/NeMo docs/source/performance/performance_summary.md at
+ * 8e3d65dc; calibration train_throughput-130), and Megatron-Bridge 26.06's
+ * Llama 3 70B LoRA on 8 H100 at FP8 as tp2 pp4, 2,643 per GPU
+ * (docs/performance-summary-archive.md at 4ab94dfa; train_throughput-147,
+ * 0.73 of it: the interleaved schedule and the overlapped tensor-parallel
+ * exchange are not modelled). */
+static double fit_train_tps(const char *const *argv)
+{
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(argv, NULL, &out, NULL), 0);
+	cJSON *root = cJSON_Parse(out);
+	cJSON *g = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "gpus"), 0);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(g, "fits")));
+	double tps = cJSON_GetObjectItem(g, "train_tokens_per_second")->valuedouble;
+	cJSON_Delete(root);
+	free(out);
+	return tps;
+}
+
+START_TEST(megatron_speed_holds_to_runs_it_was_not_fitted_on)
+{
+	const char *pre[] = {
+	    "fit",       "llama-3.1-8b", "--task",  "finetune-full", "--engine",
+	    "megatron",  "--gpu",        "h100",    "--gpus",        "8",
+	    "--context", "8192",         "--batch", "128",           "--micro-batch",
+	    "1",         "--precision",  "fp8",     "--format",      "json",
+	    NULL};
+	double tps = fit_train_tps(pre) / 8;
+	ck_assert_msg(fabs(tps / 12273 - 1) < 0.2, "%g tokens/s per GPU", tps);
+	const char *lora[] = {"fit",
+	                      "llama-3.1-70b",
+	                      "--task",
+	                      "finetune-lora",
+	                      "--engine",
+	                      "megatron",
+	                      "--gpu",
+	                      "h100",
+	                      "--parallel",
+	                      "tp=2,pp=4",
+	                      "--context",
+	                      "4096",
+	                      "--batch",
+	                      "32",
+	                      "--micro-batch",
+	                      "1",
+	                      "--precision",
+	                      "fp8",
+	                      "--format",
+	                      "json",
+	                      NULL};
+	tps = fit_train_tps(lora) / 8;
+	ck_assert_msg(fabs(tps / 2643 - 1) < 0.35, "%g tokens/s per GPU", tps);
+	/* FP8 LoRA runs at Transformer Engine's FP8 rate, BF16 below it */
+	const char *bf16[] = {"fit",
+	                      "llama-3.1-70b",
+	                      "--task",
+	                      "finetune-lora",
+	                      "--engine",
+	                      "megatron",
+	                      "--gpu",
+	                      "h100",
+	                      "--parallel",
+	                      "tp=2,pp=4",
+	                      "--context",
+	                      "4096",
+	                      "--batch",
+	                      "32",
+	                      "--micro-batch",
+	                      "1",
+	                      "--precision",
+	                      "bf16",
+	                      "--format",
+	                      "json",
+	                      NULL};
+	ck_assert(fit_train_tps(bf16) / 8 < tps * 0.8);
+}
+END_TEST
+
 Suite *engines_suite(void)
 {
 	Suite *s = suite_create("engines");
@@ -407,6 +563,9 @@ Suite *engines_suite(void)
 	tcase_add_test(tc, a_layer_split_adds_memory_but_not_stream_speed);
 	tcase_add_test(tc, a_job_names_its_engine_or_gets_the_default_for_its_task_and_precision);
 	tcase_add_test(tc, fit_answers_for_a_fixed_gpu_and_count_with_every_speed);
+	tcase_add_test(tc, megatron_is_chosen_by_name_and_refuses_inference);
+	tcase_add_test(tc, megatron_memory_is_the_distributed_optimizers);
+	tcase_add_test(tc, megatron_speed_holds_to_runs_it_was_not_fitted_on);
 	suite_add_tcase(s, tc);
 	return s;
 }
