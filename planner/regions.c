@@ -194,6 +194,12 @@ struct cloud_region {
  * the rest of these ids as Linode's region list names them, unconfirmed
  * here one by one). Read 2026-12-02. */
 #define LIN(n, c) {"linode", n, c, NULL}
+/* Koyeb: region ids and the cities Koyeb's dashboard fixtures name them
+ * by (koyeb/control-panel src/api/fixtures.ts catalogRegionFixtures @
+ * 597d36d49ccd884dbcc345f2d277ca0f46b04ccf, read 2026-12-02: fra
+ * Frankfurt, par Paris, sfo San Francisco, sin Singapore, tyo Tokyo, was
+ * Washington, D.C.); the country is the city's. */
+#define KOY(n, c) {"koyeb", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -298,6 +304,8 @@ static const struct cloud_region clouds[] = {
     LIN("it-mil", "IT"), LIN("es-mad", "ES"), LIN("gb-lon", "GB"), LIN("in-maa", "IN"),
     LIN("in-bom-2", "IN"), LIN("sg-sin-2", "SG"), LIN("jp-osa", "JP"), LIN("jp-tyo-3", "JP"),
     LIN("id-cgk", "ID"), LIN("br-gru", "BR"), LIN("au-mel", "AU"),
+    KOY("fra", "DE"), KOY("par", "FR"), KOY("sfo", "US"), KOY("sin", "SG"), KOY("tyo", "JP"),
+    KOY("was", "US"),
     TD("austria", "AT"), TD("belgium", "BE"), TD("bulgaria", "BG"), TD("croatia", "HR"),
     TD("cyprus", "CY"), TD("czechia", "CZ"), TD("czechrepublic", "CZ"), TD("denmark", "DK"),
     TD("estonia", "EE"), TD("finland", "FI"), TD("france", "FR"), TD("germany", "DE"),

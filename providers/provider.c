@@ -31,6 +31,7 @@ const struct provider *const provider_list[] = {
     &provider_primeintellect,
     &provider_hyperbolic,
     &provider_linode,
+    &provider_koyeb,
     &provider_openrouter, &provider_litellm, NULL,
 };
 

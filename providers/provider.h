@@ -138,6 +138,7 @@ extern const struct provider provider_hotaisle;
 extern const struct provider provider_primeintellect;
 extern const struct provider provider_hyperbolic;
 extern const struct provider provider_linode;
+extern const struct provider provider_koyeb;
 extern const struct provider provider_shadeform;
 extern const struct provider provider_fluidstack;
 /* The ECB's exchange rates: a refresh step, not a price feed. */

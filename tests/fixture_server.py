@@ -117,6 +117,7 @@ ROUTES = [
     (re.compile(r"^/api/v1/availability/gpus$"), "primeintellect", "json"),
     (re.compile(r"^/v1/marketplace$"), "hyperbolic", "json"),
     (re.compile(r"^/v4/linode/types$"), "linode", "json"),
+    (re.compile(r"^/v1/catalog/instances$"), "koyeb", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -414,6 +415,10 @@ class Handler(BaseHTTPRequestHandler):
             pg = query.get("page", ["1"])[0]
             if pg not in ("", "1"):
                 stem = name + ".page" + re.sub(r"[^0-9]", "", pg)
+        elif name == "koyeb":
+            off = query.get("offset", ["0"])[0]
+            if off not in ("", "0"):
+                stem = "koyeb.offset" + re.sub(r"[^0-9]", "", off)
         elif name == "verda.avail" and query.get("is_spot", [""])[0] == "true":
             stem = "verda.spot"
         elif name == "vultr":
