@@ -121,7 +121,7 @@ _planner()
 		;;
 	--provider)
 		# refresh also takes its last step, the ECB's exchange rates, alone.
-		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock jarvislabs cloudrift hotaisle primeintellect hyperbolic openrouter litellm"
+		local providers="lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock jarvislabs cloudrift hotaisle primeintellect hyperbolic linode koyeb openrouter litellm"
 		[[ $cmd == refresh ]] && providers+=" ecb"
 		COMPREPLY=($(compgen -W "$providers" -- "$cur"))
 		return 0

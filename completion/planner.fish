@@ -12,7 +12,7 @@ function __planner_names
 end
 
 set -l commands init compare schedule breakeven report diff fit offers refresh providers models gpus history probe fleet
-set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock jarvislabs cloudrift hotaisle primeintellect hyperbolic openrouter litellm
+set -l providers lambda runpod vast azure aws gcp scaleway digitalocean verda hyperstack shadeform fluidstack seeweb ovhcloud vultr oci cudo tensordock jarvislabs cloudrift hotaisle primeintellect hyperbolic linode koyeb openrouter litellm
 
 complete -c planner -f
 complete -c planner -n "not __fish_seen_subcommand_from $commands" -a init -d 'write a first job spec'

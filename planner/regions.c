@@ -182,6 +182,24 @@ struct cloud_region {
  * 2026-12-02); the country is the city's the identifier names (marseille
  * France, milan Italy, madrid Spain, chicago and phoenix USA). */
 #define OCI(n, c) {"oci", n, c, NULL}
+/* Akamai Cloud (Linode): the core region ids with the cities a public
+ * Linode guide lists for them (FleexSecurity/fleex-docs docs/get-started/
+ * linode.md, from GET /v4/regions: eu-central Frankfurt, eu-west London,
+ * us-southeast Atlanta, us-central Dallas, us-west Fremont, us-east
+ * Newark, ca-central Toronto, ap-south Singapore, ap-northeast Tokyo,
+ * ap-west Mumbai, ap-southeast Sydney); the newer ids begin with their
+ * country's ISO 3166 code and a city's airport code (us-ord Chicago,
+ * de-fra-2 Frankfurt, jp-osa Osaka, id-cgk Jakarta, in the public
+ * configs and tests quoted in providers/linode.c and its PROVENANCE.md;
+ * the rest of these ids as Linode's region list names them, unconfirmed
+ * here one by one). Read 2026-12-02. */
+#define LIN(n, c) {"linode", n, c, NULL}
+/* Koyeb: region ids and the cities Koyeb's dashboard fixtures name them
+ * by (koyeb/control-panel src/api/fixtures.ts catalogRegionFixtures @
+ * 597d36d49ccd884dbcc345f2d277ca0f46b04ccf, read 2026-12-02: fra
+ * Frankfurt, par Paris, sfo San Francisco, sin Singapore, tyo Tokyo, was
+ * Washington, D.C.); the country is the city's. */
+#define KOY(n, c) {"koyeb", n, c, NULL}
 
 static const struct cloud_region clouds[] = {
     AWS("us-east-1", "US"), AWS("us-east-2", "US"), AWS("us-west-1", "US"),
@@ -277,6 +295,17 @@ static const struct cloud_region clouds[] = {
     SWB("it-fr2", "IT"), SWB("it-mi2", "IT"), SWB("ch-lug1", "CH"), SWB("bg-sof1", "BG"),
     OCI("eu-marseille-1", "FR"), OCI("eu-milan-1", "IT"), OCI("eu-madrid-3", "ES"),
     OCI("us-chicago-1", "US"), OCI("us-phoenix-1", "US"),
+    LIN("us-east", "US"), LIN("us-central", "US"), LIN("us-west", "US"),
+    LIN("us-southeast", "US"), LIN("ca-central", "CA"), LIN("eu-west", "GB"),
+    LIN("eu-central", "DE"), LIN("ap-west", "IN"), LIN("ap-south", "SG"),
+    LIN("ap-northeast", "JP"), LIN("ap-southeast", "AU"), LIN("us-ord", "US"),
+    LIN("us-sea", "US"), LIN("us-iad", "US"), LIN("us-lax", "US"), LIN("us-mia", "US"),
+    LIN("de-fra-2", "DE"), LIN("fr-par", "FR"), LIN("nl-ams", "NL"), LIN("se-sto", "SE"),
+    LIN("it-mil", "IT"), LIN("es-mad", "ES"), LIN("gb-lon", "GB"), LIN("in-maa", "IN"),
+    LIN("in-bom-2", "IN"), LIN("sg-sin-2", "SG"), LIN("jp-osa", "JP"), LIN("jp-tyo-3", "JP"),
+    LIN("id-cgk", "ID"), LIN("br-gru", "BR"), LIN("au-mel", "AU"),
+    KOY("fra", "DE"), KOY("par", "FR"), KOY("sfo", "US"), KOY("sin", "SG"), KOY("tyo", "JP"),
+    KOY("was", "US"),
     TD("austria", "AT"), TD("belgium", "BE"), TD("bulgaria", "BG"), TD("croatia", "HR"),
     TD("cyprus", "CY"), TD("czechia", "CZ"), TD("czechrepublic", "CZ"), TD("denmark", "DK"),
     TD("estonia", "EE"), TD("finland", "FI"), TD("france", "FR"), TD("germany", "DE"),

@@ -30,6 +30,8 @@ const struct provider *const provider_list[] = {
     &provider_hotaisle,
     &provider_primeintellect,
     &provider_hyperbolic,
+    &provider_linode,
+    &provider_koyeb,
     &provider_openrouter, &provider_litellm, NULL,
 };
 
@@ -144,23 +146,30 @@ char *provider_rebase(const struct fetch_ctx *fx, const char *link)
 	return xasprintf("%s%s%s", fx->base, *p == '?' ? "/" : "", p);
 }
 
+/* The key header fx's adapter sends ("NAME: key", else a Bearer header)
+ * into *auth (malloc'd), or NULL when there is no key; false when out of
+ * memory. */
+static bool key_header(const struct fetch_ctx *fx, char **auth)
+{
+	*auth = NULL;
+	if (!fx->key || !*fx->key)
+		return true;
+	*auth = fx->p->key_header ? xasprintf("%s: %s", fx->p->key_header, fx->key)
+	                          : xasprintf("Authorization: Bearer %s", fx->key);
+	return *auth != NULL;
+}
+
 int provider_fetch_json(struct fetch_ctx *fx, const char *path, const char *post, char **err)
 {
 	char *url = provider_url(fx, path), *auth = NULL;
 	const char *headers[3] = {"Accept: application/json", NULL, NULL};
 	struct http_response resp;
 	int rc;
-	if (!url)
+	if (!url || !key_header(fx, &auth)) {
+		free(url);
 		return set_err(err, PLANNER_ESYS, "out of memory");
-	if (fx->key && *fx->key) {
-		auth = fx->p->key_header ? xasprintf("%s: %s", fx->p->key_header, fx->key)
-		                         : xasprintf("Authorization: Bearer %s", fx->key);
-		if (!auth) {
-			free(url);
-			return set_err(err, PLANNER_ESYS, "out of memory");
-		}
-		headers[1] = auth;
 	}
+	headers[1] = auth;
 	snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
 	struct http_request req = {.url = url, .post = post, .headers = headers};
 	rc = http_fetch(fx->http, &req, &resp, err);
@@ -357,7 +366,46 @@ int provider_parse_items(const struct provider_items *f, struct norm *out, const
 		{
 			f->item(out, it);
 		}
+		if (next && f->follow && !f->follow(root, (size_t)cJSON_GetArraySize(list), next))
+			rc = set_err(err, PLANNER_ESYS, "out of memory");
 	}
 	cJSON_Delete(root);
+	return rc;
+}
+
+struct items_pages {
+	struct fetch_ctx *fx;
+	const struct provider_items *f;
+};
+
+/* One page for http_paged: the next page's path is read on fx->base. */
+static int items_page(void *ud, const char *body, size_t len, char **next, char **err)
+{
+	const struct items_pages *ip = ud;
+	char *path = NULL;
+	*next = NULL;
+	int rc = provider_parse_items(ip->f, ip->fx->out, body, len, &path, err);
+	if (rc == PLANNER_OK && path && !(*next = provider_url(ip->fx, path)))
+		rc = set_err(err, PLANNER_ESYS, "out of memory");
+	free(path);
+	return rc;
+}
+
+int provider_fetch_items(struct fetch_ctx *fx, const struct provider_items *f, const char *path,
+                         int max_pages, char **err)
+{
+	char *url = provider_url(fx, path), *auth = NULL;
+	const char *headers[3] = {"Accept: application/json", NULL, NULL};
+	struct items_pages ip = {.fx = fx, .f = f};
+	if (!url || !key_header(fx, &auth)) {
+		free(url);
+		return set_err(err, PLANNER_ESYS, "out of memory");
+	}
+	headers[1] = auth;
+	snprintf(fx->out->source, sizeof fx->out->source, "%s", url);
+	int rc =
+	    http_paged(fx->http, url, headers, items_page, &ip, max_pages, &fx->http_status, err);
+	free(auth);
+	free(url);
 	return rc;
 }

@@ -137,6 +137,8 @@ extern const struct provider provider_cloudrift;
 extern const struct provider provider_hotaisle;
 extern const struct provider provider_primeintellect;
 extern const struct provider provider_hyperbolic;
+extern const struct provider provider_linode;
+extern const struct provider provider_koyeb;
 extern const struct provider provider_shadeform;
 extern const struct provider provider_fluidstack;
 /* The ECB's exchange rates: a refresh step, not a price feed. */
@@ -190,10 +192,21 @@ struct provider_items {
 	const char *missing; /* provider_says's what when the list is not there */
 	bool null_is_empty;  /* a body of JSON null holds no items (not an error) */
 	void (*item)(struct norm *out, const struct cJSON *item);
+	/* A feed of numbered pages (linode, koyeb): sets *next to the path
+	 * (from the base, with its query; malloc'd) of the page after the one
+	 * whose body is root and whose list held `items` entries, or NULL
+	 * after the last; false when out of memory. NULL: one page. */
+	bool (*follow)(const struct cJSON *root, size_t items, char **next);
 };
-/* The parse of such a feed: item() of each entry of the list. */
+/* The parse of such a feed: item() of each entry of the list; *next (next
+ * may be NULL) gets follow's path, or NULL. */
 int provider_parse_items(const struct provider_items *f, struct norm *out, const char *body,
                          size_t len, char **next, char **err);
+/* Reads such a feed from base+path, the key sent as provider_fetch_json
+ * sends it, following f->follow's pages on fx->base, at most max_pages.
+ * Sets fx->http_status. */
+int provider_fetch_items(struct fetch_ctx *fx, const struct provider_items *f, const char *path,
+                         int max_pages, char **err);
 
 /* cJSON accessors tolerant of nulls and wrong types. */
 const char *pj_str(const struct cJSON *o, const char *key);   /* "" when absent */

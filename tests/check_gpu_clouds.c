@@ -1,5 +1,5 @@
 /* check_gpu_clouds.c — the GPU clouds added for issue 29 item 3
- * (providers/cloudrift.c, hotaisle.c) over real HTTP on loopback
+ * (providers/cloudrift.c, hotaisle.c, linode.c, koyeb.c) over real HTTP on loopback
  * (tests/fixture_server.py): units, offers per datacenter, what a row
  * without a usable GPU becomes, the key header, and the error bodies; and
  * Paperspace and Yotta, whose dated price list and catalogue rows are
@@ -292,6 +292,158 @@ START_TEST(yotta_has_its_catalogue_rows_bundled_in_its_two_us_regions)
 }
 END_TEST
 
+/* --- linode --------------------------------------------------------- */
+
+START_TEST(linode_prices_gpu_plans_by_list_price_and_by_region_price_above_zero)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch_with(&provider_linode, "ok-li", NULL, NULL, 0, &n, &err) == PLANNER_OK,
+	              "%s", err);
+	/* The list price: USD per instance-hour, no region named. */
+	const struct offer *a = find(&n, "g1-gpu-rtx6000-1", "");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "Quadro RTX 6000");
+	ck_assert_int_eq(a->gpu_count, 1);
+	CLOSE(a->price_per_hour, 1.5);
+	ck_assert_str_eq(a->currency, "USD");
+	CLOSE(a->vcpus, 8);
+	CLOSE(a->ram_gib, 32); /* 32768 MB */
+	ck_assert(!a->marketplace);
+	/* A list price of 0 is no price: the region prices alone. */
+	ck_assert_ptr_null(find(&n, "g2-gpu-rtx4000a1-s", ""));
+	const struct offer *b = find(&n, "g2-gpu-rtx4000a1-s", "us-ord");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(b->gpu, "RTX 4000 Ada");
+	CLOSE(b->price_per_hour, 0.52);
+	ck_assert_str_eq(b->country, "US");
+	const struct offer *c = find(&n, "g2-gpu-rtx4000a1-s", "de-fra-2");
+	ck_assert_ptr_nonnull(c);
+	CLOSE(c->price_per_hour, 0.62);
+	ck_assert_str_eq(c->country, "DE");
+	/* CPU and VPU plans passed over; a GPU plan priced 0 everywhere
+	 * counted. */
+	ck_assert_uint_eq(count_of(&n, "g1-gpu-rtx6000-2"), 0);
+	ck_assert_uint_eq(n.skipped, 1);
+	ck_assert_uint_eq(n.n_offers, 3);
+	char *log = test_fixture_log(&server, "ok-li");
+	ck_assert_msg(strstr(log, "\"/v4/linode/types\"") && strstr(log, "\"page_size=500\"") &&
+	                  !strstr(log, "Bearer"),
+	              "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(linode_follows_page_until_pages)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch_with(&provider_linode, "paged-li", NULL, NULL, 0, &n, &err) ==
+	                  PLANNER_OK,
+	              "%s", err);
+	ck_assert_ptr_nonnull(find(&n, "g1-gpu-rtx6000-1", ""));
+	ck_assert_ptr_nonnull(find(&n, "g2-gpu-rtx4000a1-s", "us-ord"));
+	ck_assert_uint_eq(n.n_offers, 3);
+	char *log = test_fixture_log(&server, "paged-li");
+	ck_assert_msg(strstr(log, "page_size=500&page=2") && !strstr(log, "page=3"), "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_linode_gpu_plan_of_an_unknown_id_is_counted_unknown_and_an_error_body_is_an_error)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse(&provider_linode,
+	                       "{\"data\": [{\"id\": \"g9-gpu-qpu-1\", \"label\": \"QPU x1\", "
+	                       "\"class\": \"gpu\", \"gpus\": 1, \"price\": {\"hourly\": 2}}], "
+	                       "\"page\": 1, \"pages\": 1}",
+	                       &n, &err),
+	                 PLANNER_OK);
+	ck_assert_uint_eq(n.n_offers, 0);
+	ck_assert_uint_eq(n.unknown_rows, 1);
+	norm_free(&n);
+	ck_assert_int_eq(parse(&provider_linode,
+	                       "{\"errors\": [{\"reason\": \"Too many requests\"}]}", &n, &err),
+	                 PLANNER_ENET);
+	ck_assert_msg(strstr(err, "\"data\" list"), "%s", err);
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
+/* --- koyeb ---------------------------------------------------------- */
+
+START_TEST(koyeb_prices_each_gpu_type_per_hour_in_each_region_it_lists)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch_with(&provider_koyeb, "ok-ko", NULL, NULL, 0, &n, &err) == PLANNER_OK,
+	              "%s", err);
+	const struct offer *a = find(&n, "gpu-nvidia-rtx-4000-sff-ada", "fra");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->gpu, "RTX 4000 SFF Ada");
+	ck_assert_int_eq(a->gpu_count, 1);
+	CLOSE(a->price_per_hour, 0.5);
+	ck_assert_str_eq(a->currency, "USD");
+	CLOSE(a->vcpus, 6);
+	CLOSE(a->ram_gib, 44);
+	ck_assert(a->available);
+	ck_assert(!a->marketplace);
+	ck_assert_str_eq(a->country, "DE");
+	/* "2x Nvidia L4": the instance's price, not per GPU. */
+	const struct offer *b = find(&n, "2-gpu-nvidia-l4", "was");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(b->gpu, "L4");
+	ck_assert_int_eq(b->gpu_count, 2);
+	CLOSE(b->price_per_hour, 2.0);
+	ck_assert_str_eq(b->country, "US");
+	/* The coming-soon L4 lists no region: left out and counted; the CPU
+	 * instance passed over. */
+	ck_assert_uint_eq(count_of(&n, "gpu-nvidia-l4"), 0);
+	ck_assert_uint_eq(n.skipped, 1);
+	ck_assert_uint_eq(n.n_offers, 2);
+	char *log = test_fixture_log(&server, "ok-ko");
+	ck_assert_msg(strstr(log, "\"limit=100\"") && !strstr(log, "Bearer"), "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(koyeb_follows_offset_until_count_and_sends_a_token_when_set)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_msg(fetch_with(&provider_koyeb, "paged-ko", "k", NULL, 0, &n, &err) == PLANNER_OK,
+	              "%s", err);
+	ck_assert_ptr_nonnull(find(&n, "gpu-nvidia-rtx-4000-sff-ada", "fra"));
+	ck_assert_ptr_nonnull(find(&n, "2-gpu-nvidia-l4", "was"));
+	ck_assert_uint_eq(n.n_offers, 2);
+	char *log = test_fixture_log(&server, "paged-ko");
+	ck_assert_msg(strstr(log, "limit=100&offset=2") && !strstr(log, "offset=4") &&
+	                  strstr(log, "Bearer"),
+	              "%s", log);
+	free(log);
+	norm_free(&n);
+}
+END_TEST
+
+START_TEST(a_koyeb_error_body_is_an_error_with_its_message)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(parse(&provider_koyeb,
+	                       "{\"code\": 16, \"message\": \"Unauthenticated\", \"details\": []}",
+	                       &n, &err),
+	                 PLANNER_ENET);
+	ck_assert_msg(strstr(err, "koyeb says: Unauthenticated"), "%s", err);
+	free(err);
+	norm_free(&n);
+}
+END_TEST
+
 Suite *gpu_clouds_suite(void)
 {
 	Suite *s = suite_create("gpu_clouds");
@@ -307,6 +459,13 @@ Suite *gpu_clouds_suite(void)
 	tcase_add_test(t, refresh_stores_cloudrift_and_says_what_hotaisle_lacks);
 	tcase_add_test(t, paperspace_has_its_dated_list_prices_bundled_in_its_own_data_centre);
 	tcase_add_test(t, yotta_has_its_catalogue_rows_bundled_in_its_two_us_regions);
+	tcase_add_test(t, linode_prices_gpu_plans_by_list_price_and_by_region_price_above_zero);
+	tcase_add_test(t, linode_follows_page_until_pages);
+	tcase_add_test(
+	    t, a_linode_gpu_plan_of_an_unknown_id_is_counted_unknown_and_an_error_body_is_an_error);
+	tcase_add_test(t, koyeb_prices_each_gpu_type_per_hour_in_each_region_it_lists);
+	tcase_add_test(t, koyeb_follows_offset_until_count_and_sends_a_token_when_set);
+	tcase_add_test(t, a_koyeb_error_body_is_an_error_with_its_message);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -116,6 +116,8 @@ ROUTES = [
     (re.compile(r"^/api/teams/[A-Za-z0-9_-]+/virtual_machines/available/$"), "hotaisle", "json"),
     (re.compile(r"^/api/v1/availability/gpus$"), "primeintellect", "json"),
     (re.compile(r"^/v1/marketplace$"), "hyperbolic", "json"),
+    (re.compile(r"^/v4/linode/types$"), "linode", "json"),
+    (re.compile(r"^/v1/catalog/instances$"), "koyeb", "json"),
 ]
 
 # Scenario "real-<tag>": (provider, tag) → (file for the first request,
@@ -186,6 +188,7 @@ PRICE_KEYS = {
     "OnDemandPrice",  # hotaisle: cents per VM-hour
     "onDemand", "communityPrice",  # primeintellect: prices.*
     "price.amount",  # hyperbolic: pricing.price.amount, US cents (transform_json)
+    "price.hourly",  # linode: price.hourly and region_prices[].hourly, USD (transform_json)
 }
 
 # Names a careless printer would pass to a terminal, a spreadsheet, a
@@ -226,8 +229,14 @@ def transform_json(v, kind, key=None):
     if isinstance(v, dict):
         # "amount" is a price only under "price" (hyperbolic), not in
         # digitalocean's vram {amount, unit}.
-        return {k: transform_json(x, kind, "price.amount" if (key, k) == ("price", "amount") else k)
-                for k, x in v.items()}
+        # "hourly" is a price only under linode's "price" and "region_prices".
+        def sub(k):
+            if (key, k) == ("price", "amount"):
+                return "price.amount"
+            if key in ("price", "region_prices") and k == "hourly":
+                return "price.hourly"
+            return k
+        return {k: transform_json(x, kind, sub(k)) for k, x in v.items()}
     if isinstance(v, list):
         return [transform_json(x, kind, key) for x in v]
     if kind == "strnum" and isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -402,10 +411,14 @@ class Handler(BaseHTTPRequestHandler):
             pg = query.get("page", ["1"])[0]
             if pg not in ("", "1"):
                 stem = "scaleway.page" + re.sub(r"[^0-9]", "", pg)
-        elif name == "digitalocean":
+        elif name in ("digitalocean", "linode"):
             pg = query.get("page", ["1"])[0]
             if pg not in ("", "1"):
-                stem = "digitalocean.page" + re.sub(r"[^0-9]", "", pg)
+                stem = name + ".page" + re.sub(r"[^0-9]", "", pg)
+        elif name == "koyeb":
+            off = query.get("offset", ["0"])[0]
+            if off not in ("", "0"):
+                stem = "koyeb.offset" + re.sub(r"[^0-9]", "", off)
         elif name == "verda.avail" and query.get("is_spot", [""])[0] == "true":
             stem = "verda.spot"
         elif name == "vultr":
