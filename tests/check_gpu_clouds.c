@@ -301,7 +301,7 @@ START_TEST(linode_prices_gpu_plans_by_list_price_and_by_region_price_above_zero)
 	ck_assert_msg(fetch_with(&provider_linode, "ok-li", NULL, NULL, 0, &n, &err) == PLANNER_OK,
 	              "%s", err);
 	/* The list price: USD per instance-hour, no region named. */
-	const struct offer *a = find(&n, "g1-gpu-rtx6000-1", "");
+	const struct offer *a = find_first(&n, "g1-gpu-rtx6000-1", "");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "Quadro RTX 6000");
 	ck_assert_int_eq(a->gpu_count, 1);
@@ -311,22 +311,22 @@ START_TEST(linode_prices_gpu_plans_by_list_price_and_by_region_price_above_zero)
 	CLOSE(a->ram_gib, 32); /* 32768 MB */
 	ck_assert(!a->marketplace);
 	/* A list price of 0 is no price: the region prices alone. */
-	ck_assert_ptr_null(find(&n, "g2-gpu-rtx4000a1-s", ""));
-	const struct offer *b = find(&n, "g2-gpu-rtx4000a1-s", "us-ord");
+	ck_assert_ptr_null(find_first(&n, "g2-gpu-rtx4000a1-s", ""));
+	const struct offer *b = find_first(&n, "g2-gpu-rtx4000a1-s", "us-ord");
 	ck_assert_ptr_nonnull(b);
 	ck_assert_str_eq(b->gpu, "RTX 4000 Ada");
 	CLOSE(b->price_per_hour, 0.52);
 	ck_assert_str_eq(b->country, "US");
-	const struct offer *c = find(&n, "g2-gpu-rtx4000a1-s", "de-fra-2");
+	const struct offer *c = find_first(&n, "g2-gpu-rtx4000a1-s", "de-fra-2");
 	ck_assert_ptr_nonnull(c);
 	CLOSE(c->price_per_hour, 0.62);
 	ck_assert_str_eq(c->country, "DE");
 	/* CPU and VPU plans passed over; a GPU plan priced 0 everywhere
 	 * counted. */
-	ck_assert_uint_eq(count_of(&n, "g1-gpu-rtx6000-2"), 0);
+	ck_assert_uint_eq(count_named(&n, "g1-gpu-rtx6000-2"), 0);
 	ck_assert_uint_eq(n.skipped, 1);
 	ck_assert_uint_eq(n.n_offers, 3);
-	char *log = test_fixture_log(&server, "ok-li");
+	char *log = test_fixture_log(&feed_server, "ok-li");
 	ck_assert_msg(strstr(log, "\"/v4/linode/types\"") && strstr(log, "\"page_size=500\"") &&
 	                  !strstr(log, "Bearer"),
 	              "%s", log);
@@ -342,10 +342,10 @@ START_TEST(linode_follows_page_until_pages)
 	ck_assert_msg(fetch_with(&provider_linode, "paged-li", NULL, NULL, 0, &n, &err) ==
 	                  PLANNER_OK,
 	              "%s", err);
-	ck_assert_ptr_nonnull(find(&n, "g1-gpu-rtx6000-1", ""));
-	ck_assert_ptr_nonnull(find(&n, "g2-gpu-rtx4000a1-s", "us-ord"));
+	ck_assert_ptr_nonnull(find_first(&n, "g1-gpu-rtx6000-1", ""));
+	ck_assert_ptr_nonnull(find_first(&n, "g2-gpu-rtx4000a1-s", "us-ord"));
 	ck_assert_uint_eq(n.n_offers, 3);
-	char *log = test_fixture_log(&server, "paged-li");
+	char *log = test_fixture_log(&feed_server, "paged-li");
 	ck_assert_msg(strstr(log, "page_size=500&page=2") && !strstr(log, "page=3"), "%s", log);
 	free(log);
 	norm_free(&n);
@@ -356,17 +356,19 @@ START_TEST(a_linode_gpu_plan_of_an_unknown_id_is_counted_unknown_and_an_error_bo
 {
 	struct norm n;
 	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_linode,
-	                       "{\"data\": [{\"id\": \"g9-gpu-qpu-1\", \"label\": \"QPU x1\", "
-	                       "\"class\": \"gpu\", \"gpus\": 1, \"price\": {\"hourly\": 2}}], "
-	                       "\"page\": 1, \"pages\": 1}",
-	                       &n, &err),
-	                 PLANNER_OK);
+	ck_assert_int_eq(
+	    parse_body(&provider_linode,
+	               "{\"data\": [{\"id\": \"g9-gpu-qpu-1\", \"label\": \"QPU x1\", "
+	               "\"class\": \"gpu\", \"gpus\": 1, \"price\": {\"hourly\": 2}}], "
+	               "\"page\": 1, \"pages\": 1}",
+	               &n, NULL, &err),
+	    PLANNER_OK);
 	ck_assert_uint_eq(n.n_offers, 0);
 	ck_assert_uint_eq(n.unknown_rows, 1);
 	norm_free(&n);
-	ck_assert_int_eq(parse(&provider_linode,
-	                       "{\"errors\": [{\"reason\": \"Too many requests\"}]}", &n, &err),
+	ck_assert_int_eq(parse_body(&provider_linode,
+	                            "{\"errors\": [{\"reason\": \"Too many requests\"}]}", &n, NULL,
+	                            &err),
 	                 PLANNER_ENET);
 	ck_assert_msg(strstr(err, "\"data\" list"), "%s", err);
 	free(err);
@@ -382,7 +384,7 @@ START_TEST(koyeb_prices_each_gpu_type_per_hour_in_each_region_it_lists)
 	char *err = NULL;
 	ck_assert_msg(fetch_with(&provider_koyeb, "ok-ko", NULL, NULL, 0, &n, &err) == PLANNER_OK,
 	              "%s", err);
-	const struct offer *a = find(&n, "gpu-nvidia-rtx-4000-sff-ada", "fra");
+	const struct offer *a = find_first(&n, "gpu-nvidia-rtx-4000-sff-ada", "fra");
 	ck_assert_ptr_nonnull(a);
 	ck_assert_str_eq(a->gpu, "RTX 4000 SFF Ada");
 	ck_assert_int_eq(a->gpu_count, 1);
@@ -394,7 +396,7 @@ START_TEST(koyeb_prices_each_gpu_type_per_hour_in_each_region_it_lists)
 	ck_assert(!a->marketplace);
 	ck_assert_str_eq(a->country, "DE");
 	/* "2x Nvidia L4": the instance's price, not per GPU. */
-	const struct offer *b = find(&n, "2-gpu-nvidia-l4", "was");
+	const struct offer *b = find_first(&n, "2-gpu-nvidia-l4", "was");
 	ck_assert_ptr_nonnull(b);
 	ck_assert_str_eq(b->gpu, "L4");
 	ck_assert_int_eq(b->gpu_count, 2);
@@ -402,10 +404,10 @@ START_TEST(koyeb_prices_each_gpu_type_per_hour_in_each_region_it_lists)
 	ck_assert_str_eq(b->country, "US");
 	/* The coming-soon L4 lists no region: left out and counted; the CPU
 	 * instance passed over. */
-	ck_assert_uint_eq(count_of(&n, "gpu-nvidia-l4"), 0);
+	ck_assert_uint_eq(count_named(&n, "gpu-nvidia-l4"), 0);
 	ck_assert_uint_eq(n.skipped, 1);
 	ck_assert_uint_eq(n.n_offers, 2);
-	char *log = test_fixture_log(&server, "ok-ko");
+	char *log = test_fixture_log(&feed_server, "ok-ko");
 	ck_assert_msg(strstr(log, "\"limit=100\"") && !strstr(log, "Bearer"), "%s", log);
 	free(log);
 	norm_free(&n);
@@ -418,10 +420,10 @@ START_TEST(koyeb_follows_offset_until_count_and_sends_a_token_when_set)
 	char *err = NULL;
 	ck_assert_msg(fetch_with(&provider_koyeb, "paged-ko", "k", NULL, 0, &n, &err) == PLANNER_OK,
 	              "%s", err);
-	ck_assert_ptr_nonnull(find(&n, "gpu-nvidia-rtx-4000-sff-ada", "fra"));
-	ck_assert_ptr_nonnull(find(&n, "2-gpu-nvidia-l4", "was"));
+	ck_assert_ptr_nonnull(find_first(&n, "gpu-nvidia-rtx-4000-sff-ada", "fra"));
+	ck_assert_ptr_nonnull(find_first(&n, "2-gpu-nvidia-l4", "was"));
 	ck_assert_uint_eq(n.n_offers, 2);
-	char *log = test_fixture_log(&server, "paged-ko");
+	char *log = test_fixture_log(&feed_server, "paged-ko");
 	ck_assert_msg(strstr(log, "limit=100&offset=2") && !strstr(log, "offset=4") &&
 	                  strstr(log, "Bearer"),
 	              "%s", log);
@@ -432,15 +434,9 @@ END_TEST
 
 START_TEST(a_koyeb_error_body_is_an_error_with_its_message)
 {
-	struct norm n;
-	char *err = NULL;
-	ck_assert_int_eq(parse(&provider_koyeb,
-	                       "{\"code\": 16, \"message\": \"Unauthenticated\", \"details\": []}",
-	                       &n, &err),
-	                 PLANNER_ENET);
-	ck_assert_msg(strstr(err, "koyeb says: Unauthenticated"), "%s", err);
-	free(err);
-	norm_free(&n);
+	ck_error_body(&provider_koyeb,
+	              "{\"code\": 16, \"message\": \"Unauthenticated\", \"details\": []}",
+	              "koyeb says: Unauthenticated");
 }
 END_TEST
 
