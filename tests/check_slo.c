@@ -459,6 +459,81 @@ START_TEST(bounded_owned_route_finds_the_full_sizing_best)
 }
 END_TEST
 
+/* The rented route of jobs with latency targets sizes the offer groups
+ * from the lowest floor up and stops at the first that cannot beat the
+ * best (route_floors in cheapest_offer): it must find the month that
+ * sizing every allowed offer fully finds. Recomputed here over every row
+ * of the bundled snapshot of three USD feeds, each sized with
+ * workload_size (no bound) on the offer's GPU and priced replicas x hours
+ * x its price. The same four kinds of job as the owned test above. */
+START_TEST(bounded_rented_route_finds_the_full_sizing_best)
+{
+	struct jobspec *spec = parse(
+	    "version: 1\nproviders: [lambda, runpod, vast]\njobs:\n"
+	    " - {name: a, model: llama-3.1-8b, request: {input: 800, output: 150}, "
+	    "hours_per_month: 300, load: {peak_requests_per_second: 12}, slo: {ttft_ms: 800, "
+	    "tpot_ms: 30}}\n"
+	    " - {name: b, model: qwen2.5-7b, precision: fp8, batch: max, request: {input: 600, "
+	    "output: 120}, hours_per_month: 700, load: {peak_requests_per_second: 40}, slo: "
+	    "{ttft_ms: 600, tpot_ms: 40}}\n"
+	    " - {name: c, model: llama-3.1-70b, precision: fp8, batch: 8, request: {input: 700, "
+	    "output: 130}, tokens_per_month: {input: 900M, output: 160M}, load: "
+	    "{peak_requests_per_second: 6}, slo: {ttft_ms: 900, tpot_ms: 50}}\n"
+	    " - {name: d, model: qwen2.5-32b, precision: q4_k_m, request: {input: 500, output: "
+	    "100}, hours_per_month: 200, load: {peak_requests_per_second: 2}, slo: {ttft_ms: 3000, "
+	    "tpot_ms: 90}}\n");
+	struct plan *p = NULL;
+	char *err = NULL;
+	struct store *st = NULL;
+	char *dir = test_tmpdir(), *db = xasprintf("%s/rent.db", dir);
+	ck_assert_int_eq(store_open(db, test_ref(), &st, &err), PLANNER_OK);
+	ck_assert_msg(plan_compare(spec, test_ref(), st, &p, &err) == PLANNER_OK, "%s", err);
+	struct offer *offers = NULL;
+	size_t n_offers = 0;
+	ck_assert_int_eq(store_offers(st, NULL, &offers, &n_offers, &err), PLANNER_OK);
+	int feasible = 0, sized = 0;
+	for (size_t i = 0; i < spec->n_jobs; i++) {
+		struct workload w;
+		ck_assert_int_eq(workload_init(&w, spec, &spec->jobs[i], &err), PLANNER_OK);
+		double best = INFINITY;
+		for (size_t k = 0; k < n_offers; k++) {
+			const struct offer *o = &offers[k];
+			struct gpu_spec g;
+			struct workload_run run;
+			char why[256];
+			if (strcmp(o->currency, "USD") ||
+			    !workload_offer_gpu(&w, test_ref(), o, &g) ||
+			    !workload_fits(&w, &g, o->gpu_count))
+				continue;
+			sized++;
+			if (!workload_size(&w, &g, o->gpu_count, WORKLOAD_MAX_GPUS / o->gpu_count,
+			                   &run, why, sizeof why))
+				continue;
+			double cost = run.replicas * run.hours * o->price_per_hour;
+			if (cost < best)
+				best = cost;
+		}
+		const struct route_result *r = &p->jobs[i].routes[ROUTE_RENTED];
+		ck_assert_msg(r->feasible == isfinite(best), "job %s: feasible %d, full sizing %g",
+		              spec->jobs[i].name, r->feasible, best);
+		if (!r->feasible)
+			continue;
+		feasible++;
+		ck_assert_msg(fabs(r->monthly_cost - r->setup_cost - best) <= 1e-9 * best,
+		              "job %s: %s %.6f, full sizing %.6f", spec->jobs[i].name, r->offer,
+		              r->monthly_cost, best);
+	}
+	ck_assert_int_ge(feasible, 3);
+	ck_assert_int_gt(sized, 40); /* the pruning had groups to skip */
+	free(offers);
+	plan_free(p);
+	store_close(st);
+	jobspec_free(spec);
+	free(db);
+	free(dir);
+}
+END_TEST
+
 /* A published latency at a load on named GPUs, kept with its source in
  * NIM_TSV: NVIDIA NIM's Llama-3.3-70B-Instruct fp8 TP2 on 2 x H100 80G,
  * 5000 in / 500 out, mean TTFT and ITL by concurrency. */
@@ -530,6 +605,7 @@ Suite *slo_suite(void)
 	tcase_add_test(tc, published_nim_latency);
 	tcase_add_test(tc, unreachable_target_is_infeasible_with_the_best);
 	tcase_add_test(tc, bounded_owned_route_finds_the_full_sizing_best);
+	tcase_add_test(tc, bounded_rented_route_finds_the_full_sizing_best);
 	suite_add_tcase(s, tc);
 	return s;
 }
