@@ -51,6 +51,11 @@ struct route_result {
 	bool spot;               /* rented at a spot price */
 	bool already_owned;      /* owned route uses GPUs on hand (capex sunk) */
 	int owned_entry;         /* already_owned: the index of its owned: entry */
+	/* already_owned: the owned route's month without that entry (INFINITY
+	 * when nothing else runs the job), from the same pass; NAN when the
+	 * pass could not tell (latency targets prune it, carbon is priced):
+	 * plan_share.c prices the route again then. */
+	double owned_alt_cost;
 	double price_per_hour;   /* rented: instance-hour, currency */
 	double input_per_mtok;   /* api: currency per million input tokens */
 	double output_per_mtok;  /* api: currency per million output tokens */

@@ -92,12 +92,17 @@ static int make_claim(const struct route_ctx *base, struct plan *p, size_t i,
 {
 	struct job_result *res = &p->jobs[i];
 	const struct route_result *own = &res->routes[owned_k()];
-	int e = own->owned_entry;
-	int saved = full->gpus[e];
-	full->gpus[e] = 0;
+	int e = own->owned_entry, rc = PLANNER_OK;
 	struct route_result alt;
-	int rc = owned_on(base, res, full->gpus, &alt, err);
-	full->gpus[e] = saved;
+	if (!isnan(own->owned_alt_cost)) { /* the first pass's answer */
+		alt = (struct route_result){.feasible = isfinite(own->owned_alt_cost),
+		                            .monthly_cost = own->owned_alt_cost};
+	} else {
+		int saved = full->gpus[e];
+		full->gpus[e] = 0;
+		rc = owned_on(base, res, full->gpus, &alt, err);
+		full->gpus[e] = saved;
+	}
 	double next = cheapest_with(res, &alt);
 	double hours = gpu_hours_of(own);
 	*out = (struct claim){

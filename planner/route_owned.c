@@ -42,7 +42,8 @@ struct owned_cand {
 /* Considers owning candidate k (as many sets as the work needs); keeps it
  * when cheaper. */
 static void consider_owned(const struct route_ctx *c, struct route_result *r,
-                           const struct owned_cand *k, struct short_of *sh, size_t *best_at)
+                           const struct owned_cand *k, struct short_of *sh, size_t *best_at,
+                           double *entry_best)
 {
 	const struct gpu_spec *g = k->gpu;
 	int n = k->n, entry = k->entry;
@@ -68,6 +69,8 @@ static void consider_owned(const struct route_ctx *c, struct route_result *r,
 	tco_owned_month(c->spec, g, n * sets, capex_per_gpu, watts, idle_watts, run.hours, on_hand,
 	                &t);
 	double cost = t.monthly;
+	if (entry_best && cost < entry_best[entry + 1])
+		entry_best[entry + 1] = cost;
 	/* The cheaper, then on hand, then the first met: a total order, so
 	 * the kinds may come in any order (route_floors). */
 	if (r->feasible &&
@@ -152,6 +155,9 @@ struct owned_scan {
 	bool by_floor;
 	struct route_floors floors;
 	struct owned_cand *cands;
+	/* The cheapest month of each owned: entry (1 + its index) and of
+	 * buying (0), for owned_alt_cost; NULL when not kept. */
+	double *entry_best;
 };
 
 /* Why the job cannot use the owned g: a Mac or a CPU box runs llama.cpp
@@ -263,7 +269,7 @@ static void consider_kind(const struct route_ctx *c, struct route_result *r, str
 			s->cands[k.at] = k;
 			route_floors_add(&s->floors, k.at, kind_floor(c, &k, &s->sh));
 		} else {
-			consider_owned(c, r, &k, &s->sh, &s->best_at);
+			consider_owned(c, r, &k, &s->sh, &s->best_at, s->entry_best);
 		}
 	} else if (n > 0) {
 		note_too_few(&s->few, g, n, stock, on_hand);
@@ -280,7 +286,7 @@ static void consider_by_floor(const struct route_ctx *c, struct route_result *r,
 		const struct route_floor *f = &s->floors.at[m];
 		if (r->feasible && size_floor_above(f->floor, r->monthly_cost))
 			break;
-		consider_owned(c, r, &s->cands[f->at], &s->sh, &s->best_at);
+		consider_owned(c, r, &s->cands[f->at], &s->sh, &s->best_at, NULL);
 	}
 	route_floors_free(&s->floors);
 	free(s->cands);
@@ -313,6 +319,12 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 		route_floors_free(&s.floors);
 		s.by_floor = false;
 	}
+	/* Without pruning or a carbon price, the month without the entry on
+	 * hand that wins is the cheapest of the other entries' (owned_alt_cost). */
+	if (spec->n_owned && !j->slo.given && !(spec->costs.carbon_price_per_tonne > 0) &&
+	    (s.entry_best = malloc((spec->n_owned + 1) * sizeof *s.entry_best)))
+		for (size_t i = 0; i <= spec->n_owned; i++)
+			s.entry_best[i] = INFINITY;
 	for (size_t i = 0; i < spec->n_owned; i++) {
 		const struct owned_gpu *o = &spec->owned[i];
 		/* The shared pass (plan_share.c) leaves a job what others have
@@ -339,6 +351,14 @@ static int price_owned(const struct route_ctx *c, struct route_result *r, char *
 	/* With no other device, the reason is the route's whole answer. */
 	if (r->feasible || s.considered > 0 || s.n_left_out > 1)
 		write_left_out(c, r, &s);
+	r->owned_alt_cost = NAN;
+	if (r->feasible && r->already_owned && s.entry_best) {
+		r->owned_alt_cost = INFINITY;
+		for (size_t i = 0; i <= spec->n_owned; i++)
+			if ((int)i != r->owned_entry + 1 && s.entry_best[i] < r->owned_alt_cost)
+				r->owned_alt_cost = s.entry_best[i];
+	}
+	free(s.entry_best);
 	if (r->feasible) {
 		snprintf(r->offer, sizeof r->offer, "%s %dx %s", r->already_owned ? "owned" : "buy",
 		         r->gpu_count, r->gpu->name);

@@ -457,6 +457,60 @@ START_TEST(an_owned_route_short_of_gpus_names_how_many_would_fit_and_how_many_th
 }
 END_TEST
 
+/* The owned route's month without the entry on hand it chose
+ * (owned_alt_cost, which plan_share.c weighs a claim by) is what pricing
+ * the job again with that entry left out of owned: finds, on jobs of
+ * several sizes over three kinds on hand and two to buy. */
+START_TEST(the_owned_month_without_its_entry_is_the_route_priced_without_it)
+{
+	static const char *const owned[] = {
+	    "{gpu: RTX 4090, count: 2}", "{gpu: A100 80GB, count: 1}", "{gpu: RTX 3090, count: 4}"};
+	static const char *const jobs[] = {
+	    "{name: a, model: llama-3.1-8b, precision: q4_k_m, hours_per_month: 200}",
+	    "{name: b, model: qwen2.5-32b, precision: q4_k_m, hours_per_month: 100}",
+	    "{name: c, model: llama-3.1-70b, precision: q4_k_m, hours_per_month: 50}",
+	    "{name: d, model: llama-3.1-8b, tokens_per_month: {input: 300M, output: 60M}}",
+	    "{name: e, model: qwen2.5-7b, precision: fp8, hours_per_month: 700}"};
+	const size_t n_owned = sizeof owned / sizeof *owned;
+	int on_hand = 0;
+	for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+		char *yaml = xasprintf("version: 1\nowned: [%s, %s, %s]\nbuy: [{gpu: RTX 5090, "
+		                       "price: 2400}, {gpu: L40S, price: 8000}]\njobs:\n - %s\n",
+		                       owned[0], owned[1], owned[2], jobs[j]);
+		struct jobspec *spec = NULL;
+		struct plan *p = test_plan_of(st, NULL, yaml, &spec);
+		const struct route_result *r = &p->jobs[0].routes[ROUTE_OWNED];
+		free(yaml);
+		if (r->feasible && r->already_owned) {
+			on_hand++;
+			ck_assert(!isnan(r->owned_alt_cost));
+			char list[256] = "";
+			for (size_t e = 0; e < n_owned; e++)
+				if ((int)e != r->owned_entry)
+					snprintf(list + strlen(list), sizeof list - strlen(list),
+					         "%s%s", list[0] ? ", " : "", owned[e]);
+			yaml = xasprintf(
+			    "version: 1\nowned: [%s]\nbuy: [{gpu: RTX 5090, price: 2400}, "
+			    "{gpu: L40S, price: 8000}]\njobs:\n - %s\n",
+			    list, jobs[j]);
+			struct jobspec *without = NULL;
+			struct plan *q = test_plan_of(st, NULL, yaml, &without);
+			const struct route_result *o = &q->jobs[0].routes[ROUTE_OWNED];
+			double want = o->feasible ? o->monthly_cost : INFINITY;
+			ck_assert_msg(r->owned_alt_cost == want,
+			              "job %s on %s: %.6f, priced without %.6f", spec->jobs[0].name,
+			              r->gpu->name, r->owned_alt_cost, want);
+			plan_free(q);
+			jobspec_free(without);
+			free(yaml);
+		}
+		plan_free(p);
+		jobspec_free(spec);
+	}
+	ck_assert_int_ge(on_hand, 3);
+}
+END_TEST
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -464,6 +518,7 @@ Suite *plan_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, rented_cost_is_hours_times_the_cheapest_fitting_on_demand_price_in_currency);
+	tcase_add_test(tc, the_owned_month_without_its_entry_is_the_route_priced_without_it);
 	tcase_add_test(tc, an_interruptible_job_takes_the_spot_price);
 	tcase_add_test(tc, the_costs_block_reaches_the_owned_and_rented_routes_and_the_payback);
 	tcase_add_test(tc, a_payback_within_the_amortisation_is_a_number_of_months);
