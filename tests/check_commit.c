@@ -77,10 +77,10 @@ static const char *SPEC = "version: 1\n"
                           "  - {name: evenings, model: llama-3.1-8b, precision: bf16, "
                           "context: 8192, batch: 8, hours_per_month: 100, data: public}\n";
 
-/* `planner compare SPEC --db DB [--set SET] --format json` parsed. */
-static cJSON *compare_json(const char *db, const char *spec, const char *set)
+/* `planner CMD SPEC --db DB [--set SET] --format json` parsed. */
+static cJSON *cmd_json(const char *cmd, const char *db, const char *spec, const char *set)
 {
-	const char *argv[10] = {"compare", spec, "--db", db, "--format", "json"};
+	const char *argv[10] = {cmd, spec, "--db", db, "--format", "json"};
 	size_t a = 6;
 	if (set) {
 		argv[a++] = "--set";
@@ -122,7 +122,7 @@ START_TEST(compare_rents_on_a_commitment_only_when_the_jobs_hours_make_it_cheape
 	/* the stored term is the recorded one: 6721 over 26,280 hours */
 	ck_assert_double_eq(up3, 6721);
 	ck_assert_double_eq_tol(y3, 6721.0 / 26280, 1e-9);
-	cJSON *root = compare_json(db, spec, NULL);
+	cJSON *root = cmd_json("compare", db, spec, NULL);
 	/* 600 h on demand cost more than the commitment's fixed month */
 	const cJSON *r = rented_of(root, "always-on");
 	ck_assert(600 * od > y3 * TEST_COMMIT_HOURS);
@@ -169,7 +169,7 @@ START_TEST(commit_caps_the_term_weighed_and_none_refuses_commitments)
 	double y1 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "1y");
 	double up1 = stored(db, "SELECT upfront FROM offer_terms WHERE term = ?", "1y");
 	ck_assert_double_eq(up1, 3478);
-	cJSON *root = compare_json(db, spec, "commit=1y");
+	cJSON *root = cmd_json("compare", db, spec, "commit=1y");
 	const cJSON *r = rented_of(root, "always-on");
 	const cJSON *t = cJSON_GetObjectItem(r, "commitment");
 	ck_assert_ptr_nonnull(t);
@@ -177,7 +177,7 @@ START_TEST(commit_caps_the_term_weighed_and_none_refuses_commitments)
 	ck_assert_double_eq_tol(num(t, "upfront"), up1, 0.005);
 	ck_assert_double_eq_tol(num(r, "monthly_cost"), y1 * TEST_COMMIT_HOURS, 0.005);
 	cJSON_Delete(root);
-	root = compare_json(db, spec, "commit=none");
+	root = cmd_json("compare", db, spec, "commit=none");
 	r = rented_of(root, "always-on");
 	ck_assert_ptr_null(cJSON_GetObjectItem(r, "commitment"));
 	ck_assert_double_eq_tol(num(r, "monthly_cost"), 600 * od, 0.005);
@@ -230,25 +230,6 @@ START_TEST(fleet_bills_a_committed_rental_its_fixed_month)
 }
 END_TEST
 
-/* `planner fleet SPEC --db DB [--set SET] --format json` parsed. */
-static cJSON *fleet_json(const char *db, const char *spec, const char *set)
-{
-	const char *argv[10] = {"fleet", spec, "--db", db, "--format", "json"};
-	size_t a = 6;
-	if (set) {
-		argv[a++] = "--set";
-		argv[a++] = set;
-	}
-	argv[a] = NULL;
-	char *out = NULL, *err = NULL;
-	ck_assert_msg(test_run_planner(argv, NULL, &out, &err) == 0, "%s", err);
-	cJSON *root = cJSON_Parse(out);
-	ck_assert_ptr_nonnull(root);
-	free(out);
-	free(err);
-	return root;
-}
-
 /* The where of job `name`'s only run in fleet's recommended month. */
 static const char *only_run_where(const cJSON *root, const char *name)
 {
@@ -278,7 +259,7 @@ START_TEST(fleet_shares_one_commitment_across_jobs_as_it_shares_gpus_on_hand)
 	char *spec = test_write(dir, "shared.yaml", text);
 	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
 	double up3 = stored(db, "SELECT upfront FROM offer_terms WHERE term = ?", "3y");
-	cJSON *root = fleet_json(db, spec, NULL);
+	cJSON *root = cmd_json("fleet", db, spec, NULL);
 	const cJSON *buy = cJSON_GetObjectItem(root, "purchase");
 	ck_assert_int_eq(cJSON_GetArraySize(buy), 1);
 	const cJSON *b = cJSON_GetArrayItem(buy, 0);
@@ -305,7 +286,7 @@ START_TEST(fleet_shares_one_commitment_across_jobs_as_it_shares_gpus_on_hand)
 	}
 	cJSON_Delete(root);
 	/* commit: none: no commitment to share, each job rents on demand */
-	root = fleet_json(db, spec, "commit=none");
+	root = cmd_json("fleet", db, spec, "commit=none");
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "purchase")), 0);
 	const cJSON *c;
 	cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "buy_candidates"))
@@ -335,7 +316,7 @@ START_TEST(leftover_hours_of_a_committed_job_are_billed_on_demand)
 	double od = stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0",
 	                   "azure");
 	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
-	cJSON *root = fleet_json(db, spec, NULL);
+	cJSON *root = cmd_json("fleet", db, spec, NULL);
 	bool rented = false;
 	const cJSON *j, *run;
 	cJSON_ArrayForEach(j, cJSON_GetObjectItem(root, "jobs"))
@@ -393,7 +374,7 @@ START_TEST(aws_reserved_gpu_rates_from_a_recording_are_weighed_by_compare)
 	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
 	ck_assert_double_eq(od, 32.773);
 	ck_assert_double_eq(y3, 12.499);
-	cJSON *root = compare_json(db, spec, NULL);
+	cJSON *root = cmd_json("compare", db, spec, NULL);
 	const cJSON *r = rented_of(root, "always-on");
 	const cJSON *t = cJSON_GetObjectItem(r, "commitment");
 	ck_assert_ptr_nonnull(t);
