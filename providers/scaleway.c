@@ -7,7 +7,7 @@
  * GPU are not offers and are passed over; one with end_of_service set is
  * left out and counted. No spot price.
  *
- * Shape, units and zones: a real capture of this endpoint for fr-par-1,
+ * Shape and units: a real capture of this endpoint for fr-par-1,
  * fr-par-2, nl-ams-1 and pl-waw-2, taken 2026-10-01 and kept in a public
  * repository's test file ("hourly_price is EUR, gpu_memory and ram are
  * bytes"; tests/fixtures/real/scaleway/PROVENANCE.md). Paging: page and
@@ -30,8 +30,18 @@
 /* The most GPUs a commercial type has (H100-SXM-8-80G, B300-SXM-8-288G). */
 #define SCW_MAX_GPUS 64
 
-/* The zones read: those of the recorded capture. */
-static const char *const zones[] = {"fr-par-1", "fr-par-2", "nl-ams-1", "pl-waw-2"};
+/* The zones read: every zone the products/servers endpoint takes, as
+ * its API reference lists them (www.scaleway.com/en/developers/api/
+ * instance/instance-types, the {zone} enum, read 2026-12-02). Scaleway's
+ * availability table (scaleway/docs-content, products-availability.mdx,
+ * validated 2025-06-17) puts GPU types in PAR1 (RENDER-S), PAR2 (H100,
+ * H100-SXM, L40S, L4, 3070) and WAW2 (H100, L40S, L4) and none yet in
+ * Amsterdam; the recorded capture came from fr-par-1, fr-par-2, nl-ams-1
+ * and pl-waw-2. A zone without GPU types costs a request and adds no row,
+ * so all are read and a new GPU zone is found without a change here.
+ * pl-waw-3 is in the availability table but not in the endpoint's enum. */
+static const char *const zones[] = {"fr-par-1", "fr-par-2", "fr-par-3", "nl-ams-1",
+                                    "nl-ams-2", "nl-ams-3", "pl-waw-1", "pl-waw-2"};
 
 /* One commercial type into out, located in zone. */
 static void read_type(struct norm *out, const char *zone, const cJSON *it)

@@ -450,6 +450,58 @@ START_TEST(runpod_stock_of_one_gpu_is_not_copied_to_larger_pods)
 }
 END_TEST
 
+/* Issue 29 item 3: a Secure Cloud row per data centre that lists the GPU
+ * in stock (region = its id, located by the region table), Community rows
+ * without one; an unlisted data centre, one whose entry is not available,
+ * and a type no data centre lists (one row, no region) over loopback
+ * (tests/fixtures/providers/runpod.dc.json, documented shape). */
+START_TEST(runpod_secure_rows_are_one_per_data_centre_that_offers_the_gpu)
+{
+	char *db = feed_db(), *out = NULL, *err = NULL;
+	ck_assert_int_eq(feed_refresh(db, "runpod", "dc", NULL, &out, &err), 0);
+	const char *n = "SELECT count(*) FROM offers WHERE provider = 'runpod' AND offer = ?";
+	ck_assert_int_eq(feed_count(db, n, "1x NVIDIA GeForce RTX 4090 (secure)"), 5);
+	ck_assert_int_eq(feed_count(db, n, "2x NVIDIA GeForce RTX 4090 (secure)"), 5);
+	ck_assert_int_eq(feed_count(db, n, "1x NVIDIA GeForce RTX 4090 (community)"), 1);
+	/* EU-RO-1 and US-KS-2; not EU-SE-1 (available false), not CA-MTL-1
+	 * (listed false); on-demand and spot each. */
+	ck_assert_int_eq(feed_count(db, n, "8x NVIDIA H100 80GB HBM3 (secure)"), 4);
+	char *r =
+	    test_query(db,
+	               "SELECT group_concat(region || ':' || country || ':' || region_group, ' ') "
+	               "FROM (SELECT region, country, region_group FROM offers WHERE offer = ? "
+	               "AND NOT spot ORDER BY region)",
+	               "1x NVIDIA H100 80GB HBM3 (secure)");
+	ck_assert_str_eq(r, "EU-RO-1:RO:eu US-KS-2:US:us");
+	free(r);
+	r = test_query(db, "SELECT region FROM offers WHERE offer = ?",
+	               "1x NVIDIA GeForce RTX 4090 (community)");
+	ck_assert_str_eq(r, "");
+	free(r);
+	/* Listed by no data centre: one Secure row, no region. */
+	r = test_query(
+	    db, "SELECT group_concat(region, ',') || '|' || count(*) FROM offers WHERE offer = ?",
+	    "1x NVIDIA A100 80GB PCIe (secure)");
+	ck_assert_str_eq(r, "|1");
+	free(r);
+	ck_assert_int_eq(
+	    feed_count(db, "SELECT count(*) FROM offers WHERE provider = 'runpod'", NULL), 29);
+	ck_assert_int_eq(
+	    feed_count(db,
+	               "SELECT count(*) FROM offers WHERE provider = 'runpod' AND region "
+	               "IN ('EU-SE-1', 'CA-MTL-1')",
+	               NULL),
+	    0);
+	/* The query asks for the data centres' GPU lists. */
+	char *log = test_fixture_log(&feeds, "dc");
+	ck_assert_ptr_nonnull(strstr(log, "dataCenters { id name location listed gpuAvailability"));
+	free(log);
+	free(out);
+	free(err);
+	free(db);
+}
+END_TEST
+
 START_TEST(vast_asks_for_and_keeps_only_verified_non_external_hosts)
 {
 	char *db = feed_db(), *out = NULL, *err = NULL;
@@ -665,6 +717,7 @@ static void add_apifeeds_tests(Suite *s)
 	tcase_add_test(t, runpod_refreshes_without_a_key_and_sends_none);
 	tcase_add_test(t, a_missing_needed_key_names_its_variable_once_and_the_rest_refreshes);
 	tcase_add_test(t, runpod_stock_of_one_gpu_is_not_copied_to_larger_pods);
+	tcase_add_test(t, runpod_secure_rows_are_one_per_data_centre_that_offers_the_gpu);
 	tcase_add_test(t, vast_asks_for_and_keeps_only_verified_non_external_hosts);
 	tcase_add_test(t, vast_hosting_type_and_runpod_tier_are_stored_as_marketplace_or_not);
 	tcase_add_test(t, vast_reads_escapes_repeats_and_odd_numbers_as_a_json_tree_does);
