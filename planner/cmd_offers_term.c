@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "fx.h"
+#include "provider.h"
 #include "regions.h"
 #include "util.h"
 
@@ -139,12 +140,20 @@ int offers_term_list(const struct cli *c, struct store *st, const char *term,
 		fprintf(stderr,
 		        "planner: note: %zu commitment%s left out: no exchange rate for %s\n",
 		        dropped, dropped == 1 ? "" : "s", currency);
-	if (!kept)
+	if (!kept) {
+		/* the feeds that carry commitments, from the adapters themselves */
+		char feeds[128] = "";
+		size_t at = 0;
+		for (size_t i = 0; provider_list[i]; i++)
+			if (provider_list[i]->terms && at < sizeof feeds)
+				at += (size_t)snprintf(feeds + at, sizeof feeds - at, "%s%s",
+				                       at ? "," : "", provider_list[i]->name);
 		fprintf(
 		    stderr,
 		    "0 %s commitments match%s%s (%zu in the store); `planner refresh --provider "
-		    "aws,azure` reads the reserved prices of their feeds\n",
-		    term, f->region ? " in " : "", f->region ? f->region : "", n);
+		    "%s` reads the commitment prices of their feeds\n",
+		    term, f->region ? " in " : "", f->region ? f->region : "", n, feeds);
+	}
 	rc = print_terms(c, rows, kept, limit, currency);
 	free(rows);
 	return rc;

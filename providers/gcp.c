@@ -10,7 +10,18 @@
  * a2-highgpu-1g on the recorded opencost page: 2.933908 + 12 × 0.031611 +
  * 85 × 0.004237 = 3.673385 USD/h (tests/fixtures/real/gcp, FINDINGS.md).
  * Prices are units (a string) + nanos; usageType Preemptible, or a
- * description beginning "Spot Preemptible", is spot. */
+ * description beginning "Spot Preemptible", is spot.
+ *
+ * Committed use discounts (issue 29 item 6) are SKUs of the same catalog,
+ * usageType Commit1Yr / Commit3Yr, priced per GPU-, vCPU- or GiB-hour like
+ * the on-demand ones: "Commitment v1: Nvidia Tesla T4 GPU running in
+ * Americas for 3 Years", "Commitment v1: A2 Cpu in Americas for 1 Year",
+ * "Commitment v1: A2 Ram in …", and for N1 the unprefixed "Commitment v1:
+ * Cpu in …" / "Commitment v1: Ram in …". A shape's committed hour is built
+ * as its on-demand hour is, from the commitment SKUs of one term in one
+ * region, and stored as a term (norm_term, no upfront); a shape whose
+ * GPU, core or RAM commitment is missing gets no term: committed GPUs are
+ * never added to on-demand vCPUs. */
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +40,14 @@ static const char skus_path[] = "/v1/services/6F81-5844-456A/skus?currencyCode=U
  * attached to Spot Preemptible VMs running in …" (39D4-516A-0317).
  * tests/fixtures/real/PROVENANCE.md, gcp section, 2026-11-30. */
 static const char spot_prefix[] = "Spot Preemptible ";
+
+/* A commitment SKU's description begins with this; what follows reads as
+ * an on-demand description does, with " Cpu in " / " Ram in " for the
+ * core and RAM ("Commitment v1: A2 Cpu in APAC for 1 Year", skuId
+ * 38FA-6071-3D88, usageType Commit1Yr, usageUnit h, recorded in
+ * cloud-barista/cb-spider's GCP price handler, effectiveTime
+ * 2023-12-20). tests/fixtures/real/PROVENANCE.md, gcp section. */
+static const char commit_prefix[] = "Commitment v1: ";
 
 /* SKUs that are not the plain on-demand or spot hour of a VM, though some
  * carry usageType OnDemand: sole-tenant nodes, premiums, reservations,
@@ -136,6 +155,7 @@ enum gcp_part { PART_GPU, PART_CORE, PART_RAM };
 struct gcp_rate {
 	enum gcp_part part;
 	bool spot;
+	char term[4];    /* "1y" / "3y" for a commitment; "" on demand or spot */
 	char name[64];   /* GPU name or machine series */
 	char region[40];
 	double usd;      /* per GPU-hour, vCPU-hour or GiB-hour */
@@ -154,21 +174,25 @@ static void book_free(struct gcp_book *b)
 	b->n = b->cap = 0;
 }
 
+/* The rate of (part, name, region) sold as `like` is: spot or not, on the
+ * same term. */
 static const struct gcp_rate *book_find(const struct gcp_book *b, enum gcp_part part,
-					const char *name, const char *region, bool spot)
+                                        const char *name, const char *region,
+                                        const struct gcp_rate *like)
 {
 	for (size_t i = 0; i < b->n; i++)
-		if (b->r[i].part == part && b->r[i].spot == spot && !strcmp(b->r[i].name, name) &&
+		if (b->r[i].part == part && b->r[i].spot == like->spot &&
+		    !strcmp(b->r[i].term, like->term) && !strcmp(b->r[i].name, name) &&
 		    !strcmp(b->r[i].region, region))
 			return &b->r[i];
 	return NULL;
 }
 
-/* Adds a rate; the first one for a (part, name, region, spot) stays.
- * false when out of memory. */
+/* Adds a rate; the first one for a (part, name, region, spot, term)
+ * stays. false when out of memory. */
 static bool book_add(struct gcp_book *b, const struct gcp_rate *r)
 {
-	if (book_find(b, r->part, r->name, r->region, r->spot))
+	if (book_find(b, r->part, r->name, r->region, r))
 		return true;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64;
@@ -182,31 +206,65 @@ static bool book_add(struct gcp_book *b, const struct gcp_rate *r)
 	return true;
 }
 
-/* Whether a machine series' core/RAM SKUs price any shape. */
-static bool family_used(const char *family)
+/* The name a machine series' commitment SKUs give it: the on-demand one,
+ * except N1, whose are "Commitment v1: Cpu in …" and "Commitment v1: Ram
+ * in …" (no series named: Cyclenerd's build/mapping.csv
+ * gce.compute.cpu.n1.1y "Commitment v1: Cpu%1 Year", snapshot
+ * dac31281f2a4575f0a8bff20ac04fc71a5ff2190; skuId 001D-204A-23DA
+ * "Commitment v1: Cpu in Montreal for 1 Year" in peers' recorded SKUs). */
+static const char *commit_family(const char *family)
+{
+	return strcmp(family, "N1 Predefined") ? family : "";
+}
+
+/* Whether a machine series' core/RAM SKUs price any shape; commit: the
+ * name is a commitment SKU's (commit_family). */
+static bool family_used(const char *family, bool commit)
 {
 	for (size_t i = 0; i < N_SHAPES; i++)
-		if (!strcmp(shapes[i].family, family))
+		if (!strcmp(commit ? commit_family(shapes[i].family) : shapes[i].family, family))
 			return true;
 	return false;
 }
 
+/* Where a commitment SKU's series name ends before the part marker `mark`
+ * (" Cpu in " / " Ram in "); desc itself when it begins with the marker
+ * less its space (N1: "Cpu in Americas for 1 Year"). NULL: no marker. */
+static const char *commit_part(const char *desc, const char *mark)
+{
+	if (!strncmp(desc, mark + 1, strlen(mark + 1)))
+		return desc;
+	return strstr(desc, mark);
+}
+
 /* Reads what a SKU prices from its description: the part, the GPU name or
- * machine series into name, and whether it is spot. false: not a GPU,
- * core or RAM SKU planner reads. */
-static bool classify(const char *desc, bool gpu_group, enum gcp_part *part, char *name,
-		     size_t len, bool *spot)
+ * machine series into name, and whether it is spot. commit: a commitment
+ * SKU's description, commit_prefix removed. false: not a GPU, core or RAM
+ * SKU planner reads. */
+static bool classify(const char *desc, bool gpu_group, bool commit, enum gcp_part *part, char *name,
+                     size_t len, bool *spot)
 {
 	for (size_t i = 0; skip_words[i]; i++)
 		if (strstr(desc, skip_words[i]))
 			return false;
+	const char *end;
+	if (commit) {
+		if ((end = commit_part(desc, " Cpu in ")))
+			*part = PART_CORE;
+		else if ((end = commit_part(desc, " Ram in ")))
+			*part = PART_RAM;
+		else if (gpu_group && (end = strstr(desc, " GPU")))
+			*part = PART_GPU;
+		else
+			return false;
+		goto named;
+	}
 	if (!strncmp(desc, spot_prefix, sizeof spot_prefix - 1)) {
 		desc += sizeof spot_prefix - 1;
 		*spot = true;
 	}
 	if (strstr(desc, spot_prefix))
 		*spot = true; /* "… GPU attached to Spot Preemptible VMs …" */
-	const char *end;
 	if ((end = strstr(desc, " Instance Core running in ")))
 		*part = PART_CORE;
 	else if ((end = strstr(desc, " Instance Ram running in ")))
@@ -216,12 +274,13 @@ static bool classify(const char *desc, bool gpu_group, enum gcp_part *part, char
 		*part = PART_GPU;
 	else
 		return false;
+named:;
 	size_t n = (size_t)(end - desc);
 	if (n >= len)
 		return false;
 	memcpy(name, desc, n);
 	name[n] = '\0';
-	return *part == PART_GPU || family_used(name);
+	return *part == PART_GPU || family_used(name, commit);
 }
 
 /* The first tier with a price, units + nanos / 1e9 USD, when the SKU's
@@ -253,11 +312,21 @@ static bool read_sku(struct gcp_book *b, struct norm *out, const cJSON *s)
 {
 	const cJSON *cat = cJSON_GetObjectItemCaseSensitive(s, "category");
 	const char *usage = pj_str(cat, "usageType");
+	const char *desc = pj_str(s, "description");
 	struct gcp_rate r = {.spot = !strcmp(usage, "Preemptible")};
-	if (!r.spot && strcmp(usage, "OnDemand"))
-		return true; /* a commitment */
-	if (!classify(pj_str(s, "description"), !strcmp(pj_str(cat, "resourceGroup"), "GPU"),
-		      &r.part, r.name, sizeof r.name, &r.spot))
+	/* The term is the usageType's; a commitment SKU of any other kind
+	 * ("Commitment: Compute optimized …", Commit1Mo) is not read. */
+	const char *term = !strcmp(usage, "Commit1Yr")   ? "1y"
+	                   : !strcmp(usage, "Commit3Yr") ? "3y"
+	                                                 : "";
+	bool commit = *term && !strncmp(desc, commit_prefix, sizeof commit_prefix - 1);
+	if (commit) {
+		snprintf(r.term, sizeof r.term, "%s", term);
+		desc += sizeof commit_prefix - 1;
+	} else if (!r.spot && strcmp(usage, "OnDemand"))
+		return true;
+	if (!classify(desc, !strcmp(pj_str(cat, "resourceGroup"), "GPU"), commit, &r.part, r.name,
+	              sizeof r.name, &r.spot))
 		return true;
 	r.usd = unit_price(s, r.part == PART_RAM ? "GiBy.h" : "h");
 	if (!(r.usd > 0)) {
@@ -281,12 +350,16 @@ static void price_shapes(const struct gcp_book *b, struct norm *out, const struc
 {
 	for (size_t i = 0; i < N_SHAPES; i++) {
 		const struct gcp_shape *s = &shapes[i];
+		/* a shape sold only as spot is never committed to either */
 		if (strcasecmp(s->gpu_sku, g->name) || (s->spot_only && !g->spot))
 			continue;
-		const struct gcp_rate *core = book_find(b, PART_CORE, s->family, g->region, g->spot);
-		const struct gcp_rate *ram = book_find(b, PART_RAM, s->family, g->region, g->spot);
+		const char *family = *g->term ? commit_family(s->family) : s->family;
+		const struct gcp_rate *core = book_find(b, PART_CORE, family, g->region, g);
+		const struct gcp_rate *ram = book_find(b, PART_RAM, family, g->region, g);
 		if (!core || !ram) {
-			out->skipped++; /* the VM's vCPUs or memory are not priced here */
+			/* the VM's vCPUs or memory are not priced here, or not on
+			 * this term: no price rather than a mixed one */
+			out->skipped++;
 			continue;
 		}
 		struct raw_offer r = {
@@ -300,11 +373,15 @@ static void price_shapes(const struct gcp_book *b, struct norm *out, const struc
 			.spot = g->spot,
 			.available = true,
 		};
-		norm_offer(out, &r);
+		if (*g->term)
+			norm_term(out, &r, g->term, "", 0); /* billed hourly, no upfront */
+		else
+			norm_offer(out, &r);
 	}
 }
 
-/* Turns the rates into offers; a GPU SKU no shape uses is reported. */
+/* Turns the rates into offers and terms; a GPU SKU no shape uses is
+ * reported (its on-demand or spot SKU; its commitments say no more). */
 static void compose(const struct gcp_book *b, struct norm *out)
 {
 	for (size_t k = 0; k < b->n; k++) {
@@ -314,6 +391,8 @@ static void compose(const struct gcp_book *b, struct norm *out)
 		bool known = false;
 		for (size_t i = 0; i < N_SHAPES && !known; i++)
 			known = !strcasecmp(shapes[i].gpu_sku, g->name);
+		if (!known && *g->term)
+			continue;
 		if (!known) {
 			char label[96];
 			snprintf(label, sizeof label, "%s (no GCP machine shape)", g->name);
@@ -413,12 +492,14 @@ out:
 }
 
 const struct provider provider_gcp = {
-	.name = "gcp",
-	.kind = PROVIDER_RENTED,
-	.own_datacentres = true,
-	.base_url = "https://cloudbilling.googleapis.com",
-	.key_env = "GCP_API_KEY",
-	.summary = "Google Cloud GPU VMs (GPU + vCPU + memory SKUs), on-demand and spot",
-	.fetch = fetch,
-	.parse = parse,
+    .name = "gcp",
+    .kind = PROVIDER_RENTED,
+    .own_datacentres = true,
+    .base_url = "https://cloudbilling.googleapis.com",
+    .key_env = "GCP_API_KEY",
+    .summary = "Google Cloud GPU VMs (GPU + vCPU + memory SKUs), on-demand, spot and 1-/3-year "
+               "commitments",
+    .terms = true,
+    .fetch = fetch,
+    .parse = parse,
 };

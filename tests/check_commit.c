@@ -77,6 +77,21 @@ static const char *SPEC = "version: 1\n"
                           "  - {name: evenings, model: llama-3.1-8b, precision: bf16, "
                           "context: 8192, batch: 8, hours_per_month: 100, data: public}\n";
 
+/* SPEC with its providers: [azure] made [provider], written under dir.
+ * Returns the path. */
+static char *spec_at(const char *dir, const char *provider)
+{
+	const char *at = strstr(SPEC, "[azure]");
+	ck_assert_ptr_nonnull(at);
+	char *body =
+	    xasprintf("%.*s[%s]%s", (int)(at - SPEC), SPEC, provider, at + strlen("[azure]"));
+	char *name = xasprintf("%s.yaml", provider);
+	char *path = test_write(dir, name, body);
+	free(name);
+	free(body);
+	return path;
+}
+
 /* `planner CMD SPEC --db DB [--set SET] --format json` parsed. */
 static cJSON *cmd_json(const char *cmd, const char *db, const char *spec, const char *set)
 {
@@ -364,11 +379,7 @@ START_TEST(aws_reserved_gpu_rates_from_a_recording_are_weighed_by_compare)
 	ck_assert_double_eq(num(o, "upfront"), 0);
 	cJSON_Delete(arr);
 	free(out);
-	char *text = xasprintf("%s", SPEC);
-	char *at = strstr(text, "[azure]");
-	ck_assert_ptr_nonnull(at);
-	char *body = xasprintf("%.*s[aws]%s", (int)(at - text), text, at + strlen("[azure]"));
-	char *spec = test_write(dir, "aws.yaml", body);
+	char *spec = spec_at(dir, "aws");
 	double od =
 	    stored(db, "SELECT price_per_hour FROM offers WHERE provider = ? AND spot = 0", "aws");
 	double y3 = stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = ?", "3y");
@@ -387,8 +398,58 @@ START_TEST(aws_reserved_gpu_rates_from_a_recording_are_weighed_by_compare)
 	ck_assert_double_eq_tol(num(r, "monthly_cost"), 100 * od, 0.005);
 	cJSON_Delete(root);
 	free(spec);
-	free(body);
-	free(text);
+	free(dir);
+	free(db);
+}
+END_TEST
+
+/* GCP's committed use discounts (the real-a2 scenario's T4 GPU and N1
+ * core/RAM commitment SKUs, tests/fixtures/providers/gcp.real-a2.next.json):
+ * a 3-year term per N1 + T4 shape, none for 1 year (no 1-year RAM SKU).
+ * offers --term lists them; compare with commit: 3y commits the 600-hour
+ * job and rents the 100-hour one by the hour. */
+START_TEST(gcp_committed_use_discounts_are_listed_and_weighed_by_compare)
+{
+	char *db = feed_db("gcp", "PLANNER_GCP_URL", "real-a2", "GCP_API_KEY=test-key");
+	char *dir = test_tmpdir();
+	const char *y3_args[] = {"offers", "--provider", "gcp",      "--term", "3y",
+	                         "--db",   db,           "--format", "json",   NULL};
+	char *out = NULL;
+	ck_assert_int_eq(test_run_planner(y3_args, NULL, &out, NULL), 0);
+	cJSON *arr = cJSON_Parse(out);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 3);
+	const cJSON *o = cJSON_GetArrayItem(arr, 0); /* cheapest first */
+	ck_assert_str_eq(cJSON_GetObjectItem(o, "offer")->valuestring, "n1-standard-8 + 1x T4");
+	ck_assert_str_eq(cJSON_GetObjectItem(o, "term")->valuestring, "3y");
+	ck_assert_double_eq_tol(num(o, "price_per_hour"), 0.16 + 8 * 0.014225 + 30 * 0.001907,
+	                        1e-9);
+	ck_assert_double_eq(num(o, "upfront"), 0);
+	cJSON_Delete(arr);
+	free(out);
+	const char *y1_args[] = {"offers", "--provider", "gcp",      "--term", "1y",
+	                         "--db",   db,           "--format", "json",   NULL};
+	ck_assert_int_eq(test_run_planner(y1_args, NULL, &out, NULL), 0);
+	arr = cJSON_Parse(out);
+	ck_assert_int_eq(cJSON_GetArraySize(arr), 0);
+	cJSON_Delete(arr);
+	free(out);
+	char *spec = spec_at(dir, "gcp");
+	cJSON *root = cmd_json("compare", db, spec, "commit=3y");
+	const cJSON *r = rented_of(root, "always-on");
+	const cJSON *t = cJSON_GetObjectItem(r, "commitment");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(cJSON_GetObjectItem(r, "provider")->valuestring, "gcp");
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "term")->valuestring, "3y");
+	ck_assert_double_eq(num(t, "upfront"), 0);
+	/* the offer it commits to, at its stored committed hour x 730 */
+	double y3 =
+	    stored(db, "SELECT price_per_hour FROM offer_terms WHERE term = '3y' AND offer = ?",
+	           cJSON_GetObjectItem(r, "offer")->valuestring);
+	ck_assert_double_eq_tol(num(r, "monthly_cost"), y3 * TEST_COMMIT_HOURS, 0.005);
+	r = rented_of(root, "evenings");
+	ck_assert_ptr_null(cJSON_GetObjectItem(r, "commitment"));
+	cJSON_Delete(root);
+	free(spec);
 	free(dir);
 	free(db);
 }
@@ -406,6 +467,7 @@ Suite *commit_suite(void)
 	tcase_add_test(t, fleet_shares_one_commitment_across_jobs_as_it_shares_gpus_on_hand);
 	tcase_add_test(t, leftover_hours_of_a_committed_job_are_billed_on_demand);
 	tcase_add_test(t, aws_reserved_gpu_rates_from_a_recording_are_weighed_by_compare);
+	tcase_add_test(t, gcp_committed_use_discounts_are_listed_and_weighed_by_compare);
 	suite_add_tcase(s, t);
 	return s;
 }

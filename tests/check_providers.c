@@ -164,8 +164,10 @@ START_TEST(gcp_prices_a_vm_from_its_gpu_core_and_ram_skus_in_units_plus_nanos)
 	const struct offer *t4 = find(&n, "n1-standard-8 + 1x T4", "us-central1", true);
 	ck_assert_ptr_nonnull(t4); /* Preemptible is spot */
 	CLOSE(t4->price_per_hour, 0.11 + 8 * 0.01 + 30 * 0.001);
-	/* Commit1Yr is left out: 2 regions × 5 A2 shapes + 3 N1 T4 shapes. */
+	/* 2 regions × 5 A2 shapes + 3 N1 T4 shapes; the Commit1Yr T4 SKU has
+	 * no N1 core/RAM commitment beside it, so no term. */
 	ck_assert_uint_eq(n.n_offers, 13);
+	ck_assert_uint_eq(n.n_terms, 0);
 	ck_assert_str_eq(next, "page2");
 	free(next);
 	norm_free(&n);

@@ -13,6 +13,15 @@
 #include "providers_util.h"
 #include "testutil.h"
 
+static const struct offer_term *find_term(const struct norm *n, const char *term,
+                                          const char *option)
+{
+	for (size_t i = 0; i < n->n_terms; i++)
+		if (!strcmp(n->terms[i].term, term) && !strcmp(n->terms[i].option, option))
+			return &n->terms[i];
+	return NULL;
+}
+
 /* --- issue 11, cloud adapters (gcp, azure, aws) over loopback HTTP ---
  * Each test runs the adapter's fetch against tests/fixture_server.py: the
  * recorded real responses of tests/fixtures/real/ (scenario "real-<tag>",
@@ -217,7 +226,7 @@ START_TEST(gcp_reads_spot_preemptible_descriptions_as_spot)
 }
 END_TEST
 
-START_TEST(gcp_leaves_out_dws_calendar_reserved_and_commitment_skus)
+START_TEST(gcp_leaves_out_dws_calendar_and_reserved_skus)
 {
 	struct norm n;
 	char *err = NULL;
@@ -230,6 +239,46 @@ START_TEST(gcp_leaves_out_dws_calendar_reserved_and_commitment_skus)
 	const struct offer *a = find(&n, "a2-highgpu-1g", "us-west1", false);
 	ck_assert_ptr_nonnull(a);
 	CLOSE(a->price_per_hour, 3.673385);
+	norm_free(&n);
+}
+END_TEST
+
+/* The committed hour of a shape, term on term: its GPU, core and RAM
+ * commitment SKUs of one region (N1's are "Commitment v1: Cpu/Ram in
+ * Americas"), no upfront. The page has the T4 GPU and N1 core
+ * commitments for 1 and 3 years but the N1 RAM one for 3 years only. */
+START_TEST(gcp_builds_a_committed_hour_from_the_commitment_skus_of_one_term)
+{
+	struct norm n;
+	char *err = NULL;
+	ck_assert_int_eq(cloud_fetch(&provider_gcp, "real-a2", NULL, &n, &err), PLANNER_OK);
+	/* 3 N1 + T4 shapes in us-central1, 3 years; none for 1 year. */
+	ck_assert_uint_eq(n.n_terms, 3);
+	const double hour[] = {0.16 + 8 * 0.014225 + 30 * 0.001907,
+	                       2 * 0.16 + 16 * 0.014225 + 60 * 0.001907,
+	                       4 * 0.16 + 32 * 0.014225 + 120 * 0.001907};
+	const char *shape[] = {"n1-standard-8 + 1x T4", "n1-standard-16 + 2x T4",
+	                       "n1-standard-32 + 4x T4"};
+	for (size_t k = 0; k < 3; k++) {
+		const struct offer_term *t = NULL;
+		for (size_t i = 0; i < n.n_terms; i++)
+			if (!strcmp(n.terms[i].o.offer, shape[k]))
+				t = &n.terms[i];
+		ck_assert_msg(t != NULL, "%s", shape[k]);
+		ck_assert_str_eq(t->term, "3y");
+		ck_assert_str_eq(t->option, "");
+		ck_assert_str_eq(t->o.region, "us-central1");
+		ck_assert_str_eq(t->o.gpu, "T4");
+		ck_assert(!t->o.spot);
+		CLOSE(t->upfront, 0);
+		CLOSE(t->o.price_per_hour, hour[k]);
+		/* below the same shape on demand (0.35 + 0.031611 + 0.004237) */
+		ck_assert(t->o.price_per_hour <
+		          find(&n, shape[k], "us-central1", false)->price_per_hour);
+	}
+	/* The A2 and A4 shapes have no commitment SKU here; the 1-year T4 GPU
+	 * and N1 core commitments are not joined to on-demand memory. */
+	ck_assert_ptr_null(find_term(&n, "1y", ""));
 	norm_free(&n);
 }
 END_TEST
@@ -391,15 +440,6 @@ START_TEST(aws_reads_the_recorded_index_head_and_drops_its_reserved_and_dedicate
 	norm_free(&n);
 }
 END_TEST
-
-static const struct offer_term *find_term(const struct norm *n, const char *term,
-                                          const char *option)
-{
-	for (size_t i = 0; i < n->n_terms; i++)
-		if (!strcmp(n->terms[i].term, term) && !strcmp(n->terms[i].option, option))
-			return &n->terms[i];
-	return NULL;
-}
 
 START_TEST(aws_joins_a_reserved_rate_and_its_upfront_fee_by_offer_term_code)
 {
@@ -601,7 +641,8 @@ Suite *providers_cloud_suite(void)
 	tcase_add_test(t, cudo_reads_the_current_machine_types_endpoint);
 	tcase_add_test(t, gcp_lists_only_the_machine_shapes_gcp_sells);
 	tcase_add_test(t, gcp_reads_spot_preemptible_descriptions_as_spot);
-	tcase_add_test(t, gcp_leaves_out_dws_calendar_reserved_and_commitment_skus);
+	tcase_add_test(t, gcp_leaves_out_dws_calendar_and_reserved_skus);
+	tcase_add_test(t, gcp_builds_a_committed_hour_from_the_commitment_skus_of_one_term);
 	tcase_add_test(t, an_azure_cloud_services_row_never_replaces_the_linux_row);
 	tcase_add_test(t, an_azure_reservation_is_the_price_of_its_whole_term);
 	tcase_add_test(t, a_commitment_with_no_term_or_an_unknown_currency_is_counted_not_stored);
