@@ -135,7 +135,8 @@ int offers_term_list(const struct cli *c, struct store *st, const char *term,
 			continue;
 		rows[kept++] = rows[i];
 	}
-	qsort(rows, kept, sizeof *rows, term_order);
+	if (kept > 1) /* rows is NULL when the store holds none */
+		qsort(rows, kept, sizeof *rows, term_order);
 	if (dropped && !c->quiet)
 		fprintf(stderr,
 		        "planner: note: %zu commitment%s left out: no exchange rate for %s\n",
