@@ -395,23 +395,24 @@ END_TEST
 	"buy: [{gpu: RTX 4090, price: 1800}, {gpu: H100 SXM, price: 30000}, {gpu: RTX 5090, "      \
 	"price: 2400}, {gpu: L40S, price: 8000}, {gpu: A100 80GB, price: 15000}, {gpu: RTX "       \
 	"3090, price: 900}]\n"
+/* The four jobs both bounded-route tests price: hours and tokens given,
+ * batch max, a cap and the default, tight and loose targets. */
+#define BOUND_JOBS                                                                                 \
+	"jobs:\n"                                                                                  \
+	" - {name: a, model: llama-3.1-8b, request: {input: 800, output: 150}, hours_per_month: "  \
+	"300, load: {peak_requests_per_second: 12}, slo: {ttft_ms: 800, tpot_ms: 30}}\n"           \
+	" - {name: b, model: qwen2.5-7b, precision: fp8, batch: max, request: {input: 600, "       \
+	"output: 120}, hours_per_month: 700, load: {peak_requests_per_second: 40}, slo: "          \
+	"{ttft_ms: 600, tpot_ms: 40}}\n"                                                           \
+	" - {name: c, model: llama-3.1-70b, precision: fp8, batch: 8, request: {input: 700, "      \
+	"output: 130}, tokens_per_month: {input: 900M, output: 160M}, load: "                      \
+	"{peak_requests_per_second: 6}, slo: {ttft_ms: 900, tpot_ms: 50}}\n"                       \
+	" - {name: d, model: qwen2.5-32b, precision: q4_k_m, request: {input: 500, output: 100}, " \
+	"hours_per_month: 200, load: {peak_requests_per_second: 2}, slo: {ttft_ms: 3000, "         \
+	"tpot_ms: 90}}\n"
 START_TEST(bounded_owned_route_finds_the_full_sizing_best)
 {
-	struct jobspec *spec = parse(
-	    "version: 1\n" BOUND_BUY "jobs:\n"
-	    " - {name: a, model: llama-3.1-8b, request: {input: 800, output: 150}, "
-	    "hours_per_month: "
-	    "300, load: {peak_requests_per_second: 12}, slo: {ttft_ms: 800, tpot_ms: 30}}\n"
-	    " - {name: b, model: qwen2.5-7b, precision: fp8, batch: max, request: {input: 600, "
-	    "output: 120}, hours_per_month: 700, load: {peak_requests_per_second: 40}, slo: "
-	    "{ttft_ms: 600, tpot_ms: 40}}\n"
-	    " - {name: c, model: llama-3.1-70b, precision: fp8, batch: 8, request: {input: 700, "
-	    "output: 130}, tokens_per_month: {input: 900M, output: 160M}, load: "
-	    "{peak_requests_per_second: 6}, slo: {ttft_ms: 900, tpot_ms: 50}}\n"
-	    " - {name: d, model: qwen2.5-32b, precision: q4_k_m, request: {input: 500, output: "
-	    "100}, "
-	    "hours_per_month: 200, load: {peak_requests_per_second: 2}, slo: {ttft_ms: 3000, "
-	    "tpot_ms: 90}}\n");
+	struct jobspec *spec = parse("version: 1\n" BOUND_BUY BOUND_JOBS);
 	struct plan *p = NULL;
 	char *err = NULL;
 	struct store *st = NULL;
@@ -468,20 +469,7 @@ END_TEST
  * x its price. The same four kinds of job as the owned test above. */
 START_TEST(bounded_rented_route_finds_the_full_sizing_best)
 {
-	struct jobspec *spec = parse(
-	    "version: 1\nproviders: [lambda, runpod, vast]\njobs:\n"
-	    " - {name: a, model: llama-3.1-8b, request: {input: 800, output: 150}, "
-	    "hours_per_month: 300, load: {peak_requests_per_second: 12}, slo: {ttft_ms: 800, "
-	    "tpot_ms: 30}}\n"
-	    " - {name: b, model: qwen2.5-7b, precision: fp8, batch: max, request: {input: 600, "
-	    "output: 120}, hours_per_month: 700, load: {peak_requests_per_second: 40}, slo: "
-	    "{ttft_ms: 600, tpot_ms: 40}}\n"
-	    " - {name: c, model: llama-3.1-70b, precision: fp8, batch: 8, request: {input: 700, "
-	    "output: 130}, tokens_per_month: {input: 900M, output: 160M}, load: "
-	    "{peak_requests_per_second: 6}, slo: {ttft_ms: 900, tpot_ms: 50}}\n"
-	    " - {name: d, model: qwen2.5-32b, precision: q4_k_m, request: {input: 500, output: "
-	    "100}, hours_per_month: 200, load: {peak_requests_per_second: 2}, slo: {ttft_ms: 3000, "
-	    "tpot_ms: 90}}\n");
+	struct jobspec *spec = parse("version: 1\nproviders: [lambda, runpod, vast]\n" BOUND_JOBS);
 	struct plan *p = NULL;
 	char *err = NULL;
 	struct store *st = NULL;
